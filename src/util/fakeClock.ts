@@ -1,0 +1,90 @@
+// A virtual clock for tests and benches: time moves only when advanced, timers run in due order.
+import type { Clock, TimerHandle } from './clock';
+
+interface FakeTimer {
+  id: number;
+  dueAt: number;
+  callback: () => void;
+}
+
+export class FakeClock implements Clock {
+  private time: number;
+  private nextId = 1;
+  private timers = new Map<number, FakeTimer>();
+
+  constructor(startAt = 1_700_000_000_000) {
+    this.time = startAt;
+  }
+
+  now(): number {
+    return this.time;
+  }
+
+  setTimeout(callback: () => void, ms: number): TimerHandle {
+    const id = this.nextId++;
+    this.timers.set(id, { id, dueAt: this.time + Math.max(0, ms), callback });
+    return id as unknown as TimerHandle;
+  }
+
+  clearTimeout(handle: TimerHandle): void {
+    this.timers.delete(handle as unknown as number);
+  }
+
+  /** Timers not yet run or cleared. */
+  get pendingTimers(): number {
+    return this.timers.size;
+  }
+
+  /** Due time of the earliest timer, if any. */
+  nextDueAt(): number | undefined {
+    return this.earliest()?.dueAt;
+  }
+
+  /** Moves time forward by `ms`, running every timer that falls due on the way, in order (ties by creation). */
+  advance(ms: number): void {
+    const target = this.time + ms;
+    for (let timer = this.earliest(); timer && timer.dueAt <= target; timer = this.earliest()) {
+      this.runTimer(timer);
+    }
+    this.time = target;
+  }
+
+  /**
+   * Like `advance`, but lets promise callbacks (and `setImmediate` work) settle before and after each timer, so
+   * async code started by a timer finishes at the virtual time it was started.
+   */
+  async advanceAsync(ms: number): Promise<void> {
+    const target = this.time + ms;
+    await settle();
+    for (let timer = this.earliest(); timer && timer.dueAt <= target; timer = this.earliest()) {
+      this.runTimer(timer);
+      await settle();
+    }
+    this.time = target;
+    await settle();
+  }
+
+  /** Sets the time without running timers; for simulating a gap such as a reload. */
+  jumpTo(time: number): void {
+    this.time = time;
+  }
+
+  private runTimer(timer: FakeTimer): void {
+    this.timers.delete(timer.id);
+    this.time = Math.max(this.time, timer.dueAt);
+    timer.callback();
+  }
+
+  private earliest(): FakeTimer | undefined {
+    let best: FakeTimer | undefined;
+    for (const timer of this.timers.values()) {
+      if (!best || timer.dueAt < best.dueAt || (timer.dueAt === best.dueAt && timer.id < best.id)) best = timer;
+    }
+    return best;
+  }
+}
+
+/** Lets pending promise callbacks and immediates run (a few rounds, for chains of awaits). */
+export async function settle(rounds = 5): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}

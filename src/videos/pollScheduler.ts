@@ -1,0 +1,440 @@
+// Decides when each pending video job is polled. One scheduler serves every gateway origin; it holds at most one
+// timer, and none while nothing is pending or everything pending is blocked.
+import type { VideoJob } from '../gateway/types';
+import type { Clock, TimerHandle } from '../util/clock';
+import { Emitter, type Disposable } from '../util/events';
+import { classifyPollError, readError, type GatewayErrorLike } from './errors';
+import { isFinalStatus } from './status';
+
+export interface PollTarget {
+  /** The caller's stable key for the job. */
+  key: string;
+  origin: string;
+  /** The gateway's job id. */
+  id: string;
+}
+
+export type PollFunction = (target: PollTarget, signal: AbortSignal) => Promise<VideoJob>;
+
+export interface PollSchedulerOptions {
+  clock: Clock;
+  poll: PollFunction;
+  /** Uniform in [0, 1); injected so tests can pin jitter. */
+  random?: () => number;
+  minIntervalMs?: number;
+  maxIntervalMs?: number;
+  backoffFactor?: number;
+  /** Each interval is shortened by up to this fraction, so it never exceeds the cap. */
+  jitter?: number;
+  maxInFlight?: number;
+  /** Smallest gap between the starts of two polls, across all origins: bounds the request rate. */
+  minGapMs?: number;
+  unfocusedMultiplier?: number;
+  unfocusedFloorMs?: number;
+  /** Pause after a 429 that carries no Retry-After. */
+  defaultRateLimitPauseMs?: number;
+}
+
+export type PollOutcome =
+  | { kind: 'status'; job: VideoJob; final: boolean }
+  | { kind: 'not_found'; error: GatewayErrorLike }
+  | { kind: 'auth'; error: GatewayErrorLike }
+  | { kind: 'rate_limited'; error: GatewayErrorLike; pausedUntil: number }
+  | { kind: 'transient'; error: GatewayErrorLike };
+
+export interface PollEvent {
+  target: PollTarget;
+  outcome: PollOutcome;
+  polledAt: number;
+  pollCount: number;
+  /** When the job is polled next; undefined once it is no longer tracked. */
+  nextPollAt: number | undefined;
+}
+
+export interface PauseChange {
+  origin: string;
+  /** Undefined when polling of the origin resumes. */
+  pausedUntil: number | undefined;
+}
+
+export interface AuthRequired {
+  origin: string;
+  status: number | undefined;
+  error: GatewayErrorLike;
+}
+
+export interface TrackOptions {
+  nextPollAt?: number;
+  lastPolledAt?: number;
+  pollCount?: number;
+}
+
+interface Entry {
+  target: PollTarget;
+  /** Polls already made (sets the backoff step). */
+  pollCount: number;
+  /** Backoff step: successful or failed polls that counted towards backoff. */
+  step: number;
+  /** When the current interval started. */
+  scheduledAt: number;
+  intervalMs: number;
+  /** Next poll time while focused. */
+  dueAt: number;
+  /** Poll as soon as allowed, whatever the focus (explicit refresh). */
+  urgent: boolean;
+  inFlight: AbortController | undefined;
+}
+
+export class PollScheduler implements Disposable {
+  private readonly clock: Clock;
+  private readonly pollFn: PollFunction;
+  private readonly random: () => number;
+  private readonly minIntervalMs: number;
+  private readonly maxIntervalMs: number;
+  private readonly backoffFactor: number;
+  private readonly jitter: number;
+  private readonly maxInFlight: number;
+  private readonly minGapMs: number;
+  private readonly unfocusedMultiplier: number;
+  private readonly unfocusedFloorMs: number;
+  private readonly defaultRateLimitPauseMs: number;
+
+  private readonly entries = new Map<string, Entry>();
+  private readonly pauses = new Map<string, number>();
+  private readonly authBlocked = new Set<string>();
+  private focused = true;
+  private inFlightCount = 0;
+  private lastStartAt = Number.NEGATIVE_INFINITY;
+  private timer: TimerHandle | undefined;
+  private timerDueAt: number | undefined;
+  private disposed = false;
+
+  private readonly pollEmitter = new Emitter<PollEvent>();
+  private readonly pauseEmitter = new Emitter<PauseChange>();
+  private readonly authEmitter = new Emitter<AuthRequired>();
+  readonly onDidPoll = this.pollEmitter.event;
+  readonly onDidChangePause = this.pauseEmitter.event;
+  readonly onAuthRequired = this.authEmitter.event;
+
+  constructor(options: PollSchedulerOptions) {
+    this.clock = options.clock;
+    this.pollFn = options.poll;
+    this.random = options.random ?? Math.random;
+    this.minIntervalMs = options.minIntervalMs ?? 2_000;
+    this.maxIntervalMs = Math.max(this.minIntervalMs, options.maxIntervalMs ?? 30_000);
+    this.backoffFactor = Math.max(1, options.backoffFactor ?? 2);
+    this.jitter = Math.min(1, Math.max(0, options.jitter ?? 0.2));
+    this.maxInFlight = Math.max(1, options.maxInFlight ?? 3);
+    this.minGapMs = Math.max(0, options.minGapMs ?? 100);
+    this.unfocusedMultiplier = Math.max(1, options.unfocusedMultiplier ?? 4);
+    this.unfocusedFloorMs = Math.max(0, options.unfocusedFloorMs ?? 60_000);
+    this.defaultRateLimitPauseMs = options.defaultRateLimitPauseMs ?? 30_000;
+  }
+
+  /** Un-jittered interval before the poll that follows `step` earlier polls. */
+  baseIntervalMs(step: number): number {
+    return Math.min(this.maxIntervalMs, this.minIntervalMs * Math.pow(this.backoffFactor, step));
+  }
+
+  /** Starts polling a job (no-op if already tracked). Restored jobs pass their stored schedule. */
+  track(target: PollTarget, options: TrackOptions = {}): void {
+    if (this.disposed || this.entries.has(target.key)) return;
+    const now = this.clock.now();
+    const pollCount = options.pollCount ?? 0;
+    const intervalMs = this.jitteredIntervalMs(pollCount);
+    const scheduledAt = options.lastPolledAt ?? now;
+    this.entries.set(target.key, {
+      target: { ...target },
+      pollCount,
+      step: pollCount,
+      scheduledAt,
+      intervalMs,
+      dueAt: options.nextPollAt ?? scheduledAt + intervalMs,
+      urgent: false,
+      inFlight: undefined,
+    });
+    this.pump();
+  }
+
+  /** Stops polling a job for good; an in-flight poll for it is aborted and its result ignored. */
+  untrack(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    entry.inFlight?.abort();
+    this.pump();
+  }
+
+  isTracked(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  /** Polls the job as soon as pauses, the in-flight cap and the rate allow, whatever the focus. */
+  pollNow(key: string): boolean {
+    const entry = this.entries.get(key);
+    if (!entry) return false;
+    if (!entry.inFlight) {
+      entry.dueAt = Math.min(entry.dueAt, this.clock.now());
+      entry.urgent = true;
+    }
+    this.pump();
+    return true;
+  }
+
+  pollAllNow(): void {
+    const now = this.clock.now();
+    for (const entry of this.entries.values()) {
+      if (entry.inFlight) continue;
+      entry.dueAt = Math.min(entry.dueAt, now);
+      entry.urgent = true;
+    }
+    this.pump();
+  }
+
+  /** Unfocused, jobs are polled less often; on focus, jobs already due are polled at once. */
+  setFocused(focused: boolean): void {
+    if (this.focused === focused) return;
+    this.focused = focused;
+    this.pump();
+  }
+
+  get isFocused(): boolean {
+    return this.focused;
+  }
+
+  /** When polling of `origin` resumes after a 429, or undefined if it is not paused. */
+  pausedUntil(origin: string): number | undefined {
+    const until = this.pauses.get(origin);
+    return until !== undefined && until > this.clock.now() ? until : undefined;
+  }
+
+  isAuthBlocked(origin: string): boolean {
+    return this.authBlocked.has(origin);
+  }
+
+  /** Call once the API key of `origin` has changed: polling resumes, overdue jobs first. */
+  resumeAuth(origin: string): void {
+    if (this.authBlocked.delete(origin)) this.pump();
+  }
+
+  /** Next poll time of a tracked job as the current focus sees it. */
+  nextPollAt(key: string): number | undefined {
+    const entry = this.entries.get(key);
+    return entry ? this.effectiveDueAt(entry) : undefined;
+  }
+
+  get pendingCount(): number {
+    return this.entries.size;
+  }
+
+  get inFlight(): number {
+    return this.inFlightCount;
+  }
+
+  /** Whether a timer is armed (for tests: there must be none while idle). */
+  get hasTimer(): boolean {
+    return this.timer !== undefined;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.cancelTimer();
+    for (const entry of this.entries.values()) entry.inFlight?.abort();
+    this.entries.clear();
+    this.pollEmitter.dispose();
+    this.pauseEmitter.dispose();
+    this.authEmitter.dispose();
+  }
+
+  private jitteredIntervalMs(step: number): number {
+    return this.baseIntervalMs(step) * (1 - this.jitter * this.random());
+  }
+
+  private effectiveDueAt(entry: Entry): number {
+    if (this.focused || entry.urgent) return entry.dueAt;
+    const slowInterval = Math.max(entry.intervalMs * this.unfocusedMultiplier, this.unfocusedFloorMs);
+    return Math.max(entry.dueAt, entry.scheduledAt + slowInterval);
+  }
+
+  /** Earliest time the entry may be polled, or undefined while its origin waits for a new key. */
+  private earliestStartAt(entry: Entry, now: number): number | undefined {
+    const origin = entry.target.origin;
+    if (this.authBlocked.has(origin)) return undefined;
+    const pause = this.pauses.get(origin);
+    const due = this.effectiveDueAt(entry);
+    return pause !== undefined && pause > now ? Math.max(due, pause) : due;
+  }
+
+  private expirePauses(now: number): void {
+    for (const [origin, until] of this.pauses) {
+      if (until <= now) {
+        this.pauses.delete(origin);
+        this.pauseEmitter.fire({ origin, pausedUntil: undefined });
+      }
+    }
+  }
+
+  /** Starts every poll that may start now, then arms one timer for the next moment anything can start. */
+  private pump(): void {
+    if (this.disposed) return;
+    const now = this.clock.now();
+    this.expirePauses(now);
+    while (this.inFlightCount < this.maxInFlight && now >= this.lastStartAt + this.minGapMs) {
+      const next = this.mostOverdue(now);
+      if (!next) break;
+      this.start(next, now);
+    }
+    this.armTimer(now);
+  }
+
+  private mostOverdue(now: number): Entry | undefined {
+    let best: Entry | undefined;
+    let bestAt = Number.POSITIVE_INFINITY;
+    for (const entry of this.entries.values()) {
+      if (entry.inFlight) continue;
+      const at = this.earliestStartAt(entry, now);
+      if (at !== undefined && at <= now && at < bestAt) {
+        best = entry;
+        bestAt = at;
+      }
+    }
+    return best;
+  }
+
+  private armTimer(now: number): void {
+    let wakeAt: number | undefined;
+    if (this.inFlightCount < this.maxInFlight) {
+      for (const entry of this.entries.values()) {
+        if (entry.inFlight) continue;
+        const at = this.earliestStartAt(entry, now);
+        if (at !== undefined && (wakeAt === undefined || at < wakeAt)) wakeAt = at;
+      }
+      if (wakeAt !== undefined) wakeAt = Math.max(wakeAt, this.lastStartAt + this.minGapMs);
+    }
+    if (wakeAt === this.timerDueAt && this.timer !== undefined) return;
+    this.cancelTimer();
+    if (wakeAt === undefined) return;
+    this.timerDueAt = wakeAt;
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = undefined;
+      this.timerDueAt = undefined;
+      this.pump();
+    }, Math.max(0, wakeAt - now));
+  }
+
+  private cancelTimer(): void {
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerDueAt = undefined;
+  }
+
+  private start(entry: Entry, now: number): void {
+    const controller = new AbortController();
+    entry.inFlight = controller;
+    entry.urgent = false;
+    entry.pollCount++;
+    this.inFlightCount++;
+    this.lastStartAt = now;
+    let request: Promise<VideoJob>;
+    try {
+      request = this.pollFn({ ...entry.target }, controller.signal);
+    } catch (error) {
+      request = Promise.reject(error);
+    }
+    request.then(
+      (job) => this.finish(entry, controller, { kind: 'job', job }),
+      (error: unknown) => this.finish(entry, controller, { kind: 'error', error }),
+    );
+  }
+
+  private finish(
+    entry: Entry,
+    controller: AbortController,
+    result: { kind: 'job'; job: VideoJob } | { kind: 'error'; error: unknown },
+  ): void {
+    this.inFlightCount--;
+    entry.inFlight = undefined;
+    const stillTracked = !this.disposed && this.entries.get(entry.target.key) === entry && !controller.signal.aborted;
+    if (!stillTracked) {
+      this.pump();
+      return;
+    }
+    const now = this.clock.now();
+    const outcome = result.kind === 'job' ? this.statusOutcome(result.job) : this.errorOutcome(entry, result.error, now);
+    if (outcome) {
+      this.apply(entry, outcome, now);
+      this.pollEmitter.fire({
+        target: { ...entry.target },
+        outcome,
+        polledAt: now,
+        pollCount: entry.pollCount,
+        nextPollAt: this.nextPollAt(entry.target.key),
+      });
+    }
+    this.pump();
+  }
+
+  private statusOutcome(job: VideoJob): PollOutcome {
+    return { kind: 'status', job, final: isFinalStatus(job.status) };
+  }
+
+  private errorOutcome(entry: Entry, raw: unknown, now: number): PollOutcome | undefined {
+    const error = readError(raw);
+    switch (classifyPollError(error)) {
+      case 'not_found':
+        return { kind: 'not_found', error };
+      case 'auth':
+        return { kind: 'auth', error };
+      case 'rate_limited': {
+        const waitMs = error.retryAfterMs !== undefined && error.retryAfterMs >= 0 ? error.retryAfterMs : this.defaultRateLimitPauseMs;
+        return { kind: 'rate_limited', error, pausedUntil: Math.max(now + waitMs, this.pauses.get(entry.target.origin) ?? 0) };
+      }
+      case 'aborted':
+        // Aborted by someone else than this scheduler: try again on the normal schedule.
+        return { kind: 'transient', error };
+      case 'transient':
+        return { kind: 'transient', error };
+    }
+  }
+
+  private apply(entry: Entry, outcome: PollOutcome, now: number): void {
+    const origin = entry.target.origin;
+    switch (outcome.kind) {
+      case 'status':
+        if (outcome.final) this.entries.delete(entry.target.key);
+        else this.backOff(entry, now);
+        return;
+      case 'not_found':
+        this.entries.delete(entry.target.key);
+        return;
+      case 'auth':
+        // The job stays due; it is polled once the key changes.
+        entry.dueAt = Math.min(entry.dueAt, now);
+        if (!this.authBlocked.has(origin)) {
+          this.authBlocked.add(origin);
+          this.authEmitter.fire({ origin, status: outcome.error.status, error: outcome.error });
+        }
+        return;
+      case 'rate_limited': {
+        entry.dueAt = Math.min(entry.dueAt, now);
+        const previous = this.pauses.get(origin);
+        if (previous === undefined || outcome.pausedUntil > previous) {
+          this.pauses.set(origin, outcome.pausedUntil);
+          this.pauseEmitter.fire({ origin, pausedUntil: outcome.pausedUntil });
+        }
+        return;
+      }
+      case 'transient':
+        this.backOff(entry, now);
+        return;
+    }
+  }
+
+  private backOff(entry: Entry, now: number): void {
+    entry.step++;
+    entry.intervalMs = this.jitteredIntervalMs(entry.step);
+    entry.scheduledAt = now;
+    entry.dueAt = now + entry.intervalMs;
+  }
+}
