@@ -1,0 +1,37 @@
+// Fault names the simulator can inject, and where a request asks for one.
+
+export const FAULTS = [
+  'drop-mid-stream',
+  'stall',
+  'http-500',
+  'http-502',
+  'http-503',
+  'malformed-json',
+  'slow-headers',
+  'reset',
+  'empty-body',
+  'html-error',
+] as const;
+
+export type FaultName = (typeof FAULTS)[number];
+
+export function isFaultName(value: string): value is FaultName {
+  return (FAULTS as readonly string[]).includes(value);
+}
+
+const FAULT_KEYWORD = /\[fault:([a-z0-9-]+)\]/i;
+
+/** The fault named by a `[fault:NAME]` keyword in prompt text, lower-cased; undefined when there is none. */
+export function faultKeyword(text: string): string | undefined {
+  return FAULT_KEYWORD.exec(text)?.[1]?.toLowerCase();
+}
+
+export const HTML_ERROR_PAGE = `<!DOCTYPE html>
+<html>
+<head><title>502 Bad Gateway</title></head>
+<body>
+<center><h1>502 Bad Gateway</h1></center>
+<hr><center>nginx</center>
+</body>
+</html>
+`;

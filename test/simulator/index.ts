@@ -1,0 +1,347 @@
+// A loopback HTTP server that implements the gateway spec (../../../shared/spec/gateway-api.md) with fault injection.
+// Test and demo infrastructure only; see README.md beside this file.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { authenticate, makeKeys, modelAccessError, RateLimiter, rateLimitedError, type KeyKind, type RateLimit, type SimKeys } from './auth';
+import { completionBody, composeReply, promptOfChatBody, streamFrames, validateChatRequest } from './chat';
+import { invalidRequest, modelNotFound, notFound, SimErrorResponse } from './errors';
+import { Exchange, type FaultPlan } from './exchange';
+import { faultKeyword, FAULTS, isFaultName } from './faults';
+import { isKnownModel, modelList, modelObject } from './models';
+import { RequestLog, type RequestLogEntry } from './requestLog';
+import { DEFAULT_VIDEO_SCHEDULE, loadSampleVideo, parseRange, promptOfVideoBody, validateVideoRequest, VideoJobs, type VideoSchedule } from './video';
+
+export type { RequestLogEntry } from './requestLog';
+
+export interface SimulatorOptions {
+  host?: string;
+  port?: number;
+  apiKey?: string;
+  tokensPerSecond?: number;
+  rateLimit?: RateLimit | null;
+  video?: VideoSchedule;
+  now?: () => number;
+  quiet?: boolean;
+}
+
+export interface Simulator {
+  readonly baseUrl: string;
+  readonly origin: string;
+  readonly apiKey: string;
+  readonly keys: SimKeys;
+  readonly log: RequestLogEntry[];
+  clearLog(): void;
+  /** `times` (an extension): the fault applies to the next `times` requests only, then clears itself. */
+  setDefaultFault(fault: string | null, times?: number): void;
+  setRateLimit(limit: RateLimit | null): void;
+  force429(retryAfterSeconds: number, count?: number): void;
+  waitForLog(predicate: (e: RequestLogEntry) => boolean, timeoutMs?: number): Promise<RequestLogEntry>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_SLOW_HEADERS_MS = 3000;
+const DEFAULT_FAULT_AFTER = 3;
+
+function nonNegativeInt(value: string | undefined, fallback: number): number {
+  if (value === undefined || !/^\d+$/.test(value.trim())) return fallback;
+  return Number(value);
+}
+
+class GatewaySimulator implements Simulator {
+  readonly keys: SimKeys;
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly requestLog = new RequestLog();
+  private readonly rateLimiter: RateLimiter;
+  private readonly jobs: VideoJobs;
+  private readonly now: () => number;
+  private readonly tokensPerSecond: number;
+  private readonly quiet: boolean;
+  private readonly video = loadSampleVideo();
+  private defaultFault: { name: string; remaining: number | undefined } | null = null;
+  private forced: { retryAfterSeconds: number; remaining: number } | null = null;
+  private shuttingDown = false;
+  private address: AddressInfo | undefined;
+
+  constructor(private readonly options: SimulatorOptions) {
+    this.keys = makeKeys(options.apiKey);
+    this.now = options.now ?? Date.now;
+    this.tokensPerSecond = options.tokensPerSecond ?? 0;
+    this.quiet = options.quiet ?? true;
+    this.rateLimiter = new RateLimiter(options.rateLimit ?? null, this.now);
+    this.jobs = new VideoJobs(this.now, options.video ?? DEFAULT_VIDEO_SCHEDULE);
+    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    this.address = this.server.address() as AddressInfo;
+  }
+
+  get origin(): string {
+    const host = this.address?.family === 'IPv6' ? `[${this.address.address}]` : this.address?.address;
+    return `http://${host}:${this.address?.port}`;
+  }
+
+  get baseUrl(): string {
+    return `${this.origin}/v1`;
+  }
+
+  get apiKey(): string {
+    return this.keys.valid;
+  }
+
+  get log(): RequestLogEntry[] {
+    return this.requestLog.entries;
+  }
+
+  clearLog(): void {
+    this.requestLog.clear();
+  }
+
+  setDefaultFault(fault: string | null, times?: number): void {
+    if (fault !== null && !isFaultName(fault)) throw new Error(`Unknown fault '${fault}' (known: ${FAULTS.join(', ')})`);
+    this.defaultFault = fault === null ? null : { name: fault, remaining: times };
+  }
+
+  setRateLimit(limit: RateLimit | null): void {
+    this.rateLimiter.setLimit(limit);
+  }
+
+  force429(retryAfterSeconds: number, count = 1): void {
+    this.forced = count > 0 ? { retryAfterSeconds, remaining: count } : null;
+  }
+
+  waitForLog(predicate: (e: RequestLogEntry) => boolean, timeoutMs?: number): Promise<RequestLogEntry> {
+    return this.requestLog.waitFor(predicate, timeoutMs);
+  }
+
+  async close(): Promise<void> {
+    if (this.shuttingDown) return;
+    this.shuttingDown = true;
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    this.server.closeAllConnections();
+    this.requestLog.rejectWaiters('simulator closed');
+    await closed;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const exchange = new Exchange(req, res, this.requestLog, () => this.shuttingDown);
+    if (!this.quiet) res.on('close', () => this.printLine(exchange.entry));
+    try {
+      await exchange.readBody();
+      await this.route(exchange);
+    } catch (error) {
+      if (exchange.closed) return;
+      if (error instanceof SimErrorResponse) {
+        if (!res.headersSent) exchange.sendError(error.simError);
+        return;
+      }
+      if (!res.headersSent) {
+        exchange.sendError({ status: 500, code: 'server_error', message: `Simulator bug: ${(error as Error).message}` });
+      } else exchange.destroy();
+    }
+  }
+
+  private printLine(entry: RequestLogEntry): void {
+    const took = (entry.endedAt ?? Date.now()) - entry.startedAt;
+    const notes = [entry.fault ? `fault=${entry.fault}` : '', entry.aborted ? 'aborted' : ''].filter(Boolean).join(' ');
+    process.stderr.write(`${entry.method} ${entry.path} ${entry.status} ${took}ms ${notes}\n`);
+  }
+
+  private async route(exchange: Exchange): Promise<void> {
+    const path = exchange.url.pathname;
+    const method = exchange.req.method ?? 'GET';
+    if (path.startsWith('/files/')) {
+      if (!(await this.applyFault(exchange, this.resolveFault(exchange, '')))) return;
+      this.serveFile(exchange, path.slice('/files/'.length));
+      return;
+    }
+    if (path !== '/v1' && !path.startsWith('/v1/')) throw notFound(`No route for ${method} ${path}; the API lives under /v1`);
+
+    const auth = authenticate(exchange.header('authorization'), this.keys);
+    if (!auth.ok) {
+      exchange.sendError(auth.error);
+      return;
+    }
+    if (this.forced) {
+      const { retryAfterSeconds } = this.forced;
+      if (--this.forced.remaining <= 0) this.forced = null;
+      exchange.sendError(rateLimitedError(retryAfterSeconds, 'Rate limit reached (forced by the simulator)'));
+      return;
+    }
+    const limited = this.rateLimiter.admit(auth.key);
+    if (limited) {
+      exchange.sendError(limited);
+      return;
+    }
+    for (const [name, value] of Object.entries(this.rateLimiter.headers(auth.key))) exchange.res.setHeader(name, value);
+
+    const isChat = path === '/v1/chat/completions';
+    const isVideoSubmit = path === '/v1/videos/generations';
+    const prompt = isChat ? promptOfChatBody(exchange.body) : isVideoSubmit ? promptOfVideoBody(exchange.body) : '';
+    if (!(await this.applyFault(exchange, this.resolveFault(exchange, prompt)))) return;
+
+    if (path === '/v1/models') return this.only(exchange, 'GET', () => exchange.sendJson(modelList()));
+    const modelMatch = /^\/v1\/models\/([^/]+)$/.exec(path);
+    if (modelMatch) {
+      return this.only(exchange, 'GET', () => {
+        const id = decodeURIComponent(modelMatch[1]);
+        if (!isKnownModel(id)) throw modelNotFound(id);
+        exchange.sendJson(modelObject(id));
+      });
+    }
+    if (isChat) return this.only(exchange, 'POST', () => this.chat(exchange, auth.kind));
+    if (isVideoSubmit) return this.only(exchange, 'POST', () => this.submitVideo(exchange, auth.kind));
+    const jobMatch = /^\/v1\/videos\/generations\/([^/]+)$/.exec(path);
+    if (jobMatch) {
+      return this.only(exchange, 'GET', () => exchange.sendJson(this.jobs.view(decodeURIComponent(jobMatch[1]), this.origin)));
+    }
+    throw notFound(`No route for ${method} ${path}`);
+  }
+
+  private async only(exchange: Exchange, method: string, handler: () => void | Promise<void>): Promise<void> {
+    if (exchange.req.method !== method) {
+      exchange.sendError({
+        status: 405,
+        code: 'method_not_allowed',
+        message: `${exchange.req.method} is not allowed on ${exchange.url.pathname}; use ${method}`,
+        headers: { allow: method },
+      });
+      return;
+    }
+    await handler();
+  }
+
+  private requireJsonBody(exchange: Exchange): void {
+    if (exchange.bodyError) throw invalidRequest(exchange.bodyError);
+    if (exchange.body === undefined) throw invalidRequest('Request body is required (JSON)');
+  }
+
+  private async chat(exchange: Exchange, kind: KeyKind): Promise<void> {
+    this.requireJsonBody(exchange);
+    const request = validateChatRequest(exchange.body);
+    const denied = modelAccessError(kind, request.model);
+    if (denied) throw new SimErrorResponse(denied);
+    const reply = composeReply(request, this.now());
+    if (!request.stream) {
+      exchange.sendJson(completionBody(reply));
+      return;
+    }
+    const tps = nonNegativeInt(exchange.header('x-sim-tps'), this.tokensPerSecond);
+    await exchange.sendStream(streamFrames(reply, request.includeUsage), tps);
+  }
+
+  private submitVideo(exchange: Exchange, kind: KeyKind): void {
+    this.requireJsonBody(exchange);
+    const request = validateVideoRequest(exchange.body);
+    const denied = modelAccessError(kind, request.model);
+    if (denied) throw new SimErrorResponse(denied);
+    exchange.sendJson(this.jobs.submit(request));
+  }
+
+  private serveFile(exchange: Exchange, name: string): void {
+    const method = exchange.req.method;
+    if (method !== 'GET' && method !== 'HEAD') {
+      exchange.sendError({ status: 405, code: 'method_not_allowed', message: `${method} is not allowed on files`, headers: { allow: 'GET, HEAD' } });
+      return;
+    }
+    const match = /^([A-Za-z0-9_-]+)\.mp4$/.exec(name);
+    if (!match) throw notFound(`No file named '${name}'`);
+    const problem = this.jobs.fileAccessProblem(match[1], exchange.url.searchParams.get('sig'), exchange.url.searchParams.get('expires'));
+    if (problem) throw problem;
+    const size = this.video.length;
+    const common = {
+      'content-type': 'video/mp4',
+      'accept-ranges': 'bytes',
+      'cache-control': 'private, max-age=3600',
+      'access-control-allow-origin': '*',
+    };
+    const range = parseRange(exchange.header('range'), size);
+    if (range === 'unsatisfiable') {
+      exchange.sendPlain(416, 'application/json', JSON.stringify({ error: { code: 'range_not_satisfiable', message: `File has ${size} bytes`, type: 'error' } }), {
+        'content-range': `bytes */${size}`,
+        'accept-ranges': 'bytes',
+      });
+      return;
+    }
+    if (range === undefined) {
+      exchange.sendBytes(200, common, this.video, method === 'GET');
+      return;
+    }
+    exchange.sendBytes(
+      206,
+      { ...common, 'content-range': `bytes ${range.start}-${range.end}/${size}` },
+      this.video.subarray(range.start, range.end + 1),
+      method === 'GET',
+    );
+  }
+
+  /** Header, then prompt keyword, then the default; an unknown name is the caller's mistake (400). */
+  private resolveFault(exchange: Exchange, prompt: string): FaultPlan | null {
+    const requested = exchange.header('x-sim-fault')?.trim().toLowerCase() || faultKeyword(prompt);
+    let name: string | undefined = requested;
+    if (!name && this.defaultFault) {
+      name = this.defaultFault.name;
+      if (this.defaultFault.remaining !== undefined && --this.defaultFault.remaining <= 0) this.defaultFault = null;
+    }
+    if (!name) return null;
+    if (!isFaultName(name)) throw invalidRequest(`Unknown simulator fault '${name}' (known: ${FAULTS.join(', ')})`);
+    return {
+      name,
+      after: nonNegativeInt(exchange.header('x-sim-fault-after'), DEFAULT_FAULT_AFTER),
+      delayMs: nonNegativeInt(exchange.header('x-sim-delay-ms'), DEFAULT_SLOW_HEADERS_MS),
+      retryAfterSeconds: Math.max(1, nonNegativeInt(exchange.header('x-sim-retry-after'), 1)),
+    };
+  }
+
+  /** Applies faults that replace the response; returns false when the request is done. */
+  private async applyFault(exchange: Exchange, fault: FaultPlan | null): Promise<boolean> {
+    exchange.fault = fault;
+    if (!fault) return true;
+    exchange.markFault(fault.name);
+    switch (fault.name) {
+      case 'reset':
+        exchange.reset();
+        return false;
+      case 'http-500':
+        exchange.sendError({ status: 500, code: 'server_error', message: 'Internal server error (simulated)' });
+        return false;
+      case 'http-502':
+        exchange.sendError({ status: 502, code: 'bad_gateway', message: 'Upstream model server unreachable (simulated)' });
+        return false;
+      case 'http-503':
+        exchange.sendError({
+          status: 503,
+          code: 'service_unavailable',
+          message: 'The service is overloaded; retry later (simulated)',
+          headers: { 'retry-after': String(fault.retryAfterSeconds) },
+        });
+        return false;
+      case 'html-error':
+        exchange.sendHtmlError();
+        return false;
+      case 'slow-headers':
+        return exchange.sleep(fault.delayMs);
+      default:
+        return true;
+    }
+  }
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const simulator = new GatewaySimulator(options);
+  await simulator.listen();
+  return simulator;
+}

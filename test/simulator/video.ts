@@ -1,0 +1,167 @@
+// Video jobs on the injected clock (queued -> in_progress -> completed | failed) and the signed result files.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { invalidRequest, modelNotFound, SimErrorResponse } from './errors';
+import { CHAT_MODELS, VIDEO_MODEL, isKnownModel } from './models';
+import { hasKeyword } from './replies';
+
+export interface VideoSchedule {
+  queuedMs: number;
+  inProgressMs: number;
+}
+
+export const DEFAULT_VIDEO_SCHEDULE: VideoSchedule = { queuedMs: 1500, inProgressMs: 3000 };
+const URL_LIFETIME_SECONDS = 3600;
+
+interface StoredJob {
+  id: string;
+  model: string;
+  prompt: string;
+  submittedAtMs: number;
+  schedule: VideoSchedule;
+  fails: boolean;
+}
+
+export interface ValidVideoRequest {
+  model: string;
+  prompt: string;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function validateVideoRequest(body: unknown): ValidVideoRequest {
+  if (!isObject(body)) throw invalidRequest('Request body must be a JSON object');
+  if (typeof body.model !== 'string' || body.model === '') throw invalidRequest("'model' is required and must be a string");
+  if (!isKnownModel(body.model)) throw modelNotFound(body.model);
+  if (body.model !== VIDEO_MODEL) {
+    throw invalidRequest(`${body.model} is a chat model; video generation needs ${VIDEO_MODEL} (chat models: ${CHAT_MODELS.join(', ')})`);
+  }
+  if (!isObject(body.input)) throw invalidRequest("'input' is required and must be an object");
+  const prompt = body.input.prompt;
+  if (typeof prompt !== 'string' || prompt.trim() === '') throw invalidRequest("'input.prompt' must be a non-empty string");
+  const parameters = body.parameters;
+  if (parameters !== undefined && parameters !== null) {
+    if (!isObject(parameters)) throw invalidRequest("'parameters' must be an object");
+    if (parameters.resolution !== undefined && typeof parameters.resolution !== 'string') {
+      throw invalidRequest("'parameters.resolution' must be a string such as \"720p\"");
+    }
+    if (parameters.duration !== undefined && (typeof parameters.duration !== 'number' || !(parameters.duration > 0))) {
+      throw invalidRequest("'parameters.duration' must be a positive number of seconds");
+    }
+  }
+  return { model: body.model, prompt };
+}
+
+export function promptOfVideoBody(body: unknown): string {
+  return isObject(body) && isObject(body.input) && typeof body.input.prompt === 'string' ? body.input.prompt : '';
+}
+
+/** The fixture served for every completed job; looked up from both the source tree and out/. */
+export function loadSampleVideo(): Buffer {
+  const candidates = [
+    join(__dirname, '..', 'fixtures', 'video', 'sample.mp4'),
+    join(__dirname, '..', '..', '..', 'test', 'fixtures', 'video', 'sample.mp4'),
+  ];
+  const found = candidates.find((path) => existsSync(path));
+  if (!found) throw new Error(`sample.mp4 not found (looked in ${candidates.join(', ')})`);
+  return readFileSync(found);
+}
+
+export class VideoJobs {
+  private readonly jobs = new Map<string, StoredJob>();
+  private readonly secret = randomBytes(32);
+
+  constructor(
+    private readonly now: () => number,
+    private schedule: VideoSchedule,
+  ) {}
+
+  setSchedule(schedule: VideoSchedule): void {
+    this.schedule = schedule;
+  }
+
+  submit(request: ValidVideoRequest): Record<string, unknown> {
+    const job: StoredJob = {
+      id: `vid_${randomBytes(12).toString('hex')}`,
+      model: request.model,
+      prompt: request.prompt,
+      submittedAtMs: this.now(),
+      schedule: this.schedule,
+      fails: hasKeyword(request.prompt, 'fail'),
+    };
+    this.jobs.set(job.id, job);
+    return { id: job.id, object: 'video.generation.job', status: 'queued', created: Math.floor(job.submittedAtMs / 1000), model: job.model };
+  }
+
+  view(id: string, origin: string): Record<string, unknown> {
+    const job = this.jobs.get(id);
+    if (!job) throw new SimErrorResponse({ status: 404, code: 'not_found', message: `No video generation job with id '${id}'` });
+    const elapsed = this.now() - job.submittedAtMs;
+    const { queuedMs, inProgressMs } = job.schedule;
+    const base = { id: job.id, object: 'video.generation.job', created: Math.floor(job.submittedAtMs / 1000), model: job.model };
+    if (elapsed < queuedMs) return { ...base, status: 'queued', progress: 0 };
+    if (elapsed < queuedMs + inProgressMs) {
+      return { ...base, status: 'in_progress', progress: Math.min(99, Math.floor(((elapsed - queuedMs) / inProgressMs) * 100)) };
+    }
+    const finishedAt = Math.floor((job.submittedAtMs + queuedMs + inProgressMs) / 1000);
+    if (job.fails) {
+      return {
+        ...base,
+        status: 'failed',
+        progress: 100,
+        completed_at: finishedAt,
+        error: { code: 'generation_failed', message: 'The video could not be generated: the prompt asked for a failure ([fail])' },
+      };
+    }
+    return { ...base, status: 'completed', progress: 100, completed_at: finishedAt, data: [{ url: this.signedUrl(job, origin, finishedAt) }] };
+  }
+
+  /** Why a file request is refused, or undefined when its signature is good and fresh. */
+  fileAccessProblem(id: string, sig: string | null, expires: string | null): SimErrorResponse | undefined {
+    const job = this.jobs.get(id);
+    const completed = job && !job.fails && this.now() - job.submittedAtMs >= job.schedule.queuedMs + job.schedule.inProgressMs;
+    if (!job || !completed) return new SimErrorResponse({ status: 404, code: 'not_found', message: `No video file for '${id}'` });
+    if (!sig || !expires || !/^\d+$/.test(expires)) {
+      return new SimErrorResponse({ status: 403, code: 'forbidden', message: 'The file URL must carry sig and expires' });
+    }
+    const expected = Buffer.from(this.signature(id, expires));
+    const given = Buffer.from(sig);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+      return new SimErrorResponse({ status: 403, code: 'forbidden', message: 'The file URL signature does not match' });
+    }
+    if (Number(expires) * 1000 < this.now()) {
+      return new SimErrorResponse({ status: 403, code: 'forbidden', message: 'The file URL has expired' });
+    }
+    return undefined;
+  }
+
+  private signedUrl(job: StoredJob, origin: string, finishedAt: number): string {
+    const expires = String(finishedAt + URL_LIFETIME_SECONDS);
+    return `${origin}/files/${job.id}.mp4?sig=${this.signature(job.id, expires)}&expires=${expires}`;
+  }
+
+  private signature(id: string, expires: string): string {
+    return createHmac('sha256', this.secret).update(`${id}.${expires}`).digest('hex').slice(0, 32);
+  }
+}
+
+export type ByteRange = { start: number; end: number } | 'unsatisfiable' | undefined;
+
+/** One `bytes=` range; undefined means "serve it whole" (no header, several ranges, or a form we ignore). */
+export function parseRange(header: string | undefined, size: number): ByteRange {
+  if (!header) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return header.includes(',') ? undefined : 'unsatisfiable';
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
+}
