@@ -1,0 +1,376 @@
+// Assembly of chat-completion results, as pure classes fed bytes or event payloads (no I/O).
+//
+// Accumulation rules (../shared/fixtures/sse/README.md):
+// - `data: [DONE]` ends the stream; anything after it is ignored.
+// - `event: error`, a top-level non-null `error`, or data that is not JSON is a stream error; text already
+//   received is kept.
+// - `choices` may be missing, null or []; such chunks (Azure filter results, usage-only chunks) and ids of ""
+//   never provide metadata.
+// - content, refusal and reasoning (`reasoning_content` or `reasoning`) are concatenated; null adds nothing.
+//   Content given as an array of parts (Mistral magistral) sends `text` parts to content and `thinking` parts
+//   to reasoning.
+// - Tool calls are keyed by `index`; id/type/name are replaced only when non-empty, arguments concatenated.
+//   A different non-empty id at an index already holding an id starts a new call (Cerebras, case 34).
+// - finish_reason keeps the last non-null value; usage the last non-null top-level object (never summed).
+
+import { SseDecoder } from './sse';
+import type { ChatDelta, ChatResult, ToolCall, Usage } from './types';
+
+type Json = Record<string, unknown>;
+
+export type StreamFailureKind = 'sse-error-event' | 'error-object-in-stream' | 'invalid-json';
+
+export interface StreamFailure {
+  kind: StreamFailureKind;
+  /** The server's error object (or the offending text for invalid JSON). */
+  payload: unknown;
+}
+
+export interface ChoiceSnapshot {
+  index: number;
+  role: string | null;
+  content: string;
+  reasoning: string;
+  refusal: string;
+  toolCalls: ToolCall[];
+  finishReason: string | null;
+}
+
+interface ToolCallDelta {
+  index: number;
+  id?: string;
+  type?: string;
+  name?: string;
+  arguments?: string;
+}
+
+class ChoiceAccumulator {
+  role: string | null = null;
+  content = '';
+  reasoning = '';
+  refusal = '';
+  finishReason: string | null = null;
+  readonly toolCalls: ToolCall[] = [];
+  /** Wire index → position in toolCalls of the call currently receiving deltas at that index. */
+  readonly #callAtWireIndex = new Map<number, number>();
+
+  constructor(readonly index: number) {}
+
+  /** Applies one streamed `delta`; returns what it added, or undefined when it added nothing. */
+  applyDelta(delta: Json, wantDelta: boolean): ChatDelta | undefined {
+    const role = delta.role;
+    if (typeof role === 'string' && role !== '') this.role = role;
+    let out: ChatDelta | undefined;
+
+    const content = delta.content;
+    if (typeof content === 'string') {
+      if (content !== '') {
+        this.content += content;
+        if (wantDelta) out = { content };
+      }
+    } else if (Array.isArray(content)) {
+      out = this.#applyContentParts(content, wantDelta);
+    }
+
+    const refusal = delta.refusal;
+    if (typeof refusal === 'string' && refusal !== '') {
+      this.refusal += refusal;
+      if (wantDelta) (out ??= {}).refusal = refusal;
+    }
+
+    const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
+    if (typeof reasoning === 'string' && reasoning !== '') {
+      this.reasoning += reasoning;
+      if (wantDelta) {
+        out ??= {};
+        out.reasoning = out.reasoning === undefined ? reasoning : out.reasoning + reasoning;
+      }
+    }
+
+    const toolCalls = delta.tool_calls;
+    if (Array.isArray(toolCalls) && toolCalls.length > 0) {
+      const changes = this.#applyToolCalls(toolCalls, wantDelta);
+      if (changes !== undefined && changes.length > 0) (out ??= {}).toolCalls = changes;
+    }
+    return out;
+  }
+
+  /** Applies a complete (non-streamed) `message`. */
+  applyMessage(message: Json): void {
+    this.applyDelta(message, false);
+  }
+
+  setFinishReason(value: unknown): void {
+    if (typeof value === 'string') this.finishReason = value;
+  }
+
+  snapshot(): ChoiceSnapshot {
+    return {
+      index: this.index,
+      role: this.role,
+      content: this.content,
+      reasoning: this.reasoning,
+      refusal: this.refusal,
+      toolCalls: this.toolCalls.map((call) => ({ ...call })),
+      finishReason: this.finishReason,
+    };
+  }
+
+  #applyContentParts(parts: unknown[], wantDelta: boolean): ChatDelta | undefined {
+    let text = '';
+    let thinking = '';
+    for (const part of parts) {
+      if (part === null || typeof part !== 'object') continue;
+      const p = part as Json;
+      if (p.type === 'text' && typeof p.text === 'string') text += p.text;
+      else if (p.type === 'thinking') thinking += textOfThinking(p.thinking);
+    }
+    this.content += text;
+    this.reasoning += thinking;
+    if (!wantDelta || (text === '' && thinking === '')) return undefined;
+    const out: ChatDelta = {};
+    if (text !== '') out.content = text;
+    if (thinking !== '') out.reasoning = thinking;
+    return out;
+  }
+
+  #applyToolCalls(items: unknown[], wantDelta: boolean): ToolCallDelta[] | undefined {
+    const changes: ToolCallDelta[] | undefined = wantDelta ? [] : undefined;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (item === null || typeof item !== 'object') continue;
+      const wire = item as Json;
+      const wireIndex = typeof wire.index === 'number' ? wire.index : i;
+      const id = typeof wire.id === 'string' ? wire.id : '';
+      let position = this.#callAtWireIndex.get(wireIndex);
+      if (position === undefined || (id !== '' && this.toolCalls[position].id !== '' && this.toolCalls[position].id !== id)) {
+        position = this.toolCalls.length;
+        this.toolCalls.push({ id: '', type: 'function', name: '', arguments: '' });
+        this.#callAtWireIndex.set(wireIndex, position);
+      }
+      const call = this.toolCalls[position];
+      const change: ToolCallDelta = { index: position };
+      if (id !== '') call.id = change.id = id;
+      if (typeof wire.type === 'string' && wire.type !== '') call.type = change.type = wire.type;
+      const fn = wire.function;
+      if (fn !== null && typeof fn === 'object') {
+        const { name, arguments: args } = fn as Json;
+        if (typeof name === 'string' && name !== '') call.name = change.name = name;
+        const text = typeof args === 'string' ? args : args !== null && typeof args === 'object' ? JSON.stringify(args) : '';
+        if (text !== '') {
+          call.arguments += text;
+          change.arguments = text;
+        }
+      }
+      changes?.push(change);
+    }
+    return changes;
+  }
+}
+
+function textOfThinking(thinking: unknown): string {
+  if (typeof thinking === 'string') return thinking;
+  if (!Array.isArray(thinking)) return '';
+  let text = '';
+  for (const part of thinking) {
+    if (part !== null && typeof part === 'object' && typeof (part as Json).text === 'string') text += (part as Json).text;
+  }
+  return text;
+}
+
+function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Collects metadata and choices from chat-completion chunks (streamed) or one completion (non-streamed). */
+export class ChatStreamAccumulator {
+  id = '';
+  model = '';
+  created = 0;
+  usage: Usage | null = null;
+  done = false;
+  failure: StreamFailure | null = null;
+  jsonChunks = 0;
+  readonly responseIdsSeen: string[] = [];
+  readonly modelsSeen: string[] = [];
+  readonly objectTypesSeen: string[] = [];
+
+  readonly #onDelta: ((delta: ChatDelta) => void) | undefined;
+  #first: ChoiceAccumulator | undefined;
+  readonly #others = new Map<number, ChoiceAccumulator>();
+
+  constructor(onDelta?: (delta: ChatDelta) => void) {
+    this.#onDelta = onDelta;
+  }
+
+  /** No further event changes the result: [DONE] arrived or the stream failed. */
+  get closed(): boolean {
+    return this.done || this.failure !== null;
+  }
+
+  /** The first choice has a finish reason (a stream may then end without [DONE]). */
+  get finished(): boolean {
+    return this.#first !== undefined && this.#first.finishReason !== null;
+  }
+
+  /** Did anything reach the caller yet (text, reasoning, refusal or tool calls)? */
+  get hasOutput(): boolean {
+    const c = this.#first;
+    return c !== undefined && (c.content !== '' || c.reasoning !== '' || c.refusal !== '' || c.toolCalls.length > 0);
+  }
+
+  handleEvent(type: string, data: string): void {
+    if (this.closed) return;
+    if (type === 'error') {
+      this.failure = { kind: 'sse-error-event', payload: errorPayloadOf(data) };
+      return;
+    }
+    if (data.length === 6 && data === '[DONE]') {
+      this.done = true;
+      return;
+    }
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      this.failure = { kind: 'invalid-json', payload: data.length > 200 ? `${data.slice(0, 200)}…` : data };
+      return;
+    }
+    if (isObject(chunk)) this.handleChunk(chunk);
+  }
+
+  /** One parsed `chat.completion.chunk`. */
+  handleChunk(chunk: Json): void {
+    if (chunk.error !== undefined && chunk.error !== null) {
+      this.failure = { kind: 'error-object-in-stream', payload: chunk.error };
+      return;
+    }
+    this.jsonChunks++;
+    this.#noteSeen(chunk);
+    const choices = chunk.choices;
+    if (Array.isArray(choices) && choices.length > 0) {
+      this.#takeMetadata(chunk);
+      for (let i = 0; i < choices.length; i++) {
+        const choice = choices[i];
+        if (isObject(choice)) this.#applyChoice(choice, false);
+      }
+    }
+    const usage = chunk.usage;
+    if (isObject(usage)) this.usage = usage as Usage;
+  }
+
+  /** A complete, non-streamed `chat.completion` body. */
+  handleCompletion(body: Json): void {
+    if (body.error !== undefined && body.error !== null) {
+      this.failure = { kind: 'error-object-in-stream', payload: body.error };
+      return;
+    }
+    const choices = body.choices;
+    if (Array.isArray(choices) && choices.length > 0) {
+      this.#takeMetadata(body);
+      for (const choice of choices) if (isObject(choice)) this.#applyChoice(choice, true);
+    }
+    if (isObject(body.usage)) this.usage = body.usage as Usage;
+    this.done = true;
+  }
+
+  /** The assembled first choice with the response metadata. */
+  result(): ChatResult {
+    const c = this.#first;
+    return {
+      id: this.id,
+      model: this.model,
+      created: this.created,
+      content: c?.content ?? '',
+      reasoning: c?.reasoning ?? '',
+      refusal: c?.refusal ?? '',
+      toolCalls: c ? c.toolCalls.map((call) => ({ ...call })) : [],
+      finishReason: c?.finishReason ?? null,
+      usage: this.usage,
+    };
+  }
+
+  /** Every choice, by index (n > 1 requests interleave several). */
+  choices(): ChoiceSnapshot[] {
+    const all = [...this.#others.values()];
+    if (this.#first) all.push(this.#first);
+    return all.sort((a, b) => a.index - b.index).map((c) => c.snapshot());
+  }
+
+  #applyChoice(choice: Json, complete: boolean): void {
+    const index = typeof choice.index === 'number' ? choice.index : 0;
+    const acc = this.#choiceAt(index);
+    const body = complete ? choice.message : choice.delta;
+    if (isObject(body)) {
+      const wantDelta = index === 0 && this.#onDelta !== undefined;
+      const added = acc.applyDelta(body, wantDelta);
+      if (added !== undefined) this.#onDelta!(added);
+    }
+    const finish = choice.finish_reason;
+    if (finish !== null && finish !== undefined) acc.setFinishReason(finish);
+  }
+
+  #choiceAt(index: number): ChoiceAccumulator {
+    if (index === 0) return (this.#first ??= new ChoiceAccumulator(0));
+    let acc = this.#others.get(index);
+    if (acc === undefined) this.#others.set(index, (acc = new ChoiceAccumulator(index)));
+    return acc;
+  }
+
+  #takeMetadata(chunk: Json): void {
+    if (this.id === '' && typeof chunk.id === 'string') this.id = chunk.id;
+    if (this.model === '' && typeof chunk.model === 'string') this.model = chunk.model;
+    if (this.created === 0 && typeof chunk.created === 'number') this.created = chunk.created;
+  }
+
+  #noteSeen(chunk: Json): void {
+    noteDistinct(this.responseIdsSeen, chunk.id);
+    noteDistinct(this.modelsSeen, chunk.model);
+    noteDistinct(this.objectTypesSeen, chunk.object);
+  }
+}
+
+function noteDistinct(seen: string[], value: unknown): void {
+  if (typeof value !== 'string' || value === '' || seen[seen.length - 1] === value) return;
+  if (!seen.includes(value)) seen.push(value);
+}
+
+function errorPayloadOf(data: string): unknown {
+  try {
+    const parsed: unknown = JSON.parse(data);
+    if (isObject(parsed) && isObject(parsed.error)) return parsed.error;
+    return parsed;
+  } catch {
+    return data;
+  }
+}
+
+/** Bytes of an SSE chat-completion stream in, assembled result out. */
+export class ChatStreamParser {
+  readonly accumulator: ChatStreamAccumulator;
+  readonly #sse: SseDecoder;
+
+  constructor(onDelta?: (delta: ChatDelta) => void) {
+    const accumulator = (this.accumulator = new ChatStreamAccumulator(onDelta));
+    this.#sse = new SseDecoder(
+      { onEvent: (type, data) => accumulator.handleEvent(type, data) },
+      { lenientLineFallback: true },
+    );
+  }
+
+  get eventCount(): number {
+    return this.#sse.eventCount;
+  }
+
+  get usedLenientFallback(): boolean {
+    return this.#sse.usedLenientFallback;
+  }
+
+  push(bytes: Uint8Array): void {
+    if (!this.accumulator.closed) this.#sse.push(bytes);
+  }
+
+  end(): void {
+    if (!this.accumulator.closed) this.#sse.end();
+  }
+}

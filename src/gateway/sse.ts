@@ -1,0 +1,115 @@
+// Server-sent-event framing (WHATWG HTML §9.2.6) on top of eventsource-parser@3, fed raw bytes.
+//
+// What this layer adds to eventsource-parser 3.1.1:
+// - UTF-8 decoding with a streaming TextDecoder, so characters split across chunks survive and exactly one
+//   leading BOM is stripped (a mid-stream BOM is kept, as the spec says).
+// - A lone CR at the very end of the stream is a line end per the spec's ABNF, but eventsource-parser withholds
+//   it forever (it might be the first half of a CRLF) and so never dispatches a final `data: [DONE]\r\r`
+//   (fixture case 78). `end()` completes it by feeding the LF that would have made it a CRLF.
+// - The persistent last event id: eventsource-parser reports `id` per event block only.
+// - An optional lenient line mode for streams that never send a blank line (fixture case 43): when the stream
+//   ends without a single event dispatched, every line is re-read as its own event.
+
+import { createParser, type EventSourceParser } from 'eventsource-parser';
+
+export interface SseSink {
+  onEvent(type: string, data: string, lastEventId: string): void;
+  onComment?(text: string): void;
+  onRetry?(ms: number): void;
+}
+
+export interface SseDecoderOptions {
+  /** Re-read the stream line by line when it ends without any blank line (no event dispatched). */
+  lenientLineFallback?: boolean;
+}
+
+const CR = 13;
+/** Text kept for the lenient fallback is capped: beyond this the stream is not worth rescuing. */
+const LENIENT_FALLBACK_LIMIT = 16 * 1024 * 1024;
+
+export class SseDecoder {
+  readonly #sink: SseSink;
+  readonly #decoder = new TextDecoder('utf-8');
+  readonly #parser: EventSourceParser;
+  #lastEventId = '';
+  #dispatched = 0;
+  #endsWithCR = false;
+  #ended = false;
+  /** Text seen before the first dispatch, for the lenient fallback; null once not needed. */
+  #undispatched: string[] | null;
+  #undispatchedLength = 0;
+  #usedLenientFallback = false;
+
+  constructor(sink: SseSink, options: SseDecoderOptions = {}) {
+    this.#sink = sink;
+    this.#undispatched = options.lenientLineFallback ? [] : null;
+    this.#parser = this.#createParser(true);
+  }
+
+  /** Number of events dispatched so far. */
+  get eventCount(): number {
+    return this.#dispatched;
+  }
+
+  get usedLenientFallback(): boolean {
+    return this.#usedLenientFallback;
+  }
+
+  push(bytes: Uint8Array): void {
+    if (this.#ended) return;
+    const text = this.#decoder.decode(bytes, { stream: true });
+    if (text.length > 0) this.#feed(text);
+  }
+
+  /** End of stream: flush the decoder, complete a trailing lone CR, discard any unterminated event. */
+  end(): void {
+    if (this.#ended) return;
+    const rest = this.#decoder.decode();
+    if (rest.length > 0) this.#feed(rest);
+    if (this.#endsWithCR) this.#parser.feed('\n');
+    this.#ended = true;
+    if (this.#dispatched === 0 && this.#undispatched !== null && this.#undispatchedLength > 0) {
+      this.#replayLineByLine(this.#undispatched.join(''));
+    }
+    this.#undispatched = null;
+  }
+
+  #feed(text: string): void {
+    if (this.#undispatched !== null) this.#remember(text);
+    this.#endsWithCR = text.charCodeAt(text.length - 1) === CR;
+    this.#parser.feed(text);
+  }
+
+  #remember(text: string): void {
+    if (this.#dispatched > 0 || this.#undispatchedLength + text.length > LENIENT_FALLBACK_LIMIT) {
+      this.#undispatched = null;
+      return;
+    }
+    this.#undispatched!.push(text);
+    this.#undispatchedLength += text.length;
+  }
+
+  #replayLineByLine(text: string): void {
+    this.#usedLenientFallback = true;
+    const parser = this.#createParser(false);
+    parser.feed(text.replace(/\r\n|\r|\n/g, '\n\n'));
+    parser.feed('\n\n');
+  }
+
+  #createParser(trackUndispatched: boolean): EventSourceParser {
+    const sink = this.#sink;
+    return createParser({
+      onEvent: (event) => {
+        if (event.id !== undefined) this.#lastEventId = event.id;
+        this.#dispatched++;
+        if (trackUndispatched && this.#undispatched !== null) {
+          this.#undispatched = null;
+          this.#undispatchedLength = 0;
+        }
+        sink.onEvent(event.event ?? 'message', event.data, this.#lastEventId);
+      },
+      onComment: sink.onComment ? (comment) => sink.onComment!(comment) : undefined,
+      onRetry: sink.onRetry ? (ms) => sink.onRetry!(ms) : undefined,
+    });
+  }
+}
