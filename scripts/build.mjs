@@ -1,0 +1,93 @@
+// One build for everything: the extension bundle (Node, CommonJS, `vscode` external), one browser bundle per
+// webview entry, and a plain transpile of src/, test/ and bench/ into out/ so mocha and the benches can load
+// each module on its own.
+import * as esbuild from 'esbuild';
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(fileURLToPath(import.meta.url), '../..');
+const args = new Set(process.argv.slice(2));
+const production = args.has('--production');
+const watch = args.has('--watch');
+const quiet = args.has('--quiet');
+
+function walk(dir, out = []) {
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (/\.(ts|tsx)$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+/** Webview entry points: every `src/webview/<name>/main.ts` becomes `dist/webview/<name>.js`. */
+function webviewEntries() {
+  const dir = join(root, 'src', 'webview');
+  if (!existsSync(dir)) return {};
+  const entries = {};
+  for (const name of readdirSync(dir)) {
+    const main = join(dir, name, 'main.ts');
+    if (existsSync(main)) entries[name] = main;
+  }
+  return entries;
+}
+
+const common = { logLevel: quiet ? 'error' : 'info', sourcemap: production ? false : 'linked', minify: production };
+
+const builds = [
+  {
+    ...common,
+    entryPoints: [join(root, 'src', 'extension.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    outfile: join(root, 'dist', 'extension.js'),
+    sourcesContent: false,
+  },
+  {
+    ...common,
+    entryPoints: webviewEntries(),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+    outdir: join(root, 'dist', 'webview'),
+    loader: { '.ttf': 'file' },
+    sourcesContent: false,
+  },
+];
+if (!production) {
+  const files = [...walk(join(root, 'src')), ...walk(join(root, 'test')), ...walk(join(root, 'bench'))];
+  builds.push({
+    ...common,
+    sourcemap: 'inline',
+    entryPoints: files,
+    bundle: false,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outdir: join(root, 'out'),
+    outbase: root,
+  });
+}
+
+function copyStatic() {
+  const codicons = join(root, 'node_modules', '@vscode', 'codicons', 'dist');
+  mkdirSync(join(root, 'dist', 'codicons'), { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) cpSync(join(codicons, f), join(root, 'dist', 'codicons', f));
+}
+
+const started = Date.now();
+if (watch) {
+  for (const options of builds) (await esbuild.context(options)).watch();
+  copyStatic();
+  console.log('[build] watching for changes');
+} else {
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+  copyStatic();
+  if (!quiet) console.log(`[build] done in ${Date.now() - started} ms (${relative(process.cwd(), join(root, 'dist')) || '.'})`);
+}

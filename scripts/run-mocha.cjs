@@ -1,0 +1,33 @@
+// Runs the mocha files under the given folders and ends with a plain "<label>: N passed, N failed" line.
+const fs = require('node:fs');
+const path = require('node:path');
+const Mocha = require('mocha');
+
+const [label, ...dirs] = process.argv.slice(2);
+const grep = process.env.MOCHA_GREP;
+
+function findTests(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return findTests(full);
+    return entry.name.endsWith('.test.js') ? [full] : [];
+  });
+}
+
+const mocha = new Mocha({ ui: 'bdd', timeout: 20_000, reporter: 'spec', color: !process.env.CI });
+if (grep) mocha.grep(grep);
+const files = dirs.flatMap(findTests).sort();
+for (const file of files) mocha.addFile(path.resolve(file));
+if (files.length === 0) {
+  console.log(`${label}: no test files in ${dirs.join(', ')}`);
+  console.log(`${label}: 0 passed, 1 failed`);
+  process.exit(1);
+}
+mocha.run((failures) => {
+  const total = mocha.suite.total();
+  console.log(`${label}: ${total - failures} passed, ${failures} failed`);
+  process.exitCode = failures > 0 ? 1 : 0;
+  // Open handles left by a faulty test must not hang CI; mocha has already reported everything.
+  setTimeout(() => process.exit(process.exitCode), 2000).unref();
+});

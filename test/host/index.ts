@@ -1,0 +1,31 @@
+// Entry point loaded by the extension host for the tests in test/host/suite (both in code-server and under
+// @vscode/test-electron): it runs mocha inside the host, where `require('vscode')` is the real API.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Mocha = require('mocha');
+
+function findTests(dir: string): string[] {
+  const found: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...findTests(full));
+    else if (entry.name.endsWith('.test.js')) found.push(full);
+  }
+  return found.sort();
+}
+
+export function run(): Promise<void> {
+  const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: 'spec' });
+  const grep = process.env.MODEL_GATEWAY_HOST_GREP;
+  if (grep) mocha.grep(grep);
+  for (const file of findTests(path.join(__dirname, 'suite'))) mocha.addFile(file);
+  console.log('--- model-gateway host suite ---');
+  return new Promise((resolve, reject) => {
+    mocha.run((failures) => {
+      // The plain closing line lets CI count the host suite like the Node one.
+      console.log(`host: ${mocha.suite.total() - failures} passed, ${failures} failed`);
+      if (failures > 0) reject(new Error(`${failures} extension-host test(s) failed`));
+      else resolve();
+    });
+  });
+}

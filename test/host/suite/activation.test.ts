@@ -1,0 +1,31 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+
+const EXTENSION_ID = 'model-gateway.model-gateway';
+
+describe('activation', () => {
+  it('activates in the real extension host', async () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension, `extension ${EXTENSION_ID} is installed`);
+    await extension.activate();
+    assert.equal(extension.isActive, true);
+  });
+
+  it('registers every command it declares', async () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
+    await extension.activate();
+    const declared: string[] = extension.packageJSON.contributes.commands.map((c: { command: string }) => c.command);
+    assert.ok(declared.length > 0);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const missing = declared.filter((id) => !registered.has(id));
+    assert.deepEqual(missing, [], `declared but not registered: ${missing.join(', ')}`);
+  });
+
+  it('contributes the video jobs view', async () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const views = Object.values(extension.packageJSON.contributes.views).flat() as Array<{ id: string }>;
+    assert.ok(views.some((v) => v.id === 'modelGateway.videoJobs'));
+    // Focusing the view only succeeds when the view is really registered with the workbench.
+    await vscode.commands.executeCommand('modelGateway.videoJobs.focus');
+  });
+});
