@@ -58,6 +58,7 @@ export interface ChatReply {
   model: string;
   reasoning: string[];
   content: string[];
+  refusal: string[];
   toolCalls: ScriptedToolCall[];
   finishReason: 'stop' | 'length' | 'tool_calls';
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
@@ -286,17 +287,21 @@ export function composeReply(request: ValidChatRequest, nowMs: number): ChatRepl
     request.tools.length > 0 && request.toolChoice !== 'none' && last.role !== 'tool';
   if (wantsTool) {
     const choice = request.toolChoice;
-    const tool = typeof choice === 'object' ? request.tools.find((t) => t.name === choice.name)! : request.tools[0];
-    const args = JSON.stringify(exampleValue(tool.parameters ?? { type: 'object', properties: {} }, tool.name, snippetOf(userText)));
-    const argumentFragments = fragments(args);
-    return {
-      ...base,
-      reasoning: [],
-      content: [],
-      toolCalls: [{ id: newId('call_'), name: tool.name, argumentFragments }],
-      finishReason: 'tool_calls',
-      usage: usage(countTokens(args)),
-    };
+    const tools =
+      typeof choice === 'object'
+        ? [request.tools.find((t) => t.name === choice.name)!]
+        : request.tools.slice(0, hasKeyword(userText, 'parallel') ? 2 : 1);
+    const toolCalls = tools.map((tool) => {
+      const args = JSON.stringify(exampleValue(tool.parameters ?? { type: 'object', properties: {} }, tool.name, snippetOf(userText)));
+      return { id: newId('call_'), name: tool.name, argumentFragments: fragments(args) };
+    });
+    const argTokens = toolCalls.reduce((sum, call) => sum + countTokens(call.argumentFragments.join('')), 0);
+    return { ...base, reasoning: [], content: [], refusal: [], toolCalls, finishReason: 'tool_calls', usage: usage(argTokens) };
+  }
+
+  if (hasKeyword(userText, 'refusal')) {
+    const refusal = tokenize(`I can't help with “${snippetOf(userText)}”.`);
+    return { ...base, reasoning: [], content: [], refusal, toolCalls: [], finishReason: 'stop', usage: usage(refusal.length) };
   }
 
   const reasoning = hasKeyword(userText, 'reasoning') ? tokenize(reasoningText(userText)) : [];
@@ -312,7 +317,7 @@ export function composeReply(request: ValidChatRequest, nowMs: number): ChatRepl
     content = content.slice(0, request.maxTokens);
     finishReason = 'length';
   }
-  return { ...base, reasoning, content, toolCalls: [], finishReason, usage: usage(reasoning.length + content.length) };
+  return { ...base, reasoning, content, refusal: [], toolCalls: [], finishReason, usage: usage(reasoning.length + content.length) };
 }
 
 function replyText(request: ValidChatRequest, userText: string, last: SimMessage): string {
@@ -328,8 +333,9 @@ function replyText(request: ValidChatRequest, userText: string, last: SimMessage
 export function completionBody(reply: ChatReply): unknown {
   const message: Record<string, unknown> = {
     role: 'assistant',
-    content: reply.toolCalls.length > 0 ? null : reply.content.join(''),
+    content: reply.toolCalls.length > 0 || reply.refusal.length > 0 ? null : reply.content.join(''),
   };
+  if (reply.refusal.length > 0) message.refusal = reply.refusal.join('');
   if (reply.reasoning.length > 0) message.reasoning_content = reply.reasoning.join('');
   if (reply.toolCalls.length > 0) {
     message.tool_calls = reply.toolCalls.map((call) => ({
@@ -364,6 +370,7 @@ export function streamFrames(reply: ChatReply, includeUsage: boolean): SseFrame[
     }
     frames.push({ text, paced: true });
   }
+  for (const piece of reply.refusal) frames.push({ text: delta(`{"refusal":${JSON.stringify(piece)}}`), paced: true });
   reply.toolCalls.forEach((call, index) => {
     frames.push({
       text: delta(

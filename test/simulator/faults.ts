@@ -11,6 +11,7 @@ export const FAULTS = [
   'reset',
   'empty-body',
   'html-error',
+  'error-chunk',
 ] as const;
 
 export type FaultName = (typeof FAULTS)[number];
@@ -25,6 +26,9 @@ const FAULT_KEYWORD = /\[fault:([a-z0-9-]+)\]/i;
 export function faultKeyword(text: string): string | undefined {
   return FAULT_KEYWORD.exec(text)?.[1]?.toLowerCase();
 }
+
+/** What `error-chunk` sends in place of the rest of a reply (a 200 stream or body carrying an error object). */
+export const MIDSTREAM_ERROR = { error: { code: 'server_error', message: 'The model stopped unexpectedly (simulated)', type: 'error' } };
 
 export const HTML_ERROR_PAGE = `<!DOCTYPE html>
 <html>

@@ -150,6 +150,24 @@ describe('simulator: models and chat completions', () => {
     assert.ok(fragments.length >= 3, `arguments arrive in several fragments (got ${fragments.length})`);
   });
 
+  it('calls the first two tools for [parallel], each at its own index', async () => {
+    const search = { type: 'function', function: { name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' } } } } };
+    const stream = await streamed(chatBody('both please [parallel]', { tools: [weatherTool, search] }));
+    assert.deepEqual(stream.toolCalls.map((c) => c.name), ['get_weather', 'search']);
+    assert.deepEqual(JSON.parse(stream.toolCalls[1].arguments), { query: 'both please' });
+    assert.notEqual(stream.toolCalls[0].id, stream.toolCalls[1].id);
+  });
+
+  it('refuses for [refusal], in message.refusal and refusal deltas', async () => {
+    const json = await completed(chatBody('do the bad thing [refusal]'));
+    assert.equal(json.choices[0].message.content, null);
+    assert.match(json.choices[0].message.refusal, /do the bad thing/);
+    const stream = await streamed(chatBody('do the bad thing [refusal]'));
+    const refusal = stream.chunks.map((c) => c.choices[0]?.delta.refusal ?? '').join('');
+    assert.equal(refusal, json.choices[0].message.refusal);
+    assert.equal(stream.content, '');
+  });
+
   it('honours tool_choice none and a named tool', async () => {
     const none = await completed(chatBody('hi', { tools: [weatherTool], tool_choice: 'none' }));
     assert.equal(none.choices[0].finish_reason, 'stop');

@@ -194,6 +194,16 @@ describe('simulator: faults and the request log', () => {
     assert.match(await response.text(), /<h1>502 Bad Gateway<\/h1>/);
   });
 
+  it('error-chunk replaces the rest of a stream, or a 200 body, with an error object', async () => {
+    const stream = await call(sim, '/v1/chat/completions', { body: streamBody, headers: { 'x-sim-fault': 'error-chunk' } });
+    const data = sseData(await stream.text());
+    assert.equal(data.length, 4);
+    assert.equal(JSON.parse(data[3]).error.code, 'server_error');
+    const plain = await callJson(sim, '/v1/models', { headers: { 'x-sim-fault': 'error-chunk' } });
+    assert.equal(plain.status, 200);
+    assert.equal(plain.json.error.type, 'error');
+  });
+
   it('takes a fault from a [fault:NAME] keyword in the prompt', async () => {
     const { status } = await callJson(sim, '/v1/chat/completions', { body: chatBody('please [fault:http-500]') });
     assert.equal(status, 500);
