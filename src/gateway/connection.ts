@@ -1,0 +1,190 @@
+// The one place that knows which gateway the user is talking to: it builds a client for the configured
+// origin with that origin's key, rebuilds it when settings or keys change, and watches every call's outcome
+// to keep a connection state (for the status bar and welcome views).
+import { Emitter, type Event } from '../util/events';
+import type { Clock } from '../util/clock';
+import type { ApiKeyStore } from '../auth/apiKeyStore';
+import type { GatewaySettings } from '../settings/settings';
+import type { ChatOptions, ChatRequest, GatewayApi, RequestOptions, VideoRequest } from './types';
+
+export interface ClientConfig {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  idleTimeoutMs: number;
+  headers: Record<string, string>;
+  proxy?: string;
+}
+
+export type ClientFactory = (config: ClientConfig) => GatewayApi & { close?(): void };
+
+export type ConnectionState =
+  | { kind: 'no-url' }
+  | { kind: 'no-key'; origin: string }
+  | { kind: 'unknown'; origin: string }
+  | { kind: 'connected'; origin: string }
+  | { kind: 'unauthorized'; origin: string; message: string }
+  | { kind: 'forbidden'; origin: string; message: string }
+  | { kind: 'rate-limited'; origin: string; until: number; message: string }
+  | { kind: 'offline'; origin: string; message: string };
+
+interface ErrorShape {
+  status?: number;
+  code?: string;
+  message?: string;
+  retryAfterMs?: number;
+}
+
+/** Maps a call's failure to the connection state it reveals, or undefined when it says nothing about the link. */
+export function stateForError(origin: string, error: unknown, now: number): ConnectionState | undefined {
+  const e = (error ?? {}) as ErrorShape;
+  const message = e.message ?? String(error);
+  if (e.status === 401) return { kind: 'unauthorized', origin, message };
+  if (e.status === 429) return { kind: 'rate-limited', origin, until: now + (e.retryAfterMs ?? 0), message };
+  if (e.code === 'network' || (e.code === 'timeout' && !e.status)) return { kind: 'offline', origin, message };
+  // A 403 about one model, a 404 or a 400 are answers from a reachable, authenticated gateway.
+  return undefined;
+}
+
+export class GatewayConnection {
+  private readonly stateChanged = new Emitter<ConnectionState>();
+  private readonly clientChanged = new Emitter<void>();
+  readonly onDidChangeState: Event<ConnectionState> = this.stateChanged.event;
+  /** Fires when the gateway, key or client options change: cached data for the old client is stale. */
+  readonly onDidChangeClient: Event<void> = this.clientChanged.event;
+
+  private settings: GatewaySettings;
+  private proxy: string | undefined;
+  private client: { origin: string; api: GatewayApi & { close?(): void } } | undefined;
+  private keyKnown: boolean | undefined;
+  private currentState: ConnectionState;
+  private readonly subscriptions: Array<{ dispose(): void }> = [];
+
+  constructor(
+    settings: GatewaySettings,
+    private readonly keys: ApiKeyStore,
+    private readonly createClient: ClientFactory,
+    private readonly clock: Clock,
+    proxy?: string,
+  ) {
+    this.settings = settings;
+    this.proxy = proxy;
+    this.currentState = settings.origin ? { kind: 'unknown', origin: settings.origin } : { kind: 'no-url' };
+    this.subscriptions.push(keys.onDidChange((origin) => origin === this.origin && this.reset()));
+  }
+
+  get origin(): string | undefined {
+    return this.settings.origin;
+  }
+
+  get baseUrl(): string | undefined {
+    return this.settings.baseUrl;
+  }
+
+  get state(): ConnectionState {
+    return this.currentState;
+  }
+
+  updateSettings(settings: GatewaySettings, proxy?: string): void {
+    const same = JSON.stringify([settings, proxy]) === JSON.stringify([this.settings, this.proxy]);
+    this.settings = settings;
+    this.proxy = proxy;
+    if (!same) this.reset();
+  }
+
+  /** Works out whether a key exists for the current origin (no network). */
+  async refreshKeyState(): Promise<ConnectionState> {
+    const origin = this.origin;
+    if (!origin) return this.setState({ kind: 'no-url' });
+    this.keyKnown = await this.keys.has(origin);
+    if (!this.keyKnown) return this.setState({ kind: 'no-key', origin });
+    if (this.currentState.kind === 'no-key' || this.currentState.kind === 'no-url') return this.setState({ kind: 'unknown', origin });
+    return this.currentState;
+  }
+
+  /**
+   * The API for the current origin, or undefined when no base URL or key is set. Every call through it
+   * updates the connection state.
+   */
+  async api(): Promise<GatewayApi | undefined> {
+    const origin = this.origin;
+    const baseUrl = this.baseUrl;
+    if (!origin || !baseUrl) {
+      this.setState({ kind: 'no-url' });
+      return undefined;
+    }
+    if (this.client?.origin === origin) return this.observed(origin, this.client.api);
+    const apiKey = await this.keys.get(origin);
+    if (!apiKey) {
+      this.setState({ kind: 'no-key', origin });
+      return undefined;
+    }
+    if (this.origin !== origin) return this.api();
+    this.client?.api.close?.();
+    const { headers, timeoutMs, idleTimeoutMs } = this.settings;
+    this.client = { origin, api: this.createClient({ baseUrl, apiKey, headers, timeoutMs, idleTimeoutMs, proxy: this.proxy }) };
+    if (this.currentState.kind === 'no-key' || this.currentState.kind === 'no-url') this.setState({ kind: 'unknown', origin });
+    return this.observed(origin, this.client.api);
+  }
+
+  /** The API for a given origin, only while that origin is the configured one (keys never cross origins). */
+  async apiFor(origin: string): Promise<GatewayApi | undefined> {
+    return origin === this.origin ? this.api() : undefined;
+  }
+
+  /** Records an outcome observed outside the wrapped API (for example a poll made by another store). */
+  report(origin: string, outcome: { ok: true } | { ok: false; error: unknown }): void {
+    if (origin !== this.origin) return;
+    if (outcome.ok) {
+      if (this.currentState.kind !== 'connected') this.setState({ kind: 'connected', origin });
+      return;
+    }
+    const next = stateForError(origin, outcome.error, this.clock.now());
+    if (next) this.setState(next);
+  }
+
+  private observed(origin: string, api: GatewayApi): GatewayApi {
+    const watch = <T>(promise: Promise<T>): Promise<T> =>
+      promise.then(
+        (value) => {
+          this.report(origin, { ok: true });
+          return value;
+        },
+        (error: unknown) => {
+          this.report(origin, { ok: false, error });
+          throw error;
+        },
+      );
+    return {
+      listModels: (options?: RequestOptions) => watch(api.listModels(options)),
+      chat: (request: ChatRequest, options?: ChatOptions) => watch(api.chat(request, options)),
+      submitVideo: (request: VideoRequest, options?: RequestOptions) => watch(api.submitVideo(request, options)),
+      getVideo: (id: string, options?: RequestOptions) => watch(api.getVideo(id, options)),
+    };
+  }
+
+  private reset(): void {
+    this.client?.api.close?.();
+    this.client = undefined;
+    this.keyKnown = undefined;
+    this.setState(this.origin ? { kind: 'unknown', origin: this.origin } : { kind: 'no-url' });
+    this.clientChanged.fire();
+    void this.refreshKeyState();
+  }
+
+  private setState(state: ConnectionState): ConnectionState {
+    if (JSON.stringify(state) !== JSON.stringify(this.currentState)) {
+      this.currentState = state;
+      this.stateChanged.fire(state);
+    }
+    return state;
+  }
+
+  dispose(): void {
+    this.client?.api.close?.();
+    this.client = undefined;
+    for (const s of this.subscriptions) s.dispose();
+    this.stateChanged.dispose();
+    this.clientChanged.dispose();
+  }
+}

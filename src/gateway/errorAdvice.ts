@@ -1,0 +1,60 @@
+// Turns any failure into words a person can act on, with the actions that move them forward. Every feature
+// shows errors through this, so a 401 reads the same in the chat panel, the video tree and a notification.
+
+export interface AdviceAction {
+  title: string;
+  command: string;
+  args?: unknown[];
+}
+
+export interface ErrorAdvice {
+  message: string;
+  actions: AdviceAction[];
+  /** When the gateway asked us to wait; the UI shows a countdown to it. */
+  retryAt?: number;
+  kind: 'auth' | 'forbidden' | 'rate_limit' | 'network' | 'timeout' | 'server' | 'not_found' | 'bad_request' | 'aborted' | 'interrupted' | 'bad_response' | 'other';
+}
+
+interface ErrorShape {
+  status?: number;
+  code?: string;
+  message?: string;
+  retryAfterMs?: number;
+  requestId?: string;
+}
+
+export const SET_API_KEY: AdviceAction = { title: 'Set API Key', command: 'modelGateway.setApiKey' };
+export const TEST_CONNECTION: AdviceAction = { title: 'Test Connection', command: 'modelGateway.testConnection' };
+export const OPEN_LOGS: AdviceAction = { title: 'Open Logs', command: 'modelGateway.openLogs' };
+export const LIST_MODELS: AdviceAction = { title: 'List Models', command: 'modelGateway.listModels' };
+
+function withPeriod(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+export function adviceFor(error: unknown, context: { origin?: string; model?: string; now?: number } = {}): ErrorAdvice {
+  const e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as ErrorShape;
+  const where = context.origin ?? 'the gateway';
+  const server = e.message ? withPeriod(e.message) : '';
+  const ref = e.requestId ? ` (request ${e.requestId})` : '';
+  const now = context.now ?? Date.now();
+
+  if (e.status === 401) return { kind: 'auth', message: `API key missing or invalid for ${where}. ${server}${ref}`.trim(), actions: [SET_API_KEY] };
+  if (e.status === 403) {
+    const subject = context.model ? `no access to model ${context.model}` : 'no access to this resource';
+    return { kind: 'forbidden', message: `Key disabled or ${subject}. ${server}${ref}`.trim(), actions: [{ title: 'Replace API Key', command: 'modelGateway.rotateApiKey' }, LIST_MODELS] };
+  }
+  if (e.status === 429) {
+    const seconds = Math.max(1, Math.ceil((e.retryAfterMs ?? 0) / 1000));
+    return { kind: 'rate_limit', message: `Rate limited by ${where}, retrying in ${seconds} s. ${server}`.trim(), actions: [], retryAt: now + (e.retryAfterMs ?? 0) };
+  }
+  if (e.code === 'aborted') return { kind: 'aborted', message: 'Stopped.', actions: [] };
+  if (e.code === 'network') return { kind: 'network', message: `Cannot reach ${where}. ${server}`.trim(), actions: [TEST_CONNECTION, OPEN_LOGS] };
+  if (e.code === 'timeout') return { kind: 'timeout', message: `${where} stopped answering. ${server}`.trim().replace(/^the/, 'The'), actions: [TEST_CONNECTION, OPEN_LOGS] };
+  if (e.code === 'stream_interrupted') return { kind: 'interrupted', message: `The reply was cut off before it finished. ${server}`.trim(), actions: [OPEN_LOGS] };
+  if (e.code === 'bad_response') return { kind: 'bad_response', message: `The gateway sent a response that could not be read. ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
+  if (e.status === 404) return { kind: 'not_found', message: `Not found on ${where}. ${server}${ref}`.trim(), actions: context.model ? [LIST_MODELS] : [] };
+  if (e.status !== undefined && e.status >= 500) return { kind: 'server', message: `The gateway failed (HTTP ${e.status}). ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
+  if (e.status !== undefined && e.status >= 400) return { kind: 'bad_request', message: `The gateway rejected the request (HTTP ${e.status}). ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
+  return { kind: 'other', message: server || 'Something went wrong.', actions: [OPEN_LOGS] };
+}
