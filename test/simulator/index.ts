@@ -47,6 +47,17 @@ function nonNegativeInt(value: string | undefined, fallback: number): number {
   return Number(value);
 }
 
+function nonNegativeNumber(value: string | undefined, fallback: number): number {
+  if (value === undefined || !/^\d+(\.\d+)?$/.test(value.trim())) return fallback;
+  return Number(value);
+}
+
+/** Lets browser-based tests and demos call the simulator directly (it only listens on loopback). */
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'x-request-id, retry-after, content-range, content-length',
+};
+
 class GatewaySimulator implements Simulator {
   readonly keys: SimKeys;
   private readonly server: Server;
@@ -163,6 +174,16 @@ class GatewaySimulator implements Simulator {
   private async route(exchange: Exchange): Promise<void> {
     const path = exchange.url.pathname;
     const method = exchange.req.method ?? 'GET';
+    for (const [name, value] of Object.entries(CORS_HEADERS)) exchange.res.setHeader(name, value);
+    if (method === 'OPTIONS') {
+      exchange.head(204, {
+        'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',
+        'access-control-allow-headers': exchange.header('access-control-request-headers') ?? 'authorization, content-type',
+        'access-control-max-age': '600',
+      });
+      exchange.res.end();
+      return;
+    }
     if (path.startsWith('/files/')) {
       if (!(await this.applyFault(exchange, this.resolveFault(exchange, '')))) return;
       this.serveFile(exchange, path.slice('/files/'.length));
@@ -239,7 +260,7 @@ class GatewaySimulator implements Simulator {
       exchange.sendJson(completionBody(reply));
       return;
     }
-    const tps = nonNegativeInt(exchange.header('x-sim-tps'), this.tokensPerSecond);
+    const tps = nonNegativeNumber(exchange.header('x-sim-tps'), this.tokensPerSecond);
     await exchange.sendStream(streamFrames(reply, request.includeUsage), tps);
   }
 
@@ -266,7 +287,6 @@ class GatewaySimulator implements Simulator {
       'content-type': 'video/mp4',
       'accept-ranges': 'bytes',
       'cache-control': 'private, max-age=3600',
-      'access-control-allow-origin': '*',
     };
     const range = parseRange(exchange.header('range'), size);
     if (range === 'unsatisfiable') {

@@ -99,6 +99,20 @@ describe('simulator: authentication and rate limits', () => {
     assert.equal((await call(sim, '/v1/models')).status, 200);
   });
 
+  it('answers CORS preflights without a key and exposes headers to browsers', async () => {
+    const preflight = await call(sim, '/v1/chat/completions', {
+      method: 'OPTIONS',
+      key: null,
+      headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+    assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /authorization/);
+    const denied = await call(sim, '/v1/models', { key: null });
+    assert.equal(denied.headers.get('access-control-allow-origin'), '*');
+    assert.match(denied.headers.get('access-control-expose-headers') ?? '', /x-request-id/);
+  });
+
   it('never keeps a raw key in the request log', async () => {
     await call(sim, '/v1/models');
     await call(sim, '/v1/models', { key: sim.keys.disabled });
