@@ -73,7 +73,7 @@ export function loadCases(): FixtureCase[] {
 /** The three deliveries every `.sse` is replayed with: whole, byte by byte, and the recorded chunks if any. */
 export function deliveries(fixture: FixtureCase): Array<{ label: string; chunks: Uint8Array[] }> {
   const { bytes } = fixture;
-  const out = [
+  const out: Array<{ label: string; chunks: Uint8Array[] }> = [
     { label: 'whole body', chunks: [bytes] },
     { label: 'one byte per chunk', chunks: Array.from(bytes, (_, i) => bytes.subarray(i, i + 1)) },
   ];

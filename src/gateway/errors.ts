@@ -1,0 +1,233 @@
+// The one error type every gateway call fails with, and the readers that turn HTTP error bodies of every shape
+// seen in the wild (spec `{error:{…}}`, flat `{object:"error",…}`, numeric codes, proxy HTML pages, empty bodies)
+// into a message a person can read.
+
+import { STATUS_CODES } from 'node:http';
+import type { ChatResult, GatewayErrorCode } from './types';
+
+export type GatewayErrorKind =
+  | 'auth'
+  | 'forbidden'
+  | 'not_found'
+  | 'rate_limit'
+  | 'server'
+  | 'bad_request'
+  | 'network'
+  | 'timeout'
+  | 'aborted'
+  | 'interrupted'
+  | 'upstream'
+  | 'bad_response';
+
+export interface GatewayErrorInit {
+  status: number;
+  code: GatewayErrorCode;
+  message: string;
+  type?: string;
+  param?: string;
+  retryAfterMs?: number;
+  requestId?: string;
+  partial?: ChatResult;
+  outcomeUnknown?: boolean;
+  attempts?: number;
+  cause?: { name: string; code?: string; message: string };
+  /** True when the server itself reported this (HTTP error body or an error inside the stream). */
+  fromServer?: boolean;
+}
+
+export class GatewayError extends Error {
+  override readonly name = 'GatewayError';
+  /** HTTP status, or 0 when no response status applies (network failure, timeout, abort). */
+  readonly status: number;
+  /** The server's error code, or one of network, timeout, aborted, stream_interrupted, bad_response. */
+  readonly code: GatewayErrorCode;
+  readonly type?: string;
+  readonly param?: string;
+  /** How long the server asked to wait before trying again. */
+  readonly retryAfterMs?: number;
+  readonly requestId?: string;
+  /** What a chat stream had produced before it broke. */
+  readonly partial?: ChatResult;
+  /** A video submission failed after the request may have reached the server: a job may exist. */
+  readonly outcomeUnknown: boolean;
+  /** Requests sent for this call, retries included. */
+  readonly attempts: number;
+  readonly fromServer: boolean;
+  override readonly cause?: { name: string; code?: string; message: string };
+
+  constructor(init: GatewayErrorInit) {
+    super(init.message);
+    this.status = init.status;
+    this.code = init.code;
+    if (init.type !== undefined) this.type = init.type;
+    if (init.param !== undefined) this.param = init.param;
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.requestId !== undefined) this.requestId = init.requestId;
+    if (init.partial !== undefined) this.partial = init.partial;
+    if (init.cause !== undefined) this.cause = init.cause;
+    this.outcomeUnknown = init.outcomeUnknown ?? false;
+    this.attempts = init.attempts ?? 1;
+    this.fromServer = init.fromServer ?? false;
+  }
+
+  /** A coarse category for the UI to pick wording and actions from. */
+  get kind(): GatewayErrorKind {
+    if (!this.fromServer) {
+      switch (this.code) {
+        case 'timeout':
+          return 'timeout';
+        case 'aborted':
+          return 'aborted';
+        case 'stream_interrupted':
+          return 'interrupted';
+        case 'bad_response':
+          return 'bad_response';
+        case 'network':
+          return 'network';
+      }
+    }
+    const s = this.status;
+    if (s === 401) return 'auth';
+    if (s === 403) return 'forbidden';
+    if (s === 404) return 'not_found';
+    if (s === 429) return 'rate_limit';
+    if (s >= 500) return 'server';
+    if (s >= 400) return 'bad_request';
+    return 'upstream';
+  }
+
+  /** Could the same call succeed if made again later (after retryAfterMs, when given)? */
+  get retryable(): boolean {
+    switch (this.kind) {
+      case 'rate_limit':
+      case 'server':
+      case 'network':
+      case 'timeout':
+      case 'interrupted':
+        return true;
+      case 'bad_request':
+        return this.status === 408 || this.status === 409;
+      default:
+        return false;
+    }
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      message: this.message,
+      status: this.status,
+      code: this.code,
+      kind: this.kind,
+      type: this.type,
+      requestId: this.requestId,
+      retryAfterMs: this.retryAfterMs,
+      outcomeUnknown: this.outcomeUnknown,
+      attempts: this.attempts,
+    };
+  }
+}
+
+export interface ServerErrorDetails {
+  message: string;
+  code?: string;
+  type?: string;
+  param?: string;
+}
+
+const MAX_MESSAGE_CHARS = 500;
+
+/** Reads an error body of any shape; never returns an empty message. */
+export function describeErrorBody(status: number, body: string, contentType: string | undefined): ServerErrorDetails {
+  const text = body.trim();
+  const statusLine = `HTTP ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
+  if (text === '') return { message: `${statusLine} (empty response body)` };
+  const json = tryParseJson(text);
+  if (json !== undefined) {
+    const details = detailsFromErrorValue(json);
+    if (details) return details;
+    return { message: `${statusLine}: ${clip(text)}` };
+  }
+  if (/^\s*</.test(text) || (contentType ?? '').includes('html')) {
+    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1] ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1];
+    const summary = collapse(stripTags(title ?? text));
+    return { message: summary ? `${statusLine} from an intermediary: ${clip(summary)}` : `${statusLine} (HTML page)` };
+  }
+  return { message: `${statusLine}: ${clip(collapse(text))}` };
+}
+
+/** Server error details from `{error:{…}}`, `{error:"…"}`, a flat `{message,…}` object, or undefined. */
+export function detailsFromErrorValue(value: unknown): ServerErrorDetails | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return typeof value === 'string' && value.trim() !== '' ? { message: clip(value.trim()) } : undefined;
+  }
+  const obj = value as Record<string, unknown>;
+  const inner = obj.error;
+  if (inner !== null && typeof inner === 'object' && !Array.isArray(inner)) return detailsFromErrorValue(inner);
+  if (typeof inner === 'string' && inner.trim() !== '') {
+    return withFields({ message: clip(inner.trim()) }, obj);
+  }
+  const message = firstText(obj.message, obj.detail, obj.error_description, obj.msg);
+  if (message === undefined && obj.code === undefined && obj.type === undefined) return undefined;
+  const fallback = firstText(obj.code, obj.type) ?? 'The gateway reported an error without a message';
+  return withFields({ message: clip(message ?? String(fallback)) }, obj);
+}
+
+function withFields(details: ServerErrorDetails, obj: Record<string, unknown>): ServerErrorDetails {
+  const code = scalarText(obj.code);
+  const type = scalarText(obj.type);
+  const param = scalarText(obj.param);
+  if (code !== undefined) details.code = code;
+  if (type !== undefined) details.type = type;
+  if (param !== undefined) details.param = param;
+  return details;
+}
+
+function scalarText(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+function firstText(...values: unknown[]): string | undefined {
+  for (const v of values) {
+    const text = scalarText(v);
+    if (text !== undefined && text.trim() !== '') return text.trim();
+  }
+  return undefined;
+}
+
+function tryParseJson(text: string): unknown {
+  if (text[0] !== '{' && text[0] !== '[' && text[0] !== '"') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function stripTags(html: string): string {
+  return html
+    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'");
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function clip(text: string): string {
+  return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}…` : text;
+}
+
+/** Replaces every occurrence of the secret in text (servers sometimes echo a rejected key). */
+export function redact(text: string, secret: string): string {
+  if (secret.length < 4 || !text.includes(secret)) return text;
+  return text.split(secret).join('[redacted key]');
+}

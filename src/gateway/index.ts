@@ -1,0 +1,10 @@
+// The gateway client and everything callers need with it. No `vscode` import anywhere under src/gateway.
+
+export * from './types';
+export { GatewayClient, formatRequestLine, type GatewayClientOptions, type GatewayLogger, type TextLogger, type RequestLogLine } from './client';
+export { GatewayError, type GatewayErrorKind, describeErrorBody, detailsFromErrorValue } from './errors';
+export { ChatStreamAccumulator, ChatStreamParser, type ChoiceSnapshot, type StreamFailure } from './chatStream';
+export { SseDecoder, type SseSink, type SseDecoderOptions } from './sse';
+export { systemClock, sleeperFor, type Clock, type Sleep, type TimerHandle } from './clock';
+export { serverRetryDelayMs, defaultBackoffMs, isRetryableStatus } from './retry';
+export { resolveProxy, matchesNoProxy } from './proxy';

@@ -1,0 +1,90 @@
+// Which proxy, if any, a request to the gateway goes through: the explicit `proxy` option, else the usual
+// environment variables (https_proxy/HTTPS_PROXY or http_proxy/HTTP_PROXY by the target's scheme) unless
+// no_proxy/NO_PROXY exempts the host. NO_PROXY follows Go's net/http rules: `*` matches everything, a name
+// matches itself and its subdomains, a leading `.` (or `*.`) matches subdomains only, an optional `:port`
+// narrows the entry, and IP addresses or CIDR ranges match addresses.
+
+import { BlockList, isIP } from 'node:net';
+
+export type ProxyEnv = Record<string, string | undefined>;
+
+/** The proxy URL to use for `target`, or undefined to connect directly. `explicit: false` disables proxies. */
+export function resolveProxy(target: URL, explicit: string | false | undefined, env: ProxyEnv): string | undefined {
+  if (explicit === false) return undefined;
+  if (explicit !== undefined && explicit !== '') return withScheme(explicit);
+  const fromEnv =
+    target.protocol === 'https:' ? envValue(env, 'https_proxy', 'HTTPS_PROXY') : envValue(env, 'http_proxy', 'HTTP_PROXY');
+  if (fromEnv === undefined) return undefined;
+  const noProxy = envValue(env, 'no_proxy', 'NO_PROXY');
+  if (noProxy !== undefined && matchesNoProxy(target, noProxy)) return undefined;
+  return withScheme(fromEnv);
+}
+
+function envValue(env: ProxyEnv, lower: string, upper: string): string | undefined {
+  const value = env[lower]?.trim() || env[upper]?.trim();
+  return value ? value : undefined;
+}
+
+function withScheme(proxy: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(proxy) ? proxy : `http://${proxy}`;
+}
+
+function defaultPort(url: URL): string {
+  return url.port || (url.protocol === 'https:' ? '443' : '80');
+}
+
+function bareHost(url: URL): string {
+  const host = url.hostname.toLowerCase();
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+export function matchesNoProxy(target: URL, noProxy: string): boolean {
+  const host = bareHost(target);
+  const port = defaultPort(target);
+  const hostIsIp = isIP(host);
+  for (const raw of noProxy.split(/[\s,]+/)) {
+    const entry = raw.trim().toLowerCase();
+    if (entry === '') continue;
+    if (entry === '*') return true;
+    const { name, entryPort } = splitPort(entry);
+    if (entryPort !== undefined && entryPort !== port) continue;
+    if (name.includes('/')) {
+      if (hostIsIp && inCidr(host, name)) return true;
+      continue;
+    }
+    if (isIP(name)) {
+      if (name === host) return true;
+      continue;
+    }
+    if (name.startsWith('*.') || name.startsWith('.')) {
+      const suffix = name.startsWith('*.') ? name.slice(1) : name;
+      if (host.endsWith(suffix)) return true;
+      continue;
+    }
+    if (host === name || host.endsWith(`.${name}`)) return true;
+  }
+  return false;
+}
+
+function splitPort(entry: string): { name: string; entryPort?: string } {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  if (bracketed) return { name: bracketed[1], entryPort: bracketed[2] };
+  if (isIP(entry) === 6 || entry.includes('/')) return { name: entry };
+  const colon = entry.lastIndexOf(':');
+  if (colon > 0 && /^\d+$/.test(entry.slice(colon + 1))) return { name: entry.slice(0, colon), entryPort: entry.slice(colon + 1) };
+  return { name: entry };
+}
+
+function inCidr(address: string, cidr: string): boolean {
+  const [network, bits] = cidr.split('/');
+  const family = isIP(network);
+  const prefix = Number(bits);
+  if (family === 0 || !Number.isInteger(prefix) || family !== isIP(address)) return false;
+  const list = new BlockList();
+  try {
+    list.addSubnet(network, prefix, family === 4 ? 'ipv4' : 'ipv6');
+  } catch {
+    return false;
+  }
+  return list.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}

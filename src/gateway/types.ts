@@ -1,0 +1,122 @@
+// Wire and result types shared by every feature. Field names follow ../shared/spec/gateway-api.md exactly;
+// members the spec leaves open follow the OpenAI-compatible layout.
+
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+export interface ChatMessage {
+  role: Role;
+  content: string | null;
+  name?: string;
+  tool_calls?: WireToolCall[];
+  tool_call_id?: string;
+}
+
+export interface WireToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export interface ToolDefinition {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown> };
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  stream?: boolean;
+  temperature?: number;
+  top_p?: number;
+  max_tokens?: number;
+  stop?: string[];
+  tools?: ToolDefinition[];
+  tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
+  response_format?: { type: 'json_object' | 'text' } | Record<string, unknown>;
+  user?: string;
+  stream_options?: { include_usage?: boolean };
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  [extra: string]: unknown;
+}
+
+export interface ToolCall {
+  id: string;
+  type: string;
+  name: string;
+  arguments: string;
+}
+
+export interface ChatResult {
+  id: string;
+  model: string;
+  created: number;
+  content: string;
+  reasoning: string;
+  refusal: string;
+  toolCalls: ToolCall[];
+  finishReason: string | null;
+  usage: Usage | null;
+}
+
+export interface ChatDelta {
+  content?: string;
+  reasoning?: string;
+  refusal?: string;
+  toolCalls?: Array<{ index: number; id?: string; type?: string; name?: string; arguments?: string }>;
+}
+
+export interface Model {
+  id: string;
+  object: string;
+  created?: number;
+  owned_by?: string;
+  [extra: string]: unknown;
+}
+
+export interface VideoRequest {
+  model: string;
+  input: { prompt: string; [extra: string]: unknown };
+  parameters?: { resolution?: string; duration?: number; [extra: string]: unknown };
+}
+
+export interface VideoJob {
+  id: string;
+  object?: string;
+  status: string;
+  data?: Array<{ url: string; [extra: string]: unknown }>;
+  error?: { code?: string | number; message?: string; [extra: string]: unknown };
+  created?: number;
+  model?: string;
+  [extra: string]: unknown;
+}
+
+export type GatewayErrorCode =
+  | 'network'
+  | 'timeout'
+  | 'aborted'
+  | 'stream_interrupted'
+  | 'bad_response'
+  | (string & {});
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Extra headers for this request only (the client's own Authorization always wins). */
+  headers?: Record<string, string>;
+}
+
+export interface ChatOptions extends RequestOptions {
+  onDelta?: (delta: ChatDelta) => void;
+}
+
+/** What the features need from the gateway; `GatewayClient` implements it, tests may substitute a fake. */
+export interface GatewayApi {
+  listModels(options?: RequestOptions): Promise<Model[]>;
+  chat(request: ChatRequest, options?: ChatOptions): Promise<ChatResult>;
+  submitVideo(request: VideoRequest, options?: RequestOptions): Promise<VideoJob>;
+  getVideo(id: string, options?: RequestOptions): Promise<VideoJob>;
+}
