@@ -1,7 +1,93 @@
+// The composition root: builds the services, registers commands, views and providers. Nothing else does.
+// activate() makes no network calls; the first request loads undici.
 import * as vscode from 'vscode';
+import { ApiKeyStore } from './auth/apiKeyStore';
+import { GatewayConnection } from './gateway/connection';
+import { readSettings, SECTION } from './settings/settings';
+import { realClock } from './util/clock';
+import { registerCommands } from './ui/commands';
+import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
+import { createGatewayClient } from './gateway/clientFactory';
+import { KeyCommands } from './auth/keyCommands';
+import { applySeededKey } from './auth/seedKey';
+import { ConnectionStatusBar } from './ui/statusBar';
+import type { ConnectionState } from './gateway/connection';
 
-export function activate(context: vscode.ExtensionContext): void {
-  context.subscriptions.push(vscode.commands.registerCommand('modelGateway.openLogs', () => undefined));
+/** What activate() returns: used by the extension-host tests, and stable enough for other extensions. */
+export interface ModelGatewayApi {
+  readonly connection: GatewayConnection;
+  readonly testing: Record<string, unknown>;
+}
+
+export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
+  const log = vscode.window.createOutputChannel('Model Gateway', { log: true });
+  context.subscriptions.push(log);
+  const testing: Record<string, unknown> = {};
+
+  let settings = readSettings(vscodeSettingsSource);
+  const keys = new ApiKeyStore(context.secrets, context.globalState);
+  const connection = new GatewayConnection(settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting());
+  context.subscriptions.push(keys, connection, context.secrets.onDidChange((e) => keys.notifyExternalChange(e.key)));
+
+  const settingsChanged = new vscode.EventEmitter<void>();
+  context.subscriptions.push(
+    settingsChanged,
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(SECTION) && !e.affectsConfiguration('http.proxy')) return;
+      settings = readSettings(vscodeSettingsSource);
+      connection.updateSettings(settings.gateway, vscodeProxySetting());
+      settingsChanged.fire();
+    }),
+  );
+
+  // <auth>
+  const keyCommands = new KeyCommands(keys, connection);
+  const statusBar = new ConnectionStatusBar(connection);
+  context.subscriptions.push(statusBar);
+  registerCommands(context, { ...keyCommands.handlers(), 'modelGateway.showStatusMenu': () => statusBar.showMenu() });
+  const updateContextKeys = (state: ConnectionState) => {
+    void vscode.commands.executeCommand('setContext', 'modelGateway.hasBaseUrl', state.kind !== 'no-url');
+    void vscode.commands.executeCommand('setContext', 'modelGateway.hasApiKey', state.kind !== 'no-url' && state.kind !== 'no-key');
+  };
+  context.subscriptions.push(new vscode.Disposable(connection.onDidChangeState(updateContextKeys).dispose));
+  updateContextKeys(connection.state);
+  void connection.refreshKeyState().then(updateContextKeys);
+  void applySeededKey(keys).then(() => warnAboutLostKeys(keys));
+  testing.statusBar = statusBar;
+  // </auth>
+
+  // <models>
+  // </models>
+
+  // <chat>
+  // </chat>
+
+  // <videos>
+  // </videos>
+
+  registerCommands(context, {
+    'modelGateway.openLogs': () => log.show(),
+  });
+
+  return { connection, testing };
+}
+
+/**
+ * Keys saved earlier but gone now mean VS Code found no keyring and kept secrets in memory only. Say so once
+ * per loss, plainly, and forget those origins so the warning does not repeat.
+ */
+async function warnAboutLostKeys(keys: ApiKeyStore): Promise<void> {
+  const lost = await keys.lostOrigins();
+  if (lost.length === 0) return;
+  await keys.forget(lost);
+  const learnMore = 'Learn More';
+  const choice = await vscode.window.showWarningMessage(
+    `The API key for ${lost.join(', ')} did not survive the restart: VS Code could not reach a system keyring, so it kept secrets in memory only. Set the key again, and install or unlock a keyring (for example gnome-keyring) to keep it.`,
+    'Set API Key',
+    learnMore,
+  );
+  if (choice === 'Set API Key') await vscode.commands.executeCommand('modelGateway.setApiKey');
+  if (choice === learnMore) await vscode.env.openExternal(vscode.Uri.parse('https://code.visualstudio.com/docs/configure/settings-sync#_troubleshooting-keychain-issues'));
 }
 
 export function deactivate(): void {}

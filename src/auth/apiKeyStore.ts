@@ -76,6 +76,12 @@ export class ApiKeyStore {
     return lost;
   }
 
+  /** Stops remembering origins whose key is known to be lost (after the user was told). */
+  async forget(origins: string[]): Promise<void> {
+    const drop = new Set(origins);
+    await this.memento.update(STORED_ORIGINS, this.storedOrigins().filter((o) => !drop.has(o)));
+  }
+
   /** Fed by SecretStorage.onDidChange, so a key changed in another window updates this one. */
   notifyExternalChange(secretKey: string): void {
     if (secretKey.startsWith(SECRET_PREFIX)) this.changed.fire(secretKey.slice(SECRET_PREFIX.length));
