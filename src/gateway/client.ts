@@ -319,8 +319,9 @@ export class GatewayClient implements GatewayApi {
       if (waitMs === undefined) throw error;
       try {
         await this.#sleep(waitMs, signal);
-      } catch {
-        throw withAttempts(abortedError(), attempt);
+      } catch (sleepError) {
+        if (signal?.aborted) throw withAttempts(abortedError(), attempt);
+        throw sleepError;
       }
     }
   }

@@ -1,6 +1,7 @@
 // Which proxy, if any, a request to the gateway goes through: the explicit `proxy` option, else the usual
 // environment variables (https_proxy/HTTPS_PROXY or http_proxy/HTTP_PROXY by the target's scheme) unless
-// no_proxy/NO_PROXY exempts the host. NO_PROXY follows Go's net/http rules: `*` matches everything, a name
+// no_proxy/NO_PROXY exempts the host. As in Go's net/http, loopback targets (localhost, 127.0.0.0/8, ::1) never
+// use a proxy from the environment. NO_PROXY follows Go's rules too: `*` matches everything, a name
 // matches itself and its subdomains, a leading `.` (or `*.`) matches subdomains only, an optional `:port`
 // narrows the entry, and IP addresses or CIDR ranges match addresses.
 
@@ -14,7 +15,7 @@ export function resolveProxy(target: URL, explicit: string | false | undefined, 
   if (explicit !== undefined && explicit !== '') return withScheme(explicit);
   const fromEnv =
     target.protocol === 'https:' ? envValue(env, 'https_proxy', 'HTTPS_PROXY') : envValue(env, 'http_proxy', 'HTTP_PROXY');
-  if (fromEnv === undefined) return undefined;
+  if (fromEnv === undefined || isLoopback(target)) return undefined;
   const noProxy = envValue(env, 'no_proxy', 'NO_PROXY');
   if (noProxy !== undefined && matchesNoProxy(target, noProxy)) return undefined;
   return withScheme(fromEnv);
@@ -27,6 +28,11 @@ function envValue(env: ProxyEnv, lower: string, upper: string): string | undefin
 
 function withScheme(proxy: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(proxy) ? proxy : `http://${proxy}`;
+}
+
+function isLoopback(url: URL): boolean {
+  const host = bareHost(url);
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
 }
 
 function defaultPort(url: URL): string {
