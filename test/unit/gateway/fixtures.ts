@@ -48,6 +48,7 @@ export interface Expected {
   status?: number;
   headers?: Record<string, string[]>;
   body_json?: unknown;
+  request?: string;
   model_ids?: string[];
   openai_node_should_retry?: boolean;
   openai_node_error_class?: string;

@@ -106,7 +106,10 @@ describe('gateway: requests through a proxy', () => {
     const env = { HTTP_PROXY: proxy.url, NO_PROXY: 'example.org, .test' };
     const client = new GatewayClient({ baseUrl: viaName(), apiKey: 'k', maxRetries: 0, timeoutMs: 5000, env });
     try {
-      const error = await client.listModels().catch((e: unknown) => e as { code: string });
+      const error = (await client.listModels().then(
+        () => assert.fail('expected a failure'),
+        (e: unknown) => e,
+      )) as { code: string };
       // gateway.test does not resolve without the proxy (or the resolver gives up).
       assert.ok(error.code === 'network' || error.code === 'timeout', error.code);
     } finally {
