@@ -2,7 +2,7 @@
 // desktop build: a Node 24 binary (code-server >= 4.133 and our dev tools need it) and code-server's
 // VS Code server. Everything lands in .vscode-test/ (git-ignored), the way @vscode/test-electron caches
 // VS Code. Each step leaves a marker so an interrupted install resumes instead of starting over.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,30 @@ function step(dir, name, fn) {
   writeFileSync(marker, new Date().toISOString());
 }
 
+/** Debian packages: what each is for, and a file that proves it is installed. */
+const SYSTEM_PACKAGES = {
+  ripgrep: { why: 'search inside VS Code (replaces @vscode/ripgrep download)', proof: '/usr/bin/rg' },
+  'libkrb5-dev': { why: "building the VS Code server's kerberos module", proof: '/usr/include/gssapi/gssapi.h' },
+  chromium: { why: 'running the workbench and renderer tests', proof: '/usr/bin/chromium' },
+};
+
+/** Installs the missing Debian packages on first use, as root or with passwordless sudo; otherwise says how. */
+export function ensureSystemPackages(names) {
+  const missing = names.filter((name) => !existsSync(SYSTEM_PACKAGES[name].proof));
+  if (missing.length === 0) return;
+  const isRoot = process.getuid?.() === 0;
+  const canSudo = !isRoot && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
+  if (!existsSync('/usr/bin/apt-get') || (!isRoot && !canSudo)) {
+    throw new Error(`Missing system packages: ${missing.map((m) => `${m} (${SYSTEM_PACKAGES[m].why})`).join(', ')}. Install them with: sudo apt-get install ${missing.join(' ')}`);
+  }
+  const sudo = isRoot ? [] : ['sudo'];
+  log(`installing Debian packages: ${missing.join(' ')}`);
+  const env = { DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (args) => execFileSync(sudo[0] ?? 'apt-get', sudo.length ? ['apt-get', ...args] : args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } });
+  apt(['update', '-qq']);
+  apt(['install', '-y', '-qq', '--no-install-recommends', ...missing]);
+}
+
 export function ensureNode24() {
   if (existsSync(join(NODE_DIR, '.done-node'))) return NODE_BIN;
   if (process.versions.node.split('.')[0] >= 24 && process.platform !== 'linux') return process.execPath;
@@ -60,6 +84,7 @@ export function ensureNode24() {
 
 export function ensureCodeServer() {
   const node = ensureNode24();
+  ensureSystemPackages(['ripgrep', 'libkrb5-dev']);
   mkdirSync(CODE_SERVER_DIR, { recursive: true });
   const pathWithNode24 = `${join(NODE_DIR, 'bin')}:${process.env.PATH}`;
   const env = { PATH: pathWithNode24, npm_config_loglevel: 'error', npm_config_yes: 'true', npm_config_nodedir: NODE_DIR, npm_config_audit: 'false', npm_config_fund: 'false' };

@@ -2,7 +2,7 @@
 // tests in Chromium, (c) the suite inside a real VS Code extension host. `--only unit|browser|host` runs one.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureNode24, ROOT } from './host-cache.mjs';
+import { ensureNode24, ensureSystemPackages, ROOT } from './host-cache.mjs';
 
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
@@ -29,6 +29,7 @@ const started = Date.now();
 const results = [];
 if ((await run(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--quiet'])).code !== 0) process.exit(1);
 const node = ensureNode24();
+if (wanted('browser') || wanted('host')) ensureSystemPackages(['chromium']);
 
 if (wanted('unit')) {
   const { out } = await run(node, [join(ROOT, 'scripts', 'run-mocha.cjs'), 'unit', 'out/test/unit'], { capture: true });

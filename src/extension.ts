@@ -22,7 +22,7 @@ export interface ModelGatewayApi {
 export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   const log = vscode.window.createOutputChannel('Model Gateway', { log: true });
   context.subscriptions.push(log);
-  const testing: Record<string, unknown> = {};
+  const testing: Record<string, unknown> = { logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState };
 
   let settings = readSettings(vscodeSettingsSource);
   const keys = new ApiKeyStore(context.secrets, context.globalState);

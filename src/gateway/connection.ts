@@ -41,8 +41,9 @@ export function stateForError(origin: string, error: unknown, now: number): Conn
   const message = e.message ?? String(error);
   if (e.status === 401) return { kind: 'unauthorized', origin, message };
   if (e.status === 429) return { kind: 'rate-limited', origin, until: now + (e.retryAfterMs ?? 0), message };
+  if (e.status === 403) return { kind: 'forbidden', origin, message };
   if (e.code === 'network' || (e.code === 'timeout' && !e.status)) return { kind: 'offline', origin, message };
-  // A 403 about one model, a 404 or a 400 are answers from a reachable, authenticated gateway.
+  // A 404, a 400 or a 5xx are answers from a reachable, authenticated gateway: they say nothing of the link.
   return undefined;
 }
 
