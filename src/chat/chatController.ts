@@ -1,0 +1,330 @@
+// Runs one chat session: sends its requests through the gateway API, keeps the transcript, and reports every
+// change as an event (the panel turns them into webview messages). Streamed output is gathered for a few
+// milliseconds, written to the session's journal, and only then reported, so what the user has seen is on disk.
+import { adviceFor, type ErrorAdvice } from '../gateway/errorAdvice';
+import type { ChatDelta, ChatResult, GatewayApi } from '../gateway/types';
+import type { Clock, TimerHandle } from '../util/clock';
+import { Emitter, type Disposable, type Event } from '../util/events';
+import {
+  applyDelta,
+  emptyAssistantTurn,
+  hasOutput,
+  titleFrom,
+  type AssistantTurn,
+  type ChatSession,
+  type ChatSettings,
+  type ToolCallPiece,
+  type Turn,
+  type TurnDelta,
+  type TurnError,
+  type UserTurn,
+} from './model';
+import { buildChatRequest } from './request';
+import type { ChatSessionStore } from './sessionStore';
+
+export type GatewayAccessResult = { api: GatewayApi; origin: string } | { missing: 'url' | 'key'; origin?: string };
+
+export interface ChatControllerDeps {
+  store: ChatSessionStore;
+  clock: Clock;
+  /** The API for the configured gateway, or why there is none. */
+  gateway: () => Promise<GatewayAccessResult>;
+  /** The model for a session that has none yet. */
+  defaultModel: () => Promise<string | undefined>;
+  newId: () => string;
+  /** How long streamed output is gathered before it is journaled and reported. */
+  flushIntervalMs?: number;
+}
+
+export type ChatEvent =
+  | { type: 'turnAdded'; turn: Turn }
+  | { type: 'delta'; delta: TurnDelta }
+  | { type: 'turnFinished'; turn: AssistantTurn }
+  | { type: 'turnsRemoved'; fromIndex: number }
+  | { type: 'settings'; settings: ChatSettings }
+  | { type: 'title'; title: string };
+
+export const SET_BASE_URL = { title: 'Set Gateway URL', command: 'modelGateway.setBaseUrl' };
+const DEFAULT_FLUSH_MS = 25;
+
+interface Run {
+  turn: AssistantTurn;
+  abort: AbortController;
+  pending: TurnDelta | undefined;
+  timer: TimerHandle | undefined;
+  finished: Promise<void>;
+}
+
+/** Something that is not a gateway error but is shown the same way. */
+class ChatSetupError extends Error {
+  constructor(readonly advice: ErrorAdvice) {
+    super(advice.message);
+  }
+}
+
+export class ChatController implements Disposable {
+  private readonly events = new Emitter<ChatEvent>();
+  readonly onEvent: Event<ChatEvent> = this.events.event;
+  private running: Run | undefined;
+  private disposed = false;
+  private readonly flushIntervalMs: number;
+
+  constructor(
+    private readonly state: ChatSession,
+    private readonly deps: ChatControllerDeps,
+  ) {
+    this.flushIntervalMs = deps.flushIntervalMs ?? DEFAULT_FLUSH_MS;
+  }
+
+  get session(): Readonly<ChatSession> {
+    return this.state;
+  }
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Resolves when the reply in progress (if any) has finished and been saved. */
+  get idle(): Promise<void> {
+    return this.running?.finished ?? Promise.resolve();
+  }
+
+  /** Sends a message and streams the reply. Returns false (and does nothing) while a reply is running. */
+  send(text: string): boolean {
+    if (this.running || this.disposed || text.trim() === '') return false;
+    this.addUserTurn(text);
+    void this.reply();
+    return true;
+  }
+
+  stop(): void {
+    this.running?.abort.abort();
+  }
+
+  /** Replaces the last reply with a new one (also how a failed or interrupted reply is retried). */
+  async regenerate(): Promise<boolean> {
+    await this.stopAndWait();
+    const turns = this.state.turns;
+    let from = turns.length;
+    while (from > 0 && turns[from - 1].role === 'assistant') from--;
+    if (from === 0 || this.disposed) return false;
+    if (from < turns.length) this.removeFrom(from);
+    void this.reply();
+    return true;
+  }
+
+  /** Replaces a user message and everything after it, then asks again from there. */
+  async editAndResend(turnId: string, text: string): Promise<boolean> {
+    if (text.trim() === '') return false;
+    await this.stopAndWait();
+    const index = this.state.turns.findIndex((t) => t.id === turnId && t.role === 'user');
+    if (index < 0 || this.disposed) return false;
+    this.removeFrom(index);
+    this.addUserTurn(text);
+    void this.reply();
+    return true;
+  }
+
+  async updateSettings(settings: ChatSettings): Promise<void> {
+    if (this.disposed) return;
+    this.state.settings = { ...settings, stop: [...settings.stop] };
+    this.touch();
+    this.events.fire({ type: 'settings', settings: this.state.settings });
+    await this.deps.store.save(this.state);
+  }
+
+  /**
+   * Ends the controller. With `stop`, a running reply is stopped and saved as stopped (the user closed the chat);
+   * without it, the reply is left as it is on disk, journal included, as a reload or crash would leave it, and is
+   * restored as interrupted.
+   */
+  async close(options: { stop: boolean }): Promise<void> {
+    if (options.stop) {
+      await this.stopAndWait();
+      this.dispose();
+      return;
+    }
+    this.dispose();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    const run = this.running;
+    if (run) this.flush(run);
+    this.disposed = true;
+    run?.abort.abort();
+    this.events.dispose();
+  }
+
+  private async stopAndWait(): Promise<void> {
+    const run = this.running;
+    if (!run) return;
+    run.abort.abort();
+    await run.finished;
+  }
+
+  private addUserTurn(text: string): void {
+    const turn: UserTurn = { id: this.deps.newId(), role: 'user', createdAt: this.deps.clock.now(), content: text };
+    this.state.turns.push(turn);
+    this.touch();
+    this.events.fire({ type: 'turnAdded', turn });
+    if (this.state.turns.filter((t) => t.role === 'user').length === 1) {
+      this.state.title = titleFrom(text);
+      this.events.fire({ type: 'title', title: this.state.title });
+    }
+  }
+
+  private removeFrom(index: number): void {
+    this.state.turns.splice(index);
+    this.touch();
+    this.events.fire({ type: 'turnsRemoved', fromIndex: index });
+  }
+
+  private async reply(): Promise<void> {
+    const turn = emptyAssistantTurn(this.deps.newId(), this.state.settings.model, this.deps.clock.now());
+    let finished!: () => void;
+    const run: Run = { turn, abort: new AbortController(), pending: undefined, timer: undefined, finished: new Promise((resolve) => (finished = resolve)) };
+    this.running = run;
+    const history = this.state.turns.slice();
+    this.state.turns.push(turn);
+    this.touch();
+    this.events.fire({ type: 'turnAdded', turn });
+    let origin: string | undefined;
+    try {
+      // The question is on disk before it leaves for the gateway.
+      await this.deps.store.save(this.state);
+      turn.model = await this.modelForReply();
+      const access = await this.deps.gateway();
+      if ('missing' in access) throw new ChatSetupError(missingAccessAdvice(access));
+      origin = access.origin;
+      if (run.abort.signal.aborted) throw abortError();
+      const request = buildChatRequest(history, this.state.settings, turn.model);
+      const result = await access.api.chat(request, { signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta) });
+      this.complete(run, result);
+    } catch (error) {
+      this.fail(run, error, origin);
+    } finally {
+      await this.finish(run);
+      finished();
+    }
+  }
+
+  private async modelForReply(): Promise<string> {
+    if (this.state.settings.model !== '') return this.state.settings.model;
+    const model = await this.deps.defaultModel().catch(() => undefined);
+    if (!model) {
+      const advice = adviceFor({ message: 'No chat model is selected and the gateway listed none. Choose a model at the top of the chat.' });
+      throw new ChatSetupError(advice);
+    }
+    if (this.state.settings.model === '') {
+      this.state.settings = { ...this.state.settings, model };
+      this.events.fire({ type: 'settings', settings: this.state.settings });
+    }
+    return model;
+  }
+
+  private receive(run: Run, delta: ChatDelta): void {
+    if (this.disposed || this.running !== run) return;
+    const turn = run.turn;
+    const pending = (run.pending ??= { turnId: turn.id });
+    for (const field of ['content', 'reasoning', 'refusal'] as const) {
+      const text = delta[field];
+      if (!text) continue;
+      const piece = { at: turn[field].length, text };
+      applyDelta(turn, { turnId: turn.id, [field]: piece });
+      const waiting = pending[field];
+      if (waiting) waiting.text += text;
+      else pending[field] = piece;
+    }
+    for (const change of delta.toolCalls ?? []) {
+      const piece: ToolCallPiece = { index: change.index, at: turn.toolCalls[change.index]?.arguments.length ?? 0, arguments: change.arguments ?? '' };
+      if (change.id) piece.id = change.id;
+      if (change.name) piece.name = change.name;
+      if (applyDelta(turn, { turnId: turn.id, toolCalls: [piece] }).gap) continue;
+      const calls = (pending.toolCalls ??= []);
+      const waiting = calls.find((c) => c.index === piece.index);
+      if (!waiting) calls.push(piece);
+      else {
+        waiting.arguments += piece.arguments;
+        if (piece.id) waiting.id = piece.id;
+        if (piece.name) waiting.name = piece.name;
+      }
+    }
+    if (run.timer === undefined) run.timer = this.deps.clock.setTimeout(() => this.flush(run), this.flushIntervalMs);
+  }
+
+  /** Journals the gathered output, then reports it. */
+  private flush(run: Run): void {
+    if (run.timer !== undefined) this.deps.clock.clearTimeout(run.timer);
+    run.timer = undefined;
+    const delta = run.pending;
+    run.pending = undefined;
+    if (!delta || this.disposed) return;
+    this.deps.store.appendJournal(this.state.id, delta);
+    this.events.fire({ type: 'delta', delta });
+  }
+
+  /** Takes whatever the final result has that the deltas did not bring (a non-streamed answer, a late usage). */
+  private absorb(run: Run, result: ChatResult | undefined): void {
+    if (!result) return;
+    const turn = run.turn;
+    const missing: ChatDelta = {};
+    for (const field of ['content', 'reasoning', 'refusal'] as const) {
+      const full = result[field] ?? '';
+      if (full.length > turn[field].length && full.startsWith(turn[field])) missing[field] = full.slice(turn[field].length);
+    }
+    if (result.toolCalls.length > turn.toolCalls.length) {
+      missing.toolCalls = result.toolCalls.slice(turn.toolCalls.length).map((call, i) => ({ index: turn.toolCalls.length + i, id: call.id, name: call.name, arguments: call.arguments }));
+    }
+    if (Object.keys(missing).length > 0) this.receive(run, missing);
+    if (result.model) turn.model = result.model;
+    if (result.finishReason) turn.finishReason = result.finishReason;
+    if (result.usage) turn.usage = { prompt: result.usage.prompt_tokens, completion: result.usage.completion_tokens, total: result.usage.total_tokens };
+  }
+
+  private complete(run: Run, result: ChatResult): void {
+    this.absorb(run, result);
+    run.turn.status = 'complete';
+  }
+
+  private fail(run: Run, error: unknown, origin: string | undefined): void {
+    const turn = run.turn;
+    this.absorb(run, (error as { partial?: ChatResult } | undefined)?.partial);
+    if (run.abort.signal.aborted) {
+      turn.status = 'stopped';
+      return;
+    }
+    const advice = error instanceof ChatSetupError ? error.advice : adviceFor(error, { origin, model: turn.model || undefined, now: this.deps.clock.now() });
+    turn.status = hasOutput(turn) ? 'interrupted' : 'failed';
+    turn.error = errorOf(advice);
+  }
+
+  private async finish(run: Run): Promise<void> {
+    this.flush(run);
+    if (this.disposed) return;
+    this.running = undefined;
+    this.touch();
+    this.events.fire({ type: 'turnFinished', turn: run.turn });
+    await this.deps.store.save(this.state);
+    await this.deps.store.removeJournal(this.state.id, run.turn.id);
+  }
+
+  private touch(): void {
+    this.state.updatedAt = this.deps.clock.now();
+  }
+}
+
+function errorOf(advice: ErrorAdvice): TurnError {
+  const error: TurnError = { message: advice.message, kind: advice.kind, actions: advice.actions.map((a) => ({ ...a })) };
+  if (advice.retryAt !== undefined) error.retryAt = Math.round(advice.retryAt);
+  return error;
+}
+
+function missingAccessAdvice(access: { missing: 'url' | 'key'; origin?: string }): ErrorAdvice {
+  if (access.missing === 'key') return adviceFor({ status: 401, message: 'No API key is stored for it' }, { origin: access.origin });
+  return { ...adviceFor({ message: 'No gateway URL is set.' }), actions: [SET_BASE_URL] };
+}
+
+function abortError(): Error {
+  return Object.assign(new Error('Stopped.'), { code: 'aborted' });
+}

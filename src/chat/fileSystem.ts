@@ -1,0 +1,88 @@
+// The few file operations the session store needs, on names inside one folder. The store builds atomic writes
+// (temp file, then rename) out of them; tests substitute an in-memory folder that can fail on demand.
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface StoreFileSystem {
+  /** The file's text, or undefined when it does not exist. */
+  read(name: string): Promise<string | undefined>;
+  /** Creates or replaces the file, flushed to disk before it resolves. */
+  write(name: string, data: string): Promise<void>;
+  /** Moves `from` over `to`, replacing it in one step. */
+  rename(from: string, to: string): Promise<void>;
+  /** Deletes the file; a missing file is not an error. */
+  remove(name: string): Promise<void>;
+  list(): Promise<string[]>;
+  /** Appends before returning, so a crash right after keeps the data. */
+  appendSync(name: string, data: string): void;
+}
+
+/** Names in the store are plain file names, never paths. */
+export function assertPlainName(name: string): void {
+  if (!/^[A-Za-z0-9_.-]{1,200}$/.test(name) || name.startsWith('.')) throw new Error(`Not a plain file name: ${name}`);
+}
+
+/** The store's folder on the local disk (the extension host's `globalStorageUri` is always a local path). */
+export class NodeFileSystem implements StoreFileSystem {
+  private created = false;
+
+  constructor(private readonly folder: string) {}
+
+  async read(name: string): Promise<string | undefined> {
+    assertPlainName(name);
+    try {
+      return await readFile(join(this.folder, name), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async write(name: string, data: string): Promise<void> {
+    assertPlainName(name);
+    await this.ensureFolder();
+    const handle = await open(join(this.folder, name), 'w');
+    try {
+      await handle.writeFile(data, 'utf8');
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    assertPlainName(from);
+    assertPlainName(to);
+    await rename(join(this.folder, from), join(this.folder, to));
+  }
+
+  async remove(name: string): Promise<void> {
+    assertPlainName(name);
+    await rm(join(this.folder, name), { force: true });
+  }
+
+  async list(): Promise<string[]> {
+    try {
+      return await readdir(this.folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+  }
+
+  appendSync(name: string, data: string): void {
+    assertPlainName(name);
+    if (!this.created) {
+      mkdirSync(this.folder, { recursive: true });
+      this.created = true;
+    }
+    appendFileSync(join(this.folder, name), data, 'utf8');
+  }
+
+  private async ensureFolder(): Promise<void> {
+    if (this.created) return;
+    await mkdir(this.folder, { recursive: true });
+    this.created = true;
+  }
+}

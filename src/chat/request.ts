@@ -1,0 +1,31 @@
+// Turns a session into the chat completion request for its next reply.
+import type { ChatMessage, ChatRequest } from '../gateway/types';
+import type { ChatSettings, Turn } from './model';
+
+/** The conversation before a reply: the system prompt, then every user turn and every assistant turn that has text. */
+export function conversationBefore(turns: readonly Turn[], settings: ChatSettings): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  if (settings.systemPrompt.trim() !== '') messages.push({ role: 'system', content: settings.systemPrompt });
+  for (const turn of turns) {
+    if (turn.role === 'user') messages.push({ role: 'user', content: turn.content });
+    else if (turn.content !== '') messages.push({ role: 'assistant', content: turn.content });
+    // A reply that failed before producing text, or produced only a refusal or tool calls we never ran, is left out:
+    // tool calls without their results would make the request invalid.
+  }
+  return messages;
+}
+
+export function buildChatRequest(turns: readonly Turn[], settings: ChatSettings, model: string): ChatRequest {
+  const request: ChatRequest = {
+    model,
+    messages: conversationBefore(turns, settings),
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+  if (settings.sampling.mode === 'temperature') request.temperature = settings.sampling.value;
+  if (settings.sampling.mode === 'top_p') request.top_p = settings.sampling.value;
+  if (settings.maxTokens !== null) request.max_tokens = settings.maxTokens;
+  if (settings.stop.length > 0) request.stop = [...settings.stop];
+  if (settings.jsonMode) request.response_format = { type: 'json_object' };
+  return request;
+}

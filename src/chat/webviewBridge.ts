@@ -1,0 +1,228 @@
+// Connects one chat controller to its webview: checks every message that arrives from the webview and carries it
+// out, and turns the controller's events into protocol messages. Pure: the editor actions it needs are injected,
+// so the same code runs under the real panel and in unit tests.
+import { parseWebviewMessage, safeExternalUrl, type CodeActionKind, type HostMessage, type ModelsState, type TurnFinish, type WebviewMessage, type WireTurn, type WireTurnError } from '../webview/protocol';
+import type { Clock } from '../util/clock';
+import { Emitter, type Disposable, type Event } from '../util/events';
+import type { ChatController, ChatEvent } from './chatController';
+import type { AssistantTurn, ChatSession, Turn, TurnError } from './model';
+
+/** What the chat asks of the editor around it. */
+export interface ChatWorkbench {
+  copyText(text: string): Promise<void>;
+  insertAtCursor(code: string): Promise<void>;
+  openInNewFile(code: string, language: string): Promise<void>;
+  /** Only ever called with an http or https URL that passed `safeExternalUrl`. */
+  openExternal(url: string): Promise<void>;
+  runCommand(command: string, args: unknown[]): Promise<void>;
+  exportSession(session: Readonly<ChatSession>): Promise<void>;
+  newChat(): Promise<void>;
+  refreshModels(): Promise<void>;
+}
+
+export interface ChatLog {
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** Error actions may only run this extension's own commands. */
+const ALLOWED_COMMAND = /^modelGateway\.[A-Za-z.]+$/;
+
+export function wireError(error: TurnError, now: number): WireTurnError {
+  const wire: WireTurnError = { message: error.message, kind: error.kind, actions: error.actions.map((a) => a.title) };
+  if (error.retryAt !== undefined && error.retryAt > now) wire.retryInMs = Math.round(error.retryAt - now);
+  return wire;
+}
+
+export function wireTurn(turn: Turn, now: number): WireTurn {
+  if (turn.role === 'user') return { ...turn };
+  const { error, toolCalls, ...rest } = turn;
+  const wire: WireTurn = { ...rest, toolCalls: toolCalls.map((c) => ({ ...c })) };
+  if (error) wire.error = wireError(error, now);
+  return wire;
+}
+
+export function wireFinish(turn: AssistantTurn, now: number): TurnFinish {
+  if (turn.status === 'streaming') throw new Error('A streaming turn has not finished');
+  const finish: TurnFinish = { turnId: turn.id, status: turn.status, model: turn.model, finishReason: turn.finishReason, usage: turn.usage ? { ...turn.usage } : null };
+  if (turn.error) finish.error = wireError(turn.error, now);
+  return finish;
+}
+
+export class ChatWebviewBridge implements Disposable {
+  private readonly posted = new Emitter<HostMessage>();
+  /** Every message sent to the webview (tests watch this). */
+  readonly onDidPost: Event<HostMessage> = this.posted.event;
+  private readonly received = new Emitter<WebviewMessage>();
+  /** Every valid message that arrived from the webview. */
+  readonly onDidReceive: Event<WebviewMessage> = this.received.event;
+  private live = false;
+  private pendingDraft = '';
+  private readonly subscription: Disposable;
+
+  constructor(
+    private readonly controller: ChatController,
+    private readonly workbench: ChatWorkbench,
+    private readonly post: (message: HostMessage) => void,
+    private readonly models: () => ModelsState,
+    private readonly clock: Clock,
+    private readonly log: ChatLog,
+  ) {
+    this.subscription = controller.onEvent((event) => this.forward(event));
+  }
+
+  /** The webview went away (hidden or closed); nothing is posted until it says `ready` again. */
+  markNotLive(): void {
+    this.live = false;
+  }
+
+  postModels(models: ModelsState): void {
+    this.send({ type: 'models', models });
+  }
+
+  /** Puts text in the chat input (appended to what is there), now or as soon as the webview is ready. */
+  postDraft(text: string): void {
+    if (this.live) this.send({ type: 'draft', text });
+    else this.pendingDraft += text;
+  }
+
+  /** Handles one raw message from the webview; malformed or unknown messages are logged and dropped. */
+  async handle(raw: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.log.warn(`Chat: dropped a message from the webview (${parsed.reason}).`);
+      return;
+    }
+    this.received.fire(parsed.message);
+    try {
+      await this.dispatch(parsed.message);
+    } catch (error) {
+      this.log.error(`Chat: ${parsed.message.type} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private async dispatch(message: WebviewMessage): Promise<void> {
+    const controller = this.controller;
+    switch (message.type) {
+      case 'ready':
+      case 'resync':
+        this.live = true;
+        this.sendInit();
+        return;
+      case 'send':
+        if (!controller.send(message.text)) this.log.warn('Chat: a message was sent while a reply was still running; ignored.');
+        return;
+      case 'stop':
+        controller.stop();
+        return;
+      case 'regenerate':
+        await controller.regenerate();
+        return;
+      case 'editResend':
+        await controller.editAndResend(message.turnId, message.text);
+        return;
+      case 'updateSettings':
+        await controller.updateSettings(message.settings);
+        return;
+      case 'copyTurn':
+        return this.copyTurn(message.turnId);
+      case 'codeAction':
+        return this.codeAction(message.action, message.code, message.lang);
+      case 'openLink':
+        return this.openLink(message.href);
+      case 'errorAction':
+        return this.errorAction(message.turnId, message.index);
+      case 'exportSession':
+        return this.workbench.exportSession(controller.session);
+      case 'refreshModels':
+        return this.workbench.refreshModels();
+      case 'newChat':
+        return this.workbench.newChat();
+    }
+  }
+
+  private sendInit(): void {
+    const session = this.controller.session;
+    const now = this.clock.now();
+    this.send({
+      type: 'init',
+      sessionId: session.id,
+      title: session.title,
+      settings: session.settings,
+      turns: session.turns.map((t) => wireTurn(t, now)),
+      models: this.models(),
+    });
+    if (this.pendingDraft) {
+      const text = this.pendingDraft;
+      this.pendingDraft = '';
+      this.send({ type: 'draft', text });
+    }
+  }
+
+  private forward(event: ChatEvent): void {
+    const now = this.clock.now();
+    switch (event.type) {
+      case 'turnAdded':
+        return this.send({ type: 'turnAdded', turn: wireTurn(event.turn, now) });
+      case 'delta':
+        return this.send({ type: 'turnDelta', delta: event.delta });
+      case 'turnFinished':
+        return this.send({ type: 'turnFinished', finish: wireFinish(event.turn, now) });
+      case 'turnsRemoved':
+        return this.send({ type: 'turnsRemoved', fromIndex: event.fromIndex });
+      case 'settings':
+        return this.send({ type: 'settings', settings: event.settings });
+      case 'title':
+        return this.send({ type: 'title', title: event.title });
+    }
+  }
+
+  private send(message: HostMessage): void {
+    if (!this.live) return;
+    this.post(message);
+    this.posted.fire(message);
+  }
+
+  private findTurn(turnId: string): Turn | undefined {
+    return this.controller.session.turns.find((t) => t.id === turnId);
+  }
+
+  private async copyTurn(turnId: string): Promise<void> {
+    const turn = this.findTurn(turnId);
+    if (!turn) return;
+    const text = turn.role === 'user' ? turn.content : turn.content || turn.refusal;
+    await this.workbench.copyText(text);
+  }
+
+  private async codeAction(action: CodeActionKind, code: string, language: string): Promise<void> {
+    if (action === 'copy') return this.workbench.copyText(code);
+    if (action === 'insert') return this.workbench.insertAtCursor(code);
+    return this.workbench.openInNewFile(code, language);
+  }
+
+  private async openLink(href: string): Promise<void> {
+    const url = safeExternalUrl(href);
+    if (!url) {
+      this.log.warn(`Chat: refused to open a link that is not http or https: ${href.slice(0, 100)}`);
+      return;
+    }
+    await this.workbench.openExternal(url);
+  }
+
+  private async errorAction(turnId: string, index: number): Promise<void> {
+    const turn = this.findTurn(turnId);
+    const action = turn?.role === 'assistant' ? turn.error?.actions[index] : undefined;
+    if (!action) return;
+    if (!ALLOWED_COMMAND.test(action.command)) {
+      this.log.warn(`Chat: refused to run ${action.command} from an error action.`);
+      return;
+    }
+    await this.workbench.runCommand(action.command, action.args ?? []);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.posted.dispose();
+    this.received.dispose();
+  }
+}

@@ -1,0 +1,220 @@
+// The chat webview: renders the transcript from the host's messages (one `init`, then changes) and turns the
+// user's actions into protocol messages. Everything received is checked first; anything else is dropped.
+import type { ChatSettings, TokenUsage } from '../../chat/model';
+import { parseHostMessage, type HostMessage, type ModelsState, type WebviewMessage, type WireTurn } from '../protocol';
+import { Announcer } from './announcer';
+import { Composer } from './composer';
+import { el, iconButton } from './dom';
+import { SettingsView } from './settingsView';
+import { AssistantTurnView, usageText, UserTurnView, type TurnContext } from './turnViews';
+
+export interface HostChannel {
+  post(message: WebviewMessage): void;
+  setState(state: { sessionId: string }): void;
+}
+
+type TurnView = UserTurnView | AssistantTurnView;
+
+export class ChatApp {
+  private views: TurnView[] = [];
+  private initialized = false;
+  private awaitingResync = false;
+  private stickToBottom = true;
+  private scrollFrame: number | undefined;
+  private readonly announcer: Announcer;
+  private readonly settings: SettingsView;
+  private readonly composer: Composer;
+  private readonly transcript = el('main', { class: 'transcript', attrs: { 'aria-label': 'Messages', tabindex: '0' } });
+  private readonly emptyState = el('div', { class: 'empty-state' });
+  private readonly sessionUsage = el('span', { class: 'session-usage', attrs: { 'aria-label': 'Tokens used in this chat' } });
+  private readonly settingsToggle: HTMLButtonElement;
+  private readonly context: TurnContext;
+
+  constructor(
+    root: HTMLElement,
+    private readonly host: HostChannel,
+  ) {
+    this.announcer = new Announcer(document.body);
+    this.context = { post: (m) => host.post(m), announcer: this.announcer, edit: (id) => this.startEdit(id) };
+    this.settings = new SettingsView(
+      (settings) => host.post({ type: 'updateSettings', settings }),
+      () => host.post({ type: 'refreshModels' }),
+    );
+    this.composer = new Composer({
+      send: (text) => host.post({ type: 'send', text }),
+      resend: (turnId, text) => host.post({ type: 'editResend', turnId, text }),
+      stop: () => host.post({ type: 'stop' }),
+      editLast: () => this.editLast(),
+      notify: (text) => this.announcer.say(text),
+    });
+    this.settingsToggle = iconButton('settings-gear', 'Chat settings', () => this.toggleSettings());
+    this.settingsToggle.setAttribute('aria-expanded', 'false');
+    this.settingsToggle.setAttribute('aria-controls', 'session-settings');
+    const toolbar = el(
+      'header',
+      { class: 'chat-toolbar', attrs: { role: 'toolbar', 'aria-label': 'Chat' } },
+      this.settings.modelPicker,
+      this.settingsToggle,
+      el('span', { class: 'spacer' }),
+      this.sessionUsage,
+      iconButton('export', 'Export chat to Markdown', () => host.post({ type: 'exportSession' })),
+      iconButton('add', 'New chat', () => host.post({ type: 'newChat' })),
+    );
+    this.emptyState.append(
+      el('p', { text: 'Ask the model anything.' }),
+      el('p', { class: 'hint', text: 'Enter sends · Shift+Enter new line · Escape stops a reply · Up edits your last message' }),
+    );
+    this.transcript.append(this.emptyState);
+    this.transcript.addEventListener('scroll', () => {
+      this.stickToBottom = this.transcript.scrollHeight - this.transcript.scrollTop - this.transcript.clientHeight < 48;
+    });
+    root.append(toolbar, this.settings.panel, this.transcript, this.composer.root);
+    document.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && !event.defaultPrevented && this.busy) {
+        event.preventDefault();
+        host.post({ type: 'stop' });
+      }
+    });
+  }
+
+  /** Checks and applies one message from the host. */
+  receive(raw: unknown): void {
+    const parsed = parseHostMessage(raw);
+    if (!parsed.ok) {
+      console.warn(`[model-gateway chat] dropped a message from the host: ${parsed.reason}`);
+      return;
+    }
+    const message = parsed.message;
+    if (message.type !== 'init' && !this.initialized) return;
+    this.apply(message);
+    this.refreshControls();
+    this.scheduleScroll();
+  }
+
+  private apply(message: HostMessage): void {
+    switch (message.type) {
+      case 'init':
+        return this.init(message);
+      case 'turnAdded':
+        this.addTurn(message.turn, true);
+        if (message.turn.role === 'assistant') this.announcer.say('Waiting for the reply.');
+        return;
+      case 'turnDelta': {
+        const view = this.assistantView(message.delta.turnId);
+        if (view && !view.applyDelta(message.delta)) this.resync();
+        else if (!view) this.resync();
+        return;
+      }
+      case 'turnFinished': {
+        const view = this.assistantView(message.finish.turnId);
+        if (!view) return this.resync();
+        view.finish(message.finish);
+        this.updateSessionUsage();
+        return;
+      }
+      case 'turnsRemoved':
+        for (const view of this.views.splice(message.fromIndex)) view.dispose();
+        this.updateSessionUsage();
+        return;
+      case 'settings':
+        return this.settings.set(message.settings);
+      case 'title':
+        document.title = message.title;
+        return;
+      case 'models':
+        return this.settings.setModels(message.models);
+      case 'draft':
+        return this.composer.appendDraft(message.text);
+    }
+  }
+
+  private init(message: { sessionId: string; title: string; settings: ChatSettings; turns: WireTurn[]; models: ModelsState }): void {
+    this.host.setState({ sessionId: message.sessionId });
+    for (const view of this.views) view.dispose();
+    this.views = [];
+    document.title = message.title;
+    this.settings.set(message.settings);
+    this.settings.setModels(message.models);
+    for (const turn of message.turns) this.addTurn(turn, false);
+    this.updateSessionUsage();
+    this.awaitingResync = false;
+    this.stickToBottom = true;
+    if (!this.initialized) this.composer.focus();
+    this.initialized = true;
+  }
+
+  private addTurn(turn: WireTurn, live: boolean): void {
+    const view = turn.role === 'user' ? new UserTurnView(turn, this.context) : new AssistantTurnView(turn, this.context, live || turn.status === 'streaming');
+    this.views.push(view);
+    this.transcript.append(view.root);
+  }
+
+  private assistantView(turnId: string): AssistantTurnView | undefined {
+    const view = this.views.find((v) => v.id === turnId);
+    return view instanceof AssistantTurnView ? view : undefined;
+  }
+
+  private get busy(): boolean {
+    const last = this.views.at(-1);
+    return last instanceof AssistantTurnView && last.streaming;
+  }
+
+  private refreshControls(): void {
+    const busy = this.busy;
+    this.emptyState.hidden = this.views.length > 0;
+    const lastAssistant = [...this.views].reverse().find((v) => v instanceof AssistantTurnView);
+    for (const view of this.views) {
+      if (view instanceof UserTurnView) view.setControls(busy);
+      else view.setControls(view === lastAssistant && view === this.views.at(-1), busy);
+    }
+    this.composer.setBusy(busy);
+  }
+
+  private updateSessionUsage(): void {
+    const total: TokenUsage = { prompt: 0, completion: 0, total: 0 };
+    for (const view of this.views) {
+      const usage = view instanceof AssistantTurnView ? view.usage : null;
+      if (!usage) continue;
+      total.prompt += usage.prompt;
+      total.completion += usage.completion;
+      total.total += usage.total;
+    }
+    this.sessionUsage.hidden = total.total === 0;
+    this.sessionUsage.textContent = `Σ ${total.total.toLocaleString()} tokens`;
+    this.sessionUsage.title = `This chat: ${usageText(total)}`;
+  }
+
+  private startEdit(turnId: string): void {
+    const view = this.views.find((v) => v.id === turnId);
+    if (view instanceof UserTurnView) this.composer.startEdit(view.id, view.turn.content);
+  }
+
+  private editLast(): boolean {
+    const last = [...this.views].reverse().find((v) => v instanceof UserTurnView);
+    if (!(last instanceof UserTurnView)) return false;
+    this.composer.startEdit(last.id, last.turn.content);
+    return true;
+  }
+
+  private toggleSettings(): void {
+    const open = this.settings.panel.hidden;
+    this.settings.panel.hidden = !open;
+    this.settingsToggle.setAttribute('aria-expanded', String(open));
+    if (open) this.settings.panel.querySelector<HTMLElement>('textarea, input, select')?.focus();
+  }
+
+  private resync(): void {
+    if (this.awaitingResync) return;
+    this.awaitingResync = true;
+    this.host.post({ type: 'resync' });
+  }
+
+  private scheduleScroll(): void {
+    if (this.scrollFrame !== undefined || !this.stickToBottom) return;
+    // Runs after the markdown renderers' frame callbacks, which were requested earlier in this task.
+    this.scrollFrame = requestAnimationFrame(() => {
+      this.scrollFrame = undefined;
+      if (this.stickToBottom) this.transcript.scrollTop = this.transcript.scrollHeight;
+    });
+  }
+}

@@ -1,0 +1,295 @@
+// The two kinds of message in the transcript. An assistant turn keeps a mirror of its text so each delta can be
+// checked against what is already shown (a gap asks the host for the whole transcript again).
+import { applyDelta, type AssistantTurn, type TokenUsage, type UserTurn } from '../../chat/model';
+import { StreamingMarkdown } from '../markdown';
+import type { TurnFinish, WebviewMessage, WireAssistantTurn, WireTurnError } from '../protocol';
+import type { Announcer } from './announcer';
+import { el, icon, iconButton, setLabel, textButton } from './dom';
+
+export interface TurnContext {
+  post(message: WebviewMessage): void;
+  announcer: Announcer;
+  /** Starts editing a user message in the input box. */
+  edit(turnId: string): void;
+}
+
+export function usageText(usage: TokenUsage): string {
+  return `${usage.prompt.toLocaleString()} prompt · ${usage.completion.toLocaleString()} completion · ${usage.total.toLocaleString()} tokens`;
+}
+
+function markdownFor(container: HTMLElement, context: TurnContext, announce: () => boolean): StreamingMarkdown {
+  return new StreamingMarkdown(container, {
+    onBlockCompleted: (text) => {
+      if (announce()) context.announcer.say(text);
+    },
+    onLinkActivated: (href) => context.post({ type: 'openLink', href }),
+    onCodeAction: (action, code, lang) => {
+      context.post({ type: 'codeAction', action, code, lang });
+      if (action === 'copy') context.announcer.say('Code copied.');
+    },
+  });
+}
+
+export class UserTurnView {
+  readonly root: HTMLElement;
+  private readonly editButton: HTMLButtonElement;
+
+  constructor(
+    readonly turn: UserTurn,
+    context: TurnContext,
+  ) {
+    this.editButton = iconButton('edit', 'Edit and resend', () => context.edit(turn.id));
+    const actions = el('div', { class: 'turn-actions' }, iconButton('copy', 'Copy message', () => context.post({ type: 'copyTurn', turnId: turn.id })), this.editButton);
+    const header = el('div', { class: 'turn-header' }, icon('account'), el('span', { class: 'who', text: 'You' }), actions);
+    this.root = el('article', { class: 'turn user-turn', attrs: { 'aria-label': 'You said', 'data-turn-id': turn.id, tabindex: '-1' } }, header, el('div', { class: 'user-text', text: turn.content }));
+  }
+
+  get id(): string {
+    return this.turn.id;
+  }
+
+  setControls(busy: boolean): void {
+    this.editButton.disabled = busy;
+  }
+
+  dispose(): void {
+    this.root.remove();
+  }
+}
+
+export class AssistantTurnView {
+  readonly root: HTMLElement;
+  private readonly turn: AssistantTurn;
+  private content: StreamingMarkdown;
+  private readonly contentBox = el('div', { class: 'content markdown-body' });
+  private readonly reasoning: StreamingMarkdown;
+  private readonly reasoningBox = el('details', { class: 'reasoning', hidden: true });
+  private readonly reasoningLabel = el('span', { text: 'Reasoning' });
+  private readonly refusalBox = el('div', { class: 'refusal', hidden: true });
+  private readonly toolCallsBox = el('div', { class: 'tool-calls', hidden: true });
+  private readonly statusBox = el('div', { class: 'turn-status' });
+  private readonly errorBox = el('div', { class: 'turn-error', hidden: true, attrs: { role: 'group', 'aria-label': 'Problem with this reply' } });
+  private readonly usageBox = el('div', { class: 'usage', hidden: true });
+  private readonly modelBadge = el('span', { class: 'model-badge' });
+  private readonly regenerateButton: HTMLButtonElement;
+  private countdown: ReturnType<typeof setInterval> | undefined;
+  private error: WireTurnError | undefined;
+  /** When Retry becomes possible (webview clock), counted from when the error arrived. */
+  private retryDeadline: number | undefined;
+  private isLast = false;
+  private live: boolean;
+
+  constructor(
+    wire: WireAssistantTurn,
+    private readonly context: TurnContext,
+    /** True for a reply that streams in now (its text is announced); false for history. */
+    live: boolean,
+  ) {
+    const { error, ...turn } = wire;
+    this.turn = { ...turn, content: '', reasoning: '', refusal: '', toolCalls: [] };
+    this.live = false;
+    this.regenerateButton = iconButton('refresh', 'Regenerate reply', () => context.post({ type: 'regenerate' }));
+    const actions = el('div', { class: 'turn-actions' }, iconButton('copy', 'Copy reply', () => context.post({ type: 'copyTurn', turnId: wire.id })), this.regenerateButton);
+    const header = el('div', { class: 'turn-header' }, icon('sparkle'), el('span', { class: 'who', text: 'Assistant' }), this.modelBadge, actions);
+    const reasoningBody = el('div', { class: 'reasoning-body markdown-body' });
+    this.reasoningBox.append(el('summary', {}, icon('lightbulb'), this.reasoningLabel), reasoningBody);
+    this.root = el(
+      'article',
+      { class: 'turn assistant-turn', attrs: { 'aria-label': 'Assistant replied', 'data-turn-id': wire.id, tabindex: '-1' } },
+      header,
+      this.reasoningBox,
+      this.contentBox,
+      this.refusalBox,
+      this.toolCallsBox,
+      this.statusBox,
+      this.errorBox,
+      this.usageBox,
+    );
+    this.content = markdownFor(this.contentBox, context, () => this.live);
+    this.reasoning = markdownFor(reasoningBody, context, () => false);
+    // History is rendered silently; only text arriving from now on is announced.
+    this.applyDelta({
+      turnId: wire.id,
+      content: { at: 0, text: wire.content },
+      reasoning: { at: 0, text: wire.reasoning },
+      refusal: { at: 0, text: wire.refusal },
+      toolCalls: wire.toolCalls.map((c, index) => ({ index, id: c.id, name: c.name, at: 0, arguments: c.arguments })),
+    });
+    this.live = live;
+    if (wire.status !== 'streaming') this.finish({ turnId: wire.id, status: wire.status, model: wire.model, finishReason: wire.finishReason, usage: wire.usage, error }, false);
+    else this.renderStatus();
+  }
+
+  get id(): string {
+    return this.turn.id;
+  }
+
+  get streaming(): boolean {
+    return this.turn.status === 'streaming';
+  }
+
+  get usage(): TokenUsage | null {
+    return this.turn.usage;
+  }
+
+  /** Applies streamed output; false when it does not line up with what is shown. */
+  applyDelta(delta: Parameters<typeof applyDelta>[1]): boolean {
+    const applied = applyDelta(this.turn, delta);
+    if (applied.content) this.content.append(applied.content);
+    if (applied.reasoning) {
+      this.reasoningBox.hidden = false;
+      this.reasoning.append(applied.reasoning);
+    }
+    if (applied.refusal) {
+      this.refusalBox.hidden = false;
+      this.renderRefusal();
+    }
+    if (applied.toolCallsChanged) this.renderToolCalls(false);
+    if (applied.content || applied.reasoning || applied.refusal || applied.toolCallsChanged) this.renderStatus();
+    return !applied.gap;
+  }
+
+  finish(finish: TurnFinish, announce = true): void {
+    this.turn.status = finish.status;
+    this.turn.model = finish.model;
+    this.turn.finishReason = finish.finishReason;
+    this.turn.usage = finish.usage;
+    this.error = finish.error;
+    this.retryDeadline = finish.error?.retryInMs ? Date.now() + finish.error.retryInMs : undefined;
+    this.content.end();
+    this.reasoning.end();
+    this.live = false;
+    this.showJsonAsCode();
+    if (this.turn.toolCalls.length > 0) this.renderToolCalls(true);
+    this.renderStatus();
+    this.renderError();
+    if (finish.usage) {
+      this.usageBox.hidden = false;
+      this.usageBox.textContent = usageText(finish.usage);
+    }
+    if (announce) this.announceEnd();
+  }
+
+  setControls(isLast: boolean, busy: boolean): void {
+    const lastChanged = this.isLast !== isLast;
+    this.isLast = isLast;
+    this.regenerateButton.hidden = !isLast || this.streaming;
+    this.regenerateButton.disabled = busy;
+    if (lastChanged) this.renderError();
+  }
+
+  dispose(): void {
+    this.stopCountdown();
+    this.content.dispose();
+    this.reasoning.dispose();
+    this.root.remove();
+  }
+
+  private announceEnd(): void {
+    const announcer = this.context.announcer;
+    if (this.turn.status === 'complete') announcer.say(this.turn.finishReason === 'length' ? 'Reply complete (cut off at the token limit).' : 'Reply complete.');
+    else if (this.turn.status === 'stopped') announcer.say('Reply stopped.');
+    else if (this.error) announcer.alert(`${this.turn.status === 'interrupted' ? 'Reply interrupted' : 'Reply failed'}: ${this.error.message}`);
+  }
+
+  private renderStatus(): void {
+    const status = this.turn.status;
+    this.root.setAttribute('aria-busy', String(status === 'streaming'));
+    this.modelBadge.textContent = this.turn.model;
+    this.modelBadge.hidden = this.turn.model === '';
+    this.reasoningLabel.textContent = status === 'streaming' && this.turn.content === '' && this.turn.reasoning !== '' ? 'Thinking…' : 'Reasoning';
+    this.statusBox.replaceChildren();
+    this.statusBox.className = `turn-status status-${status}`;
+    const hasOutput = this.turn.content !== '' || this.turn.reasoning !== '' || this.turn.refusal !== '' || this.turn.toolCalls.length > 0;
+    if (status === 'streaming' && !hasOutput) this.statusBox.append(icon('loading codicon-modifier-spin'), el('span', { text: 'Waiting for the reply…' }));
+    else if (status === 'stopped') this.statusBox.append(icon('debug-stop'), el('span', { text: 'Stopped. The text above is what arrived before you stopped the reply.' }));
+    else if (status === 'interrupted') this.statusBox.append(icon('debug-disconnect'), el('span', { text: 'Interrupted. The text above is what arrived before the reply was cut off.' }));
+    else if (status === 'complete' && this.turn.finishReason === 'length') this.statusBox.append(icon('warning'), el('span', { text: 'Cut off at the max_tokens limit.' }));
+    else if (status === 'complete' && this.turn.finishReason === 'content_filter') this.statusBox.append(icon('warning'), el('span', { text: 'Stopped by the content filter.' }));
+    this.statusBox.hidden = this.statusBox.childElementCount === 0;
+  }
+
+  private renderRefusal(): void {
+    this.refusalBox.replaceChildren(icon('circle-slash'), el('span', { class: 'refusal-text', text: this.turn.refusal }));
+  }
+
+  private renderToolCalls(final: boolean): void {
+    this.toolCallsBox.hidden = this.turn.toolCalls.length === 0;
+    const openStates = Array.from(this.toolCallsBox.querySelectorAll('details'), (d) => d.open);
+    this.toolCallsBox.replaceChildren(
+      ...this.turn.toolCalls.map((call, i) => {
+        const args = final ? prettyJson(call.arguments) : call.arguments;
+        const details = el(
+          'details',
+          { class: 'tool-call' },
+          el('summary', {}, icon('tools'), el('span', { text: 'Tool call ' }), el('code', { text: call.name || '…' })),
+          el('pre', {}, el('code', { text: args || '(no arguments)' })),
+        );
+        details.open = openStates[i] ?? true;
+        return details;
+      }),
+    );
+  }
+
+  /** A reply that is one JSON value (JSON mode) reads better as a highlighted block than as paragraphs. */
+  private showJsonAsCode(): void {
+    const text = this.turn.content.trim();
+    if (!/^[[{]/.test(text) || this.turn.content.includes('```')) return;
+    try {
+      JSON.parse(text);
+    } catch {
+      return;
+    }
+    this.content.dispose();
+    this.contentBox.replaceChildren();
+    this.content = markdownFor(this.contentBox, this.context, () => false);
+    this.content.append(`\`\`\`json\n${text}\n\`\`\`\n`);
+    this.content.end();
+  }
+
+  private renderError(): void {
+    this.stopCountdown();
+    const error = this.error;
+    this.errorBox.hidden = !error;
+    if (!error) return;
+    const actions = el('div', { class: 'error-actions' });
+    error.actions.forEach((title, index) => actions.append(textButton('arrow-right', title, () => this.context.post({ type: 'errorAction', turnId: this.turn.id, index }))));
+    if (this.isLast) {
+      const retry = textButton('refresh', 'Retry', () => this.context.post({ type: 'regenerate' }), 'primary');
+      actions.append(retry);
+      if (this.retryDeadline !== undefined && this.retryDeadline > Date.now()) this.startCountdown(retry, this.retryDeadline);
+    }
+    this.errorBox.replaceChildren(el('div', { class: 'error-message' }, icon('error'), el('span', { text: error.message })), actions);
+    this.errorBox.hidden = false;
+  }
+
+  private startCountdown(button: HTMLButtonElement, deadline: number): void {
+    const tick = (): void => {
+      const seconds = Math.ceil((deadline - Date.now()) / 1000);
+      if (seconds <= 0) {
+        this.stopCountdown();
+        button.disabled = false;
+        setLabel(button, 'Retry');
+        this.context.announcer.say('You can retry now.');
+        return;
+      }
+      button.disabled = true;
+      setLabel(button, `Retry in ${seconds} s`);
+    };
+    tick();
+    this.countdown = setInterval(tick, 250);
+  }
+
+  private stopCountdown(): void {
+    if (this.countdown !== undefined) clearInterval(this.countdown);
+    this.countdown = undefined;
+  }
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
