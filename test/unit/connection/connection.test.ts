@@ -1,0 +1,81 @@
+import * as assert from 'node:assert/strict';
+import { ApiKeyStore } from '../../../src/auth/apiKeyStore';
+import { GatewayConnection, stateForError, type ClientConfig } from '../../../src/gateway/connection';
+import { adviceFor } from '../../../src/gateway/errorAdvice';
+import type { GatewayApi } from '../../../src/gateway/types';
+import type { GatewaySettings } from '../../../src/settings/settings';
+import { FakeClock } from '../../../src/util/fakeClock';
+
+function memoryKeys() {
+  const secrets = new Map<string, string>();
+  const memento = new Map<string, unknown>();
+  return new ApiKeyStore(
+    { get: async (k) => secrets.get(k), store: async (k, v) => void secrets.set(k, v), delete: async (k) => void secrets.delete(k) },
+    { get: <T>(k: string) => memento.get(k) as T, update: async (k, v) => void memento.set(k, v) },
+  );
+}
+
+const settingsFor = (baseUrl: string): GatewaySettings => ({ baseUrl, origin: new URL(baseUrl).origin, headers: {}, timeoutMs: 1000, idleTimeoutMs: 1000 });
+
+function fakeApi(fail?: unknown): GatewayApi {
+  const result = async () => {
+    if (fail) throw fail;
+    return [];
+  };
+  return { listModels: result, chat: result as never, submitVideo: result as never, getVideo: result as never };
+}
+
+describe('GatewayConnection', () => {
+  it('builds a client with the key of the configured origin only', async () => {
+    const keys = memoryKeys();
+    const made: ClientConfig[] = [];
+    const connection = new GatewayConnection(settingsFor('https://a.example/v1'), keys, (c) => (made.push(c), fakeApi()), new FakeClock());
+    assert.equal(await connection.api(), undefined);
+    assert.equal(connection.state.kind, 'no-key');
+    await keys.set('https://a.example', 'sk-a');
+    await keys.set('https://b.example', 'sk-b');
+    assert.ok(await connection.api());
+    connection.updateSettings(settingsFor('https://b.example/v1'));
+    await connection.api();
+    assert.deepEqual(made.map((c) => [c.baseUrl, c.apiKey]), [['https://a.example/v1', 'sk-a'], ['https://b.example/v1', 'sk-b']]);
+    assert.equal(await connection.apiFor('https://a.example'), undefined, 'no client for an origin that is not configured');
+    connection.dispose();
+  });
+
+  it('tracks the state every call reveals', async () => {
+    const keys = memoryKeys();
+    await keys.set('https://a.example', 'sk-a');
+    let failure: unknown;
+    const clock = new FakeClock(1_000_000);
+    const connection = new GatewayConnection(settingsFor('https://a.example/v1'), keys, () => ({ ...fakeApi(), listModels: async () => { if (failure) throw failure; return []; } }), clock);
+    const states: string[] = [];
+    connection.onDidChangeState((s) => states.push(s.kind));
+    const api = (await connection.api())!;
+    await api.listModels();
+    failure = { status: 401, code: 'unauthorized', message: 'unauthorized' };
+    await assert.rejects(api.listModels());
+    failure = { status: 429, code: 'rate_limited', message: 'slow down', retryAfterMs: 5000 };
+    await assert.rejects(api.listModels());
+    assert.deepEqual(connection.state, { kind: 'rate-limited', origin: 'https://a.example', until: 1_005_000, message: 'slow down' });
+    failure = { status: 0, code: 'network', message: 'ECONNREFUSED' };
+    await assert.rejects(api.listModels());
+    failure = undefined;
+    await api.listModels();
+    assert.deepEqual(states, ['connected', 'unauthorized', 'rate-limited', 'offline', 'connected']);
+    connection.dispose();
+  });
+
+  it('maps errors to states and advice with a way forward', () => {
+    assert.equal(stateForError('o', { status: 404, message: 'no such model' }, 0), undefined);
+    assert.equal(stateForError('o', { status: 403, message: 'disabled' }, 0)?.kind, 'forbidden');
+    assert.deepEqual(adviceFor({ status: 401, message: 'unauthorized' }, { origin: 'https://a.example' }).actions.map((a) => a.command), ['modelGateway.setApiKey']);
+    assert.match(adviceFor({ status: 403, message: 'no' }, { model: 'model-5.2' }).message, /no access to model model-5\.2/);
+    const limited = adviceFor({ status: 429, retryAfterMs: 12_300 }, { now: 1000 });
+    assert.match(limited.message, /retrying in 13 s/);
+    assert.equal(limited.retryAt, 13_300);
+    const offline = adviceFor({ status: 0, code: 'network', message: 'connect ECONNREFUSED' }, { origin: 'https://a.example' });
+    assert.match(offline.message, /^Cannot reach https:\/\/a\.example/);
+    assert.equal(offline.actions[0].command, 'modelGateway.testConnection');
+    assert.match(adviceFor({ status: 502, message: 'Bad gateway', requestId: 'req_1' }).message, /HTTP 502.*Bad gateway.*req_1/);
+  });
+});
