@@ -57,10 +57,11 @@ export class ChatSessionStore {
       const session = await this.readSession(id);
       if (!session) return undefined;
       const streaming = session.turns.filter((t): t is AssistantTurn => t.role === 'assistant' && t.status === 'streaming');
-      if (streaming.length === 0) return session;
+      const journals = (await this.fs.list()).filter((name) => name.startsWith(`${id}.`) && name.endsWith('.journal'));
       for (const turn of streaming) await this.recover(session.id, turn);
-      await this.writeSnapshot(session);
-      for (const turn of streaming) await this.fs.remove(journalFile(session.id, turn.id));
+      if (streaming.length > 0) await this.writeSnapshot(session);
+      // Journals of finished replies are leftovers of a crash between the final snapshot and the clean-up.
+      for (const name of journals) await this.fs.remove(name);
       return session;
     }).catch((error: unknown) => {
       this.reportError(error, `loading chat ${id}`);

@@ -1,0 +1,182 @@
+import * as assert from 'node:assert/strict';
+import type { ChatSession } from '../../../src/chat/model';
+import { ChatWebviewBridge, type ChatWorkbench } from '../../../src/chat/webviewBridge';
+import { settle } from '../../../src/util/fakeClock';
+import type { HostMessage } from '../../../src/webview/protocol';
+import { gatewayError, result } from './fakes';
+import { createHarness, type Harness } from './harness';
+
+class RecordingWorkbench implements ChatWorkbench {
+  readonly calls: Array<[string, ...unknown[]]> = [];
+  async copyText(text: string) {
+    this.calls.push(['copyText', text]);
+  }
+  async insertAtCursor(code: string) {
+    this.calls.push(['insertAtCursor', code]);
+  }
+  async openInNewFile(code: string, language: string) {
+    this.calls.push(['openInNewFile', code, language]);
+  }
+  async openExternal(url: string) {
+    this.calls.push(['openExternal', url]);
+  }
+  async runCommand(command: string, args: unknown[]) {
+    this.calls.push(['runCommand', command, args]);
+  }
+  async exportSession(session: Readonly<ChatSession>) {
+    this.calls.push(['exportSession', session.id]);
+  }
+  async newChat() {
+    this.calls.push(['newChat']);
+  }
+  async refreshModels() {
+    this.calls.push(['refreshModels']);
+  }
+}
+
+function setup(): { h: Harness; bridge: ChatWebviewBridge; posted: HostMessage[]; workbench: RecordingWorkbench; warnings: string[] } {
+  const h = createHarness();
+  const posted: HostMessage[] = [];
+  const warnings: string[] = [];
+  const workbench = new RecordingWorkbench();
+  const bridge = new ChatWebviewBridge(h.controller, workbench, (m) => posted.push(m), () => ({ models: ['model-k3'], loading: false }), h.clock, {
+    warn: (m) => warnings.push(m),
+    error: (m) => warnings.push(m),
+  });
+  return { h, bridge, posted, workbench, warnings };
+}
+
+describe('ChatWebviewBridge', () => {
+  it('posts nothing until the webview is ready, then the whole session once', async () => {
+    const { h, bridge, posted } = setup();
+    await h.controller.updateSettings({ ...h.session.settings, jsonMode: true });
+    bridge.postDraft('draft text');
+    assert.equal(posted.length, 0);
+    await bridge.handle({ type: 'ready' });
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['init', 'draft'],
+    );
+    const init = posted[0] as HostMessage;
+    assert.ok(init.type === 'init');
+    assert.equal(init.settings.jsonMode, true);
+    assert.deepEqual(init.models, { models: ['model-k3'], loading: false });
+  });
+
+  it('streams a reply to the webview as deltas, never the transcript again', async () => {
+    const { h, bridge, posted } = setup();
+    await bridge.handle({ type: 'ready' });
+    await bridge.handle({ type: 'send', text: 'Hi' });
+    await settle();
+    const call = h.gateway.calls[0];
+    call.emit({ content: 'Hel' });
+    await h.clock.advanceAsync(25);
+    call.emit({ content: 'lo' });
+    await h.clock.advanceAsync(25);
+    call.resolve(result('Hello'));
+    await h.controller.idle;
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['init', 'turnAdded', 'title', 'turnAdded', 'turnDelta', 'turnDelta', 'turnFinished'],
+    );
+    const finish = posted.at(-1);
+    assert.ok(finish?.type === 'turnFinished');
+    assert.deepEqual(finish.finish, { turnId: h.session.turns[1].id, status: 'complete', model: 'model-k3', finishReason: 'stop', usage: { prompt: 10, completion: 5, total: 15 } });
+  });
+
+  it('sends error actions as titles and the wait as time remaining', async () => {
+    const { h, bridge, posted } = setup();
+    await bridge.handle({ type: 'ready' });
+    await bridge.handle({ type: 'send', text: 'Hi' });
+    await settle();
+    h.gateway.calls[0].reject(gatewayError({ status: 429, code: 'rate_limited', retryAfterMs: 4000 }));
+    await h.controller.idle;
+    h.clock.advance(1000);
+    posted.length = 0;
+    await bridge.handle({ type: 'resync' });
+    const init = posted[0];
+    assert.ok(init.type === 'init');
+    const reply = init.turns[1];
+    assert.ok(reply.role === 'assistant');
+    assert.deepEqual(reply.error, { message: reply.error?.message, kind: 'rate_limit', actions: [], retryInMs: 3000 });
+  });
+
+  it('runs an error action by its index, and only this extension’s commands', async () => {
+    const { h, bridge, workbench, warnings } = setup();
+    await bridge.handle({ type: 'ready' });
+    await bridge.handle({ type: 'send', text: 'Hi' });
+    await settle();
+    h.gateway.calls[0].reject(gatewayError({ status: 401, code: 'unauthorized' }));
+    await h.controller.idle;
+    const replyId = h.session.turns[1].id;
+    await bridge.handle({ type: 'errorAction', turnId: replyId, index: 0 });
+    assert.deepEqual(workbench.calls, [['runCommand', 'modelGateway.setApiKey', []]]);
+
+    const reply = h.session.turns[1];
+    assert.ok(reply.role === 'assistant' && reply.error);
+    reply.error.actions.push({ title: 'Evil', command: 'workbench.action.terminal.sendSequence', args: ['rm -rf ~\n'] });
+    await bridge.handle({ type: 'errorAction', turnId: replyId, index: 1 });
+    await bridge.handle({ type: 'errorAction', turnId: replyId, index: 5 });
+    assert.equal(workbench.calls.length, 1);
+    assert.match(warnings.join('\n'), /refused to run workbench\.action\.terminal\.sendSequence/);
+  });
+
+  it('opens only http and https links, checking them again', async () => {
+    const { bridge, workbench, warnings } = setup();
+    for (const href of ['https://example.com/x', 'command:workbench.action.terminal.new', 'vscode://settings', 'file:///etc/passwd', 'javascript:alert(1)']) {
+      await bridge.handle({ type: 'openLink', href });
+    }
+    assert.deepEqual(workbench.calls, [['openExternal', 'https://example.com/x']]);
+    assert.equal(warnings.length, 4);
+  });
+
+  it('routes code block actions and message copies', async () => {
+    const { h, bridge, workbench } = setup();
+    await bridge.handle({ type: 'codeAction', action: 'copy', code: 'a', lang: 'ts' });
+    await bridge.handle({ type: 'codeAction', action: 'insert', code: 'b', lang: 'ts' });
+    await bridge.handle({ type: 'codeAction', action: 'new-file', code: 'c', lang: 'python' });
+    h.controller.send('Copy me');
+    await bridge.handle({ type: 'copyTurn', turnId: h.session.turns[0].id });
+    await bridge.handle({ type: 'exportSession' });
+    await bridge.handle({ type: 'newChat' });
+    await bridge.handle({ type: 'refreshModels' });
+    assert.deepEqual(workbench.calls, [
+      ['copyText', 'a'],
+      ['insertAtCursor', 'b'],
+      ['openInNewFile', 'c', 'python'],
+      ['copyText', 'Copy me'],
+      ['exportSession', 's1'],
+      ['newChat'],
+      ['refreshModels'],
+    ]);
+    h.controller.stop();
+    await h.controller.idle;
+  });
+
+  it('drops and logs malformed messages without acting on them', async () => {
+    const { h, bridge, workbench, warnings, posted } = setup();
+    await bridge.handle({ type: 'send', text: 'x', extra: true });
+    await bridge.handle({ type: 'unknown' });
+    await bridge.handle('ready');
+    assert.equal(h.session.turns.length, 0);
+    assert.deepEqual(workbench.calls, []);
+    assert.deepEqual(posted, []);
+    assert.equal(warnings.length, 3);
+    assert.match(warnings[0], /dropped a message from the webview \(send: unexpected field\)/);
+  });
+
+  it('stops posting when the webview goes away and starts again with a fresh init', async () => {
+    const { h, bridge, posted } = setup();
+    await bridge.handle({ type: 'ready' });
+    bridge.markNotLive();
+    await h.controller.updateSettings({ ...h.session.settings, stop: ['x'] });
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['init'],
+    );
+    await bridge.handle({ type: 'ready' });
+    const init = posted.at(-1);
+    assert.ok(init?.type === 'init');
+    assert.deepEqual(init.settings.stop, ['x']);
+  });
+});
