@@ -387,7 +387,9 @@ export class PollScheduler implements Disposable {
       case 'auth':
         return { kind: 'auth', error };
       case 'rate_limited': {
-        const waitMs = error.retryAfterMs !== undefined && error.retryAfterMs >= 0 ? error.retryAfterMs : this.defaultRateLimitPauseMs;
+        const asked = error.retryAfterMs !== undefined && error.retryAfterMs >= 0 ? error.retryAfterMs : this.defaultRateLimitPauseMs;
+        // A `Retry-After: 0` must not turn into a hot loop.
+        const waitMs = Math.max(asked, this.minIntervalMs);
         return { kind: 'rate_limited', error, pausedUntil: Math.max(now + waitMs, this.pauses.get(entry.target.origin) ?? 0) };
       }
       case 'aborted':

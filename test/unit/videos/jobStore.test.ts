@@ -1,0 +1,404 @@
+import * as assert from 'node:assert/strict';
+import type { GatewayApi, VideoJob, VideoRequest } from '../../../src/gateway/types';
+import { FakeClock, settle } from '../../../src/util/fakeClock';
+import { displayStatus, requestFromRecord, type VideoJobRecord } from '../../../src/videos/jobRecord';
+import { JobStore, VIDEO_JOBS_STORAGE_KEY, type JobStoreOptions } from '../../../src/videos/jobStore';
+import type { AuthRequired } from '../../../src/videos/pollScheduler';
+import { deferred, FakeGateway, FakeGatewayError, MemoryMemento } from './fakes';
+
+const A = 'https://a.example';
+const B = 'https://b.example';
+
+const request: VideoRequest = {
+  model: 'model-1.0-video-edit',
+  input: { prompt: 'a cat surfing', video_url: 'https://cdn.example/src.mp4' },
+  parameters: { resolution: '720p', duration: 5, seed: 42 },
+};
+
+describe('JobStore', () => {
+  let clock: FakeClock;
+  let gateway: FakeGateway;
+  let memento: MemoryMemento;
+  let apis: Map<string, GatewayApi>;
+  let stores: JobStore[];
+
+  function createStore(options: Partial<JobStoreOptions> = {}): JobStore {
+    const store = new JobStore({
+      storage: memento,
+      clock,
+      apiFor: (origin) => apis.get(origin),
+      scheduler: { random: () => 0, minGapMs: 0 },
+      ...options,
+    });
+    stores.push(store);
+    return store;
+  }
+
+  function stored(): VideoJobRecord[] {
+    return memento.get<VideoJobRecord[]>(VIDEO_JOBS_STORAGE_KEY) ?? [];
+  }
+
+  beforeEach(() => {
+    clock = new FakeClock();
+    gateway = new FakeGateway(clock);
+    memento = new MemoryMemento();
+    apis = new Map<string, GatewayApi>([[A, gateway]]);
+    stores = [];
+  });
+
+  afterEach(() => {
+    for (const store of stores) store.dispose();
+    assert.equal(clock.pendingTimers, 0, 'dispose leaves no timer behind');
+  });
+
+  describe('submit', () => {
+    it('stores a submitting record before sending, and the queued job before any event or return', async () => {
+      const store = createStore();
+      const seenAtSend: VideoJobRecord[][] = [];
+      gateway.onSubmit = () => {
+        seenAtSend.push(stored());
+        return { id: 'vid_1', object: 'video.generation.job', status: 'queued' };
+      };
+      const storedAtEvent: Array<Array<Pick<VideoJobRecord, 'id' | 'status' | 'localState'>>> = [];
+      store.onDidChange(() => storedAtEvent.push(stored().map(({ id, status, localState }) => ({ id, status, localState }))));
+
+      const job = await store.submit(A, request);
+
+      assert.equal(seenAtSend[0].length, 1);
+      assert.equal(seenAtSend[0][0].localState, 'submitting');
+      assert.equal(displayStatus(seenAtSend[0][0]), 'submitting');
+      assert.deepEqual(storedAtEvent, [
+        [{ id: undefined, status: '', localState: 'submitting' }],
+        [{ id: 'vid_1', status: 'queued', localState: undefined }],
+      ]);
+      assert.equal(job.id, 'vid_1');
+      assert.equal(job.status, 'queued');
+      assert.equal(displayStatus(job), 'queued');
+      assert.deepEqual(stored()[0].id, 'vid_1');
+      assert.equal(store.runningCount, 1);
+      assert.equal(job.nextPollAt, clock.now() + 2_000);
+    });
+
+    it('keeps the request so a resubmission sends the same body', async () => {
+      const store = createStore();
+      const job = await store.submit(A, request);
+      assert.equal(job.model, request.model);
+      assert.equal(job.prompt, 'a cat surfing');
+      assert.equal(job.sourceVideoUrl, 'https://cdn.example/src.mp4');
+      assert.deepEqual(job.parameters, { resolution: '720p', duration: 5, extra: { seed: 42 } });
+      assert.deepEqual(requestFromRecord(job), request);
+    });
+
+    it('shows the job as uncertain when the outcome is unknown, and never retries the submit', async () => {
+      const store = createStore();
+      gateway.onSubmit = () => new FakeGatewayError(undefined, 'network', { outcomeUnknown: true });
+      const job = await store.submit(A, request);
+      assert.equal(job.localState, 'uncertain');
+      assert.equal(displayStatus(job), 'submission uncertain');
+      assert.equal(job.id, undefined);
+      assert.equal(stored()[0].localState, 'uncertain');
+      await clock.advanceAsync(10 * 60_000);
+      assert.equal(gateway.calls.length, 1, 'one submit, no retry, no poll');
+      assert.equal(store.runningCount, 0);
+      assert.equal(clock.pendingTimers, 0);
+    });
+
+    it('treats a 5xx answer to a submit as uncertain (the job may exist)', async () => {
+      const store = createStore();
+      gateway.onSubmit = () => new FakeGatewayError(502, 'bad_gateway');
+      const job = await store.submit(A, request);
+      assert.equal(job.localState, 'uncertain');
+      assert.equal(job.error?.status, 502);
+    });
+
+    for (const [status, code] of [[400, 'invalid_request'], [401, 'unauthorized'], [429, 'rate_limited']] as const) {
+      it(`removes the record and rethrows on a definite refusal (${status})`, async () => {
+        const store = createStore();
+        const refusal = new FakeGatewayError(status, code);
+        gateway.onSubmit = () => refusal;
+        const changes: string[][] = [];
+        store.onDidChange((c) => changes.push(c.keys));
+        await assert.rejects(store.submit(A, request), (error) => error === refusal);
+        assert.deepEqual(store.jobs(), []);
+        assert.deepEqual(stored(), []);
+        assert.equal(changes.length, 2, 'added, then removed');
+        assert.equal(gateway.calls.length, 1);
+      });
+    }
+
+    it('refuses to submit without an API key, storing nothing', async () => {
+      const store = createStore();
+      await assert.rejects(store.submit(B, request), /No API key/);
+      assert.deepEqual(store.jobs(), []);
+      assert.equal(memento.writes.length, 0);
+    });
+
+    it('resubmit replaces an uncertain job with a new one', async () => {
+      const store = createStore();
+      gateway.onSubmit = () => new FakeGatewayError(undefined, 'network', { outcomeUnknown: true });
+      const uncertain = await store.submit(A, request);
+      const sent: VideoRequest[] = [];
+      gateway.onSubmit = (body) => {
+        sent.push(body);
+        return { id: 'vid_2', status: 'queued' };
+      };
+      const fresh = await store.resubmit(uncertain.key);
+      assert.deepEqual(sent, [request]);
+      assert.equal(fresh.id, 'vid_2');
+      assert.deepEqual(store.jobs().map((j) => j.id), ['vid_2']);
+      assert.deepEqual(stored().map((j) => j.id), ['vid_2']);
+    });
+
+    it('resubmit of a failed job adds a new job and keeps the old one', async () => {
+      const store = createStore();
+      gateway.onSubmit = () => ({ id: 'vid_1', status: 'queued' });
+      gateway.script('vid_1', 'failed');
+      await store.submit(A, request);
+      await clock.advanceAsync(2_000);
+      const [failed] = store.jobs();
+      assert.equal(failed.status, 'failed');
+      gateway.onSubmit = () => ({ id: 'vid_2', status: 'queued' });
+      clock.advance(1);
+      await store.resubmit(failed.key);
+      assert.deepEqual(store.jobs().map((j) => j.id), ['vid_2', 'vid_1']);
+    });
+
+    it('a job that is final in the submit answer is never polled', async () => {
+      const store = createStore();
+      const finished: VideoJobRecord[] = [];
+      store.onDidFinish((job) => finished.push(job));
+      gateway.onSubmit = () => ({ id: 'vid_1', status: 'failed', error: { code: 'content_policy', message: 'refused' } });
+      const job = await store.submit(A, request);
+      assert.equal(job.status, 'failed');
+      assert.deepEqual(job.error, { code: 'content_policy', message: 'refused' });
+      assert.equal(finished.length, 1);
+      await clock.advanceAsync(60_000);
+      assert.equal(gateway.gets().length, 0);
+    });
+  });
+
+  describe('polling', () => {
+    it('follows a job to completion, then fires onDidFinish once and stops', async () => {
+      const store = createStore();
+      const finished: VideoJobRecord[] = [];
+      store.onDidFinish((job) => finished.push(job));
+      gateway.script('vid_1', 'queued', 'in_progress', {
+        id: 'vid_1',
+        status: 'completed',
+        data: [{ url: 'https://cdn.example/out.mp4' }],
+      });
+      gateway.onSubmit = () => ({ id: 'vid_1', status: 'queued' });
+      await store.submit(A, request);
+      await clock.advanceAsync(6_000);
+      assert.equal(store.jobs()[0].status, 'in_progress');
+      assert.equal(store.runningCount, 1);
+      await clock.advanceAsync(8_000);
+      const [job] = store.jobs();
+      assert.equal(job.status, 'completed');
+      assert.deepEqual(job.resultUrls, ['https://cdn.example/out.mp4']);
+      assert.equal(job.completedAt, clock.now());
+      assert.equal(job.pollCount, 3);
+      assert.equal(job.nextPollAt, undefined);
+      assert.equal(finished.length, 1);
+      assert.equal(store.runningCount, 0);
+      await store.flush();
+      assert.equal(stored()[0].status, 'completed');
+      await clock.advanceAsync(60 * 60_000);
+      assert.equal(gateway.gets().length, 3);
+      assert.equal(store.refresh(job.key), false);
+    });
+
+    it('marks a job not found on 404, as a final local state', async () => {
+      const store = createStore();
+      const finished: VideoJobRecord[] = [];
+      store.onDidFinish((job) => finished.push(job));
+      gateway.script('vid_1', new FakeGatewayError(404, 'not_found'));
+      await store.submit(A, request);
+      await clock.advanceAsync(60_000);
+      const [job] = store.jobs();
+      assert.equal(job.localState, 'not_found');
+      assert.equal(displayStatus(job), 'not found on the gateway');
+      assert.equal(finished.length, 1);
+      assert.equal(gateway.gets().length, 1);
+    });
+
+    it('keeps showing an unknown status as-is', async () => {
+      const store = createStore();
+      gateway.script('vid_1', 'rendering_frames');
+      await store.submit(A, request);
+      await clock.advanceAsync(2_000);
+      assert.equal(displayStatus(store.jobs()[0]), 'rendering_frames');
+      assert.equal(store.runningCount, 1);
+    });
+
+    it('waits for a key when the origin has none, then resumes', async () => {
+      const store = createStore();
+      const auth: AuthRequired[] = [];
+      store.onAuthRequired((a) => auth.push(a));
+      await store.submit(A, request);
+      apis.delete(A);
+      await clock.advanceAsync(10 * 60_000);
+      assert.equal(auth.length, 1);
+      assert.equal(auth[0].origin, A);
+      assert.equal(store.isAuthBlocked(A), true);
+      assert.equal(gateway.gets().length, 0);
+      apis.set(A, gateway);
+      store.resumeAuth(A);
+      await settle();
+      assert.equal(gateway.gets().length, 1);
+    });
+
+    it('exposes a rate-limit pause of the origin', async () => {
+      const store = createStore();
+      const pauses: Array<number | undefined> = [];
+      store.onDidChangePause((p) => pauses.push(p.pausedUntil));
+      gateway.script('vid_1', new FakeGatewayError(429, 'rate_limited', { retryAfterMs: 10_000 }), 'queued');
+      await store.submit(A, request);
+      await clock.advanceAsync(2_000);
+      assert.equal(store.pausedUntil(A), clock.now() + 10_000);
+      await clock.advanceAsync(10_000);
+      assert.equal(store.pausedUntil(A), undefined);
+      assert.equal(pauses.length, 2);
+      assert.equal(pauses[1], undefined);
+    });
+
+    it('refresh polls a pending job now; refreshAll polls every pending job', async () => {
+      const store = createStore();
+      const first = await store.submit(A, request);
+      await store.submit(A, request);
+      assert.equal(store.refresh(first.key), true);
+      await settle();
+      assert.deepEqual(gateway.gets().map((c) => c.id), ['vid_1']);
+      store.refreshAll();
+      await settle();
+      assert.equal(gateway.gets().length, 3);
+    });
+  });
+
+  describe('persistence', () => {
+    it('restores every job after a reload; pending ones resume at their stored next poll time', async () => {
+      const first = createStore();
+      gateway.onSubmit = () => ({ id: `vid_${gateway.calls.length}`, status: 'queued' });
+      gateway.script('vid_1', 'queued', 'completed');
+      gateway.script('vid_2', 'in_progress');
+      await first.submit(A, request);
+      clock.advance(1);
+      await first.submit(A, { ...request, input: { prompt: 'second' } });
+      await clock.advanceAsync(6_000); // vid_1 completes; vid_2 polled twice
+      await first.flush();
+      const before = first.jobs();
+      const pending = before.find((j) => j.id === 'vid_2')!;
+      assert.equal(pending.pollCount, 2);
+      first.dispose();
+      const callsBefore = gateway.gets().length;
+
+      clock.advance(3_000); // the window was closed for a while, but not past vid_2's next poll
+      const second = createStore();
+      assert.deepEqual(second.jobs(), before);
+      assert.equal(second.runningCount, 1);
+      await clock.advanceAsync(pending.nextPollAt! - clock.now() - 1);
+      assert.equal(gateway.gets().length, callsBefore, 'nothing polled before the stored time');
+      await clock.advanceAsync(1);
+      assert.deepEqual(gateway.gets().slice(callsBefore).map((c) => c.id), ['vid_2']);
+      assert.equal(second.jobs().find((j) => j.id === 'vid_2')!.pollCount, 3);
+    });
+
+    it('a job still submitting when the window closed comes back as uncertain', async () => {
+      const first = createStore();
+      gateway.onSubmit = () => new Promise<VideoJob>(() => undefined);
+      void first.submit(A, request);
+      await settle();
+      assert.equal(stored()[0].localState, 'submitting');
+      first.dispose();
+      const second = createStore();
+      assert.equal(second.jobs()[0].localState, 'uncertain');
+      await second.flush();
+      assert.equal(stored()[0].localState, 'uncertain');
+    });
+
+    it('skips damaged entries in storage', () => {
+      void memento.update(VIDEO_JOBS_STORAGE_KEY, [{ nonsense: true }, null, 'x']);
+      return settle().then(() => {
+        const store = createStore();
+        assert.deepEqual(store.jobs(), []);
+      });
+    });
+
+    it('keeps working from memory when a write fails, and reports it', async () => {
+      const errors: unknown[] = [];
+      const store = createStore({ onPersistError: (error) => errors.push(error) });
+      memento.failNext = true;
+      const job = await store.submit(A, request);
+      assert.equal(job.id, 'vid_1');
+      assert.equal(errors.length, 1);
+      assert.equal(stored()[0].id, 'vid_1', 'the next write stores the job');
+    });
+  });
+
+  describe('listing and removal', () => {
+    it('lists jobs newest first, per origin', async () => {
+      const other = new FakeGateway(clock);
+      apis.set(B, other);
+      const store = createStore();
+      await store.submit(A, { ...request, input: { prompt: 'one' } });
+      clock.advance(10);
+      await store.submit(B, { ...request, input: { prompt: 'two' } });
+      clock.advance(10);
+      await store.submit(A, { ...request, input: { prompt: 'three' } });
+      assert.deepEqual(store.jobs().map((j) => j.prompt), ['three', 'two', 'one']);
+      assert.deepEqual(store.jobs(A).map((j) => j.prompt), ['three', 'one']);
+      assert.deepEqual(store.jobs(B).map((j) => j.prompt), ['two']);
+    });
+
+    it('remove forgets a job and stops its polling', async () => {
+      const store = createStore();
+      const job = await store.submit(A, request);
+      assert.equal(await store.remove(job.key), true);
+      assert.deepEqual(store.jobs(), []);
+      assert.deepEqual(stored(), []);
+      await clock.advanceAsync(60_000);
+      assert.equal(gateway.gets().length, 0);
+      assert.equal(clock.pendingTimers, 0);
+      assert.equal(await store.remove(job.key), false);
+    });
+
+    it('clearFinished removes final jobs only (completed, failed, not found)', async () => {
+      const store = createStore();
+      gateway.onSubmit = () => ({ id: `vid_${gateway.calls.filter((c) => c.method === 'submit').length}`, status: 'queued' });
+      gateway.script('vid_1', 'completed');
+      gateway.script('vid_2', 'failed');
+      gateway.script('vid_3', new FakeGatewayError(404, 'not_found'));
+      gateway.script('vid_4', 'in_progress');
+      for (let i = 0; i < 4; i++) await store.submit(A, request);
+      gateway.onSubmit = () => new FakeGatewayError(undefined, 'network', { outcomeUnknown: true });
+      await store.submit(A, request);
+      await clock.advanceAsync(2_000);
+      assert.equal(await store.clearFinished(), 3);
+      const left = store.jobs().map((j) => j.id ?? j.localState).sort();
+      assert.deepEqual(left, ['uncertain', 'vid_4']);
+      assert.equal(stored().length, 2);
+      assert.equal(await store.clearFinished(), 0);
+    });
+
+    it('returns copies: editing a listed job does not change the store', async () => {
+      const store = createStore();
+      await store.submit(A, request);
+      store.jobs()[0].status = 'completed';
+      assert.equal(store.jobs()[0].status, 'queued');
+    });
+
+    it('a job removed while its submit is on the way is not brought back', async () => {
+      const store = createStore();
+      const answer = deferred<VideoJob>();
+      gateway.onSubmit = () => answer.promise;
+      const submitting = store.submit(A, request);
+      await settle();
+      await store.remove(store.jobs()[0].key);
+      answer.resolve({ id: 'vid_1', status: 'queued' });
+      await submitting;
+      assert.deepEqual(store.jobs(), []);
+      await clock.advanceAsync(60_000);
+      assert.equal(gateway.gets().length, 0);
+    });
+  });
+});
