@@ -60,9 +60,56 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   // </models>
 
   // <chat>
+  {
+    const { ChatPanelManager } = require('./chat/chatPanelManager') as typeof import('./chat/chatPanelManager');
+    const { CHAT_VIEW_TYPE } = require('./webview/protocol') as typeof import('./webview/protocol');
+    const createChatManager = (storageFolder: string) =>
+      new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, chatDefaults: () => settings.chat, log, clock: realClock });
+    const chat = createChatManager(vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath);
+    context.subscriptions.push(chat, vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, chat));
+    // The handlers return nothing: a command's result may be sent across processes, and panels do not serialize.
+    registerCommands(context, {
+      'modelGateway.newChat': async () => void (await chat.newChat()),
+      'modelGateway.askAboutSelection': async () => void (await chat.askAboutSelection()),
+      'modelGateway.exportChat': async (target?: unknown) => void (await chat.exportChat(target)),
+    });
+    testing.chat = { manager: chat, createManager: createChatManager };
+  }
   // </chat>
 
   // <videos>
+  {
+    // Required here so the wiring stays inside this section; esbuild bundles them like imports.
+    const { JobStore } = require('./videos/jobStore') as typeof import('./videos/jobStore');
+    const { VideoFeature, lazyApiFor } = require('./videos/videoJobsView') as typeof import('./videos/videoJobsView');
+    type VideoTestOptions = import('./videos/videoJobsView').VideoTestOptions;
+    const createVideoStore = (video: typeof settings.video, options: VideoTestOptions = {}) =>
+      new JobStore({
+        clock: realClock,
+        apiFor: lazyApiFor(connection),
+        storage: options.storage ?? context.globalState,
+        storageKey: options.storageKey,
+        scheduler: { minIntervalMs: video.pollMinMs, maxIntervalMs: video.pollMaxMs },
+        onPersistError: (error) => log.warn(`Could not save the video jobs: ${error}`),
+      });
+    const videoDeps = {
+      connection,
+      settings: () => settings.video,
+      onDidChangeSettings: settingsChanged.event,
+      onDidChangeKey: keys.onDidChange,
+      keyFor: (origin: string) => keys.get(origin),
+      createStore: (video: typeof settings.video) => createVideoStore(video),
+    };
+    const videos = new VideoFeature(videoDeps, { treeViewId: 'modelGateway.videoJobs', primary: true });
+    context.subscriptions.push(videos);
+    registerCommands(context, videos.commands.handlers());
+    testing.videos = {
+      feature: videos,
+      /** A separate store, view model and commands (no tree view, no registered commands) over the given storage. */
+      createForTest: (options: VideoTestOptions = {}) =>
+        new VideoFeature({ ...videoDeps, createStore: (video) => createVideoStore(video, options) }, { primary: false, ui: options.ui }),
+    };
+  }
   // </videos>
 
   registerCommands(context, {

@@ -97,7 +97,8 @@ export function buildVideoRequest(answers: VideoAnswers, defaults: Pick<RequestD
     const checked = checkDuration(answers.duration);
     if ('error' in checked) throw new VideoRequestError(checked.error);
   }
-  const extra = isPlainObject(defaults.extraParameters) ? structuredClone(defaults.extraParameters) : {};
+  // A JSON copy: settings are JSON, and VS Code hands them out as frozen proxies that structuredClone refuses.
+  const extra = isPlainObject(defaults.extraParameters) ? (JSON.parse(JSON.stringify(defaults.extraParameters)) as Record<string, unknown>) : {};
   for (const key of Object.keys(extra)) if (UNSAFE_SEGMENTS.has(key)) delete extra[key];
   const parameters: Record<string, unknown> = {
     ...extra,

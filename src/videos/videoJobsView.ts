@@ -1,0 +1,258 @@
+// UI adapter: keeps the Video Jobs view in step with the job store: the tree, its badge (running jobs), its
+// message (rate-limit pause, refused key), the `modelGateway.videoJobs.empty` context key, window focus, and the
+// store itself, rebuilt over the same storage when the poll settings change.
+import * as vscode from 'vscode';
+import type { GatewayConnection } from '../gateway/connection';
+import { adviceFor, SET_API_KEY } from '../gateway/errorAdvice';
+import type { GatewayApi } from '../gateway/types';
+import type { VideoDefaults } from '../settings/settings';
+import { showAdvice } from '../ui/notify';
+import { MissingApiKeyError } from './errors';
+import { isPollable, type VideoJobRecord } from './jobRecord';
+import type { JobStore, Memento } from './jobStore';
+import type { AuthRequired, PauseChange } from './pollScheduler';
+import { VideoJobCommands, vscodeUi, type CommandUi, type VideoJobsHost } from './videoJobsCommands';
+import { VideoJobsTreeProvider, type VideoJobNode } from './videoJobsTree';
+import { VideoPreviewPanels } from './videoPreviewPanel';
+
+type Subscription = { dispose(): void };
+
+/**
+ * The store asks for an origin's API synchronously; the connection builds its client (and reads the key) lazily.
+ * Each call waits for the connection and fails like a 401 when the origin has no key or is no longer configured,
+ * so the store's polling of that origin waits for a key instead of failing the job.
+ */
+export function lazyApiFor(connection: Pick<GatewayConnection, 'apiFor'>): (origin: string) => GatewayApi {
+  return (origin) => {
+    const api = async () => {
+      const resolved = await connection.apiFor(origin);
+      if (!resolved) throw new MissingApiKeyError(origin);
+      return resolved;
+    };
+    return {
+      listModels: async (options) => (await api()).listModels(options),
+      chat: async (request, options) => (await api()).chat(request, options),
+      submitVideo: async (request, options) => (await api()).submitVideo(request, options),
+      getVideo: async (id, options) => (await api()).getVideo(id, options),
+    };
+  };
+}
+
+export interface VideoFeatureDeps {
+  connection: GatewayConnection;
+  settings(): VideoDefaults;
+  onDidChangeSettings: vscode.Event<void>;
+  onDidChangeKey(listener: (origin: string) => void): Subscription;
+  keyFor(origin: string): Promise<string | undefined>;
+  createStore(video: VideoDefaults): JobStore;
+}
+
+interface ViewOptions {
+  /** The contributed view to show the tree in; test instances have none. */
+  treeViewId?: string;
+  /** Only the primary instance sets context keys and asks for a key when the gateway refuses one. */
+  primary: boolean;
+}
+
+function pollBoundsOf(video: VideoDefaults): { minMs: number; maxMs: number } {
+  return { minMs: video.pollMinMs, maxMs: video.pollMaxMs };
+}
+
+export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
+  readonly provider: VideoJobsTreeProvider;
+  readonly treeView: vscode.TreeView<VideoJobNode> | undefined;
+  private currentStore: JobStore;
+  /** The poll bounds the current store was built with. */
+  private bounds: { minMs: number; maxMs: number };
+  private rebuildWanted = false;
+  private rebuilding: Promise<void> | undefined;
+  private storeSubscriptions: Subscription[] = [];
+  private readonly subscriptions: Subscription[] = [];
+  private readonly finished = new vscode.EventEmitter<VideoJobRecord>();
+  readonly onDidFinish = this.finished.event;
+  private readonly storeChanged = new vscode.EventEmitter<void>();
+  /** Fires after the view caught up with any change of the store (or after the store was replaced). */
+  readonly onDidChange = this.storeChanged.event;
+
+  constructor(
+    private readonly deps: VideoFeatureDeps,
+    private readonly options: ViewOptions,
+  ) {
+    this.bounds = pollBoundsOf(deps.settings());
+    this.currentStore = deps.createStore(deps.settings());
+    this.provider = new VideoJobsTreeProvider({ jobs: () => this.visibleJobs(), get: (key) => this.currentStore.get(key) });
+    this.treeView = options.treeViewId ? vscode.window.createTreeView(options.treeViewId, { treeDataProvider: this.provider, showCollapseAll: false }) : undefined;
+    this.bindStore();
+    this.subscriptions.push(
+      vscode.window.onDidChangeWindowState((state) => this.currentStore.setFocused(state.focused)),
+      deps.connection.onDidChangeClient(() => this.onClientChanged()),
+      deps.onDidChangeKey((origin) => this.currentStore.resumeAuth(origin)),
+      deps.onDidChangeSettings(() => this.onSettingsChanged()),
+    );
+    this.currentStore.setFocused(vscode.window.state.focused);
+    this.update();
+  }
+
+  get store(): JobStore {
+    return this.currentStore;
+  }
+
+  /** The gateway whose jobs are shown: the configured one. */
+  get origin(): string | undefined {
+    return this.deps.connection.origin;
+  }
+
+  get pollBoundsMs(): { minMs: number; maxMs: number } {
+    return { ...this.bounds };
+  }
+
+  visibleJobs(): VideoJobRecord[] {
+    const origin = this.origin;
+    return origin ? this.currentStore.jobs(origin) : [];
+  }
+
+  get runningCount(): number {
+    return this.visibleJobs().filter((job) => job.localState === 'submitting' || isPollable(job)).length;
+  }
+
+  selection(): readonly VideoJobNode[] {
+    return this.treeView?.selection ?? [];
+  }
+
+  async reveal(key: string): Promise<void> {
+    if (!this.treeView || !this.currentStore.get(key)) return;
+    await this.treeView.reveal(this.provider.jobNode(key), { select: true, focus: false }).then(undefined, () => undefined);
+  }
+
+  refresh(): void {
+    this.update();
+  }
+
+  private bindStore(): void {
+    const store = this.currentStore;
+    this.storeSubscriptions = [
+      store.onDidChange(() => {
+        this.update();
+        if (this.rebuildWanted) void this.rebuildStore();
+      }),
+      store.onDidFinish((record) => this.finished.fire(record)),
+      store.onDidChangePause((change) => this.onPause(change)),
+      store.onAuthRequired((required) => this.onAuthRequired(required)),
+    ];
+  }
+
+  private update(): void {
+    this.provider.refresh();
+    if (this.treeView) {
+      const running = this.runningCount;
+      this.treeView.badge = running > 0 ? { value: running, tooltip: `${running} video job${running === 1 ? '' : 's'} running` } : undefined;
+      this.treeView.message = this.message();
+    }
+    if (this.options.primary) void vscode.commands.executeCommand('setContext', 'modelGateway.videoJobs.empty', this.visibleJobs().length === 0);
+    this.storeChanged.fire();
+  }
+
+  private message(): string | undefined {
+    const origin = this.origin;
+    if (!origin) return undefined;
+    const host = new URL(origin).host;
+    const pausedUntil = this.currentStore.pausedUntil(origin);
+    if (pausedUntil !== undefined) return `Rate limited by ${host}: status checks resume at ${new Date(pausedUntil).toLocaleTimeString()}.`;
+    if (this.currentStore.isAuthBlocked(origin)) return `Status checks are paused: ${host} did not accept the API key. Set a key to resume.`;
+    return undefined;
+  }
+
+  private onPause(change: PauseChange): void {
+    this.update();
+    if (change.pausedUntil === undefined) return;
+    // The status bar shows the countdown from the connection state.
+    this.deps.connection.report(change.origin, {
+      ok: false,
+      error: { status: 429, retryAfterMs: Math.max(0, change.pausedUntil - Date.now()), message: 'Video status checks are paused by the rate limit.' },
+    });
+  }
+
+  private onAuthRequired(required: AuthRequired): void {
+    this.update();
+    if (!this.options.primary || required.origin !== this.origin) return;
+    const advice = adviceFor(required.error, { origin: required.origin });
+    advice.message = `Video status checks are paused. ${advice.message}`;
+    if (!advice.actions.some((a) => a.command === SET_API_KEY.command || a.command === 'modelGateway.rotateApiKey')) advice.actions.unshift(SET_API_KEY);
+    void showAdvice(advice, 'warning');
+  }
+
+  private onClientChanged(): void {
+    // The gateway or its key changed: jobs of the (new) current gateway may be polled again.
+    const origin = this.origin;
+    if (origin) this.currentStore.resumeAuth(origin);
+    this.update();
+  }
+
+  private onSettingsChanged(): void {
+    const next = pollBoundsOf(this.deps.settings());
+    if (next.minMs === this.bounds.minMs && next.maxMs === this.bounds.maxMs) return;
+    this.rebuildWanted = true;
+    void this.rebuildStore();
+  }
+
+  /**
+   * Replaces the store by one built with the current settings, over the same storage. Waits while a submission is
+   * on its way (its answer must land in the store that sent it); retried on the store's next change.
+   */
+  private rebuildStore(): Promise<void> {
+    if (this.rebuilding) return this.rebuilding;
+    this.rebuilding = (async () => {
+      const old = this.currentStore;
+      await old.flush();
+      if (!this.rebuildWanted || old !== this.currentStore || old.jobs().some((job) => job.localState === 'submitting')) return;
+      this.rebuildWanted = false;
+      for (const s of this.storeSubscriptions) s.dispose();
+      old.dispose();
+      this.bounds = pollBoundsOf(this.deps.settings());
+      this.currentStore = this.deps.createStore(this.deps.settings());
+      this.currentStore.setFocused(vscode.window.state.focused);
+      this.bindStore();
+      this.update();
+    })().finally(() => {
+      this.rebuilding = undefined;
+    });
+    return this.rebuilding;
+  }
+
+  dispose(): void {
+    for (const s of [...this.subscriptions, ...this.storeSubscriptions]) s.dispose();
+    this.currentStore.dispose();
+    this.treeView?.dispose();
+    this.provider.dispose();
+    this.finished.dispose();
+    this.storeChanged.dispose();
+  }
+}
+
+/** Everything of the video feature one instance needs; the extension builds one, host tests build more. */
+export class VideoFeature implements vscode.Disposable {
+  readonly view: VideoJobsView;
+  readonly previews = new VideoPreviewPanels();
+  readonly commands: VideoJobCommands;
+
+  constructor(deps: VideoFeatureDeps, options: ViewOptions & { ui?: CommandUi }) {
+    this.view = new VideoJobsView(deps, options);
+    this.commands = new VideoJobCommands({ view: this.view, connection: deps.connection, settings: deps.settings, keyFor: deps.keyFor, previews: this.previews, ui: options.ui ?? vscodeUi });
+  }
+
+  get store(): JobStore {
+    return this.view.store;
+  }
+
+  dispose(): void {
+    this.commands.dispose();
+    this.previews.dispose();
+    this.view.dispose();
+  }
+}
+
+export interface VideoTestOptions {
+  storage?: Memento;
+  storageKey?: string;
+  ui?: CommandUi;
+}

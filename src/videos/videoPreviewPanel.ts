@@ -1,0 +1,82 @@
+// UI adapter: plays a result in a webview. No scripts; the Content-Security-Policy lets media come from that
+// result's origin only. The signed link goes into the page byte for byte (HTML-escaped, which the parser undoes).
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { checkResultUrl, urlExpiry } from './download';
+import type { VideoJobRecord } from './jobRecord';
+import { shortPrompt } from './videoJobsTree';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** The page for one result; `url` must already have passed checkResultUrl. */
+export function previewHtml(url: string, title: string, nonce: string, expiresAt?: number): string {
+  const origin = new URL(url).origin;
+  const csp = [`default-src 'none'`, `media-src ${origin}`, `style-src 'nonce-${nonce}'`].join('; ');
+  const expiry = expiresAt === undefined ? '' : `<p class="note">The link ${expiresAt <= Date.now() ? 'expired' : 'is valid until'} ${escapeHtml(new Date(expiresAt).toLocaleString())}.</p>`;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style nonce="${nonce}">
+  body { margin: 0; padding: 12px; color: var(--vscode-foreground); font-family: var(--vscode-font-family); }
+  video { display: block; max-width: 100%; max-height: calc(100vh - 90px); margin: 0 auto; background: #000; }
+  h1 { font-size: 1em; font-weight: normal; margin: 0 0 8px; overflow-wrap: anywhere; }
+  .note { opacity: 0.75; font-size: 0.9em; }
+</style>
+</head>
+<body>
+<h1>${escapeHtml(title)}</h1>
+<video controls preload="metadata" src="${escapeHtml(url)}">
+  <p>This video cannot play here. Use Open Result or Download to Workspace instead.</p>
+</video>
+${expiry}
+</body>
+</html>`;
+}
+
+export class VideoPreviewPanels implements vscode.Disposable {
+  private readonly panels = new Map<string, vscode.WebviewPanel>();
+
+  /** Shows the result in a panel of its own (reused when it is already open). Returns undefined for a refused link. */
+  show(record: VideoJobRecord, index: number): vscode.WebviewPanel | undefined {
+    const url = record.resultUrls[index];
+    if (!checkResultUrl(url).ok) return undefined;
+    const id = `${record.key}#${index}`;
+    const title = `Video: ${shortPrompt(record.prompt, 40)}`;
+    let panel = this.panels.get(id);
+    if (panel) {
+      panel.reveal();
+    } else {
+      panel = vscode.window.createWebviewPanel('modelGateway.videoPreview', title, vscode.ViewColumn.Active, {
+        enableScripts: false,
+        enableForms: false,
+        localResourceRoots: [],
+        retainContextWhenHidden: false,
+      });
+      this.panels.set(id, panel);
+      const opened = panel;
+      opened.onDidDispose(() => this.panels.get(id) === opened && this.panels.delete(id));
+    }
+    panel.webview.html = previewHtml(url, shortPrompt(record.prompt, 200), randomBytes(16).toString('base64'), urlExpiry(url));
+    return panel;
+  }
+
+  /** The open panel for a result, if any (for tests and for closing it when the job is removed). */
+  panelFor(key: string, index: number): vscode.WebviewPanel | undefined {
+    return this.panels.get(`${key}#${index}`);
+  }
+
+  closeJob(key: string): void {
+    for (const [id, panel] of [...this.panels]) if (id.startsWith(`${key}#`)) panel.dispose();
+  }
+
+  dispose(): void {
+    for (const panel of [...this.panels.values()]) panel.dispose();
+    this.panels.clear();
+  }
+}

@@ -1,0 +1,375 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ModelGatewayApi } from '../../../src/extension';
+import type { ErrorAdvice } from '../../../src/gateway/errorAdvice';
+import type { VideoJobRecord } from '../../../src/videos/jobRecord';
+import type { Memento } from '../../../src/videos/jobStore';
+import type { CommandUi } from '../../../src/videos/videoJobsCommands';
+import type { VideoJobNode } from '../../../src/videos/videoJobsTree';
+import type { VideoFeature, VideoTestOptions } from '../../../src/videos/videoJobsView';
+import type { Simulator } from '../../simulator';
+import { startSimulator } from '../../simulator';
+
+const EXTENSION_ID = 'model-gateway.model-gateway';
+const config = () => vscode.workspace.getConfiguration('modelGateway');
+
+interface VideoHooks {
+  feature: VideoFeature;
+  createForTest(options?: VideoTestOptions): VideoFeature;
+}
+
+async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function iconId(item: vscode.TreeItem): string | undefined {
+  return (item.iconPath as vscode.ThemeIcon | undefined)?.id;
+}
+
+function tokens(item: vscode.TreeItem): string[] {
+  return (item.contextValue ?? '').split(' ').filter(Boolean);
+}
+
+/** The tooltip's text with the markdown escapes removed. */
+function tooltipText(item: vscode.TreeItem): string {
+  const tooltip = item.tooltip;
+  const text = typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '');
+  return text.replace(/\\(.)/g, '$1');
+}
+
+class MemoryMemento implements Memento {
+  private readonly data = new Map<string, unknown>();
+  constructor(initial: Record<string, unknown> = {}) {
+    for (const [key, value] of Object.entries(initial)) this.data.set(key, structuredClone(value));
+  }
+  get<T>(key: string): T | undefined {
+    return structuredClone(this.data.get(key)) as T | undefined;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.data.set(key, structuredClone(value));
+  }
+}
+
+/** Records what the commands would show or open, and answers modal questions with `answer`. */
+class RecordingUi implements CommandUi {
+  readonly opened: string[] = [];
+  readonly shown: Array<{ kind: string; message: string }> = [];
+  readonly asked: string[] = [];
+  readonly copied: string[] = [];
+  answer: string | undefined;
+
+  async openExternal(url: string): Promise<boolean> {
+    this.opened.push(url);
+    return true;
+  }
+  async notify(kind: 'info' | 'warning' | 'error', message: string): Promise<string | undefined> {
+    this.shown.push({ kind, message });
+    return undefined;
+  }
+  async ask(_kind: 'warning' | 'error', message: string): Promise<string | undefined> {
+    this.asked.push(message);
+    return this.answer;
+  }
+  async copy(text: string): Promise<void> {
+    this.copied.push(text);
+  }
+  status(): void {}
+  advise(advice: ErrorAdvice): void {
+    this.shown.push({ kind: 'advice', message: advice.message });
+  }
+}
+
+describe('video jobs', function () {
+  this.timeout(60_000);
+  let sim: Simulator;
+  let api: ModelGatewayApi;
+  let hooks: VideoHooks;
+  let feature: VideoFeature;
+  let completedKey: string | undefined;
+  const bundles: VideoFeature[] = [];
+
+  const provider = () => feature.view.provider;
+  const itemFor = (key: string) => provider().getTreeItem(provider().jobNode(key));
+  const statusOf = (key: string) => feature.store.get(key)?.status;
+  const gets = (id: string) => sim.log.filter((e) => e.method === 'GET' && e.path === `/v1/videos/generations/${id}`);
+
+  before(async () => {
+    sim = await startSimulator({ video: { queuedMs: 1200, inProgressMs: 1500 } });
+    api = await vscode.extensions.getExtension<ModelGatewayApi>(EXTENSION_ID)!.activate();
+    hooks = api.testing.videos as VideoHooks;
+    feature = hooks.feature;
+    await config().update('video.pollMinSeconds', 1, vscode.ConfigurationTarget.Global);
+    await config().update('video.pollMaxSeconds', 1, vscode.ConfigurationTarget.Global);
+    await until(() => feature.view.pollBoundsMs.minMs === 1000 && feature.view.pollBoundsMs.maxMs === 1000, 'the store to be rebuilt with the poll settings');
+    await config().update('baseUrl', sim.baseUrl, vscode.ConfigurationTarget.Global);
+    await until(() => api.connection.origin === sim.origin, 'the connection to follow the setting');
+    assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey), true);
+    // A headless browser may not report the window as focused; polling would then slow down on purpose.
+    feature.store.setFocused(true);
+  });
+
+  after(async () => {
+    for (const bundle of bundles) bundle.dispose();
+    for (const job of feature.store.jobs(sim.origin)) await feature.store.remove(job.key);
+    await config().update('video.pollMinSeconds', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('video.pollMaxSeconds', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('modelGateway.clearApiKey', { confirm: false });
+    await config().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await sim.close();
+  });
+
+  it('submits, shows the job as queued at once, and follows it to completed in the tree', async () => {
+    const prompt = 'A paper boat drifting down a rain-soaked street at dusk, seen from above, slow camera';
+    const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt, resolution: '1280x720', duration: 4 })) as VideoJobRecord;
+    assert.ok(record.id, 'the gateway gave the job an id');
+    assert.equal(record.status, 'queued');
+    const submits = sim.log.filter((e) => e.method === 'POST' && e.path === '/v1/videos/generations');
+    assert.equal(submits.length, 1);
+    assert.deepEqual(submits[0].body, { model: 'model-1.0-video-edit', input: { prompt }, parameters: { resolution: '1280x720', duration: 4 } });
+
+    const top = provider().getChildren()[0];
+    assert.deepEqual(top, { kind: 'job', key: record.key }, 'newest first');
+    let item = itemFor(record.key);
+    assert.equal(item.label, 'A paper boat drifting down a rain-soaked street at dusk, se…');
+    assert.match(String(item.description), /^queued · \d+ s ago · 1280x720 · 4 s$/);
+    assert.equal(iconId(item), 'clock');
+    assert.ok(tokens(item).includes('job') && tokens(item).includes('refreshable') && tokens(item).includes('removable'));
+    assert.ok(!tokens(item).includes('previewable') && !tokens(item).includes('resubmittable'));
+    assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.None);
+    const badge = feature.view.treeView?.badge;
+    assert.ok(badge && badge.value >= 1, 'the badge counts the running job');
+
+    await until(() => statusOf(record.key) === 'in_progress', 'in_progress');
+    item = itemFor(record.key);
+    assert.match(String(item.description), /^in progress · /);
+    assert.equal(iconId(item), 'sync~spin');
+
+    await until(() => statusOf(record.key) === 'completed', 'completed');
+    item = itemFor(record.key);
+    assert.match(String(item.description), /^completed · .* · 1280x720 · 4 s$/);
+    assert.equal(iconId(item), 'pass');
+    for (const token of ['job', 'previewable', 'openable', 'downloadable', 'resubmittable', 'removable']) assert.ok(tokens(item).includes(token), token);
+    assert.ok(!tokens(item).includes('refreshable') && !tokens(item).includes('failed'));
+    assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+    const tooltip = tooltipText(item);
+    for (const fact of [record.id!, 'model-1.0-video-edit', '1280x720', '4 s', sim.origin]) assert.ok(tooltip.includes(fact), `tooltip shows ${fact}`);
+
+    const children = provider().getChildren(provider().jobNode(record.key));
+    assert.equal(children.length, 1);
+    const result = provider().getTreeItem(children[0]);
+    assert.equal(result.label, `${record.id}.mp4`);
+    assert.deepEqual(tokens(result), ['result', 'previewable', 'openable', 'downloadable']);
+    assert.match(String(result.description), /^link valid for (59 min|1 h)$/);
+    assert.deepEqual(provider().getParent(children[0]), provider().jobNode(record.key));
+    assert.equal(feature.view.treeView?.badge, undefined, 'no badge once nothing runs');
+    assert.ok(gets(record.id!).length >= 2, 'the job was polled');
+    completedKey = record.key;
+  });
+
+  it('shows a failed job with its error', async () => {
+    const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: '[fail] A kite over a grey sea' })) as VideoJobRecord;
+    await until(() => statusOf(record.key) === 'failed', 'failed');
+    const stored = feature.store.get(record.key)!;
+    assert.ok(stored.error?.message, 'the gateway sent an error');
+    const item = itemFor(record.key);
+    assert.equal(iconId(item), 'error');
+    assert.match(String(item.description), /^failed · /);
+    for (const token of ['job', 'failed', 'resubmittable', 'removable']) assert.ok(tokens(item).includes(token), token);
+    assert.ok(!tokens(item).includes('previewable') && !tokens(item).includes('refreshable'));
+    assert.ok(tooltipText(item).includes(stored.error.message));
+    assert.ok(tooltipText(item).includes('generation_failed'));
+    assert.deepEqual(provider().getChildren(provider().jobNode(record.key)), []);
+  });
+
+  it('downloads the result into the workspace, byte for byte', async () => {
+    assert.ok(completedKey, 'needs the completed job of the first test');
+    const uri = (await vscode.commands.executeCommand('modelGateway.videos.download', { kind: 'result', key: completedKey, index: 0 })) as vscode.Uri | undefined;
+    assert.ok(uri, 'a file was written');
+    const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    assert.equal(path.dirname(uri.fsPath), folder);
+    const extensionPath = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+    const expected = fs.readFileSync(path.join(extensionPath, 'test', 'fixtures', 'video', 'sample.mp4'));
+    try {
+      assert.deepEqual(fs.readFileSync(uri.fsPath), expected);
+      assert.deepEqual(
+        fs.readdirSync(folder).filter((name) => name.endsWith('.part')),
+        [],
+        'no partial file is left',
+      );
+    } finally {
+      fs.rmSync(uri.fsPath, { force: true });
+    }
+  });
+
+  it('previews a result in a webview limited to the result origin', async () => {
+    assert.ok(completedKey);
+    const panel = (await vscode.commands.executeCommand('modelGateway.videos.preview', { kind: 'result', key: completedKey, index: 0 })) as vscode.WebviewPanel | undefined;
+    assert.ok(panel);
+    try {
+      const html = panel.webview.html;
+      const url = feature.store.get(completedKey)!.resultUrls[0];
+      const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1].replace(/&#39;/g, "'");
+      assert.ok(csp);
+      assert.match(csp, /default-src 'none'/);
+      assert.match(csp, new RegExp(`media-src ${sim.origin.replace(/[.]/g, '\\.')}(;|$)`));
+      assert.ok(!/script-src/.test(csp) && !/<script/i.test(html));
+      assert.ok(html.includes(`src="${url.replace(/&/g, '&amp;')}"`), 'the signed link is in the page unchanged');
+      assert.equal(panel.webview.options.enableScripts, false);
+    } finally {
+      panel.dispose();
+    }
+  });
+
+  it('restores the jobs after a reload and resumes polling', async () => {
+    const storageKey = `modelGateway.videoJobs.hostTest.${Date.now()}`;
+    const first = hooks.createForTest({ storageKey });
+    bundles.push(first);
+    first.store.setFocused(true);
+    const job = (await first.commands.generateVideo({ prompt: 'Reload me: a lighthouse at night', resolution: '720x1280', duration: 2 }))!;
+    assert.equal(job.status, 'queued');
+    await first.store.flush();
+    first.dispose();
+    const pollsBefore = gets(job.id!).length;
+
+    const second = hooks.createForTest({ storageKey });
+    bundles.push(second);
+    second.store.setFocused(true);
+    const restored = second.store.get(job.key);
+    assert.ok(restored, 'the job is back');
+    assert.equal(restored.id, job.id);
+    assert.equal(restored.prompt, job.prompt);
+    assert.deepEqual(restored.parameters, { resolution: '720x1280', duration: 2 });
+    const item = second.view.provider.getTreeItem(second.view.provider.getChildren()[0]);
+    assert.equal(item.label, 'Reload me: a lighthouse at night');
+
+    await until(() => second.store.get(job.key)?.status === 'completed', 'the restored job to complete');
+    assert.ok(gets(job.id!).length > pollsBefore, 'polling resumed after the reload');
+    await second.store.remove(job.key);
+    await second.store.flush();
+    second.dispose();
+  });
+
+  it('refuses to open a command: or file: result link, and passes an https link through unchanged', async () => {
+    const signed = 'https://cdn.example.com/v%20x.mp4?X-Amz-Signature=a%2Fb%3D&X-Amz-Date=20300101T000000Z&X-Amz-Expires=60&x=%7E';
+    const record: VideoJobRecord = {
+      key: 'job-crafted',
+      id: 'vid_crafted',
+      origin: sim.origin,
+      model: 'model-1.0-video-edit',
+      prompt: 'crafted',
+      parameters: {},
+      status: 'completed',
+      resultUrls: ['command:workbench.action.quit', 'file:///etc/passwd', signed],
+      createdAt: Date.now(),
+      updatedAt: Date.now(),
+      completedAt: Date.now(),
+      pollCount: 1,
+    };
+    const ui = new RecordingUi();
+    const bundle = hooks.createForTest({ storage: new MemoryMemento({ crafted: [record] }), storageKey: 'crafted', ui });
+    bundles.push(bundle);
+    const tree = bundle.view.provider;
+    const results = tree.getChildren(tree.jobNode(record.key)) as Array<Extract<VideoJobNode, { kind: 'result' }>>;
+    assert.equal(results.length, 3);
+
+    for (const index of [0, 1]) {
+      const item = tree.getTreeItem(results[index]);
+      assert.deepEqual(tokens(item), ['result'], 'no open, preview or download action for it');
+      assert.equal(item.command, undefined);
+      ui.shown.length = 0;
+      assert.equal(await bundle.commands.openResult(results[index]), false);
+      assert.equal(await bundle.commands.preview(results[index]), undefined);
+      assert.equal(await bundle.commands.download(results[index]), undefined);
+      assert.deepEqual(ui.opened, [], 'nothing was opened');
+      assert.equal(ui.shown.length, 3);
+      for (const shown of ui.shown) {
+        assert.equal(shown.kind, 'error');
+        assert.match(shown.message, /only http and https/);
+        assert.ok(shown.message.includes(index === 0 ? 'command:' : 'file:'));
+      }
+    }
+
+    assert.equal(await bundle.commands.openResult(results[2]), true);
+    assert.deepEqual(ui.opened, [signed], 'the signed link is opened byte for byte');
+    assert.equal(await bundle.commands.copyUrl(results[2]), true);
+    assert.deepEqual(ui.copied, [signed]);
+  });
+
+  it('asks before removing an unfinished job, and removes a finished one at once', async () => {
+    const base = { origin: sim.origin, model: 'm', parameters: {}, resultUrls: [], createdAt: Date.now(), updatedAt: Date.now(), pollCount: 0 };
+    const uncertain: VideoJobRecord = { ...base, key: 'job-uncertain', prompt: 'uncertain one', status: '', localState: 'uncertain', error: { message: 'socket hang up' } };
+    const failed: VideoJobRecord = { ...base, key: 'job-failed', id: 'vid_f', prompt: 'failed one', status: 'failed', error: { message: 'boom' }, createdAt: Date.now() + 1 };
+    const ui = new RecordingUi();
+    const bundle = hooks.createForTest({ storage: new MemoryMemento({ jobs: [uncertain, failed] }), storageKey: 'jobs', ui });
+    bundles.push(bundle);
+    const tree = bundle.view.provider;
+    assert.deepEqual(
+      tree.getChildren().map((n) => n.key),
+      ['job-failed', 'job-uncertain'],
+      'newest first',
+    );
+    const item = tree.getTreeItem(tree.jobNode('job-uncertain'));
+    assert.equal(item.description?.toString().startsWith('submission uncertain · '), true);
+    assert.equal(iconId(item), 'question');
+    for (const token of ['uncertain', 'resubmittable', 'removable']) assert.ok(tokens(item).includes(token), token);
+    assert.ok(!tokens(item).includes('job'), 'no job id to copy yet');
+
+    ui.answer = undefined;
+    assert.equal(await bundle.commands.remove('job-uncertain'), false);
+    assert.equal(ui.asked.length, 1);
+    assert.ok(bundle.store.get('job-uncertain'), 'kept when the question is dismissed');
+    ui.answer = 'Remove';
+    assert.equal(await bundle.commands.remove('job-uncertain'), true);
+    assert.equal(bundle.store.get('job-uncertain'), undefined);
+
+    assert.equal(await bundle.commands.remove({ kind: 'job', key: 'job-failed' }), true);
+    assert.equal(ui.asked.length, 2, 'no question for a finished job');
+    assert.deepEqual(tree.getChildren(), []);
+  });
+
+  it('makes no poll during the Retry-After window of a 429, and shows the pause', async () => {
+    const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: 'A clock tower in fog' })) as VideoJobRecord;
+    await until(() => gets(record.id!).length > 0, 'the first poll');
+    const paused = new Promise<number>((resolve) => {
+      const subscription = feature.store.onDidChangePause((change) => {
+        if (change.origin === sim.origin && change.pausedUntil !== undefined) {
+          subscription.dispose();
+          resolve(change.pausedUntil);
+        }
+      });
+    });
+    const firstForced = sim.log.length;
+    // The client itself waits out two of them (its retries); the third reaches the store, which pauses polling.
+    sim.force429(1, 3);
+    const pausedUntil = await paused;
+    assert.ok(pausedUntil > Date.now() - 100);
+    assert.match(feature.view.treeView?.message ?? '', /Rate limited/);
+    assert.equal(api.connection.state.kind, 'rate-limited', 'reported to the connection (status bar countdown)');
+
+    await until(() => statusOf(record.key) === 'completed', 'the job to complete after the pause', 20_000);
+    const after = sim.log.slice(firstForced);
+    const limited = after.filter((e) => e.status === 429);
+    assert.equal(limited.length, 3);
+    for (const entry of limited) {
+      const next = after.find((e) => e.seq > entry.seq);
+      assert.ok(next, 'polling went on after the window');
+      assert.ok(next.startedAt - entry.startedAt >= 950, `next request ${next.startedAt - entry.startedAt} ms after a 429 with Retry-After: 1`);
+    }
+    assert.equal(feature.view.treeView?.message, undefined, 'the pause message is gone');
+  });
+
+  it('clears finished jobs of this gateway', async () => {
+    const finished = feature.store.jobs(sim.origin).filter((job) => job.status === 'completed' || job.status === 'failed');
+    assert.ok(finished.length >= 2);
+    await vscode.commands.executeCommand('modelGateway.videos.clearFinished');
+    for (const job of finished) assert.equal(feature.store.get(job.key), undefined);
+  });
+});
