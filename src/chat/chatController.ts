@@ -299,13 +299,15 @@ export class ChatController implements Disposable {
     turn.error = errorOf(advice);
   }
 
+  /** Saves the finished reply, then reports it: a reply shown as finished is finished on disk. */
   private async finish(run: Run): Promise<void> {
     this.flush(run);
     if (this.disposed) return;
-    this.running = undefined;
     this.touch();
-    this.events.fire({ type: 'turnFinished', turn: run.turn });
     await this.deps.store.save(this.state);
+    if (this.disposed) return;
+    this.running = undefined;
+    this.events.fire({ type: 'turnFinished', turn: run.turn });
     await this.deps.store.removeJournal(this.state.id, run.turn.id);
   }
 

@@ -64,6 +64,18 @@ describe('ChatController', () => {
     assert.equal(saved.session.turns[1].status, 'streaming');
   });
 
+  it('reports a reply as finished only once the snapshot on disk says so', async () => {
+    const h = createHarness();
+    const statusOnDisk: string[] = [];
+    h.controller.onEvent((e) => {
+      if (e.type === 'turnFinished') statusOnDisk.push(JSON.parse(h.fs.files.get('s1.json') ?? '{}').session.turns[1].status);
+    });
+    const call = await sendAndWaitForCall(h, 'Hi');
+    call.resolve(result('Done'));
+    await h.controller.idle;
+    assert.deepEqual(statusOnDisk, ['complete']);
+  });
+
   it('gathers deltas for a moment, and journals them before reporting them', async () => {
     const h = createHarness();
     const call = await sendAndWaitForCall(h, 'Hi');

@@ -1,0 +1,382 @@
+// The chat panel in the real VS Code: the real webview loads under its CSP and says `ready`; the tests then drive
+// the panel through the same message handler the webview uses, and watch what the host posts back.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ChatPanel } from '../../../src/chat/chatPanel';
+import type { ChatPanelManager } from '../../../src/chat/chatPanelManager';
+import type { ModelGatewayApi } from '../../../src/extension';
+import { CHAT_VIEW_TYPE, type HostMessage, type TurnFinish, type WebviewMessage, type WireTurn } from '../../../src/webview/protocol';
+import type { Simulator } from '../../simulator';
+import { startSimulator } from '../../simulator';
+
+interface ChatTesting {
+  manager: ChatPanelManager;
+  createManager(storageFolder: string): ChatPanelManager;
+}
+
+const config = () => vscode.workspace.getConfiguration('modelGateway');
+
+async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** What one panel's host side posted and received. */
+class PanelRecorder {
+  readonly posted: HostMessage[] = [];
+  readonly received: WebviewMessage[] = [];
+
+  constructor(readonly panel: ChatPanel) {
+    panel.onDidPost((m) => this.posted.push(m));
+    panel.bridge.onDidReceive((m) => this.received.push(m));
+  }
+
+  send(message: WebviewMessage): Promise<void> {
+    return this.panel.handleMessage(message);
+  }
+
+  mark(): number {
+    return this.posted.length;
+  }
+
+  since(mark: number): HostMessage[] {
+    return this.posted.slice(mark);
+  }
+
+  async finish(mark: number, timeoutMs = 10_000): Promise<TurnFinish> {
+    const message = await until(() => this.since(mark).find((m) => m.type === 'turnFinished'), 'the reply to finish', timeoutMs);
+    assert.ok(message.type === 'turnFinished');
+    return message.finish;
+  }
+
+  deltaText(mark: number): string {
+    return this.since(mark)
+      .map((m) => (m.type === 'turnDelta' ? m.delta.content?.text ?? '' : ''))
+      .join('');
+  }
+
+  addedTurns(mark: number): WireTurn[] {
+    return this.since(mark).flatMap((m) => (m.type === 'turnAdded' ? [m.turn] : []));
+  }
+
+  async init(): Promise<Extract<HostMessage, { type: 'init' }>> {
+    const message = await until(() => [...this.posted].reverse().find((m) => m.type === 'init'), 'the webview to load and the host to send init', 20_000);
+    assert.ok(message.type === 'init');
+    return message;
+  }
+}
+
+function chatRequests(sim: Simulator) {
+  return sim.log.filter((e) => e.path === '/v1/chat/completions');
+}
+
+describe('chat panel (issue: chat)', function () {
+  this.timeout(60_000);
+  let sim: Simulator;
+  let chat: ChatTesting;
+  let storage: string;
+  let manager: ChatPanelManager;
+  const extras: ChatPanelManager[] = [];
+
+  async function openChat(target = manager): Promise<PanelRecorder> {
+    const recorder = new PanelRecorder(await target.newChat());
+    await recorder.init();
+    return recorder;
+  }
+
+  before(async () => {
+    sim = await startSimulator({ tokensPerSecond: 200 });
+    const api = await vscode.extensions.getExtension<ModelGatewayApi>('model-gateway.model-gateway')!.activate();
+    chat = api.testing.chat as ChatTesting;
+    await config().update('baseUrl', sim.baseUrl, vscode.ConfigurationTarget.Global);
+    await config().update('idleTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+    await until(() => api.connection.origin === sim.origin, 'the connection to follow the setting');
+    await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('modelGateway.clearApiKey', { confirm: false });
+    await config().update('idleTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await sim.close();
+  });
+
+  beforeEach(() => {
+    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-chat-host-'));
+    manager = chat.createManager(storage);
+    manager.openExternal = async () => undefined;
+    sim.clearLog();
+    sim.setDefaultFault(null);
+  });
+
+  afterEach(async () => {
+    for (const m of [manager, ...extras.splice(0)]) m.dispose();
+    await manager.flush();
+    // Closing a changed untitled file would ask whether to save it; revert them first.
+    for (const document of vscode.workspace.textDocuments.filter((d) => d.isUntitled && d.isDirty)) {
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fs.rmSync(storage, { recursive: true, force: true });
+  });
+
+  it('loads the real webview under a strict CSP, with only the built assets as local resources', async () => {
+    const recorder = await openChat();
+    assert.ok(recorder.received.some((m) => m.type === 'ready'), 'the webview itself said ready');
+    const webview = recorder.panel.panel.webview;
+    assert.equal(webview.options.enableCommandUris, false);
+    assert.equal(webview.options.enableScripts, true);
+    assert.deepEqual(
+      webview.options.localResourceRoots?.map((u) => path.relative(vscode.extensions.getExtension('model-gateway.model-gateway')!.extensionPath, u.fsPath)),
+      [path.join('dist', 'webview'), path.join('dist', 'codicons')],
+    );
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(webview.html)?.[1] ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'nonce-[A-Za-z0-9+/=]{20,}'/);
+    assert.match(csp, /connect-src 'none'/);
+    assert.match(csp, /form-action 'none'/);
+    assert.match(csp, /base-uri 'none'/);
+    assert.match(csp, /img-src [^;]* data:/);
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    assert.ok(webview.html.includes(`<script nonce="${nonce}"`), 'the script carries the nonce');
+    assert.ok(!/<script(?![^>]*nonce)/.test(webview.html), 'no script without the nonce');
+    const init = await recorder.init();
+    assert.deepEqual(init.turns, []);
+    await until(() => recorder.posted.some((m) => m.type === 'models' && m.models.models.includes('model-k3') && !m.models.models.includes('model-1.0-video-edit')), 'the chat models');
+  });
+
+  it('sends a message and streams the reply to the webview as deltas, with usage', async () => {
+    const recorder = await openChat();
+    const mark = recorder.mark();
+    await recorder.send({ type: 'send', text: '[echo] The quick brown fox jumps over the lazy dog' });
+    const finish = await recorder.finish(mark);
+    assert.equal(finish.status, 'complete');
+    assert.equal(finish.model, 'model-k3');
+    assert.ok(finish.usage && finish.usage.completion > 0 && finish.usage.total === finish.usage.prompt + finish.usage.completion, JSON.stringify(finish.usage));
+    assert.equal(recorder.deltaText(mark), 'The quick brown fox jumps over the lazy dog');
+    const types = recorder.since(mark).map((m) => m.type);
+    assert.ok(types.filter((t) => t === 'turnDelta').length >= 1);
+    assert.ok(!types.includes('init'), 'the transcript is not sent again while streaming');
+    assert.ok(!recorder.received.some((m) => m.type === 'resync'), 'the webview applied every delta without a gap');
+    const body = chatRequests(sim).at(-1)?.body as { stream: boolean; stream_options: unknown; messages: unknown[] };
+    assert.equal(body.stream, true);
+    assert.deepEqual(body.stream_options, { include_usage: true });
+    assert.deepEqual(body.messages, [{ role: 'user', content: '[echo] The quick brown fox jumps over the lazy dog' }]);
+  });
+
+  it('Stop aborts the HTTP request (the simulator sees the disconnect) and keeps the partial reply', async () => {
+    const recorder = await openChat();
+    const mark = recorder.mark();
+    await recorder.send({ type: 'send', text: '[long:40] tell me everything' });
+    await until(() => recorder.deltaText(mark).length > 20, 'some streamed text');
+    await recorder.send({ type: 'stop' });
+    const finish = await recorder.finish(mark);
+    assert.equal(finish.status, 'stopped');
+    assert.equal(finish.error, undefined);
+    const aborted = await sim.waitForLog((e) => e.path === '/v1/chat/completions' && e.aborted);
+    assert.equal(aborted.aborted, true);
+    const kept = recorder.panel.controller.session.turns[1];
+    assert.ok(kept.role === 'assistant' && kept.content.length > 20 && kept.content === recorder.deltaText(mark));
+  });
+
+  it('Regenerate replaces the last reply with a new request for the same conversation', async () => {
+    const recorder = await openChat();
+    let mark = recorder.mark();
+    await recorder.send({ type: 'send', text: '[echo] first answer please' });
+    await recorder.finish(mark);
+    const firstReply = recorder.panel.controller.session.turns[1].id;
+    mark = recorder.mark();
+    await recorder.send({ type: 'regenerate' });
+    const finish = await recorder.finish(mark);
+    assert.equal(finish.status, 'complete');
+    assert.deepEqual(recorder.since(mark)[0], { type: 'turnsRemoved', fromIndex: 1 });
+    assert.notEqual(finish.turnId, firstReply);
+    const requests = chatRequests(sim);
+    assert.equal(requests.length, 2);
+    assert.deepEqual((requests[1].body as { messages: unknown }).messages, (requests[0].body as { messages: unknown }).messages);
+    assert.equal(recorder.panel.controller.session.turns.length, 2);
+  });
+
+  it('editing a user message resends from there and drops what followed', async () => {
+    const recorder = await openChat();
+    let mark = recorder.mark();
+    await recorder.send({ type: 'send', text: '[echo] one' });
+    await recorder.finish(mark);
+    mark = recorder.mark();
+    await recorder.send({ type: 'send', text: '[echo] two' });
+    await recorder.finish(mark);
+    const firstUser = recorder.panel.controller.session.turns[0].id;
+    mark = recorder.mark();
+    await recorder.send({ type: 'editResend', turnId: firstUser, text: '[echo] uno' });
+    await recorder.finish(mark);
+    assert.deepEqual(recorder.since(mark)[0], { type: 'turnsRemoved', fromIndex: 0 });
+    assert.deepEqual((chatRequests(sim).at(-1)?.body as { messages: unknown }).messages, [{ role: 'user', content: '[echo] uno' }]);
+    assert.deepEqual(
+      recorder.panel.controller.session.turns.map((t) => t.content),
+      ['[echo] uno', 'uno'],
+    );
+  });
+
+  it('inserts a code block at the cursor of the editor beside the chat, and opens one in a new file', async () => {
+    const recorder = await openChat();
+    const document = await vscode.workspace.openTextDocument({ content: 'first line\n', language: 'python' });
+    const editor = await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false });
+    editor.selection = new vscode.Selection(1, 0, 1, 0);
+    recorder.panel.reveal();
+    await until(() => recorder.panel.panel.active, 'the chat to have focus again');
+    await recorder.send({ type: 'codeAction', action: 'insert', code: 'print("hi")\n', lang: 'python' });
+    assert.equal(document.getText(), 'first line\nprint("hi")\n');
+
+    await recorder.send({ type: 'codeAction', action: 'new-file', code: 'const x = 1;\n', lang: 'ts' });
+    const opened = await until(() => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.getText() === 'const x = 1;\n'), 'the new file');
+    assert.equal(opened.languageId, 'typescript');
+  });
+
+  it('Ask About Selection puts the selection in the chat input as a fenced block with language and file name', async () => {
+    const document = await vscode.workspace.openTextDocument({ content: 'a = 1\nb = ```2```\nc = 3\n', language: 'python' });
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(0, 0, 2, 0);
+    assert.equal(editor.document, document);
+    const panel = await manager.askAboutSelection(editor);
+    assert.ok(panel);
+    const recorder = new PanelRecorder(panel);
+    const draft = await until(() => recorder.posted.find((m) => m.type === 'draft'), 'the draft', 20_000);
+    assert.ok(draft.type === 'draft');
+    assert.equal(draft.text, `From \`${document.fileName}\` (lines 1–2, python):\n\n\`\`\`\`python\na = 1\nb = \`\`\`2\`\`\`\n\`\`\`\`\n\n`);
+  });
+
+  it('restores an open chat after a reload through the serializer', async () => {
+    const recorder = await openChat();
+    const mark = recorder.mark();
+    await recorder.send({ type: 'send', text: '[echo] remember this' });
+    await recorder.finish(mark);
+    const sessionId = recorder.panel.sessionId;
+    manager.dispose();
+    await manager.flush(); // what deactivate() waits for
+
+    const reloaded = chat.createManager(storage);
+    extras.push(reloaded);
+    const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'restoring', vscode.ViewColumn.Active);
+    await reloaded.deserializeWebviewPanel(webviewPanel, { sessionId });
+    const restored = new PanelRecorder(reloaded.openPanels[0]);
+    const init = await restored.init();
+    assert.equal(init.sessionId, sessionId);
+    assert.equal(init.title, '[echo] remember this');
+    assert.deepEqual(
+      init.turns.map((t) => [t.role, t.content, t.role === 'assistant' ? t.status : '']),
+      [
+        ['user', '[echo] remember this', ''],
+        ['assistant', 'remember this', 'complete'],
+      ],
+    );
+  });
+
+  it('a reply streaming at shutdown comes back as interrupted, with every token the webview was sent', async () => {
+    const recorder = await openChat();
+    const mark = recorder.mark();
+    await recorder.send({ type: 'send', text: '[long:40] a long story' });
+    await until(() => recorder.deltaText(mark).length > 100, 'some streamed text');
+    const sessionId = recorder.panel.sessionId;
+    manager.dispose(); // as a window reload does: no Stop, nothing saved as finished
+    const shown = recorder.deltaText(mark);
+    await sim.waitForLog((e) => e.path === '/v1/chat/completions' && e.aborted);
+
+    const reloaded = chat.createManager(storage);
+    extras.push(reloaded);
+    const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'restoring', vscode.ViewColumn.Active);
+    await reloaded.deserializeWebviewPanel(webviewPanel, { sessionId });
+    const init = await new PanelRecorder(reloaded.openPanels[0]).init();
+    const reply = init.turns[1];
+    assert.ok(reply.role === 'assistant');
+    assert.equal(reply.status, 'interrupted');
+    assert.ok(reply.content.startsWith(shown), 'nothing shown before the shutdown is lost');
+    assert.equal(reply.error?.kind, 'interrupted');
+  });
+
+  it('401: the reply fails inline with Set API Key, and Retry works once the key is fixed', async () => {
+    const recorder = await openChat();
+    await vscode.commands.executeCommand('modelGateway.setApiKey', 'sk-not-a-real-key');
+    try {
+      const mark = recorder.mark();
+      await recorder.send({ type: 'send', text: '[echo] hello' });
+      const finish = await recorder.finish(mark);
+      assert.equal(finish.status, 'failed');
+      assert.equal(finish.error?.kind, 'auth');
+      assert.deepEqual(finish.error?.actions, ['Set API Key']);
+    } finally {
+      await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey);
+    }
+    const mark = recorder.mark();
+    await recorder.send({ type: 'regenerate' });
+    assert.equal((await recorder.finish(mark)).status, 'complete');
+  });
+
+  it('429: the reply fails with the wait to count down, and Retry succeeds', async () => {
+    const recorder = await openChat();
+    sim.force429(90, 1); // longer than the client waits by itself, so the panel gets the error at once
+    let mark = recorder.mark();
+    await recorder.send({ type: 'send', text: '[echo] hello' });
+    const finish = await recorder.finish(mark);
+    assert.equal(finish.status, 'failed');
+    assert.equal(finish.error?.kind, 'rate_limit');
+    assert.ok(finish.error?.retryInMs !== undefined && finish.error.retryInMs > 80_000 && finish.error.retryInMs <= 90_000, String(finish.error?.retryInMs));
+    mark = recorder.mark();
+    await recorder.send({ type: 'regenerate' });
+    assert.equal((await recorder.finish(mark)).status, 'complete');
+  });
+
+  it('a stream dropped halfway keeps its text, marked interrupted, and Retry asks again', async () => {
+    const recorder = await openChat();
+    sim.setDefaultFault('drop-mid-stream', 1);
+    let mark = recorder.mark();
+    await recorder.send({ type: 'send', text: '[echo] alpha beta gamma delta epsilon zeta eta theta' });
+    const finish = await recorder.finish(mark);
+    assert.equal(finish.status, 'interrupted');
+    assert.equal(finish.error?.kind, 'interrupted');
+    assert.equal(recorder.deltaText(mark), 'alpha beta', 'the two tokens sent before the drop are kept');
+    mark = recorder.mark();
+    await recorder.send({ type: 'regenerate' });
+    assert.equal((await recorder.finish(mark)).status, 'complete');
+    assert.equal(recorder.deltaText(mark), 'alpha beta gamma delta epsilon zeta eta theta');
+  });
+
+  it('a stalled stream is cut off after the idle timeout, keeping its text', async () => {
+    const recorder = await openChat();
+    sim.setDefaultFault('stall', 1);
+    const mark = recorder.mark();
+    await recorder.send({ type: 'send', text: '[echo] one two three four' });
+    const finish = await recorder.finish(mark, 15_000);
+    assert.equal(finish.status, 'interrupted');
+    assert.equal(finish.error?.kind, 'timeout');
+    assert.equal(recorder.deltaText(mark), 'one two');
+  });
+
+  it('exports the session to a Markdown file', async () => {
+    const recorder = await openChat();
+    const mark = recorder.mark();
+    await recorder.send({ type: 'send', text: '[echo] export me' });
+    await recorder.finish(mark);
+    const target = vscode.Uri.file(path.join(storage, 'export.md'));
+    await manager.exportChat(target);
+    const text = fs.readFileSync(target.fsPath, 'utf8');
+    assert.match(text, /^# \[echo\] export me\n/);
+    assert.match(text, /## You\n\n\[echo\] export me\n\n## Assistant \(model-k3\)\n\nexport me/);
+  });
+
+  it('opens http(s) links through the extension and keeps other schemes inert', async () => {
+    const recorder = await openChat();
+    const opened: string[] = [];
+    manager.openExternal = async (url) => void opened.push(url);
+    for (const href of ['https://example.com/docs', 'command:workbench.action.terminal.new', 'vscode://settings/x', 'file:///etc/passwd']) await recorder.send({ type: 'openLink', href });
+    assert.deepEqual(opened, ['https://example.com/docs']);
+  });
+});
