@@ -53,6 +53,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   private models: ModelsState = { models: [], loading: false };
   private modelsLoad: Promise<ModelsState> | undefined;
   private modelsLoaded = false;
+  private modelsGeneration = 0;
   private disposed = false;
   /** Opens an http(s) URL outside VS Code; replaceable so tests do not launch a browser. */
   openExternal: (url: string) => Promise<void> = async (url) => {
@@ -68,6 +69,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       }),
       options.connection.onDidChangeClient(() => {
         this.modelsLoaded = false;
+        this.modelsGeneration++;
         if (this.panels.size > 0) void this.refreshModels();
       }),
     );
@@ -159,10 +161,13 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   /** Reloads the chat model list from the gateway and sends it to every open chat. */
   refreshModels(): Promise<ModelsState> {
     if (this.modelsLoad) return this.modelsLoad;
+    const generation = this.modelsGeneration;
     this.models = { ...this.models, loading: true };
     this.broadcastModels();
     this.modelsLoad = this.loadModels().then((state) => {
       this.modelsLoad = undefined;
+      // The gateway or key changed while loading: this list belongs to the old one.
+      if (generation !== this.modelsGeneration) return this.refreshModels();
       this.modelsLoaded = true;
       this.models = state;
       this.broadcastModels();

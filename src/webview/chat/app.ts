@@ -20,13 +20,14 @@ export class ChatApp {
   private initialized = false;
   private awaitingResync = false;
   private stickToBottom = true;
+  private lastScrollTop = 0;
   private scrollFrame: number | undefined;
   private readonly announcer: Announcer;
   private readonly settings: SettingsView;
   private readonly composer: Composer;
   private readonly transcript = el('main', { class: 'transcript', attrs: { 'aria-label': 'Messages', tabindex: '0' } });
   private readonly emptyState = el('div', { class: 'empty-state' });
-  private readonly sessionUsage = el('span', { class: 'session-usage', attrs: { 'aria-label': 'Tokens used in this chat' } });
+  private readonly sessionUsage = el('span', { class: 'session-usage' });
   private readonly settingsToggle: HTMLButtonElement;
   private readonly context: TurnContext;
 
@@ -65,9 +66,7 @@ export class ChatApp {
       el('p', { class: 'hint', text: 'Enter sends · Shift+Enter new line · Escape stops a reply · Up edits your last message' }),
     );
     this.transcript.append(this.emptyState);
-    this.transcript.addEventListener('scroll', () => {
-      this.stickToBottom = this.transcript.scrollHeight - this.transcript.scrollTop - this.transcript.clientHeight < 48;
-    });
+    this.transcript.addEventListener('scroll', () => this.onScroll());
     root.append(toolbar, this.settings.panel, this.transcript, this.composer.root);
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && !event.defaultPrevented && this.busy) {
@@ -180,8 +179,7 @@ export class ChatApp {
       total.total += usage.total;
     }
     this.sessionUsage.hidden = total.total === 0;
-    this.sessionUsage.textContent = `Σ ${total.total.toLocaleString()} tokens`;
-    this.sessionUsage.title = `This chat: ${usageText(total)}`;
+    this.sessionUsage.textContent = `This chat: ${usageText(total)}`;
   }
 
   private startEdit(turnId: string): void {
@@ -207,6 +205,14 @@ export class ChatApp {
     if (this.awaitingResync) return;
     this.awaitingResync = true;
     this.host.post({ type: 'resync' });
+  }
+
+  /** Follows new text while the user is at the bottom; scrolling up (and only that) stops following. */
+  private onScroll(): void {
+    const top = this.transcript.scrollTop;
+    if (this.transcript.scrollHeight - top - this.transcript.clientHeight < 48) this.stickToBottom = true;
+    else if (top < this.lastScrollTop) this.stickToBottom = false;
+    this.lastScrollTop = top;
   }
 
   private scheduleScroll(): void {

@@ -92,7 +92,7 @@ export class AssistantTurnView {
     const actions = el('div', { class: 'turn-actions' }, iconButton('copy', 'Copy reply', () => context.post({ type: 'copyTurn', turnId: wire.id })), this.regenerateButton);
     const header = el('div', { class: 'turn-header' }, icon('sparkle'), el('span', { class: 'who', text: 'Assistant' }), this.modelBadge, actions);
     const reasoningBody = el('div', { class: 'reasoning-body markdown-body' });
-    this.reasoningBox.append(el('summary', {}, icon('lightbulb'), this.reasoningLabel), reasoningBody);
+    this.reasoningBox.append(el('summary', {}, icon('chevron-right'), icon('lightbulb'), this.reasoningLabel), reasoningBody);
     this.root = el(
       'article',
       { class: 'turn assistant-turn', attrs: { 'aria-label': 'Assistant replied', 'data-turn-id': wire.id, tabindex: '-1' } },
@@ -222,7 +222,7 @@ export class AssistantTurnView {
         const details = el(
           'details',
           { class: 'tool-call' },
-          el('summary', {}, icon('tools'), el('span', { text: 'Tool call ' }), el('code', { text: call.name || '…' })),
+          el('summary', {}, icon('chevron-right'), icon('tools'), el('span', { text: 'Tool call ' }), el('code', { text: call.name || '…' })),
           el('pre', {}, el('code', { text: args || '(no arguments)' })),
         );
         details.open = openStates[i] ?? true;
