@@ -213,6 +213,8 @@ describe('video jobs', function () {
     assert.ok(completedKey);
     const panel = (await vscode.commands.executeCommand('modelGateway.videos.preview', { kind: 'result', key: completedKey, index: 0 })) as vscode.WebviewPanel | undefined;
     assert.ok(panel);
+    await until(() => panel.visible, 'the preview to show');
+    await new Promise((r) => setTimeout(r, 500)); // disposing a webview that is still loading makes the workbench log an error
     try {
       const html = panel.webview.html;
       const url = feature.store.get(completedKey)!.resultUrls[0];
@@ -364,6 +366,52 @@ describe('video jobs', function () {
       assert.ok(next.startedAt - entry.startedAt >= 950, `next request ${next.startedAt - entry.startedAt} ms after a 429 with Retry-After: 1`);
     }
     assert.equal(feature.view.treeView?.message, undefined, 'the pause message is gone');
+  });
+
+  it('pauses polling when the key is refused, and resumes when the key changes', async () => {
+    const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: 'A fox in deep snow' })) as VideoJobRecord;
+    await until(() => gets(record.id!).length > 0, 'the first poll');
+    assert.equal(await vscode.commands.executeCommand('modelGateway.rotateApiKey', sim.keys.disabled), true);
+    await until(() => feature.store.isAuthBlocked(sim.origin), 'polling to wait for a key');
+    assert.match(feature.view.treeView?.message ?? '', /did not accept the API key/);
+    assert.equal(gets(record.id!).at(-1)?.status, 403);
+    assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey), true);
+    await until(() => statusOf(record.key) === 'completed', 'the job to complete with the new key');
+    assert.equal(feature.store.isAuthBlocked(sim.origin), false);
+    assert.equal(feature.view.treeView?.message, undefined);
+  });
+
+  it('shows a submission whose answer was lost as uncertain, never resubmits it by itself, and resubmits on request', async () => {
+    const ui = new RecordingUi();
+    const bundle = hooks.createForTest({ storage: new MemoryMemento(), storageKey: 'uncertain', ui });
+    bundles.push(bundle);
+    const posts = () => sim.log.filter((e) => e.method === 'POST' && e.path === '/v1/videos/generations').length;
+    const postsBefore = posts();
+    sim.setDefaultFault('drop-mid-stream', 1);
+    const job = (await bundle.commands.generateVideo({ prompt: 'A heron taking off from a pond' }))!;
+    assert.equal(job.localState, 'uncertain');
+    assert.equal(job.id, undefined);
+    assert.equal(posts(), postsBefore + 1, 'sent once, not retried');
+    const tree = bundle.view.provider;
+    const item = tree.getTreeItem(tree.jobNode(job.key));
+    assert.match(String(item.description), /^submission uncertain · /);
+    assert.equal(iconId(item), 'question');
+    for (const token of ['uncertain', 'resubmittable', 'removable']) assert.ok(tokens(item).includes(token), token);
+    assert.ok(!tokens(item).includes('refreshable'));
+    await until(() => ui.shown.some((s) => s.kind === 'warning' && /Submission uncertain/.test(s.message)), 'the warning with its choices');
+
+    await bundle.commands.checkSubmission(job.key);
+    assert.match(ui.asked.at(-1) ?? '', /Submission uncertain/);
+    assert.equal(posts(), postsBefore + 1, 'checking does not resubmit');
+
+    ui.answer = 'Resubmit';
+    const again = (await bundle.commands.resubmit(job.key))!;
+    assert.equal(again.status, 'queued');
+    assert.ok(again.id);
+    assert.equal(posts(), postsBefore + 2);
+    assert.equal(bundle.store.get(job.key), undefined, 'the uncertain entry is replaced by the new job');
+    assert.deepEqual(tree.getChildren().map((n) => n.key), [again.key]);
+    await bundle.store.remove(again.key);
   });
 
   it('clears finished jobs of this gateway', async () => {
