@@ -1,0 +1,5 @@
+export { StreamingMarkdown, type CodeAction, type StreamingMarkdownOptions } from './streamingMarkdown';
+export { MarkdownRenderer } from './markdownRenderer';
+export { createSanitizer, type FragmentSanitizer } from './sanitizer';
+export { animationFrameScheduler, type FrameScheduler } from './frameScheduler';
+export { renderMarkdown } from './renderMarkdown';

@@ -1,0 +1,281 @@
+import { BlockDom } from './blockDom';
+import { lineStarts, stableLineCount } from './commitPlanner';
+import { animationFrameScheduler, type FrameScheduler } from './frameScheduler';
+import { MarkdownRenderer, type BlockView, type ParsedBlock, type ParsedText, type ReferenceTable } from './markdownRenderer';
+import { createSanitizer, type FragmentSanitizer } from './sanitizer';
+import { LineEndingNormalizer, withoutDanglingSurrogate } from './textNormalizer';
+
+export type CodeAction = 'copy' | 'insert' | 'new-file';
+
+export interface StreamingMarkdownOptions {
+  /** Called once per block when it becomes final, with its plain text (for a screen-reader live region). */
+  onBlockCompleted?: (text: string) => void;
+  /** A rendered http(s) link was activated. The webview itself never navigates: every link click is cancelled. */
+  onLinkActivated?: (href: string) => void;
+  /** A code block toolbar button was pressed. */
+  onCodeAction?: (action: CodeAction, code: string, lang: string) => void;
+  /** Defaults to requestAnimationFrame and performance.now. */
+  scheduler?: FrameScheduler;
+  /** Milliseconds of block rendering per frame before the rest waits for the next frame (default 6). */
+  frameBudgetMs?: number;
+  /** Share one renderer (markdown-it, highlighter) between many messages. */
+  renderer?: MarkdownRenderer;
+}
+
+interface CommittedBlock {
+  dom: BlockDom;
+  source: string;
+  /** Normalised inline text, kept only when the block has a `]` and so might use a link definition seen later. */
+  referenceKey?: string;
+}
+
+/** Blocks found final but not yet rendered (a large backlog is rendered over several frames). */
+interface CommitQueue {
+  parsed: ParsedText;
+  region: string;
+  starts: number[];
+  stableLines: number;
+  next: number;
+}
+
+let sharedRenderer: MarkdownRenderer | undefined;
+
+/**
+ * Renders markdown that arrives in pieces. Blocks that later text can no longer change are rendered once and kept;
+ * only the open tail is re-rendered, at most once per animation frame (an open code block grows line by line).
+ *
+ * Link definitions (`[label]: url`) apply to the whole document, also to blocks above them: when a definition becomes
+ * final, the kept blocks whose text mentions its label are rendered again (once per new label).
+ */
+export class StreamingMarkdown {
+  private readonly renderer: MarkdownRenderer;
+  private readonly sanitize: FragmentSanitizer;
+  private readonly scheduler: FrameScheduler;
+  private readonly frameBudgetMs: number;
+  private readonly normalizer = new LineEndingNormalizer();
+  private readonly rawParts: string[] = [];
+  private pendingParts: string[] = [];
+  /** Normalised text not yet committed; always starts at a line start. */
+  private tail = '';
+  /** Length of `tail`'s complete lines when final blocks were last looked for. */
+  private checkedCompleteLength = 0;
+  private queue: CommitQueue | undefined;
+  private readonly committedReferences: ReferenceTable = Object.create(null) as ReferenceTable;
+  private readonly committed: CommittedBlock[] = [];
+  private tailBlocks: BlockDom[] = [];
+  /** The tail text the tail blocks show; undefined once a commit has taken blocks from them. */
+  private renderedTailText: string | undefined;
+  private cancelFrame: (() => void) | undefined;
+  private ended = false;
+  private disposed = false;
+
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly options: StreamingMarkdownOptions = {},
+  ) {
+    this.renderer = options.renderer ?? (sharedRenderer ??= new MarkdownRenderer());
+    this.sanitize = createSanitizer(container.ownerDocument.defaultView ?? window);
+    this.scheduler = options.scheduler ?? animationFrameScheduler;
+    this.frameBudgetMs = options.frameBudgetMs ?? 6;
+    container.addEventListener('click', this.onClick);
+    container.addEventListener('auxclick', this.onClick);
+  }
+
+  /** The full source appended so far. */
+  get text(): string {
+    if (this.rawParts.length > 1) this.rawParts.splice(0, this.rawParts.length, this.rawParts.join(''));
+    return this.rawParts[0] ?? '';
+  }
+
+  append(delta: string): void {
+    if (this.ended || this.disposed) throw new Error('StreamingMarkdown: append() after end() or dispose()');
+    if (delta === '') return;
+    this.rawParts.push(delta);
+    const normalized = this.normalizer.push(delta);
+    if (normalized !== '') this.pendingParts.push(normalized);
+    this.requestFrame();
+  }
+
+  /** Applies pending DOM work now instead of at the next animation frame (within the same time budget). */
+  flush(): void {
+    if (this.ended || this.disposed) return;
+    this.cancelPendingFrame();
+    this.update();
+  }
+
+  /** The text is complete: renders everything that is left, synchronously. */
+  end(): void {
+    if (this.ended || this.disposed) return;
+    this.ended = true;
+    this.cancelPendingFrame();
+    this.pendingParts.push(this.normalizer.finish());
+    this.takePending();
+    this.drainQueue(Infinity);
+    const parsed = this.renderer.parse(this.tail, this.committedReferences, false);
+    const starts = lineStarts(this.tail);
+    this.queue = { parsed, region: this.tail, starts, stableLines: starts.length - 1, next: 0 };
+    this.drainQueue(Infinity);
+    for (const block of this.tailBlocks.splice(0)) block.remove();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.cancelPendingFrame();
+    this.container.removeEventListener('click', this.onClick);
+    this.container.removeEventListener('auxclick', this.onClick);
+  }
+
+  private requestFrame(): void {
+    this.cancelFrame ??= this.scheduler.requestFrame(() => {
+      this.cancelFrame = undefined;
+      this.update();
+    });
+  }
+
+  private cancelPendingFrame(): void {
+    this.cancelFrame?.();
+    this.cancelFrame = undefined;
+  }
+
+  private update(): void {
+    const deadline = this.scheduler.now() + this.frameBudgetMs;
+    this.takePending();
+    this.drainQueue(deadline);
+    while (!this.queue && this.findStableBlocks()) this.drainQueue(deadline);
+    if (this.queue) {
+      // Behind (e.g. a burst of text): keep the frame short and carry on next frame; the tail waits until caught up.
+      this.requestFrame();
+      return;
+    }
+    this.renderTail();
+  }
+
+  private takePending(): void {
+    if (this.pendingParts.length === 0) return;
+    this.tail += this.pendingParts.join('');
+    this.pendingParts = [];
+  }
+
+  /** Looks for final blocks, but only when a new line has been completed; queues them. */
+  private findStableBlocks(): boolean {
+    const completeLength = this.tail.lastIndexOf('\n') + 1;
+    if (completeLength <= this.checkedCompleteLength) return false;
+    this.checkedCompleteLength = completeLength;
+    const region = this.tail.slice(0, completeLength);
+    const parsed = this.renderer.parse(region, this.committedReferences, false);
+    const starts = lineStarts(region);
+    const stableLines = stableLineCount(parsed, region, starts);
+    if (stableLines === 0) return false;
+    this.queue = { parsed, region, starts, stableLines, next: 0 };
+    return true;
+  }
+
+  /** Renders queued final blocks until the deadline (at least one per call), then takes the queue's text off the tail. */
+  private drainQueue(deadline: number): void {
+    const queue = this.queue;
+    if (!queue) return;
+    const { parsed, region, starts, stableLines } = queue;
+    const firstNew = this.committed.length;
+    let renderedOne = false;
+    while (queue.next < parsed.blocks.length && parsed.blocks[queue.next].endLine <= stableLines) {
+      if (renderedOne && this.scheduler.now() > deadline) return;
+      const block = parsed.blocks[queue.next++];
+      this.commitBlock(block, this.renderer.renderBlock(block, parsed.env), region.slice(starts[block.startLine], starts[block.endLine]));
+      renderedOne = true;
+    }
+    this.queue = undefined;
+    this.commitDefinitions(parsed, stableLines, firstNew);
+    const consumed = starts[stableLines];
+    this.tail = this.tail.slice(consumed);
+    this.checkedCompleteLength = Math.max(0, this.checkedCompleteLength - consumed);
+    this.renderedTailText = undefined;
+  }
+
+  private commitBlock(block: ParsedBlock, view: BlockView, source: string): void {
+    let dom: BlockDom;
+    if (this.tailBlocks[0]?.update(view)) {
+      dom = this.tailBlocks.shift()!;
+    } else {
+      // The tail on screen is out of date from here on; it is rebuilt once the backlog is rendered.
+      for (const stale of this.tailBlocks.splice(0)) stale.remove();
+      dom = BlockDom.insert(view, this.sanitize, this.container, null, false);
+    }
+    this.committed.push({ dom, source, referenceKey: referenceKeyOf(block) });
+    this.announce(dom.nodes);
+  }
+
+  /** Records the definitions of the committed lines; kept blocks from before `firstNew` that may use them re-render. */
+  private commitDefinitions(parsed: ParsedText, stableLines: number, firstNew: number): void {
+    const newLabels: string[] = [];
+    for (const definition of parsed.definitions) {
+      const label = definition.label;
+      if (label === undefined || definition.startLine >= stableLines || label in this.committedReferences) continue;
+      this.committedReferences[label] = parsed.env.references[label];
+      newLabels.push(label);
+    }
+    if (newLabels.length === 0) return;
+    for (let i = 0; i < firstNew; i++) {
+      const block = this.committed[i];
+      const key = block.referenceKey;
+      if (key === undefined || !newLabels.some((label) => key.includes(label))) continue;
+      const reparsed = this.renderer.parse(block.source, this.committedReferences, false);
+      const html = reparsed.blocks.map((b) => this.renderer.renderBlock(b, reparsed.env)).map(viewHtml).join('');
+      if (html === block.dom.html) continue;
+      const dom = BlockDom.insert({ kind: 'html', html }, this.sanitize, this.container, block.dom.nodes[0] ?? null, false);
+      block.dom.remove();
+      block.dom = dom;
+    }
+  }
+
+  private renderTail(): void {
+    const text = withoutDanglingSurrogate(this.tail);
+    if (text === this.renderedTailText) return;
+    this.renderedTailText = text;
+    const parsed = this.renderer.parse(text, this.committedReferences, true);
+    const views = parsed.blocks.map((block) => this.renderer.renderBlock(block, parsed.env));
+    let kept = 0;
+    while (kept < views.length && kept < this.tailBlocks.length && this.tailBlocks[kept].update(views[kept])) kept++;
+    for (const stale of this.tailBlocks.splice(kept)) stale.remove();
+    for (const view of views.slice(kept)) this.tailBlocks.push(BlockDom.insert(view, this.sanitize, this.container, null, true));
+  }
+
+  private announce(nodes: ChildNode[]): void {
+    if (!this.options.onBlockCompleted) return;
+    const text = nodes.map(readableText).join('').trim();
+    if (text !== '') this.options.onBlockCompleted(text);
+  }
+
+  private readonly onClick = (event: MouseEvent): void => {
+    const target = event.target;
+    if (!(target instanceof Element)) return;
+    const anchor = target.closest('a');
+    if (anchor && this.container.contains(anchor)) {
+      event.preventDefault();
+      const href = anchor.getAttribute('data-href');
+      if (href && event.type === 'click') this.options.onLinkActivated?.(href);
+      return;
+    }
+    const button = target.closest('button[data-action]');
+    if (!button || !this.container.contains(button) || event.type !== 'click') return;
+    const codeBlock = button.closest('.code-block');
+    const code = codeBlock?.querySelector('pre code')?.textContent ?? '';
+    this.options.onCodeAction?.(button.getAttribute('data-action') as CodeAction, code, codeBlock?.getAttribute('data-lang') ?? '');
+  };
+}
+
+/** A kept block re-rendered for a new link definition has no code view at top level (code has no links). */
+function viewHtml(view: BlockView): string {
+  return view.kind === 'html' ? view.html : view.shell;
+}
+
+function referenceKeyOf(block: ParsedBlock): string | undefined {
+  const inline = block.tokens.filter((token) => token.type === 'inline').map((token) => token.content).join('\n');
+  if (!inline.includes(']')) return undefined;
+  return inline.replace(/\s+/g, ' ').toLowerCase().toUpperCase();
+}
+
+function readableText(node: Node): string {
+  if (node instanceof Element && node.classList.contains('code-toolbar')) return '';
+  if (!node.hasChildNodes()) return node.textContent ?? '';
+  return Array.from(node.childNodes, readableText).join('');
+}
