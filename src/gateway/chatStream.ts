@@ -13,6 +13,7 @@
 //   A different non-empty id at an index already holding an id starts a new call (Cerebras, case 34).
 // - finish_reason keeps the last non-null value; usage the last non-null top-level object (never summed).
 
+import { ChunkTemplate } from './chunkTemplate';
 import { SseDecoder } from './sse';
 import type { ChatDelta, ChatResult, ToolCall, Usage } from './types';
 
@@ -196,6 +197,7 @@ export class ChatStreamAccumulator {
   readonly objectTypesSeen: string[] = [];
 
   readonly #onDelta: ((delta: ChatDelta) => void) | undefined;
+  readonly #template = new ChunkTemplate();
   #first: ChoiceAccumulator | undefined;
   readonly #others = new Map<number, ChoiceAccumulator>();
 
@@ -225,6 +227,12 @@ export class ChatStreamAccumulator {
       this.failure = { kind: 'sse-error-event', payload: errorPayloadOf(data) };
       return;
     }
+    const templated = this.#template.match(data);
+    if (templated !== undefined) {
+      this.jsonChunks++;
+      this.#appendContent(templated);
+      return;
+    }
     if (data.length === 6 && data === '[DONE]') {
       this.done = true;
       return;
@@ -236,7 +244,16 @@ export class ChatStreamAccumulator {
       this.failure = { kind: 'invalid-json', payload: data.length > 200 ? `${data.slice(0, 200)}…` : data };
       return;
     }
-    if (isObject(chunk)) this.handleChunk(chunk);
+    if (!isObject(chunk)) return;
+    this.handleChunk(chunk);
+    if (this.failure === null) this.#template.learn(data, chunk);
+  }
+
+  /** Content for the first choice from a chunk that matched the template (metadata unchanged by construction). */
+  #appendContent(content: string): void {
+    if (content === '') return;
+    this.#first!.content += content;
+    if (this.#onDelta !== undefined) this.#onDelta({ content });
   }
 
   /** One parsed `chat.completion.chunk`. */

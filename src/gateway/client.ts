@@ -22,7 +22,7 @@ import type {
   VideoJob,
   VideoRequest,
 } from './types';
-import { loadUndici } from './undiciLoader';
+import { loadUndici, type UndiciParts } from './undiciLoader';
 
 /** One line per HTTP attempt. Never carries the key or any header. */
 export interface RequestLogLine {
@@ -201,6 +201,7 @@ export class GatewayClient implements GatewayApi {
   readonly #random: () => number;
   readonly #logger: GatewayLogger | TextLogger | undefined;
   #dispatcher: Dispatcher | undefined;
+  #undici!: UndiciParts;
   #closed = false;
 
   constructor(options: GatewayClientOptions) {
@@ -348,7 +349,7 @@ export class GatewayClient implements GatewayApi {
     let errorCode: GatewayErrorCode | undefined;
     try {
       try {
-        res = await dispatcher.request({
+        res = await this.#undici.request(dispatcher, {
           origin: this.#origin,
           path,
           method: spec.method,
@@ -404,7 +405,7 @@ export class GatewayClient implements GatewayApi {
   #getDispatcher(): Dispatcher {
     if (this.#closed) throw new GatewayError({ status: 0, code: 'network', message: 'The gateway client was closed.' });
     if (this.#dispatcher) return this.#dispatcher;
-    const undici = loadUndici();
+    const undici = (this.#undici = loadUndici());
     const proxy = resolveProxy(new URL(this.#origin), this.#proxyOption, this.#env);
     const connect = { timeout: Math.min(this.#timeoutMs, 30_000) };
     this.#dispatcher = proxy

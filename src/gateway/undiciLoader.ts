@@ -1,31 +1,51 @@
 // undici is loaded on the first request, not at import time, so that activating the extension stays cheap.
 //
-// Requiring undici runs its lib/global.js, which installs an undici Agent as the process-wide dispatcher
-// (globalThis[Symbol.for('undici.globalDispatcher.1')], non-configurable) when none is set yet. That would
-// change what every other fetch() in the extension host uses. While undici loads, a configurable placeholder
-// occupies the slot so undici leaves it alone; the placeholder is removed right after. The client itself
-// always passes its own dispatcher explicitly.
+// Only the parts the client uses are loaded (Pool, ProxyAgent, the Dispatcher API). undici's index.js would also run
+// lib/global.js, which installs an undici Agent as the process-wide dispatcher
+// (globalThis[Symbol.for('undici.globalDispatcher.1')], non-configurable) when none is set yet, and touches
+// Node's own fetch internals. That would change what every other fetch() in the extension host uses. The parts
+// below load neither; the client always passes its own dispatcher explicitly.
+//
+// Should a future undici move those files, the fallback loads the whole package, after first letting Node set
+// up its own fetch dispatcher (exactly what Node does on the first fetch()), so undici finds one and leaves it.
 
-type Undici = typeof import('undici');
+import type { Dispatcher, Pool, ProxyAgent } from 'undici';
 
-const GLOBAL_DISPATCHER_KEYS = [Symbol.for('undici.globalDispatcher.1'), Symbol.for('undici.globalDispatcher.2')];
+export interface UndiciParts {
+  Pool: typeof Pool;
+  ProxyAgent: typeof ProxyAgent;
+  request(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+}
 
-let loaded: Undici | undefined;
+let loaded: UndiciParts | undefined;
 
-export function loadUndici(): Undici {
-  if (loaded) return loaded;
-  const placeholders: symbol[] = [];
-  for (const key of GLOBAL_DISPATCHER_KEYS) {
-    if (Object.getOwnPropertyDescriptor(globalThis, key) === undefined) {
-      Object.defineProperty(globalThis, key, { value: { dispatch() {} }, configurable: true, writable: true, enumerable: false });
-      placeholders.push(key);
-    }
+/* eslint-disable @typescript-eslint/no-require-imports */
+function loadParts(): UndiciParts {
+  const dispatcherClass = require('undici/lib/dispatcher/dispatcher') as { prototype: Record<string, unknown> };
+  const api = require('undici/lib/api') as Record<string, unknown>;
+  const pool = require('undici/lib/dispatcher/pool') as typeof Pool;
+  const proxyAgent = require('undici/lib/dispatcher/proxy-agent') as typeof ProxyAgent;
+  if (typeof pool !== 'function' || typeof proxyAgent !== 'function' || typeof api.request !== 'function' || typeof api.connect !== 'function') {
+    throw new Error('unexpected undici layout');
   }
+  // What undici's index.js does too: the request/connect/… API on its Dispatcher class (ProxyAgent needs connect).
+  if (typeof dispatcherClass.prototype.request !== 'function') Object.assign(dispatcherClass.prototype, api);
+  return { Pool: pool, ProxyAgent: proxyAgent, request: (dispatcher, options) => dispatcher.request(options) };
+}
+
+function loadWholePackage(): UndiciParts {
+  void (globalThis as { Headers?: unknown }).Headers; // lets Node install its own global dispatcher first
+  const undici = require('undici') as typeof import('undici');
+  return { Pool: undici.Pool, ProxyAgent: undici.ProxyAgent, request: (dispatcher, options) => dispatcher.request(options) };
+}
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+export function loadUndici(): UndiciParts {
+  if (loaded) return loaded;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    loaded = require('undici') as Undici;
-  } finally {
-    for (const key of placeholders) delete (globalThis as Record<symbol, unknown>)[key];
+    loaded = loadParts();
+  } catch {
+    loaded = loadWholePackage();
   }
   return loaded;
 }

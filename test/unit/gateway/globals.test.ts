@@ -23,6 +23,7 @@ describe('gateway: process-wide state', () => {
     assert.deepEqual(report.dispatcherBefore, ['undefined', 'undefined'], 'a fresh process has no global dispatcher yet');
     assert.equal(report.unchangedByImport, true);
     assert.equal(report.unchangedByRequests, true);
+    assert.equal(report.fetchWorks, true, 'globalThis.fetch still works afterwards');
   });
 
   it('does not load undici at import time', async () => {

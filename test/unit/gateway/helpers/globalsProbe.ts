@@ -30,13 +30,17 @@ async function main(): Promise<void> {
   await client.listModels();
   const undiciLoaded = Object.keys(require.cache).some((p) => /[\\/]node_modules[\\/]undici[\\/]/.test(p));
   await client.close();
-  server.close();
   const after = snapshot();
+  // Node's own fetch still works (it sets up its own dispatcher on first use, as always).
+  const port = (server.address() as AddressInfo).port;
+  const fetched = (await (await fetch(`http://127.0.0.1:${port}/v1/models`)).json()) as { data: Array<{ id: string }> };
+  server.close();
   const same = (a: ReturnType<typeof snapshot>, b: ReturnType<typeof snapshot>): boolean =>
     a.fetch === b.fetch && a.dispatchers.every((d, i) => d === b.dispatchers[i]) && a.descriptors.every((d, i) => (d === undefined) === (b.descriptors[i] === undefined));
   process.stdout.write(
     JSON.stringify({
       models: models.map((m) => m.id),
+      fetchWorks: fetched.data[0].id === 'm',
       undiciLoaded,
       unchangedByImport: same(before, afterImport),
       unchangedByRequests: same(before, after),
