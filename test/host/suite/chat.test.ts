@@ -86,9 +86,13 @@ describe('chat panel (issue: chat)', function () {
   let manager: ChatPanelManager;
   const extras: ChatPanelManager[] = [];
 
+  /** A new chat whose webview has loaded and whose model list has arrived (so no model request races a test's fault). */
   async function openChat(target = manager): Promise<PanelRecorder> {
     const recorder = new PanelRecorder(await target.newChat());
-    await recorder.init();
+    const init = await recorder.init();
+    if (init.models.models.length === 0 || init.models.loading) {
+      await until(() => recorder.posted.some((m) => m.type === 'models' && !m.models.loading), 'the model list');
+    }
     return recorder;
   }
 
@@ -239,6 +243,17 @@ describe('chat panel (issue: chat)', function () {
     await recorder.send({ type: 'codeAction', action: 'new-file', code: 'const x = 1;\n', lang: 'ts' });
     const opened = await until(() => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.getText() === 'const x = 1;\n'), 'the new file');
     assert.equal(opened.languageId, 'typescript');
+  });
+
+  it('copies a message and a code block to the clipboard', async () => {
+    const recorder = await openChat();
+    const mark = recorder.mark();
+    await recorder.send({ type: 'send', text: '[echo] copy this reply' });
+    await recorder.finish(mark);
+    await recorder.send({ type: 'copyTurn', turnId: recorder.panel.controller.session.turns[1].id });
+    assert.equal(await vscode.env.clipboard.readText(), 'copy this reply');
+    await recorder.send({ type: 'codeAction', action: 'copy', code: 'let y = 2;', lang: 'rust' });
+    assert.equal(await vscode.env.clipboard.readText(), 'let y = 2;');
   });
 
   it('Ask About Selection puts the selection in the chat input as a fenced block with language and file name', async () => {
