@@ -299,18 +299,21 @@ export class VideoJobCommands implements vscode.Disposable {
     pick.busy = true;
     pick.items = itemsFor([defaultModel]);
     pick.activeItems = [pick.items[0]];
-    const load = (async () => {
+    // The list arrives while the picker is open; choosing before it does cancels the request.
+    const loading = new AbortController();
+    void (async () => {
       try {
         const api = await this.deps.connection.api();
-        const models = api ? await api.listModels() : [];
+        const models = api ? await api.listModels({ signal: loading.signal }) : [];
+        if (loading.signal.aborted) return;
         const { ids, recognised } = modelChoices(models, defaultModel);
         pick.items = itemsFor(ids);
         pick.activeItems = [pick.items[0]];
         pick.placeholder = recognised ? 'Choose the video model' : 'No listed model is marked as a video model; choose one';
       } catch (error) {
-        pick.placeholder = `Could not list the models (${adviceFor(error).message}); the default is offered`;
+        if (!loading.signal.aborted) pick.placeholder = `Could not list the models (${adviceFor(error).message}); the default is offered`;
       } finally {
-        pick.busy = false;
+        if (!loading.signal.aborted) pick.busy = false;
       }
     })();
     const chosen = await new Promise<Item | undefined>((resolve) => {
@@ -321,8 +324,8 @@ export class VideoJobCommands implements vscode.Disposable {
       pick.onDidHide(() => resolve(undefined));
       pick.show();
     });
+    loading.abort();
     pick.dispose();
-    await load;
     if (!chosen) return undefined;
     if (!chosen.other) return chosen.label;
     const typed = await vscode.window.showInputBox({ title, prompt: 'Video model id', value: defaultModel, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'Enter a model id.') });

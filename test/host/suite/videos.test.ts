@@ -414,6 +414,29 @@ describe('video jobs', function () {
     await bundle.store.remove(again.key);
   });
 
+  it('walks through the Generate Video steps with the defaults, taking the prompt from the selection', async () => {
+    const prompt = 'A snail racing a tortoise along a garden wall';
+    const document = await vscode.workspace.openTextDocument({ content: `${prompt}\n` });
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(0, 0, 0, prompt.length);
+    const postsBefore = sim.log.filter((e) => e.method === 'POST').length;
+    let finished = false;
+    const run = Promise.resolve(vscode.commands.executeCommand('modelGateway.generateVideo')).finally(() => (finished = true));
+    // Accept each step as it opens: prompt (from the selection), model, resolution, duration, source video (empty).
+    while (!finished) {
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const record = (await run) as VideoJobRecord | undefined;
+    assert.ok(record, 'the walk-through submitted a job');
+    const posts = sim.log.filter((e) => e.method === 'POST').slice(postsBefore);
+    assert.equal(posts.length, 1);
+    assert.deepEqual(posts[0].body, { model: 'model-1.0-video-edit', input: { prompt }, parameters: { resolution: '1280x720', duration: 5 } });
+    assert.equal(feature.store.get(record.key)?.prompt, prompt);
+    await until(() => statusOf(record.key) === 'completed', 'the job to complete');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
   it('clears finished jobs of this gateway', async () => {
     const finished = feature.store.jobs(sim.origin).filter((job) => job.status === 'completed' || job.status === 'failed');
     assert.ok(finished.length >= 2);
