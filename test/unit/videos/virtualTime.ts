@@ -13,6 +13,8 @@ export interface RequestRecord {
   endedAt?: number;
   endSeq?: number;
   status?: string;
+  /** The job id in the answer. */
+  jobId?: string;
   errorStatus?: number;
   retryAfterMs?: number;
 }
@@ -86,7 +88,7 @@ export class VirtualTime {
     return this.hold(
       call().then(
         (job) => {
-          Object.assign(entry, { endedAt: this.clock.now(), endSeq: ++this.seq, status: job.status });
+          Object.assign(entry, { endedAt: this.clock.now(), endSeq: ++this.seq, status: job.status, jobId: job.id });
           return job;
         },
         (error: unknown) => {
