@@ -102,7 +102,10 @@ export interface TurnDelta {
 }
 
 export const LIMITS = {
+  /** A message typed or pasted by the user. */
   text: 1_000_000,
+  /** Any text of a stored turn, or a streamed piece of it: replies can be long, and must never make a session unreadable. */
+  storedText: 100_000_000,
   title: 200,
   model: 200,
   stopSequences: 16,
@@ -205,7 +208,7 @@ export function isChatSettings(value: unknown): value is ChatSettings {
     isRecord(value) &&
     hasOnlyKeys(value, ['model', 'systemPrompt', 'sampling', 'maxTokens', 'stop', 'jsonMode']) &&
     isText(value.model, LIMITS.model) &&
-    isText(value.systemPrompt, LIMITS.text) &&
+    isText(value.systemPrompt, LIMITS.storedText) &&
     isSampling(value.sampling) &&
     (value.maxTokens === null || (isCount(value.maxTokens) && value.maxTokens >= 1)) &&
     isArrayOf(value.stop, LIMITS.stopSequences, isStopSequence) &&
@@ -239,13 +242,13 @@ function isTurnError(value: unknown): value is TurnError {
 }
 
 function isToolCallRecord(value: unknown): value is ToolCallRecord {
-  return isRecord(value) && hasOnlyKeys(value, ['id', 'name', 'arguments']) && isText(value.id, 200) && isText(value.name, 200) && isText(value.arguments, LIMITS.text);
+  return isRecord(value) && hasOnlyKeys(value, ['id', 'name', 'arguments']) && isText(value.id, 200) && isText(value.name, 200) && isText(value.arguments, LIMITS.storedText);
 }
 
 const STATUSES: readonly AssistantStatus[] = ['streaming', 'complete', 'stopped', 'interrupted', 'failed'];
 
 function isUserTurn(value: Fields): boolean {
-  return hasOnlyKeys(value, ['id', 'role', 'createdAt', 'content']) && isId(value.id) && isCount(value.createdAt) && isText(value.content, LIMITS.text);
+  return hasOnlyKeys(value, ['id', 'role', 'createdAt', 'content']) && isId(value.id) && isCount(value.createdAt) && isText(value.content, LIMITS.storedText);
 }
 
 function isAssistantTurn(value: Fields): boolean {
@@ -254,9 +257,9 @@ function isAssistantTurn(value: Fields): boolean {
     isId(value.id) &&
     isCount(value.createdAt) &&
     isText(value.model, LIMITS.model) &&
-    isText(value.content, LIMITS.text) &&
-    isText(value.reasoning, LIMITS.text) &&
-    isText(value.refusal, LIMITS.text) &&
+    isText(value.content, LIMITS.storedText) &&
+    isText(value.reasoning, LIMITS.storedText) &&
+    isText(value.refusal, LIMITS.storedText) &&
     isArrayOf(value.toolCalls, LIMITS.toolCalls, isToolCallRecord) &&
     STATUSES.includes(value.status as AssistantStatus) &&
     (value.finishReason === null || isText(value.finishReason, 100)) &&
@@ -286,7 +289,7 @@ export function isChatSession(value: unknown): value is ChatSession {
 }
 
 function isTextPiece(value: unknown): value is TextPiece {
-  return isRecord(value) && hasOnlyKeys(value, ['at', 'text']) && isCount(value.at) && isText(value.text, LIMITS.text);
+  return isRecord(value) && hasOnlyKeys(value, ['at', 'text']) && isCount(value.at) && isText(value.text, LIMITS.storedText);
 }
 
 function isToolCallPiece(value: unknown): value is ToolCallPiece {
@@ -298,7 +301,7 @@ function isToolCallPiece(value: unknown): value is ToolCallPiece {
     (value.id === undefined || isText(value.id, 200)) &&
     (value.name === undefined || isText(value.name, 200)) &&
     isCount(value.at) &&
-    isText(value.arguments, LIMITS.text)
+    isText(value.arguments, LIMITS.storedText)
   );
 }
 

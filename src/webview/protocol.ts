@@ -91,7 +91,7 @@ function parseWith<T>(raw: unknown, shapes: Record<string, Shape>): Parsed<T> {
   return { ok: true, message: raw as T };
 }
 
-const text = (value: unknown) => isText(value, LIMITS.text);
+const text = (value: unknown) => isText(value, LIMITS.storedText);
 const CODE_ACTIONS: readonly string[] = ['copy', 'insert', 'new-file'];
 
 const WEBVIEW_SHAPES: Record<WebviewMessage['type'], Shape> = {

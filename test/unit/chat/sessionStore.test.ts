@@ -109,6 +109,14 @@ describe('ChatSessionStore', () => {
     assert.equal(fs.files.has('s1.r1.journal'), false, 'the leftover journal is removed');
   });
 
+  it('loads a session with a very long reply', async () => {
+    const fs = new MemoryFileSystem();
+    const long = streamingSession('x'.repeat(3_000_000));
+    (long.turns[1] as AssistantTurn).status = 'complete';
+    await new ChatSessionStore(fs).save(long);
+    assert.equal((await new ChatSessionStore(fs).load('s1'))?.turns[1].content.length, 3_000_000);
+  });
+
   it('appendJournal writes synchronously', () => {
     const fs = new MemoryFileSystem();
     new ChatSessionStore(fs).appendJournal('s1', { turnId: 'r1', content: { at: 0, text: 'x' } });
