@@ -103,6 +103,8 @@ export async function servePage(options: PageOptions = {}): Promise<ServedPage> 
       const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8' };
       if (options.csp) headers['content-security-policy'] = options.csp.replaceAll('{nonce}', nonce);
       response.writeHead(200, headers).end(html);
+    } else if (path === '/favicon.ico') {
+      response.writeHead(404).end();
     } else if (path === '/md.js') {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
     } else {
