@@ -71,9 +71,19 @@ export class ChatWebviewBridge implements Disposable {
     this.subscription = controller.onEvent((event) => this.forward(event));
   }
 
-  /** The webview went away (hidden or closed); nothing is posted until it says `ready` again. */
+  /** The webview went away (hidden or closed); nothing is posted until it is back. */
   markNotLive(): void {
     this.live = false;
+  }
+
+  /**
+   * The panel is visible again. A webview that was recreated will say `ready`; one that was kept gets the whole
+   * session now, since it missed what happened while hidden.
+   */
+  revive(): void {
+    if (this.live) return;
+    this.live = true;
+    this.sendInit();
   }
 
   postModels(models: ModelsState): void {

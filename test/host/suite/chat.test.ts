@@ -269,6 +269,24 @@ describe('chat panel (issue: chat)', function () {
     assert.equal(draft.text, `From \`${document.fileName}\` (lines 1–2, python):\n\n\`\`\`\`python\na = 1\nb = \`\`\`2\`\`\`\n\`\`\`\`\n\n`);
   });
 
+  it('a chat hidden behind an editor while it streams shows the whole reply when it comes back', async () => {
+    const recorder = await openChat();
+    const mark = recorder.mark();
+    await recorder.send({ type: 'send', text: '[long:3] hide and seek' });
+    await until(() => recorder.deltaText(mark).length > 0, 'the reply to start');
+    const document = await vscode.workspace.openTextDocument({ content: 'cover', language: 'plaintext' });
+    await vscode.window.showTextDocument(document, { viewColumn: recorder.panel.panel.viewColumn });
+    await until(() => !recorder.panel.panel.visible, 'the chat to be hidden');
+    await until(() => !recorder.panel.controller.busy, 'the reply to finish while hidden', 20_000);
+    const whileHidden = recorder.mark();
+    recorder.panel.reveal();
+    const init = await until(() => recorder.since(whileHidden).find((m) => m.type === 'init'), 'a fresh init', 20_000);
+    assert.ok(init.type === 'init');
+    const reply = init.turns[1];
+    assert.ok(reply.role === 'assistant' && reply.status === 'complete');
+    assert.equal(reply.content, recorder.panel.controller.session.turns[1].content);
+  });
+
   it('restores an open chat after a reload through the serializer', async () => {
     const recorder = await openChat();
     const mark = recorder.mark();

@@ -179,4 +179,17 @@ describe('ChatWebviewBridge', () => {
     assert.ok(init?.type === 'init');
     assert.deepEqual(init.settings.stop, ['x']);
   });
+
+  it('brings a webview that was kept while hidden up to date when it shows again', async () => {
+    const { h, bridge, posted } = setup();
+    await bridge.handle({ type: 'ready' });
+    bridge.markNotLive();
+    await h.controller.updateSettings({ ...h.session.settings, jsonMode: true });
+    bridge.revive();
+    bridge.revive();
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['init', 'init'],
+    );
+  });
 });
