@@ -19,6 +19,9 @@ export interface ModelGatewayApi {
   readonly testing: Record<string, unknown>;
 }
 
+/** Work to finish before the extension host goes away, so a reply that just ended is saved as ended. */
+const flushOnDeactivate: Array<() => Promise<void>> = [];
+
 export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   const log = vscode.window.createOutputChannel('Model Gateway', { log: true });
   context.subscriptions.push(log);
@@ -74,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
       'modelGateway.exportChat': async (target?: unknown) => void (await chat.exportChat(target)),
     });
     testing.chat = { manager: chat, createManager: createChatManager };
+    flushOnDeactivate.push(() => chat.flush());
   }
   // </chat>
 
@@ -137,4 +141,6 @@ async function warnAboutLostKeys(keys: ApiKeyStore): Promise<void> {
   if (choice === learnMore) await vscode.env.openExternal(vscode.Uri.parse('https://code.visualstudio.com/docs/configure/settings-sync#_troubleshooting-keychain-issues'));
 }
 
-export function deactivate(): void {}
+export async function deactivate(): Promise<void> {
+  await Promise.allSettled(flushOnDeactivate.splice(0).map((flush) => flush()));
+}

@@ -32,7 +32,15 @@ function withPeriod(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
-export function adviceFor(error: unknown, context: { origin?: string; model?: string; now?: number } = {}): ErrorAdvice {
+export interface AdviceContext {
+  origin?: string;
+  model?: string;
+  now?: number;
+  /** Whether the caller retries by itself once a rate limit ends (polling does; a chat waits for the user). */
+  retriesAutomatically?: boolean;
+}
+
+export function adviceFor(error: unknown, context: AdviceContext = {}): ErrorAdvice {
   const e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as ErrorShape;
   const where = context.origin ?? 'the gateway';
   const server = e.message ? withPeriod(e.message) : '';
@@ -46,7 +54,8 @@ export function adviceFor(error: unknown, context: { origin?: string; model?: st
   }
   if (e.status === 429) {
     const seconds = Math.max(1, Math.ceil((e.retryAfterMs ?? 0) / 1000));
-    return { kind: 'rate_limit', message: `Rate limited by ${where}, retrying in ${seconds} s. ${server}`.trim(), actions: [], retryAt: now + (e.retryAfterMs ?? 0) };
+    const when = context.retriesAutomatically ? `retrying in ${seconds} s` : `try again in ${seconds} s`;
+    return { kind: 'rate_limit', message: `Rate limited by ${where}, ${when}. ${server}`.trim(), actions: [], retryAt: now + (e.retryAfterMs ?? 0) };
   }
   if (e.code === 'aborted') return { kind: 'aborted', message: 'Stopped.', actions: [] };
   if (e.code === 'network') return { kind: 'network', message: `Cannot reach ${where}. ${server}`.trim(), actions: [TEST_CONNECTION, OPEN_LOGS] };

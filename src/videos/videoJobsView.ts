@@ -175,7 +175,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   private onAuthRequired(required: AuthRequired): void {
     this.update();
     if (!this.options.primary || required.origin !== this.origin) return;
-    const advice = adviceFor(required.error, { origin: required.origin });
+    const advice = adviceFor(required.error, { origin: required.origin, retriesAutomatically: true });
     advice.message = `Video status checks are paused. ${advice.message}`;
     if (!advice.actions.some((a) => a.command === SET_API_KEY.command || a.command === 'modelGateway.rotateApiKey')) advice.actions.unshift(SET_API_KEY);
     void showAdvice(advice, 'warning');

@@ -120,7 +120,7 @@ describe('API key, settings and status (issue 4)', function () {
     await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey);
     sim.force429(120, 1);
     await assert.rejects((await api.connection.api())!.listModels(), (e: { status: number }) => e.status === 429);
-    const first = await until(() => /rate limited (\d+)s/.exec(statusBar.text), 'rate limited status');
+    const first = await until(() => /rate limited (\d+)s/.exec(statusBar.text) ?? undefined, 'rate limited status');
     assert.ok(Number(first[1]) > 100 && Number(first[1]) <= 120, statusBar.text);
     const later = await until(() => {
       const m = /rate limited (\d+)s/.exec(statusBar.text);

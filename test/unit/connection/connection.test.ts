@@ -71,7 +71,8 @@ describe('GatewayConnection', () => {
     assert.deepEqual(adviceFor({ status: 401, message: 'unauthorized' }, { origin: 'https://a.example' }).actions.map((a) => a.command), ['modelGateway.setApiKey']);
     assert.match(adviceFor({ status: 403, message: 'no' }, { model: 'model-5.2' }).message, /no access to model model-5\.2/);
     const limited = adviceFor({ status: 429, retryAfterMs: 12_300 }, { now: 1000 });
-    assert.match(limited.message, /retrying in 13 s/);
+    assert.match(limited.message, /try again in 13 s/, 'a chat does not retry by itself, so it does not say it will');
+    assert.match(adviceFor({ status: 429, retryAfterMs: 2000 }, { retriesAutomatically: true }).message, /retrying in 2 s/);
     assert.equal(limited.retryAt, 13_300);
     const offline = adviceFor({ status: 0, code: 'network', message: 'connect ECONNREFUSED' }, { origin: 'https://a.example' });
     assert.match(offline.message, /^Cannot reach https:\/\/a\.example/);
