@@ -367,6 +367,7 @@ export class GatewayClient implements GatewayApi {
       requestId = requestIdOf(res.headers as Headers);
       if (status < 200 || status >= 300) {
         const text = await readText(res.body, control, ERROR_BODY_LIMIT).catch(() => '');
+        if (control.cause === 'aborted') throw new AttemptFailure(this.#abortError('aborted', requestId, undefined), 'body');
         throw this.#statusFailure(status, res.headers as Headers, text, requestId);
       }
       try {
@@ -392,12 +393,12 @@ export class GatewayClient implements GatewayApi {
   }
 
   #headersFor(spec: CallSpec): Record<string, string> {
-    const headers: Record<string, string> = {
-      ...this.#extraHeaders,
-      ...spec.options?.headers,
-      accept: spec.accept,
-      authorization: `Bearer ${this.#apiKey}`,
-    };
+    const headers: Record<string, string> = {};
+    for (const extra of [this.#extraHeaders, spec.options?.headers]) {
+      if (extra) for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] = value;
+    }
+    headers.accept = spec.accept;
+    headers.authorization = `Bearer ${this.#apiKey}`;
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     return headers;
   }

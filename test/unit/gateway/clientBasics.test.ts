@@ -47,12 +47,12 @@ describe('gateway: GatewayClient requests and results', () => {
   it('sends the key as a bearer token, JSON headers, and extra headers', async () => {
     serve((_req, res) => sendJson(res, 200, { id: 'c', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] }));
     const withHeaders = new GatewayClient({ baseUrl: server.baseUrl, apiKey: 'sk-h', headers: { 'x-team': 'a' } });
-    await withHeaders.chat(REQUEST, { headers: { 'x-trace': 't1', authorization: 'Bearer evil' } });
+    await withHeaders.chat(REQUEST, { headers: { 'x-trace': 't1', Authorization: 'Bearer evil', ACCEPT: 'text/plain' } });
     await withHeaders.close();
     const [req] = server.requests;
     assert.equal(req.method, 'POST');
     assert.equal(req.url, '/v1/chat/completions');
-    assert.equal(req.headers.authorization, 'Bearer sk-h');
+    assert.equal(req.headers.authorization, 'Bearer sk-h', 'one Authorization header, the client key');
     assert.equal(req.headers['content-type'], 'application/json');
     assert.equal(req.headers.accept, 'application/json');
     assert.equal(req.headers['x-team'], 'a');
