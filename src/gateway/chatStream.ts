@@ -391,3 +391,17 @@ export class ChatStreamParser {
     if (!this.accumulator.closed) this.#sse.end();
   }
 }
+
+/**
+ * The arguments of an assembled tool call as an object. An empty string (a tool without parameters whose
+ * arguments were null or never sent, fixture case 20) is `{}`; text that is not a JSON object gives undefined.
+ */
+export function parseToolArguments(text: string): Record<string, unknown> | undefined {
+  if (text.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -3,7 +3,7 @@
 export * from './types';
 export { GatewayClient, formatRequestLine, type GatewayClientOptions, type GatewayLogger, type TextLogger, type RequestLogLine } from './client';
 export { GatewayError, type GatewayErrorKind, describeErrorBody, detailsFromErrorValue } from './errors';
-export { ChatStreamAccumulator, ChatStreamParser, type ChoiceSnapshot, type StreamFailure } from './chatStream';
+export { ChatStreamAccumulator, ChatStreamParser, parseToolArguments, type ChoiceSnapshot, type StreamFailure } from './chatStream';
 export { SseDecoder, type SseSink, type SseDecoderOptions } from './sse';
 export { systemClock, sleeperFor, type Clock, type Sleep, type TimerHandle } from './clock';
 export { serverRetryDelayMs, defaultBackoffMs, isRetryableStatus } from './retry';

@@ -1,7 +1,7 @@
 // Every `.sse` fixture, replayed whole, byte by byte and in its recorded chunks, through the pure decoders.
 
 import * as assert from 'node:assert/strict';
-import { ChatStreamParser } from '../../../src/gateway/chatStream';
+import { ChatStreamParser, parseToolArguments } from '../../../src/gateway/chatStream';
 import { SseDecoder } from '../../../src/gateway/sse';
 import type { ChatDelta } from '../../../src/gateway/types';
 import { deliveries, loadCases, type ExpectedStreamResult, type FixtureCase } from './fixtures';
@@ -112,6 +112,24 @@ describe('gateway: chat stream fixtures (ChatStreamParser)', () => {
       });
     }
   }
+
+  it('parses tool arguments like the fixtures expect ("" is {} for a tool without parameters)', () => {
+    let checked = 0;
+    for (const fixture of cases.filter((c) => c.expected.kind === 'chat-completions-stream')) {
+      for (const choice of fixture.expected.result!.choices) {
+        for (const call of choice.tool_calls as Array<{ arguments: string; arguments_parsed?: unknown; arguments_is_valid_json?: boolean }>) {
+          const parsed = parseToolArguments(call.arguments);
+          if (call.arguments === '') assert.deepEqual(parsed, {});
+          else if (call.arguments_is_valid_json) assert.deepEqual(parsed, call.arguments_parsed);
+          else assert.equal(parsed, undefined);
+          checked++;
+        }
+      }
+    }
+    assert.ok(checked >= 15);
+    assert.equal(parseToolArguments('[1]'), undefined);
+    assert.equal(parseToolArguments('{"a":'), undefined);
+  });
 
   it('covers every streamed fixture (65 .sse cases)', () => {
     assert.equal(cases.filter((c) => c.expected.kind !== 'http-response').length, 65);
