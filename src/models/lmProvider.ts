@@ -1,0 +1,140 @@
+// UI adapter: the gateway's chat models in VS Code's own chat and for other extensions (vscode.lm), as the
+// language model chat provider of vendor `model-gateway`. Nothing is sent until VS Code asks: the model list is
+// loaded on the first provideLanguageModelChatInformation, and only when a key is set.
+import * as vscode from 'vscode';
+import type { GatewayConnection } from '../gateway/connection';
+import { adviceFor } from '../gateway/errorAdvice';
+import type { ChatDelta } from '../gateway/types';
+import { estimateTokens, toChatInformation, toChatRequest, toLmToolCalls, type LmChatInformation, type LmMessage, type LmPart } from './lmMapping';
+import type { CatalogSnapshot, ModelCatalog } from './modelCatalog';
+
+export const LM_VENDOR = 'model-gateway';
+
+interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+type Connection = Pick<GatewayConnection, 'api' | 'origin'>;
+
+export class GatewayChatModelProvider implements vscode.LanguageModelChatProvider<LmChatInformation & vscode.LanguageModelChatInformation>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+  /** The ids last handed to VS Code, to tell it only about real changes. */
+  private provided = '';
+  private readonly subscription: { dispose(): void };
+
+  constructor(
+    private readonly catalog: ModelCatalog,
+    private readonly connection: Connection,
+    private readonly log: Logger,
+  ) {
+    this.subscription = catalog.onDidChange((snapshot) => {
+      if (chatIds(snapshot) !== this.provided) this.changed.fire();
+    });
+  }
+
+  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<LmChatInformation[]> {
+    let snapshot: CatalogSnapshot | undefined;
+    try {
+      snapshot = await this.catalog.load();
+    } catch (error) {
+      const advice = adviceFor(error, { origin: this.connection.origin });
+      this.log.warn(`Could not list the gateway's models for VS Code chat: ${advice.message}`);
+      snapshot = this.catalog.current;
+      if (!options.silent) void vscode.window.showWarningMessage(`Model Gateway: ${advice.message}`);
+    }
+    this.provided = chatIds(snapshot);
+    return (snapshot?.models ?? []).filter((m) => m.kind === 'chat').map(toChatInformation);
+  }
+
+  async provideLanguageModelChatResponse(
+    model: LmChatInformation,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const api = await this.connection.api();
+    if (!api) throw vscode.LanguageModelError.NoPermissions('Model Gateway: set the gateway URL and API key first (Model Gateway: Set API Key).');
+    const request = toChatRequest({
+      model: model.id,
+      messages: messages.map(toLmMessage),
+      tools: options.tools,
+      toolMode: options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto',
+      modelOptions: options.modelOptions,
+    });
+    const abort = new AbortController();
+    const cancellation = token.onCancellationRequested(() => abort.abort());
+    if (token.isCancellationRequested) abort.abort();
+    try {
+      const result = await api.chat(request, { signal: abort.signal, onDelta: (delta) => reportText(delta, progress) });
+      for (const call of toLmToolCalls(result.toolCalls)) progress.report(new vscode.LanguageModelToolCallPart(call.callId, call.name, call.input));
+    } catch (error) {
+      if (token.isCancellationRequested) throw new vscode.CancellationError();
+      throw this.toLanguageModelError(error, model.id);
+    } finally {
+      cancellation.dispose();
+    }
+  }
+
+  async provideTokenCount(_model: LmChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+    return estimateTokens(typeof text === 'string' ? text : toLmMessage(text));
+  }
+
+  private toLanguageModelError(error: unknown, model: string): Error {
+    const advice = adviceFor(error, { origin: this.connection.origin, model });
+    this.log.warn(`VS Code chat request to ${model} failed: ${advice.message}`);
+    const message = `Model Gateway: ${advice.message}`;
+    if (advice.kind === 'auth' || advice.kind === 'forbidden') return vscode.LanguageModelError.NoPermissions(message);
+    if (advice.kind === 'not_found') return vscode.LanguageModelError.NotFound(message);
+    return new Error(message, { cause: error });
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+function reportText(delta: ChatDelta, progress: vscode.Progress<vscode.LanguageModelResponsePart>): void {
+  // A refusal is the model's answer too; VS Code has no part for it, so it is shown as text.
+  const text = (delta.content ?? '') + (delta.refusal ?? '');
+  if (text !== '') progress.report(new vscode.LanguageModelTextPart(text));
+}
+
+function chatIds(snapshot: CatalogSnapshot | undefined): string {
+  return JSON.stringify((snapshot?.models ?? []).filter((m) => m.kind === 'chat').map((m) => m.id));
+}
+
+const ROLES: Partial<Record<number, LmMessage['role']>> = {
+  [vscode.LanguageModelChatMessageRole.User]: 'user',
+  [vscode.LanguageModelChatMessageRole.Assistant]: 'assistant',
+  // System (3) is proposed API in newer hosts; VS Code's own chat sends it.
+  3: 'system',
+};
+
+export function toLmMessage(message: vscode.LanguageModelChatRequestMessage): LmMessage {
+  const content = message.content.map(toLmPart).filter((p): p is LmPart => p !== undefined);
+  return { role: ROLES[message.role] ?? 'user', content, ...(message.name ? { name: message.name } : {}) };
+}
+
+/** Parts this provider cannot send (images, thinking, prompt-tsx outside a tool result) are left out. */
+function toLmPart(part: unknown): LmPart | undefined {
+  if (part instanceof vscode.LanguageModelTextPart) return { kind: 'text', value: part.value };
+  if (part instanceof vscode.LanguageModelToolCallPart) return { kind: 'toolCall', callId: part.callId, name: part.name, input: part.input };
+  if (part instanceof vscode.LanguageModelToolResultPart) return { kind: 'toolResult', callId: part.callId, content: toolResultText(part.content) };
+  return undefined;
+}
+
+function toolResultText(content: readonly unknown[]): string {
+  return content
+    .map((item) => {
+      if (item instanceof vscode.LanguageModelTextPart) return item.value;
+      if (item instanceof vscode.LanguageModelPromptTsxPart) return JSON.stringify(item.value);
+      const data = item as { mimeType?: unknown; data?: unknown };
+      if (typeof data.mimeType === 'string' && data.data instanceof Uint8Array && /^text\/|json/.test(data.mimeType)) return new TextDecoder().decode(data.data);
+      return typeof item === 'string' ? item : '';
+    })
+    .join('');
+}

@@ -1,0 +1,189 @@
+// UI adapter: List Models (a quick pick grouped chat / video / other, with actions per model), Refresh Models
+// and Test Connection.
+import * as vscode from 'vscode';
+import type { GatewayConnection } from '../gateway/connection';
+import { adviceFor } from '../gateway/errorAdvice';
+import { resolveProxy } from '../gateway/proxy';
+import { showAdvice } from '../ui/notify';
+import type { Clock } from '../util/clock';
+import { renderReport, runDiagnostics, summarizeReport, type DiagnosticReport } from './diagnostics';
+import type { CatalogSnapshot, ModelCatalog } from './modelCatalog';
+import { ACTION_TITLES, buildModelList, summarizeModels, type ModelAction, type ModelListEntry, type ModelListGroup } from './modelList';
+import { createNetworkProbes } from './networkProbes';
+
+interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface ModelCommandDeps {
+  catalog: ModelCatalog;
+  connection: GatewayConnection;
+  log: Logger;
+  clock: Clock;
+  /** VS Code's http.proxy, if set. */
+  proxySetting(): string | undefined;
+}
+
+const ACTION_ICONS: Record<ModelAction, string> = { startChat: 'comment-discussion', setDefaultChat: 'star-empty', copyId: 'copy' };
+
+interface ModelItem extends vscode.QuickPickItem {
+  entry?: ModelListEntry;
+}
+
+interface ActionButton extends vscode.QuickInputButton {
+  action: ModelAction;
+}
+
+export class ModelCommands {
+  constructor(private readonly deps: ModelCommandDeps) {}
+
+  handlers() {
+    return {
+      'modelGateway.listModels': () => this.listModels(),
+      'modelGateway.refreshModels': () => this.refreshModels(),
+      'modelGateway.testConnection': () => this.testConnection(),
+    };
+  }
+
+  /** Shows the quick pick at once, busy until the list is there. Resolves with what it shows once loaded. */
+  async listModels(): Promise<ModelListGroup[] | undefined> {
+    if (!(await this.ensureConfigured())) return undefined;
+    const pick = vscode.window.createQuickPick<ModelItem>();
+    pick.title = `Models on ${this.deps.connection.origin ?? 'the gateway'}`;
+    pick.placeholder = 'Loading models…';
+    pick.matchOnDetail = true;
+    pick.busy = true;
+    const refresh: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('refresh'), tooltip: 'Refresh' };
+    pick.buttons = [refresh];
+    pick.onDidHide(() => pick.dispose());
+    const fill = async (force: boolean): Promise<ModelListGroup[] | undefined> => {
+      pick.busy = true;
+      try {
+        const snapshot = await this.deps.catalog.load({ force });
+        if (!snapshot) {
+          pick.hide();
+          return undefined;
+        }
+        const groups = buildModelList(snapshot, this.defaultChatModel());
+        pick.items = toItems(groups);
+        pick.placeholder = snapshot.models.length ? `${summarizeModels(snapshot.models)}. Enter for actions; buttons on each row.` : 'The gateway lists no models.';
+        return groups;
+      } catch (error) {
+        pick.hide();
+        void showAdvice(adviceFor(error, { origin: this.deps.connection.origin }));
+        return undefined;
+      } finally {
+        pick.busy = false;
+      }
+    };
+    pick.onDidTriggerButton((button) => button === refresh && void fill(true));
+    pick.onDidTriggerItemButton(({ item, button }) => {
+      if (!item.entry) return;
+      pick.hide();
+      void this.run((button as ActionButton).action, item.entry.id);
+    });
+    pick.onDidAccept(() => {
+      const entry = pick.selectedItems[0]?.entry;
+      if (!entry) return;
+      pick.hide();
+      void this.chooseAction(entry);
+    });
+    pick.show();
+    return fill(false);
+  }
+
+  /** Reloads the list from the gateway and says how many models it has. Returns the new list. */
+  async refreshModels(): Promise<CatalogSnapshot | undefined> {
+    if (!(await this.ensureConfigured())) return undefined;
+    const origin = this.deps.connection.origin;
+    try {
+      const snapshot = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Loading models from ${origin}…` }, () =>
+        this.deps.catalog.load({ force: true }),
+      );
+      if (snapshot) void vscode.window.showInformationMessage(`${origin} lists ${summarizeModels(snapshot.models)}.`);
+      return snapshot;
+    } catch (error) {
+      void showAdvice(adviceFor(error, { origin }));
+      return undefined;
+    }
+  }
+
+  /** Runs every check, opens the report as an untitled Markdown document and returns it. */
+  async testConnection(): Promise<DiagnosticReport> {
+    const { connection, clock, log } = this.deps;
+    const baseUrl = connection.baseUrl;
+    const proxy = baseUrl ? resolveProxy(new URL(baseUrl), this.deps.proxySetting(), process.env) : undefined;
+    const report = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Testing the connection to ${connection.origin ?? 'the gateway'}…` },
+      () => runDiagnostics({ baseUrl, api: () => connection.api(), proxy, probes: createNetworkProbes(clock), clock }),
+    );
+    log.info(`Connection test of ${baseUrl ?? '(no URL)'}:`);
+    for (const step of report.steps) log.info(`  ${step.title}: ${step.status}. ${step.message}${step.suggestion ? ` ${step.suggestion}` : ''}`);
+    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: renderReport(report) });
+    await vscode.window.showTextDocument(document, { preview: true });
+    const summary = summarizeReport(report);
+    if (report.ok) void vscode.window.showInformationMessage(summary);
+    else void vscode.window.showWarningMessage(summary, 'Open Logs').then((c) => c && vscode.commands.executeCommand('modelGateway.openLogs'));
+    return report;
+  }
+
+  private defaultChatModel(): string | undefined {
+    return vscode.workspace.getConfiguration('modelGateway').get<string>('chat.model') || undefined;
+  }
+
+  private async chooseAction(entry: ModelListEntry): Promise<void> {
+    const choice = await vscode.window.showQuickPick(
+      entry.actions.map((action) => ({ label: `$(${ACTION_ICONS[action]}) ${ACTION_TITLES[action]}`, action })),
+      { title: entry.id, placeHolder: entry.detail },
+    );
+    if (choice) await this.run(choice.action, entry.id);
+  }
+
+  async run(action: ModelAction, id: string): Promise<void> {
+    switch (action) {
+      case 'setDefaultChat':
+        await vscode.workspace.getConfiguration('modelGateway').update('chat.model', id, vscode.ConfigurationTarget.Global);
+        void vscode.window.showInformationMessage(`New chats use ${id}.`);
+        return;
+      case 'startChat':
+        await vscode.commands.executeCommand('modelGateway.newChat', { model: id });
+        return;
+      case 'copyId':
+        await vscode.env.clipboard.writeText(id);
+        void vscode.window.showInformationMessage(`Copied ${id}.`);
+        return;
+    }
+  }
+
+  /** True when a URL and key are set; otherwise says what is missing, with the command that fixes it. */
+  private async ensureConfigured(): Promise<boolean> {
+    const { connection } = this.deps;
+    if (!connection.origin) {
+      void showAdvice({ kind: 'other', message: 'No gateway URL is set.', actions: [{ title: 'Set Gateway URL', command: 'modelGateway.setBaseUrl' }] }, 'warning');
+      return false;
+    }
+    if (!(await connection.api())) {
+      void showAdvice({ kind: 'auth', message: `No API key is stored for ${connection.origin}.`, actions: [{ title: 'Set API Key', command: 'modelGateway.setApiKey' }] }, 'warning');
+      return false;
+    }
+    return true;
+  }
+}
+
+function toItems(groups: readonly ModelListGroup[]): ModelItem[] {
+  const items: ModelItem[] = [];
+  for (const group of groups) {
+    items.push({ label: group.title, kind: vscode.QuickPickItemKind.Separator });
+    for (const entry of group.entries) {
+      items.push({
+        label: entry.id,
+        description: entry.description,
+        detail: entry.detail,
+        entry,
+        buttons: entry.actions.map((action): ActionButton => ({ action, iconPath: new vscode.ThemeIcon(ACTION_ICONS[action]), tooltip: ACTION_TITLES[action] })),
+      });
+    }
+  }
+  return items;
+}
