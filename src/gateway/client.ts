@@ -253,7 +253,7 @@ export class GatewayClient implements GatewayApi {
         failure = error;
       }
       const error = withAttempts(failure.error, attempt);
-      const waitMs = this.#retryWait(spec.policy, failure, attempt - 1);
+      const waitMs = this.#retryWait(spec.policy, failure, attempt - 1, spec.options?.maxRetries ?? this.#maxRetries);
       if (waitMs === undefined) throw error;
       try {
         await this.#sleep(waitMs, signal);
@@ -265,8 +265,8 @@ export class GatewayClient implements GatewayApi {
   }
 
   /** How long to wait before the next attempt, or undefined when this failure must not be retried. */
-  #retryWait(policy: RetryPolicy, failure: AttemptFailure, retriesMade: number): number | undefined {
-    if (retriesMade >= this.#maxRetries || failure.error.code === 'aborted') return undefined;
+  #retryWait(policy: RetryPolicy, failure: AttemptFailure, retriesMade: number, maxRetries: number): number | undefined {
+    if (retriesMade >= maxRetries || failure.error.code === 'aborted') return undefined;
     if (!isRetryable(policy, failure)) return undefined;
     const serverWait = failure.error.retryAfterMs;
     if (serverWait !== undefined) return serverWait <= this.#maxRetryWaitMs ? serverWait : undefined;

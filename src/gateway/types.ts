@@ -107,6 +107,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Extra headers for this request only (the client's own Authorization always wins). */
   headers?: Record<string, string>;
+  /**
+   * Retries for this call only. A caller with its own schedule (the video poller) passes 0, so a 429 reaches
+   * it at once and pauses every poll to that gateway, instead of the client waiting while others go out.
+   */
+  maxRetries?: number;
 }
 
 export interface ChatOptions extends RequestOptions {

@@ -85,7 +85,7 @@ export class JobStore implements Disposable {
       poll: (target, signal) => {
         const api = this.apiFor(target.origin);
         if (!api) return Promise.reject(new MissingApiKeyError(target.origin));
-        return api.getVideo(target.id, { signal });
+        return api.getVideo(target.id, { signal, maxRetries: 0 });
       },
     });
     this.onDidChangePause = this.scheduler.onDidChangePause;

@@ -84,6 +84,15 @@ describe('gateway: GatewayClient retries', () => {
       );
     });
 
+    it('lets one call turn retries off, so a 429 reaches a caller with its own schedule at once', async () => {
+      steps = [status(429, { error: { message: 'slow down', code: 'rate_limited' } }, { 'retry-after': '7' }), ok(JOB)];
+      const error = await rejectionOf(makeClient().getVideo('vid_1', { maxRetries: 0 }));
+      assert.equal(server.requests.length, 1);
+      assert.deepEqual(recorder.waits, []);
+      assert.equal(error.status, 429);
+      assert.equal(error.retryAfterMs, 7000);
+    });
+
     for (const code of [408, 409, 429, 500, 502, 504]) {
       it(`retries ${code} and then succeeds`, async () => {
         steps = [status(code), ok(MODELS)];
