@@ -315,6 +315,8 @@ const UNTRUSTED = new Set([
   'CERT_UNTRUSTED',
 ]);
 
+const PLAIN_HTTP_SIGNS = new Set(['EPROTO', 'ECONNRESET', 'ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG']);
+
 function tlsFailure(host: string, error: unknown, timeoutMs: number): string {
   const code = shape(error).code ?? '';
   if (UNTRUSTED.has(code)) return `The certificate of ${host} is not trusted (${code}).`;
@@ -322,7 +324,7 @@ function tlsFailure(host: string, error: unknown, timeoutMs: number): string {
   if (code === 'CERT_NOT_YET_VALID') return `The certificate of ${host} is not valid yet (check this computer's clock).`;
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `The certificate does not name ${host}.`;
   if (code === 'ETIMEDOUT') return `The TLS handshake with ${host} did not finish within ${seconds(timeoutMs)} s.`;
-  if (code === 'EPROTO' || code === 'ECONNRESET' || /wrong version number|packet length too long/i.test(messageOf(error))) {
+  if (PLAIN_HTTP_SIGNS.has(code) || /wrong version number|packet length too long/i.test(messageOf(error))) {
     return `${host} did not complete a TLS handshake: the port may serve plain http, not https.`;
   }
   return `The TLS handshake with ${host} failed: ${messageOf(error)}.`;

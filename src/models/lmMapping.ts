@@ -170,7 +170,7 @@ export class ToolArgumentsError extends Error {
 export function toLmToolCalls(calls: readonly ToolCall[]): LmToolCall[] {
   return calls.map((call, index) => {
     if (!call.name) throw new ToolArgumentsError(`The model asked for a tool call (#${index + 1}) without a tool name.`);
-    return { callId: call.id || `call_${index}`, name: call.name, input: parseToolInput(call) };
+    return { callId: call.id || `call_mg_${index}`, name: call.name, input: parseToolInput(call) };
   });
 }
 

@@ -1,0 +1,42 @@
+import * as assert from 'node:assert/strict';
+import { classifyModel } from '../../../src/models/modelKind';
+
+describe('classifyModel', () => {
+  const kind = (id: string, extra: Record<string, unknown> = {}) => classifyModel({ id, object: 'model', ...extra });
+
+  it('places the spec\'s three models', () => {
+    assert.equal(kind('model-k3'), 'chat');
+    assert.equal(kind('model-5.2'), 'chat');
+    assert.equal(kind('model-1.0-video-edit'), 'video');
+  });
+
+  it('calls anything with "video" in its id or owner a video model', () => {
+    for (const id of ['wan-2.1-t2v-video', 'Video-Gen', 'kling-video-1.6', 'model-2.0-video-ref']) assert.equal(kind(id), 'video', id);
+    assert.equal(kind('veo-3', { owned_by: 'acme-video' }), 'video');
+  });
+
+  it('recognises common chat families and chat words', () => {
+    for (const id of ['gpt-4o', 'gpt-5.2', 'o3-mini', 'claude-3-5-sonnet', 'gemini-2.5-pro', 'llama-3.1-70b-instruct', 'qwen2.5-72b', 'deepseek-chat', 'kimi-k2', 'glm-4.5', 'mistral-large', 'acme-chat-v2', 'my-model-instruct', 'org/llama-3']) {
+      assert.equal(kind(id), 'chat', id);
+    }
+  });
+
+  it('puts other modalities under other, even in a chat family', () => {
+    for (const id of ['text-embedding-3-small', 'gpt-image-1', 'dall-e-3', 'tts-1', 'whisper-1', 'omni-moderation-latest', 'bge-reranker', 'qwen-image', 'gemini-embedding-001', 'gpt-4o-transcribe']) {
+      assert.equal(kind(id), 'other', id);
+    }
+  });
+
+  it('leaves unknown ids as other', () => {
+    for (const id of ['acme-x', 'foo', 'model-edit', 'sdxl-turbo-lightning']) assert.equal(kind(id), 'other', id);
+  });
+
+  it('trusts the gateway\'s own type or capability fields over the name', () => {
+    assert.equal(kind('acme-x', { type: 'chat' }), 'chat');
+    assert.equal(kind('acme-x', { modalities: ['text', 'video'] }), 'video');
+    assert.equal(kind('gpt-4o', { type: 'embedding' }), 'other');
+    assert.equal(kind('acme-x', { capabilities: { chat: true, vision: false } }), 'chat');
+    assert.equal(kind('acme-x', { capabilities: { chat: false } }), 'other', 'a false capability is no hint');
+    assert.equal(kind('acme-x', { supported_endpoints: ['/v1/chat/completions'] }), 'chat');
+  });
+});

@@ -1,0 +1,50 @@
+import * as assert from 'node:assert/strict';
+import { toCatalogModel, type CatalogSnapshot } from '../../../src/models/modelCatalog';
+import { buildModelList, describeModel, formatCreated, summarizeModels } from '../../../src/models/modelList';
+import { model } from './fakes';
+
+function snapshot(...ids: Array<string | [string, Record<string, unknown>]>): CatalogSnapshot {
+  const models = ids.map((entry) => (typeof entry === 'string' ? model(entry) : model(entry[0], entry[1])));
+  return { origin: 'https://gw.example', models: models.map(toCatalogModel), loadedAt: 0 };
+}
+
+describe('model list presentation', () => {
+  it('groups chat, video, other in that order, keeping the gateway order within a group and dropping empty groups', () => {
+    const groups = buildModelList(snapshot('model-1.0-video-edit', 'model-5.2', 'mystery', 'model-k3'), undefined);
+    assert.deepEqual(
+      groups.map((g) => [g.title, g.entries.map((e) => e.id)]),
+      [
+        ['Chat models', ['model-5.2', 'model-k3']],
+        ['Video models', ['model-1.0-video-edit']],
+        ['Other models', ['mystery']],
+      ],
+    );
+    assert.deepEqual(buildModelList(snapshot('model-k3'), undefined).map((g) => g.kind), ['chat']);
+  });
+
+  it('offers chat actions only for chat models and marks the default chat model', () => {
+    const [chat, video] = buildModelList(snapshot('model-k3', 'model-5.2', 'model-1.0-video-edit'), 'model-5.2');
+    assert.deepEqual(chat.entries.map((e) => e.description), ['', 'default chat model']);
+    assert.deepEqual(chat.entries[0].actions, ['startChat', 'setDefaultChat', 'copyId']);
+    assert.deepEqual(video.entries[0].actions, ['copyId']);
+    assert.equal(video.entries[0].description, '', 'the chat default never marks a video model');
+  });
+
+  it('describes owner and creation date, saying when either is missing', () => {
+    assert.equal(describeModel({ ownedBy: 'model-gateway', created: 1_700_000_000 }), 'Owner: model-gateway · Created: 2023-11-14');
+    assert.equal(describeModel({}), 'Owner: not given · Created: not given');
+  });
+
+  it('reads created as Unix seconds, or milliseconds when it can only be that', () => {
+    assert.equal(formatCreated(0), undefined);
+    assert.equal(formatCreated(1_700_000_000), '2023-11-14');
+    assert.equal(formatCreated(1_700_000_000_000), '2023-11-14');
+    assert.equal(formatCreated(Number.NaN), undefined);
+  });
+
+  it('summarises counts by kind', () => {
+    assert.equal(summarizeModels(snapshot('model-k3', 'model-5.2', 'model-1.0-video-edit').models), '3 models (2 chat, 1 video)');
+    assert.equal(summarizeModels(snapshot('mystery').models), '1 model (1 other)');
+    assert.equal(summarizeModels([]), '0 models');
+  });
+});
