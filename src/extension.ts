@@ -60,6 +60,19 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   // </auth>
 
   // <models>
+  {
+    // Required here so the wiring stays inside this section; esbuild bundles them like imports.
+    const { ModelCatalog } = require('./models/modelCatalog') as typeof import('./models/modelCatalog');
+    const { ModelCommands } = require('./models/modelCommands') as typeof import('./models/modelCommands');
+    const { GatewayChatModelProvider, LM_VENDOR } = require('./models/lmProvider') as typeof import('./models/lmProvider');
+    const models = new ModelCatalog(connection, realClock);
+    const lmProvider = new GatewayChatModelProvider(models, connection, log);
+    const modelCommands = new ModelCommands({ catalog: models, connection, log, clock: realClock, proxySetting: vscodeProxySetting });
+    context.subscriptions.push(models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider));
+    registerCommands(context, modelCommands.handlers());
+    testing.models = models;
+    testing.modelCommands = modelCommands;
+  }
   // </models>
 
   // <chat>
