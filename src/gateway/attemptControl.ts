@@ -2,7 +2,7 @@
 // watchdog to one undici request, and a bounded body reader.
 
 import type { Dispatcher } from 'undici';
-import type { Clock } from './clock';
+import type { Clock, TimerHandle } from '../util/clock';
 
 type Body = Dispatcher.ResponseData['body'];
 
@@ -12,8 +12,8 @@ export type AbortCause = 'aborted' | 'timeout' | 'idle';
 export class AttemptControl {
   readonly controller = new AbortController();
   cause: AbortCause | undefined;
-  #headerTimer: unknown;
-  #idleTimer: unknown;
+  #headerTimer: TimerHandle | undefined;
+  #idleTimer: TimerHandle | undefined;
   #lastActivity = 0;
   #disposed = false;
   readonly #onUserAbort = (): void => this.abort('aborted');
@@ -40,7 +40,7 @@ export class AttemptControl {
 
   /** Headers arrived: stop the header timer, start watching the body for silence. */
   headersArrived(): void {
-    this.clock.clearTimeout(this.#headerTimer);
+    if (this.#headerTimer !== undefined) this.clock.clearTimeout(this.#headerTimer);
     this.#headerTimer = undefined;
     this.#lastActivity = this.clock.now();
     this.#armIdle(this.idleTimeoutMs);

@@ -7,7 +7,7 @@ import { inspect } from 'node:util';
 import { AttemptControl, readText, type AbortCause } from './attemptControl';
 import type { Dispatcher } from 'undici';
 import { ChatStreamAccumulator, ChatStreamParser, type StreamFailure } from './chatStream';
-import { sleeperFor, systemClock, type Clock, type Sleep } from './clock';
+import { realClock, sleeperFor, type Clock, type Sleep } from '../util/clock';
 import { describeErrorBody, detailsFromErrorValue, GatewayError, redact, type GatewayErrorInit } from './errors';
 import { resolveProxy } from './proxy';
 import { defaultBackoffMs, headerText, isRetryableStatus, serverRetryDelayMs, serverRetryVerdict, type Headers } from './retry';
@@ -156,7 +156,7 @@ export class GatewayClient implements GatewayApi {
     this.#proxyOption = options.proxy;
     this.#env = options.env ?? process.env;
     this.#connections = options.connections ?? 16;
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = options.clock ?? realClock;
     this.#sleep = options.sleep ?? sleeperFor(this.#clock);
     this.#random = options.random ?? Math.random;
     this.#logger = options.logger;

@@ -5,6 +5,6 @@ export { GatewayClient, formatRequestLine, type GatewayClientOptions, type Gatew
 export { GatewayError, type GatewayErrorKind, describeErrorBody, detailsFromErrorValue } from './errors';
 export { ChatStreamAccumulator, ChatStreamParser, parseToolArguments, type ChoiceSnapshot, type StreamFailure } from './chatStream';
 export { SseDecoder, type SseSink, type SseDecoderOptions } from './sse';
-export { systemClock, sleeperFor, type Clock, type Sleep, type TimerHandle } from './clock';
+export { realClock, sleeperFor, type Clock, type Sleep, type TimerHandle } from '../util/clock';
 export { serverRetryDelayMs, defaultBackoffMs, isRetryableStatus } from './retry';
 export { resolveProxy, matchesNoProxy } from './proxy';
