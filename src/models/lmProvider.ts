@@ -29,8 +29,9 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     private readonly connection: Connection,
     private readonly log: Logger,
   ) {
+    // Undefined means the gateway or key changed: what VS Code was told may no longer hold, whatever it was.
     this.subscription = catalog.onDidChange((snapshot) => {
-      if (chatIds(snapshot) !== this.provided) this.changed.fire();
+      if (snapshot === undefined || chatIds(snapshot) !== this.provided) this.changed.fire();
     });
   }
 

@@ -38,7 +38,7 @@ export const DEFAULT_TTL_MS = 5 * 60_000;
 
 export class ModelCatalog implements Disposable {
   private readonly changed = new Emitter<CatalogSnapshot | undefined>();
-  /** Fires with the new list after a load that changed it, and with undefined when the cache is dropped. */
+  /** Fires with the new list after a load that changed it, and with undefined whenever the gateway or key changes. */
   readonly onDidChange: Event<CatalogSnapshot | undefined> = this.changed.event;
 
   private snapshot: CatalogSnapshot | undefined;
@@ -83,10 +83,10 @@ export class ModelCatalog implements Disposable {
     return (snapshot?.models ?? []).filter((m) => kind === undefined || m.kind === kind);
   }
 
+  /** Drops the list; fires even when nothing was cached, since a new key may make models available. */
   invalidate(): void {
     this.generation++;
     this.inFlight = undefined;
-    if (this.snapshot === undefined) return;
     this.snapshot = undefined;
     this.changed.fire(undefined);
   }

@@ -132,6 +132,12 @@ describe('ModelCatalog', () => {
     assert.deepEqual((await loading)?.models.map((m) => m.id), ['model-k3']);
   });
 
+  it('fires on every gateway or key change, even with nothing cached (a new key may bring models)', () => {
+    source.switchTo('https://gw.example', undefined);
+    source.switchTo('https://gw.example', new ManualGateway());
+    assert.deepEqual(changes, [undefined, undefined]);
+  });
+
   it('sends nothing and gives undefined when no URL or key is set', async () => {
     source.switchTo('https://gw.example', undefined);
     assert.equal(await catalog.load(), undefined);

@@ -1,0 +1,174 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ModelGatewayApi } from '../../../src/extension';
+import type { DiagnosticReport } from '../../../src/models/diagnostics';
+import type { CatalogSnapshot, ModelCatalog } from '../../../src/models/modelCatalog';
+import type { ModelCommands } from '../../../src/models/modelCommands';
+import type { ModelListGroup } from '../../../src/models/modelList';
+import type { Simulator } from '../../simulator';
+import { startSimulator } from '../../simulator';
+
+const config = () => vscode.workspace.getConfiguration('modelGateway');
+
+async function extensionApi(): Promise<ModelGatewayApi> {
+  return vscode.extensions.getExtension<ModelGatewayApi>('model-gateway.model-gateway')!.activate();
+}
+
+async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const modelRequests = (sim: Simulator) => sim.log.filter((e) => e.method === 'GET' && e.path === '/v1/models');
+
+describe('models: catalog, List Models, Refresh Models, Test Connection', function () {
+  this.timeout(60_000);
+  let sim: Simulator;
+  let api: ModelGatewayApi;
+  let catalog: ModelCatalog;
+  let commands: ModelCommands;
+
+  before(async () => {
+    sim = await startSimulator();
+    api = await extensionApi();
+    catalog = api.testing.models as ModelCatalog;
+    commands = api.testing.modelCommands as ModelCommands;
+    await config().update('baseUrl', sim.baseUrl, vscode.ConfigurationTarget.Global);
+    await until(() => api.connection.origin === sim.origin, 'the connection to follow the setting');
+    assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey), true);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await vscode.commands.executeCommand('modelGateway.clearApiKey', { confirm: false });
+    await config().update('chat.model', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await sim.close();
+  });
+
+  it('loads and classifies the gateway\'s models, once for concurrent callers', async () => {
+    sim.clearLog();
+    const [a, b] = await Promise.all([catalog.load({ force: true }), catalog.load()]);
+    assert.equal(a, b);
+    assert.equal(modelRequests(sim).length, 1);
+    assert.equal(a?.origin, sim.origin);
+    assert.deepEqual(
+      a?.models.map((m) => [m.id, m.kind, m.ownedBy]),
+      [
+        ['model-k3', 'chat', 'model-gateway'],
+        ['model-5.2', 'chat', 'model-gateway'],
+        ['model-1.0-video-edit', 'video', 'model-gateway'],
+      ],
+    );
+    await catalog.load();
+    assert.equal(modelRequests(sim).length, 1, 'a fresh list is served from the cache');
+  });
+
+  it('Refresh Models asks the gateway again and returns the list', async () => {
+    sim.clearLog();
+    const snapshot = await vscode.commands.executeCommand<CatalogSnapshot | undefined>('modelGateway.refreshModels');
+    assert.equal(snapshot?.models.length, 3);
+    assert.equal(modelRequests(sim).length, 1);
+  });
+
+  it('List Models shows chat, video and other groups with details and per-model actions', async () => {
+    await config().update('chat.model', 'model-5.2', vscode.ConfigurationTarget.Global);
+    const groups = await vscode.commands.executeCommand<ModelListGroup[] | undefined>('modelGateway.listModels');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    assert.ok(groups);
+    assert.deepEqual(
+      groups.map((g) => [g.title, g.entries.map((e) => e.id)]),
+      [
+        ['Chat models', ['model-k3', 'model-5.2']],
+        ['Video models', ['model-1.0-video-edit']],
+      ],
+    );
+    const [chat, video] = groups;
+    assert.equal(chat.entries[1].description, 'default chat model');
+    assert.match(chat.entries[0].detail, /^Owner: model-gateway · Created: \d{4}-\d{2}-\d{2}$/);
+    assert.deepEqual(chat.entries[0].actions, ['startChat', 'setDefaultChat', 'copyId']);
+    assert.deepEqual(video.entries[0].actions, ['copyId']);
+  });
+
+  it('sets the default chat model in user settings', async () => {
+    await config().update('chat.model', undefined, vscode.ConfigurationTarget.Global);
+    await commands.run('setDefaultChat', 'model-k3');
+    assert.equal(config().inspect<string>('chat.model')?.globalValue, 'model-k3');
+  });
+
+  it('copies a model id to the clipboard', async () => {
+    await vscode.env.clipboard.writeText('');
+    await commands.run('copyId', 'model-1.0-video-edit');
+    assert.equal(await vscode.env.clipboard.readText(), 'model-1.0-video-edit');
+  });
+
+  it('drops the list when the gateway changes and loads the new gateway\'s list', async () => {
+    await catalog.load();
+    const other = await startSimulator();
+    try {
+      await config().update('baseUrl', other.baseUrl, vscode.ConfigurationTarget.Global);
+      await until(() => api.connection.origin === other.origin, 'the new origin');
+      assert.equal(catalog.current, undefined);
+      assert.equal(await catalog.load(), undefined, 'no key for the new origin yet: nothing loaded');
+      assert.equal(other.log.length, 0, 'nothing was sent without a key');
+      await vscode.commands.executeCommand('modelGateway.setApiKey', other.apiKey);
+      const snapshot = await catalog.load();
+      assert.equal(snapshot?.origin, other.origin);
+      assert.equal(modelRequests(other).length, 1);
+    } finally {
+      await vscode.commands.executeCommand('modelGateway.clearApiKey', { confirm: false });
+      await config().update('baseUrl', sim.baseUrl, vscode.ConfigurationTarget.Global);
+      await until(() => api.connection.origin === sim.origin, 'the first origin again');
+      await other.close();
+    }
+  });
+
+  it('Test Connection checks every layer, opens a Markdown report and never shows the key', async () => {
+    sim.clearLog();
+    const report = await vscode.commands.executeCommand<DiagnosticReport>('modelGateway.testConnection');
+    assert.ok(report);
+    assert.deepEqual(
+      report.steps.map((s) => [s.id, s.status]),
+      [
+        ['settings', 'ok'],
+        ['dns', 'ok'],
+        ['connect', 'ok'],
+        ['tls', 'skipped'],
+        ['auth', 'ok'],
+        ['models', 'ok'],
+        ['latency', 'ok'],
+      ],
+    );
+    assert.equal(report.ok, true);
+    assert.equal(report.modelCount, 3);
+    assert.ok(modelRequests(sim).length >= 1, 'the model list was requested for real');
+    const document = await until(
+      () => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.languageId === 'markdown' && d.getText().includes('# Model Gateway: connection test')),
+      'the report document',
+    );
+    const text = document.getText();
+    assert.match(text, /Everything works/);
+    assert.equal(text.includes(sim.apiKey), false, 'the key is not in the report');
+    assert.equal(JSON.stringify(report).includes(sim.apiKey), false);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('Test Connection says when the key is rejected', async () => {
+    await vscode.commands.executeCommand('modelGateway.rotateApiKey', 'sk-not-a-valid-key-1234567890');
+    try {
+      const report = await vscode.commands.executeCommand<DiagnosticReport>('modelGateway.testConnection');
+      const auth = report.steps.find((s) => s.id === 'auth');
+      assert.equal(auth?.status, 'failed');
+      assert.match(auth?.message ?? '', /HTTP 401/);
+      assert.equal(report.ok, false);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    } finally {
+      await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey);
+    }
+  });
+});
