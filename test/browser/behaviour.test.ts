@@ -21,6 +21,7 @@ function installPageHelpers(): void {
         },
         now: () => (time += clockStep),
         runFrame() {
+          time += 1000; // frames are far apart unless a test says otherwise (updates are rate-limited)
           const callback = state.pending;
           state.pending = undefined;
           callback?.();

@@ -41,13 +41,15 @@ function runChunkings(job: ChunkingJob): Failure[] {
   };
   const manualScheduler = () => {
     let pending: (() => void) | undefined;
+    let time = 0;
     return {
       requestFrame(callback: () => void) {
         pending = callback;
         return () => (pending = undefined);
       },
-      now: () => 0,
+      now: () => time,
       runFrame() {
+        time += 1000;
         const callback = pending;
         pending = undefined;
         callback?.();
@@ -159,6 +161,22 @@ describe('StreamingMarkdown in Chromium: any chunking gives the one-shot DOM', f
   it('renders 60 fuzzed documents (block-boundary edge cases) identically under random chunkings', async () => {
     const documents = fuzzDocuments(60, 7);
     const failures = await page.evaluate(runChunkings, { documents, chunkings: chunkings(4, 500), compareIntermediate: false });
+    assert.equal(failures.length, 0, report(failures));
+  });
+
+  it('commits bursts larger than one parse slice, including a single list longer than a slice', async () => {
+    const corpus = loadCorpus();
+    const longList = Array.from({ length: 300 }, (_, i) => `- item ${i} with *some* text\n${i % 7 === 0 ? '\n' : ''}`).join('');
+    const joined = corpus.map((doc) => doc.text).join('\n\n');
+    const documents = [
+      { name: 'whole corpus x3', text: [joined, joined, joined].join('\n\n') },
+      { name: 'long list then prose', text: `Intro\n\n${longList}\nAfter the list.\n\n${joined}` },
+    ];
+    const bursts = [
+      { seed: 1, minChunk: 3000, maxChunk: 9000, frameChance: 1 },
+      { seed: 2, minChunk: 1, maxChunk: 2000, frameChance: 0.5 },
+    ];
+    const failures = await page.evaluate(runChunkings, { documents, chunkings: bursts, compareIntermediate: false });
     assert.equal(failures.length, 0, report(failures));
   });
 

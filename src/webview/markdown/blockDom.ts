@@ -12,7 +12,7 @@ interface CodeDom {
 export class BlockDom {
   private constructor(
     private view: BlockView,
-    readonly nodes: ChildNode[],
+    private topNodes: ChildNode[],
     private readonly code: CodeDom | undefined,
     private readonly sanitize: FragmentSanitizer,
   ) {}
@@ -44,10 +44,23 @@ export class BlockDom {
     return new BlockDom(view, nodes, code, sanitize);
   }
 
-  /** Makes this block show `view` by changing it in place; false when that is not possible (rebuild instead). */
+  /** The block's top-level nodes, in document order. */
+  get nodes(): readonly ChildNode[] {
+    return this.topNodes;
+  }
+
+  /**
+   * Makes this block show `view` by changing it in place; false when that is not possible (rebuild instead). HTML is
+   * morphed node by node, so text that only grew keeps its nodes and the browser re-lays out only what changed.
+   */
   update(view: BlockView): boolean {
     const current = this.view;
-    if (view.kind === 'html') return current.kind === 'html' && current.html === view.html;
+    if (view.kind === 'html') {
+      if (current.kind !== 'html') return false;
+      if (current.html !== view.html) this.morphTo(view.html);
+      this.view = view;
+      return true;
+    }
     if (current.kind !== 'code' || current.shell !== view.shell || !this.code) return false;
     if (current.lines !== view.lines) {
       const code = this.code;
@@ -60,6 +73,13 @@ export class BlockDom {
     if (this.code.partial.data !== view.partial) this.code.partial.data = view.partial;
     this.view = view;
     return true;
+  }
+
+  private morphTo(html: string): void {
+    const next = Array.from(this.sanitize(html).childNodes);
+    const last = this.topNodes[this.topNodes.length - 1];
+    const parent = last.parentNode!;
+    this.topNodes = morphList(parent, this.topNodes, next, last.nextSibling);
   }
 
   /** The html view it shows, if any (kept blocks re-rendered for link definitions compare against it). */
@@ -79,4 +99,47 @@ function addLines(code: CodeDom, lines: string[], sanitize: FragmentSanitizer): 
     code.lines.push(line);
     code.element.insertBefore(fragment, code.partial);
   }
+}
+
+/** Turns the `current` sibling run into `next` (sanitised nodes), reusing nodes where the kind matches. */
+function morphList(parent: Node, current: readonly ChildNode[], next: ChildNode[], after: Node | null): ChildNode[] {
+  const result: ChildNode[] = [];
+  const shared = Math.min(current.length, next.length);
+  for (let i = 0; i < shared; i++) result.push(morph(current[i], next[i]));
+  for (let i = shared; i < current.length; i++) current[i].remove();
+  for (let i = shared; i < next.length; i++) {
+    parent.insertBefore(next[i], result.length > 0 ? result[result.length - 1].nextSibling : after);
+    result.push(next[i]);
+  }
+  return result;
+}
+
+function morph(current: ChildNode, next: ChildNode): ChildNode {
+  if (current.nodeType !== next.nodeType || current.nodeName !== next.nodeName) {
+    current.replaceWith(next);
+    return next;
+  }
+  if (current instanceof CharacterData) {
+    const data = (next as CharacterData).data;
+    if (current.data !== data) current.data = data;
+    return current;
+  }
+  const element = current as Element;
+  const model = next as Element;
+  if (!sameAttributeNames(element, model)) {
+    // Attribute order shows in the serialised HTML; rebuilding keeps it identical to a fresh render.
+    current.replaceWith(next);
+    return next;
+  }
+  for (const attribute of Array.from(model.attributes)) {
+    if (element.getAttribute(attribute.name) !== attribute.value) element.setAttribute(attribute.name, attribute.value);
+  }
+  morphList(element, Array.from(element.childNodes), Array.from(model.childNodes), null);
+  return current;
+}
+
+function sameAttributeNames(a: Element, b: Element): boolean {
+  if (a.attributes.length !== b.attributes.length) return false;
+  for (let i = 0; i < a.attributes.length; i++) if (a.attributes[i].name !== b.attributes[i].name) return false;
+  return true;
 }

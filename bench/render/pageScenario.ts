@@ -1,0 +1,198 @@
+// Runs inside the bench page (the markdown bundle defines window.MD). Self-contained: Playwright sends its source.
+
+export interface ScenarioInput {
+  /** 'none' only feeds the deltas: its CPU cost is the harness's, subtracted from the others. */
+  renderer: 'streaming' | 'naive' | 'none';
+  /** Arrival rate of the text; null feeds deltas back to back (one per task) as fast as the page takes them. */
+  charsPerSecond: number | null;
+}
+
+export interface ScenarioResult {
+  /** Main-thread time spent rendering: appends + frames (including the style/layout they cause) + end(). */
+  renderMs: number;
+  appendMs: number;
+  framesMs: number;
+  endMs: number;
+  frames: number;
+  longestFrameMs: number;
+  p99FrameMs: number;
+  p95FrameMs: number;
+  framesOver16Ms: number;
+  /** Tasks of 50 ms or more seen by a PerformanceObserver('longtask') during the run. */
+  longTasks: number;
+  longestLongTaskMs: number;
+  wallMs: number;
+  baseHeapBytes: number;
+  peakHeapBytes: number;
+  html: string;
+}
+
+/** Puts the deltas in the page beforehand, so that moving 40,000 strings into it is not part of any measurement. */
+export function loadDeltas(deltas: string[]): void {
+  const page = window as unknown as { benchDeltas: string[]; benchText: string };
+  page.benchDeltas = deltas;
+  page.benchText = deltas.join('');
+}
+
+export async function runScenario(input: ScenarioInput): Promise<ScenarioResult> {
+  type MD = typeof import('../../src/webview/markdown/index');
+  const md = (window as unknown as { MD: MD }).MD;
+  const deltas = (window as unknown as { benchDeltas: string[] }).benchDeltas;
+  const host = document.body.appendChild(document.createElement('div'));
+  host.className = 'markdown-body';
+  const heap = () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
+  const baseHeapBytes = heap();
+  let peakHeapBytes = baseHeapBytes;
+  const frameTimes: number[] = [];
+  let longTasks = 0;
+  let longestLongTaskMs = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      longTasks++;
+      longestLongTaskMs = Math.max(longestLongTaskMs, entry.duration);
+    }
+  });
+  observer.observe({ type: 'longtask' });
+
+  // Like the chat panel, keep the newest text in view (this also forces the style and layout the frame caused).
+  const followBottom = () => document.scrollingElement!.scrollTo(0, document.scrollingElement!.scrollHeight);
+  /** Times a frame's work plus the style and layout it causes (forced here; the browser would do it right after). */
+  const timedFrame = (work: () => void) => {
+    const start = performance.now();
+    work();
+    followBottom();
+    frameTimes.push(performance.now() - start);
+    peakHeapBytes = Math.max(peakHeapBytes, heap());
+  };
+
+  let sink: { append(delta: string): void; end(): void };
+  const renderer = new md.MarkdownRenderer(); // fresh: no highlight memo carried over from another run
+  if (input.renderer === 'streaming') {
+    sink = new md.StreamingMarkdown(host, {
+      renderer,
+      scheduler: {
+        requestFrame(callback) {
+          const id = requestAnimationFrame(() => timedFrame(callback));
+          return () => cancelAnimationFrame(id);
+        },
+        now: () => performance.now(),
+      },
+    });
+  } else if (input.renderer === 'none') {
+    sink = { append() {}, end() {} };
+  } else {
+    // The baseline: the whole text through markdown-it, DOMPurify and into the DOM on every frame.
+    const sanitize = md.createSanitizer(window);
+    let text = '';
+    let frame = 0;
+    const render = () => host.replaceChildren(sanitize(renderer.renderDocument(text)));
+    sink = {
+      append(delta) {
+        text += delta;
+        frame ||= requestAnimationFrame(() => {
+          frame = 0;
+          timedFrame(render);
+        });
+      },
+      end() {
+        cancelAnimationFrame(frame);
+        render();
+      },
+    };
+  }
+
+  let appendMs = 0;
+  const started = performance.now();
+  await new Promise<void>((resolve) => {
+    let next = 0;
+    let delivered = 0;
+    const channel = new MessageChannel();
+    const deliver = () => {
+      const delta = deltas[next++];
+      const start = performance.now();
+      sink.append(delta);
+      appendMs += performance.now() - start;
+      delivered += delta.length;
+    };
+    const pump = () => {
+      if (input.charsPerSecond === null) {
+        deliver();
+      } else {
+        const due = ((performance.now() - started) / 1000) * input.charsPerSecond;
+        while (next < deltas.length && delivered < due) deliver();
+      }
+      if (next >= deltas.length) resolve();
+      else if (input.charsPerSecond === null) channel.port2.postMessage(0);
+      else setTimeout(pump, 1);
+    };
+    channel.port1.onmessage = pump;
+    pump();
+  });
+  const endStart = performance.now();
+  sink.end();
+  followBottom();
+  const endMs = performance.now() - endStart;
+  const wallMs = performance.now() - started;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  observer.disconnect();
+  const sorted = [...frameTimes].sort((a, b) => a - b);
+  const framesMs = frameTimes.reduce((sum, t) => sum + t, 0);
+  return {
+    renderMs: appendMs + framesMs + endMs,
+    appendMs,
+    framesMs,
+    endMs,
+    frames: frameTimes.length,
+    longestFrameMs: Math.max(endMs, sorted[sorted.length - 1] ?? 0),
+    p99FrameMs: sorted[Math.floor(sorted.length * 0.99)] ?? 0,
+    p95FrameMs: sorted[Math.floor(sorted.length * 0.95)] ?? 0,
+    framesOver16Ms: frameTimes.filter((t) => t >= 16).length,
+    longTasks,
+    longestLongTaskMs,
+    wallMs,
+    baseHeapBytes,
+    peakHeapBytes: Math.max(peakHeapBytes, heap()),
+    html: host.innerHTML,
+  };
+}
+
+/** One append of the whole text, then end(): the reference cost. */
+export function runOneShot(input: { renderer: 'streaming' | 'naive' }): { ms: number; html: string } {
+  type MD = typeof import('../../src/webview/markdown/index');
+  const md = (window as unknown as { MD: MD }).MD;
+  const text = (window as unknown as { benchText: string }).benchText;
+  const host = document.body.appendChild(document.createElement('div'));
+  host.className = 'markdown-body';
+  const renderer = new md.MarkdownRenderer();
+  const sanitize = md.createSanitizer(window);
+  const start = performance.now();
+  if (input.renderer === 'streaming') {
+    const streaming = new md.StreamingMarkdown(host, { renderer });
+    streaming.append(text);
+    streaming.end();
+  } else {
+    host.replaceChildren(sanitize(renderer.renderDocument(text)));
+  }
+  document.scrollingElement!.scrollTo(0, document.scrollingElement!.scrollHeight);
+  const ms = performance.now() - start;
+  const html = host.innerHTML;
+  host.remove();
+  return { ms, html };
+}
+
+/** Renders some markdown once so that every scenario starts with warm code (JIT) rather than the first one paying. */
+export function warmUp(text: string): void {
+  type MD = typeof import('../../src/webview/markdown/index');
+  const md = (window as unknown as { MD: MD }).MD;
+  for (let i = 0; i < 3; i++) {
+    const host = document.body.appendChild(document.createElement('div'));
+    const streaming = new md.StreamingMarkdown(host, { renderer: new md.MarkdownRenderer() });
+    for (let at = 0; at < text.length; at += 40) {
+      streaming.append(text.slice(at, at + 40));
+      streaming.flush();
+    }
+    streaming.end();
+    host.replaceChildren(md.createSanitizer(window)(new md.MarkdownRenderer().renderDocument(text)));
+    host.remove();
+  }
+}
