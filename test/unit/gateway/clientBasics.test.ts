@@ -2,20 +2,12 @@
 
 import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../../src/gateway/client';
-import { GatewayError } from '../../../src/gateway/errors';
+import { rejectionOf } from './helpers/rejection';
 import type { ChatDelta } from '../../../src/gateway/types';
 import { chunkFrame, DONE_FRAME, finishFrame, sendJson, sseHead, startServer, type Handler, type TestServer } from './helpers/server';
 
 const REQUEST = { model: 'model-k3', messages: [{ role: 'user' as const, content: 'hi' }] };
 
-async function rejectionOf(promise: Promise<unknown>): Promise<GatewayError> {
-  const error = await promise.then(
-    () => assert.fail('expected the call to fail'),
-    (e: unknown) => e,
-  );
-  assert.ok(error instanceof GatewayError, `expected a GatewayError, got ${String(error)}`);
-  return error;
-}
 
 describe('gateway: GatewayClient requests and results', () => {
   let server: TestServer;

@@ -3,20 +3,12 @@
 
 import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../../src/gateway/client';
-import { GatewayError } from '../../../src/gateway/errors';
+import { rejectionOf } from './helpers/rejection';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { chunkFrame, DONE_FRAME, finishFrame, sendJson, sseHead, startServer, waitUntil, type Handler, type TestServer } from './helpers/server';
 
 const REQUEST = { model: 'model-k3', messages: [{ role: 'user' as const, content: 'hi' }], stream: true };
 
-async function rejectionOf(promise: Promise<unknown>): Promise<GatewayError> {
-  const error = await promise.then(
-    () => assert.fail('expected the call to fail'),
-    (e: unknown) => e,
-  );
-  assert.ok(error instanceof GatewayError, `expected a GatewayError, got ${String(error)}`);
-  return error;
-}
 
 /** Sends some frames, then goes silent without closing. */
 const stallAfter =

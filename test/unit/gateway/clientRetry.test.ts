@@ -3,7 +3,7 @@
 
 import * as assert from 'node:assert/strict';
 import { GatewayClient, type GatewayClientOptions } from '../../../src/gateway/client';
-import { GatewayError } from '../../../src/gateway/errors';
+import { rejectionOf } from './helpers/rejection';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { chunkFrame, DONE_FRAME, finishFrame, recordingSleep, sendJson, sseHead, startServer, waitUntil, type TestServer } from './helpers/server';
 
@@ -12,14 +12,6 @@ const VIDEO = { model: 'model-1.0-video-edit', input: { prompt: 'waves' } };
 const MODELS = { object: 'list', data: [{ id: 'model-k3', object: 'model' }] };
 const JOB = { id: 'vid_1', object: 'video.generation.job', status: 'queued' };
 
-async function rejectionOf(promise: Promise<unknown>): Promise<GatewayError> {
-  const error = await promise.then(
-    () => assert.fail('expected the call to fail'),
-    (e: unknown) => e,
-  );
-  assert.ok(error instanceof GatewayError, `expected a GatewayError, got ${String(error)}`);
-  return error;
-}
 
 /** Responds with each scripted step in turn (the last one repeats). */
 type Step = (res: import('node:http').ServerResponse, req: import('node:http').IncomingMessage) => void;

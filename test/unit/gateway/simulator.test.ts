@@ -3,20 +3,12 @@
 
 import * as assert from 'node:assert/strict';
 import { GatewayClient, type GatewayClientOptions } from '../../../src/gateway/client';
-import { GatewayError } from '../../../src/gateway/errors';
+import { rejectionOf } from './helpers/rejection';
 import type { ChatRequest } from '../../../src/gateway/types';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { startSimulator, type Simulator } from '../../simulator';
 import { recordingSleep, waitUntil } from './helpers/server';
 
-async function rejectionOf(promise: Promise<unknown>): Promise<GatewayError> {
-  const error = await promise.then(
-    () => assert.fail('expected the call to fail'),
-    (e: unknown) => e,
-  );
-  assert.ok(error instanceof GatewayError, `expected a GatewayError, got ${String(error)}`);
-  return error;
-}
 
 const chatRequest = (text: string, stream = true, model = 'model-k3'): ChatRequest => ({ model, messages: [{ role: 'user', content: text }], stream });
 const fault = (name: string, extra: Record<string, string> = {}) => ({ headers: { 'x-sim-fault': name, ...extra } });
