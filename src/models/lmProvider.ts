@@ -1,11 +1,13 @@
 // UI adapter: the gateway's chat models in VS Code's own chat and for other extensions (vscode.lm), as the
 // language model chat provider of vendor `model-gateway`. Nothing is sent until VS Code asks: the model list is
-// loaded on the first provideLanguageModelChatInformation, and only when a key is set.
+// loaded on the first provideLanguageModelChatInformation, and only when a key is set. When VS Code is told the
+// list changed: see lmAnnouncer.ts.
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
 import { adviceFor } from '../gateway/errorAdvice';
 import type { ChatDelta } from '../gateway/types';
 import { estimateTokens, toChatInformation, toChatRequest, toLmToolCalls, type LmChatInformation, type LmMessage, type LmPart } from './lmMapping';
+import { ModelAnnouncer } from './lmAnnouncer';
 import type { CatalogSnapshot, ModelCatalog } from './modelCatalog';
 
 export const LM_VENDOR = 'model-gateway';
@@ -15,37 +17,37 @@ interface Logger {
   warn(message: string): void;
 }
 
-type Connection = Pick<GatewayConnection, 'api' | 'origin'>;
+type Connection = Pick<GatewayConnection, 'api' | 'origin' | 'onDidChangeState'>;
 
 export class GatewayChatModelProvider implements vscode.LanguageModelChatProvider<LmChatInformation & vscode.LanguageModelChatInformation>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
-  /** The ids last handed to VS Code, to tell it only about real changes. */
-  private provided = '';
-  private readonly subscription: { dispose(): void };
+  private readonly announcer = new ModelAnnouncer();
+  private readonly subscriptions: Array<{ dispose(): void }>;
 
   constructor(
     private readonly catalog: ModelCatalog,
     private readonly connection: Connection,
     private readonly log: Logger,
   ) {
-    // Undefined means the gateway or key changed: what VS Code was told may no longer hold, whatever it was.
-    this.subscription = catalog.onDidChange((snapshot) => {
-      if (snapshot === undefined || chatIds(snapshot) !== this.provided) this.changed.fire();
-    });
+    this.subscriptions = [
+      catalog.onDidChange((snapshot) => this.announcer.onCatalog(snapshot) && this.changed.fire()),
+      connection.onDidChangeState((state) => this.announcer.onState(state) && this.changed.fire()),
+    ];
   }
 
   async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<LmChatInformation[]> {
     let snapshot: CatalogSnapshot | undefined;
     try {
       snapshot = await this.catalog.load();
+      this.announcer.provide(snapshot, true);
     } catch (error) {
       const advice = adviceFor(error, { origin: this.connection.origin });
       this.log.warn(`Could not list the gateway's models for VS Code chat: ${advice.message}`);
       snapshot = this.catalog.current;
+      this.announcer.provide(snapshot, false);
       if (!options.silent) void vscode.window.showWarningMessage(`Model Gateway: ${advice.message}`);
     }
-    this.provided = chatIds(snapshot);
     return (snapshot?.models ?? []).filter((m) => m.kind === 'chat').map(toChatInformation);
   }
 
@@ -93,7 +95,7 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const s of this.subscriptions) s.dispose();
     this.changed.dispose();
   }
 }
@@ -102,10 +104,6 @@ function reportText(delta: ChatDelta, progress: vscode.Progress<vscode.LanguageM
   // A refusal is the model's answer too; VS Code has no part for it, so it is shown as text.
   const text = (delta.content ?? '') + (delta.refusal ?? '');
   if (text !== '') progress.report(new vscode.LanguageModelTextPart(text));
-}
-
-function chatIds(snapshot: CatalogSnapshot | undefined): string {
-  return JSON.stringify((snapshot?.models ?? []).filter((m) => m.kind === 'chat').map((m) => m.id));
 }
 
 const ROLES: Partial<Record<number, LmMessage['role']>> = {

@@ -21,6 +21,12 @@ async function until<T>(probe: () => T | undefined | false | Promise<T | undefin
   }
 }
 
+function within<T>(promise: Promise<T>, what: string, timeoutMs = 10_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), timeoutMs)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 async function gatewayModel(id: string): Promise<vscode.LanguageModelChat> {
   const [chat] = await vscode.lm.selectChatModels({ vendor: VENDOR, id });
   assert.ok(chat, `VS Code offers ${id}`);
@@ -186,19 +192,25 @@ describe('gateway models in VS Code chat (vscode.lm provider)', function () {
     assert.equal(await chat.countTokens(vscode.LanguageModelChatMessage.User('abcdefgh')), 2 + 3);
   });
 
-  it('offers no models, and sends nothing, without a key', async () => {
+  it('tells VS Code when the key goes away (no request) and when a new key has worked', async () => {
+    const nextModelsChange = () => new Promise<void>((resolve) => {
+      const subscription = vscode.lm.onDidChangeChatModels(() => {
+        subscription.dispose();
+        resolve();
+      });
+    });
+    assert.equal((await vscode.lm.selectChatModels({ vendor: VENDOR })).length, 2);
+    sim.clearLog();
+    const cleared = nextModelsChange();
     await vscode.commands.executeCommand('modelGateway.clearApiKey', { confirm: false });
-    try {
-      sim.clearLog();
-      const models = await until(async () => {
-        const listed = await vscode.lm.selectChatModels({ vendor: VENDOR });
-        return listed.length === 0 ? listed : undefined;
-      }, 'the models to go away');
-      assert.deepEqual(models, []);
-      assert.equal(sim.log.length, 0, 'no request without a key');
-    } finally {
-      await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey);
-    }
+    await within(cleared, 'VS Code to hear that the models are gone');
+    assert.deepEqual(await vscode.lm.selectChatModels({ vendor: VENDOR }), []);
+    assert.equal(sim.log.length, 0, 'no request without a key');
+
+    const restored = nextModelsChange();
+    await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey);
+    await (await api.connection.api())!.listModels();
+    await within(restored, 'VS Code to hear that the models are back');
     const back = await vscode.lm.selectChatModels({ vendor: VENDOR });
     assert.deepEqual(back.map((m) => m.id).sort(), ['model-5.2', 'model-k3']);
   });

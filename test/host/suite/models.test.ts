@@ -119,7 +119,9 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
       await vscode.commands.executeCommand('modelGateway.setApiKey', other.apiKey);
       const snapshot = await catalog.load();
       assert.equal(snapshot?.origin, other.origin);
-      assert.equal(modelRequests(other).length, 1);
+      assert.deepEqual(snapshot?.models.map((m) => m.id), ['model-k3', 'model-5.2', 'model-1.0-video-edit']);
+      // VS Code may ask the provider again once the new key has worked, so there can be more than one request.
+      assert.ok(modelRequests(other).length >= 1);
     } finally {
       await vscode.commands.executeCommand('modelGateway.clearApiKey', { confirm: false });
       await config().update('baseUrl', sim.baseUrl, vscode.ConfigurationTarget.Global);
