@@ -75,6 +75,14 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
           const id = requestAnimationFrame(() => timedFrame(callback));
           return () => cancelAnimationFrame(id);
         },
+        requestFrameAfter(delayMs, callback) {
+          let id = 0;
+          const timer = setTimeout(() => (id = requestAnimationFrame(() => timedFrame(callback))), delayMs);
+          return () => {
+            clearTimeout(timer);
+            cancelAnimationFrame(id);
+          };
+        },
         now: () => performance.now(),
       },
     });

@@ -89,6 +89,52 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
     assert.equal(result.pending, false);
   });
 
+  it('updates at most every 30 ms, waiting on a timer instead of requesting frames it would not use', async () => {
+    const result = await page.evaluate(() => {
+      let time = 0;
+      const calls: string[] = [];
+      let pending: (() => void) | undefined;
+      const scheduler = {
+        now: () => time,
+        requestFrame(callback: () => void) {
+          calls.push(`frame@${time}`);
+          pending = callback;
+          return () => (pending = undefined);
+        },
+        requestFrameAfter(delayMs: number, callback: () => void) {
+          calls.push(`after ${Math.round(delayMs)}ms@${time}`);
+          pending = callback;
+          return () => (pending = undefined);
+        },
+      };
+      const run = (at: number) => {
+        time = at;
+        const callback = pending;
+        pending = undefined;
+        callback?.();
+      };
+      const host = T.host();
+      const md = new MD.StreamingMarkdown(host, { scheduler });
+      md.append('one');
+      run(16); // first update: immediate
+      const afterFirst = host.textContent;
+      md.append(' two'); // right after the update: wait 30 ms less half a frame on a timer, then take a frame
+      time = 20;
+      md.append(' three');
+      run(40); // only 24 ms after the update: too early, one more frame
+      const tooEarly = host.textContent;
+      run(50);
+      const afterSecond = host.textContent;
+      time = 100; // long after the last update: a frame right away
+      md.append(' four');
+      return { calls, afterFirst, tooEarly, afterSecond };
+    });
+    assert.deepEqual(result.calls, ['frame@0', 'after 22ms@16', 'frame@40', 'frame@100']);
+    assert.equal(result.afterFirst, 'one\n');
+    assert.equal(result.tooEarly, 'one\n');
+    assert.equal(result.afterSecond, 'one two three\n');
+  });
+
   it('parses only the open tail: the largest text parsed per frame does not grow with the reply', async () => {
     const result = await page.evaluate(() => {
       const block = (n: number) => {

@@ -46,6 +46,8 @@ interface CommitQueue {
 
 let sharedRenderer: MarkdownRenderer | undefined;
 
+const FRAME_MS = 1000 / 60;
+
 /** Complete lines parsed at once when looking for final blocks: a burst of text is taken in slices. */
 const MAX_REGION_LENGTH = 4096;
 
@@ -138,11 +140,18 @@ export class StreamingMarkdown {
   }
 
   private requestFrame(): void {
-    this.cancelFrame ??= this.scheduler.requestFrame(() => {
+    if (this.cancelFrame) return;
+    const onFrame = () => {
       this.cancelFrame = undefined;
       if (this.scheduler.now() - this.lastUpdateAt < this.minUpdateIntervalMs) this.requestFrame();
       else this.update();
-    });
+    };
+    // Wake up a little before the interval ends, so that the frame after it is the one used.
+    const wait = this.minUpdateIntervalMs - (this.scheduler.now() - this.lastUpdateAt) - FRAME_MS / 2;
+    this.cancelFrame =
+      wait > 0 && this.scheduler.requestFrameAfter
+        ? this.scheduler.requestFrameAfter(wait, onFrame)
+        : this.scheduler.requestFrame(onFrame);
   }
 
   private cancelPendingFrame(): void {
