@@ -110,11 +110,11 @@ export class StreamingMarkdown {
     this.requestFrame();
   }
 
-  /** Applies pending DOM work now instead of at the next animation frame (within the same time budget). */
+  /** Applies all pending DOM work now (no frame budget) instead of in the next animation frames. */
   flush(): void {
     if (this.ended || this.disposed) return;
     this.cancelPendingFrame();
-    this.update();
+    this.update(Infinity);
   }
 
   /** The text is complete: renders everything that is left, synchronously. */
@@ -159,9 +159,9 @@ export class StreamingMarkdown {
     this.cancelFrame = undefined;
   }
 
-  private update(): void {
+  private update(budgetMs = this.frameBudgetMs): void {
     this.lastUpdateAt = this.scheduler.now();
-    const deadline = this.lastUpdateAt + this.frameBudgetMs;
+    const deadline = this.lastUpdateAt + budgetMs;
     this.takePending();
     this.drainQueue(deadline);
     while (!this.queue && this.findStableBlocks()) this.drainQueue(deadline);
