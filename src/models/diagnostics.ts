@@ -17,8 +17,12 @@ export interface DiagnosticStep {
   readonly status: StepStatus;
   readonly message: string;
   readonly suggestion?: string;
+  /** The extension command that fixes this step, when one does. */
+  readonly fix?: StepFix;
   readonly durationMs?: number;
 }
+
+export type StepFix = 'setBaseUrl' | 'setApiKey' | 'rotateApiKey';
 
 export interface DiagnosticReport {
   readonly baseUrl: string | undefined;
@@ -69,7 +73,7 @@ export async function runDiagnostics(input: DiagnosticsInput): Promise<Diagnosti
   const timeoutMs = input.timeoutMs ?? 10_000;
   const startedAt = clock.now();
   const steps: DiagnosticStep[] = [];
-  const add = (id: StepId, status: StepStatus, message: string, extra: { suggestion?: string; durationMs?: number } = {}) =>
+  const add = (id: StepId, status: StepStatus, message: string, extra: StepExtra = {}) =>
     steps.push({ id, title: TITLES[id], status, message, ...extra });
   const timed = async <T>(work: () => Promise<T>): Promise<{ value?: T; error?: unknown; ms: number }> => {
     const start = clock.now();
@@ -95,6 +99,7 @@ export async function runDiagnostics(input: DiagnosticsInput): Promise<Diagnosti
   if (!url) {
     add('settings', 'failed', input.baseUrl ? `The gateway URL "${input.baseUrl}" is not a valid http or https URL.` : 'No gateway URL is set.', {
       suggestion: 'Run "Model Gateway: Set Gateway URL" and enter the base URL, ending in /v1.',
+      fix: 'setBaseUrl',
     });
     return finish();
   }
@@ -153,7 +158,7 @@ export async function runDiagnostics(input: DiagnosticsInput): Promise<Diagnosti
 
   const api = await input.api();
   if (!api) {
-    add('auth', 'failed', `No API key is stored for ${url.origin}.`, { suggestion: 'Run "Model Gateway: Set API Key".' });
+    add('auth', 'failed', `No API key is stored for ${url.origin}.`, { suggestion: 'Run "Model Gateway: Set API Key".', fix: 'setApiKey' });
     add('models', 'skipped', 'Needs an API key.');
     add('latency', 'skipped', 'Needs an API key.');
     return finish();
@@ -187,7 +192,8 @@ export async function runDiagnostics(input: DiagnosticsInput): Promise<Diagnosti
   return finish(models.length);
 }
 
-type AddStep = (id: StepId, status: StepStatus, message: string, extra?: { suggestion?: string; durationMs?: number }) => void;
+type StepExtra = { suggestion?: string; fix?: StepFix; durationMs?: number };
+type AddStep = (id: StepId, status: StepStatus, message: string, extra?: StepExtra) => void;
 
 function skipRest(add: AddStep, includeTls: boolean, because: string): void {
   const why = `Not checked: ${because}.`;
@@ -216,13 +222,14 @@ function reportListFailure(add: AddStep, error: unknown, origin: string, ms: num
   const e = shape(error);
   const advice = adviceFor(error, { origin });
   if (e.status === 401) {
-    add('auth', 'failed', `The gateway rejected the API key (HTTP 401).${serverSays(e)}`, { suggestion: 'Run "Model Gateway: Replace API Key" with a valid key.', durationMs: ms });
+    add('auth', 'failed', `The gateway rejected the API key (HTTP 401).${serverSays(e)}`, { suggestion: 'Run "Model Gateway: Replace API Key" with a valid key.', fix: 'rotateApiKey', durationMs: ms });
     add('models', 'skipped', 'Needs an accepted API key.');
     return;
   }
   if (e.status === 403) {
     add('auth', 'failed', `The key is disabled or may not list models (HTTP 403).${serverSays(e)}`, {
       suggestion: 'Enable the key in the gateway console, or replace it with "Model Gateway: Replace API Key".',
+      fix: 'rotateApiKey',
       durationMs: ms,
     });
     add('models', 'skipped', 'Needs an accepted API key.');

@@ -2,11 +2,11 @@
 // and Test Connection.
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
-import { adviceFor } from '../gateway/errorAdvice';
+import { adviceFor, OPEN_LOGS, SET_API_KEY, type AdviceAction } from '../gateway/errorAdvice';
 import { resolveProxy } from '../gateway/proxy';
 import { showAdvice } from '../ui/notify';
 import type { Clock } from '../util/clock';
-import { renderReport, runDiagnostics, summarizeReport, type DiagnosticReport } from './diagnostics';
+import { renderReport, runDiagnostics, summarizeReport, type DiagnosticReport, type StepFix } from './diagnostics';
 import type { CatalogSnapshot, ModelCatalog } from './modelCatalog';
 import { ACTION_TITLES, buildModelList, summarizeModels, type ModelAction, type ModelListEntry, type ModelListGroup } from './modelList';
 import { createNetworkProbes } from './networkProbes';
@@ -56,11 +56,16 @@ export class ModelCommands {
     pick.busy = true;
     const refresh: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('refresh'), tooltip: 'Refresh' };
     pick.buttons = [refresh];
-    pick.onDidHide(() => pick.dispose());
+    let open = true;
+    pick.onDidHide(() => {
+      open = false;
+      pick.dispose();
+    });
     const fill = async (force: boolean): Promise<ModelListGroup[] | undefined> => {
       pick.busy = true;
       try {
         const snapshot = await this.deps.catalog.load({ force });
+        if (!open) return undefined;
         if (!snapshot) {
           pick.hide();
           return undefined;
@@ -74,7 +79,7 @@ export class ModelCommands {
         void showAdvice(adviceFor(error, { origin: this.deps.connection.origin }));
         return undefined;
       } finally {
-        pick.busy = false;
+        if (open) pick.busy = false;
       }
     };
     pick.onDidTriggerButton((button) => button === refresh && void fill(true));
@@ -124,7 +129,7 @@ export class ModelCommands {
     await vscode.window.showTextDocument(document, { preview: true });
     const summary = summarizeReport(report);
     if (report.ok) void vscode.window.showInformationMessage(summary);
-    else void vscode.window.showWarningMessage(summary, 'Open Logs').then((c) => c && vscode.commands.executeCommand('modelGateway.openLogs'));
+    else void showAdvice({ kind: 'other', message: summary, actions: [...fixesFor(report), OPEN_LOGS] }, 'warning');
     return report;
   }
 
@@ -186,4 +191,16 @@ function toItems(groups: readonly ModelListGroup[]): ModelItem[] {
     }
   }
   return items;
+}
+
+const FIXES: Record<StepFix, AdviceAction> = {
+  setBaseUrl: { title: 'Set Gateway URL', command: 'modelGateway.setBaseUrl' },
+  setApiKey: SET_API_KEY,
+  rotateApiKey: { title: 'Replace API Key', command: 'modelGateway.rotateApiKey' },
+};
+
+/** The command that fixes the first failed step, when there is one. */
+function fixesFor(report: DiagnosticReport): AdviceAction[] {
+  const fix = report.steps.find((s) => s.status === 'failed')?.fix;
+  return fix ? [FIXES[fix]] : [];
 }

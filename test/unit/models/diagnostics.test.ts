@@ -154,11 +154,13 @@ describe('connection diagnostics', () => {
     const noUrl = await runDiagnostics(input({ baseUrl: undefined }));
     assert.deepEqual(statuses(noUrl), { settings: 'failed' });
     assert.match(noUrl.steps[0].suggestion ?? '', /Set Gateway URL/);
+    assert.equal(noUrl.steps[0].fix, 'setBaseUrl');
     assert.deepEqual(probes.calls, []);
 
     const noKey = await runDiagnostics(input({ api: async () => undefined }));
     assert.deepEqual(statuses(noKey), { settings: 'ok', dns: 'ok', connect: 'ok', tls: 'ok', auth: 'failed', models: 'skipped', latency: 'skipped' });
     assert.match(noKey.steps.find((s) => s.id === 'auth')!.suggestion ?? '', /Set API Key/);
+    assert.equal(noKey.steps.find((s) => s.id === 'auth')!.fix, 'setApiKey');
   });
 
   it('tells a rejected key (401), a disabled key (403), a wrong path (404) and a rate limit (429) apart', async () => {
@@ -166,6 +168,7 @@ describe('connection diagnostics', () => {
     const rejected = await run(Object.assign(new Error('Invalid API key'), { status: 401, code: 'unauthorized' }));
     assert.deepEqual([statuses(rejected).auth, statuses(rejected).models], ['failed', 'skipped']);
     assert.match(rejected.steps.find((s) => s.id === 'auth')!.message, /rejected the API key \(HTTP 401\)\. The gateway says: Invalid API key\./);
+    assert.equal(rejected.steps.find((s) => s.id === 'auth')!.fix, 'rotateApiKey');
 
     const disabled = await run(Object.assign(new Error('API key is disabled'), { status: 403 }));
     assert.match(disabled.steps.find((s) => s.id === 'auth')!.message, /disabled/);
