@@ -42,6 +42,8 @@ interface CommitQueue {
   starts: number[];
   stableLines: number;
   next: number;
+  /** Number of kept blocks when the queue was made: those are the ones a new link definition may change. */
+  committedBefore: number;
 }
 
 let sharedRenderer: MarkdownRenderer | undefined;
@@ -127,7 +129,7 @@ export class StreamingMarkdown {
     this.drainQueue(Infinity);
     const parsed = this.renderer.parse(this.tail, this.committedReferences, false);
     const starts = lineStarts(this.tail);
-    this.queue = { parsed, region: this.tail, starts, stableLines: starts.length - 1, next: 0 };
+    this.queue = { parsed, region: this.tail, starts, stableLines: starts.length - 1, next: 0, committedBefore: this.committed.length };
     this.drainQueue(Infinity);
     for (const block of this.tailBlocks.splice(0)) block.remove();
   }
@@ -195,7 +197,7 @@ export class StreamingMarkdown {
       const starts = lineStarts(region);
       const stableLines = stableLineCount(parsed, region, starts);
       if (stableLines > 0) {
-        this.queue = { parsed, region, starts, stableLines, next: 0 };
+        this.queue = { parsed, region, starts, stableLines, next: 0, committedBefore: this.committed.length };
         return true;
       }
     }
@@ -207,7 +209,6 @@ export class StreamingMarkdown {
     const queue = this.queue;
     if (!queue) return;
     const { parsed, region, starts, stableLines } = queue;
-    const firstNew = this.committed.length;
     let renderedOne = false;
     while (queue.next < parsed.blocks.length && parsed.blocks[queue.next].endLine <= stableLines) {
       if (renderedOne && this.scheduler.now() > deadline) return;
@@ -216,7 +217,7 @@ export class StreamingMarkdown {
       renderedOne = true;
     }
     this.queue = undefined;
-    this.commitDefinitions(parsed, stableLines, firstNew);
+    this.commitDefinitions(parsed, stableLines, queue.committedBefore);
     const consumed = starts[stableLines];
     this.tail = this.tail.slice(consumed);
     this.checkedCompleteLength = Math.max(0, this.checkedCompleteLength - consumed);
