@@ -1,11 +1,9 @@
-// Which of the gateway's models can chat. GET /v1/models gives no type, so models named for another modality
-// (video, image, speech, embeddings) are left out.
+// Which of the gateway's models can chat: the one rule in src/models/modelKind.ts decides.
 import type { Model } from '../gateway/types';
+import { classifyModel } from '../models/modelKind';
 
-const OTHER_MODALITY = /(^|[-_./:])(video|image|images|img|tts|speech|audio|whisper|transcribe|embedding|embeddings|embed|moderation|dall-e|sora)([-_./:]|$)/i;
-
-export function isChatModel(model: Pick<Model, 'id'>): boolean {
-  return !OTHER_MODALITY.test(model.id);
+export function isChatModel(model: Pick<Model, 'id'> & Partial<Model>): boolean {
+  return classifyModel(model) === 'chat';
 }
 
 export function chatModelIds(models: readonly Model[]): string[] {

@@ -4,32 +4,25 @@
 // 1. Explicit fields some gateways add: `type`, `modality`/`modalities`, `task`, `capabilities`,
 //    `endpoints`/`supported_endpoints`. A value naming video → video; chat/text/completions → chat;
 //    image, audio, speech, embedding, moderation, rerank → other.
-// 2. The id (or `owned_by`) contains "video" → video.
+// 2. The id (or `owned_by`) contains "video" or names a video family (sora, veo) → video.
 // 3. The id names another modality (embedding, image, tts, whisper, audio, speech, moderation, rerank…) → other.
-// 4. The id is a known chat model (the spec's `model-k3`, `model-5.2`) or names a chat family
-//    (gpt, o1–o9, claude, gemini, gemma, llama, mistral, mixtral, qwen, deepseek, kimi, moonshot, glm, yi,
-//    ernie, doubao, hunyuan, minimax, phi, command, grok, k2/k3…) or says chat/instruct → chat.
-// 5. Anything else → other: a model we cannot place is not offered where a chat model is expected.
+// 4. Anything else → chat: the gateway's chat endpoint is OpenAI-compatible, and on such gateways a model with
+//    a name we do not know (a fine-tune, a house model) is almost always a chat model. Offering it costs a
+//    clear 400 at worst; hiding it would make it unusable.
 import type { Model } from '../gateway/types';
 
 export type ModelKind = 'chat' | 'video' | 'other';
 
-export const KNOWN_CHAT_MODELS: ReadonlySet<string> = new Set(['model-k3', 'model-5.2']);
-
-const VIDEO = /video/i;
+const VIDEO = /video|(^|[-_./:])(sora|veo)([-_./:\d]|$)/i;
 const OTHER_MODALITY =
-  /(^|[-_./:\s])(image|images|img|dall-e|tts|speech|audio|whisper|transcribe|transcription|embedding|embeddings|embed|moderation|rerank|reranker)([-_./:\s\d]|$)/i;
-const CHAT_FAMILY =
-  /(^|[-_./:])(gpt|chatgpt|o[1-9]|claude|gemini|gemma|llama|mistral|mixtral|codestral|qwen|qwq|deepseek|kimi|moonshot|glm|chatglm|yi|ernie|doubao|hunyuan|minimax|abab|phi|command|grok|k[1-9])([-_./:\d]|$)/i;
-const CHAT_WORD = /(^|[-_./:])(chat|instruct|completions?|text)([-_./:\d]|$)/i;
+  /(^|[-_./:\s])(image|images|img|dall-e|tts|speech|audio|whisper|transcribe|transcription|embedding|embeddings|embed|moderation|rerank|reranker|sdxl|stable-diffusion|flux|midjourney)([-_./:\s\d]|$)/i;
 
 export function classifyModel(model: Pick<Model, 'id'> & Partial<Model>): ModelKind {
   const explicit = explicitKind(model);
   if (explicit) return explicit;
   if (VIDEO.test(model.id) || (typeof model.owned_by === 'string' && VIDEO.test(model.owned_by))) return 'video';
   if (OTHER_MODALITY.test(model.id)) return 'other';
-  if (KNOWN_CHAT_MODELS.has(model.id) || CHAT_FAMILY.test(model.id) || CHAT_WORD.test(model.id)) return 'chat';
-  return 'other';
+  return 'chat';
 }
 
 const HINT_FIELDS = ['type', 'modality', 'modalities', 'task', 'capabilities', 'endpoints', 'supported_endpoints', 'output_modalities'];

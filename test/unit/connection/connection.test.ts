@@ -42,6 +42,24 @@ describe('GatewayConnection', () => {
     connection.dispose();
   });
 
+  it('keeps the client (and its requests in flight) when a key change repeats the key in use', async () => {
+    const keys = memoryKeys();
+    await keys.set('https://a.example', 'sk-a');
+    let made = 0;
+    let closed = 0;
+    const connection = new GatewayConnection(settingsFor('https://a.example/v1'), keys, () => (made++, { ...fakeApi(), close: () => void closed++ }), new FakeClock());
+    await connection.api();
+    keys.notifyExternalChange('modelGateway.apiKey:https://a.example'); // SecretStorage's echo of our own save
+    await new Promise((r) => setImmediate(r));
+    await connection.api();
+    assert.deepEqual([made, closed], [1, 0]);
+    await keys.set('https://a.example', 'sk-new');
+    await new Promise((r) => setImmediate(r));
+    await connection.api();
+    assert.deepEqual([made, closed], [2, 1], 'a different key replaces the client');
+    connection.dispose();
+  });
+
   it('tracks the state every call reveals', async () => {
     const keys = memoryKeys();
     await keys.set('https://a.example', 'sk-a');

@@ -27,8 +27,9 @@ describe('classifyModel', () => {
     }
   });
 
-  it('leaves unknown ids as other', () => {
-    for (const id of ['acme-x', 'foo', 'model-edit', 'sdxl-turbo-lightning']) assert.equal(kind(id), 'other', id);
+  it('offers unknown ids as chat models (OpenAI-compatible gateways list fine-tunes and house models)', () => {
+    for (const id of ['acme-x', 'foo', 'model-edit']) assert.equal(kind(id), 'chat', id);
+    assert.equal(kind('sdxl-turbo-lightning'), 'other', 'a known image family is not chat');
   });
 
   it('trusts the gateway\'s own type or capability fields over the name', () => {
@@ -36,7 +37,7 @@ describe('classifyModel', () => {
     assert.equal(kind('acme-x', { modalities: ['text', 'video'] }), 'video');
     assert.equal(kind('gpt-4o', { type: 'embedding' }), 'other');
     assert.equal(kind('acme-x', { capabilities: { chat: true, vision: false } }), 'chat');
-    assert.equal(kind('acme-x', { capabilities: { chat: false } }), 'other', 'a false capability is no hint');
+    assert.equal(kind('acme-x', { capabilities: { chat: false } }), 'chat', 'a false capability is no hint: the name decides');
     assert.equal(kind('acme-x', { supported_endpoints: ['/v1/chat/completions'] }), 'chat');
   });
 });

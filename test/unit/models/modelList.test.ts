@@ -10,13 +10,13 @@ function snapshot(...ids: Array<string | [string, Record<string, unknown>]>): Ca
 
 describe('model list presentation', () => {
   it('groups chat, video, other in that order, keeping the gateway order within a group and dropping empty groups', () => {
-    const groups = buildModelList(snapshot('model-1.0-video-edit', 'model-5.2', 'mystery', 'model-k3'), undefined);
+    const groups = buildModelList(snapshot('model-1.0-video-edit', 'model-5.2', 'whisper-1', 'model-k3'), undefined);
     assert.deepEqual(
       groups.map((g) => [g.title, g.entries.map((e) => e.id)]),
       [
         ['Chat models', ['model-5.2', 'model-k3']],
         ['Video models', ['model-1.0-video-edit']],
-        ['Other models', ['mystery']],
+        ['Other models', ['whisper-1']],
       ],
     );
     assert.deepEqual(buildModelList(snapshot('model-k3'), undefined).map((g) => g.kind), ['chat']);
@@ -44,7 +44,7 @@ describe('model list presentation', () => {
 
   it('summarises counts by kind', () => {
     assert.equal(summarizeModels(snapshot('model-k3', 'model-5.2', 'model-1.0-video-edit').models), '3 models (2 chat, 1 video)');
-    assert.equal(summarizeModels(snapshot('mystery').models), '1 model (1 other)');
+    assert.equal(summarizeModels(snapshot('whisper-1').models), '1 model (1 other)');
     assert.equal(summarizeModels([]), '0 models');
   });
 });
