@@ -85,7 +85,10 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
     context.subscriptions.push(chat, vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, chat));
     // The handlers return nothing: a command's result may be sent across processes, and panels do not serialize.
     registerCommands(context, {
-      'modelGateway.newChat': async () => void (await chat.newChat()),
+      'modelGateway.newChat': async (options?: unknown) => {
+        const model = typeof options === 'object' && options !== null && typeof (options as { model?: unknown }).model === 'string' ? (options as { model: string }).model : undefined;
+        await chat.newChat({ model });
+      },
       'modelGateway.askAboutSelection': async () => void (await chat.askAboutSelection()),
       'modelGateway.exportChat': async (target?: unknown) => void (await chat.exportChat(target)),
     });

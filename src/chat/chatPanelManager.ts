@@ -84,9 +84,12 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     return [...this.panels].find((p) => p.panel.active) ?? this.lastActive;
   }
 
-  async newChat(): Promise<ChatPanel> {
+  /** Opens a new chat; `model` (from List Models' "start a chat") overrides the default model. */
+  async newChat(options: { model?: string } = {}): Promise<ChatPanel> {
     const now = this.options.clock.now();
-    const session: ChatSession = { id: randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings: settingsFromDefaults(this.options.chatDefaults()), turns: [] };
+    const defaults = this.options.chatDefaults();
+    const model = options.model?.trim() || defaults.model;
+    const session: ChatSession = { id: randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings: settingsFromDefaults({ ...defaults, model }), turns: [] };
     const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, session.title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { retainContextWhenHidden: false });
     return this.attach(panel, session);
   }

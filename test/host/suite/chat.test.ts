@@ -155,7 +155,16 @@ describe('chat panel (issue: chat)', function () {
     assert.ok(!/<script(?![^>]*nonce)/.test(webview.html), 'no script without the nonce');
     const init = await recorder.init();
     assert.deepEqual(init.turns, []);
-    await until(() => recorder.posted.some((m) => m.type === 'models' && m.models.models.includes('model-k3') && !m.models.models.includes('model-1.0-video-edit')), 'the chat models');
+    // The list comes with init when it was already loaded, else in a models message right after.
+    const chatModelsOnly = (m: { models: string[] }) => m.models.includes('model-k3') && !m.models.includes('model-1.0-video-edit');
+    await until(() => chatModelsOnly(init.models) || recorder.posted.some((m) => m.type === 'models' && chatModelsOnly(m.models)), 'the chat models');
+  });
+
+  it('New Chat takes a model (List Models "start a chat with it")', async () => {
+    await vscode.commands.executeCommand('modelGateway.newChat', { model: 'model-5.2' });
+    const opened = await until(() => chat.manager.activePanel, 'the new panel');
+    assert.equal(opened.controller.session.settings.model, 'model-5.2');
+    opened.panel.dispose();
   });
 
   it('sends a message and streams the reply to the webview as deltas, with usage', async () => {
