@@ -1,0 +1,113 @@
+// Runs in the test page (Playwright sends the function's source): streams documents under seeded chunkings and reports
+// every final (and optionally intermediate) DOM that differs from the one-shot render.
+import type { CorpusDocument } from './harness';
+
+export interface Chunking {
+  seed: number;
+  minChunk: number;
+  maxChunk: number;
+  /** Chance that an animation frame runs after a delta (the rest of the time deltas pile up). */
+  frameChance: number;
+}
+
+export interface ChunkingJob {
+  documents: CorpusDocument[];
+  chunkings: Chunking[];
+  /** After every frame, compare with a fresh instance given the same prefix at once. */
+  compareIntermediate: boolean;
+}
+
+export interface Failure {
+  document: string;
+  what: string;
+  detail: string;
+}
+
+/** Runs in the page: streams every document under every chunking and reports DOMs that differ. */
+export function runChunkings(job: ChunkingJob): Failure[] {
+  type MD = typeof import('../../src/webview/markdown/index');
+  const md = (window as unknown as { MD: MD }).MD;
+  const failures: Failure[] = [];
+  const random = (seed: number) => {
+    let state = seed >>> 0;
+    return () => {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  };
+  const manualScheduler = () => {
+    let pending: (() => void) | undefined;
+    let time = 0;
+    return {
+      requestFrame(callback: () => void) {
+        pending = callback;
+        return () => (pending = undefined);
+      },
+      now: () => time,
+      runFrame() {
+        time += 1000;
+        const callback = pending;
+        pending = undefined;
+        callback?.();
+      },
+    };
+  };
+  const firstDifference = (actual: string, expected: string) => {
+    let i = 0;
+    while (i < actual.length && actual[i] === expected[i]) i++;
+    return `at ${i}: got ${JSON.stringify(actual.slice(Math.max(0, i - 80), i + 80))}\n     want ${JSON.stringify(expected.slice(Math.max(0, i - 80), i + 80))}`;
+  };
+  const container = () => document.body.appendChild(document.createElement('div'));
+
+  for (const doc of job.documents) {
+    const oneShotHost = container();
+    const oneShot = new md.StreamingMarkdown(oneShotHost, { scheduler: manualScheduler() });
+    oneShot.append(doc.text);
+    oneShot.end();
+    const expected = oneShotHost.innerHTML;
+    const referenceHost = container();
+    referenceHost.append(md.renderMarkdown(doc.text));
+    if (referenceHost.innerHTML !== expected) {
+      failures.push({ document: doc.name, what: 'one-shot differs from renderMarkdown()', detail: firstDifference(expected, referenceHost.innerHTML) });
+    }
+    if (oneShot.text !== doc.text) failures.push({ document: doc.name, what: 'text', detail: 'md.text differs from the input' });
+    const mayDefineLinks = doc.text.includes(']:');
+
+    for (const chunking of job.chunkings) {
+      const next = random(chunking.seed + doc.text.length);
+      const scheduler = manualScheduler();
+      const host = container();
+      const streaming = new md.StreamingMarkdown(host, { scheduler });
+      let position = 0;
+      while (position < doc.text.length) {
+        const size = chunking.minChunk + Math.floor(next() * (chunking.maxChunk - chunking.minChunk + 1));
+        streaming.append(doc.text.slice(position, position + size));
+        position += size;
+        if (next() >= chunking.frameChance) continue;
+        scheduler.runFrame();
+        if (!job.compareIntermediate || mayDefineLinks) continue;
+        const freshHost = container();
+        const fresh = new md.StreamingMarkdown(freshHost, { scheduler: manualScheduler() });
+        fresh.append(doc.text.slice(0, position));
+        fresh.flush();
+        if (freshHost.innerHTML !== host.innerHTML) {
+          failures.push({ document: doc.name, what: `intermediate DOM after ${position} chars (seed ${chunking.seed})`, detail: firstDifference(host.innerHTML, freshHost.innerHTML) });
+        }
+        freshHost.remove();
+      }
+      streaming.end();
+      if (host.innerHTML !== expected) {
+        failures.push({ document: doc.name, what: `final DOM (seed ${chunking.seed}, chunks ${chunking.minChunk}-${chunking.maxChunk})`, detail: firstDifference(host.innerHTML, expected) });
+      }
+      if (streaming.text !== doc.text) failures.push({ document: doc.name, what: 'text', detail: 'md.text differs after chunking' });
+      host.remove();
+    }
+    oneShotHost.remove();
+    referenceHost.remove();
+    if (failures.length > 20) break;
+  }
+  return failures;
+}
