@@ -126,11 +126,11 @@ export class StreamingMarkdown {
     this.cancelPendingFrame();
     this.pendingParts.push(this.normalizer.finish());
     this.takePending();
-    this.drainQueue(Infinity);
+    this.drainQueue(Infinity, true);
     const parsed = this.renderer.parse(this.tail, this.committedReferences, false);
     const starts = lineStarts(this.tail);
     this.queue = { parsed, region: this.tail, starts, stableLines: starts.length - 1, next: 0, committedBefore: this.committed.length };
-    this.drainQueue(Infinity);
+    this.drainQueue(Infinity, true);
     for (const block of this.tailBlocks.splice(0)) block.remove();
   }
 
@@ -165,9 +165,13 @@ export class StreamingMarkdown {
     this.lastUpdateAt = this.scheduler.now();
     const deadline = this.lastUpdateAt + budgetMs;
     this.takePending();
-    this.drainQueue(deadline);
-    while (!this.queue && this.findStableBlocks()) this.drainQueue(deadline);
-    if (this.queue) {
+    // Every update makes progress: it renders at least one queued block, or looks for final blocks at least once.
+    let mustProgress = !this.drainQueue(deadline, true);
+    while (!this.queue && (mustProgress || this.scheduler.now() < deadline) && this.findStableBlocks()) {
+      this.drainQueue(deadline, mustProgress);
+      mustProgress = false;
+    }
+    if (this.queue || this.tail.lastIndexOf('\n') + 1 > this.checkedCompleteLength) {
       // Behind (e.g. a burst of text): keep the frame short and carry on next frame; the tail waits until caught up.
       this.requestFrame();
       return;
@@ -204,17 +208,20 @@ export class StreamingMarkdown {
     return false;
   }
 
-  /** Renders queued final blocks until the deadline (at least one per call), then takes the queue's text off the tail. */
-  private drainQueue(deadline: number): void {
+  /**
+   * Renders queued final blocks until the deadline (`atLeastOne`: even past it, so that every frame makes progress),
+   * then takes the queue's text off the tail.
+   */
+  private drainQueue(deadline: number, atLeastOne: boolean): boolean {
     const queue = this.queue;
-    if (!queue) return;
+    if (!queue) return false;
     const { parsed, region, starts, stableLines } = queue;
-    let renderedOne = false;
+    let rendered = false;
     while (queue.next < parsed.blocks.length && parsed.blocks[queue.next].endLine <= stableLines) {
-      if (renderedOne && this.scheduler.now() > deadline) return;
+      if ((rendered || !atLeastOne) && this.scheduler.now() > deadline) return rendered;
       const block = parsed.blocks[queue.next++];
       this.commitBlock(block, this.renderer.renderBlock(block, parsed.env), region.slice(starts[block.startLine], starts[block.endLine]));
-      renderedOne = true;
+      rendered = true;
     }
     this.queue = undefined;
     this.commitDefinitions(parsed, stableLines, queue.committedBefore);
@@ -222,6 +229,7 @@ export class StreamingMarkdown {
     this.tail = this.tail.slice(consumed);
     this.checkedCompleteLength = Math.max(0, this.checkedCompleteLength - consumed);
     this.renderedTailText = undefined;
+    return true;
   }
 
   private commitBlock(block: ParsedBlock, view: BlockView, source: string): void {
