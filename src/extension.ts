@@ -30,7 +30,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   let settings = readSettings(vscodeSettingsSource);
   const keys = new ApiKeyStore(context.secrets, context.globalState);
   const connection = new GatewayConnection(settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting());
-  context.subscriptions.push(keys, connection, context.secrets.onDidChange((e) => keys.notifyExternalChange(e.key)));
+  context.subscriptions.push(keys, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
 
   const settingsChanged = new vscode.EventEmitter<void>();
   context.subscriptions.push(

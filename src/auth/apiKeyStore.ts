@@ -1,5 +1,6 @@
 // API keys live in SecretStorage, one per gateway origin, so a key is only ever sent to the origin it was
 // saved for: switching the base URL to another host finds no key there instead of reusing the old one.
+import { createHash } from 'node:crypto';
 import { Emitter, type Event } from '../util/events';
 
 /** The part of VS Code's SecretStorage this store needs. */
@@ -30,6 +31,8 @@ export function validateKeyInput(raw: string | undefined): KeyValidation {
 
 export class ApiKeyStore {
   private readonly changed = new Emitter<string>();
+  /** A digest of the key last announced per origin, so SecretStorage's echo of our own write is not news. */
+  private readonly announced = new Map<string, string | undefined>();
   /** Fires with the origin whose key was set, replaced or cleared. */
   readonly onDidChange: Event<string> = this.changed.event;
 
@@ -51,14 +54,14 @@ export class ApiKeyStore {
     if (!validation.ok) return validation;
     await this.secrets.store(SECRET_PREFIX + origin, rawKey.trim());
     await this.rememberOrigin(origin, true);
-    this.changed.fire(origin);
+    this.announce(origin, rawKey.trim());
     return validation;
   }
 
   async clear(origin: string): Promise<void> {
     await this.secrets.delete(SECRET_PREFIX + origin);
     await this.rememberOrigin(origin, false);
-    this.changed.fire(origin);
+    this.announce(origin, undefined);
   }
 
   /** Origins for which a key was saved and not cleared (no secrets: only where keys were). */
@@ -82,9 +85,21 @@ export class ApiKeyStore {
     await this.memento.update(STORED_ORIGINS, this.storedOrigins().filter((o) => !drop.has(o)));
   }
 
-  /** Fed by SecretStorage.onDidChange, so a key changed in another window updates this one. */
-  notifyExternalChange(secretKey: string): void {
-    if (secretKey.startsWith(SECRET_PREFIX)) this.changed.fire(secretKey.slice(SECRET_PREFIX.length));
+  /**
+   * Fed by SecretStorage.onDidChange, so a key changed in another window updates this one. The same event
+   * echoes our own writes; those are dropped, or every save would replace the client twice.
+   */
+  async notifyExternalChange(secretKey: string): Promise<void> {
+    if (!secretKey.startsWith(SECRET_PREFIX)) return;
+    const origin = secretKey.slice(SECRET_PREFIX.length);
+    this.announce(origin, await this.get(origin));
+  }
+
+  private announce(origin: string, key: string | undefined): void {
+    const digest = key === undefined ? undefined : createHash('sha256').update(key).digest('hex');
+    if (this.announced.has(origin) && this.announced.get(origin) === digest) return;
+    this.announced.set(origin, digest);
+    this.changed.fire(origin);
   }
 
   private async rememberOrigin(origin: string, present: boolean): Promise<void> {

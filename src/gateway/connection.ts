@@ -1,7 +1,6 @@
 // The one place that knows which gateway the user is talking to: it builds a client for the configured
 // origin with that origin's key, rebuilds it when settings or keys change, and watches every call's outcome
 // to keep a connection state (for the status bar and welcome views).
-import { createHash } from 'node:crypto';
 import { Emitter, type Event } from '../util/events';
 import type { Clock } from '../util/clock';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
@@ -28,11 +27,6 @@ export type ConnectionState =
   | { kind: 'forbidden'; origin: string; message: string }
   | { kind: 'rate-limited'; origin: string; until: number; message: string }
   | { kind: 'offline'; origin: string; message: string };
-
-/** Compares keys without keeping one in this object's fields. */
-function digest(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
 
 interface ErrorShape {
   status?: number;
@@ -62,7 +56,7 @@ export class GatewayConnection {
 
   private settings: GatewaySettings;
   private proxy: string | undefined;
-  private client: { origin: string; keyDigest: string; api: GatewayApi & { close?(): void } } | undefined;
+  private client: { origin: string; api: GatewayApi & { close?(): void } } | undefined;
   private keyKnown: boolean | undefined;
   private currentState: ConnectionState;
   private readonly subscriptions: Array<{ dispose(): void }> = [];
@@ -77,7 +71,7 @@ export class GatewayConnection {
     this.settings = settings;
     this.proxy = proxy;
     this.currentState = settings.origin ? { kind: 'unknown', origin: settings.origin } : { kind: 'no-url' };
-    this.subscriptions.push(keys.onDidChange((origin) => void this.onKeyChanged(origin)));
+    this.subscriptions.push(keys.onDidChange((origin) => origin === this.origin && this.reset()));
   }
 
   get origin(): string | undefined {
@@ -129,7 +123,7 @@ export class GatewayConnection {
     if (this.origin !== origin) return this.api();
     this.client?.api.close?.();
     const { headers, timeoutMs, idleTimeoutMs } = this.settings;
-    this.client = { origin, keyDigest: digest(apiKey), api: this.createClient({ baseUrl, apiKey, headers, timeoutMs, idleTimeoutMs, proxy: this.proxy }) };
+    this.client = { origin, api: this.createClient({ baseUrl, apiKey, headers, timeoutMs, idleTimeoutMs, proxy: this.proxy }) };
     if (this.currentState.kind === 'no-key' || this.currentState.kind === 'no-url') this.setState({ kind: 'unknown', origin });
     return this.observed(origin, this.client.api);
   }
@@ -168,17 +162,6 @@ export class GatewayConnection {
       submitVideo: (request: VideoRequest, options?: RequestOptions) => watch(api.submitVideo(request, options)),
       getVideo: (id: string, options?: RequestOptions) => watch(api.getVideo(id, options)),
     };
-  }
-
-  /**
-   * A key store change arrives twice for one save (our own event, then SecretStorage's echo); only a key that
-   * really differs from the one in use replaces the client, so requests in flight are not cut off.
-   */
-  private async onKeyChanged(origin: string): Promise<void> {
-    if (origin !== this.origin) return;
-    const key = await this.keys.get(origin);
-    if (this.client && this.client.origin === origin && key !== undefined && digest(key) === this.client.keyDigest) return;
-    this.reset();
   }
 
   private reset(): void {

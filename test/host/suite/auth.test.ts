@@ -6,23 +6,7 @@ import type { ModelGatewayApi } from '../../../src/extension';
 import type { ConnectionStatusBar } from '../../../src/ui/statusBar';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
-
-const config = () => vscode.workspace.getConfiguration('modelGateway');
-
-async function extensionApi(): Promise<ModelGatewayApi> {
-  const extension = vscode.extensions.getExtension<ModelGatewayApi>('model-gateway.model-gateway')!;
-  return extension.activate();
-}
-
-async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { config, connectTo, extensionApi, until } from '../helpers';
 
 describe('API key, settings and status (issue 4)', function () {
   this.timeout(60_000);
@@ -34,8 +18,7 @@ describe('API key, settings and status (issue 4)', function () {
     sim = await startSimulator();
     api = await extensionApi();
     statusBar = api.testing.statusBar as ConnectionStatusBar;
-    await config().update('baseUrl', sim.baseUrl, vscode.ConfigurationTarget.Global);
-    await until(() => api.connection.origin === sim.origin, 'the connection to follow the setting');
+    await connectTo(api, sim, { key: false });
   });
 
   after(async () => {

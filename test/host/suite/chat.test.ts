@@ -11,22 +11,11 @@ import type { ModelGatewayApi } from '../../../src/extension';
 import { CHAT_VIEW_TYPE, type HostMessage, type TurnFinish, type WebviewMessage, type WireTurn } from '../../../src/webview/protocol';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
+import { config, until } from '../helpers';
 
 interface ChatTesting {
   manager: ChatPanelManager;
   createManager(storageFolder: string): ChatPanelManager;
-}
-
-const config = () => vscode.workspace.getConfiguration('modelGateway');
-
-async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** What one panel's host side posted and received. */

@@ -1,19 +1,17 @@
 import * as assert from 'node:assert/strict';
-import * as vscode from 'vscode';
-import type { ModelGatewayApi } from '../../../src/extension';
 import { startSimulator } from '../../simulator';
+import { connectTo, disconnect, extensionApi } from '../helpers';
 import { processWideFetchState } from '../index';
 
 // The extension host is shared with every other extension: loading our HTTP stack must not change the
 // process-wide fetch dispatcher or globalThis.fetch, which VS Code's proxy support for others relies on.
 describe('good neighbour in the shared extension host (issue 3)', () => {
   it('leaves the global dispatcher slot and globalThis.fetch as they were, after activation and a request', async () => {
-    const api = await vscode.extensions.getExtension<ModelGatewayApi>('model-gateway.model-gateway')!.activate();
+    const api = await extensionApi();
     const afterActivation = processWideFetchState();
     const sim = await startSimulator();
     try {
-      await vscode.workspace.getConfiguration('modelGateway').update('baseUrl', sim.baseUrl, vscode.ConfigurationTarget.Global);
-      await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey);
+      await connectTo(api, sim);
       const client = await api.connection.api();
       assert.ok(client);
       const models = await client.listModels();
@@ -30,8 +28,7 @@ describe('good neighbour in the shared extension host (issue 3)', () => {
       const response = await fetch(`${sim.origin}/v1/models`, { headers: { authorization: `Bearer ${sim.apiKey}` } });
       assert.equal(response.status, 200);
     } finally {
-      await vscode.commands.executeCommand('modelGateway.clearApiKey', { confirm: false });
-      await vscode.workspace.getConfiguration('modelGateway').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+      await disconnect();
       await sim.close();
     }
   });

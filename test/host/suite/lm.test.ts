@@ -3,23 +3,9 @@ import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
+import { config, connectTo, extensionApi, until } from '../helpers';
 
-const config = () => vscode.workspace.getConfiguration('modelGateway');
 const VENDOR = 'model-gateway';
-
-async function extensionApi(): Promise<ModelGatewayApi> {
-  return vscode.extensions.getExtension<ModelGatewayApi>('model-gateway.model-gateway')!.activate();
-}
-
-async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function within<T>(promise: Promise<T>, what: string, timeoutMs = 10_000): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -53,9 +39,7 @@ describe('gateway models in VS Code chat (vscode.lm provider)', function () {
   before(async () => {
     sim = await startSimulator();
     api = await extensionApi();
-    await config().update('baseUrl', sim.baseUrl, vscode.ConfigurationTarget.Global);
-    await until(() => api.connection.origin === sim.origin, 'the connection to follow the setting');
-    assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey), true);
+    await connectTo(api, sim);
   });
 
   after(async () => {

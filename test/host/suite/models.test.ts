@@ -7,22 +7,7 @@ import type { ModelCommands } from '../../../src/models/modelCommands';
 import type { ModelListGroup } from '../../../src/models/modelList';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
-
-const config = () => vscode.workspace.getConfiguration('modelGateway');
-
-async function extensionApi(): Promise<ModelGatewayApi> {
-  return vscode.extensions.getExtension<ModelGatewayApi>('model-gateway.model-gateway')!.activate();
-}
-
-async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { config, connectTo, extensionApi, until } from '../helpers';
 
 const modelRequests = (sim: Simulator) => sim.log.filter((e) => e.method === 'GET' && e.path === '/v1/models');
 
@@ -38,9 +23,7 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
     api = await extensionApi();
     catalog = api.testing.models as ModelCatalog;
     commands = api.testing.modelCommands as ModelCommands;
-    await config().update('baseUrl', sim.baseUrl, vscode.ConfigurationTarget.Global);
-    await until(() => api.connection.origin === sim.origin, 'the connection to follow the setting');
-    assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey), true);
+    await connectTo(api, sim);
   });
 
   after(async () => {

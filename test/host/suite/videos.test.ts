@@ -11,23 +11,13 @@ import type { VideoJobNode } from '../../../src/videos/videoJobsTree';
 import type { VideoFeature, VideoTestOptions } from '../../../src/videos/videoJobsView';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
+import { config, connectTo, EXTENSION_ID, until as waitUntil } from '../helpers';
 
-const EXTENSION_ID = 'model-gateway.model-gateway';
-const config = () => vscode.workspace.getConfiguration('modelGateway');
+const until = <T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 15_000) => waitUntil(probe, what, timeoutMs);
 
 interface VideoHooks {
   feature: VideoFeature;
   createForTest(options?: VideoTestOptions): VideoFeature;
-}
-
-async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 function iconId(item: vscode.TreeItem): string | undefined {
@@ -109,9 +99,7 @@ describe('video jobs', function () {
     await config().update('video.pollMinSeconds', 1, vscode.ConfigurationTarget.Global);
     await config().update('video.pollMaxSeconds', 1, vscode.ConfigurationTarget.Global);
     await until(() => feature.view.pollBoundsMs.minMs === 1000 && feature.view.pollBoundsMs.maxMs === 1000, 'the store to be rebuilt with the poll settings');
-    await config().update('baseUrl', sim.baseUrl, vscode.ConfigurationTarget.Global);
-    await until(() => api.connection.origin === sim.origin, 'the connection to follow the setting');
-    assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey), true);
+    await connectTo(api, sim);
     // A headless browser may not report the window as focused; polling would then slow down on purpose.
     feature.store.setFocused(true);
   });

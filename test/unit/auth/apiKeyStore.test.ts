@@ -48,14 +48,18 @@ describe('ApiKeyStore', () => {
     assert.deepEqual(validateKeyInput('sk-fine'), { ok: true });
   });
 
-  it('fires a change for the origin on set and clear', async () => {
-    const store = new ApiKeyStore(new MemorySecrets(), new MemoryMemento());
+  it('fires a change for the origin on set, clear and another window\'s change, but not for the echo of its own write', async () => {
+    const secrets = new MemorySecrets();
+    const store = new ApiKeyStore(secrets, new MemoryMemento());
     const seen: string[] = [];
     store.onDidChange((o) => seen.push(o));
     await store.set('https://a.example', 'sk-a');
+    await store.notifyExternalChange('modelGateway.apiKey:https://a.example'); // the echo of our own write
     await store.clear('https://a.example');
-    store.notifyExternalChange('modelGateway.apiKey:https://b.example');
-    store.notifyExternalChange('someone.else');
+    await store.notifyExternalChange('modelGateway.apiKey:https://a.example');
+    await secrets.store('modelGateway.apiKey:https://b.example', 'sk-from-another-window');
+    await store.notifyExternalChange('modelGateway.apiKey:https://b.example');
+    await store.notifyExternalChange('someone.else');
     assert.deepEqual(seen, ['https://a.example', 'https://a.example', 'https://b.example']);
   });
 

@@ -49,12 +49,10 @@ describe('GatewayConnection', () => {
     let closed = 0;
     const connection = new GatewayConnection(settingsFor('https://a.example/v1'), keys, () => (made++, { ...fakeApi(), close: () => void closed++ }), new FakeClock());
     await connection.api();
-    keys.notifyExternalChange('modelGateway.apiKey:https://a.example'); // SecretStorage's echo of our own save
-    await new Promise((r) => setImmediate(r));
+    await keys.notifyExternalChange('modelGateway.apiKey:https://a.example'); // SecretStorage's echo of our own save
     await connection.api();
     assert.deepEqual([made, closed], [1, 0]);
     await keys.set('https://a.example', 'sk-new');
-    await new Promise((r) => setImmediate(r));
     await connection.api();
     assert.deepEqual([made, closed], [2, 1], 'a different key replaces the client');
     connection.dispose();
