@@ -89,6 +89,22 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
     assert.equal(result.pending, false);
   });
 
+  it('calls onRendered after each update that changed the DOM, and in end()', async () => {
+    const result = await page.evaluate(() => {
+      const scheduler = T.scheduler();
+      const host = T.host();
+      const seen: string[] = [];
+      const md = new MD.StreamingMarkdown(host, { scheduler, onRendered: () => seen.push(host.innerHTML) });
+      md.append('Hello');
+      scheduler.runFrame();
+      md.append(' world\n\nNext');
+      scheduler.runFrame();
+      md.end();
+      return { seen };
+    });
+    assert.deepEqual(result.seen, ['<p>Hello</p>\n', '<p>Hello world</p>\n<p>Next</p>\n', '<p>Hello world</p>\n<p>Next</p>\n']);
+  });
+
   it('updates at most every 30 ms, waiting on a timer instead of requesting frames it would not use', async () => {
     const result = await page.evaluate(() => {
       let time = 0;

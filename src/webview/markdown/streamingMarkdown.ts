@@ -14,6 +14,11 @@ export interface StreamingMarkdownOptions {
   onLinkActivated?: (href: string) => void;
   /** A code block toolbar button was pressed. */
   onCodeAction?: (action: CodeAction, code: string, lang: string) => void;
+  /**
+   * The DOM changed (called at the end of the frame callback that changed it, and in end()): the place to keep a
+   * transcript scrolled to the bottom, since updates are rate-limited and need not land in the frame of a delta.
+   */
+  onRendered?: () => void;
   /** Defaults to requestAnimationFrame and performance.now. */
   scheduler?: FrameScheduler;
   /** Milliseconds of block rendering per frame before the rest waits for the next frame (default 4; layout of what
@@ -81,6 +86,7 @@ export class StreamingMarkdown {
   /** The tail text the tail blocks show; undefined once a commit has taken blocks from them. */
   private renderedTailText: string | undefined;
   private cancelFrame: (() => void) | undefined;
+  private domChanged = false;
   private ended = false;
   private disposed = false;
 
@@ -132,6 +138,7 @@ export class StreamingMarkdown {
     this.queue = { parsed, region: this.tail, starts, stableLines: starts.length - 1, next: 0, committedBefore: this.committed.length };
     this.drainQueue(Infinity, true);
     for (const block of this.tailBlocks.splice(0)) block.remove();
+    this.reportRendered();
   }
 
   dispose(): void {
@@ -174,9 +181,16 @@ export class StreamingMarkdown {
     if (this.queue || this.tail.lastIndexOf('\n') + 1 > this.checkedCompleteLength) {
       // Behind (e.g. a burst of text): keep the frame short and carry on next frame; the tail waits until caught up.
       this.requestFrame();
-      return;
+    } else {
+      this.renderTail();
     }
-    this.renderTail();
+    this.reportRendered();
+  }
+
+  private reportRendered(): void {
+    if (!this.domChanged) return;
+    this.domChanged = false;
+    this.options.onRendered?.();
   }
 
   private takePending(): void {
@@ -233,6 +247,7 @@ export class StreamingMarkdown {
   }
 
   private commitBlock(block: ParsedBlock, view: BlockView, source: string): void {
+    this.domChanged = true;
     let dom: BlockDom;
     if (this.tailBlocks[0]?.update(view)) {
       dom = this.tailBlocks.shift()!;
@@ -262,6 +277,7 @@ export class StreamingMarkdown {
       const reparsed = this.renderer.parse(block.source, this.committedReferences, false);
       const html = reparsed.blocks.map((b) => this.renderer.renderBlock(b, reparsed.env)).map(viewHtml).join('');
       if (html === block.dom.html) continue;
+      this.domChanged = true;
       const dom = BlockDom.insert({ kind: 'html', html }, this.sanitize, this.container, block.dom.nodes[0] ?? null, false);
       block.dom.remove();
       block.dom = dom;
@@ -272,6 +288,7 @@ export class StreamingMarkdown {
     const text = withoutDanglingSurrogate(this.tail);
     if (text === this.renderedTailText) return;
     this.renderedTailText = text;
+    this.domChanged = true;
     const parsed = this.renderer.parse(text, this.committedReferences, true);
     const views = parsed.blocks.map((block) => this.renderer.renderBlock(block, parsed.env));
     let kept = 0;
