@@ -5,6 +5,8 @@ export interface ScenarioInput {
   renderer: 'streaming' | 'naive' | 'none';
   /** Arrival rate of the text; null feeds deltas back to back (one per task) as fast as the page takes them. */
   charsPerSecond: number | null;
+  /** StreamingMarkdown tuning, to explore trade-offs (defaults otherwise). */
+  tuning?: { frameBudgetMs?: number; minUpdateIntervalMs?: number };
 }
 
 export interface ScenarioResult {
@@ -69,6 +71,7 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
   const renderer = new md.MarkdownRenderer(); // fresh: no highlight memo carried over from another run
   if (input.renderer === 'streaming') {
     sink = new md.StreamingMarkdown(host, {
+      ...input.tuning,
       renderer,
       scheduler: {
         requestFrame(callback) {
