@@ -90,7 +90,7 @@ export class MarkdownRenderer {
     return { kind: 'html', html: this.md.renderer.render(block.tokens, this.md.options, env) };
   }
 
-  /** The whole document in one go, the way a non-streaming renderer would (used for references and baselines). */
+  /** The whole document in one go, as a non-streaming renderer would (renderMarkdown() and the bench baseline). */
   renderDocument(text: string): string {
     const env: RenderEnv = { references: Object.create(null) as ReferenceTable, streaming: false, definitions: [] };
     return this.md.render(text, env);
