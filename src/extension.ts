@@ -2,21 +2,38 @@
 // activate() makes no network calls; the first request loads undici.
 import * as vscode from 'vscode';
 import { ApiKeyStore } from './auth/apiKeyStore';
-import { GatewayConnection } from './gateway/connection';
-import { readSettings, SECTION } from './settings/settings';
-import { realClock } from './util/clock';
-import { registerCommands } from './ui/commands';
-import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
-import { createGatewayClient } from './gateway/clientFactory';
 import { KeyCommands } from './auth/keyCommands';
 import { applySeededKey } from './auth/seedKey';
+import { ChatPanelManager } from './chat/chatPanelManager';
+import { createGatewayClient } from './gateway/clientFactory';
+import { GatewayConnection, type ConnectionState } from './gateway/connection';
+import { GatewayChatModelProvider, LM_VENDOR } from './models/lmProvider';
+import { ModelCatalog } from './models/modelCatalog';
+import { ModelCommands } from './models/modelCommands';
+import { readSettings, SECTION, type Settings } from './settings/settings';
+import { registerCommands } from './ui/commands';
 import { ConnectionStatusBar } from './ui/statusBar';
-import type { ConnectionState } from './gateway/connection';
+import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
+import { realClock } from './util/clock';
+import { JobStore } from './videos/jobStore';
+import { lazyApiFor, VideoFeature, type VideoTestOptions } from './videos/videoJobsView';
+import { CHAT_VIEW_TYPE } from './webview/protocol';
 
 /** What activate() returns: used by the extension-host tests, and stable enough for other extensions. */
 export interface ModelGatewayApi {
   readonly connection: GatewayConnection;
   readonly testing: Record<string, unknown>;
+}
+
+/** The services every feature is built from. */
+interface Services {
+  context: vscode.ExtensionContext;
+  log: vscode.LogOutputChannel;
+  keys: ApiKeyStore;
+  connection: GatewayConnection;
+  settings(): Settings;
+  onDidChangeSettings: vscode.Event<void>;
+  testing: Record<string, unknown>;
 }
 
 /** Work to finish before the extension host goes away, so a reply that just ended is saved as ended. */
@@ -33,17 +50,34 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   context.subscriptions.push(keys, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
 
   const settingsChanged = new vscode.EventEmitter<void>();
+  const reportSettingsProblems = settingsProblemReporter(log);
+  reportSettingsProblems(settings);
   context.subscriptions.push(
     settingsChanged,
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION) && !e.affectsConfiguration('http.proxy')) return;
       settings = readSettings(vscodeSettingsSource);
+      reportSettingsProblems(settings);
       connection.updateSettings(settings.gateway, vscodeProxySetting());
       settingsChanged.fire();
     }),
   );
 
-  // <auth>
+  const services: Services = { context, log, keys, connection, settings: () => settings, onDidChangeSettings: settingsChanged.event, testing };
+  wireKeysAndStatus(services);
+  wireModels(services);
+  wireChat(services);
+  wireVideos(services);
+  registerCommands(context, { 'modelGateway.openLogs': () => log.show() });
+
+  return { connection, testing };
+}
+
+export async function deactivate(): Promise<void> {
+  await Promise.allSettled(flushOnDeactivate.splice(0).map((flush) => flush()));
+}
+
+function wireKeysAndStatus({ context, keys, connection, testing }: Services): void {
   const keyCommands = new KeyCommands(keys, connection);
   const statusBar = new ConnectionStatusBar(connection);
   context.subscriptions.push(statusBar);
@@ -57,86 +91,81 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   void connection.refreshKeyState().then(updateContextKeys);
   void applySeededKey(keys).then(() => warnAboutLostKeys(keys));
   testing.statusBar = statusBar;
-  // </auth>
+}
 
-  // <models>
-  {
-    // Required here so the wiring stays inside this section; esbuild bundles them like imports.
-    const { ModelCatalog } = require('./models/modelCatalog') as typeof import('./models/modelCatalog');
-    const { ModelCommands } = require('./models/modelCommands') as typeof import('./models/modelCommands');
-    const { GatewayChatModelProvider, LM_VENDOR } = require('./models/lmProvider') as typeof import('./models/lmProvider');
-    const models = new ModelCatalog(connection, realClock);
-    const lmProvider = new GatewayChatModelProvider(models, connection, log);
-    const modelCommands = new ModelCommands({ catalog: models, connection, log, clock: realClock, proxySetting: vscodeProxySetting });
-    context.subscriptions.push(models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider));
-    registerCommands(context, modelCommands.handlers());
-    testing.models = models;
-    testing.modelCommands = modelCommands;
-  }
-  // </models>
+function wireModels({ context, log, connection, testing }: Services): void {
+  const models = new ModelCatalog(connection, realClock);
+  const lmProvider = new GatewayChatModelProvider(models, connection, log);
+  const modelCommands = new ModelCommands({ catalog: models, connection, log, clock: realClock, proxySetting: vscodeProxySetting });
+  context.subscriptions.push(models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider));
+  registerCommands(context, modelCommands.handlers());
+  testing.models = models;
+  testing.modelCommands = modelCommands;
+}
 
-  // <chat>
-  {
-    const { ChatPanelManager } = require('./chat/chatPanelManager') as typeof import('./chat/chatPanelManager');
-    const { CHAT_VIEW_TYPE } = require('./webview/protocol') as typeof import('./webview/protocol');
-    const createChatManager = (storageFolder: string) =>
-      new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, chatDefaults: () => settings.chat, log, clock: realClock });
-    const chat = createChatManager(vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath);
-    context.subscriptions.push(chat, vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, chat));
-    // The handlers return nothing: a command's result may be sent across processes, and panels do not serialize.
-    registerCommands(context, {
-      'modelGateway.newChat': async (options?: unknown) => {
-        const model = typeof options === 'object' && options !== null && typeof (options as { model?: unknown }).model === 'string' ? (options as { model: string }).model : undefined;
-        await chat.newChat({ model });
-      },
-      'modelGateway.askAboutSelection': async () => void (await chat.askAboutSelection()),
-      'modelGateway.exportChat': async (target?: unknown) => void (await chat.exportChat(target)),
-    });
-    testing.chat = { manager: chat, createManager: createChatManager };
-    flushOnDeactivate.push(() => chat.flush());
-  }
-  // </chat>
-
-  // <videos>
-  {
-    // Required here so the wiring stays inside this section; esbuild bundles them like imports.
-    const { JobStore } = require('./videos/jobStore') as typeof import('./videos/jobStore');
-    const { VideoFeature, lazyApiFor } = require('./videos/videoJobsView') as typeof import('./videos/videoJobsView');
-    type VideoTestOptions = import('./videos/videoJobsView').VideoTestOptions;
-    const createVideoStore = (video: typeof settings.video, options: VideoTestOptions = {}) =>
-      new JobStore({
-        clock: realClock,
-        apiFor: lazyApiFor(connection),
-        storage: options.storage ?? context.globalState,
-        storageKey: options.storageKey,
-        scheduler: { minIntervalMs: video.pollMinMs, maxIntervalMs: video.pollMaxMs },
-        onPersistError: (error) => log.warn(`Could not save the video jobs: ${error}`),
-      });
-    const videoDeps = {
-      connection,
-      settings: () => settings.video,
-      onDidChangeSettings: settingsChanged.event,
-      onDidChangeKey: keys.onDidChange,
-      keyFor: (origin: string) => keys.get(origin),
-      createStore: (video: typeof settings.video) => createVideoStore(video),
-    };
-    const videos = new VideoFeature(videoDeps, { treeViewId: 'modelGateway.videoJobs', primary: true });
-    context.subscriptions.push(videos);
-    registerCommands(context, videos.commands.handlers());
-    testing.videos = {
-      feature: videos,
-      /** A separate store, view model and commands (no tree view, no registered commands) over the given storage. */
-      createForTest: (options: VideoTestOptions = {}) =>
-        new VideoFeature({ ...videoDeps, createStore: (video) => createVideoStore(video, options) }, { primary: false, ui: options.ui }),
-    };
-  }
-  // </videos>
-
+function wireChat({ context, log, connection, settings, testing }: Services): void {
+  const createManager = (storageFolder: string) =>
+    new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, chatDefaults: () => settings().chat, log, clock: realClock });
+  const chat = createManager(vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath);
+  context.subscriptions.push(chat, vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, chat));
+  // The handlers return nothing: a command's result may be sent across processes, and panels do not serialize.
   registerCommands(context, {
-    'modelGateway.openLogs': () => log.show(),
+    'modelGateway.newChat': async (options?: unknown) => void (await chat.newChat({ model: modelOption(options) })),
+    'modelGateway.askAboutSelection': async () => void (await chat.askAboutSelection()),
+    'modelGateway.exportChat': async (target?: unknown) => void (await chat.exportChat(target)),
   });
+  testing.chat = { manager: chat, createManager };
+  flushOnDeactivate.push(() => chat.flush());
+}
 
-  return { connection, testing };
+function wireVideos({ context, log, keys, connection, settings, onDidChangeSettings, testing }: Services): void {
+  const createStore = (video: Settings['video'], options: VideoTestOptions = {}) =>
+    new JobStore({
+      clock: realClock,
+      apiFor: lazyApiFor(connection),
+      storage: options.storage ?? context.globalState,
+      storageKey: options.storageKey,
+      scheduler: { minIntervalMs: video.pollMinMs, maxIntervalMs: video.pollMaxMs },
+      onPersistError: (error) => log.warn(`Could not save the video jobs: ${error}`),
+    });
+  const deps = {
+    connection,
+    settings: () => settings().video,
+    onDidChangeSettings,
+    onDidChangeKey: keys.onDidChange,
+    keyFor: (origin: string) => keys.get(origin),
+    createStore: (video: Settings['video']) => createStore(video),
+  };
+  const videos = new VideoFeature(deps, { treeViewId: 'modelGateway.videoJobs', primary: true });
+  context.subscriptions.push(videos);
+  registerCommands(context, videos.commands.handlers());
+  testing.videos = {
+    feature: videos,
+    /** A separate store, view model and commands (no tree view, no registered commands) over the given storage. */
+    createForTest: (options: VideoTestOptions = {}) => new VideoFeature({ ...deps, createStore: (video) => createStore(video, options) }, { primary: false, ui: options.ui }),
+  };
+}
+
+/** `{ model }` from List Models' "start a chat with it"; anything else means the default model. */
+function modelOption(options: unknown): string | undefined {
+  const model = typeof options === 'object' && options !== null ? (options as { model?: unknown }).model : undefined;
+  return typeof model === 'string' ? model : undefined;
+}
+
+/** Says plainly which settings were ignored and why, once per distinct set of problems. */
+function settingsProblemReporter(log: vscode.LogOutputChannel): (settings: Settings) => void {
+  let last = '';
+  return ({ problems }) => {
+    const key = problems.join('\n');
+    if (key === last) return;
+    last = key;
+    for (const problem of problems) log.warn(`Settings: ${problem}`);
+    if (problems.length === 0) return;
+    const open = 'Open Settings';
+    void vscode.window.showWarningMessage(`Model Gateway: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more; see the log)` : ''}`, open).then((choice) => {
+      if (choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', SECTION);
+    });
+  };
 }
 
 /**
@@ -147,16 +176,13 @@ async function warnAboutLostKeys(keys: ApiKeyStore): Promise<void> {
   const lost = await keys.lostOrigins();
   if (lost.length === 0) return;
   await keys.forget(lost);
+  const setKey = 'Set API Key';
   const learnMore = 'Learn More';
   const choice = await vscode.window.showWarningMessage(
     `The API key for ${lost.join(', ')} did not survive the restart: VS Code could not reach a system keyring, so it kept secrets in memory only. Set the key again, and install or unlock a keyring (for example gnome-keyring) to keep it.`,
-    'Set API Key',
+    setKey,
     learnMore,
   );
-  if (choice === 'Set API Key') await vscode.commands.executeCommand('modelGateway.setApiKey');
+  if (choice === setKey) await vscode.commands.executeCommand('modelGateway.setApiKey');
   if (choice === learnMore) await vscode.env.openExternal(vscode.Uri.parse('https://code.visualstudio.com/docs/configure/settings-sync#_troubleshooting-keychain-issues'));
-}
-
-export async function deactivate(): Promise<void> {
-  await Promise.allSettled(flushOnDeactivate.splice(0).map((flush) => flush()));
 }
