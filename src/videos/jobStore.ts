@@ -133,6 +133,27 @@ export class JobStore implements Disposable {
     return this.submitReplacing(original.origin, requestFromRecord(original), replaces);
   }
 
+  /**
+   * Ties an uncertain submission to the job the gateway did create (its id, for example from the gateway's
+   * console): the job is fetched once, then tracked like any other. Rejects when the gateway does not know it.
+   */
+  async adopt(key: string, id: string): Promise<VideoJobRecord> {
+    const record = this.records.get(key);
+    if (!record) throw new Error(`Unknown video job ${key}`);
+    if (record.localState !== 'uncertain') throw new Error('Only a submission whose outcome is unknown can be given a job id');
+    const api = this.apiFor(record.origin);
+    if (!api) throw new MissingApiKeyError(record.origin);
+    const job = await api.getVideo(id.trim());
+    if (!this.records.has(key)) return cloneRecord(record);
+    applyGatewayJob(record, { ...job, id: job.id || id.trim() }, this.clock.now());
+    if (isPollable(record)) this.scheduler.track({ key, origin: record.origin, id: record.id! });
+    record.nextPollAt = this.scheduler.nextPollAt(key);
+    await this.persist(key);
+    this.changeEmitter.fire({ keys: [key] });
+    if (isFinalRecord(record)) this.finishEmitter.fire(cloneRecord(record));
+    return cloneRecord(record);
+  }
+
   /** Forgets a job: the only way a job leaves the list apart from clearFinished. */
   async remove(key: string): Promise<boolean> {
     if (!this.records.delete(key)) return false;

@@ -590,14 +590,38 @@ export class VideoJobCommands implements vscode.Disposable {
     });
     const detail = [
       `Sent ${new Date(record.createdAt).toLocaleString()}. ${record.error?.message ?? ''}`.trim(),
-      'The connection dropped after the request went out, so the gateway may have created the job. The gateway API has no way to list jobs, so this cannot be checked from here; the gateway’s console may show it.',
+      'The connection dropped after the request went out, so the gateway may have created the job. The gateway API has no way to list jobs; if the gateway’s console shows the job, enter its id to follow it here.',
       reachable === undefined ? 'The gateway answers now, so a resubmission should go through.' : `The gateway still does not answer: ${reachable}`,
     ].join('\n\n');
+    const enterId = 'Enter Job ID…';
     const resubmit = 'Resubmit';
     const remove = 'Remove from List';
-    const choice = await this.ui.ask('warning', `Submission uncertain: ${quoted(record)}`, detail, resubmit, remove);
+    const choice = await this.ui.ask('warning', `Submission uncertain: ${quoted(record)}`, detail, enterId, resubmit, remove);
+    if (choice === enterId) await this.adoptJobId(record.key);
     if (choice === resubmit) await this.resubmit(record.key);
     if (choice === remove) await this.remove(record.key);
+  }
+
+  /** Follows the job the gateway created for an uncertain submission, by the id the user found for it. */
+  async adoptJobId(key: string, id?: string): Promise<VideoJobRecord | undefined> {
+    const jobId =
+      id ??
+      (await vscode.window.showInputBox({
+        title: 'Job ID of the uncertain submission',
+        prompt: 'The id the gateway gave the job (its console lists it). The job is checked before it is added.',
+        ignoreFocusOut: true,
+        validateInput: (value) => (value.trim() === '' ? 'Enter the job id.' : /[\s/?#]/.test(value.trim()) ? 'A job id has no spaces, slashes, ? or #.' : undefined),
+      }));
+    if (!jobId) return undefined;
+    try {
+      const adopted = await this.store.adopt(key, jobId);
+      void this.ui.notify('info', `Following video job ${adopted.id}: ${statusText(adopted)}.`);
+      return adopted;
+    } catch (error) {
+      const record = this.store.get(key);
+      this.ui.advise(adviceFor(error, { origin: record?.origin }));
+      return undefined;
+    }
   }
 
   async showError(argument?: unknown): Promise<void> {

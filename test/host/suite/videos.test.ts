@@ -402,6 +402,28 @@ describe('video jobs', function () {
     await bundle.store.remove(again.key);
   });
 
+  it('follows an uncertain submission by the job id the gateway created, without resubmitting', async () => {
+    const ui = new RecordingUi();
+    const bundle = hooks.createForTest({ storage: new MemoryMemento(), storageKey: 'adopt', ui });
+    bundles.push(bundle);
+    sim.setDefaultFault('drop-mid-stream', 1);
+    const job = (await bundle.commands.generateVideo({ prompt: 'A lighthouse in fog' }))!;
+    assert.equal(job.localState, 'uncertain');
+    // The job the gateway's console would show for it.
+    const created = await (await api.connection.api())!.submitVideo({ model: 'model-1.0-video-edit', input: { prompt: 'A lighthouse in fog' } });
+    const posts = () => sim.log.filter((e) => e.method === 'POST' && e.path === '/v1/videos/generations').length;
+    const postsBefore = posts();
+    const adopted = (await bundle.commands.adoptJobId(job.key, created.id))!;
+    assert.equal(adopted.id, created.id);
+    assert.equal(adopted.localState, undefined);
+    const tree = bundle.view.provider;
+    assert.ok(tokens(tree.getTreeItem(tree.jobNode(job.key))).includes('refreshable'), 'it is polled like any job');
+    await until(() => bundle.store.get(job.key)?.status === 'completed', 'the adopted job to complete');
+    assert.equal(posts(), postsBefore, 'nothing was resubmitted');
+    assert.equal(await bundle.commands.adoptJobId(job.key, 'vid_other'), undefined, 'a settled job takes no other id');
+    await bundle.store.remove(job.key);
+  });
+
   it('walks through the Generate Video steps with the defaults, taking the prompt from the selection', async () => {
     const prompt = 'A snail racing a tortoise along a garden wall';
     const document = await vscode.workspace.openTextDocument({ content: `${prompt}\n` });

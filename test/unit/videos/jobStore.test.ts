@@ -103,6 +103,32 @@ describe('JobStore', () => {
       assert.equal(clock.pendingTimers, 0);
     });
 
+    it('follows an uncertain submission once the user gives the job id the gateway created', async () => {
+      const store = createStore();
+      gateway.onSubmit = () => new FakeGatewayError(undefined, 'network', { outcomeUnknown: true });
+      const uncertain = await store.submit(A, request);
+      gateway.script('vid_found', 'in_progress', { id: 'vid_found', status: 'completed', data: [{ url: 'https://cdn.example/out.mp4' }] });
+      const adopted = await store.adopt(uncertain.key, ' vid_found ');
+      assert.equal(adopted.id, 'vid_found');
+      assert.equal(adopted.localState, undefined);
+      assert.equal(adopted.status, 'in_progress');
+      assert.equal(stored()[0].id, 'vid_found');
+      await clock.advanceAsync(60_000);
+      assert.equal(store.get(uncertain.key)?.status, 'completed', 'polling took over');
+      assert.deepEqual(store.get(uncertain.key)?.resultUrls, ['https://cdn.example/out.mp4']);
+      assert.equal(gateway.calls.filter((c) => c.method === 'submit').length, 1, 'nothing was resubmitted');
+    });
+
+    it('refuses a job id the gateway does not know, keeping the submission uncertain', async () => {
+      const store = createStore();
+      gateway.onSubmit = () => new FakeGatewayError(undefined, 'network', { outcomeUnknown: true });
+      const uncertain = await store.submit(A, request);
+      gateway.onGet = () => new FakeGatewayError(404, 'not_found');
+      await assert.rejects(store.adopt(uncertain.key, 'vid_nope'));
+      assert.equal(store.get(uncertain.key)?.localState, 'uncertain');
+      assert.equal(clock.pendingTimers, 0);
+    });
+
     it('treats a 5xx answer to a submit as uncertain (the job may exist)', async () => {
       const store = createStore();
       gateway.onSubmit = () => new FakeGatewayError(502, 'bad_gateway');
