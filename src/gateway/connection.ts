@@ -57,7 +57,9 @@ export class GatewayConnection {
   private settings: GatewaySettings;
   private proxy: string | undefined;
   private client: { origin: string; api: GatewayApi & { close?(): void } } | undefined;
-  private keyKnown: boolean | undefined;
+  private creating: Promise<GatewayConnection['client']> | undefined;
+  /** Bumped whenever settings or keys change, so a client being created for the old ones is discarded. */
+  private generation = 0;
   private currentState: ConnectionState;
   private readonly subscriptions: Array<{ dispose(): void }> = [];
 
@@ -97,8 +99,7 @@ export class GatewayConnection {
   async refreshKeyState(): Promise<ConnectionState> {
     const origin = this.origin;
     if (!origin) return this.setState({ kind: 'no-url' });
-    this.keyKnown = await this.keys.has(origin);
-    if (!this.keyKnown) return this.setState({ kind: 'no-key', origin });
+    if (!(await this.keys.has(origin))) return this.setState({ kind: 'no-key', origin });
     if (this.currentState.kind === 'no-key' || this.currentState.kind === 'no-url') return this.setState({ kind: 'unknown', origin });
     return this.currentState;
   }
@@ -109,23 +110,34 @@ export class GatewayConnection {
    */
   async api(): Promise<GatewayApi | undefined> {
     const origin = this.origin;
-    const baseUrl = this.baseUrl;
-    if (!origin || !baseUrl) {
+    if (!origin || !this.baseUrl) {
       this.setState({ kind: 'no-url' });
       return undefined;
     }
     if (this.client?.origin === origin) return this.observed(origin, this.client.api);
+    // Callers that arrive while the key is being read share one client; two would close each other's.
+    const generation = this.generation;
+    this.creating ??= this.createClientForCurrentOrigin().finally(() => {
+      if (this.generation === generation) this.creating = undefined;
+    });
+    const created = await this.creating;
+    if (generation !== this.generation) return this.api();
+    return created ? this.observed(created.origin, created.api) : undefined;
+  }
+
+  private async createClientForCurrentOrigin(): Promise<GatewayConnection['client']> {
+    const generation = this.generation;
+    const origin = this.origin!;
     const apiKey = await this.keys.get(origin);
+    if (generation !== this.generation) return undefined;
     if (!apiKey) {
       this.setState({ kind: 'no-key', origin });
       return undefined;
     }
-    if (this.origin !== origin) return this.api();
-    this.client?.api.close?.();
-    const { headers, timeoutMs, idleTimeoutMs } = this.settings;
-    this.client = { origin, api: this.createClient({ baseUrl, apiKey, headers, timeoutMs, idleTimeoutMs, proxy: this.proxy }) };
+    const { baseUrl, headers, timeoutMs, idleTimeoutMs } = this.settings;
+    this.client = { origin, api: this.createClient({ baseUrl: baseUrl!, apiKey, headers, timeoutMs, idleTimeoutMs, proxy: this.proxy }) };
     if (this.currentState.kind === 'no-key' || this.currentState.kind === 'no-url') this.setState({ kind: 'unknown', origin });
-    return this.observed(origin, this.client.api);
+    return this.client;
   }
 
   /** The API for a given origin, only while that origin is the configured one (keys never cross origins). */
@@ -165,9 +177,10 @@ export class GatewayConnection {
   }
 
   private reset(): void {
+    this.generation++;
+    this.creating = undefined;
     this.client?.api.close?.();
     this.client = undefined;
-    this.keyKnown = undefined;
     this.setState(this.origin ? { kind: 'unknown', origin: this.origin } : { kind: 'no-url' });
     this.clientChanged.fire();
     void this.refreshKeyState();

@@ -58,6 +58,25 @@ describe('GatewayConnection', () => {
     connection.dispose();
   });
 
+  it('gives callers that arrive together one client, and never one that a reset already replaced', async () => {
+    const keys = memoryKeys();
+    await keys.set('https://a.example', 'sk-a');
+    const made: Array<{ key: string; closed: boolean }> = [];
+    const connection = new GatewayConnection(settingsFor('https://a.example/v1'), keys, (c) => {
+      const entry = { key: c.apiKey, closed: false };
+      made.push(entry);
+      return { ...fakeApi(), close: () => void (entry.closed = true) };
+    }, new FakeClock());
+    await Promise.all([connection.api(), connection.api(), connection.api()]);
+    assert.equal(made.length, 1, 'one client for three concurrent callers');
+    const pending = connection.api();
+    await keys.set('https://a.example', 'sk-b'); // resets while nothing is cached yet for the new key
+    const [first, second] = await Promise.all([pending, connection.api()]);
+    assert.ok(first && second);
+    assert.deepEqual(made.map((m) => [m.key, m.closed]), [['sk-a', true], ['sk-b', false]]);
+    connection.dispose();
+  });
+
   it('tracks the state every call reveals', async () => {
     const keys = memoryKeys();
     await keys.set('https://a.example', 'sk-a');
