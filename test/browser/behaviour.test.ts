@@ -105,7 +105,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
     assert.deepEqual(result.seen, ['<p>Hello</p>\n', '<p>Hello world</p>\n<p>Next</p>\n', '<p>Hello world</p>\n<p>Next</p>\n']);
   });
 
-  it('updates at most every 30 ms, waiting on a timer instead of requesting frames it would not use', async () => {
+  it('updates every 30 ms (the frame nearest to it), waiting on a timer instead of requesting frames it would not use', async () => {
     const result = await page.evaluate(() => {
       let time = 0;
       const calls: string[] = [];
@@ -130,22 +130,22 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
         callback?.();
       };
       const host = T.host();
-      const md = new MD.StreamingMarkdown(host, { scheduler });
+      const md = new MD.StreamingMarkdown(host, { scheduler, minUpdateIntervalMs: 30 });
       md.append('one');
       run(16); // first update: immediate
       const afterFirst = host.textContent;
       md.append(' two'); // right after the update: wait 30 ms less half a frame on a timer, then take a frame
       time = 20;
       md.append(' three');
-      run(40); // only 24 ms after the update: too early, one more frame
+      run(30); // a frame only 14 ms after the update (nearer the update than the end of the interval): wait again
       const tooEarly = host.textContent;
-      run(50);
+      run(40); // 24 ms after: this frame is nearer the end of the interval than the next one would be
       const afterSecond = host.textContent;
       time = 100; // long after the last update: a frame right away
       md.append(' four');
       return { calls, afterFirst, tooEarly, afterSecond };
     });
-    assert.deepEqual(result.calls, ['frame@0', 'after 22ms@16', 'frame@40', 'frame@100']);
+    assert.deepEqual(result.calls, ['frame@0', 'after 22ms@16', 'after 8ms@30', 'frame@100']);
     assert.equal(result.afterFirst, 'one\n');
     assert.equal(result.tooEarly, 'one\n');
     assert.equal(result.afterSecond, 'one two three\n');
