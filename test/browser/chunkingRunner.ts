@@ -28,16 +28,7 @@ export function runChunkings(job: ChunkingJob): Failure[] {
   type MD = typeof import('../../src/webview/markdown/index');
   const md = (window as unknown as { MD: MD }).MD;
   const failures: Failure[] = [];
-  const random = (seed: number) => {
-    let state = seed >>> 0;
-    return () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  };
+  const random = (window as unknown as { seededRandom: (seed: number) => () => number }).seededRandom;
   const manualScheduler = () => {
     let pending: (() => void) | undefined;
     let time = 0;

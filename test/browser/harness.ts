@@ -89,7 +89,8 @@ export interface PageOptions {
 
 /** Serves one page that loads the markdown bundle (with a nonce) on 127.0.0.1, counting every other request. */
 export async function servePage(options: PageOptions = {}): Promise<ServedPage> {
-  const script = await markdownBundle();
+  // Code run through page.evaluate cannot import, so the page carries the same PRNG the Node side uses.
+  const script = `${await markdownBundle()}\nwindow.seededRandom = ${seededRandom.toString()};\n`;
   const nonce = 'n' + Math.random().toString(36).slice(2);
   const css = markdownCss();
   const html =

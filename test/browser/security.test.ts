@@ -41,16 +41,7 @@ function streamPayloads(job: StreamJob): { problems: string[]; blocks: number } 
   const md = (window as unknown as { MD: MD }).MD;
   const problems: string[] = [];
   let blocks = 0;
-  const random = (seed: number) => {
-    let state = seed >>> 0;
-    return () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  };
+  const random = (window as unknown as { seededRandom: (seed: number) => () => number }).seededRandom;
   const hosts: HTMLElement[] = [];
   for (const payload of job.payloads) {
     for (const chunking of [{ seed: 0, max: payload.length }, ...job.chunkings]) {
