@@ -6,6 +6,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { seededRandom } from '../util/seededRandom';
+
+export { seededRandom };
 
 export const REPO_ROOT = resolve(__dirname, '../../..');
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -62,17 +65,6 @@ export function loadCorpus(): CorpusDocument[] {
     .map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }));
 }
 
-/** Small seeded PRNG (mulberry32): the same seed always gives the same chunking. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface ServedPage {
   url: string;

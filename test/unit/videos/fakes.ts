@@ -2,6 +2,7 @@
 import type { ChatResult, GatewayApi, Model, RequestOptions, VideoJob, VideoRequest } from '../../../src/gateway/types';
 import type { Clock } from '../../../src/util/clock';
 import type { Memento } from '../../../src/videos/jobStore';
+export { seededRandom } from '../../util/seededRandom';
 
 export interface Call {
   method: 'submit' | 'get';
@@ -118,14 +119,3 @@ export class MemoryMemento implements Memento {
   }
 }
 
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
