@@ -65,9 +65,9 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
 
   const services: Services = { context, log, keys, connection, settings: () => settings, onDidChangeSettings: settingsChanged.event, testing };
   wireKeysAndStatus(services);
-  wireModels(services);
-  wireChat(services);
-  wireVideos(services);
+  const models = wireModels(services);
+  wireChat(services, models);
+  wireVideos(services, models);
   registerCommands(context, { 'modelGateway.openLogs': () => log.show() });
 
   return { connection, testing };
@@ -93,7 +93,7 @@ function wireKeysAndStatus({ context, keys, connection, testing }: Services): vo
   testing.statusBar = statusBar;
 }
 
-function wireModels({ context, log, connection, testing }: Services): void {
+function wireModels({ context, log, connection, testing }: Services): ModelCatalog {
   const models = new ModelCatalog(connection, realClock);
   const lmProvider = new GatewayChatModelProvider(models, connection, log);
   const modelCommands = new ModelCommands({ catalog: models, connection, log, clock: realClock, proxySetting: vscodeProxySetting });
@@ -101,11 +101,12 @@ function wireModels({ context, log, connection, testing }: Services): void {
   registerCommands(context, modelCommands.handlers());
   testing.models = models;
   testing.modelCommands = modelCommands;
+  return models;
 }
 
-function wireChat({ context, log, connection, settings, testing }: Services): void {
+function wireChat({ context, log, connection, settings, testing }: Services, models: ModelCatalog): void {
   const createManager = (storageFolder: string) =>
-    new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, chatDefaults: () => settings().chat, log, clock: realClock });
+    new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, models, chatDefaults: () => settings().chat, log, clock: realClock });
   const chat = createManager(vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath);
   context.subscriptions.push(chat, vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, chat));
   // The handlers return nothing: a command's result may be sent across processes, and panels do not serialize.
@@ -118,7 +119,7 @@ function wireChat({ context, log, connection, settings, testing }: Services): vo
   flushOnDeactivate.push(() => chat.flush());
 }
 
-function wireVideos({ context, log, keys, connection, settings, onDidChangeSettings, testing }: Services): void {
+function wireVideos({ context, log, keys, connection, settings, onDidChangeSettings, testing }: Services, models: ModelCatalog): void {
   const createStore = (video: Settings['video'], options: VideoTestOptions = {}) =>
     new JobStore({
       clock: realClock,
@@ -130,6 +131,7 @@ function wireVideos({ context, log, keys, connection, settings, onDidChangeSetti
     });
   const deps = {
     connection,
+    models,
     settings: () => settings().video,
     onDidChangeSettings,
     onDidChangeKey: keys.onDidChange,

@@ -4,12 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
+import type { ModelCatalog } from '../models/modelCatalog';
 import { adviceFor } from '../gateway/errorAdvice';
 import type { ChatDefaults } from '../settings/settings';
 import type { Clock } from '../util/clock';
 import { CHAT_VIEW_TYPE, type ModelsState } from '../webview/protocol';
 import { ChatController, type GatewayAccessResult } from './chatController';
-import { chatModelIds, pickDefaultModel } from './chatModels';
+import { pickDefaultModel } from './chatModels';
 import { ChatPanel } from './chatPanel';
 import { NodeFileSystem } from './fileSystem';
 import { selectionPrompt, sessionMarkdown } from './markdownText';
@@ -23,6 +24,8 @@ export interface ChatPanelManagerOptions {
   /** Local folder for the session files (under the extension's globalStorageUri). */
   storageFolder: string;
   connection: Pick<GatewayConnection, 'api' | 'origin' | 'onDidChangeClient'>;
+  /** The shared, cached model list (the same one List Models and VS Code's chat use). */
+  models: Pick<ModelCatalog, 'load'>;
   chatDefaults: () => ChatDefaults;
   log: vscode.LogOutputChannel;
   clock: Clock;
@@ -162,12 +165,12 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   }
 
   /** Reloads the chat model list from the gateway and sends it to every open chat. */
-  refreshModels(): Promise<ModelsState> {
+  refreshModels(options: { force?: boolean } = {}): Promise<ModelsState> {
     if (this.modelsLoad) return this.modelsLoad;
     const generation = this.modelsGeneration;
     this.models = { ...this.models, loading: true };
     this.broadcastModels();
-    this.modelsLoad = this.loadModels().then((state) => {
+    this.modelsLoad = this.loadModels(options.force ?? false).then((state) => {
       this.modelsLoad = undefined;
       // The gateway or key changed while loading: this list belongs to the old one.
       if (generation !== this.modelsGeneration) return this.refreshModels();
@@ -185,11 +188,11 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     await this.store.flush();
   }
 
-  private async loadModels(): Promise<ModelsState> {
+  private async loadModels(force: boolean): Promise<ModelsState> {
     try {
-      const api = await this.options.connection.api();
-      if (!api) return { models: [], loading: false, error: 'Set the gateway URL and API key to list the models.' };
-      return { models: chatModelIds(await api.listModels()), loading: false };
+      const snapshot = await this.options.models.load({ force });
+      if (!snapshot) return { models: [], loading: false, error: 'Set the gateway URL and API key to list the models.' };
+      return { models: snapshot.models.filter((m) => m.kind === 'chat').map((m) => m.id), loading: false };
     } catch (error) {
       return { models: [], loading: false, error: adviceFor(error, { origin: this.options.connection.origin }).message };
     }
@@ -270,7 +273,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       },
       refreshModels: async () => {
         this.modelsLoaded = false;
-        await this.refreshModels();
+        await this.refreshModels({ force: true });
       },
     };
   }

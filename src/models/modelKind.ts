@@ -1,7 +1,7 @@
 // What a gateway model is for. GET /v1/models gives no modality (the spec shows no response shape), so the kind
 // is inferred, in this order (first match wins):
 //
-// 1. Explicit fields some gateways add: `type`, `modality`/`modalities`, `task`, `capabilities`,
+// 1. Explicit fields some gateways add: `type`, `modality`/`modalities`, `task`, `category`, `capabilities`,
 //    `endpoints`/`supported_endpoints`. A value naming video → video; chat/text/completions → chat;
 //    image, audio, speech, embedding, moderation, rerank → other.
 // 2. The id (or `owned_by`) contains "video" or names a video family (sora, veo) → video.
@@ -25,7 +25,7 @@ export function classifyModel(model: Pick<Model, 'id'> & Partial<Model>): ModelK
   return 'chat';
 }
 
-const HINT_FIELDS = ['type', 'modality', 'modalities', 'task', 'capabilities', 'endpoints', 'supported_endpoints', 'output_modalities'];
+const HINT_FIELDS = ['type', 'modality', 'modalities', 'task', 'category', 'capabilities', 'endpoints', 'supported_endpoints', 'output_modalities'];
 
 /** The kind named by a gateway's own metadata, if it names exactly one. */
 function explicitKind(model: Partial<Model>): ModelKind | undefined {

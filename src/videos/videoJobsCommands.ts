@@ -1,6 +1,7 @@
 // UI adapter: the video commands: the Generate Video walk-through (or its argument form), and the actions on a job
 // or a result in the Video Jobs view. Every job action looks the job up in the store by key, so a stale tree
 // node can never act on data the store no longer has.
+import type { ModelCatalog } from '../models/modelCatalog';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -68,6 +69,7 @@ export interface VideoJobsHost {
 export interface VideoJobCommandsDeps {
   view: VideoJobsHost;
   connection: GatewayConnection;
+  models: Pick<ModelCatalog, 'load'>;
   settings(): VideoDefaults;
   keyFor(origin: string): Promise<string | undefined>;
   previews: VideoPreviewPanels;
@@ -299,12 +301,12 @@ export class VideoJobCommands implements vscode.Disposable {
     pick.busy = true;
     pick.items = itemsFor([defaultModel]);
     pick.activeItems = [pick.items[0]];
-    // The list arrives while the picker is open; choosing before it does cancels the request.
+    // The list arrives while the picker is open; choosing before it does only stops listening (the shared
+    // load goes on and fills the cache for the next time).
     const loading = new AbortController();
     void (async () => {
       try {
-        const api = await this.deps.connection.api();
-        const models = api ? await api.listModels({ signal: loading.signal }) : [];
+        const models = (await this.deps.models.load())?.models.map((m) => m.raw) ?? [];
         if (loading.signal.aborted) return;
         const { ids, recognised } = modelChoices(models, defaultModel);
         pick.items = itemsFor(ids);

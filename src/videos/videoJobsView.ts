@@ -1,6 +1,7 @@
 // UI adapter: keeps the Video Jobs view in step with the job store: the tree, its badge (running jobs), its
 // message (rate-limit pause, refused key), the `modelGateway.videoJobs.empty` context key, window focus, and the
 // store itself, rebuilt over the same storage when the poll settings change.
+import type { ModelCatalog } from '../models/modelCatalog';
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
 import { adviceFor, SET_API_KEY } from '../gateway/errorAdvice';
@@ -40,6 +41,8 @@ export function lazyApiFor(connection: Pick<GatewayConnection, 'apiFor'>): (orig
 
 export interface VideoFeatureDeps {
   connection: GatewayConnection;
+  /** The shared, cached model list. */
+  models: Pick<ModelCatalog, 'load'>;
   settings(): VideoDefaults;
   onDidChangeSettings: vscode.Event<void>;
   onDidChangeKey(listener: (origin: string) => void): Subscription;
@@ -237,7 +240,7 @@ export class VideoFeature implements vscode.Disposable {
 
   constructor(deps: VideoFeatureDeps, options: ViewOptions & { ui?: CommandUi }) {
     this.view = new VideoJobsView(deps, options);
-    this.commands = new VideoJobCommands({ view: this.view, connection: deps.connection, settings: deps.settings, keyFor: deps.keyFor, previews: this.previews, ui: options.ui ?? vscodeUi });
+    this.commands = new VideoJobCommands({ view: this.view, connection: deps.connection, models: deps.models, settings: deps.settings, keyFor: deps.keyFor, previews: this.previews, ui: options.ui ?? vscodeUi });
   }
 
   get store(): JobStore {

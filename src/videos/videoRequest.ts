@@ -1,6 +1,7 @@
 // Builds the gateway's VideoRequest from what the user chose (wizard answers or the command's argument). Pure.
 // The spec names only input.prompt, parameters.resolution and parameters.duration; where a source video goes is a
 // setting (a dotted path), and extra parameters come from settings as JSON.
+import { classifyModel } from '../models/modelKind';
 import type { Model, VideoRequest } from '../gateway/types';
 import type { VideoDefaults } from '../settings/settings';
 
@@ -149,18 +150,9 @@ export function answersFromArgument(argument: unknown, defaults: RequestDefaults
   };
 }
 
-const VIDEO_HINT_FIELDS = ['type', 'task', 'modality', 'modalities', 'output_modalities', 'capabilities', 'category'];
-
-function mentionsVideo(value: unknown): boolean {
-  if (typeof value === 'string') return /video/i.test(value);
-  if (Array.isArray(value)) return value.some(mentionsVideo);
-  if (isPlainObject(value)) return Object.entries(value).some(([key, v]) => (/video/i.test(key) && v === true) || mentionsVideo(v));
-  return false;
-}
-
-/** The spec's /v1/models shape is not shown: a model counts as a video model by its id or by a field that says so. */
+/** A video model by the one model-kind rule the whole extension uses (src/models/modelKind.ts). */
 export function isVideoModel(model: Model): boolean {
-  return /video/i.test(model.id) || VIDEO_HINT_FIELDS.some((field) => mentionsVideo(model[field]));
+  return classifyModel(model) === 'video';
 }
 
 /** Model ids to offer: the video models (all models when none is recognisable), the default first. */

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { chatModelIds, pickDefaultModel } from '../../../src/chat/chatModels';
+import { pickDefaultModel } from '../../../src/chat/chatModels';
+import { classifyModel } from '../../../src/models/modelKind';
 import { fenced, fenceFor, selectionPrompt, sessionMarkdown } from '../../../src/chat/markdownText';
 import { defaultSettings, emptyAssistantTurn, type ChatSession } from '../../../src/chat/model';
 
@@ -44,7 +45,7 @@ describe('chat markdown text', () => {
   });
 
   it('keeps only chat models and picks the default', () => {
-    const ids = chatModelIds(['model-k3', 'model-5.2', 'model-1.0-video-edit', 'text-embedding-3', 'tts-1', 'gpt-image-1'].map((id) => ({ id, object: 'model' })));
+    const ids = ['model-k3', 'model-5.2', 'model-1.0-video-edit', 'text-embedding-3', 'tts-1', 'gpt-image-1'].filter((id) => classifyModel({ id, object: 'model' }) === 'chat');
     assert.deepEqual(ids, ['model-k3', 'model-5.2']);
     assert.equal(pickDefaultModel(undefined, ids), 'model-k3');
     assert.equal(pickDefaultModel('model-5.2', ids), 'model-5.2');
