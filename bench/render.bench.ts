@@ -13,8 +13,10 @@ const FRAME_TARGET_MS = 16;
 const RATIO_TARGET = 2;
 const ARRIVAL_RATE = 20_000; // chars/s: ~5k tokens/s, far above real models, so frames carry hundreds of chars
 
+/** `--quick`: one run of StreamingMarkdown per feed, no naive or tuning rows (for trying a change; not for the README). */
+const QUICK = process.argv.includes('--quick');
 /** Streaming runs per row; the row shows the run with the median render time (this machine is shared and noisy). */
-const RUNS = 3;
+const RUNS = QUICK ? 1 : 3;
 
 interface Variant {
   label: string;
@@ -92,7 +94,7 @@ async function main(): Promise<void> {
       feedCpuMs.set(feed, idle.main.cpuMs);
       // The naive renderer at max speed takes minutes (every frame re-renders up to 200 KB): measured at the fixed rate
       // only, as is the update-interval trade-off.
-      const variants = charsPerSecond === null ? [DEFAULT_VARIANT] : [DEFAULT_VARIANT, ...RATE_ONLY_VARIANTS];
+      const variants = charsPerSecond === null || QUICK ? [DEFAULT_VARIANT] : [DEFAULT_VARIANT, ...RATE_ONLY_VARIANTS];
       // Runs interleaved, so that a busy spell of the machine does not land on one renderer's runs only.
       const runs = new Map<Variant, Array<{ result: ScenarioResult; main: MainThreadTasks }>>(variants.map((variant) => [variant, []]));
       for (let i = 0; i < RUNS; i++) {
@@ -101,7 +103,8 @@ async function main(): Promise<void> {
           const { value: result, main } = await inFreshPage(browser, served.url, deltas, (page) => page.evaluate(runScenario, input));
           runs.get(variant)!.push({ result, main: { ...main, cpuMs: main.cpuMs - idle.main.cpuMs } });
           const same = result.html === oneShotHtml ? 'same DOM as one-shot' : 'DOM DIFFERS from one-shot';
-          console.log(`  done: ${variant.label} @ ${feed} in ${fmt(result.wallMs / 1000)} s wall (${same})`);
+          const split = `append ${fmt(result.appendMs)} ms, frames ${fmt(result.frameScriptMs)} ms script + ${fmt(result.framesMs - result.frameScriptMs)} ms style/layout, end ${fmt(result.endMs)} ms`;
+          console.log(`  done: ${variant.label} @ ${feed} in ${fmt(result.wallMs / 1000)} s wall; ${split} (${same})`);
         }
       }
       for (const variant of variants) {

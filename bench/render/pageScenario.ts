@@ -6,7 +6,7 @@ export interface ScenarioInput {
   /** Arrival rate of the text; null feeds deltas back to back (one per task) as fast as the page takes them. */
   charsPerSecond: number | null;
   /** StreamingMarkdown tuning, to explore trade-offs (defaults otherwise). */
-  tuning?: { frameBudgetMs?: number; minUpdateIntervalMs?: number };
+  tuning?: { frameBudgetMs?: number; minUpdateIntervalMs?: number; maxUpdateShare?: number };
 }
 
 export interface ScenarioResult {
@@ -14,6 +14,8 @@ export interface ScenarioResult {
   renderMs: number;
   appendMs: number;
   framesMs: number;
+  /** Of framesMs: the frame callbacks themselves (our script and the DOM calls it makes). */
+  frameScriptMs: number;
   endMs: number;
   frames: number;
   longestFrameMs: number;
@@ -59,9 +61,19 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
   // Like the chat panel, keep the newest text in view (this also forces the style and layout the frame caused).
   const followBottom = () => document.scrollingElement!.scrollTo(0, document.scrollingElement!.scrollHeight);
   /** Times a frame's work plus the style and layout it causes (forced here; the browser would do it right after). */
+  let frameScriptMs = 0;
+  /** Layout forced inside a frame callback (StreamingMarkdown's onRendered follows the bottom, as in the panel). */
+  let layoutInCallbackMs = 0;
+  const followBottomInCallback = () => {
+    const start = performance.now();
+    followBottom();
+    layoutInCallbackMs += performance.now() - start;
+  };
   const timedFrame = (work: () => void) => {
     const start = performance.now();
+    const layoutBefore = layoutInCallbackMs;
     work();
+    frameScriptMs += performance.now() - start - (layoutInCallbackMs - layoutBefore);
     followBottom();
     frameTimes.push(performance.now() - start);
     peakHeapBytes = Math.max(peakHeapBytes, heap());
@@ -73,6 +85,7 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
     sink = new md.StreamingMarkdown(host, {
       ...input.tuning,
       renderer,
+      onRendered: followBottomInCallback,
       scheduler: {
         requestFrame(callback) {
           const id = requestAnimationFrame(() => timedFrame(callback));
@@ -152,6 +165,7 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
     renderMs: appendMs + framesMs + endMs,
     appendMs,
     framesMs,
+    frameScriptMs,
     endMs,
     frames: frameTimes.length,
     longestFrameMs: Math.max(endMs, sorted[sorted.length - 1] ?? 0),
@@ -191,7 +205,10 @@ export function runOneShot(input: { renderer: 'streaming' | 'naive' }): { ms: nu
   return { ms, html };
 }
 
-/** Renders some markdown once so that every scenario starts with warm code (JIT) rather than the first one paying. */
+/**
+ * Renders some markdown once so that every scenario starts with warm code (JIT), fonts and styles rather than the first
+ * frame paying for them (a chat panel has laid out markdown before a long reply comes in).
+ */
 export function warmUp(text: string): void {
   type MD = typeof import('../../src/webview/markdown/index');
   const md = (window as unknown as { MD: MD }).MD;
@@ -203,7 +220,10 @@ export function warmUp(text: string): void {
       streaming.flush();
     }
     streaming.end();
+    host.className = 'markdown-body';
+    void host.offsetHeight;
     host.replaceChildren(md.createSanitizer(window)(new md.MarkdownRenderer().renderDocument(text)));
+    void host.offsetHeight;
     host.remove();
   }
 }

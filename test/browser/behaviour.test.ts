@@ -46,6 +46,9 @@ interface Helpers {
 }
 type MD = typeof import('../../src/webview/markdown/index');
 declare const T: Helpers;
+
+/** Finished blocks (and the open tail) sit in runs: `<div class="md-run">` (see blockRuns.ts). */
+const inRun = (html: string) => `<div class="md-run">${html}</div>`;
 declare const MD: MD;
 
 describe('StreamingMarkdown behaviour in Chromium', function () {
@@ -83,8 +86,8 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
     });
     assert.equal(result.beforeFrame, '');
     assert.equal(result.requestsBeforeFrame, 1);
-    assert.equal(result.afterFrame, '<h1>Title</h1>\n<p>first paragraph</p>\n');
-    assert.equal(result.final, '<h1>Title</h1>\n<p>first paragraph and more</p>\n');
+    assert.equal(result.afterFrame, inRun('<h1>Title</h1>\n<p>first paragraph</p>\n'));
+    assert.equal(result.final, inRun('<h1>Title</h1>\n<p>first paragraph and more</p>\n'));
     assert.equal(result.cancels, 1, 'end() cancels the frame it no longer needs');
     assert.equal(result.pending, false);
   });
@@ -102,7 +105,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
       md.end();
       return { seen };
     });
-    assert.deepEqual(result.seen, ['<p>Hello</p>\n', '<p>Hello world</p>\n<p>Next</p>\n', '<p>Hello world</p>\n<p>Next</p>\n']);
+    assert.deepEqual(result.seen, [inRun('<p>Hello</p>\n'), inRun('<p>Hello world</p>\n<p>Next</p>\n'), inRun('<p>Hello world</p>\n<p>Next</p>\n')]);
   });
 
   it('updates every 30 ms (the frame nearest to it), waiting on a timer instead of requesting frames it would not use', async () => {
@@ -151,6 +154,161 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
     assert.equal(result.afterSecond, 'one two three\n');
   });
 
+  it('renders a backlog in the very next frames, and waits the update interval only to re-render the open tail', async () => {
+    const result = await page.evaluate(() => {
+      let time = 0;
+      const calls: string[] = [];
+      let pending: (() => void) | undefined;
+      const scheduler = {
+        now: () => (time += 1), // every clock read takes 1 ms: the 4 ms frame budget fits a few blocks
+        requestFrame(callback: () => void) {
+          calls.push('next frame');
+          pending = callback;
+          return () => (pending = undefined);
+        },
+        requestFrameAfter(delayMs: number, callback: () => void) {
+          calls.push('after interval');
+          pending = callback;
+          return () => (pending = undefined);
+        },
+      };
+      const host = T.host();
+      const md = new MD.StreamingMarkdown(host, { scheduler });
+      md.append(Array.from({ length: 40 }, (_, i) => `Paragraph ${i}.\n\n`).join('') + 'Open tail');
+      let frames = 0;
+      while (pending && !host.textContent?.includes('Open tail')) {
+        time += 17;
+        const callback = pending;
+        pending = undefined;
+        callback();
+        frames++;
+      }
+      md.append(' grows');
+      return { calls, frames, blocks: host.querySelectorAll('.md-run > p').length };
+    });
+    assert.ok(result.frames > 3, `the backlog took ${result.frames} frames`);
+    assert.deepEqual(result.calls.slice(0, result.frames), Array(result.frames).fill('next frame'), 'each frame that was behind asked for the next one');
+    assert.equal(result.calls[result.frames], 'after interval', 'caught up: the next update waits for the interval');
+    assert.equal(result.blocks, 41);
+  });
+
+  it('spaces updates out when they are expensive (at most maxUpdateShare of the time), up to maxUpdateIntervalMs', async () => {
+    const result = await page.evaluate(() => {
+      const frame = 1000 / 60;
+      let time = 0;
+      let costOfUpdate = 0;
+      let due: { at: number; callback: () => void } | undefined;
+      const scheduler = {
+        now: () => time,
+        requestFrame(callback: () => void) {
+          due = { at: time + frame, callback };
+          return () => (due = undefined);
+        },
+        requestFrameAfter(delayMs: number, callback: () => void) {
+          due = { at: time + delayMs + frame / 2, callback }; // the frame after the timer, on average
+          return () => (due = undefined);
+        },
+      };
+      // onRendered is where the panel scrolls, making the browser lay out: that time counts as the update's cost.
+      const md = new MD.StreamingMarkdown(T.host(), { scheduler, onRendered: () => (time += costOfUpdate) });
+      const starts: number[] = [];
+      const stream = (cost: number, updates: number) => {
+        costOfUpdate = cost;
+        starts.length = 0;
+        for (let i = 0; i < updates && due; i++) {
+          const { at, callback } = due;
+          due = undefined;
+          time = at;
+          starts.push(time);
+          callback();
+          md.append(`word${i} `); // text keeps coming
+        }
+        return starts.slice(1).map((start, i) => Math.round(start - starts[i]));
+      };
+      md.append('first ');
+      return { cheap: stream(1, 12), expensive: stream(12, 30), cheapAgain: stream(0.5, 30) };
+    });
+    const near = (actual: number, expected: number) => Math.abs(actual - expected) <= 1;
+    // Cheap updates (1 ms: 2% of 50 ms) keep the 50 ms interval.
+    assert.ok(result.cheap.slice(1).every((interval) => near(interval, 50)), JSON.stringify(result.cheap));
+    // 12 ms updates would need 240 ms for a 5% share: the interval grows and stops at 150 ms.
+    const expensive = result.expensive;
+    assert.ok(expensive.every((interval, i) => i === 0 || interval >= expensive[i - 1]), `growing: ${JSON.stringify(expensive)}`);
+    assert.ok(near(expensive[expensive.length - 1], 150), JSON.stringify(expensive));
+    // Cheap again: back to 50 ms.
+    assert.ok(near(result.cheapAgain[result.cheapAgain.length - 1], 50), JSON.stringify(result.cheapAgain));
+  });
+
+  it('groups finished blocks into runs of RUN_SIZE, with the open tail in the last run', async () => {
+    const result = await page.evaluate(() => {
+      const scheduler = T.scheduler();
+      const host = T.host();
+      const md = new MD.StreamingMarkdown(host, { scheduler });
+      const tailIsLast: boolean[] = [];
+      for (let i = 0; i < 2 * MD.RUN_SIZE + 12; i++) {
+        md.append(`Paragraph ${i} is`);
+        scheduler.runFrame();
+        tailIsLast.push(host.lastElementChild?.lastElementChild?.textContent === `Paragraph ${i} is`);
+        md.append(' written out.\n\n');
+        scheduler.runFrame();
+      }
+      md.end();
+      const runs = Array.from(host.children);
+      return {
+        tailIsLast,
+        allRuns: runs.every((run) => run.tagName === 'DIV' && run.className === 'md-run'),
+        sizes: runs.map((run) => run.childElementCount),
+      };
+    });
+    assert.ok(result.tailIsLast.every(Boolean), 'the open tail is the last block of the last run');
+    assert.ok(result.allRuns);
+    assert.deepEqual(result.sizes, [24, 24, 12]);
+  });
+
+  it('moves the rest of the open tail to a new run when a finished block fills the last one', async () => {
+    const result = await page.evaluate(() => {
+      const paragraphs = Array.from({ length: MD.RUN_SIZE - 1 }, (_, i) => `Paragraph ${i}.\n\n`).join('');
+      const scheduler = T.scheduler();
+      const host = T.host();
+      const md = new MD.StreamingMarkdown(host, { scheduler });
+      md.append(paragraphs + '- a\n- b\n\nPar'); // the list is not final yet: the tail shows it and "Par"
+      scheduler.runFrame();
+      const before = Array.from(host.children, (run) => run.childElementCount);
+      const openParagraph = host.lastElementChild!.lastElementChild!;
+      md.append('a done\n\nNext'); // the list becomes final and fills the run; "Para done" follows it
+      scheduler.runFrame();
+      const after = Array.from(host.children, (run) => Array.from(run.children, (block) => block.textContent));
+      const kept = openParagraph.isConnected && openParagraph.parentElement === host.lastElementChild;
+      md.end();
+      const oneShotHost = T.host();
+      const oneShot = new MD.StreamingMarkdown(oneShotHost, { scheduler: T.scheduler() });
+      oneShot.append(md.text);
+      oneShot.end();
+      return { before, after: after.map((run) => run.length), secondRun: after[1], kept, same: host.innerHTML === oneShotHost.innerHTML };
+    });
+    assert.deepEqual(result.before, [25], '23 paragraphs, then the open list and paragraph');
+    assert.deepEqual(result.after, [24, 2]);
+    assert.deepEqual(result.secondRun, ['Para done', 'Next']);
+    assert.ok(result.kept, 'the open paragraph moved with its nodes');
+    assert.ok(result.same, 'final DOM equals the one-shot DOM');
+  });
+
+  it('drops a run made for an open tail that came to nothing (a link definition renders no block)', async () => {
+    const result = await page.evaluate(() => {
+      const scheduler = T.scheduler();
+      const host = T.host();
+      const md = new MD.StreamingMarkdown(host, { scheduler });
+      md.append(Array.from({ length: MD.RUN_SIZE }, (_, i) => `Paragraph ${i}.\n\n`).join('') + '[a');
+      scheduler.runFrame();
+      const whileParagraph = host.children.length;
+      md.append(']: https://example.com/a');
+      scheduler.runFrame();
+      return { whileParagraph, whileDefinition: host.children.length };
+    });
+    assert.equal(result.whileParagraph, 2, 'a full run, and a new one for the open "[a" paragraph');
+    assert.equal(result.whileDefinition, 1);
+  });
+
   it('parses only the open tail: the largest text parsed per frame does not grow with the reply', async () => {
     const result = await page.evaluate(() => {
       const block = (n: number) => {
@@ -173,14 +331,15 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
         const host = T.host();
         const md = new MD.StreamingMarkdown(host, { scheduler, renderer });
         const text = Array.from({ length: sections }, (_, i) => block(i)).join('');
-        const firstBlocks: Node[] = [];
+        const firstBlocks: Array<{ node: Node; parent: Node | null }> = [];
         for (let i = 0; i < text.length; i += 5) {
           md.append(text.slice(i, i + 5));
           scheduler.runFrame();
-          if (firstBlocks.length === 0 && host.childNodes.length > 4) firstBlocks.push(...Array.from(host.childNodes).slice(0, 2));
+          const blocks = host.querySelectorAll('.md-run > *');
+          if (firstBlocks.length === 0 && blocks.length > 4) firstBlocks.push(...Array.from(blocks, (node) => ({ node, parent: node.parentNode })).slice(0, 2));
         }
         md.end();
-        const kept = firstBlocks.every((node) => node.parentNode === host);
+        const kept = firstBlocks.length === 2 && firstBlocks.every(({ node, parent }) => node.parentNode === parent && host.contains(node));
         host.remove();
         return { largest, perChar: total / text.length, kept, length: text.length };
       };
@@ -195,25 +354,24 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
   it('spreads a backlog over several frames when the frame budget runs out', async () => {
     const text = loadCorpus().find((doc) => doc.name.startsWith('02'))!.text;
     const result = await page.evaluate((text) => {
+      const whole = text + '\n\nTrailing paragraph';
       const expectedHost = T.host();
       const oneShot = new MD.StreamingMarkdown(expectedHost, { scheduler: T.scheduler() });
-      oneShot.append(text);
+      oneShot.append(whole);
       oneShot.end();
       const scheduler = T.scheduler(4); // every clock read advances 4 ms: the 6 ms budget allows one or two blocks
       const host = T.host();
       const md = new MD.StreamingMarkdown(host, { scheduler });
-      md.append(text + '\n\nTrailing paragraph');
+      md.append(whole);
       const childCounts: number[] = [];
       let frames = 0;
       while (scheduler.runFrame()) {
         frames++;
-        childCounts.push(host.childElementCount);
+        childCounts.push(host.querySelectorAll('.md-run > *').length);
       }
-      const tailShown = host.lastElementChild?.textContent;
+      const tailShown = host.lastElementChild?.lastElementChild?.textContent;
       md.end();
-      const final = host.innerHTML;
-      const expectedWithTail = expectedHost.innerHTML + '<p>Trailing paragraph</p>\n';
-      return { frames, childCounts, tailShown, same: final === expectedWithTail };
+      return { frames, childCounts, tailShown, same: host.innerHTML === expectedHost.innerHTML };
     }, text);
     assert.ok(result.frames > 5, `rendered over ${result.frames} frames`);
     for (let i = 1; i < result.childCounts.length; i++) assert.ok(result.childCounts[i] >= result.childCounts[i - 1]);
@@ -354,7 +512,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
       return { midPair, final: host.innerHTML, text: md.text };
     });
     assert.equal(result.midPair, 'Smile\n');
-    assert.equal(result.final, '<p>Smile 😀 ok</p>\n<ul>\n<li>a</li>\n<li>b</li>\n</ul>\n');
+    assert.equal(result.final, inRun('<p>Smile 😀 ok</p>\n<ul>\n<li>a</li>\n<li>b</li>\n</ul>\n'));
     assert.equal(result.text, 'Smile 😀 ok\r\n- a\r\n- b');
   });
 

@@ -64,6 +64,18 @@ export function runChunkings(job: ChunkingJob): Failure[] {
     if (referenceHost.innerHTML !== expected) {
       failures.push({ document: doc.name, what: 'one-shot differs from renderMarkdown()', detail: firstDifference(expected, referenceHost.innerHTML) });
     }
+    // Block by block, in runs, it is what markdown-it renders for the whole document at once.
+    const runs = Array.from(oneShotHost.children);
+    const blocks = runs.map((run) => run.innerHTML).join('');
+    const wholeDocument = md.createSanitizer(window)(new md.MarkdownRenderer().renderDocument(doc.text));
+    const wholeHost = container();
+    wholeHost.append(wholeDocument);
+    if (!runs.every((run) => run.className === 'md-run') || oneShotHost.childNodes.length !== runs.length) {
+      failures.push({ document: doc.name, what: 'top level is not runs only', detail: oneShotHost.innerHTML.slice(0, 200) });
+    } else if (blocks !== wholeHost.innerHTML) {
+      failures.push({ document: doc.name, what: 'blocks differ from a whole-document render', detail: firstDifference(blocks, wholeHost.innerHTML) });
+    }
+    wholeHost.remove();
     if (oneShot.text !== doc.text) failures.push({ document: doc.name, what: 'text', detail: 'md.text differs from the input' });
     const mayDefineLinks = doc.text.includes(']:');
 

@@ -71,6 +71,20 @@ describe('StreamingMarkdown in Chromium: any chunking gives the one-shot DOM', f
     assert.equal(failures.length, 0, report(failures));
   });
 
+  it('keeps intermediate DOMs equal to a fresh render of the prefix across many runs of blocks', async () => {
+    const text = loadCorpus()
+      .filter((doc) => !doc.text.includes(']:'))
+      .map((doc) => doc.text)
+      .join('\n\n');
+    // Frames are rarer than in the other runs: every frame renders the whole prefix again to compare.
+    const sparseFrames = [
+      { seed: 300, minChunk: 1, maxChunk: 40, frameChance: 0.05 },
+      { seed: 301, minChunk: 50, maxChunk: 400, frameChance: 0.3 },
+    ];
+    const failures = await page.evaluate(runChunkings, { documents: [{ name: 'corpus without link definitions', text }], chunkings: sparseFrames, compareIntermediate: true });
+    assert.equal(failures.length, 0, report(failures));
+  });
+
   it('keeps fuzzed intermediate DOMs equal to a fresh render of the prefix', async () => {
     const documents = fuzzDocuments(20, 8);
     const failures = await page.evaluate(runChunkings, { documents, chunkings: chunkings(2, 900), compareIntermediate: true });

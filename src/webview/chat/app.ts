@@ -36,7 +36,12 @@ export class ChatApp {
     private readonly host: HostChannel,
   ) {
     this.announcer = new Announcer(document.body);
-    this.context = { post: (m) => host.post(m), announcer: this.announcer, edit: (id) => this.startEdit(id) };
+    this.context = {
+      post: (m) => host.post(m),
+      announcer: this.announcer,
+      edit: (id) => this.startEdit(id),
+      followNewText: () => this.followNewText(),
+    };
     this.settings = new SettingsView(
       (settings) => host.post({ type: 'updateSettings', settings }),
       () => host.post({ type: 'refreshModels' }),
@@ -215,12 +220,21 @@ export class ChatApp {
     this.lastScrollTop = top;
   }
 
+  /**
+   * A markdown view changed its DOM (its updates are rate-limited, so not in the frame of the message that brought the
+   * text): keep the newest text in view right there, in the same frame.
+   */
+  private followNewText(): void {
+    if (this.stickToBottom) this.transcript.scrollTop = this.transcript.scrollHeight;
+  }
+
   private scheduleScroll(): void {
     if (this.scrollFrame !== undefined || !this.stickToBottom) return;
-    // Runs after the markdown renderers' frame callbacks, which were requested earlier in this task.
+    // For what a message changes outside the markdown views (a new turn, an error, usage); the views follow their
+    // own updates. Runs after the markdown renderers' frame callbacks requested earlier in this task.
     this.scrollFrame = requestAnimationFrame(() => {
       this.scrollFrame = undefined;
-      if (this.stickToBottom) this.transcript.scrollTop = this.transcript.scrollHeight;
+      this.followNewText();
     });
   }
 }

@@ -11,6 +11,8 @@ export interface TurnContext {
   announcer: Announcer;
   /** Starts editing a user message in the input box. */
   edit(turnId: string): void;
+  /** A markdown view's DOM changed: follow the newest text if the transcript is scrolled to the bottom. */
+  followNewText(): void;
 }
 
 export function usageText(usage: TokenUsage): string {
@@ -27,6 +29,7 @@ function markdownFor(container: HTMLElement, context: TurnContext, announce: () 
       context.post({ type: 'codeAction', action, code, lang });
       if (action === 'copy') context.announcer.say('Code copied.');
     },
+    onRendered: () => context.followNewText(),
   });
 }
 

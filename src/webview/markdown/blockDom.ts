@@ -87,6 +87,11 @@ export class BlockDom {
     return this.view.kind === 'html' ? this.view.html : undefined;
   }
 
+  /** Moves the block's nodes, in order, to the end of `parent`. */
+  appendTo(parent: Node): void {
+    for (const node of this.topNodes) parent.appendChild(node);
+  }
+
   remove(): void {
     for (const node of this.nodes) node.remove();
   }

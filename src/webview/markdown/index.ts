@@ -3,3 +3,4 @@ export { MarkdownRenderer } from './markdownRenderer';
 export { createSanitizer, type FragmentSanitizer } from './sanitizer';
 export { animationFrameScheduler, type FrameScheduler } from './frameScheduler';
 export { renderMarkdown } from './renderMarkdown';
+export { RUN_SIZE } from './blockRuns';

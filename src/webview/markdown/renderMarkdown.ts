@@ -1,12 +1,20 @@
 import { MarkdownRenderer } from './markdownRenderer';
-import { createSanitizer, type FragmentSanitizer } from './sanitizer';
+import { StreamingMarkdown } from './streamingMarkdown';
 
 let renderer: MarkdownRenderer | undefined;
-let sanitizer: FragmentSanitizer | undefined;
 
-/** Renders a complete markdown text (e.g. a user message or a reloaded reply) in one go, sanitised. */
+/**
+ * Renders a complete markdown text (e.g. a user message or a reloaded reply) in one go, sanitised: the DOM a
+ * StreamingMarkdown ends with for the same text. Link clicks are the caller's to handle.
+ */
 export function renderMarkdown(text: string, document: Document = window.document): DocumentFragment {
   renderer ??= new MarkdownRenderer();
-  sanitizer ??= createSanitizer(document.defaultView ?? window);
-  return sanitizer(renderer.renderDocument(text));
+  const host = document.createElement('div');
+  const markdown = new StreamingMarkdown(host, { renderer });
+  markdown.append(text);
+  markdown.end();
+  markdown.dispose();
+  const fragment = document.createDocumentFragment();
+  fragment.append(...Array.from(host.childNodes));
+  return fragment;
 }

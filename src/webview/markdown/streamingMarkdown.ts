@@ -1,4 +1,5 @@
 import { BlockDom } from './blockDom';
+import { BlockRuns } from './blockRuns';
 import { lineStarts, stableLineCount } from './commitPlanner';
 import { animationFrameScheduler, type FrameScheduler } from './frameScheduler';
 import { MarkdownRenderer, type BlockView, type ParsedBlock, type ParsedText, type ReferenceTable } from './markdownRenderer';
@@ -30,6 +31,16 @@ export interface StreamingMarkdownOptions {
    * just as smoothly at 20 updates a second, for a third of the re-rendering and layout of every frame.
    */
   minUpdateIntervalMs?: number;
+  /**
+   * The share of the main thread that updates may take (default 0.05). An update costs a few milliseconds when a
+   * flood of text comes in or the machine is slow (measured from the frame's start to the end of `onRendered`, which
+   * is where the panel's scrolling makes the browser lay out); updates are then spaced out beyond
+   * `minUpdateIntervalMs` so that typing and scrolling stay responsive and the browser's fixed cost per update stays
+   * small next to the text each one brings. An ordinary stream's updates cost well under that share.
+   */
+  maxUpdateShare?: number;
+  /** The longest time between two updates, however expensive they are (default 150). */
+  maxUpdateIntervalMs?: number;
   /** Share one renderer (markdown-it, highlighter) between many messages. */
   renderer?: MarkdownRenderer;
 }
@@ -72,7 +83,11 @@ export class StreamingMarkdown {
   private readonly scheduler: FrameScheduler;
   private readonly frameBudgetMs: number;
   private readonly minUpdateIntervalMs: number;
+  private readonly maxUpdateIntervalMs: number;
+  private readonly maxUpdateShare: number;
   private lastUpdateAt = -Infinity;
+  /** What an update has recently cost, smoothed (milliseconds). */
+  private updateCostMs = 0;
   private readonly normalizer = new LineEndingNormalizer();
   private readonly rawParts: string[] = [];
   private pendingParts: string[] = [];
@@ -83,6 +98,7 @@ export class StreamingMarkdown {
   private queue: CommitQueue | undefined;
   private readonly committedReferences: ReferenceTable = Object.create(null) as ReferenceTable;
   private readonly committed: CommittedBlock[] = [];
+  private readonly runs: BlockRuns;
   private tailBlocks: BlockDom[] = [];
   /** The tail text the tail blocks show; undefined once a commit has taken blocks from them. */
   private renderedTailText: string | undefined;
@@ -100,6 +116,9 @@ export class StreamingMarkdown {
     this.scheduler = options.scheduler ?? animationFrameScheduler;
     this.frameBudgetMs = options.frameBudgetMs ?? 4;
     this.minUpdateIntervalMs = options.minUpdateIntervalMs ?? 50;
+    this.maxUpdateIntervalMs = Math.max(this.minUpdateIntervalMs, options.maxUpdateIntervalMs ?? 150);
+    this.maxUpdateShare = options.maxUpdateShare ?? 0.05;
+    this.runs = new BlockRuns(container);
     container.addEventListener('click', this.onClick);
     container.addEventListener('auxclick', this.onClick);
   }
@@ -139,6 +158,7 @@ export class StreamingMarkdown {
     this.queue = { parsed, region: this.tail, starts, stableLines: starts.length - 1, next: 0, committedBefore: this.committed.length };
     this.drainQueue(Infinity, true);
     for (const block of this.tailBlocks.splice(0)) block.remove();
+    this.runs.dropEmptyLast();
     this.reportRendered();
   }
 
@@ -149,11 +169,15 @@ export class StreamingMarkdown {
     this.container.removeEventListener('auxclick', this.onClick);
   }
 
-  private requestFrame(): void {
+  /**
+   * `catchUp`: finished blocks are waiting (a burst of text), so the very next frame is used, not the one at the end
+   * of the update interval; the interval spaces out re-renders of the open tail, which waits until the burst is in.
+   */
+  private requestFrame(catchUp = false): void {
     if (this.cancelFrame) return;
     // Frames come every FRAME_MS, give or take: the frame nearest to the end of the interval is the one used, so
     // that an interval of 50 ms means every third frame rather than every third or fourth, depending on jitter.
-    const earliest = this.minUpdateIntervalMs - FRAME_MS / 2;
+    const earliest = catchUp ? 0 : this.updateIntervalMs() - FRAME_MS / 2;
     const onFrame = () => {
       this.cancelFrame = undefined;
       if (this.scheduler.now() - this.lastUpdateAt < earliest) this.requestFrame();
@@ -167,14 +191,19 @@ export class StreamingMarkdown {
         : this.scheduler.requestFrame(onFrame);
   }
 
+  private updateIntervalMs(): number {
+    const sharePaced = this.updateCostMs / this.maxUpdateShare;
+    return Math.min(this.maxUpdateIntervalMs, Math.max(this.minUpdateIntervalMs, sharePaced));
+  }
+
   private cancelPendingFrame(): void {
     this.cancelFrame?.();
     this.cancelFrame = undefined;
   }
 
   private update(budgetMs = this.frameBudgetMs): void {
-    this.lastUpdateAt = this.scheduler.now();
-    const deadline = this.lastUpdateAt + budgetMs;
+    const startedAt = (this.lastUpdateAt = this.scheduler.now());
+    const deadline = startedAt + budgetMs;
     this.takePending();
     // Every update makes progress: it renders at least one queued block, or looks for final blocks at least once.
     let mustProgress = !this.drainQueue(deadline, true);
@@ -184,11 +213,12 @@ export class StreamingMarkdown {
     }
     if (this.queue || this.tail.lastIndexOf('\n') + 1 > this.checkedCompleteLength) {
       // Behind (e.g. a burst of text): keep the frame short and carry on next frame; the tail waits until caught up.
-      this.requestFrame();
+      this.requestFrame(true);
     } else {
       this.renderTail();
     }
     this.reportRendered();
+    if (budgetMs !== Infinity) this.updateCostMs = 0.7 * this.updateCostMs + 0.3 * (this.scheduler.now() - startedAt);
   }
 
   private reportRendered(): void {
@@ -258,7 +288,11 @@ export class StreamingMarkdown {
     } else {
       // The tail on screen is out of date from here on; it is rebuilt once the backlog is rendered.
       for (const stale of this.tailBlocks.splice(0)) stale.remove();
-      dom = BlockDom.insert(view, this.sanitize, this.container, null, false);
+      dom = BlockDom.insert(view, this.sanitize, this.runs.open, null, false);
+    }
+    if (this.runs.finished() && this.tailBlocks.length > 0) {
+      const next = this.runs.open;
+      for (const rest of this.tailBlocks) rest.appendTo(next);
     }
     this.committed.push({ dom, source, referenceKey: referenceKeyOf(block) });
     this.announce(dom.nodes);
@@ -282,7 +316,8 @@ export class StreamingMarkdown {
       const html = reparsed.blocks.map((b) => this.renderer.renderBlock(b, reparsed.env)).map(viewHtml).join('');
       if (html === block.dom.html) continue;
       this.domChanged = true;
-      const dom = BlockDom.insert({ kind: 'html', html }, this.sanitize, this.container, block.dom.nodes[0] ?? null, false);
+      const first = block.dom.nodes[0];
+      const dom = BlockDom.insert({ kind: 'html', html }, this.sanitize, first?.parentNode ?? this.runs.open, first ?? null, false);
       block.dom.remove();
       block.dom = dom;
     }
@@ -298,7 +333,11 @@ export class StreamingMarkdown {
     let kept = 0;
     while (kept < views.length && kept < this.tailBlocks.length && this.tailBlocks[kept].update(views[kept])) kept++;
     for (const stale of this.tailBlocks.splice(kept)) stale.remove();
-    for (const view of views.slice(kept)) this.tailBlocks.push(BlockDom.insert(view, this.sanitize, this.container, null, true));
+    if (this.tailBlocks.length === 0) this.runs.dropEmptyLast();
+    if (views.length > kept) {
+      const run = this.runs.open;
+      for (const view of views.slice(kept)) this.tailBlocks.push(BlockDom.insert(view, this.sanitize, run, null, true));
+    }
   }
 
   private announce(nodes: readonly ChildNode[]): void {

@@ -1,0 +1,43 @@
+/** Finished blocks per run: ~500 top-level blocks of a 200 KB reply make ~20 runs. */
+export const RUN_SIZE = 24;
+
+/**
+ * Groups finished blocks into runs (`<div class="md-run">`) of RUN_SIZE blocks, in order; the open tail lives in the
+ * last run, after its finished blocks.
+ *
+ * Why: every update lays the container out again, and the browser walks all of its children to do that, even when
+ * their layout is cached. Under runs that walk is a few dozen children instead of hundreds, and the runs before the
+ * last one are not touched at all. Runs are plain blocks, so margins collapse across them as between siblings.
+ * The grouping depends only on how many blocks are finished, so any chunking of a text ends with the same DOM.
+ */
+export class BlockRuns {
+  private last: HTMLElement | undefined;
+  private finishedInLast = 0;
+
+  constructor(private readonly container: HTMLElement) {}
+
+  /** The run that takes the next finished block and the open tail (a new one when the last is full). */
+  get open(): HTMLElement {
+    if (!this.last || this.finishedInLast >= RUN_SIZE) {
+      this.last = this.container.appendChild(this.container.ownerDocument.createElement('div'));
+      this.last.className = 'md-run';
+      this.finishedInLast = 0;
+    }
+    return this.last;
+  }
+
+  /** A block was finished in the open run; true when that filled it (the tail must then move to the next run). */
+  finished(): boolean {
+    this.finishedInLast++;
+    return this.finishedInLast >= RUN_SIZE;
+  }
+
+  /** Drops a last run made for a tail that came to nothing, so that the DOM matches a one-shot render. */
+  dropEmptyLast(): void {
+    if (this.last && this.finishedInLast === 0 && !this.last.hasChildNodes()) {
+      this.last.remove();
+      this.last = undefined;
+      this.finishedInLast = 0;
+    }
+  }
+}
