@@ -24,6 +24,10 @@ export interface MainThreadTasks {
   tasks: number;
   /** Tasks of 16 ms (wall) or more. */
   tasksOver16Ms: number;
+  /** Of those, the ones that were mostly a V8 garbage collection (the page's whole heap, not only this renderer's). */
+  gcTasksOver16Ms: number;
+  /** The longest task that was not mostly garbage collection. */
+  longestNonGcTaskMs: number;
 }
 
 export async function traceMainThread<T>(page: Page, cdp: CDPSession, run: () => Promise<T>): Promise<{ value: T; main: MainThreadTasks }> {
@@ -62,10 +66,19 @@ function summarise(events: TraceEvent[]): MainThreadTasks {
   }
   const cpu = tasks.map((e) => (e.tdur ?? e.dur ?? 0) / 1000);
   const wall = tasks.map((e) => (e.dur ?? 0) / 1000);
+  const collections = events.filter((e) => e.ph === 'X' && (e.name === 'MajorGC' || e.name === 'MinorGC') && `${e.pid}:${e.tid}` === page);
+  const mostlyGc = (task: TraceEvent) => {
+    const end = task.ts + (task.dur ?? 0);
+    const gc = collections.filter((e) => e.ts >= task.ts && e.ts < end).reduce((sum, e) => sum + (e.dur ?? 0), 0);
+    return gc * 2 >= (task.dur ?? 0);
+  };
+  const gcTasks = new Set(tasks.filter((task, i) => wall[i] >= 16 && mostlyGc(task)));
   return {
     cpuMs: cpu.reduce((sum, t) => sum + t, 0),
     longestTaskMs: Math.max(0, ...wall),
     tasks: tasks.length,
     tasksOver16Ms: wall.filter((t) => t >= 16).length,
+    gcTasksOver16Ms: gcTasks.size,
+    longestNonGcTaskMs: Math.max(0, ...wall.filter((_, i) => !gcTasks.has(tasks[i]))),
   };
 }

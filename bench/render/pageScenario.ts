@@ -10,7 +10,7 @@ export interface ScenarioInput {
 }
 
 export interface ScenarioResult {
-  /** Main-thread time spent rendering: appends + frames (including the style/layout they cause) + end(). */
+  /** Main-thread time spent rendering: appends + frames (including the style/layout they cause) + end()/finish(). */
   renderMs: number;
   appendMs: number;
   framesMs: number;
@@ -79,10 +79,11 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
     peakHeapBytes = Math.max(peakHeapBytes, heap());
   };
 
-  let sink: { append(delta: string): void; end(): void };
+  /** end(): the text is complete; StreamingMarkdown finishes in frames (finish(), as the chat panel does). */
+  let sink: { append(delta: string): void; end(): Promise<void> | void };
   const renderer = new md.MarkdownRenderer(); // fresh: no highlight memo carried over from another run
   if (input.renderer === 'streaming') {
-    sink = new md.StreamingMarkdown(host, {
+    const streaming = new md.StreamingMarkdown(host, {
       ...input.tuning,
       renderer,
       onRendered: followBottomInCallback,
@@ -102,6 +103,7 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
         now: () => performance.now(),
       },
     });
+    sink = { append: (delta) => streaming.append(delta), end: () => streaming.finish() };
   } else if (input.renderer === 'none') {
     sink = { append() {}, end() {} };
   } else {
@@ -153,9 +155,10 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
     pump();
   });
   const endStart = performance.now();
-  sink.end();
+  const finished = sink.end();
   followBottom();
   const endMs = performance.now() - endStart;
+  await finished; // what finish() leaves to frames is in framesMs
   const wallMs = performance.now() - started;
   await new Promise((resolve) => setTimeout(resolve, 100));
   observer.disconnect();

@@ -160,7 +160,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
       const calls: string[] = [];
       let pending: (() => void) | undefined;
       const scheduler = {
-        now: () => (time += 1), // every clock read takes 1 ms: the 4 ms frame budget fits a few blocks
+        now: () => (time += 1), // every clock read takes 1 ms: the 3 ms frame budget fits a block or two
         requestFrame(callback: () => void) {
           calls.push('next frame');
           pending = callback;
@@ -359,7 +359,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
       const oneShot = new MD.StreamingMarkdown(expectedHost, { scheduler: T.scheduler() });
       oneShot.append(whole);
       oneShot.end();
-      const scheduler = T.scheduler(4); // every clock read advances 4 ms: the 6 ms budget allows one or two blocks
+      const scheduler = T.scheduler(4); // every clock read advances 4 ms: past the 3 ms budget after the first block
       const host = T.host();
       const md = new MD.StreamingMarkdown(host, { scheduler });
       md.append(whole);
@@ -377,6 +377,63 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
     for (let i = 1; i < result.childCounts.length; i++) assert.ok(result.childCounts[i] >= result.childCounts[i - 1]);
     assert.equal(result.tailShown, 'Trailing paragraph', 'the open tail is shown once the backlog is rendered');
     assert.ok(result.same, 'final DOM equals the one-shot DOM');
+  });
+
+  it('finish() renders the rest over frames within the budget, then resolves with the DOM end() gives', async () => {
+    // Ends in a list and an unfinished line: two blocks that only the end of the text makes final.
+    const text = loadCorpus().find((doc) => doc.name.startsWith('02'))!.text + '\n\n- a\n- b\n\nLast words';
+    const result = await page.evaluate(async (text) => {
+      const oneShotHost = T.host();
+      const oneShot = new MD.StreamingMarkdown(oneShotHost, { scheduler: T.scheduler() });
+      oneShot.append(text);
+      oneShot.end();
+      const scheduler = T.scheduler(4); // every clock read advances 4 ms: past the 3 ms budget after the first block
+      const host = T.host();
+      const md = new MD.StreamingMarkdown(host, { scheduler });
+      md.append(text);
+      let resolved = false;
+      const finished = md.finish().then(() => (resolved = true));
+      let appendAfterFinish = '';
+      try {
+        md.append('more');
+      } catch (error) {
+        appendAfterFinish = String(error);
+      }
+      let frames = 0;
+      let resolvedEarly = false;
+      while (scheduler.runFrame()) {
+        frames++;
+        await Promise.resolve();
+        if (scheduler.state.pending) resolvedEarly ||= resolved;
+      }
+      await finished;
+      // end() and flush() after finish(): nothing left to do; dispose() settles a finish() that is still running.
+      md.end();
+      md.flush();
+      const abandoned = new MD.StreamingMarkdown(T.host(), { scheduler: T.scheduler() });
+      abandoned.append(text);
+      const settled = abandoned.finish();
+      abandoned.dispose();
+      await settled;
+      // end() while finish() is under way completes at once.
+      const hurried = T.host();
+      const hurriedMd = new MD.StreamingMarkdown(hurried, { scheduler: T.scheduler(4) });
+      hurriedMd.append(text);
+      void hurriedMd.finish();
+      hurriedMd.end();
+      return {
+        frames,
+        resolvedEarly,
+        appendAfterFinish,
+        same: host.innerHTML === oneShotHost.innerHTML,
+        hurriedSame: hurried.innerHTML === oneShotHost.innerHTML,
+      };
+    }, text);
+    assert.ok(result.frames > 5, `finished over ${result.frames} frames`);
+    assert.equal(result.resolvedEarly, false, 'resolves only once the DOM is final');
+    assert.match(result.appendAfterFinish, /append\(\) after end\(\), finish\(\)/);
+    assert.ok(result.same, 'final DOM equals the one-shot DOM');
+    assert.ok(result.hurriedSame, 'end() during finish() completes the DOM');
   });
 
   it('announces each completed block once, in order, as plain text without the code toolbar', async () => {

@@ -15,6 +15,8 @@ export interface ChunkingJob {
   chunkings: Chunking[];
   /** After every frame, compare with a fresh instance given the same prefix at once. */
   compareIntermediate: boolean;
+  /** End with finish() and frames until it is done, instead of end(). */
+  finishInFrames?: boolean;
 }
 
 export interface Failure {
@@ -43,6 +45,7 @@ export function runChunkings(job: ChunkingJob): Failure[] {
         const callback = pending;
         pending = undefined;
         callback?.();
+        return callback !== undefined;
       },
     };
   };
@@ -101,9 +104,16 @@ export function runChunkings(job: ChunkingJob): Failure[] {
         }
         freshHost.remove();
       }
-      streaming.end();
+      if (job.finishInFrames) {
+        void streaming.finish();
+        let frames = 0;
+        while (scheduler.runFrame() && frames < 100_000) frames++;
+      } else {
+        streaming.end();
+      }
       if (host.innerHTML !== expected) {
-        failures.push({ document: doc.name, what: `final DOM (seed ${chunking.seed}, chunks ${chunking.minChunk}-${chunking.maxChunk})`, detail: firstDifference(host.innerHTML, expected) });
+        const how = job.finishInFrames ? 'finish()' : 'end()';
+        failures.push({ document: doc.name, what: `final DOM after ${how} (seed ${chunking.seed}, chunks ${chunking.minChunk}-${chunking.maxChunk})`, detail: firstDifference(host.innerHTML, expected) });
       }
       if (streaming.text !== doc.text) failures.push({ document: doc.name, what: 'text', detail: 'md.text differs after chunking' });
       host.remove();

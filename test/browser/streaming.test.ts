@@ -44,6 +44,12 @@ describe('StreamingMarkdown in Chromium: any chunking gives the one-shot DOM', f
     assert.equal(failures.length, 0, report(failures));
   });
 
+  it('ends with the same DOM when finish() renders the rest in frames', async () => {
+    const documents = [...loadCorpus(), ...fuzzDocuments(30, 11)];
+    const failures = await page.evaluate(runChunkings, { documents, chunkings: chunkings(5, 40), compareIntermediate: false, finishInFrames: true });
+    assert.equal(failures.length, 0, report(failures));
+  });
+
   it('matches a fresh render of the same prefix after every frame', async () => {
     const failures = await page.evaluate(runChunkings, { documents: loadCorpus(), chunkings: chunkings(3, 100), compareIntermediate: true });
     assert.equal(failures.length, 0, report(failures));

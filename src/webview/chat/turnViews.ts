@@ -159,8 +159,10 @@ export class AssistantTurnView {
     this.turn.usage = finish.usage;
     this.error = finish.error;
     this.retryDeadline = finish.error?.retryInMs ? Date.now() + finish.error.retryInMs : undefined;
-    this.content.end();
-    this.reasoning.end();
+    // The rest is rendered over the next frames (a reply that streamed faster than it rendered would otherwise end
+    // in one long task).
+    void this.content.finish();
+    void this.reasoning.finish();
     this.live = false;
     this.showJsonAsCode();
     if (this.turn.toolCalls.length > 0) this.renderToolCalls(true);

@@ -22,13 +22,13 @@ export interface StreamingMarkdownOptions {
   onRendered?: () => void;
   /** Defaults to requestAnimationFrame and performance.now. */
   scheduler?: FrameScheduler;
-  /** Milliseconds of block rendering per frame before the rest waits for the next frame (default 4; layout of what
-   * was rendered comes on top, so a frame stays well under 16 ms). */
+  /** Milliseconds of block rendering per frame before the rest waits for the next frame (default 3; the layout and
+   * paint of what was rendered come on top, about as much again, so a frame stays under 16 ms). */
   frameBudgetMs?: number;
   /**
-   * Time between two updates (default 50: every third frame at 60 Hz; the frame nearest to it is used). Each update
-   * costs the browser a layout of the whole reply, which grows with it; text growing by a few words at a time reads
-   * just as smoothly at 20 updates a second, for a third of the re-rendering and layout of every frame.
+   * Time between two updates (default 50: every third frame at 60 Hz; the frame nearest to it is used). Every update
+   * has a fixed cost (re-rendering the open block, the browser's style, layout and paint); text growing by a few words
+   * at a time reads just as smoothly at 20 updates a second, for a third of that cost.
    */
   minUpdateIntervalMs?: number;
   /**
@@ -104,7 +104,11 @@ export class StreamingMarkdown {
   private renderedTailText: string | undefined;
   private cancelFrame: (() => void) | undefined;
   private domChanged = false;
+  /** No more text will come (end() or finish() was called). */
   private ended = false;
+  /** The DOM is final. */
+  private complete = false;
+  private readonly whenComplete: Array<() => void> = [];
   private disposed = false;
 
   constructor(
@@ -114,7 +118,7 @@ export class StreamingMarkdown {
     this.renderer = options.renderer ?? (sharedRenderer ??= new MarkdownRenderer());
     this.sanitize = createSanitizer(container.ownerDocument.defaultView ?? window);
     this.scheduler = options.scheduler ?? animationFrameScheduler;
-    this.frameBudgetMs = options.frameBudgetMs ?? 4;
+    this.frameBudgetMs = options.frameBudgetMs ?? 3;
     this.minUpdateIntervalMs = options.minUpdateIntervalMs ?? 50;
     this.maxUpdateIntervalMs = Math.max(this.minUpdateIntervalMs, options.maxUpdateIntervalMs ?? 150);
     this.maxUpdateShare = options.maxUpdateShare ?? 0.05;
@@ -130,7 +134,7 @@ export class StreamingMarkdown {
   }
 
   append(delta: string): void {
-    if (this.ended || this.disposed) throw new Error('StreamingMarkdown: append() after end() or dispose()');
+    if (this.ended || this.disposed) throw new Error('StreamingMarkdown: append() after end(), finish() or dispose()');
     if (delta === '') return;
     this.rawParts.push(delta);
     const normalized = this.normalizer.push(delta);
@@ -140,31 +144,65 @@ export class StreamingMarkdown {
 
   /** Applies all pending DOM work now (no frame budget) instead of in the next animation frames. */
   flush(): void {
-    if (this.ended || this.disposed) return;
+    if (this.disposed || this.complete) return;
+    if (this.ended) return this.end();
     this.cancelPendingFrame();
     this.update(Infinity);
   }
 
   /** The text is complete: renders everything that is left, synchronously. */
   end(): void {
-    if (this.ended || this.disposed) return;
-    this.ended = true;
+    if (this.disposed || this.complete) return;
+    this.markTextComplete();
     this.cancelPendingFrame();
-    this.pendingParts.push(this.normalizer.finish());
     this.takePending();
     this.drainQueue(Infinity, true);
+    this.queueTheRest();
+    this.drainQueue(Infinity, true);
+    this.completeRender();
+  }
+
+  /**
+   * The text is complete: renders what is left in the next frames, within the frame budget like any backlog (end()
+   * renders it at once, however much it is). Resolves once the DOM is final: the same DOM as end() gives.
+   */
+  finish(): Promise<void> {
+    if (this.disposed || this.complete) return Promise.resolve();
+    this.markTextComplete();
+    this.cancelPendingFrame(); // an update due later: the next frame starts on the rest instead
+    this.requestFrame(true);
+    return new Promise((resolve) => this.whenComplete.push(resolve));
+  }
+
+  private markTextComplete(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.pendingParts.push(this.normalizer.finish());
+  }
+
+  /** Queues all of the remaining text as final: the text is complete, so nothing can extend its last block. */
+  private queueTheRest(): void {
     const parsed = this.renderer.parse(this.tail, this.committedReferences, false);
     const starts = lineStarts(this.tail);
     this.queue = { parsed, region: this.tail, starts, stableLines: starts.length - 1, next: 0, committedBefore: this.committed.length };
-    this.drainQueue(Infinity, true);
+  }
+
+  private completeRender(): void {
     for (const block of this.tailBlocks.splice(0)) block.remove();
     this.runs.dropEmptyLast();
+    this.complete = true;
     this.reportRendered();
+    this.settleWaiters();
+  }
+
+  private settleWaiters(): void {
+    for (const resolve of this.whenComplete.splice(0)) resolve();
   }
 
   dispose(): void {
     this.disposed = true;
     this.cancelPendingFrame();
+    this.settleWaiters();
     this.container.removeEventListener('click', this.onClick);
     this.container.removeEventListener('auxclick', this.onClick);
   }
@@ -214,6 +252,12 @@ export class StreamingMarkdown {
     if (this.queue || this.tail.lastIndexOf('\n') + 1 > this.checkedCompleteLength) {
       // Behind (e.g. a burst of text): keep the frame short and carry on next frame; the tail waits until caught up.
       this.requestFrame(true);
+    } else if (this.ended) {
+      // finish(): the complete lines are in; what is left is the last block or two, final now.
+      this.queueTheRest();
+      this.drainQueue(deadline, true);
+      if (this.queue) this.requestFrame(true);
+      else this.completeRender();
     } else {
       this.renderTail();
     }
