@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, loadCorpus, servePage, type ServedPage } from './harness';
+import { loadCorpus } from './harness';
+import { useSuitePage } from './suitePage';
 
 // Page-side helpers are installed once (see before()) as window.T so each test's page function stays short.
 function installPageHelpers(): void {
@@ -32,6 +32,13 @@ function installPageHelpers(): void {
     host() {
       return document.body.appendChild(document.createElement('div'));
     },
+    oneShotHtml(text: string) {
+      const host = document.body.appendChild(document.createElement('div'));
+      const md = new MD.StreamingMarkdown(host, { scheduler: (w.T as Helpers).scheduler() });
+      md.append(text);
+      md.end();
+      return host.innerHTML;
+    },
   };
 }
 
@@ -43,6 +50,8 @@ interface Helpers {
     runFrame(): boolean;
   };
   host(): HTMLDivElement;
+  /** The DOM of append(text) + end(): what any chunking must end with. */
+  oneShotHtml(text: string): string;
 }
 type MD = typeof import('../../src/webview/markdown/index');
 declare const T: Helpers;
@@ -53,24 +62,10 @@ declare const MD: MD;
 
 describe('StreamingMarkdown behaviour in Chromium', function () {
   this.timeout(30_000);
-  let browser: Browser;
-  let served: ServedPage;
-  let page: Page;
-
-  before(async () => {
-    [browser, served] = await Promise.all([launchChromium(), servePage()]);
-    page = await browser.newPage();
-    await page.goto(served.url);
-    await page.evaluate(installPageHelpers);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await served?.close();
-  });
+  const suite = useSuitePage((page) => page.evaluate(installPageHelpers));
 
   it('batches appends into one frame and applies end() synchronously', async () => {
-    const result = await page.evaluate(() => {
+    const result = await suite.page.evaluate(() => {
       const scheduler = T.scheduler();
       const host = T.host();
       const md = new MD.StreamingMarkdown(host, { scheduler });
@@ -93,7 +88,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
   });
 
   it('calls onRendered after each update that changed the DOM, and in end()', async () => {
-    const result = await page.evaluate(() => {
+    const result = await suite.page.evaluate(() => {
       const scheduler = T.scheduler();
       const host = T.host();
       const seen: string[] = [];
@@ -109,7 +104,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
   });
 
   it('updates every 30 ms (the frame nearest to it), waiting on a timer instead of requesting frames it would not use', async () => {
-    const result = await page.evaluate(() => {
+    const result = await suite.page.evaluate(() => {
       let time = 0;
       const calls: string[] = [];
       let pending: (() => void) | undefined;
@@ -155,7 +150,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
   });
 
   it('renders a backlog in the very next frames, and waits the update interval only to re-render the open tail', async () => {
-    const result = await page.evaluate(() => {
+    const result = await suite.page.evaluate(() => {
       let time = 0;
       const calls: string[] = [];
       let pending: (() => void) | undefined;
@@ -193,7 +188,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
   });
 
   it('spaces updates out when they are expensive (at most maxUpdateShare of the time), up to maxUpdateIntervalMs', async () => {
-    const result = await page.evaluate(() => {
+    const result = await suite.page.evaluate(() => {
       const frame = 1000 / 60;
       let time = 0;
       let costOfUpdate = 0;
@@ -240,7 +235,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
   });
 
   it('groups finished blocks into runs of RUN_SIZE, with the open tail in the last run', async () => {
-    const result = await page.evaluate(() => {
+    const result = await suite.page.evaluate(() => {
       const scheduler = T.scheduler();
       const host = T.host();
       const md = new MD.StreamingMarkdown(host, { scheduler });
@@ -266,7 +261,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
   });
 
   it('moves the rest of the open tail to a new run when a finished block fills the last one', async () => {
-    const result = await page.evaluate(() => {
+    const result = await suite.page.evaluate(() => {
       const paragraphs = Array.from({ length: MD.RUN_SIZE - 1 }, (_, i) => `Paragraph ${i}.\n\n`).join('');
       const scheduler = T.scheduler();
       const host = T.host();
@@ -280,11 +275,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
       const after = Array.from(host.children, (run) => Array.from(run.children, (block) => block.textContent));
       const kept = openParagraph.isConnected && openParagraph.parentElement === host.lastElementChild;
       md.end();
-      const oneShotHost = T.host();
-      const oneShot = new MD.StreamingMarkdown(oneShotHost, { scheduler: T.scheduler() });
-      oneShot.append(md.text);
-      oneShot.end();
-      return { before, after: after.map((run) => run.length), secondRun: after[1], kept, same: host.innerHTML === oneShotHost.innerHTML };
+      return { before, after: after.map((run) => run.length), secondRun: after[1], kept, same: host.innerHTML === T.oneShotHtml(md.text) };
     });
     assert.deepEqual(result.before, [25], '23 paragraphs, then the open list and paragraph');
     assert.deepEqual(result.after, [24, 2]);
@@ -294,7 +285,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
   });
 
   it('drops a run made for an open tail that came to nothing (a link definition renders no block)', async () => {
-    const result = await page.evaluate(() => {
+    const result = await suite.page.evaluate(() => {
       const scheduler = T.scheduler();
       const host = T.host();
       const md = new MD.StreamingMarkdown(host, { scheduler });
@@ -310,7 +301,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
   });
 
   it('parses only the open tail: the largest text parsed per frame does not grow with the reply', async () => {
-    const result = await page.evaluate(() => {
+    const result = await suite.page.evaluate(() => {
       const block = (n: number) => {
         const i = String(n).padStart(4, '0');
         return (
@@ -353,12 +344,8 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
 
   it('spreads a backlog over several frames when the frame budget runs out', async () => {
     const text = loadCorpus().find((doc) => doc.name.startsWith('02'))!.text;
-    const result = await page.evaluate((text) => {
+    const result = await suite.page.evaluate((text) => {
       const whole = text + '\n\nTrailing paragraph';
-      const expectedHost = T.host();
-      const oneShot = new MD.StreamingMarkdown(expectedHost, { scheduler: T.scheduler() });
-      oneShot.append(whole);
-      oneShot.end();
       const scheduler = T.scheduler(4); // every clock read advances 4 ms: past the 3 ms budget after the first block
       const host = T.host();
       const md = new MD.StreamingMarkdown(host, { scheduler });
@@ -371,7 +358,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
       }
       const tailShown = host.lastElementChild?.lastElementChild?.textContent;
       md.end();
-      return { frames, childCounts, tailShown, same: host.innerHTML === expectedHost.innerHTML };
+      return { frames, childCounts, tailShown, same: host.innerHTML === T.oneShotHtml(whole) };
     }, text);
     assert.ok(result.frames > 5, `rendered over ${result.frames} frames`);
     for (let i = 1; i < result.childCounts.length; i++) assert.ok(result.childCounts[i] >= result.childCounts[i - 1]);
@@ -382,11 +369,8 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
   it('finish() renders the rest over frames within the budget, then resolves with the DOM end() gives', async () => {
     // Ends in a list and an unfinished line: two blocks that only the end of the text makes final.
     const text = loadCorpus().find((doc) => doc.name.startsWith('02'))!.text + '\n\n- a\n- b\n\nLast words';
-    const result = await page.evaluate(async (text) => {
-      const oneShotHost = T.host();
-      const oneShot = new MD.StreamingMarkdown(oneShotHost, { scheduler: T.scheduler() });
-      oneShot.append(text);
-      oneShot.end();
+    const result = await suite.page.evaluate(async (text) => {
+      const expected = T.oneShotHtml(text);
       const scheduler = T.scheduler(4); // every clock read advances 4 ms: past the 3 ms budget after the first block
       const host = T.host();
       const md = new MD.StreamingMarkdown(host, { scheduler });
@@ -425,8 +409,8 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
         frames,
         resolvedEarly,
         appendAfterFinish,
-        same: host.innerHTML === oneShotHost.innerHTML,
-        hurriedSame: hurried.innerHTML === oneShotHost.innerHTML,
+        same: host.innerHTML === expected,
+        hurriedSame: hurried.innerHTML === expected,
       };
     }, text);
     assert.ok(result.frames > 5, `finished over ${result.frames} frames`);
@@ -437,7 +421,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
   });
 
   it('announces each completed block once, in order, as plain text without the code toolbar', async () => {
-    const announced = await page.evaluate(() => {
+    const announced = await suite.page.evaluate(() => {
       const texts: string[] = [];
       const scheduler = T.scheduler();
       const md = new MD.StreamingMarkdown(T.host(), { scheduler, onBlockCompleted: (text) => texts.push(text) });
@@ -453,7 +437,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
   });
 
   it('renders fenced code with a toolbar and highlight spans, and reports toolbar actions with the code', async () => {
-    const result = await page.evaluate(() => {
+    const result = await suite.page.evaluate(() => {
       const actions: string[][] = [];
       const host = T.host();
       const md = new MD.StreamingMarkdown(host, {
@@ -485,7 +469,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
   });
 
   it('grows an open code block in place: earlier lines keep their nodes, the partial line is plain text', async () => {
-    const result = await page.evaluate(() => {
+    const result = await suite.page.evaluate(() => {
       const scheduler = T.scheduler();
       const host = T.host();
       const md = new MD.StreamingMarkdown(host, { scheduler });
@@ -513,8 +497,8 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
   });
 
   it('renders http(s) links as <a> with data-href, other targets inert, images as links; clicks never navigate', async () => {
-    const url = page.url();
-    const result = await page.evaluate(() => {
+    const url = suite.page.url();
+    const result = await suite.page.evaluate(() => {
       const activated: string[] = [];
       const host = T.host();
       const md = new MD.StreamingMarkdown(host, { scheduler: T.scheduler(), onLinkActivated: (href) => activated.push(href) });
@@ -533,8 +517,8 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
         activated,
       };
     });
-    await page.waitForTimeout(50);
-    assert.equal(page.url(), url, 'no navigation');
+    await suite.page.waitForTimeout(50);
+    assert.equal(suite.page.url(), url, 'no navigation');
     assert.deepEqual(result.anchors, [
       ['web', 'https://example.com/a', 'https://example.com/a'],
       ['https://example.com/auto', 'https://example.com/auto', 'https://example.com/auto'],
@@ -550,11 +534,11 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
     ]);
     assert.equal(result.images, 0);
     assert.deepEqual(result.activated, result.anchors.map((a) => a[1]));
-    assert.deepEqual(served.strayRequests, []);
+    assert.deepEqual(suite.served.strayRequests, []);
   });
 
   it('never shows half a surrogate pair or a doubled line break from a split \\r\\n', async () => {
-    const result = await page.evaluate(() => {
+    const result = await suite.page.evaluate(() => {
       const scheduler = T.scheduler();
       const host = T.host();
       const md = new MD.StreamingMarkdown(host, { scheduler });
@@ -574,7 +558,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
   });
 
   it('stops scheduling after dispose() and rejects appends after end()', async () => {
-    const result = await page.evaluate(() => {
+    const result = await suite.page.evaluate(() => {
       const scheduler = T.scheduler();
       const host = T.host();
       const md = new MD.StreamingMarkdown(host, { scheduler });
@@ -597,7 +581,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
   });
 
   it('emits only allow-listed tags, attributes and classes for the whole corpus', async () => {
-    const offending = await page.evaluate((texts) => {
+    const offending = await suite.page.evaluate((texts) => {
       const tags = new Set(['A', 'BLOCKQUOTE', 'BR', 'BUTTON', 'CODE', 'DIV', 'EM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HR', 'LI', 'OL', 'P', 'PRE', 'S', 'SPAN', 'STRONG', 'TABLE', 'TBODY', 'TD', 'TH', 'THEAD', 'TR', 'UL']);
       const attributes = new Set(['href', 'title', 'class', 'start', 'type', 'aria-label', 'aria-hidden', 'data-href', 'data-lang', 'data-action']);
       const found: string[] = [];

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
 import { fuzzDocuments } from './fuzzCorpus';
 import { runChunkings, type Chunking, type Failure } from './chunkingRunner';
-import { launchChromium, loadCorpus, servePage, type ServedPage } from './harness';
+import { loadCorpus } from './harness';
+import { useSuitePage } from './suitePage';
 
 function chunkings(count: number, firstSeed: number): Chunking[] {
   const shapes = [
@@ -21,43 +21,29 @@ function report(failures: Failure[]): string {
 
 describe('StreamingMarkdown in Chromium: any chunking gives the one-shot DOM', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let served: ServedPage;
-  let page: Page;
-
-  before(async () => {
-    [browser, served] = await Promise.all([launchChromium(), servePage()]);
-    page = await browser.newPage();
-    page.on('pageerror', (error) => console.error('page error:', error));
-    await page.goto(served.url);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await served?.close();
-  });
+  const suite = useSuitePage();
 
   it('renders every corpus document identically for 15 seeded chunkings each', async () => {
     const documents = loadCorpus();
     assert.ok(documents.length >= 10, 'corpus is missing');
-    const failures = await page.evaluate(runChunkings, { documents, chunkings: chunkings(15, 1), compareIntermediate: false });
+    const failures = await suite.page.evaluate(runChunkings, { documents, chunkings: chunkings(15, 1), compareIntermediate: false });
     assert.equal(failures.length, 0, report(failures));
   });
 
   it('ends with the same DOM when finish() renders the rest in frames', async () => {
     const documents = [...loadCorpus(), ...fuzzDocuments(30, 11)];
-    const failures = await page.evaluate(runChunkings, { documents, chunkings: chunkings(5, 40), compareIntermediate: false, finishInFrames: true });
+    const failures = await suite.page.evaluate(runChunkings, { documents, chunkings: chunkings(5, 40), compareIntermediate: false, finishInFrames: true });
     assert.equal(failures.length, 0, report(failures));
   });
 
   it('matches a fresh render of the same prefix after every frame', async () => {
-    const failures = await page.evaluate(runChunkings, { documents: loadCorpus(), chunkings: chunkings(3, 100), compareIntermediate: true });
+    const failures = await suite.page.evaluate(runChunkings, { documents: loadCorpus(), chunkings: chunkings(3, 100), compareIntermediate: true });
     assert.equal(failures.length, 0, report(failures));
   });
 
   it('renders 60 fuzzed documents (block-boundary edge cases) identically under random chunkings', async () => {
     const documents = fuzzDocuments(60, 7);
-    const failures = await page.evaluate(runChunkings, { documents, chunkings: chunkings(4, 500), compareIntermediate: false });
+    const failures = await suite.page.evaluate(runChunkings, { documents, chunkings: chunkings(4, 500), compareIntermediate: false });
     assert.equal(failures.length, 0, report(failures));
   });
 
@@ -73,7 +59,7 @@ describe('StreamingMarkdown in Chromium: any chunking gives the one-shot DOM', f
       { seed: 1, minChunk: 3000, maxChunk: 9000, frameChance: 1 },
       { seed: 2, minChunk: 1, maxChunk: 2000, frameChance: 0.5 },
     ];
-    const failures = await page.evaluate(runChunkings, { documents, chunkings: bursts, compareIntermediate: false });
+    const failures = await suite.page.evaluate(runChunkings, { documents, chunkings: bursts, compareIntermediate: false });
     assert.equal(failures.length, 0, report(failures));
   });
 
@@ -87,13 +73,13 @@ describe('StreamingMarkdown in Chromium: any chunking gives the one-shot DOM', f
       { seed: 300, minChunk: 1, maxChunk: 40, frameChance: 0.05 },
       { seed: 301, minChunk: 50, maxChunk: 400, frameChance: 0.3 },
     ];
-    const failures = await page.evaluate(runChunkings, { documents: [{ name: 'corpus without link definitions', text }], chunkings: sparseFrames, compareIntermediate: true });
+    const failures = await suite.page.evaluate(runChunkings, { documents: [{ name: 'corpus without link definitions', text }], chunkings: sparseFrames, compareIntermediate: true });
     assert.equal(failures.length, 0, report(failures));
   });
 
   it('keeps fuzzed intermediate DOMs equal to a fresh render of the prefix', async () => {
     const documents = fuzzDocuments(20, 8);
-    const failures = await page.evaluate(runChunkings, { documents, chunkings: chunkings(2, 900), compareIntermediate: true });
+    const failures = await suite.page.evaluate(runChunkings, { documents, chunkings: chunkings(2, 900), compareIntermediate: true });
     assert.equal(failures.length, 0, report(failures));
   });
 });

@@ -1,0 +1,27 @@
+// One Chromium and one markdown test page per mocha suite: opened in before(), closed in after().
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, servePage, type ServedPage } from './harness';
+
+export interface SuitePage {
+  /** Set once before() has run. */
+  readonly page: Page;
+  readonly served: ServedPage;
+}
+
+/** `prepare` runs in before(), once the page is loaded (e.g. to install page-side helpers). */
+export function useSuitePage(prepare?: (page: Page) => Promise<unknown>): SuitePage {
+  let browser: Browser | undefined;
+  const suite = {} as { page: Page; served: ServedPage };
+  before(async () => {
+    [browser, suite.served] = await Promise.all([launchChromium(), servePage()]);
+    suite.page = await browser.newPage();
+    suite.page.on('pageerror', (error) => console.error('page error:', error));
+    await suite.page.goto(suite.served.url);
+    await prepare?.(suite.page);
+  });
+  after(async () => {
+    await browser?.close();
+    await suite.served?.close();
+  });
+  return suite;
+}
