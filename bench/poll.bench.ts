@@ -6,7 +6,8 @@
 import { GatewayClient } from '../src/gateway/client';
 import type { GatewayApi, VideoRequest } from '../src/gateway/types';
 import { FakeClock } from '../src/util/fakeClock';
-import { JobStore, type Memento } from '../src/videos/jobStore';
+import type { Memento } from '../src/util/memento';
+import { JobStore } from '../src/videos/jobStore';
 import { isFinalStatus } from '../src/videos/status';
 import { startSimulator, type Simulator } from '../test/simulator';
 import { seededRandom } from '../test/unit/videos/fakes';

@@ -2,6 +2,7 @@
 // saved for: switching the base URL to another host finds no key there instead of reusing the old one.
 import { createHash } from 'node:crypto';
 import { Emitter, type Event } from '../util/events';
+import type { Memento } from '../util/memento';
 
 /** The part of VS Code's SecretStorage this store needs. */
 export interface SecretBackend {
@@ -10,11 +11,6 @@ export interface SecretBackend {
   delete(key: string): PromiseLike<void>;
 }
 
-/** The part of a VS Code Memento this store needs, for facts that are not secret. */
-export interface MementoLike {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): PromiseLike<void>;
-}
 
 const SECRET_PREFIX = 'modelGateway.apiKey:';
 const STORED_ORIGINS = 'modelGateway.keyOrigins.v1';
@@ -38,7 +34,7 @@ export class ApiKeyStore {
 
   constructor(
     private readonly secrets: SecretBackend,
-    private readonly memento: MementoLike,
+    private readonly memento: Memento,
   ) {}
 
   async get(origin: string): Promise<string | undefined> {

@@ -2,7 +2,8 @@
 // change as an event (the panel turns them into webview messages). Streamed output is gathered for a few
 // milliseconds, written to the session's journal, and only then reported, so what the user has seen is on disk.
 import { adviceFor, type ErrorAdvice } from '../gateway/errorAdvice';
-import type { ChatDelta, ChatResult, GatewayApi } from '../gateway/types';
+import type { GatewayAccess } from '../gateway/connection';
+import type { ChatDelta, ChatResult } from '../gateway/types';
 import type { Clock, TimerHandle } from '../util/clock';
 import { Emitter, type Disposable, type Event } from '../util/events';
 import {
@@ -22,13 +23,12 @@ import {
 import { buildChatRequest } from './request';
 import type { ChatSessionStore } from './sessionStore';
 
-export type GatewayAccessResult = { api: GatewayApi; origin: string } | { missing: 'url' | 'key'; origin?: string };
 
 export interface ChatControllerDeps {
   store: ChatSessionStore;
   clock: Clock;
   /** The API for the configured gateway, or why there is none. */
-  gateway: () => Promise<GatewayAccessResult>;
+  gateway: () => Promise<GatewayAccess>;
   /** The model for a session that has none yet. */
   defaultModel: () => Promise<string | undefined>;
   newId: () => string;
@@ -44,7 +44,6 @@ export type ChatEvent =
   | { type: 'settings'; settings: ChatSettings }
   | { type: 'title'; title: string };
 
-export const SET_BASE_URL = { title: 'Set Gateway URL', command: 'modelGateway.setBaseUrl' };
 const DEFAULT_FLUSH_MS = 25;
 
 interface Run {
@@ -195,7 +194,7 @@ export class ChatController implements Disposable {
       await this.deps.store.save(this.state);
       turn.model = await this.modelForReply();
       const access = await this.deps.gateway();
-      if ('missing' in access) throw new ChatSetupError(missingAccessAdvice(access));
+      if (!access.ok) throw new ChatSetupError(access.advice);
       origin = access.origin;
       if (run.abort.signal.aborted) throw abortError();
       const request = buildChatRequest(history, this.state.settings, turn.model);
@@ -320,11 +319,6 @@ function errorOf(advice: ErrorAdvice): TurnError {
   const error: TurnError = { message: advice.message, kind: advice.kind, actions: advice.actions.map((a) => ({ ...a })) };
   if (advice.retryAt !== undefined) error.retryAt = Math.round(advice.retryAt);
   return error;
-}
-
-function missingAccessAdvice(access: { missing: 'url' | 'key'; origin?: string }): ErrorAdvice {
-  if (access.missing === 'key') return adviceFor({ status: 401, message: 'No API key is stored for it' }, { origin: access.origin });
-  return { ...adviceFor({ message: 'No gateway URL is set.' }), actions: [SET_BASE_URL] };
 }
 
 function abortError(): Error {

@@ -9,7 +9,7 @@ import { adviceFor } from '../gateway/errorAdvice';
 import type { ChatDefaults } from '../settings/settings';
 import type { Clock } from '../util/clock';
 import { CHAT_VIEW_TYPE, type ModelsState } from '../webview/protocol';
-import { ChatController, type GatewayAccessResult } from './chatController';
+import { ChatController } from './chatController';
 import { pickDefaultModel } from './chatModels';
 import { ChatPanel } from './chatPanel';
 import { NodeFileSystem } from './fileSystem';
@@ -23,7 +23,7 @@ export interface ChatPanelManagerOptions {
   extensionUri: vscode.Uri;
   /** Local folder for the session files (under the extension's globalStorageUri). */
   storageFolder: string;
-  connection: Pick<GatewayConnection, 'api' | 'origin' | 'onDidChangeClient'>;
+  connection: Pick<GatewayConnection, 'access' | 'api' | 'origin' | 'onDidChangeClient'>;
   /** The shared, cached model list (the same one List Models and VS Code's chat use). */
   models: Pick<ModelCatalog, 'load'>;
   chatDefaults: () => ChatDefaults;
@@ -219,20 +219,12 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     return pickDefaultModel(configured, state.models);
   }
 
-  private async gatewayAccess(): Promise<GatewayAccessResult> {
-    const connection = this.options.connection;
-    const api = await connection.api();
-    const origin = connection.origin;
-    if (api && origin) return { api, origin };
-    return origin ? { missing: 'key', origin } : { missing: 'url' };
-  }
-
   private attach(webviewPanel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
     const { clock, log, extensionUri } = this.options;
     const controller = new ChatController(session, {
       store: this.store,
       clock,
-      gateway: () => this.gatewayAccess(),
+      gateway: () => this.options.connection.access(),
       defaultModel: () => this.defaultModel(),
       newId: () => randomUUID(),
     });

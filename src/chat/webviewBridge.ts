@@ -1,6 +1,7 @@
 // Connects one chat controller to its webview: checks every message that arrives from the webview and carries it
 // out, and turns the controller's events into protocol messages. Pure: the editor actions it needs are injected,
 // so the same code runs under the real panel and in unit tests.
+import type { Logger } from '../util/logger';
 import { parseWebviewMessage, safeExternalUrl, type CodeActionKind, type HostMessage, type ModelsState, type TurnFinish, type WebviewMessage, type WireTurn, type WireTurnError } from '../webview/protocol';
 import type { Clock } from '../util/clock';
 import { Emitter, type Disposable, type Event } from '../util/events';
@@ -20,10 +21,6 @@ export interface ChatWorkbench {
   refreshModels(): Promise<void>;
 }
 
-export interface ChatLog {
-  warn(message: string): void;
-  error(message: string): void;
-}
 
 /** Error actions may only run this extension's own commands. */
 const ALLOWED_COMMAND = /^modelGateway\.[A-Za-z.]+$/;
@@ -66,7 +63,7 @@ export class ChatWebviewBridge implements Disposable {
     private readonly post: (message: HostMessage) => void,
     private readonly models: () => ModelsState,
     private readonly clock: Clock,
-    private readonly log: ChatLog,
+    private readonly log: Logger,
   ) {
     this.subscription = controller.onEvent((event) => this.forward(event));
   }

@@ -23,6 +23,7 @@ import type {
   VideoJob,
   VideoRequest,
 } from './types';
+import type { Logger } from '../util/logger';
 import { loadUndici, type UndiciParts } from './undiciLoader';
 
 /** One line per HTTP attempt. Never carries the key or any header. */
@@ -45,10 +46,7 @@ export interface GatewayLogger {
 }
 
 /** Plain-text logging (an output channel): successes go to info, failures to warn. */
-export interface TextLogger {
-  info(message: string): void;
-  warn(message: string): void;
-}
+export type TextLogger = Pick<Logger, 'info' | 'warn'>;
 
 export function formatRequestLine(line: RequestLogLine): string {
   const outcome = line.errorCode !== undefined ? `${line.status || 'no response'} (${line.errorCode})` : String(line.status);

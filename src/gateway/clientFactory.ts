@@ -1,13 +1,10 @@
 // Builds the real client for the connection, with request logging (method, path, status, duration, request id;
 // never the key).
+import type { Logger } from '../util/logger';
 import type { ClientFactory } from './connection';
 
-export interface RequestLogger {
-  info(message: string): void;
-  warn(message: string): void;
-}
 
-export function createGatewayClient(log: RequestLogger): ClientFactory {
+export function createGatewayClient(log: Logger): ClientFactory {
   return (config) => {
     // Required here, not imported at the top, so nothing of the client's transport loads at activation.
     // eslint-disable-next-line @typescript-eslint/no-require-imports

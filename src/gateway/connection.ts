@@ -3,8 +3,9 @@
 // to keep a connection state (for the status bar and welcome views).
 import { Emitter, type Event } from '../util/events';
 import type { Clock } from '../util/clock';
-import type { ApiKeyStore } from '../auth/apiKeyStore';
 import type { GatewaySettings } from '../settings/settings';
+import { adviceFor, SET_BASE_URL, type ErrorAdvice } from './errorAdvice';
+import { readError } from './errors';
 import type { ChatOptions, ChatRequest, GatewayApi, RequestOptions, VideoRequest } from './types';
 
 export interface ClientConfig {
@@ -28,17 +29,26 @@ export type ConnectionState =
   | { kind: 'rate-limited'; origin: string; until: number; message: string }
   | { kind: 'offline'; origin: string; message: string };
 
-interface ErrorShape {
-  status?: number;
-  code?: string;
-  message?: string;
-  retryAfterMs?: number;
+/** Where the connection reads keys from: one key per origin, and news when one changes. */
+export interface KeySource {
+  get(origin: string): PromiseLike<string | undefined>;
+  has(origin: string): PromiseLike<boolean>;
+  readonly onDidChange: Event<string>;
+}
+
+/** What a feature needs to reach the gateway, or what is missing and how the user fixes it. */
+export type GatewayAccess = { ok: true; api: GatewayApi; origin: string } | { ok: false; missing: 'url' | 'key'; origin?: string; advice: ErrorAdvice };
+
+/** Advice for a missing URL or key: the one wording every feature shows. */
+export function missingAccessAdvice(missing: 'url' | 'key', origin?: string): ErrorAdvice {
+  if (missing === 'key') return adviceFor({ status: 401, message: 'No API key is stored for it' }, { origin });
+  return { kind: 'other', message: 'No gateway URL is set.', actions: [SET_BASE_URL] };
 }
 
 /** Maps a call's failure to the connection state it reveals, or undefined when it says nothing about the link. */
 export function stateForError(origin: string, error: unknown, now: number): ConnectionState | undefined {
-  const e = (error ?? {}) as ErrorShape;
-  const message = e.message ?? String(error);
+  const e = readError(error);
+  const message = e.message || String(error);
   if (e.status === 401) return { kind: 'unauthorized', origin, message };
   if (e.status === 429) return { kind: 'rate-limited', origin, until: now + (e.retryAfterMs ?? 0), message };
   if (e.status === 403) return { kind: 'forbidden', origin, message };
@@ -65,7 +75,7 @@ export class GatewayConnection {
 
   constructor(
     settings: GatewaySettings,
-    private readonly keys: ApiKeyStore,
+    private readonly keys: KeySource,
     private readonly createClient: ClientFactory,
     private readonly clock: Clock,
     proxy?: string,
@@ -138,6 +148,15 @@ export class GatewayConnection {
     this.client = { origin, api: this.createClient({ baseUrl: baseUrl!, apiKey, headers, timeoutMs, idleTimeoutMs, proxy: this.proxy }) };
     if (this.currentState.kind === 'no-key' || this.currentState.kind === 'no-url') this.setState({ kind: 'unknown', origin });
     return this.client;
+  }
+
+  /** The API and origin, or what is missing with the advice to show. The one check every feature makes. */
+  async access(): Promise<GatewayAccess> {
+    const api = await this.api();
+    const origin = this.origin;
+    if (api && origin) return { ok: true, api, origin };
+    const missing = origin ? 'key' : 'url';
+    return { ok: false, missing, origin, advice: missingAccessAdvice(missing, origin) };
   }
 
   /** The API for a given origin, only while that origin is the configured one (keys never cross origins). */

@@ -1,5 +1,6 @@
 // Turns any failure into words a person can act on, with the actions that move them forward. Every feature
 // shows errors through this, so a 401 reads the same in the chat panel, the video tree and a notification.
+import { readError } from './errors';
 
 export interface AdviceAction {
   title: string;
@@ -15,17 +16,12 @@ export interface ErrorAdvice {
   kind: 'auth' | 'forbidden' | 'rate_limit' | 'network' | 'timeout' | 'server' | 'not_found' | 'bad_request' | 'aborted' | 'interrupted' | 'bad_response' | 'other';
 }
 
-interface ErrorShape {
-  status?: number;
-  code?: string;
-  message?: string;
-  retryAfterMs?: number;
-  requestId?: string;
-}
 
 export const SET_API_KEY: AdviceAction = { title: 'Set API Key', command: 'modelGateway.setApiKey' };
 export const TEST_CONNECTION: AdviceAction = { title: 'Test Connection', command: 'modelGateway.testConnection' };
 export const OPEN_LOGS: AdviceAction = { title: 'Open Logs', command: 'modelGateway.openLogs' };
+export const SET_BASE_URL: AdviceAction = { title: 'Set Gateway URL', command: 'modelGateway.setBaseUrl' };
+export const REPLACE_API_KEY: AdviceAction = { title: 'Replace API Key', command: 'modelGateway.rotateApiKey' };
 export const LIST_MODELS: AdviceAction = { title: 'List Models', command: 'modelGateway.listModels' };
 
 function withPeriod(text: string): string {
@@ -41,7 +37,7 @@ export interface AdviceContext {
 }
 
 export function adviceFor(error: unknown, context: AdviceContext = {}): ErrorAdvice {
-  const e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as ErrorShape;
+  const e = readError(error);
   const where = context.origin ?? 'the gateway';
   const server = e.message ? withPeriod(e.message) : '';
   const ref = e.requestId ? ` (request ${e.requestId})` : '';
@@ -50,7 +46,7 @@ export function adviceFor(error: unknown, context: AdviceContext = {}): ErrorAdv
   if (e.status === 401) return { kind: 'auth', message: `API key missing or invalid for ${where}. ${server}${ref}`.trim(), actions: [SET_API_KEY] };
   if (e.status === 403) {
     const subject = context.model ? `no access to model ${context.model}` : 'no access to this resource';
-    return { kind: 'forbidden', message: `Key disabled or ${subject}. ${server}${ref}`.trim(), actions: [{ title: 'Replace API Key', command: 'modelGateway.rotateApiKey' }, LIST_MODELS] };
+    return { kind: 'forbidden', message: `Key disabled or ${subject}. ${server}${ref}`.trim(), actions: [REPLACE_API_KEY, LIST_MODELS] };
   }
   if (e.status === 429) {
     const seconds = Math.max(1, Math.ceil((e.retryAfterMs ?? 0) / 1000));

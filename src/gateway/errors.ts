@@ -231,3 +231,27 @@ export function redact(text: string, secret: string): string {
   if (secret.length < 4 || !text.includes(secret)) return text;
   return text.split(secret).join('[redacted key]');
 }
+
+/** The fields of a failure that every feature reads, taken by shape so that test fakes and plain errors work. */
+export interface ErrorFields {
+  status?: number;
+  code?: string;
+  message: string;
+  retryAfterMs?: number;
+  requestId?: string;
+  outcomeUnknown?: boolean;
+}
+
+/** The one reader of failures: any thrown value becomes ErrorFields; fields of the wrong type are dropped. */
+export function readError(error: unknown): ErrorFields {
+  if (typeof error !== 'object' || error === null) return { message: String(error) };
+  const e = error as Record<string, unknown>;
+  const fields: ErrorFields = { message: typeof e.message === 'string' ? e.message : '' };
+  if (typeof e.status === 'number') fields.status = e.status;
+  if (typeof e.code === 'string') fields.code = e.code;
+  else if (typeof e.code === 'number') fields.code = String(e.code);
+  if (typeof e.retryAfterMs === 'number' && Number.isFinite(e.retryAfterMs)) fields.retryAfterMs = e.retryAfterMs;
+  if (typeof e.requestId === 'string') fields.requestId = e.requestId;
+  if (e.outcomeUnknown === true) fields.outcomeUnknown = true;
+  return fields;
+}

@@ -6,18 +6,15 @@ import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
 import { adviceFor } from '../gateway/errorAdvice';
 import type { ChatDelta } from '../gateway/types';
+import type { Logger } from '../util/logger';
 import { estimateTokens, toChatInformation, toChatRequest, toLmToolCalls, type LmChatInformation, type LmMessage, type LmPart } from './lmMapping';
 import { ModelAnnouncer } from './lmAnnouncer';
 import type { CatalogSnapshot, ModelCatalog } from './modelCatalog';
 
 export const LM_VENDOR = 'model-gateway';
 
-interface Logger {
-  info(message: string): void;
-  warn(message: string): void;
-}
 
-type Connection = Pick<GatewayConnection, 'api' | 'origin' | 'onDidChangeState'>;
+type Connection = Pick<GatewayConnection, 'access' | 'origin' | 'onDidChangeState'>;
 
 export class GatewayChatModelProvider implements vscode.LanguageModelChatProvider<LmChatInformation & vscode.LanguageModelChatInformation>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -58,8 +55,9 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    const api = await this.connection.api();
-    if (!api) throw vscode.LanguageModelError.NoPermissions('Model Gateway: set the gateway URL and API key first (Model Gateway: Set API Key).');
+    const access = await this.connection.access();
+    if (!access.ok) throw vscode.LanguageModelError.NoPermissions(`Model Gateway: ${access.advice.message} Run "${access.advice.actions[0]?.title ?? 'Set API Key'}".`);
+    const { api } = access;
     const request = toChatRequest({
       model: model.id,
       messages: messages.map(toLmMessage),

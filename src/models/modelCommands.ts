@@ -2,19 +2,16 @@
 // and Test Connection.
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
-import { adviceFor, OPEN_LOGS, SET_API_KEY, type AdviceAction } from '../gateway/errorAdvice';
+import { adviceFor, OPEN_LOGS, REPLACE_API_KEY, SET_API_KEY, SET_BASE_URL, type AdviceAction } from '../gateway/errorAdvice';
 import { resolveProxy } from '../gateway/proxy';
 import { showAdvice } from '../ui/notify';
 import type { Clock } from '../util/clock';
+import type { Logger } from '../util/logger';
 import { renderReport, runDiagnostics, summarizeReport, type DiagnosticReport, type StepFix } from './diagnostics';
 import type { CatalogSnapshot, ModelCatalog } from './modelCatalog';
 import { ACTION_TITLES, buildModelList, summarizeModels, type ModelAction, type ModelListEntry, type ModelListGroup } from './modelList';
 import { createNetworkProbes } from './networkProbes';
 
-interface Logger {
-  info(message: string): void;
-  warn(message: string): void;
-}
 
 export interface ModelCommandDeps {
   catalog: ModelCatalog;
@@ -163,16 +160,9 @@ export class ModelCommands {
 
   /** True when a URL and key are set; otherwise says what is missing, with the command that fixes it. */
   private async ensureConfigured(): Promise<boolean> {
-    const { connection } = this.deps;
-    if (!connection.origin) {
-      void showAdvice({ kind: 'other', message: 'No gateway URL is set.', actions: [{ title: 'Set Gateway URL', command: 'modelGateway.setBaseUrl' }] }, 'warning');
-      return false;
-    }
-    if (!(await connection.api())) {
-      void showAdvice({ kind: 'auth', message: `No API key is stored for ${connection.origin}.`, actions: [{ title: 'Set API Key', command: 'modelGateway.setApiKey' }] }, 'warning');
-      return false;
-    }
-    return true;
+    const access = await this.deps.connection.access();
+    if (!access.ok) void showAdvice(access.advice, 'warning');
+    return access.ok;
   }
 }
 
@@ -194,9 +184,9 @@ function toItems(groups: readonly ModelListGroup[]): ModelItem[] {
 }
 
 const FIXES: Record<StepFix, AdviceAction> = {
-  setBaseUrl: { title: 'Set Gateway URL', command: 'modelGateway.setBaseUrl' },
+  setBaseUrl: SET_BASE_URL,
   setApiKey: SET_API_KEY,
-  rotateApiKey: { title: 'Replace API Key', command: 'modelGateway.rotateApiKey' },
+  rotateApiKey: REPLACE_API_KEY,
 };
 
 /** The command that fixes the first failed step, when there is one. */

@@ -1,29 +1,9 @@
-// Reads gateway errors by shape (status, code, retryAfterMs, outcomeUnknown) rather than by class, so this module
-// works with any GatewayApi implementation, including test fakes.
-
-export interface GatewayErrorLike {
-  status?: number;
-  code?: string;
-  message: string;
-  retryAfterMs?: number;
-  outcomeUnknown?: boolean;
-}
-
-export function readError(error: unknown): GatewayErrorLike {
-  if (typeof error !== 'object' || error === null) return { message: String(error) };
-  const e = error as Record<string, unknown>;
-  return {
-    status: typeof e.status === 'number' ? e.status : undefined,
-    code: typeof e.code === 'string' ? e.code : typeof e.code === 'number' ? String(e.code) : undefined,
-    message: typeof e.message === 'string' ? e.message : String(error),
-    retryAfterMs: typeof e.retryAfterMs === 'number' && Number.isFinite(e.retryAfterMs) ? e.retryAfterMs : undefined,
-    outcomeUnknown: e.outcomeUnknown === true ? true : undefined,
-  };
-}
+// How the poller reads a failure (errors are read by shape, through gateway/errors.ts's readError).
+import type { ErrorFields } from '../gateway/errors';
 
 export type PollErrorKind = 'not_found' | 'auth' | 'rate_limited' | 'aborted' | 'transient';
 
-export function classifyPollError(error: GatewayErrorLike): PollErrorKind {
+export function classifyPollError(error: ErrorFields): PollErrorKind {
   if (error.status === 404) return 'not_found';
   if (error.status === 401 || error.status === 403) return 'auth';
   if (error.status === 429) return 'rate_limited';

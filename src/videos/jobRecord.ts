@@ -1,6 +1,6 @@
 // The stored form of a video job and the pure functions that read and update it.
 import type { VideoJob, VideoRequest } from '../gateway/types';
-import type { GatewayErrorLike } from './errors';
+import type { ErrorFields } from '../gateway/errors';
 import { isFinalStatus } from './status';
 
 /**
@@ -104,7 +104,7 @@ export function applyGatewayJob(record: VideoJobRecord, job: VideoJob, now: numb
   record.updatedAt = now;
 }
 
-export function errorFromGateway(error: GatewayErrorLike): VideoJobError {
+export function errorFromGateway(error: ErrorFields): VideoJobError {
   return {
     message: error.message,
     ...(error.code !== undefined && { code: error.code }),

@@ -1,9 +1,11 @@
 // Owns the video jobs: their records, their persistence and their polling. Pure: storage, clock and gateway access
 // are injected, so it runs the same in the extension host, in tests and in the bench.
+import type { Memento } from '../util/memento';
 import type { GatewayApi, VideoRequest } from '../gateway/types';
 import type { Clock } from '../util/clock';
 import { Emitter, type Disposable, type Event } from '../util/events';
-import { MissingApiKeyError, readError, type GatewayErrorLike } from './errors';
+import { readError, type ErrorFields } from '../gateway/errors';
+import { MissingApiKeyError } from './errors';
 import {
   applyGatewayJob,
   errorFromGateway,
@@ -22,11 +24,6 @@ import {
   type PollSchedulerOptions,
 } from './pollScheduler';
 
-/** The part of VS Code's `Memento` (e.g. `context.globalState`) the store needs. */
-export interface Memento {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): Thenable<void> | Promise<void>;
-}
 
 export const VIDEO_JOBS_STORAGE_KEY = 'modelGateway.videoJobs.v1';
 
@@ -222,7 +219,7 @@ export class JobStore implements Disposable {
     await this.persist(record.key);
     this.changeEmitter.fire({ keys: [record.key] });
 
-    let outcome: { job: Awaited<ReturnType<GatewayApi['submitVideo']>> } | { error: GatewayErrorLike; raw: unknown };
+    let outcome: { job: Awaited<ReturnType<GatewayApi['submitVideo']>> } | { error: ErrorFields; raw: unknown };
     try {
       outcome = { job: await api.submitVideo(request) };
     } catch (raw) {
@@ -337,7 +334,7 @@ export class JobStore implements Disposable {
   }
 }
 
-function mayHaveReachedGateway(error: GatewayErrorLike): boolean {
+function mayHaveReachedGateway(error: ErrorFields): boolean {
   return error.outcomeUnknown === true || (error.status !== undefined && error.status >= 500);
 }
 

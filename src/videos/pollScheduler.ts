@@ -3,7 +3,8 @@
 import type { VideoJob } from '../gateway/types';
 import type { Clock, TimerHandle } from '../util/clock';
 import { Emitter, type Disposable } from '../util/events';
-import { classifyPollError, readError, type GatewayErrorLike } from './errors';
+import { readError, type ErrorFields } from '../gateway/errors';
+import { classifyPollError } from './errors';
 import { isFinalStatus } from './status';
 
 export interface PollTarget {
@@ -37,10 +38,10 @@ export interface PollSchedulerOptions {
 
 export type PollOutcome =
   | { kind: 'status'; job: VideoJob; final: boolean }
-  | { kind: 'not_found'; error: GatewayErrorLike }
-  | { kind: 'auth'; error: GatewayErrorLike }
-  | { kind: 'rate_limited'; error: GatewayErrorLike; pausedUntil: number }
-  | { kind: 'transient'; error: GatewayErrorLike };
+  | { kind: 'not_found'; error: ErrorFields }
+  | { kind: 'auth'; error: ErrorFields }
+  | { kind: 'rate_limited'; error: ErrorFields; pausedUntil: number }
+  | { kind: 'transient'; error: ErrorFields };
 
 export interface PollEvent {
   target: PollTarget;
@@ -60,7 +61,7 @@ export interface PauseChange {
 export interface AuthRequired {
   origin: string;
   status: number | undefined;
-  error: GatewayErrorLike;
+  error: ErrorFields;
 }
 
 export interface TrackOptions {

@@ -146,18 +146,11 @@ export class VideoJobCommands implements vscode.Disposable {
 
   /** True when a gateway URL and a key are set; otherwise says what is missing (or throws, when not interactive). */
   private async ensureConnection(interactive: boolean): Promise<boolean> {
-    const origin = this.deps.connection.origin;
-    if (!origin) {
-      if (!interactive) throw new Error('No gateway URL is set (modelGateway.baseUrl).');
-      this.ui.advise({ kind: 'other', message: 'Set the gateway URL first.', actions: [{ title: 'Set Gateway URL', command: 'modelGateway.setBaseUrl' }] });
-      return false;
-    }
-    if (!(await this.deps.connection.api())) {
-      if (!interactive) throw new Error(`No API key is set for ${origin}.`);
-      this.ui.advise({ kind: 'auth', message: `Set the API key for ${origin} first.`, actions: [SET_API_KEY] });
-      return false;
-    }
-    return true;
+    const access = await this.deps.connection.access();
+    if (access.ok) return true;
+    if (!interactive) throw new Error(access.advice.message);
+    this.ui.advise(access.advice);
+    return false;
   }
 
   private async submit(answers: VideoAnswers, interactive: boolean): Promise<VideoJobRecord | undefined> {

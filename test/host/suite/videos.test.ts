@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
 import type { ErrorAdvice } from '../../../src/gateway/errorAdvice';
 import type { VideoJobRecord } from '../../../src/videos/jobRecord';
-import type { Memento } from '../../../src/videos/jobStore';
+import type { Memento } from '../../../src/util/memento';
 import type { CommandUi } from '../../../src/videos/videoJobsCommands';
 import type { VideoJobNode } from '../../../src/videos/videoJobsTree';
 import type { VideoFeature, VideoTestOptions } from '../../../src/videos/videoJobsView';

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiKeyStore, validateKeyInput, type MementoLike, type SecretBackend } from '../../../src/auth/apiKeyStore';
+import type { Memento } from '../../../src/util/memento';
+import { ApiKeyStore, validateKeyInput, type SecretBackend } from '../../../src/auth/apiKeyStore';
 import { applySeededKey, SEED_KEY_ENV } from '../../../src/auth/seedKey';
 
 class MemorySecrets implements SecretBackend {
@@ -18,7 +19,7 @@ class MemorySecrets implements SecretBackend {
   }
 }
 
-class MemoryMemento implements MementoLike {
+class MemoryMemento implements Memento {
   readonly values = new Map<string, unknown>();
   get<T>(key: string) {
     return this.values.get(key) as T | undefined;

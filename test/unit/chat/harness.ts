@@ -1,5 +1,6 @@
 // Builds a chat controller over an in-memory store, a fake gateway and a fake clock.
-import { ChatController, type ChatEvent, type GatewayAccessResult } from '../../../src/chat/chatController';
+import { ChatController, type ChatEvent } from '../../../src/chat/chatController';
+import type { GatewayAccess } from '../../../src/gateway/connection';
 import { defaultSettings, type ChatSession, type ChatSettings } from '../../../src/chat/model';
 import { ChatSessionStore } from '../../../src/chat/sessionStore';
 import { FakeClock } from '../../../src/util/fakeClock';
@@ -14,7 +15,7 @@ export interface Harness {
   controller: ChatController;
   events: ChatEvent[];
   storeErrors: string[];
-  access: { result: GatewayAccessResult };
+  access: { result: GatewayAccess };
 }
 
 export function createHarness(options: { settings?: Partial<ChatSettings>; defaultModel?: string | undefined } = {}): Harness {
@@ -23,7 +24,7 @@ export function createHarness(options: { settings?: Partial<ChatSettings>; defau
   const storeErrors: string[] = [];
   const store = new ChatSessionStore(fs, (error, what) => storeErrors.push(`${what}: ${String(error)}`));
   const gateway = new FakeGateway();
-  const access: { result: GatewayAccessResult } = { result: { api: gateway, origin: 'http://127.0.0.1:9' } };
+  const access: { result: GatewayAccess } = { result: { ok: true, api: gateway, origin: 'http://127.0.0.1:9' } };
   const session: ChatSession = {
     id: 's1',
     title: 'New Chat',

@@ -40,6 +40,7 @@ function setup(): { h: Harness; bridge: ChatWebviewBridge; posted: HostMessage[]
   const warnings: string[] = [];
   const workbench = new RecordingWorkbench();
   const bridge = new ChatWebviewBridge(h.controller, workbench, (m) => posted.push(m), () => ({ models: ['model-k3'], loading: false }), h.clock, {
+    info: () => undefined,
     warn: (m) => warnings.push(m),
     error: (m) => warnings.push(m),
   });

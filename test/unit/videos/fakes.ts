@@ -1,7 +1,7 @@
 // Test doubles for the video-jobs tests: a scriptable gateway and an in-memory Memento.
 import type { ChatResult, GatewayApi, Model, RequestOptions, VideoJob, VideoRequest } from '../../../src/gateway/types';
 import type { Clock } from '../../../src/util/clock';
-import type { Memento } from '../../../src/videos/jobStore';
+import type { Memento } from '../../../src/util/memento';
 export { seededRandom } from '../../util/seededRandom';
 
 export interface Call {
