@@ -2,7 +2,8 @@
 // out, and turns the controller's events into protocol messages. Pure: the editor actions it needs are injected,
 // so the same code runs under the real panel and in unit tests.
 import type { Logger } from '../util/logger';
-import { parseWebviewMessage, safeExternalUrl, type CodeActionKind, type HostMessage, type ModelsState, type TurnFinish, type WebviewMessage, type WireTurn, type WireTurnError } from '../webview/protocol';
+import { safeExternalUrl } from '../util/externalUrl';
+import { parseWebviewMessage, type CodeActionKind, type HostMessage, type ModelsState, type TurnFinish, type WebviewMessage, type WireTurn, type WireTurnError } from '../webview/protocol';
 import type { Clock } from '../util/clock';
 import { Emitter, type Disposable, type Event } from '../util/events';
 import type { ChatController, ChatEvent } from './chatController';

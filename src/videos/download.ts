@@ -7,26 +7,12 @@ import * as https from 'node:https';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
+import { checkExternalUrl, type ExternalUrlCheck } from '../util/externalUrl';
 
-export type ResultUrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
-
-/** Only http and https result links are opened, previewed or downloaded. */
-export function checkResultUrl(value: unknown): ResultUrlCheck {
+/** Result links follow the extension's one rule for links it opens; an empty one means the job has none. */
+export function checkResultUrl(value: unknown): ExternalUrlCheck {
   if (typeof value !== 'string' || value.trim() === '') return { ok: false, reason: 'The job has no result link.' };
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return { ok: false, reason: `The result link is not a valid URL: ${shorten(value)}` };
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { ok: false, reason: `Refused to open the result link: only http and https links are allowed, and this one is a ${url.protocol} link (${shorten(value)}).` };
-  }
-  return { ok: true, url };
-}
-
-function shorten(text: string, max = 80): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return checkExternalUrl(value);
 }
 
 /** YYYYMMDDTHHMMSSZ, as in X-Amz-Date and X-Goog-Date. */
@@ -192,7 +178,7 @@ async function openFollowingRedirects(start: URL, options: DownloadOptions): Pro
       try {
         next = new URL(location, url);
       } catch {
-        throw new DownloadError('bad_url', `The server redirected to an invalid URL: ${shorten(location)}`);
+        throw new DownloadError('bad_url', `The server redirected to an invalid URL: ${location.length > 80 ? `${location.slice(0, 79)}…` : location}`);
       }
       if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new DownloadError('bad_url', `The server redirected to a ${next.protocol} link, which is not followed.`);
       url = next;

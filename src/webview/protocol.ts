@@ -206,16 +206,3 @@ const HOST_SHAPES: Record<HostMessage['type'], Shape> = {
 export function parseHostMessage(raw: unknown): Parsed<HostMessage> {
   return parseWith<HostMessage>(raw, HOST_SHAPES);
 }
-
-/** Only http and https links may leave the webview; anything else (command:, vscode:, file:, javascript:…) is inert. */
-export function safeExternalUrl(href: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(href);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  if (url.username || url.password) return undefined;
-  return url.toString();
-}

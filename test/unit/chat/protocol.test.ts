@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { defaultSettings } from '../../../src/chat/model';
-import { parseHostMessage, parseWebviewMessage, safeExternalUrl } from '../../../src/webview/protocol';
+import { safeExternalUrl } from '../../../src/util/externalUrl';
+import { parseHostMessage, parseWebviewMessage } from '../../../src/webview/protocol';
 
 describe('chat protocol', () => {
   describe('messages from the webview', () => {

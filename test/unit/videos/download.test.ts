@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { safeExternalUrl } from '../../../src/util/externalUrl';
 import { checkResultUrl, downloadToFile, DownloadError, formatBytes, resultFileName, uniqueFilePath, urlExpiry } from '../../../src/videos/download';
 
 const SAMPLE = readFileSync(path.join(__dirname, '../../../../test/fixtures/video/sample.mp4'));
@@ -173,6 +174,14 @@ describe('download', () => {
       }
       const refused = checkResultUrl('command:workbench.action.quit');
       assert.ok(!refused.ok && /only http and https/.test(refused.reason) && /command:/.test(refused.reason));
+    });
+
+    it('refuses a link with a user name or password, as the chat does (one rule for every link)', () => {
+      for (const bad of ['https://user:pass@cdn.example.com/v.mp4', 'https://user@cdn.example.com/v.mp4']) {
+        const checked = checkResultUrl(bad);
+        assert.ok(!checked.ok && /user name or password/.test(checked.reason), bad);
+        assert.equal(safeExternalUrl(bad), undefined, bad);
+      }
     });
   });
 
