@@ -8,13 +8,17 @@ import { adviceFor, SET_API_KEY } from '../gateway/errorAdvice';
 import type { GatewayApi } from '../gateway/types';
 import type { VideoDefaults } from '../settings/settings';
 import { showAdvice } from '../ui/notify';
+import type { VideoJobsHost } from './commandContext';
+import { vscodeCommandUi, type CommandUi } from './commandUiView';
 import { MissingApiKeyError } from './errors';
-import { isPollable, type VideoJobRecord } from './jobRecord';
+import type { VideoJobRecord } from './jobRecord';
+import { isRunning, type VideoJobNode } from './jobPresentation';
 import type { Memento } from '../util/memento';
-import type { JobStore } from './jobStore';
-import type { AuthRequired, PauseChange } from './pollScheduler';
-import { VideoJobCommands, vscodeUi, type CommandUi, type VideoJobsHost } from './videoJobsCommands';
-import { VideoJobsTreeProvider, type VideoJobNode } from './videoJobsTree';
+import type { JobsChange, JobStore } from './jobStore';
+import type { AuthRequired } from './pollScheduler';
+import { nodeResultFetch, type ResultFetch } from './resultFetch';
+import { VideoJobCommands } from './videoJobsCommands';
+import { VideoJobsTreeProvider } from './videoJobsTreeView';
 import { VideoPreviewPanels } from './videoPreviewPanel';
 
 type Subscription = { dispose(): void };
@@ -49,6 +53,8 @@ export interface VideoFeatureDeps {
   onDidChangeKey(listener: (origin: string) => void): Subscription;
   keyFor(origin: string): Promise<string | undefined>;
   createStore(video: VideoDefaults): JobStore;
+  /** How result links are fetched; the plain Node transport when not given. */
+  fetchResult?: ResultFetch;
 }
 
 interface ViewOptions {
@@ -84,7 +90,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   ) {
     this.bounds = pollBoundsOf(deps.settings());
     this.currentStore = deps.createStore(deps.settings());
-    this.provider = new VideoJobsTreeProvider({ jobs: () => this.visibleJobs(), get: (key) => this.currentStore.get(key) });
+    this.provider = new VideoJobsTreeProvider({ jobs: () => this.visibleJobs(), get: (key) => this.visibleJob(key) });
     this.treeView = options.treeViewId ? vscode.window.createTreeView(options.treeViewId, { treeDataProvider: this.provider, showCollapseAll: false }) : undefined;
     this.bindStore();
     this.subscriptions.push(
@@ -115,8 +121,14 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     return origin ? this.currentStore.jobs(origin) : [];
   }
 
+  private visibleJob(key: string): VideoJobRecord | undefined {
+    const record = this.currentStore.get(key);
+    return record && record.origin === this.origin ? record : undefined;
+  }
+
+  /** Jobs of the shown gateway still being submitted or followed: the badge. */
   get runningCount(): number {
-    return this.visibleJobs().filter((job) => job.localState === 'submitting' || isPollable(job)).length;
+    return this.visibleJobs().filter(isRunning).length;
   }
 
   selection(): readonly VideoJobNode[] {
@@ -128,25 +140,29 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     await this.treeView.reveal(this.provider.jobNode(key), { select: true, focus: false }).then(undefined, () => undefined);
   }
 
+  /** Re-reads the whole view. */
   refresh(): void {
+    this.provider.refresh();
     this.update();
   }
 
   private bindStore(): void {
     const store = this.currentStore;
     this.storeSubscriptions = [
-      store.onDidChange(() => {
+      store.onDidChange((change: JobsChange) => {
+        this.provider.jobsChanged(change.keys);
         this.update();
         if (this.rebuildWanted) void this.rebuildStore();
       }),
       store.onDidFinish((record) => this.finished.fire(record)),
-      store.onDidChangePause((change) => this.onPause(change)),
+      // The poll that met the 429 already told the connection (the status bar's countdown); only the message changes.
+      store.onDidChangePause(() => this.update()),
       store.onAuthRequired((required) => this.onAuthRequired(required)),
     ];
   }
 
+  /** The badge, the message and the context key; the tree refreshes its elements itself. */
   private update(): void {
-    this.provider.refresh();
     if (this.treeView) {
       const running = this.runningCount;
       this.treeView.badge = running > 0 ? { value: running, tooltip: `${running} video job${running === 1 ? '' : 's'} running` } : undefined;
@@ -166,16 +182,6 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     return undefined;
   }
 
-  private onPause(change: PauseChange): void {
-    this.update();
-    if (change.pausedUntil === undefined) return;
-    // The status bar shows the countdown from the connection state.
-    this.deps.connection.report(change.origin, {
-      ok: false,
-      error: { status: 429, retryAfterMs: Math.max(0, change.pausedUntil - Date.now()), message: 'Video status checks are paused by the rate limit.' },
-    });
-  }
-
   private onAuthRequired(required: AuthRequired): void {
     this.update();
     if (!this.options.primary || required.origin !== this.origin) return;
@@ -189,7 +195,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     // The gateway or its key changed: jobs of the (new) current gateway may be polled again.
     const origin = this.origin;
     if (origin) this.currentStore.resumeAuth(origin);
-    this.update();
+    this.refresh();
   }
 
   private onSettingsChanged(): void {
@@ -216,7 +222,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
       this.currentStore = this.deps.createStore(this.deps.settings());
       this.currentStore.setFocused(vscode.window.state.focused);
       this.bindStore();
-      this.update();
+      this.refresh();
     })().finally(() => {
       this.rebuilding = undefined;
     });
@@ -241,7 +247,9 @@ export class VideoFeature implements vscode.Disposable {
 
   constructor(deps: VideoFeatureDeps, options: ViewOptions & { ui?: CommandUi }) {
     this.view = new VideoJobsView(deps, options);
-    this.commands = new VideoJobCommands({ view: this.view, connection: deps.connection, models: deps.models, settings: deps.settings, keyFor: deps.keyFor, previews: this.previews, ui: options.ui ?? vscodeUi });
+    const { connection, models, settings, keyFor } = deps;
+    const ui = options.ui ?? vscodeCommandUi;
+    this.commands = new VideoJobCommands({ view: this.view, connection, models, settings, keyFor, previews: this.previews, ui, fetchResult: deps.fetchResult ?? nodeResultFetch });
   }
 
   get store(): JobStore {
