@@ -501,9 +501,6 @@ describe('video jobs', function () {
     assert.ok(pausedUntil > Date.now() - 100);
     assert.match(feature.view.treeView?.message ?? '', /Rate limited/);
     assert.equal(api.connection.state.kind, 'rate-limited', 'reported to the connection (status bar countdown)');
-    watching.dispose();
-    assert.ok(states.length > 0);
-    for (const message of states) assert.match(message, /forced by the simulator/, 'only the gateway’s own 429 reaches the connection, nothing made up');
 
     await until(() => statusOf(record.key) === 'completed', 'the job to complete after the pause', 20_000);
     const after = sim.log.slice(firstForced);
@@ -515,6 +512,9 @@ describe('video jobs', function () {
       assert.ok(next.startedAt - entry.startedAt >= 950, `next request ${next.startedAt - entry.startedAt} ms after a 429 with Retry-After: 1`);
     }
     assert.equal(feature.view.treeView?.message, undefined, 'the pause message is gone');
+    watching.dispose();
+    assert.ok(states.length > 0);
+    for (const message of states) assert.match(message, /forced by the simulator/, 'only the gateway’s own 429 reaches the connection, nothing made up');
   });
 
   it('pauses polling when the key is refused, and resumes when the key changes', async () => {
