@@ -8,3 +8,4 @@ export { SseDecoder, type SseSink, type SseDecoderOptions } from './sse';
 export { realClock, sleeperFor, type Clock, type Sleep, type TimerHandle } from '../util/clock';
 export { serverRetryDelayMs, defaultBackoffMs, isRetryableStatus } from './retry';
 export { resolveProxy, matchesNoProxy } from './proxy';
+export { openResult, resolveFinalUrl, ResultFetchError, type OpenResultOptions, type ResultResponse, type ResolvedResult, type ResultCredentials } from './resultFetch';
