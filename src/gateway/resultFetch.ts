@@ -7,6 +7,7 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { checkExternalUrl } from '../util/externalUrl';
+import { errorCodeOf, formatSeconds } from './failures';
 import { resolveProxy, type ProxyEnv } from './proxy';
 import { loadUndici } from './undiciLoader';
 
@@ -222,22 +223,12 @@ function translateError(error: unknown, signal: AbortSignal | undefined, url: UR
     case 'UND_ERR_CONNECT_TIMEOUT':
       return new ResultFetchError('timeout', `Connecting to ${where} timed out.`);
     case 'UND_ERR_HEADERS_TIMEOUT':
-      return new ResultFetchError('timeout', `${where} did not answer within ${seconds(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)}.`);
+      return new ResultFetchError('timeout', `${where} did not answer within ${formatSeconds(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)}.`);
     case 'UND_ERR_BODY_TIMEOUT':
-      return new ResultFetchError('timeout', `${where} sent nothing for ${seconds(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS)}.`);
+      return new ResultFetchError('timeout', `${where} sent nothing for ${formatSeconds(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS)}.`);
   }
   const detail = error instanceof Error ? error.message : String(error);
   return new ResultFetchError('network', `The request to ${where} failed${code ? ` (${code})` : ''}: ${detail}`);
-}
-
-function errorCodeOf(error: unknown): string | undefined {
-  const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
-  if (typeof e?.code === 'string') return e.code;
-  return typeof e?.cause?.code === 'string' ? e.cause.code : undefined;
-}
-
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 function shorten(text: string, max = 80): string {
