@@ -24,7 +24,7 @@ import type {
 } from './types';
 import { loadUndici, type UndiciParts } from './undiciLoader';
 import { logRequest, type GatewayLogger, type TextLogger } from './requestLog';
-import { isRecord, readChatCompletion, readChatStream, readJson, videoJobOf, type AttemptContext } from './responseReaders';
+import { isRecord, jobIdProblem, readChatCompletion, readChatStream, readJson, videoJobOf, type AttemptContext } from './responseReaders';
 
 export interface GatewayClientOptions {
   /** Base URL including the /v1 prefix, e.g. http://127.0.0.1:8787/v1 (a trailing slash is fine). */
@@ -161,6 +161,8 @@ export class GatewayClient implements GatewayApi {
   }
 
   async getVideo(id: string, options?: RequestOptions): Promise<VideoJob> {
+    const problem = jobIdProblem(id);
+    if (problem) throw badResponse(`The video job id cannot be checked: ${problem}`);
     const spec: CallSpec = {
       method: 'GET',
       path: `/videos/generations/${encodeURIComponent(id)}`,

@@ -133,6 +133,10 @@ export class FailureMapper {
   /** A chat stream or completion that reported an error or could not be read. */
   stream(failure: StreamFailure, acc: ChatStreamAccumulator, requestId: string | undefined): GatewayError {
     const partial = acc.result();
+    if (failure.kind === 'oversized') {
+      const message = `${String(failure.payload)} The reply was stopped there; the text received before it is kept.`;
+      return new GatewayError({ status: 0, code: 'bad_response', message, requestId, partial });
+    }
     if (failure.kind === 'invalid-json') {
       return new GatewayError({ status: 0, code: 'bad_response', message: 'The gateway sent a stream event that is not valid JSON.', requestId, partial });
     }

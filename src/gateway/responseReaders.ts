@@ -120,7 +120,29 @@ export function videoJobOf(body: unknown): VideoJob {
   if (!isRecord(body) || typeof body.id !== 'string' || typeof body.status !== 'string') {
     throw badResponse('The video job from the gateway has no id or status.');
   }
+  const problem = jobIdProblem(body.id);
+  if (problem) throw badResponse(`The gateway gave the video job an id that cannot be checked: ${problem}`);
   return body as VideoJob;
+}
+
+/**
+ * Why a job id cannot go into the poll path, or undefined when it can. `.` and `..` survive encodeURIComponent and
+ * would be resolved as dot segments (by URL parsers, proxies and servers alike), and `%2E%2E` is read as `..` by
+ * WHATWG URL parsing, so ids made of dot segments are refused rather than encoded.
+ */
+export function jobIdProblem(id: string): string | undefined {
+  if (id === '') return 'it is empty.';
+  const segments = safeDecode(id).split(/[/\\]/);
+  if (segments.some((segment) => segment === '.' || segment === '..')) return `"${id.length > 80 ? `${id.slice(0, 79)}…` : id}" has a "." or ".." path segment.`;
+  return undefined;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function fullDelta(result: ChatResult): ChatDelta | undefined {
