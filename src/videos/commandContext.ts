@@ -1,6 +1,7 @@
 // What every video command is given, and how a command finds the job it acts on. Every job action looks the job
 // up in the store by key, so a stale tree element can never act on data the store no longer has.
 import type { GatewayConnection } from '../gateway/connection';
+import type { OpenResultOptions } from '../gateway/resultFetch';
 import type { ModelCatalog } from '../models/modelCatalog';
 import type { VideoDefaults } from '../settings/settings';
 import type { Event } from '../util/events';
@@ -8,7 +9,6 @@ import type { CommandUi } from './commandUiView';
 import type { VideoJobRecord } from './jobRecord';
 import type { JobStore } from './jobStore';
 import { quoted, statusText, type VideoJobNode } from './jobPresentation';
-import type { ResultFetch } from './resultFetch';
 import { checkResultUrl } from './resultLinks';
 import type { VideoPreviewPanels } from './videoPreviewPanel';
 
@@ -32,8 +32,15 @@ export interface VideoCommandContext {
   keyFor(origin: string): Promise<string | undefined>;
   readonly previews: VideoPreviewPanels;
   readonly ui: CommandUi;
-  /** How result links are fetched (downloads, and where a preview's link leads). */
-  readonly fetchResult: ResultFetch;
+}
+
+/**
+ * How to fetch a job's result links: through the proxy the API calls use, with the gateway's key and headers for
+ * its own origin only, and only while the job's gateway is the configured one.
+ */
+export async function resultFetchOptionsFor(ctx: VideoCommandContext, record: VideoJobRecord): Promise<Pick<OpenResultOptions, 'proxy' | 'credentials'>> {
+  const options = await ctx.connection.resultFetchOptions();
+  return record.origin === ctx.connection.origin ? options : { proxy: options.proxy };
 }
 
 export interface Target {

@@ -1,10 +1,25 @@
-// Saving a result to disk. Pure Node (no vscode). Everything about the file is chosen here, not by the server: the
-// name comes from the job id, the extension from an allowlist by Content-Type, the size is capped, and the file
-// is created exclusively (a name that exists, even as a dangling link, is never written through).
+// Saving a result to disk. Pure Node (no vscode). The bytes come through the gateway's result fetcher (the proxy
+// the API calls use; redirects followed under the one link rule; the key only to the gateway's origin). Everything
+// about the file is chosen here, not by the server: the name comes from the job id, the extension from an allowlist
+// by Content-Type, the size is capped, and the file is created exclusively (a name that exists, even as a dangling
+// link, is never written through).
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import { DownloadError, getResult, startWatchdog, type ResultRequestOptions } from './resultFetch';
+import { openResult, ResultFetchError, type OpenResultOptions, type ResultFetchErrorCode } from '../gateway/resultFetch';
+
+export type DownloadErrorCode = ResultFetchErrorCode | 'http_status' | 'incomplete' | 'not_video' | 'too_large' | 'file';
+
+export class DownloadError extends Error {
+  override readonly name = 'DownloadError';
+  constructor(
+    readonly code: DownloadErrorCode,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
 
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 2 * 1024 ** 3;
 
@@ -53,7 +68,10 @@ export async function createNewFile(directory: string, stem: string, extension: 
   throw new DownloadError('file', `Too many files named like ${stem}${extension} in ${directory}.`);
 }
 
-export interface DownloadOptions extends ResultRequestOptions {
+/** How to reach the link (`connection.resultFetchOptions()` gives the proxy and the gateway's credentials). */
+export type DownloadOptions = Pick<OpenResultOptions, 'proxy' | 'env' | 'credentials' | 'signal' | 'maxRedirects' | 'timeoutMs' | 'idleTimeoutMs'> & SaveOptions;
+
+interface SaveOptions {
   /** Called as bytes arrive; `total` is the Content-Length when the server sent one. */
   onProgress?: (received: number, total: number | undefined) => void;
   /** The most bytes written; a larger body stops the download. */
@@ -63,7 +81,7 @@ export interface DownloadOptions extends ResultRequestOptions {
 export interface DownloadResult {
   file: string;
   bytes: number;
-  contentType: string;
+  contentType: string | undefined;
   /** The link the bytes finally came from (after redirects). */
   finalUrl: string;
 }
@@ -74,46 +92,69 @@ export interface DownloadResult {
  */
 export async function downloadResult(url: string, directory: string, stem: string, options: DownloadOptions = {}): Promise<DownloadResult> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
-  const watchdog = startWatchdog(options);
   let created: { file: string; handle: FileHandle } | undefined;
   try {
-    const { response, url: finalUrl } = await getResult(url, options, watchdog);
-    const contentType = response.header('content-type') ?? '';
-    const lengthHeader = response.header('content-length');
-    const total = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
-    const type = videoExtensionFor(contentType);
-    if (!type.ok || (total !== undefined && total > maxBytes)) {
-      response.cancel();
-      throw type.ok ? tooLarge(maxBytes, total) : new DownloadError('not_video', type.reason);
+    const response = await openResult(url, { ...options, method: 'GET' });
+    const refusal = refusalOf(response.status, response.headers, maxBytes);
+    if (refusal) {
+      response.body.destroy();
+      throw refusal;
     }
-    created = await createNewFile(directory, stem, type.extension);
+    const contentType = response.headers['content-type'];
+    const total = lengthOf(response.headers);
+    created = await createNewFile(directory, stem, (videoExtensionFor(contentType) as { extension: string }).extension);
     let received = 0;
     try {
-      for await (const chunk of response.body) {
-        watchdog.alive();
+      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
         received += chunk.length;
         if (received > maxBytes) throw tooLarge(maxBytes);
         await writeAll(created, chunk);
         options.onProgress?.(received, total);
       }
-    } catch (error) {
-      response.cancel();
-      if (error instanceof DownloadError || watchdog.timedOut || options.signal?.aborted) throw error;
-      throw new DownloadError('incomplete', `The connection broke before the whole video arrived (${(error as Error)?.message ?? error}).`);
+    } finally {
+      response.body.destroy();
     }
-    if (options.signal?.aborted) throw new DownloadError('aborted', 'The download was cancelled.');
     if (total !== undefined && received !== total) throw new DownloadError('incomplete', `Received ${received} of ${total} bytes; the connection broke before the whole video arrived.`);
     await created.handle.close();
-    return { file: created.file, bytes: received, contentType, finalUrl: finalUrl.toString() };
+    return { file: created.file, bytes: received, contentType, finalUrl: response.finalUrl };
   } catch (error) {
     if (created) {
       await created.handle.close().catch(() => undefined);
       await fs.rm(created.file, { force: true }).catch(() => undefined);
     }
-    throw watchdog.translate(error);
-  } finally {
-    watchdog.stop();
+    throw downloadErrorOf(error, created !== undefined);
   }
+}
+
+/** Why a response is not saved: an error status, a body that is not a video, or a declared size over the limit. */
+function refusalOf(status: number, headers: Record<string, string>, maxBytes: number): DownloadError | undefined {
+  if (status !== 200) return new DownloadError('http_status', statusMessage(status), status);
+  const type = videoExtensionFor(headers['content-type']);
+  if (!type.ok) return new DownloadError('not_video', type.reason);
+  const total = lengthOf(headers);
+  return total !== undefined && total > maxBytes ? tooLarge(maxBytes, total) : undefined;
+}
+
+function lengthOf(headers: Record<string, string>): number | undefined {
+  const value = headers['content-length'];
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+function statusMessage(status: number): string {
+  if (status === 403) return 'The server refused the download (HTTP 403). A signed result link stops working when it expires.';
+  if (status === 404) return 'The result file is gone (HTTP 404).';
+  if (status === 410) return 'The result file is gone (HTTP 410). A signed result link stops working when it expires.';
+  return `The download failed with HTTP ${status}.`;
+}
+
+/** The fetcher's failures as DownloadErrors; a network failure once the file was begun means an incomplete video. */
+function downloadErrorOf(error: unknown, writing: boolean): DownloadError {
+  if (error instanceof DownloadError) return error;
+  if (error instanceof ResultFetchError) {
+    if (writing && error.code === 'network') return new DownloadError('incomplete', `The connection broke before the whole video arrived (${error.message}).`);
+    return new DownloadError(error.code, error.message);
+  }
+  return new DownloadError('network', `The download failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 function tooLarge(maxBytes: number, total?: number): DownloadError {

@@ -4,11 +4,9 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { resultLinkOf, type VideoCommandContext } from './commandContext';
-import { downloadResult, formatBytes, resultFileStem } from './download';
-import type { VideoJobRecord } from './jobRecord';
+import { resultFetchOptionsFor, resultLinkOf, type VideoCommandContext } from './commandContext';
+import { DownloadError, downloadResult, formatBytes, resultFileStem } from './download';
 import { expiryNote, formatAge, quoted } from './jobPresentation';
-import { DownloadError } from './resultFetch';
 import { urlExpiry } from './resultLinks';
 
 /** Where the file goes: straight into a local folder, or through a temporary file copied to a folder or a file. */
@@ -30,7 +28,7 @@ export async function downloadResultToWorkspace(ctx: VideoCommandContext, argume
   const destination = await chooseDestination(ctx, stem);
   if (!destination) return undefined;
 
-  const credentialHeaders = await credentialHeadersFor(ctx, record, url);
+  const fetchOptions = await resultFetchOptionsFor(ctx, record);
   const tempDir = destination.kind === 'local' ? undefined : await fs.mkdtemp(path.join(os.tmpdir(), 'model-gateway-'));
   try {
     const result = await ctx.ui.withProgress(
@@ -38,10 +36,8 @@ export async function downloadResultToWorkspace(ctx: VideoCommandContext, argume
       (report, signal) => {
         let percent = 0;
         return downloadResult(url, destination.kind === 'local' ? destination.directory : tempDir!, stem, {
-          fetch: ctx.fetchResult,
+          ...fetchOptions,
           signal,
-          credentialOrigin: credentialHeaders ? record.origin : undefined,
-          credentialHeaders,
           maxBytes: ctx.settings().maxDownloadBytes,
           onProgress: (received, total) => {
             if (total === undefined || total === 0) return report(formatBytes(received));
@@ -109,11 +105,4 @@ async function place(file: string, destination: Destination): Promise<vscode.Uri
     }
   }
   throw new DownloadError('file', `Too many files named like ${name} in ${destination.folder.toString()}.`);
-}
-
-/** The key goes along only to the gateway that ran the job, and only while that gateway is the configured one. */
-async function credentialHeadersFor(ctx: VideoCommandContext, record: VideoJobRecord, url: string): Promise<Record<string, string> | undefined> {
-  if (new URL(url).origin !== record.origin || record.origin !== ctx.connection.origin) return undefined;
-  const key = await ctx.keyFor(record.origin);
-  return key ? { authorization: `Bearer ${key}` } : undefined;
 }

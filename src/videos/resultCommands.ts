@@ -1,8 +1,8 @@
 // UI adapter: the actions on a result link: Open Result (in the browser), Preview (in a webview), Copy URL, and
 // Copy Job ID. Only links that pass the one link rule (http/https, no credentials) are opened or previewed.
 import type * as vscode from 'vscode';
-import { resultLinkOf, targetOf, type VideoCommandContext } from './commandContext';
-import { resolveFinalUrl } from './resultFetch';
+import { resolveFinalUrl } from '../gateway/resultFetch';
+import { resultFetchOptionsFor, resultLinkOf, targetOf, type VideoCommandContext } from './commandContext';
 
 export async function openResult(ctx: VideoCommandContext, argument?: unknown): Promise<boolean> {
   const link = resultLinkOf(ctx, argument);
@@ -11,20 +11,24 @@ export async function openResult(ctx: VideoCommandContext, argument?: unknown): 
 
 /**
  * Plays the result in a webview whose media-src allows one origin: where the link finally leads after redirects
- * (asked first without the key, as the webview will fetch it). When that cannot be found out, the link itself is
+ * (asked through the API's proxy but without the key, as the webview will fetch it). When that cannot be found out, the link itself is
  * played and the page says why.
  */
 export async function previewResult(ctx: VideoCommandContext, argument?: unknown): Promise<vscode.WebviewPanel | undefined> {
   const link = resultLinkOf(ctx, argument);
   if (!link) return undefined;
   const { record, index } = link.target;
+  const { proxy } = await resultFetchOptionsFor(ctx, record);
   const resolved = await ctx.ui.withProgress(
     'Opening the preview…',
-    (_report, signal) =>
-      resolveFinalUrl(link.url, { fetch: ctx.fetchResult, signal, idleTimeoutMs: 15_000 }).then(
-        (url): { url: string; problem?: string } => ({ url }),
-        (error: unknown) => ({ url: link.url, problem: error instanceof Error ? error.message : String(error) }),
-      ),
+    async (_report, signal): Promise<{ url: string; problem?: string }> => {
+      try {
+        const { finalUrl, status } = await resolveFinalUrl(link.url, { proxy, signal, timeoutMs: 15_000 });
+        return status < 400 ? { url: finalUrl } : { url: link.url, problem: `it answered HTTP ${status}` };
+      } catch (error) {
+        return { url: link.url, problem: error instanceof Error ? error.message : String(error) };
+      }
+    },
     { cancellable: true, inStatusBar: true },
   );
   return ctx.previews.show(record, index, resolved.url, resolved.problem && `Could not check where the link leads (${resolved.problem}); it may not play.`);

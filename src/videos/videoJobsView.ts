@@ -16,7 +16,6 @@ import { isRunning, type VideoJobNode } from './jobPresentation';
 import type { Memento } from '../util/memento';
 import type { JobsChange, JobStore } from './jobStore';
 import type { AuthRequired } from './pollScheduler';
-import { nodeResultFetch, type ResultFetch } from './resultFetch';
 import { VideoJobCommands } from './videoJobsCommands';
 import { VideoJobsTreeProvider } from './videoJobsTreeView';
 import { VideoPreviewPanels } from './videoPreviewPanel';
@@ -53,8 +52,6 @@ export interface VideoFeatureDeps {
   onDidChangeKey(listener: (origin: string) => void): Subscription;
   keyFor(origin: string): Promise<string | undefined>;
   createStore(video: VideoDefaults): JobStore;
-  /** How result links are fetched; the plain Node transport when not given. */
-  fetchResult?: ResultFetch;
 }
 
 interface ViewOptions {
@@ -249,7 +246,7 @@ export class VideoFeature implements vscode.Disposable {
     this.view = new VideoJobsView(deps, options);
     const { connection, models, settings, keyFor } = deps;
     const ui = options.ui ?? vscodeCommandUi;
-    this.commands = new VideoJobCommands({ view: this.view, connection, models, settings, keyFor, previews: this.previews, ui, fetchResult: deps.fetchResult ?? nodeResultFetch });
+    this.commands = new VideoJobCommands({ view: this.view, connection, models, settings, keyFor, previews: this.previews, ui });
   }
 
   get store(): JobStore {

@@ -13,6 +13,7 @@ import type { VideoJobNode } from '../../../src/videos/jobPresentation';
 import type { VideoFeature, VideoTestOptions } from '../../../src/videos/videoJobsView';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
+import { startProxy } from '../../unit/gateway/helpers/proxy';
 import { config, connectTo, EXTENSION_ID, until as waitUntil } from '../helpers';
 
 const until = <T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 15_000) => waitUntil(probe, what, timeoutMs);
@@ -340,6 +341,38 @@ describe('video jobs', function () {
       await config().update('video.maxDownloadMB', undefined, vscode.ConfigurationTarget.Global);
       for (const name of fs.readdirSync(folder)) if (!before.has(name)) fs.rmSync(path.join(folder, name), { force: true });
       await files.close();
+    }
+  });
+
+  it('downloads through VS Code’s http.proxy, as the API calls go', async () => {
+    const sample = fs.readFileSync(path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'test', 'fixtures', 'video', 'sample.mp4'));
+    const files = await serve((_p, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(sample));
+    const proxy = await startProxy();
+    // `gateway.test` resolves only inside the test proxy: the file can arrive only through it.
+    const link = `http://gateway.test:${new URL(files.origin).port}/v.mp4`;
+    const record = completedJob('proxied', sim.origin, [link]);
+    const ui = new RecordingUi();
+    const bundle = hooks.createForTest({ storage: new MemoryMemento({ proxied: [record] }), storageKey: 'proxied', ui });
+    bundles.push(bundle);
+    const proxyChanged = () =>
+      new Promise<void>((resolve) => {
+        const watching = vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('http.proxy') && (watching.dispose(), resolve()));
+      });
+    let saved: vscode.Uri | undefined;
+    try {
+      const set = proxyChanged();
+      await vscode.workspace.getConfiguration('http').update('proxy', proxy.url, vscode.ConfigurationTarget.Global);
+      await set;
+      saved = await bundle.commands.download({ kind: 'result', key: record.key, index: 0 });
+      assert.ok(saved, ui.shown.map((m) => m.message).join('\n'));
+      assert.deepEqual(fs.readFileSync(saved.fsPath), sample);
+      assert.ok(proxy.connects.includes(`gateway.test:${new URL(files.origin).port}`), proxy.connects.join(', '));
+    } finally {
+      const unset = proxyChanged();
+      await vscode.workspace.getConfiguration('http').update('proxy', undefined, vscode.ConfigurationTarget.Global);
+      await unset;
+      if (saved) fs.rmSync(saved.fsPath, { force: true });
+      await Promise.all([proxy.close(), files.close()]);
     }
   });
 

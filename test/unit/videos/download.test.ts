@@ -5,9 +5,9 @@ import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { safeExternalUrl } from '../../../src/util/externalUrl';
-import { createNewFile, downloadResult, formatBytes, isWindowsReservedName, resultFileStem, videoExtensionFor } from '../../../src/videos/download';
-import { DownloadError, nodeResultFetch, resolveFinalUrl, type ResultFetch } from '../../../src/videos/resultFetch';
+import { createNewFile, DownloadError, downloadResult, formatBytes, isWindowsReservedName, resultFileStem, videoExtensionFor } from '../../../src/videos/download';
 import { checkResultUrl, urlExpiry } from '../../../src/videos/resultLinks';
+import { startProxy } from '../gateway/helpers/proxy';
 
 const SAMPLE = readFileSync(path.join(__dirname, '../../../../test/fixtures/video/sample.mp4'));
 
@@ -93,7 +93,7 @@ describe('download', () => {
           res.end();
         } else res.writeHead(404).end();
       });
-      const options = { credentialHeaders: { authorization: 'Bearer sk-secret' }, credentialOrigin: gateway.origin };
+      const options = { credentials: { origin: gateway.origin, headers: { authorization: 'Bearer sk-secret' } } };
       const result = await downloadResult(`${gateway.origin}/files/v.mp4`, dir, 'a', options);
       assert.equal(gateway.requests[0].headers.authorization, 'Bearer sk-secret');
       assert.equal(cdn.requests[0].headers.authorization, undefined);
@@ -102,16 +102,18 @@ describe('download', () => {
       assert.deepEqual(await fs.readFile(path.join(dir, 'a.mp4')), SAMPLE);
     });
 
-    it('makes every request through the injected transport', async () => {
-      const cdn = await start((_p, res) => sendSample(res));
-      const gateway = await start((_p, res) => res.writeHead(307, { location: `${cdn.origin}/blob` }).end());
-      const seen: string[] = [];
-      const fetch: ResultFetch = (url, init) => {
-        seen.push(`${init.method} ${url.href}`);
-        return nodeResultFetch(url, init);
-      };
-      await downloadResult(`${gateway.origin}/v`, dir, 'v', { fetch });
-      assert.deepEqual(seen, [`GET ${gateway.origin}/v`, `GET ${cdn.origin}/blob`]);
+    it('goes through the proxy it is given (VS Code http.proxy), as the API calls do', async () => {
+      const server = await start((_p, res) => sendSample(res));
+      const proxy = await startProxy();
+      try {
+        // `gateway.test` resolves only inside the test proxy: the file arrives only through it.
+        const port = new URL(server.origin).port;
+        const result = await downloadResult(`http://gateway.test:${port}/v.mp4`, dir, 'v', { proxy: proxy.url });
+        assert.deepEqual(proxy.connects, [`gateway.test:${port}`]);
+        assert.deepEqual(await fs.readFile(result.file), SAMPLE);
+      } finally {
+        await proxy.close();
+      }
     });
 
     it('refuses non-http links without making a request', async () => {
@@ -167,7 +169,7 @@ describe('download', () => {
       });
       await assert.rejects(downloadResult(`${silentBody.origin}/v.mp4`, dir, 'x', { idleTimeoutMs: 100 }), isCode('timeout'));
       const noAnswer = await start(() => undefined);
-      await assert.rejects(downloadResult(`${noAnswer.origin}/v.mp4`, dir, 'x', { idleTimeoutMs: 100 }), isCode('timeout'));
+      await assert.rejects(downloadResult(`${noAnswer.origin}/v.mp4`, dir, 'x', { timeoutMs: 100 }), isCode('timeout'));
       assert.deepEqual(await listDir(), []);
     });
 
@@ -241,36 +243,6 @@ describe('download', () => {
       const results = await Promise.all([downloadResult(`${server.origin}/a`, dir, 'same'), downloadResult(`${server.origin}/b`, dir, 'same')]);
       assert.deepEqual(results.map((r) => path.basename(r.file)).sort(), ['same (2).mp4', 'same.mp4']);
       for (const r of results) assert.deepEqual(await fs.readFile(r.file), SAMPLE);
-    });
-  });
-
-  describe('resolveFinalUrl', () => {
-    it('follows redirects with HEAD and returns the final link, sending the key to its origin only', async () => {
-      const cdn = await start((_p, res) => sendSample(res));
-      const gateway = await start((_p, res) => res.writeHead(302, { location: `${cdn.origin}/blob/v.mp4?sig=%2F1` }).end());
-      const final = await resolveFinalUrl(`${gateway.origin}/files/v.mp4`, { credentialHeaders: { authorization: 'Bearer sk-secret' }, credentialOrigin: gateway.origin });
-      assert.equal(final, `${cdn.origin}/blob/v.mp4?sig=%2F1`);
-      assert.deepEqual([...gateway.requests, ...cdn.requests].map((r) => r.method), ['HEAD', 'HEAD']);
-      assert.equal(gateway.requests[0].headers.authorization, 'Bearer sk-secret');
-      assert.equal(cdn.requests[0].headers.authorization, undefined);
-    });
-
-    it('asks for the first byte where HEAD is refused (links signed for GET only)', async () => {
-      const cdn = await start((_p, res, headers, method) => {
-        if (method === 'HEAD') return res.writeHead(403).end();
-        assert.equal(headers.range, 'bytes=0-0');
-        res.writeHead(206, { 'content-type': 'video/mp4', 'content-range': `bytes 0-0/${SAMPLE.length}` }).end(SAMPLE.subarray(0, 1));
-      });
-      const gateway = await start((_p, res, _h, method) => (method === 'HEAD' ? res.writeHead(405).end() : res.writeHead(302, { location: `${cdn.origin}/v` }).end()));
-      assert.equal(await resolveFinalUrl(`${gateway.origin}/files/v.mp4`), `${cdn.origin}/v`);
-      assert.deepEqual(cdn.requests.map((r) => r.method), ['HEAD', 'GET']);
-    });
-
-    it('fails with the status where the link ends in an error, and refuses a redirect to another scheme', async () => {
-      const gone = await start((_p, res) => res.writeHead(410).end());
-      await assert.rejects(resolveFinalUrl(`${gone.origin}/v`), (e: unknown) => isCode('http_status')(e) && (e as DownloadError).status === 410);
-      const bad = await start((_p, res) => res.writeHead(302, { location: 'javascript:alert(1)' }).end());
-      await assert.rejects(resolveFinalUrl(`${bad.origin}/v`), isCode('bad_url'));
     });
   });
 
