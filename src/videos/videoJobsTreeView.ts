@@ -29,7 +29,7 @@ function formatTime(ms: number): string {
   return new Date(ms).toLocaleString();
 }
 
-export function jobTooltip(record: VideoJobRecord, now: number): vscode.MarkdownString {
+function jobTooltip(record: VideoJobRecord, now: number): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, false);
   md.isTrusted = false;
   md.supportHtml = false;
@@ -59,7 +59,7 @@ export function jobTooltip(record: VideoJobRecord, now: number): vscode.Markdown
   return md;
 }
 
-export function jobTreeItem(record: VideoJobRecord, now: number): vscode.TreeItem {
+function jobTreeItem(record: VideoJobRecord, now: number): vscode.TreeItem {
   const hasResults = record.resultUrls.length > 0;
   const item = new vscode.TreeItem(shortPrompt(record.prompt), hasResults ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = `job:${record.key}`;
@@ -71,7 +71,7 @@ export function jobTreeItem(record: VideoJobRecord, now: number): vscode.TreeIte
   return item;
 }
 
-export function resultTreeItem(record: VideoJobRecord, index: number, now: number): vscode.TreeItem {
+function resultTreeItem(record: VideoJobRecord, index: number, now: number): vscode.TreeItem {
   const url = record.resultUrls[index];
   const item = new vscode.TreeItem(resultFileStem(record.id, index), vscode.TreeItemCollapsibleState.None);
   item.id = `result:${record.key}:${index}`;

@@ -75,11 +75,10 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   private rebuilding: Promise<void> | undefined;
   private storeSubscriptions: Subscription[] = [];
   private readonly subscriptions: Subscription[] = [];
+  /** The value last given to the `modelGateway.videoJobs.empty` context key. */
+  private shownEmpty: boolean | undefined;
   private readonly finished = new vscode.EventEmitter<VideoJobRecord>();
   readonly onDidFinish = this.finished.event;
-  private readonly storeChanged = new vscode.EventEmitter<void>();
-  /** Fires after the view caught up with any change of the store (or after the store was replaced). */
-  readonly onDidChange = this.storeChanged.event;
 
   constructor(
     private readonly deps: VideoFeatureDeps,
@@ -123,11 +122,6 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     return record && record.origin === this.origin ? record : undefined;
   }
 
-  /** Jobs of the shown gateway still being submitted or followed: the badge. */
-  get runningCount(): number {
-    return this.visibleJobs().filter(isRunning).length;
-  }
-
   selection(): readonly VideoJobNode[] {
     return this.treeView?.selection ?? [];
   }
@@ -158,15 +152,19 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     ];
   }
 
-  /** The badge, the message and the context key; the tree refreshes its elements itself. */
+  /** The badge (the shown jobs still running), the message and the context key; the tree refreshes its own elements. */
   private update(): void {
+    const jobs = this.visibleJobs();
     if (this.treeView) {
-      const running = this.runningCount;
+      const running = jobs.filter(isRunning).length;
       this.treeView.badge = running > 0 ? { value: running, tooltip: `${running} video job${running === 1 ? '' : 's'} running` } : undefined;
       this.treeView.message = this.message();
     }
-    if (this.options.primary) void vscode.commands.executeCommand('setContext', 'modelGateway.videoJobs.empty', this.visibleJobs().length === 0);
-    this.storeChanged.fire();
+    const empty = jobs.length === 0;
+    if (this.options.primary && empty !== this.shownEmpty) {
+      this.shownEmpty = empty;
+      void vscode.commands.executeCommand('setContext', 'modelGateway.videoJobs.empty', empty);
+    }
   }
 
   private message(): string | undefined {
@@ -232,7 +230,6 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     this.treeView?.dispose();
     this.provider.dispose();
     this.finished.dispose();
-    this.storeChanged.dispose();
   }
 }
 

@@ -12,7 +12,7 @@ function escapeHtml(text: string): string {
 }
 
 /** The page for one result; `url` must already have passed checkResultUrl. `note` is shown under the video. */
-export function previewHtml(url: string, title: string, nonce: string, expiresAt?: number, note?: string): string {
+function previewHtml(url: string, title: string, nonce: string, expiresAt?: number, note?: string): string {
   const origin = new URL(url).origin;
   const csp = [`default-src 'none'`, `media-src ${origin}`, `style-src 'nonce-${nonce}'`].join('; ');
   const expiry = expiresAt === undefined ? '' : `<p class="note">The link ${expiresAt <= Date.now() ? 'expired' : 'is valid until'} ${escapeHtml(new Date(expiresAt).toLocaleString())}.</p>`;
@@ -68,11 +68,6 @@ export class VideoPreviewPanels implements vscode.Disposable {
     const expiresAt = urlExpiry(playUrl) ?? urlExpiry(record.resultUrls[index]);
     panel.webview.html = previewHtml(playUrl, shortPrompt(record.prompt, 200), randomBytes(16).toString('base64'), expiresAt, note);
     return panel;
-  }
-
-  /** The open panel for a result, if any (for tests and for closing it when the job is removed). */
-  panelFor(key: string, index: number): vscode.WebviewPanel | undefined {
-    return this.panels.get(`${key}#${index}`);
   }
 
   closeJob(key: string): void {
