@@ -214,7 +214,12 @@ export class GatewayClient implements GatewayApi {
       policy: 'idempotent',
       options,
     };
-    return this.#call(spec, async (res, ctx) => videoJobOf(await this.#readJson(res, ctx)));
+    return this.#call(spec, async (res, ctx) => {
+      const job = videoJobOf(await this.#readJson(res, ctx));
+      const retryAfterMs = serverRetryDelayMs(res.headers as Headers, this.#clock.now());
+      if (retryAfterMs !== undefined) options?.onRetryAfter?.(retryAfterMs);
+      return job;
+    });
   }
 
   /** Closes the connection pool; in-flight requests fail. */
