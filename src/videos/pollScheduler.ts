@@ -1,5 +1,6 @@
 // Decides when each pending video job is polled. One scheduler serves every gateway origin; it holds at most one
-// timer, and none while nothing is pending or everything pending is blocked.
+// timer, and none while nothing is pending or everything pending is blocked. When one job is due next (backoff,
+// the learned window, the gateway's hints) is pollTiming.ts's; the limits every poll obeys are here.
 import type { VideoJob } from '../gateway/types';
 import type { Clock, TimerHandle } from '../util/clock';
 import { Emitter, type Disposable } from '../util/events';
@@ -141,14 +142,15 @@ export class PollScheduler implements Disposable {
     const timing = new JobTiming(this.policy, target.origin, options.job && { ...options.job });
     const pollCount = options.pollCount ?? 0;
     const scheduledAt = options.lastPolledAt ?? now;
-    const dueAt = options.nextPollAt ?? timing.firstDueAt(now) ?? scheduledAt + this.jitteredIntervalMs(pollCount);
+    const learnedDueAt = options.nextPollAt === undefined ? timing.firstDueAt(now) : undefined;
+    const intervalMs = learnedDueAt === undefined ? this.jitteredIntervalMs(pollCount) : learnedDueAt - scheduledAt;
     this.entries.set(target.key, {
       target: { ...target },
       pollCount,
       step: pollCount,
       scheduledAt,
-      intervalMs: Math.max(0, dueAt - scheduledAt),
-      dueAt,
+      intervalMs,
+      dueAt: options.nextPollAt ?? scheduledAt + intervalMs,
       urgent: false,
       inFlight: undefined,
       startedAt: scheduledAt,
@@ -255,7 +257,9 @@ export class PollScheduler implements Disposable {
 
   private effectiveDueAt(entry: Entry): number {
     if (this.focused || entry.urgent) return entry.dueAt;
-    const slowInterval = Math.max(entry.intervalMs * this.unfocusedMultiplier, this.unfocusedFloorMs);
+    // A long wait for an expected completion is not a cadence: only the backoff's range is slowed down.
+    const cadence = Math.min(entry.intervalMs, this.policy.maxIntervalMs);
+    const slowInterval = Math.max(cadence * this.unfocusedMultiplier, this.unfocusedFloorMs);
     return Math.max(entry.dueAt, entry.scheduledAt + slowInterval);
   }
 
