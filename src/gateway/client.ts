@@ -10,7 +10,7 @@ import { realClock, sleeperFor, type Clock, type Sleep } from '../util/clock';
 import { GatewayError } from './errors';
 import { abortedError, AttemptFailure, badResponse, FailureMapper, isRetryable, withAttempts, withOutcomeUnknown, type RetryPolicy } from './failures';
 import { resolveProxy } from './proxy';
-import { defaultBackoffMs, headerText, type Headers } from './retry';
+import { defaultBackoffMs, headerText, serverRetryDelayMs, type Headers } from './retry';
 import type {
   ChatOptions,
   ChatRequest,
@@ -170,7 +170,12 @@ export class GatewayClient implements GatewayApi {
       policy: 'idempotent',
       options,
     };
-    return this.#call(spec, async (res, ctx) => videoJobOf(await readJson(res, ctx)));
+    return this.#call(spec, async (res, ctx) => {
+      const job = videoJobOf(await readJson(res, ctx));
+      const retryAfterMs = serverRetryDelayMs(res.headers as Headers, this.#clock.now());
+      if (retryAfterMs !== undefined) options?.onRetryAfter?.(retryAfterMs);
+      return job;
+    });
   }
 
   /** Closes the connection pool; in-flight requests fail. */
