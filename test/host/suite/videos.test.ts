@@ -155,7 +155,8 @@ describe('video jobs', function () {
   const gets = (id: string) => sim.log.filter((e) => e.method === 'GET' && e.path === `/v1/videos/generations/${id}`);
 
   before(async () => {
-    sim = await startSimulator({ video: { queuedMs: 1200, inProgressMs: 1500 } });
+    // "[slow]" jobs take long enough that no poll plan (learned or not) can meet them finished at their first poll.
+    sim = await startSimulator({ video: (request) => (request.prompt.includes('[slow]') ? { queuedMs: 6000, inProgressMs: 3000 } : { queuedMs: 1200, inProgressMs: 1500 }) });
     api = await vscode.extensions.getExtension<ModelGatewayApi>(EXTENSION_ID)!.activate();
     hooks = api.testing.videos as VideoHooks;
     feature = hooks.feature;
@@ -516,7 +517,6 @@ describe('video jobs', function () {
 
   it('makes no poll during the Retry-After window of a 429, and shows the pause', async () => {
     const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: 'A clock tower in fog' })) as VideoJobRecord;
-    await until(() => gets(record.id!).length > 0, 'the first poll');
     const paused = new Promise<number>((resolve) => {
       const subscription = feature.store.onDidChangePause((change) => {
         if (change.origin === sim.origin && change.pausedUntil !== undefined) {
@@ -528,7 +528,7 @@ describe('video jobs', function () {
     const states: string[] = [];
     const watching = api.connection.onDidChangeState((state) => state.kind === 'rate-limited' && states.push(state.message));
     const firstForced = sim.log.length;
-    // The client itself waits out two of them (its retries); the third reaches the store, which pauses polling.
+    // Before the first poll (at least a second after the submit): three polls in a row are refused.
     sim.force429(1, 3);
     const pausedUntil = await paused;
     assert.ok(pausedUntil > Date.now() - 100);
@@ -551,14 +551,13 @@ describe('video jobs', function () {
   });
 
   it('pauses polling when the key is refused, and resumes when the key changes', async () => {
-    const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: 'A fox in deep snow' })) as VideoJobRecord;
-    await until(() => gets(record.id!).length > 0, 'the first poll');
+    const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: '[slow] A fox in deep snow' })) as VideoJobRecord;
     assert.equal(await vscode.commands.executeCommand('modelGateway.rotateApiKey', sim.keys.disabled), true);
     await until(() => feature.store.isAuthBlocked(sim.origin), 'polling to wait for a key');
     assert.match(feature.view.treeView?.message ?? '', /did not accept the API key/);
     assert.equal(gets(record.id!).at(-1)?.status, 403);
     assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey), true);
-    await until(() => statusOf(record.key) === 'completed', 'the job to complete with the new key');
+    await until(() => statusOf(record.key) === 'completed', 'the job to complete with the new key', 30_000);
     assert.equal(feature.store.isAuthBlocked(sim.origin), false);
     assert.equal(feature.view.treeView?.message, undefined);
   });
