@@ -115,7 +115,7 @@ export class FailureMapper {
 
   /** A non-2xx response, from its (already bounded) body text. */
   status(status: number, headers: Headers, text: string, requestId: string | undefined): AttemptFailure {
-    const details = describeErrorBody(status, redact(text, this.#apiKey), headerText(headers, 'content-type'));
+    const details = describeErrorBody(status, text, headerText(headers, 'content-type'), this.#apiKey);
     const init: GatewayErrorInit = {
       status,
       code: details.code ?? details.type ?? `http_${status}`,
@@ -145,11 +145,11 @@ export class FailureMapper {
 
   /** An `error` value inside an otherwise successful body. */
   fromPayload(payload: unknown, status: number, requestId: string | undefined, partial?: ChatResult): GatewayError {
-    const details = detailsFromErrorValue(payload) ?? { message: 'The gateway reported an error without details.' };
+    const details = detailsFromErrorValue(payload, this.#apiKey) ?? { message: 'The gateway reported an error without details.' };
     return new GatewayError({
       status,
       code: details.code ?? details.type ?? 'server_error',
-      message: redact(details.message, this.#apiKey),
+      message: details.message,
       type: details.type,
       param: details.param,
       requestId,

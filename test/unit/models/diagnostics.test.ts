@@ -6,6 +6,7 @@ import { createNetworkProbes, ProbeTimeout, type NetworkProbes, type ProbeTarget
 import { realClock } from '../../../src/util/clock';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { startSimulator } from '../../simulator';
+import { startServer } from '../gateway/helpers/server';
 import { model } from './fakes';
 
 function codeError(code: string, message = code): Error {
@@ -230,6 +231,23 @@ describe('connection diagnostics', () => {
         assert.match(tls.suggestion ?? '', /http:\/\//);
       } finally {
         await sim.close();
+      }
+    });
+
+    it('never writes a key the gateway echoes into the report, even escaped and across the message clip', async () => {
+      const key = 'sk-proj/Canary+9f8e7d6c/5b4a3928e17d';
+      const error = { message: `Rejected: ${'x'.repeat(470)}${key}${'y'.repeat(100)}`, code: `bad_key:${key}`, param: key };
+      const server = await startServer((_req, res) => void res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error }).replace(/\//g, '\\/')));
+      const client = new GatewayClient({ baseUrl: server.baseUrl, apiKey: key, proxy: false, maxRetries: 0 });
+      try {
+        const report = await runDiagnostics({ baseUrl: server.baseUrl, api: async () => client, probes: createNetworkProbes(realClock), clock: realClock });
+        assert.equal(statuses(report).auth, 'failed');
+        const rendered = renderReport(report) + JSON.stringify(report) + summarizeReport(report);
+        assert.match(rendered, /\[redacted key\]/);
+        for (let i = 0; i + 8 <= key.length; i++) assert.equal(rendered.includes(key.slice(i, i + 8)), false, `the report holds "${key.slice(i, i + 8)}"`);
+      } finally {
+        await client.close();
+        await server.close();
       }
     });
 
