@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
-import type { DiagnosticReport } from '../../../src/models/diagnostics';
+import type { DiagnosticReport } from '../../../src/diagnostics/diagnostics';
 import type { CatalogSnapshot, ModelCatalog } from '../../../src/models/modelCatalog';
 import type { ModelCommands } from '../../../src/models/modelCommands';
 import type { ModelListGroup } from '../../../src/models/modelList';
