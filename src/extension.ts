@@ -82,7 +82,7 @@ function wireKeysAndStatus({ context, log, keys, connection, testing }: Services
   const keyCommands = new KeyCommands(keys, connection);
   const testConnection = new TestConnectionCommand({ connection, log, clock: realClock, proxySetting: vscodeProxySetting });
   const statusBar = new ConnectionStatusBar(connection);
-  context.subscriptions.push(statusBar);
+  context.subscriptions.push(statusBar, testConnection);
   registerCommands(context, { ...keyCommands.handlers(), ...testConnection.handlers(), 'modelGateway.showStatusMenu': () => statusBar.showMenu() });
   const updateContextKeys = (state: ConnectionState) => {
     void vscode.commands.executeCommand('setContext', 'modelGateway.hasBaseUrl', state.kind !== 'no-url');
