@@ -4,6 +4,7 @@
 // the API key.
 import { adviceFor } from '../gateway/errorAdvice';
 import { readError } from '../gateway/errors';
+import { isLoopbackHost, unbracketHost } from '../gateway/proxy';
 import type { GatewayApi, Model } from '../gateway/types';
 import { classifyModel } from '../models/modelKind';
 import { summarizeModels } from '../models/modelList';
@@ -98,7 +99,7 @@ export async function runDiagnostics(input: DiagnosticsInput): Promise<Diagnosti
     add('settings', 'warning', `${settingsNotes.join(' ')} The path does not end in /v1, which the API expects.`, {
       suggestion: 'If requests fail with "not found", add /v1 to the gateway URL.',
     });
-  } else if (!secure && !isLoopback(url.hostname)) {
+  } else if (!secure && !isLoopbackHost(url.hostname)) {
     add('settings', 'warning', `${settingsNotes.join(' ')} The URL uses plain http, so the API key travels unencrypted.`, {
       suggestion: 'Use an https URL if the gateway offers one.',
     });
@@ -116,7 +117,7 @@ export async function runDiagnostics(input: DiagnosticsInput): Promise<Diagnosti
     return finish();
   }
   const addresses = lookup.value ?? [];
-  add('dns', 'ok', addresses.length === 1 && addresses[0] === unbracket(target.host) ? `${via}${target.host} is an IP address; nothing to look up.` : `${via}${target.host} resolves to ${addresses.join(', ')}.`, {
+  add('dns', 'ok', addresses.length === 1 && addresses[0] === unbracketHost(target.host) ? `${via}${target.host} is an IP address; nothing to look up.` : `${via}${target.host} resolves to ${addresses.join(', ')}.`, {
     durationMs: lookup.ms,
   });
 
@@ -258,11 +259,3 @@ function targetOf(url: URL | undefined): ProbeTarget | undefined {
   return { host: url.hostname, port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
 }
 
-function unbracket(host: string): string {
-  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-}
-
-function isLoopback(hostname: string): boolean {
-  const host = unbracket(hostname).toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host);
-}

@@ -6,7 +6,7 @@
 
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { checkExternalUrl } from '../util/externalUrl';
+import { checkExternalUrl, shorten } from '../util/externalUrl';
 import { formatSeconds } from './failures';
 import { errorCodeOf, networkFailureSentence } from './networkErrors';
 import { resolveProxy, type ProxyEnv } from './proxy';
@@ -232,8 +232,4 @@ function translateError(error: unknown, signal: AbortSignal | undefined, url: UR
   const sentence = networkFailureSentence(code, where);
   const detail = error instanceof Error ? error.message : String(error);
   return new ResultFetchError('network', sentence ? `${sentence} (${code})` : `The request to ${where} failed${code ? ` (${code})` : ''}: ${detail}`);
-}
-
-function shorten(text: string, max = 80): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
