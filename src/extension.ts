@@ -17,7 +17,7 @@ import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
 import { realClock } from './util/clock';
 import { JobStore } from './videos/jobStore';
 import { lazyApiFor, VideoFeature, type VideoTestOptions } from './videos/videoJobsView';
-import { CHAT_VIEW_TYPE } from './webview/protocol';
+import { CHAT_VIEW_TYPE } from './chatProtocol/messages';
 
 /** What activate() returns: used by the extension-host tests, and stable enough for other extensions. */
 export interface ModelGatewayApi {

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ChatPanel } from '../../../src/chat/chatPanel';
 import type { ChatPanelManager } from '../../../src/chat/chatPanelManager';
 import type { ModelGatewayApi } from '../../../src/extension';
-import { CHAT_VIEW_TYPE, type HostMessage, type TurnFinish, type WebviewMessage, type WireTurn } from '../../../src/webview/protocol';
+import { CHAT_VIEW_TYPE, type HostMessage, type TurnFinish, type WebviewMessage, type WireTurn } from '../../../src/chatProtocol/messages';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { config, until } from '../helpers';
