@@ -136,13 +136,13 @@ describe('chat store with two windows', () => {
     const w = windows();
     await w.a.save(chat([], { id: 'a' }));
     await w.b.save(chat([], { id: 'b', updatedAt: 5 }));
-    assert.deepEqual(
-      (await w.a.list()).map((s) => s.id),
-      ['b', 'a'],
-    );
     await w.a.save(chat([], { id: 'c', updatedAt: 9 }));
     const index = JSON.parse(w.fs.files.get('index.json') ?? '{}') as { sessions: Array<{ id: string }> };
-    assert.deepEqual(index.sessions.map((s) => s.id).sort(), ['a', 'b', 'c']);
+    assert.deepEqual(index.sessions.map((s) => s.id).sort(), ['a', 'b', 'c'], "A's write kept B's entry");
+    assert.deepEqual(
+      (await w.a.list()).map((s) => s.id),
+      ['c', 'b', 'a'],
+    );
   });
 
   it('a chat open in two windows shows the turns the other window added, at its next save', async () => {
