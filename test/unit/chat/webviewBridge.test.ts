@@ -221,4 +221,32 @@ describe('ChatWebviewBridge', () => {
       ['Hi', 'Kept text'],
     );
   });
+
+  it('trims what it sends to what the webview accepts, so no odd field blanks the chat', async () => {
+    const h = createHarness();
+    const posted: HostMessage[] = [];
+    const warnings: string[] = [];
+    const models = ['m'.repeat(201), ...Array.from({ length: 1100 }, (_, i) => `model-${i}`)];
+    const bridge = new ChatWebviewBridge(h.controller, new RecordingWorkbench(), (m) => posted.push(m), () => ({ models, loading: false }), h.clock, {
+      info: () => undefined,
+      warn: (m) => warnings.push(m),
+      error: (m) => warnings.push(m),
+    });
+    await bridge.handle({ type: 'ready' });
+    bridge.postModels({ models, loading: false });
+    assert.deepEqual(
+      posted.map((m) => [m.type, parseHostMessage(m).ok]),
+      [
+        ['init', true],
+        ['models', true],
+      ],
+    );
+    assert.deepEqual(warnings, ['Chat: trimmed init to what the chat view accepts (an over-long or malformed field).', 'Chat: trimmed models to what the chat view accepts (an over-long or malformed field).']);
+  });
+
+  it('logs why the webview refused a message', async () => {
+    const { bridge, warnings } = setup();
+    await bridge.handle({ type: 'refused', reason: 'init: bad models' });
+    assert.match(warnings[0], /refused a message from VS Code \(init: bad models\)/);
+  });
 });
