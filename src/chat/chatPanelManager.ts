@@ -228,7 +228,10 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       if (this.lastActive === panel) this.lastActive = [...this.panels].at(-1);
     });
     bridge.onDidReceive((message) => {
-      if (message.type === 'ready' && !this.models.known && !this.models.state.loading) void this.refreshModels();
+      if (message.type !== 'ready') return;
+      // The catalog is shared: another chat or feature may have loaded the list already.
+      if (this.models.known) void this.adoptDefaultModel();
+      else if (!this.models.state.loading) void this.refreshModels();
     });
     return panel;
   }
