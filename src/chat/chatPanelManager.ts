@@ -8,12 +8,11 @@ import { adviceFor } from '../gateway/errorAdvice';
 import type { ChatDefaults } from '../settings/settings';
 import type { Clock } from '../util/clock';
 import { CHAT_VIEW_TYPE, type ModelsState } from '../chatProtocol/messages';
-import { NEW_CHAT_TITLE, type ChatSession, type ChatSettings } from '../chatProtocol/session';
-import { cleanSettings } from '../chatProtocol/sessionData';
+import { NEW_CHAT_TITLE, type ChatSession } from '../chatProtocol/session';
 import { isId, isRecord } from '../chatProtocol/validate';
 import { ChatController } from './chatController';
 import { ChatModelList, type ModelCatalogView } from './chatModelList';
-import { pickDefaultModel } from './chatModels';
+import { pickDefaultModel, settingsFromDefaults } from './chatModels';
 import { ChatPanel } from './chatPanel';
 import { NodeFileSystem } from './fileSystem';
 import { selectionPrompt, sessionMarkdown } from './markdownText';
@@ -37,12 +36,6 @@ const LANGUAGE_ALIASES: Record<string, string> = {
   ts: 'typescript', js: 'javascript', py: 'python', sh: 'shellscript', bash: 'shellscript', zsh: 'shellscript', shell: 'shellscript',
   yml: 'yaml', md: 'markdown', rs: 'rust', rb: 'ruby', kt: 'kotlin', 'c++': 'cpp', cs: 'csharp', 'c#': 'csharp', golang: 'go', jsonc: 'jsonc', tsx: 'typescriptreact', jsx: 'javascriptreact',
 };
-
-/** A new chat's settings from the user's settings, cut to what a chat holds (so no odd value blanks the panel). */
-export function settingsFromDefaults(defaults: ChatDefaults): ChatSettings {
-  const sampling = defaults.temperature !== undefined ? { mode: 'temperature', value: defaults.temperature } : defaults.topP !== undefined ? { mode: 'top_p', value: defaults.topP } : { mode: 'default' };
-  return cleanSettings({ model: defaults.model ?? '', systemPrompt: defaults.systemPrompt, sampling, maxTokens: defaults.maxTokens ?? null, stop: [], jsonMode: false });
-}
 
 export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.Disposable {
   readonly store: ChatSessionStore;

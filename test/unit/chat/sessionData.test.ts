@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { cleanHostMessage, parseHostMessage, type HostMessage } from '../../../src/chatProtocol/messages';
 import { defaultSettings, LIMITS, type AssistantTurn } from '../../../src/chatProtocol/session';
-import { cleanSettings, cleanTurn, cleanTurnDelta, repairSession, usageFromGateway } from '../../../src/chatProtocol/sessionData';
+import { cleanSettings, cleanTurn, cleanTurnDelta, isChatSettings, repairSession, usageFromGateway } from '../../../src/chatProtocol/sessionData';
+import { settingsFromDefaults } from '../../../src/chat/chatModels';
 import { clip, conforms, sameData } from '../../../src/chatProtocol/validate';
 
 function reply(extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -103,6 +104,14 @@ describe('chat session data: one normaliser, strict checks derived from it', () 
     assert.ok(sameData({ a: [1, { b: 'x' }], c: undefined }, { a: [1, { b: 'x' }] }));
     assert.ok(!sameData({ a: [1] }, { a: [1, 2] }));
     assert.ok(!sameData({ a: 1 }, { a: 1, b: 2 }));
+  });
+
+  it("a new chat's settings from odd user settings are ones the webview accepts", () => {
+    const settings = settingsFromDefaults({ model: 'm'.repeat(300), systemPrompt: 'Be brief.', temperature: 7, topP: undefined, maxTokens: 0 });
+    assert.ok(isChatSettings(settings));
+    assert.equal(settings.model.length, LIMITS.model);
+    assert.deepEqual(settings.sampling, { mode: 'temperature', value: 2 });
+    assert.equal(settings.maxTokens, null);
   });
 
   describe('what the host sends the webview', () => {
