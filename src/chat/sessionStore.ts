@@ -179,11 +179,14 @@ export class ChatSessionStore {
         if (!('unreadable' in stored)) found.push(summaryOf(stored.session));
       }
       const gone = [...summaries.keys()].filter((id) => !onDisk.has(id));
-      const current = found.length > 0 || gone.length > 0 ? await this.updateIndex((index) => {
-        for (const summary of found) if (!index.has(summary.id)) index.set(summary.id, summary);
-        for (const id of gone) index.delete(id);
-        return true;
-      }) : summaries;
+      let current = summaries;
+      if (found.length > 0 || gone.length > 0) {
+        current = await this.updateIndex((index) => {
+          for (const summary of found) if (!index.has(summary.id)) index.set(summary.id, summary);
+          for (const id of gone) index.delete(id);
+          return true;
+        });
+      }
       return [...current.values()].sort((a, b) => b.updatedAt - a.updatedAt);
     });
   }
