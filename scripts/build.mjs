@@ -34,7 +34,8 @@ function webviewEntries() {
   return entries;
 }
 
-const common = { logLevel: quiet ? 'error' : 'info', sourcemap: production ? false : 'linked', minify: production };
+// TEST_BUILD keeps the extension-host tests' hooks out of the packaged extension (its exports stay empty).
+const common = { logLevel: quiet ? 'error' : 'info', sourcemap: production ? false : 'linked', minify: production, define: { TEST_BUILD: production ? 'false' : 'true' } };
 
 const builds = [
   {

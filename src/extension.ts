@@ -19,11 +19,17 @@ import { JobStore } from './videos/jobStore';
 import { lazyApiFor, VideoFeature, type VideoTestOptions } from './videos/videoJobsView';
 import { CHAT_VIEW_TYPE } from './chatProtocol/messages';
 
-/** What activate() returns: used by the extension-host tests, and stable enough for other extensions. */
+/**
+ * What activate() returns in the test build, for the extension-host tests. The packaged extension exports
+ * nothing: another extension could otherwise send requests with the user's key or reach the stores.
+ */
 export interface ModelGatewayApi {
   readonly connection: GatewayConnection;
   readonly testing: Record<string, unknown>;
 }
+
+/** Set by the build: true for the tests' build, false for the packaged extension (the hooks are compiled out). */
+declare const TEST_BUILD: boolean;
 
 /** The services every feature is built from. */
 interface Services {
@@ -39,7 +45,7 @@ interface Services {
 /** Work to finish before the extension host goes away, so a reply that just ended is saved as ended. */
 const flushOnDeactivate: Array<() => Promise<void>> = [];
 
-export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
+export function activate(context: vscode.ExtensionContext): ModelGatewayApi | undefined {
   const log = vscode.window.createOutputChannel('Model Gateway', { log: true });
   context.subscriptions.push(log);
   const testing: Record<string, unknown> = { logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState };
@@ -70,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   wireVideos(services, models);
   registerCommands(context, { 'modelGateway.openLogs': () => log.show() });
 
-  return { connection, testing };
+  return TEST_BUILD ? { connection, testing } : undefined;
 }
 
 export async function deactivate(): Promise<void> {

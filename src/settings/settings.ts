@@ -1,5 +1,7 @@
-// Reads and checks the extension's settings. Gateway settings (where the key goes, what headers ride along)
-// are read at user level only: a cloned repository's .vscode/settings.json must never redirect the key.
+// Reads and checks the extension's settings. Everything that decides where the key goes, what is sent or what
+// costs money (gateway, headers, models, system prompt, sampling, video parameters) is read at user level only:
+// a cloned repository's .vscode/settings.json must never redirect the key, steer a chat or order paid work.
+// Only what changes the editor's own behaviour (offered resolutions, poll intervals) follows the workspace.
 
 export interface SettingsSource {
   /** The user-level (global) value, ignoring workspace and folder values. */
@@ -96,13 +98,13 @@ export function readSettings(source: SettingsSource): Settings {
   if (parsed && 'problem' in parsed) problems.push(parsed.problem);
   const url = parsed && !('problem' in parsed) ? parsed : undefined;
 
-  const temperature = numberIn(any('chat.temperature'), 0, 2, 'modelGateway.chat.temperature', problems);
-  let topP = numberIn(any('chat.topP'), 0, 1, 'modelGateway.chat.topP', problems);
+  const temperature = numberIn(user('chat.temperature'), 0, 2, 'modelGateway.chat.temperature', problems);
+  let topP = numberIn(user('chat.topP'), 0, 1, 'modelGateway.chat.topP', problems);
   if (temperature !== undefined && topP !== undefined) {
     problems.push('Set modelGateway.chat.temperature or modelGateway.chat.topP, not both (the gateway rejects both); using temperature.');
     topP = undefined;
   }
-  const maxTokens = numberIn(any('chat.maxTokens'), 1, 1_000_000, 'modelGateway.chat.maxTokens', problems);
+  const maxTokens = numberIn(user('chat.maxTokens'), 1, 1_000_000, 'modelGateway.chat.maxTokens', problems);
   const pollMin = numberIn(any('video.pollMinSeconds'), 1, 3600, 'modelGateway.video.pollMinSeconds', problems) ?? 2;
   let pollMax = numberIn(any('video.pollMaxSeconds'), 1, 3600, 'modelGateway.video.pollMaxSeconds', problems) ?? 30;
   if (pollMax < pollMin) {
@@ -110,9 +112,9 @@ export function readSettings(source: SettingsSource): Settings {
     pollMax = pollMin;
   }
   const resolutions = any<unknown>('video.resolutions');
-  const extra = any<unknown>('video.extraParameters');
+  const extra = user<unknown>('video.extraParameters');
   if (extra !== undefined && (typeof extra !== 'object' || extra === null || Array.isArray(extra))) problems.push('modelGateway.video.extraParameters must be a JSON object; ignored.');
-  const model = any<string>('chat.model');
+  const model = user<string>('chat.model');
 
   return {
     gateway: {
@@ -124,16 +126,16 @@ export function readSettings(source: SettingsSource): Settings {
     },
     chat: {
       model: typeof model === 'string' && model.trim() ? model.trim() : undefined,
-      systemPrompt: String(any('chat.systemPrompt') ?? ''),
+      systemPrompt: String(user('chat.systemPrompt') ?? ''),
       temperature,
       topP,
       maxTokens: maxTokens === undefined ? undefined : Math.floor(maxTokens),
     },
     video: {
-      model: String(any('video.model') || 'model-1.0-video-edit'),
+      model: String(user('video.model') || 'model-1.0-video-edit'),
       resolutions: Array.isArray(resolutions) && resolutions.every((r) => typeof r === 'string') && resolutions.length > 0 ? resolutions : ['1280x720', '1920x1080', '720x1280'],
-      duration: numberIn(any('video.defaultDuration'), 1, 600, 'modelGateway.video.defaultDuration', problems) ?? 5,
-      sourceVideoField: String(any('video.sourceVideoField') || 'input.video_url'),
+      duration: numberIn(user('video.defaultDuration'), 1, 600, 'modelGateway.video.defaultDuration', problems) ?? 5,
+      sourceVideoField: String(user('video.sourceVideoField') || 'input.video_url'),
       extraParameters: extra && typeof extra === 'object' && !Array.isArray(extra) ? (extra as Record<string, unknown>) : {},
       pollMinMs: pollMin * 1000,
       pollMaxMs: pollMax * 1000,

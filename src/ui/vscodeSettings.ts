@@ -1,4 +1,4 @@
-// Adapter: VS Code's configuration as the SettingsSource the pure settings reader expects.
+// UI adapter: VS Code's configuration as the SettingsSource the pure settings reader expects.
 import * as vscode from 'vscode';
 import type { SettingsSource } from '../settings/settings';
 

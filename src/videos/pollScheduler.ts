@@ -1,11 +1,15 @@
 // Decides when each pending video job is polled. One scheduler serves every gateway origin; it holds at most one
-// timer, and none while nothing is pending or everything pending is blocked.
+// timer, and none while nothing is pending or everything pending is blocked. When one job is due next (backoff,
+// the learned window, the gateway's hints) is pollTiming.ts's; the limits every poll obeys are here.
 import type { VideoJob } from '../gateway/types';
 import type { Clock, TimerHandle } from '../util/clock';
 import { Emitter, type Disposable } from '../util/events';
 import { readError, type ErrorFields } from '../gateway/errors';
 import { classifyPollError } from './errors';
+import { backoffIntervalMs, jittered, JobTiming, timingPolicy, type AnswerHints, type JobProfile, type TimingOptions, type TimingPolicy } from './pollTiming';
 import { isFinalStatus } from './status';
+
+export type { JobProfile } from './pollTiming';
 
 export interface PollTarget {
   /** The caller's stable key for the job. */
@@ -15,18 +19,12 @@ export interface PollTarget {
   id: string;
 }
 
-export type PollFunction = (target: PollTarget, signal: AbortSignal) => Promise<VideoJob>;
+/** Polls one job; `onRetryAfter` takes a Retry-After that came with a successful answer. */
+export type PollFunction = (target: PollTarget, signal: AbortSignal, onRetryAfter: (ms: number) => void) => Promise<VideoJob>;
 
-export interface PollSchedulerOptions {
+export interface PollSchedulerOptions extends TimingOptions {
   clock: Clock;
   poll: PollFunction;
-  /** Uniform in [0, 1); injected so tests can pin jitter. */
-  random?: () => number;
-  minIntervalMs?: number;
-  maxIntervalMs?: number;
-  backoffFactor?: number;
-  /** Each interval is shortened by up to this fraction, so it never exceeds the cap. */
-  jitter?: number;
   maxInFlight?: number;
   /** Smallest gap between the starts of two polls, across all origins: bounds the request rate. */
   minGapMs?: number;
@@ -68,6 +66,7 @@ export interface TrackOptions {
   nextPollAt?: number;
   lastPolledAt?: number;
   pollCount?: number;
+  job?: JobProfile;
 }
 
 interface Entry {
@@ -84,16 +83,16 @@ interface Entry {
   /** Poll as soon as allowed, whatever the focus (explicit refresh). */
   urgent: boolean;
   inFlight: AbortController | undefined;
+  startedAt: number;
+  /** A Retry-After on the answer to the poll in flight. */
+  answerRetryAfterMs: number | undefined;
+  timing: JobTiming;
 }
 
 export class PollScheduler implements Disposable {
   private readonly clock: Clock;
   private readonly pollFn: PollFunction;
-  private readonly random: () => number;
-  private readonly minIntervalMs: number;
-  private readonly maxIntervalMs: number;
-  private readonly backoffFactor: number;
-  private readonly jitter: number;
+  private readonly policy: TimingPolicy;
   private readonly maxInFlight: number;
   private readonly minGapMs: number;
   private readonly unfocusedMultiplier: number;
@@ -120,11 +119,7 @@ export class PollScheduler implements Disposable {
   constructor(options: PollSchedulerOptions) {
     this.clock = options.clock;
     this.pollFn = options.poll;
-    this.random = options.random ?? Math.random;
-    this.minIntervalMs = options.minIntervalMs ?? 2_000;
-    this.maxIntervalMs = Math.max(this.minIntervalMs, options.maxIntervalMs ?? 30_000);
-    this.backoffFactor = Math.max(1, options.backoffFactor ?? 2);
-    this.jitter = Math.min(1, Math.max(0, options.jitter ?? 0.2));
+    this.policy = timingPolicy(options);
     this.maxInFlight = Math.max(1, options.maxInFlight ?? 3);
     this.minGapMs = Math.max(0, options.minGapMs ?? 100);
     this.unfocusedMultiplier = Math.max(1, options.unfocusedMultiplier ?? 4);
@@ -134,16 +129,21 @@ export class PollScheduler implements Disposable {
 
   /** Un-jittered interval before the poll that follows `step` earlier polls. */
   baseIntervalMs(step: number): number {
-    return Math.min(this.maxIntervalMs, this.minIntervalMs * Math.pow(this.backoffFactor, step));
+    return backoffIntervalMs(this.policy, step);
   }
 
-  /** Starts polling a job (no-op if already tracked). Restored jobs pass their stored schedule. */
+  /**
+   * Starts polling a job (no-op if already tracked). Restored jobs pass their stored schedule; `job` lets the
+   * durations of earlier jobs of the same kind plan the polls, and this job's duration join them.
+   */
   track(target: PollTarget, options: TrackOptions = {}): void {
     if (this.disposed || this.entries.has(target.key)) return;
     const now = this.clock.now();
+    const timing = new JobTiming(this.policy, target.origin, options.job && { ...options.job });
     const pollCount = options.pollCount ?? 0;
-    const intervalMs = this.jitteredIntervalMs(pollCount);
     const scheduledAt = options.lastPolledAt ?? now;
+    const learnedDueAt = options.nextPollAt === undefined ? timing.firstDueAt(now) : undefined;
+    const intervalMs = learnedDueAt === undefined ? this.jitteredIntervalMs(pollCount) : learnedDueAt - scheduledAt;
     this.entries.set(target.key, {
       target: { ...target },
       pollCount,
@@ -153,6 +153,9 @@ export class PollScheduler implements Disposable {
       dueAt: options.nextPollAt ?? scheduledAt + intervalMs,
       urgent: false,
       inFlight: undefined,
+      startedAt: scheduledAt,
+      answerRetryAfterMs: undefined,
+      timing,
     });
     this.pump();
   }
@@ -249,12 +252,14 @@ export class PollScheduler implements Disposable {
   }
 
   private jitteredIntervalMs(step: number): number {
-    return this.baseIntervalMs(step) * (1 - this.jitter * this.random());
+    return jittered(this.policy, this.baseIntervalMs(step));
   }
 
   private effectiveDueAt(entry: Entry): number {
     if (this.focused || entry.urgent) return entry.dueAt;
-    const slowInterval = Math.max(entry.intervalMs * this.unfocusedMultiplier, this.unfocusedFloorMs);
+    // A long wait for an expected completion is not a cadence: only the backoff's range is slowed down.
+    const cadence = Math.min(entry.intervalMs, this.policy.maxIntervalMs);
+    const slowInterval = Math.max(cadence * this.unfocusedMultiplier, this.unfocusedFloorMs);
     return Math.max(entry.dueAt, entry.scheduledAt + slowInterval);
   }
 
@@ -335,11 +340,16 @@ export class PollScheduler implements Disposable {
     entry.inFlight = controller;
     entry.urgent = false;
     entry.pollCount++;
+    entry.startedAt = now;
+    entry.answerRetryAfterMs = undefined;
     this.inFlightCount++;
     this.lastStartAt = now;
+    const onRetryAfter = (ms: number): void => {
+      if (Number.isFinite(ms) && ms >= 0) entry.answerRetryAfterMs = ms;
+    };
     let request: Promise<VideoJob>;
     try {
-      request = this.pollFn({ ...entry.target }, controller.signal);
+      request = this.pollFn({ ...entry.target }, controller.signal, onRetryAfter);
     } catch (error) {
       request = Promise.reject(error);
     }
@@ -389,8 +399,8 @@ export class PollScheduler implements Disposable {
         return { kind: 'auth', error };
       case 'rate_limited': {
         const asked = error.retryAfterMs !== undefined && error.retryAfterMs >= 0 ? error.retryAfterMs : this.defaultRateLimitPauseMs;
-        // A `Retry-After: 0` must not turn into a hot loop.
-        const waitMs = Math.max(asked, this.minIntervalMs);
+        // A `Retry-After: 0` must not turn into a hot loop, nor a huge one into a pause of days.
+        const waitMs = Math.min(Math.max(asked, this.policy.minIntervalMs), this.policy.maxWaitMs);
         return { kind: 'rate_limited', error, pausedUntil: Math.max(now + waitMs, this.pauses.get(entry.target.origin) ?? 0) };
       }
       case 'aborted':
@@ -405,8 +415,12 @@ export class PollScheduler implements Disposable {
     const origin = entry.target.origin;
     switch (outcome.kind) {
       case 'status':
-        if (outcome.final) this.entries.delete(entry.target.key);
-        else this.backOff(entry, now);
+        if (outcome.final) {
+          this.entries.delete(entry.target.key);
+          entry.timing.completed(outcome.job, entry.target.id, now);
+        } else {
+          this.backOff(entry, now, { job: outcome.job, retryAfterMs: entry.answerRetryAfterMs });
+        }
         return;
       case 'not_found':
         this.entries.delete(entry.target.key);
@@ -429,14 +443,14 @@ export class PollScheduler implements Disposable {
         return;
       }
       case 'transient':
-        this.backOff(entry, now);
+        this.backOff(entry, now, { retryAfterMs: outcome.error.retryAfterMs });
         return;
     }
   }
 
-  private backOff(entry: Entry, now: number): void {
+  private backOff(entry: Entry, now: number, hints: AnswerHints): void {
     entry.step++;
-    entry.intervalMs = this.jitteredIntervalMs(entry.step);
+    entry.intervalMs = entry.timing.nextIntervalMs(now, entry.startedAt, hints, this.jitteredIntervalMs(entry.step));
     entry.scheduledAt = now;
     entry.dueAt = now + entry.intervalMs;
   }

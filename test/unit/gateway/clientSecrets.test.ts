@@ -3,7 +3,8 @@
 
 import * as assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { GatewayClient, type RequestLogLine } from '../../../src/gateway/client';
+import { GatewayClient } from '../../../src/gateway/client';
+import type { RequestLogLine } from '../../../src/gateway/requestLog';
 import { GatewayError } from '../../../src/gateway/errors';
 import { chunkFrame, sendJson, sseHead, startServer, waitUntil, type TestServer } from './helpers/server';
 
