@@ -2,7 +2,7 @@
 // webview entry, and a plain transpile of src/, test/ and bench/ into out/ so mocha and the benches can load
 // each module on its own.
 import * as esbuild from 'esbuild';
-import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -88,6 +88,8 @@ if (watch) {
   copyStatic();
   console.log('[build] watching for changes');
 } else {
+  // A test file that was moved or deleted must not keep running from an old copy in out/.
+  if (!production) rmSync(join(root, 'out'), { recursive: true, force: true });
   await Promise.all(builds.map((options) => esbuild.build(options)));
   copyStatic();
   if (!quiet) console.log(`[build] done in ${Date.now() - started} ms (${relative(process.cwd(), join(root, 'dist')) || '.'})`);

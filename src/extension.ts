@@ -5,6 +5,7 @@ import { ApiKeyStore } from './auth/apiKeyStore';
 import { KeyCommands } from './auth/keyCommands';
 import { applySeededKey } from './auth/seedKey';
 import { ChatPanelManager } from './chat/chatPanelManager';
+import { TestConnectionCommand } from './diagnostics/testConnectionCommand';
 import { createGatewayClient } from './gateway/clientFactory';
 import { GatewayConnection, type ConnectionState } from './gateway/connection';
 import { GatewayChatModelProvider, LM_VENDOR } from './models/lmProvider';
@@ -17,7 +18,7 @@ import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
 import { realClock } from './util/clock';
 import { JobStore } from './videos/jobStore';
 import { lazyApiFor, VideoFeature, type VideoTestOptions } from './videos/videoJobsView';
-import { CHAT_VIEW_TYPE } from './webview/protocol';
+import { CHAT_VIEW_TYPE } from './chatProtocol/messages';
 
 /**
  * What activate() returns in the test build, for the extension-host tests. The packaged extension exports
@@ -83,11 +84,12 @@ export async function deactivate(): Promise<void> {
   await Promise.allSettled(flushOnDeactivate.splice(0).map((flush) => flush()));
 }
 
-function wireKeysAndStatus({ context, keys, connection, testing }: Services): void {
+function wireKeysAndStatus({ context, log, keys, connection, testing }: Services): void {
   const keyCommands = new KeyCommands(keys, connection);
+  const testConnection = new TestConnectionCommand({ connection, log, clock: realClock, proxySetting: vscodeProxySetting });
   const statusBar = new ConnectionStatusBar(connection);
-  context.subscriptions.push(statusBar);
-  registerCommands(context, { ...keyCommands.handlers(), 'modelGateway.showStatusMenu': () => statusBar.showMenu() });
+  context.subscriptions.push(statusBar, testConnection);
+  registerCommands(context, { ...keyCommands.handlers(), ...testConnection.handlers(), 'modelGateway.showStatusMenu': () => statusBar.showMenu() });
   const updateContextKeys = (state: ConnectionState) => {
     void vscode.commands.executeCommand('setContext', 'modelGateway.hasBaseUrl', state.kind !== 'no-url');
     void vscode.commands.executeCommand('setContext', 'modelGateway.hasApiKey', state.kind !== 'no-url' && state.kind !== 'no-key');
@@ -102,7 +104,7 @@ function wireKeysAndStatus({ context, keys, connection, testing }: Services): vo
 function wireModels({ context, log, connection, testing }: Services): ModelCatalog {
   const models = new ModelCatalog(connection, realClock);
   const lmProvider = new GatewayChatModelProvider(models, connection, log);
-  const modelCommands = new ModelCommands({ catalog: models, connection, log, clock: realClock, proxySetting: vscodeProxySetting });
+  const modelCommands = new ModelCommands({ catalog: models, connection });
   context.subscriptions.push(models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider));
   registerCommands(context, modelCommands.handlers());
   testing.models = models;
