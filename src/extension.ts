@@ -47,11 +47,12 @@ interface Services {
 const flushOnDeactivate: Array<() => Promise<void>> = [];
 
 export function activate(context: vscode.ExtensionContext): ModelGatewayApi | undefined {
+  const started = performance.now();
   const log = vscode.window.createOutputChannel('Model Gateway', { log: true });
   context.subscriptions.push(log);
   const testing: Record<string, unknown> = { logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState };
 
-  let settings = readSettings(vscodeSettingsSource);
+  let settings = readSettings(vscodeSettingsSource());
   const keys = new ApiKeyStore(context.secrets, context.globalState);
   const connection = new GatewayConnection(settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting());
   context.subscriptions.push(keys, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
@@ -63,7 +64,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     settingsChanged,
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION) && !e.affectsConfiguration('http.proxy')) return;
-      settings = readSettings(vscodeSettingsSource);
+      settings = readSettings(vscodeSettingsSource());
       reportSettingsProblems(settings);
       connection.updateSettings(settings.gateway, vscodeProxySetting());
       settingsChanged.fire();
@@ -77,6 +78,9 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   wireVideos(services, models);
   registerCommands(context, { 'modelGateway.openLogs': () => log.show() });
 
+  const activationMs = performance.now() - started;
+  log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
+  testing.activationMs = activationMs;
   return TEST_BUILD ? { connection, testing } : undefined;
 }
 
