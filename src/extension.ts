@@ -5,6 +5,7 @@ import { ApiKeyStore } from './auth/apiKeyStore';
 import { KeyCommands } from './auth/keyCommands';
 import { applySeededKey } from './auth/seedKey';
 import { ChatPanelManager } from './chat/chatPanelManager';
+import { TestConnectionCommand } from './diagnostics/testConnectionCommand';
 import { createGatewayClient } from './gateway/clientFactory';
 import { GatewayConnection, type ConnectionState } from './gateway/connection';
 import { GatewayChatModelProvider, LM_VENDOR } from './models/lmProvider';
@@ -17,7 +18,7 @@ import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
 import { realClock } from './util/clock';
 import { JobStore } from './videos/jobStore';
 import { lazyApiFor, VideoFeature, type VideoTestOptions } from './videos/videoJobsView';
-import { CHAT_VIEW_TYPE } from './webview/protocol';
+import { CHAT_VIEW_TYPE } from './chatProtocol/messages';
 
 /**
  * What activate() returns in the test build, for the extension-host tests. The packaged extension exports
@@ -46,11 +47,12 @@ interface Services {
 const flushOnDeactivate: Array<() => Promise<void>> = [];
 
 export function activate(context: vscode.ExtensionContext): ModelGatewayApi | undefined {
+  const started = performance.now();
   const log = vscode.window.createOutputChannel('Model Gateway', { log: true });
   context.subscriptions.push(log);
   const testing: Record<string, unknown> = { logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState };
 
-  let settings = readSettings(vscodeSettingsSource);
+  let settings = readSettings(vscodeSettingsSource());
   const keys = new ApiKeyStore(context.secrets, context.globalState);
   const connection = new GatewayConnection(settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting());
   context.subscriptions.push(keys, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
@@ -62,7 +64,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     settingsChanged,
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION) && !e.affectsConfiguration('http.proxy')) return;
-      settings = readSettings(vscodeSettingsSource);
+      settings = readSettings(vscodeSettingsSource());
       reportSettingsProblems(settings);
       connection.updateSettings(settings.gateway, vscodeProxySetting());
       settingsChanged.fire();
@@ -76,6 +78,9 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   wireVideos(services, models);
   registerCommands(context, { 'modelGateway.openLogs': () => log.show() });
 
+  const activationMs = performance.now() - started;
+  log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
+  testing.activationMs = activationMs;
   return TEST_BUILD ? { connection, testing } : undefined;
 }
 
@@ -83,11 +88,12 @@ export async function deactivate(): Promise<void> {
   await Promise.allSettled(flushOnDeactivate.splice(0).map((flush) => flush()));
 }
 
-function wireKeysAndStatus({ context, keys, connection, testing }: Services): void {
+function wireKeysAndStatus({ context, log, keys, connection, testing }: Services): void {
   const keyCommands = new KeyCommands(keys, connection);
+  const testConnection = new TestConnectionCommand({ connection, log, clock: realClock, proxySetting: vscodeProxySetting });
   const statusBar = new ConnectionStatusBar(connection);
-  context.subscriptions.push(statusBar);
-  registerCommands(context, { ...keyCommands.handlers(), 'modelGateway.showStatusMenu': () => statusBar.showMenu() });
+  context.subscriptions.push(statusBar, testConnection);
+  registerCommands(context, { ...keyCommands.handlers(), ...testConnection.handlers(), 'modelGateway.showStatusMenu': () => statusBar.showMenu() });
   const updateContextKeys = (state: ConnectionState) => {
     void vscode.commands.executeCommand('setContext', 'modelGateway.hasBaseUrl', state.kind !== 'no-url');
     void vscode.commands.executeCommand('setContext', 'modelGateway.hasApiKey', state.kind !== 'no-url' && state.kind !== 'no-key');
@@ -102,7 +108,7 @@ function wireKeysAndStatus({ context, keys, connection, testing }: Services): vo
 function wireModels({ context, log, connection, testing }: Services): ModelCatalog {
   const models = new ModelCatalog(connection, realClock);
   const lmProvider = new GatewayChatModelProvider(models, connection, log);
-  const modelCommands = new ModelCommands({ catalog: models, connection, log, clock: realClock, proxySetting: vscodeProxySetting });
+  const modelCommands = new ModelCommands({ catalog: models, connection });
   context.subscriptions.push(models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider));
   registerCommands(context, modelCommands.handlers());
   testing.models = models;

@@ -7,7 +7,7 @@ import { inspect } from 'node:util';
 import { AttemptControl, readText } from './attemptControl';
 import type { Dispatcher } from 'undici';
 import { realClock, sleeperFor, type Clock, type Sleep } from '../util/clock';
-import { GatewayError } from './errors';
+import { GatewayError, redact } from './errors';
 import { abortedError, AttemptFailure, badResponse, FailureMapper, isRetryable, withAttempts, withOutcomeUnknown, type RetryPolicy } from './failures';
 import { resolveProxy } from './proxy';
 import { defaultBackoffMs, headerText, serverRetryDelayMs, type Headers } from './retry';
@@ -260,7 +260,7 @@ export class GatewayClient implements GatewayApi {
       }
       control.headersArrived();
       status = res.statusCode;
-      requestId = requestIdOf(res.headers as Headers);
+      requestId = requestIdOf(res.headers as Headers, this.#apiKey);
       if (status < 200 || status >= 300) {
         const text = await readText(res.body, control, ERROR_BODY_LIMIT).catch(() => '');
         if (control.cause === 'aborted') throw new AttemptFailure(this.#failures.abort('aborted', requestId, undefined), 'body');
@@ -313,8 +313,9 @@ export class GatewayClient implements GatewayApi {
 
 }
 
-function requestIdOf(headers: Headers): string | undefined {
-  return headerText(headers, 'x-request-id') ?? headerText(headers, 'request-id');
+function requestIdOf(headers: Headers, secret: string): string | undefined {
+  const id = headerText(headers, 'x-request-id') ?? headerText(headers, 'request-id');
+  return id === undefined ? undefined : redact(id, secret);
 }
 
 

@@ -7,6 +7,7 @@ import type { ChatStreamAccumulator, StreamFailure } from './chatStream';
 import type { Clock } from '../util/clock';
 import { describeErrorBody, detailsFromErrorValue, GatewayError, redact, type GatewayErrorInit } from './errors';
 import { headerText, isRetryableStatus, serverRetryDelayMs, serverRetryVerdict, type Headers } from './retry';
+import { errorCodeOf, networkFailureSentence } from './networkErrors';
 import type { ChatResult } from './types';
 
 export type RetryPolicy = 'idempotent' | 'chat' | 'submit';
@@ -115,7 +116,7 @@ export class FailureMapper {
 
   /** A non-2xx response, from its (already bounded) body text. */
   status(status: number, headers: Headers, text: string, requestId: string | undefined): AttemptFailure {
-    const details = describeErrorBody(status, redact(text, this.#apiKey), headerText(headers, 'content-type'));
+    const details = describeErrorBody(status, text, headerText(headers, 'content-type'), this.#apiKey);
     const init: GatewayErrorInit = {
       status,
       code: details.code ?? details.type ?? `http_${status}`,
@@ -145,11 +146,11 @@ export class FailureMapper {
 
   /** An `error` value inside an otherwise successful body. */
   fromPayload(payload: unknown, status: number, requestId: string | undefined, partial?: ChatResult): GatewayError {
-    const details = detailsFromErrorValue(payload) ?? { message: 'The gateway reported an error without details.' };
+    const details = detailsFromErrorValue(payload, this.#apiKey) ?? { message: 'The gateway reported an error without details.' };
     return new GatewayError({
       status,
       code: details.code ?? details.type ?? 'server_error',
-      message: redact(details.message, this.#apiKey),
+      message: details.message,
       type: details.type,
       param: details.param,
       requestId,
@@ -160,35 +161,11 @@ export class FailureMapper {
 
   #networkMessage(code: string | undefined, error: unknown): string {
     const where = `the gateway at ${this.#origin}`;
-    switch (code) {
-      case 'ECONNREFUSED':
-        return `Cannot connect to ${where}: connection refused.`;
-      case 'ENOTFOUND':
-      case 'EAI_AGAIN':
-        return `Cannot find ${where}: the host name does not resolve.`;
-      case 'EHOSTUNREACH':
-      case 'ENETUNREACH':
-        return `Cannot reach ${where}: no route to the host.`;
-      case 'UND_ERR_CONNECT_TIMEOUT':
-        return `Connecting to ${where} timed out.`;
-      case 'ECONNRESET':
-      case 'UND_ERR_SOCKET':
-      case 'EPIPE':
-        return `The connection to ${where} was closed before a response arrived.`;
-      default: {
-        const detail = error instanceof Error ? redact(error.message, this.#apiKey) : '';
-        return `Request to ${where} failed${detail ? `: ${detail}` : '.'}`;
-      }
-    }
+    const sentence = networkFailureSentence(code, where);
+    if (sentence) return sentence;
+    const detail = error instanceof Error ? redact(error.message, this.#apiKey) : '';
+    return `Request to ${where} failed${detail ? `: ${detail}` : '.'}`;
   }
-}
-
-export function errorCodeOf(error: unknown): string | undefined {
-  if (error === null || typeof error !== 'object') return undefined;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') return code;
-  const cause = (error as { cause?: { code?: unknown } }).cause;
-  return typeof cause?.code === 'string' ? cause.code : undefined;
 }
 
 function sanitizedCause(error: unknown, secret: string): GatewayErrorInit['cause'] {

@@ -6,8 +6,9 @@
 
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { checkExternalUrl } from '../util/externalUrl';
-import { errorCodeOf, formatSeconds } from './failures';
+import { checkExternalUrl, shorten } from '../util/externalUrl';
+import { formatSeconds } from './failures';
+import { errorCodeOf, networkFailureSentence } from './networkErrors';
 import { resolveProxy, type ProxyEnv } from './proxy';
 import { loadUndici } from './undiciLoader';
 
@@ -221,16 +222,14 @@ function translateError(error: unknown, signal: AbortSignal | undefined, url: UR
   const where = url.host;
   switch (code) {
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return new ResultFetchError('timeout', `Connecting to ${where} timed out.`);
+    case 'ETIMEDOUT':
+      return new ResultFetchError('timeout', networkFailureSentence(code, where)!);
     case 'UND_ERR_HEADERS_TIMEOUT':
       return new ResultFetchError('timeout', `${where} did not answer within ${formatSeconds(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)}.`);
     case 'UND_ERR_BODY_TIMEOUT':
       return new ResultFetchError('timeout', `${where} sent nothing for ${formatSeconds(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS)}.`);
   }
+  const sentence = networkFailureSentence(code, where);
   const detail = error instanceof Error ? error.message : String(error);
-  return new ResultFetchError('network', `The request to ${where} failed${code ? ` (${code})` : ''}: ${detail}`);
-}
-
-function shorten(text: string, max = 80): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return new ResultFetchError('network', sentence ? `${sentence} (${code})` : `The request to ${where} failed${code ? ` (${code})` : ''}: ${detail}`);
 }
