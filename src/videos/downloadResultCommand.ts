@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { resultFetchOptionsFor, resultLinkOf, type VideoCommandContext } from './commandContext';
+import { resultFetchOptionsFor, resultLinkOf, type VideoCommandContext } from './sharedCommands';
 import { DownloadError, downloadResult, formatBytes, resultFileStem } from './download';
 import { expiryNote, formatAge, quoted } from './jobPresentation';
 import { urlExpiry } from './resultLinks';

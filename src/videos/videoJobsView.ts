@@ -8,7 +8,7 @@ import { adviceFor, SET_API_KEY } from '../gateway/errorAdvice';
 import type { GatewayApi } from '../gateway/types';
 import type { VideoDefaults } from '../settings/settings';
 import { showAdvice } from '../ui/notify';
-import type { VideoJobsHost } from './commandContext';
+import type { VideoJobsHost } from './sharedCommands';
 import { vscodeCommandUi, type CommandUi } from './commandUiView';
 import { MissingApiKeyError } from './errors';
 import type { VideoJobRecord } from './jobRecord';
