@@ -72,6 +72,11 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     );
   }
 
+  /** Where the session files are. */
+  get storageFolder(): string {
+    return this.options.storageFolder;
+  }
+
   get openPanels(): readonly ChatPanel[] {
     return [...this.panels];
   }
