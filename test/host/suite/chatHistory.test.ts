@@ -6,6 +6,8 @@ import * as vscode from 'vscode';
 import type { ChatHistoryCommands, HistoryUi } from '../../../src/chat/chatHistoryCommands';
 import type { ChatHistoryNode, ChatHistoryView, ChatSessionNode } from '../../../src/chat/chatHistoryView';
 import type { ChatPanelManager } from '../../../src/chat/chatPanelManager';
+import { NodeFileSystem } from '../../../src/chat/fileSystem';
+import { ChatSessionStore } from '../../../src/chat/sessionStore';
 import type { ModelGatewayApi } from '../../../src/extension';
 import { defaultSettings, type ChatSession } from '../../../src/chatProtocol/session';
 import type { Simulator } from '../../simulator';
@@ -192,5 +194,32 @@ describe('Chats view (issue 13: history)', function () {
     await deleting;
     assert.equal(Buffer.from(await vscode.workspace.fs.readFile(file)).toString('utf8'), before, 'the file is back byte for byte');
     assert.ok(await sessionNode(session.id), 'the view lists it again');
+  });
+
+  it('Generate Title asks the chat model only when run, and takes its answer as the title', async () => {
+    const session = await saved('Untitled thoughts', '[echo] Otter facts');
+    sim.clearLog();
+    await chat.history.refresh();
+    assert.equal(sim.log.filter((e) => e.path === '/v1/chat/completions').length, 0, 'listing sends nothing');
+    await vscode.commands.executeCommand('modelGateway.chats.generateTitle', await sessionNode(session.id));
+    const requests = sim.log.filter((e) => e.path === '/v1/chat/completions');
+    assert.equal(requests.length, 1);
+    const body = requests[0]!.body as { model: string; max_tokens: number; messages: Array<{ role: string; content: string }> };
+    assert.equal(body.model, 'model-k3');
+    assert.equal(body.messages[0]?.role, 'system');
+    assert.match(body.messages[1]?.content ?? '', /Otter facts/);
+    const title = (await chat.manager.store.peek(session.id))?.title ?? '';
+    assert.match(title, /Otter facts$/, ui.notes.join('; '));
+    assert.equal((await sessionNode(session.id))?.label, title);
+  });
+
+  it('shows a chat another window saved, without being asked to refresh', async () => {
+    const now = Date.now();
+    const id = `host-history-other-${now}`;
+    created.push(id);
+    // Another window: its own store over the same folder (its index changes reach this window only through the folder).
+    const otherWindow = new ChatSessionStore(new NodeFileSystem(chat.manager.storageFolder), { pid: process.pid + 100_000 });
+    await otherWindow.save({ id, title: 'From the other window', createdAt: now, updatedAt: now, settings: defaultSettings(), turns: [] });
+    await until(() => chat.history.shown.some((s) => s.id === id), 'the view to show the other window\'s chat', 10_000);
   });
 });
