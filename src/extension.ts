@@ -4,7 +4,11 @@ import * as vscode from 'vscode';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { KeyCommands } from './auth/keyCommands';
 import { applySeededKey } from './auth/seedKey';
+import { randomUUID } from 'node:crypto';
+import { ChatHistoryCommands } from './chat/chatHistoryCommands';
+import { ChatHistoryView } from './chat/chatHistoryView';
 import { ChatPanelManager } from './chat/chatPanelManager';
+import { ChatHistoryActions } from './chat/historyActions';
 import { TestConnectionCommand } from './diagnostics/testConnectionCommand';
 import { createGatewayClient } from './gateway/clientFactory';
 import { GatewayConnection, type ConnectionState } from './gateway/connection';
@@ -119,15 +123,28 @@ function wireModels({ context, log, connection, testing }: Services): ModelCatal
 function wireChat({ context, log, connection, settings, testing }: Services, models: ModelCatalog): void {
   const createManager = (storageFolder: string) =>
     new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, models, chatDefaults: () => settings().chat, log, clock: realClock });
-  const chat = createManager(vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath);
+  const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
+  const chat = createManager(chatFolder);
   context.subscriptions.push(chat, vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, chat));
+  const history = new ChatHistoryView({ store: chat.store, folder: chatFolder, clock: realClock });
+  const historyActions = new ChatHistoryActions(chat.store, { find: (id) => chat.openChat(id), close: (id) => chat.closeSession(id) }, realClock, randomUUID);
+  const historyCommands = new ChatHistoryCommands({
+    view: history,
+    actions: historyActions,
+    openSession: (id) => chat.openSession(id),
+    exportSession: (session, target) => chat.exportSession(session, target),
+    gateway: () => connection.access(),
+    defaultModel: () => chat.defaultModel(),
+  });
+  context.subscriptions.push(history, historyActions);
+  registerCommands(context, historyCommands.handlers());
   // The handlers return nothing: a command's result may be sent across processes, and panels do not serialize.
   registerCommands(context, {
     'modelGateway.newChat': async (options?: unknown) => void (await chat.newChat({ model: modelOption(options) })),
     'modelGateway.askAboutSelection': async () => void (await chat.askAboutSelection()),
     'modelGateway.exportChat': async (target?: unknown) => void (await chat.exportChat(target)),
   });
-  testing.chat = { manager: chat, createManager };
+  testing.chat = { manager: chat, createManager, history, historyCommands };
   flushOnDeactivate.push(() => chat.flush());
 }
 
