@@ -19,6 +19,8 @@ import { requestsInsideRetryAfter, VirtualTime, type RequestRecord } from '../te
 
 const NAIVE_INTERVAL_MS = Number(process.env.NAIVE_INTERVAL_MS ?? 2_000);
 const IDLE_CHECK_MS = 10 * 60_000;
+/** Learning may see completions later than today by at most this (mean and p95, each scenario). */
+const LATENCY_TOLERANCE = { ms: 1_000, fraction: 0.1 };
 const RUN_LIMIT_MS = 3 * 60 * 60_000;
 
 interface JobPlan {
@@ -349,6 +351,12 @@ async function main(): Promise<void> {
       if (result.simLogged !== result.allRequests.length) failures.push(`${label}: simulator saw ${result.simLogged} requests, client sent ${result.allRequests.length}`);
     }
     if (learning.perJob > today.perJob) failures.push(`${scenario.name}: more requests per job than today (${learning.perJob.toFixed(2)} > ${today.perJob.toFixed(2)})`);
+    for (const [label, key] of [['mean', 'latencyMean'], ['p95', 'latencyP95']] as const) {
+      const limit = today[key] * (1 + LATENCY_TOLERANCE.fraction) + LATENCY_TOLERANCE.ms;
+      if (!(learning[key] <= limit)) {
+        failures.push(`${scenario.name}: ${label} latency worse than today's (${(learning[key] / 1000).toFixed(1)} s > ${(today[key] / 1000).toFixed(1)} s + ${LATENCY_TOLERANCE.fraction * 100} % + ${LATENCY_TOLERANCE.ms / 1000} s)`);
+      }
+    }
     if (scenario.warmup !== undefined && (learning.perJob > 8 || learning.latencyMean > 4_000)) {
       failures.push(`${scenario.name}: target ≤ 8 requests per job and ≤ 4 s mean latency missed (${learning.perJob.toFixed(2)}, ${(learning.latencyMean / 1000).toFixed(1)} s)`);
     }

@@ -18,7 +18,7 @@ import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
 import { realClock } from './util/clock';
 import { JobStore } from './videos/jobStore';
 import { lazyApiFor, VideoFeature, type VideoTestOptions } from './videos/videoJobsView';
-import { CHAT_VIEW_TYPE } from './webview/protocol';
+import { CHAT_VIEW_TYPE } from './chatProtocol/messages';
 
 /**
  * What activate() returns in the test build, for the extension-host tests. The packaged extension exports

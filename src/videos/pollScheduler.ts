@@ -6,7 +6,8 @@ import type { Clock, TimerHandle } from '../util/clock';
 import { Emitter, type Disposable } from '../util/events';
 import { readError, type ErrorFields } from '../gateway/errors';
 import { classifyPollError } from './errors';
-import { backoffIntervalMs, jittered, JobTiming, timingPolicy, type AnswerHints, type JobProfile, type TimingOptions, type TimingPolicy } from './pollTiming';
+import { backoffIntervalMs, jittered, JobTiming, OriginWatch, rateLimitWaitMs, timingPolicy, unfocusedMs } from './pollTiming';
+import type { AnswerHints, JobProfile, TimingOptions, TimingPolicy, WatchedJob } from './pollTiming';
 import { isFinalStatus } from './status';
 
 export type { JobProfile } from './pollTiming';
@@ -28,10 +29,6 @@ export interface PollSchedulerOptions extends TimingOptions {
   maxInFlight?: number;
   /** Smallest gap between the starts of two polls, across all origins: bounds the request rate. */
   minGapMs?: number;
-  unfocusedMultiplier?: number;
-  unfocusedFloorMs?: number;
-  /** Pause after a 429 that carries no Retry-After. */
-  defaultRateLimitPauseMs?: number;
 }
 
 export type PollOutcome =
@@ -95,13 +92,11 @@ export class PollScheduler implements Disposable {
   private readonly policy: TimingPolicy;
   private readonly maxInFlight: number;
   private readonly minGapMs: number;
-  private readonly unfocusedMultiplier: number;
-  private readonly unfocusedFloorMs: number;
-  private readonly defaultRateLimitPauseMs: number;
 
   private readonly entries = new Map<string, Entry>();
   private readonly pauses = new Map<string, number>();
   private readonly authBlocked = new Set<string>();
+  private readonly watch: OriginWatch;
   private focused = true;
   private inFlightCount = 0;
   private lastStartAt = Number.NEGATIVE_INFINITY;
@@ -120,11 +115,9 @@ export class PollScheduler implements Disposable {
     this.clock = options.clock;
     this.pollFn = options.poll;
     this.policy = timingPolicy(options);
+    this.watch = new OriginWatch(this.policy);
     this.maxInFlight = Math.max(1, options.maxInFlight ?? 3);
     this.minGapMs = Math.max(0, options.minGapMs ?? 100);
-    this.unfocusedMultiplier = Math.max(1, options.unfocusedMultiplier ?? 4);
-    this.unfocusedFloorMs = Math.max(0, options.unfocusedFloorMs ?? 60_000);
-    this.defaultRateLimitPauseMs = options.defaultRateLimitPauseMs ?? 30_000;
   }
 
   /** Un-jittered interval before the poll that follows `step` earlier polls. */
@@ -157,6 +150,7 @@ export class PollScheduler implements Disposable {
       answerRetryAfterMs: undefined,
       timing,
     });
+    this.watch.add(target.origin, now);
     this.pump();
   }
 
@@ -164,7 +158,7 @@ export class PollScheduler implements Disposable {
   untrack(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
-    this.entries.delete(key);
+    this.remove(entry);
     entry.inFlight?.abort();
     this.pump();
   }
@@ -246,6 +240,7 @@ export class PollScheduler implements Disposable {
     this.cancelTimer();
     for (const entry of this.entries.values()) entry.inFlight?.abort();
     this.entries.clear();
+    this.watch.clear();
     this.pollEmitter.dispose();
     this.pauseEmitter.dispose();
     this.authEmitter.dispose();
@@ -255,21 +250,37 @@ export class PollScheduler implements Disposable {
     return jittered(this.policy, this.baseIntervalMs(step));
   }
 
+  private remove(entry: Entry): void {
+    this.entries.delete(entry.target.key);
+    this.watch.drop(entry.target.origin);
+  }
+
   private effectiveDueAt(entry: Entry): number {
     if (this.focused || entry.urgent) return entry.dueAt;
     // A long wait for an expected completion is not a cadence: only the backoff's range is slowed down.
     const cadence = Math.min(entry.intervalMs, this.policy.maxIntervalMs);
-    const slowInterval = Math.max(cadence * this.unfocusedMultiplier, this.unfocusedFloorMs);
-    return Math.max(entry.dueAt, entry.scheduledAt + slowInterval);
+    return Math.max(entry.dueAt, entry.scheduledAt + unfocusedMs(this.policy, cadence));
   }
 
   /** Earliest time the entry may be polled, or undefined while its origin waits for a new key. */
-  private earliestStartAt(entry: Entry, now: number): number | undefined {
+  private earliestStartAt(entry: Entry, now: number, watchAt = Number.POSITIVE_INFINITY): number | undefined {
     const origin = entry.target.origin;
     if (this.authBlocked.has(origin)) return undefined;
     const pause = this.pauses.get(origin);
-    const due = this.effectiveDueAt(entry);
+    const due = Math.min(this.effectiveDueAt(entry), watchAt);
     return pause !== undefined && pause > now ? Math.max(due, pause) : due;
+  }
+
+  /** The idle entry that may start first, and when. */
+  private nextStart(now: number): { entry: Entry; at: number } | undefined {
+    const watch = this.watch.due(this.entries.values(), watchedJob, now, this.focused);
+    let next: { entry: Entry; at: number } | undefined;
+    for (const entry of this.entries.values()) {
+      if (entry.inFlight) continue;
+      const at = this.earliestStartAt(entry, now, watch.get(entry));
+      if (at !== undefined && (!next || at < next.at)) next = { entry, at };
+    }
+    return next;
   }
 
   private expirePauses(now: number): void {
@@ -287,37 +298,16 @@ export class PollScheduler implements Disposable {
     const now = this.clock.now();
     this.expirePauses(now);
     while (this.inFlightCount < this.maxInFlight && now >= this.lastStartAt + this.minGapMs) {
-      const next = this.mostOverdue(now);
-      if (!next) break;
-      this.start(next, now);
+      const next = this.nextStart(now);
+      if (!next || next.at > now) break;
+      this.start(next.entry, now);
     }
     this.armTimer(now);
   }
 
-  private mostOverdue(now: number): Entry | undefined {
-    let best: Entry | undefined;
-    let bestAt = Number.POSITIVE_INFINITY;
-    for (const entry of this.entries.values()) {
-      if (entry.inFlight) continue;
-      const at = this.earliestStartAt(entry, now);
-      if (at !== undefined && at <= now && at < bestAt) {
-        best = entry;
-        bestAt = at;
-      }
-    }
-    return best;
-  }
-
   private armTimer(now: number): void {
-    let wakeAt: number | undefined;
-    if (this.inFlightCount < this.maxInFlight) {
-      for (const entry of this.entries.values()) {
-        if (entry.inFlight) continue;
-        const at = this.earliestStartAt(entry, now);
-        if (at !== undefined && (wakeAt === undefined || at < wakeAt)) wakeAt = at;
-      }
-      if (wakeAt !== undefined) wakeAt = Math.max(wakeAt, this.lastStartAt + this.minGapMs);
-    }
+    const next = this.inFlightCount < this.maxInFlight ? this.nextStart(now) : undefined;
+    const wakeAt = next && Math.max(next.at, this.lastStartAt + this.minGapMs);
     if (wakeAt === this.timerDueAt && this.timer !== undefined) return;
     this.cancelTimer();
     if (wakeAt === undefined) return;
@@ -372,6 +362,7 @@ export class PollScheduler implements Disposable {
       return;
     }
     const now = this.clock.now();
+    this.watch.heard(entry.target.origin, now);
     const outcome = result.kind === 'job' ? this.statusOutcome(result.job) : this.errorOutcome(entry, result.error, now);
     if (outcome) {
       this.apply(entry, outcome, now);
@@ -398,10 +389,8 @@ export class PollScheduler implements Disposable {
       case 'auth':
         return { kind: 'auth', error };
       case 'rate_limited': {
-        const asked = error.retryAfterMs !== undefined && error.retryAfterMs >= 0 ? error.retryAfterMs : this.defaultRateLimitPauseMs;
-        // A `Retry-After: 0` must not turn into a hot loop, nor a huge one into a pause of days.
-        const waitMs = Math.min(Math.max(asked, this.policy.minIntervalMs), this.policy.maxWaitMs);
-        return { kind: 'rate_limited', error, pausedUntil: Math.max(now + waitMs, this.pauses.get(entry.target.origin) ?? 0) };
+        const pausedUntil = now + rateLimitWaitMs(this.policy, error.retryAfterMs);
+        return { kind: 'rate_limited', error, pausedUntil: Math.max(pausedUntil, this.pauses.get(entry.target.origin) ?? 0) };
       }
       case 'aborted':
         // Aborted by someone else than this scheduler: try again on the normal schedule.
@@ -416,14 +405,14 @@ export class PollScheduler implements Disposable {
     switch (outcome.kind) {
       case 'status':
         if (outcome.final) {
-          this.entries.delete(entry.target.key);
+          this.remove(entry);
           entry.timing.completed(outcome.job, entry.target.id, now);
         } else {
           this.backOff(entry, now, { job: outcome.job, retryAfterMs: entry.answerRetryAfterMs });
         }
         return;
       case 'not_found':
-        this.entries.delete(entry.target.key);
+        this.remove(entry);
         return;
       case 'auth':
         // The job stays due; it is polled once the key changes.
@@ -454,4 +443,8 @@ export class PollScheduler implements Disposable {
     entry.scheduledAt = now;
     entry.dueAt = now + entry.intervalMs;
   }
+}
+
+function watchedJob(entry: Entry): WatchedJob {
+  return { origin: entry.target.origin, busy: entry.inFlight !== undefined, since: entry.scheduledAt, heldUntil: entry.timing.heldUntil };
 }

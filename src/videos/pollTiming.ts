@@ -26,6 +26,11 @@ export interface TimingOptions {
   windowPolls?: number;
   /** Longest gap before the expected window or forecast (default 10 minutes), so an early failure is still seen. */
   maxQuietMs?: number;
+  /** Unfocused, a cadence is multiplied by this (default 4), and is at least `unfocusedFloorMs` (default 60 s). */
+  unfocusedMultiplier?: number;
+  unfocusedFloorMs?: number;
+  /** Pause after a 429 that carries no Retry-After (default 30 s). */
+  defaultRateLimitPauseMs?: number;
 }
 
 /** What a job's duration depends on, and when it was submitted (for the learned schedule and the history). */
@@ -55,23 +60,33 @@ export interface TimingPolicy {
   maxQuietMs: number;
   /** Longest wait a gateway may ask for (a Retry-After, a pause after a 429). */
   maxWaitMs: number;
+  unfocusedMultiplier: number;
+  unfocusedFloorMs: number;
+  defaultRateLimitPauseMs: number;
+  /** Keep each origin observed while its jobs wait for windows or forecasts (on with history or hints). */
+  originWatch: boolean;
   history: DurationHistory | undefined;
 }
 
 export function timingPolicy(options: TimingOptions): TimingPolicy {
   const minIntervalMs = options.minIntervalMs ?? 2_000;
+  const gatewayHints = options.gatewayHints ?? true;
   return {
     minIntervalMs,
     maxIntervalMs: Math.max(minIntervalMs, options.maxIntervalMs ?? 30_000),
     backoffFactor: Math.max(1, options.backoffFactor ?? 2),
     jitter: Math.min(1, Math.max(0, options.jitter ?? 0.2)),
     random: options.random ?? Math.random,
-    gatewayHints: options.gatewayHints ?? true,
+    gatewayHints,
     minSamples: Math.max(1, options.minSamples ?? 3),
     windowPolls: Math.max(1, options.windowPolls ?? 6),
     windowMargin: 0.1,
     maxQuietMs: Math.max(minIntervalMs, options.maxQuietMs ?? 10 * 60_000),
     maxWaitMs: Math.max(minIntervalMs, options.maxPauseMs ?? 60 * 60_000),
+    unfocusedMultiplier: Math.max(1, options.unfocusedMultiplier ?? 4),
+    unfocusedFloorMs: Math.max(0, options.unfocusedFloorMs ?? 60_000),
+    defaultRateLimitPauseMs: options.defaultRateLimitPauseMs ?? 30_000,
+    originWatch: gatewayHints || options.history !== undefined,
     history: options.history,
   };
 }
@@ -100,6 +115,33 @@ export function backoffIntervalMs(policy: TimingPolicy, step: number): number {
 
 export function jittered(policy: TimingPolicy, ms: number): number {
   return ms * (1 - policy.jitter * policy.random());
+}
+
+/** A cadence as it runs while the window is unfocused: multiplied, and at least the floor. */
+export function unfocusedMs(policy: TimingPolicy, cadenceMs: number): number {
+  return Math.max(cadenceMs * policy.unfocusedMultiplier, policy.unfocusedFloorMs);
+}
+
+/**
+ * How long a 429 pauses its origin: the Retry-After asked for (or the default), at least the minimum interval
+ * so that `Retry-After: 0` cannot make a hot loop, at most the longest wait so that a huge one is not days.
+ */
+export function rateLimitWaitMs(policy: TimingPolicy, retryAfterMs: number | undefined): number {
+  const asked = retryAfterMs !== undefined && retryAfterMs >= 0 ? retryAfterMs : policy.defaultRateLimitPauseMs;
+  return Math.min(Math.max(asked, policy.minIntervalMs), policy.maxWaitMs);
+}
+
+/**
+ * Longest an origin with `pending` jobs may go unheard from, or undefined when every wait is a plain backoff
+ * (at most the cap). Jobs submitted together wait for the same window or forecast together, and an origin-wide
+ * change (a 429 storm that answers whatever comes next, a revoked key, an outage) would stay unseen until they all
+ * wake. N jobs whose quiet spells (each at most `maxQuietMs`) do not line up hear from the origin about every
+ * maxQuietMs / N; the watch keeps that, for at most one extra poll per job per `maxQuietMs`.
+ */
+export function originWatchMs(policy: TimingPolicy, pending: number, focused: boolean): number | undefined {
+  if (!policy.originWatch || pending <= 0) return undefined;
+  const ms = Math.max(policy.minIntervalMs, policy.maxQuietMs / pending);
+  return focused ? ms : unfocusedMs(policy, ms);
 }
 
 /** A quantile by nearest rank (so a few samples give their minimum and maximum). */
@@ -183,6 +225,69 @@ function clampTo(value: number, low: number, high: number): number {
   return Math.min(high, Math.max(low, value));
 }
 
+/** What the origin watch reads of a tracked job. */
+export interface WatchedJob {
+  origin: string;
+  /** A poll for it is on the wire. */
+  busy: boolean;
+  /** When its current wait began: its last answer, or when it was tracked. */
+  since: number;
+  /** The gateway asked that it not be polled before then. */
+  heldUntil: number | undefined;
+}
+
+/**
+ * Keeps every origin with pending jobs heard from at least every `originWatchMs`: when nothing has polled it for
+ * that long, the job that has waited longest is polled early (not one the gateway asked to wait).
+ */
+export class OriginWatch {
+  private readonly origins = new Map<string, { jobs: number; heardAt: number }>();
+
+  constructor(private readonly policy: TimingPolicy) {}
+
+  /** A job of `origin` is tracked; a new origin counts as heard from now. */
+  add(origin: string, now: number): void {
+    const state = this.origins.get(origin);
+    if (state) state.jobs++;
+    else this.origins.set(origin, { jobs: 1, heardAt: now });
+  }
+
+  /** A job of `origin` is no longer tracked. */
+  drop(origin: string): void {
+    const state = this.origins.get(origin);
+    if (state && --state.jobs <= 0) this.origins.delete(origin);
+  }
+
+  /** `origin` answered a poll. */
+  heard(origin: string, now: number): void {
+    const state = this.origins.get(origin);
+    if (state) state.heardAt = now;
+  }
+
+  clear(): void {
+    this.origins.clear();
+  }
+
+  /** For each origin that nothing is polling, the job to poll to keep it observed, and when. */
+  due<T>(jobs: Iterable<T>, view: (job: T) => WatchedJob, now: number, focused: boolean): Map<T, number> {
+    const picks = new Map<string, { job: T; since: number } | 'busy'>();
+    for (const job of jobs) {
+      const { origin, busy, since, heldUntil } = view(job);
+      const pick = picks.get(origin);
+      if (pick === 'busy') continue;
+      if (busy) picks.set(origin, 'busy');
+      else if ((heldUntil ?? now) <= now && (!pick || since < pick.since)) picks.set(origin, { job, since });
+    }
+    const due = new Map<T, number>();
+    for (const [origin, pick] of picks) {
+      const state = this.origins.get(origin);
+      const watchMs = state && originWatchMs(this.policy, state.jobs, focused);
+      if (state && pick !== 'busy' && watchMs !== undefined) due.set(pick.job, state.heardAt + watchMs);
+    }
+    return due;
+  }
+}
+
 /** What a poll's answer carried, besides the status. */
 export interface AnswerHints {
   job?: VideoJob;
@@ -207,6 +312,8 @@ export class JobTiming {
   /** Polls at or after a forecast completion that found the job still running. */
   private misses = 0;
   private pastWindowPolls = 0;
+  /** The gateway asked that this job not be polled before then (a Retry-After on its last answer). */
+  heldUntil: number | undefined;
 
   constructor(
     private readonly policy: TimingPolicy,
@@ -255,8 +362,9 @@ export class JobTiming {
       interval = Math.min(Math.max(this.windowIntervalMs(now, this.window), minIntervalMs), maxQuietMs);
     }
     const asked = useHints ? hints.retryAfterMs : undefined;
-    if (asked !== undefined && asked > 0) interval = Math.max(interval, Math.min(asked, maxWaitMs));
-    return interval;
+    const heldMs = asked !== undefined && asked > 0 ? Math.min(asked, maxWaitMs) : undefined;
+    this.heldUntil = heldMs === undefined ? undefined : now + heldMs;
+    return heldMs === undefined ? interval : Math.max(interval, heldMs);
   }
 
   private observe(now: number, job: VideoJob): void {

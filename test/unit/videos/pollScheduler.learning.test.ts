@@ -137,7 +137,8 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
 
     it('keeps every rule: at most maxInFlight at once, a 429 pauses all, nothing while idle', async () => {
       learn([100, 100, 100]);
-      create({ maxInFlight: 3 });
+      // A quiet limit of 20 min keeps the origin watch (20 min / 8 jobs = 150 s) out of the way of the window.
+      create({ maxInFlight: 3, maxQuietMs: 20 * MIN });
       const answers: Array<Deferred<VideoJob>> = [];
       let peak = 0;
       gateway.onGet = () => {
@@ -173,6 +174,89 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
       await clock.advanceAsync(7 * MIN);
       // The wait for the window (100 s) is no cadence to multiply: unfocused, at most 4 × the 30 s cap.
       assert.equal(pollTimes('j1')[0], 120 * S);
+    });
+  });
+
+  describe('an origin whose jobs all wait together', () => {
+    /** Jobs j0 … j(n−1), submitted now, all of a kind that takes 300 s: each waits for the window at 300 s. */
+    function waitTogether(n: number): string[] {
+      learn([300, 300, 300]);
+      const ids = Array.from({ length: n }, (_, i) => `j${i}`);
+      for (const id of ids) track(id);
+      return ids;
+    }
+
+    /** Poll starts to the origin, in s after the start, with the job polled. */
+    function polls(): Array<[number, string]> {
+      return gateway.gets().map((call) => [(call.at - start) / S, call.id!]);
+    }
+
+    it('is still heard from every maxQuietMs / pending jobs, each time through the job that waited longest', async () => {
+      create();
+      waitTogether(10);
+      await clock.advanceAsync(300 * S - 1);
+      // 10 min / 10 jobs: one poll a minute keeps the origin observed; a job's own schedule is unchanged.
+      assert.deepEqual(polls(), [[60, 'j0'], [120, 'j1'], [180, 'j2'], [240, 'j3']]);
+      await clock.advanceAsync(1);
+      assert.equal(gateway.gets().length, 14, 'then every job at its window');
+    });
+
+    it('meets a run of 429s that answers whatever comes next while the jobs wait, not at their window', async () => {
+      create();
+      let forced = 0;
+      gateway.onGet = (id) => {
+        if (forced > 0) {
+          forced--;
+          return new FakeGatewayError(429, 'rate_limited', { retryAfterMs: 20 * S });
+        }
+        return { id, status: clock.now() - start >= 300 * S ? 'completed' : 'in_progress' };
+      };
+      const seenAt = new Map<string, number>();
+      scheduler?.onDidPoll((event) => {
+        if (event.outcome.kind === 'status' && event.outcome.final) seenAt.set(event.target.id, (event.polledAt - start) / S);
+      });
+      const ids = waitTogether(10);
+      clock.setTimeout(() => (forced = 3), 100 * S);
+      await clock.advanceAsync(8 * MIN);
+      // Met by the watch at 120 s and over at 180 s (3 × Retry-After: 20 s), long before the jobs finish at 300 s;
+      // met at the window instead, the three 429s would hide every completion until 360 s.
+      assert.deepEqual(
+        polls().filter(([at]) => at > 60 && at < 300),
+        [[120, 'j1'], [140, 'j1'], [160, 'j1'], [180, 'j1'], [240, 'j2']],
+      );
+      assert.deepEqual(ids.map((id) => seenAt.get(id)), ids.map(() => 300));
+    });
+
+    it('does not poll early a job the gateway asked to wait', async () => {
+      learn([400, 400, 400]);
+      create();
+      retryAfter.set('held', [20 * MIN]);
+      track('held');
+      scheduler.pollNow('held');
+      await settle();
+      await clock.advanceAsync(10 * S);
+      for (const id of ['j1', 'j2', 'j3']) track(id);
+      await clock.advanceAsync(10 * MIN - 10 * S);
+      // 10 min / 4 jobs: the origin is polled 150 s after it last answered, through j1 (tracked at 10 s), not
+      // through "held" (waiting since 0 s, but asked to wait 20 min), whose next poll stays at its Retry-After.
+      assert.deepEqual(pollTimes('held'), [0]);
+      assert.equal(pollTimes('j1')[0], 150 * S);
+    });
+
+    it('is slowed while unfocused, as every cadence is', async () => {
+      create();
+      scheduler.setFocused(false);
+      waitTogether(10);
+      await clock.advanceAsync(300 * S - 1);
+      // A minute, unfocused: 4 minutes.
+      assert.deepEqual(polls(), [[240, 'j0']]);
+    });
+
+    it('is off with neither history nor hints (the bench baseline)', async () => {
+      create({ gatewayHints: false, history: undefined });
+      for (let i = 0; i < 40; i++) scheduler.track({ key: `j${i}`, origin: A, id: `j${i}` }, { nextPollAt: start + 5 * MIN });
+      await clock.advanceAsync(5 * MIN - 1);
+      assert.equal(gateway.gets().length, 0);
     });
   });
 

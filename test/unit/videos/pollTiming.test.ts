@@ -3,8 +3,12 @@ import {
   completedDurationMs,
   gatewayTiming,
   learnedWindow,
+  originWatchMs,
+  OriginWatch,
   progressForecast,
+  rateLimitWaitMs,
   timingPolicy,
+  type WatchedJob,
 } from '../../../src/videos/pollTiming';
 
 const HOUR = 60 * 60_000;
@@ -85,6 +89,38 @@ describe('pollTiming', () => {
       assert.equal(completedDurationMs(job(), submittedAt, undefined, submittedAt + 90_000), 90_000);
       const created = submittedAt / 1000;
       assert.equal(completedDurationMs(job({ created, completed_at: created + 70 }), submittedAt, undefined, submittedAt + 90_000), 70_000);
+    });
+  });
+
+  describe('rateLimitWaitMs', () => {
+    it('takes the Retry-After, the default without one, and keeps it between the minimum interval and an hour', () => {
+      assert.equal(rateLimitWaitMs(policy, 20_000), 20_000);
+      assert.equal(rateLimitWaitMs(policy, undefined), 30_000);
+      assert.equal(rateLimitWaitMs(policy, 0), 2_000);
+      assert.equal(rateLimitWaitMs(policy, 30 * 24 * HOUR), HOUR);
+    });
+  });
+
+  describe('origin watch', () => {
+    it('shares the quiet limit among the pending jobs, slowed while unfocused, and is off for the plain schedule', () => {
+      assert.equal(originWatchMs(policy, 1, true), 10 * 60_000);
+      assert.equal(originWatchMs(policy, 100, true), 6_000);
+      assert.equal(originWatchMs(policy, 1_000, true), 2_000, 'never below the minimum interval');
+      assert.equal(originWatchMs(policy, 100, false), 60_000, '4 × 6 s, at least 60 s');
+      assert.equal(originWatchMs(timingPolicy({ gatewayHints: false }), 100, true), undefined);
+    });
+
+    it('picks, per origin nothing is polling, the job that waited longest and is not held', () => {
+      const watch = new OriginWatch(policy);
+      const job = (origin: string, since: number, more: Partial<WatchedJob> = {}): WatchedJob => ({ origin, since, busy: false, heldUntil: undefined, ...more });
+      const jobs = [job('a', 5), job('a', 1, { heldUntil: 50 }), job('a', 3), job('b', 0), job('b', 0, { busy: true }), job('c', 0)];
+      for (const j of jobs.slice(0, 5)) watch.add(j.origin, 0);
+      watch.heard('a', 10);
+      // a: 3 jobs, heard from at 10 s; the held job waited longest but may not go; b has a poll on the wire;
+      // c is not tracked.
+      assert.deepEqual([...watch.due(jobs, (j) => j, 20, true)], [[jobs[2], 10 + 200_000]]);
+      watch.drop('a');
+      assert.deepEqual([...watch.due(jobs, (j) => j, 20, true)], [[jobs[2], 10 + 300_000]]);
     });
   });
 });
