@@ -29,6 +29,7 @@ export class MediaError extends Error {
 /** What the core needs from the rest of the extension (GatewayConnection, ModelCatalog, the history, settings). */
 export interface MediaCoreDeps {
   connection: {
+    readonly origin: string | undefined;
     access(): Promise<GatewayAccess>;
     resultFetchOptions(): Promise<Pick<OpenResultOptions, 'proxy' | 'credentials'>>;
   };
