@@ -23,18 +23,17 @@ function pad(n: number): string {
   return String(n).padStart(2, '0');
 }
 
-/** "image-20250101-093000-a-paper-boat-at-dusk.png", with "-2" and so on when the entry holds several files. */
+/** "image-20250101-093000-a-paper-boat-at-dusk.png" (whole words, at most 40 characters), "-2"… when the entry holds several files. */
 export function mediaFileName(entry: MediaEntry, index: number): string {
   const file = entry.files[index];
   const d = new Date(entry.createdAt);
   const time = `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}-${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`;
-  const words = entry.prompt
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 40)
-    .replace(/-+$/, '');
+  let words = '';
+  for (const word of entry.prompt.normalize('NFKD').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)) {
+    const next = words ? `${words}-${word}` : word.slice(0, 40);
+    if (next.length > 40) break;
+    words = next;
+  }
   const suffix = entry.files.length > 1 ? `-${index + 1}` : '';
   return `${entry.kind}-${time}${words ? `-${words}` : ''}${suffix}.${MEDIA_EXTENSIONS[file.contentType]}`;
 }

@@ -72,6 +72,8 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
         ['model-k3', 'chat', 'model-gateway'],
         ['model-5.2', 'chat', 'model-gateway'],
         ['model-1.0-video-edit', 'video', 'model-gateway'],
+        ['model-image-1.0', 'image', 'model-gateway'],
+        ['model-speech-1.0', 'speech', 'model-gateway'],
       ],
     );
     await catalog.load();
@@ -161,7 +163,7 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
       ],
     );
     assert.equal(report.ok, true);
-    assert.equal(report.modelCount, 3);
+    assert.equal(report.modelCount, 5);
     assert.ok(modelRequests(sim).length >= 1, 'the model list was requested for real');
 
     const tab = await until(reportTab, 'the report preview tab');

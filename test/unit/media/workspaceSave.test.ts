@@ -39,6 +39,8 @@ describe('media: saving into the workspace', () => {
     assert.equal(mediaFileName(two, 1), 'image-20250102-030405-a-paper-boat-on-a-rain-soaked-street-etc-2.jpg');
     const speech = entry({ kind: 'speech', prompt: '日本語だけ', files: [{ name: 'mabc123def456-1.mp3', contentType: 'audio/mpeg', bytes: 3 }] });
     assert.equal(mediaFileName(speech, 0), 'speech-20250102-030405.mp3', 'no usable words: no slug, never an empty or odd name');
+    assert.equal(mediaFileName({ ...speech, prompt: 'Every window keeps the same history of media.' }, 0), 'speech-20250102-030405-every-window-keeps-the-same-history-of.mp3', 'whole words only');
+    assert.equal(mediaFileName({ ...speech, prompt: 'x'.repeat(100) }, 0), `speech-20250102-030405-${'x'.repeat(40)}.mp3`);
   });
 
   it('creates the save folder inside the workspace, segment by segment', async () => {
