@@ -20,6 +20,8 @@ import { registerCommands } from './ui/commands';
 import { ConnectionStatusBar } from './ui/statusBar';
 import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
 import { realClock } from './util/clock';
+import { MediaHistory } from './media/mediaHistory';
+import { MediaFeature } from './media/mediaView';
 import { JobStore } from './videos/jobStore';
 import { lazyApiFor, VideoFeature, type VideoTestOptions } from './videos/videoJobsView';
 import { CHAT_VIEW_TYPE } from './chatProtocol/messages';
@@ -80,6 +82,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   const models = wireModels(services);
   wireChat(services, models);
   wireVideos(services, models);
+  wireMedia(services, models);
   registerCommands(context, { 'modelGateway.openLogs': () => log.show() });
 
   const activationMs = performance.now() - started;
@@ -175,6 +178,19 @@ function wireVideos({ context, log, keys, connection, settings, onDidChangeSetti
     /** A separate store, view model and commands (no tree view, no registered commands) over the given storage. */
     createForTest: (options: VideoTestOptions = {}) => new VideoFeature({ ...deps, createStore: (video) => createStore(video, options) }, { primary: false, ui: options.ui }),
   };
+}
+
+function wireMedia({ context, log, connection, settings, testing }: Services, models: ModelCatalog): void {
+  const history = new MediaHistory({
+    folder: vscode.Uri.joinPath(context.globalStorageUri, 'media').fsPath,
+    clock: realClock,
+    limit: () => settings().media.historyLimit,
+    onError: (error, what) => log.warn(`Media history: ${what} failed: ${String(error)}`),
+  });
+  const media = new MediaFeature({ history, connection, models, settings: () => settings().media, log }, { viewId: 'modelGateway.media' });
+  context.subscriptions.push(media);
+  registerCommands(context, media.handlers());
+  testing.media = media;
 }
 
 /** `{ model }` from List Models' "start a chat with it"; anything else means the default model. */
