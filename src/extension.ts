@@ -4,7 +4,11 @@ import * as vscode from 'vscode';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { KeyCommands } from './auth/keyCommands';
 import { applySeededKey } from './auth/seedKey';
+import { randomUUID } from 'node:crypto';
+import { ChatHistoryCommands } from './chat/chatHistoryCommands';
+import { ChatHistoryView } from './chat/chatHistoryView';
 import { ChatPanelManager } from './chat/chatPanelManager';
+import { ChatHistoryActions } from './chat/historyActions';
 import { TestConnectionCommand } from './diagnostics/testConnectionCommand';
 import { createGatewayClient } from './gateway/clientFactory';
 import { GatewayConnection, type ConnectionState } from './gateway/connection';
@@ -16,6 +20,8 @@ import { registerCommands } from './ui/commands';
 import { ConnectionStatusBar } from './ui/statusBar';
 import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
 import { realClock } from './util/clock';
+import { MediaHistory } from './media/mediaHistory';
+import { MediaFeature } from './media/mediaView';
 import { JobStore } from './videos/jobStore';
 import { lazyApiFor, VideoFeature, type VideoTestOptions } from './videos/videoJobsView';
 import { CHAT_VIEW_TYPE } from './chatProtocol/messages';
@@ -76,6 +82,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   const models = wireModels(services);
   wireChat(services, models);
   wireVideos(services, models);
+  wireMedia(services, models);
   registerCommands(context, { 'modelGateway.openLogs': () => log.show() });
 
   const activationMs = performance.now() - started;
@@ -119,15 +126,28 @@ function wireModels({ context, log, connection, testing }: Services): ModelCatal
 function wireChat({ context, log, connection, settings, testing }: Services, models: ModelCatalog): void {
   const createManager = (storageFolder: string) =>
     new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, models, chatDefaults: () => settings().chat, log, clock: realClock });
-  const chat = createManager(vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath);
+  const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
+  const chat = createManager(chatFolder);
   context.subscriptions.push(chat, vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, chat));
+  const history = new ChatHistoryView({ store: chat.store, folder: chatFolder, clock: realClock });
+  const historyActions = new ChatHistoryActions(chat.store, { find: (id) => chat.openChat(id), close: (id) => chat.closeSession(id) }, realClock, randomUUID);
+  const historyCommands = new ChatHistoryCommands({
+    view: history,
+    actions: historyActions,
+    openSession: (id) => chat.openSession(id),
+    exportSession: (session, target) => chat.exportSession(session, target),
+    gateway: () => connection.access(),
+    defaultModel: () => chat.defaultModel(),
+  });
+  context.subscriptions.push(history, historyActions);
+  registerCommands(context, historyCommands.handlers());
   // The handlers return nothing: a command's result may be sent across processes, and panels do not serialize.
   registerCommands(context, {
     'modelGateway.newChat': async (options?: unknown) => void (await chat.newChat({ model: modelOption(options) })),
     'modelGateway.askAboutSelection': async () => void (await chat.askAboutSelection()),
     'modelGateway.exportChat': async (target?: unknown) => void (await chat.exportChat(target)),
   });
-  testing.chat = { manager: chat, createManager };
+  testing.chat = { manager: chat, createManager, history, historyCommands };
   flushOnDeactivate.push(() => chat.flush());
 }
 
@@ -158,6 +178,19 @@ function wireVideos({ context, log, keys, connection, settings, onDidChangeSetti
     /** A separate store, view model and commands (no tree view, no registered commands) over the given storage. */
     createForTest: (options: VideoTestOptions = {}) => new VideoFeature({ ...deps, createStore: (video) => createStore(video, options) }, { primary: false, ui: options.ui }),
   };
+}
+
+function wireMedia({ context, log, connection, settings, testing }: Services, models: ModelCatalog): void {
+  const history = new MediaHistory({
+    folder: vscode.Uri.joinPath(context.globalStorageUri, 'media').fsPath,
+    clock: realClock,
+    limit: () => settings().media.historyLimit,
+    onError: (error, what) => log.warn(`Media history: ${what} failed: ${String(error)}`),
+  });
+  const media = new MediaFeature({ history, connection, models, settings: () => settings().media, log }, { viewId: 'modelGateway.media' });
+  context.subscriptions.push(media);
+  registerCommands(context, media.handlers());
+  testing.media = media;
 }
 
 /** `{ model }` from List Models' "start a chat with it"; anything else means the default model. */

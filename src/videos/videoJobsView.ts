@@ -39,6 +39,8 @@ export function lazyApiFor(connection: Pick<GatewayConnection, 'apiFor'>): (orig
       chat: async (request, options) => (await api()).chat(request, options),
       submitVideo: async (request, options) => (await api()).submitVideo(request, options),
       getVideo: async (id, options) => (await api()).getVideo(id, options),
+      generateImage: async (request, options) => (await api()).generateImage(request, options),
+      synthesizeSpeech: async (request, options) => (await api()).synthesizeSpeech(request, options),
     };
   };
 }

@@ -22,7 +22,7 @@ function fakeApi(fail?: unknown): GatewayApi {
     if (fail) throw fail;
     return [];
   };
-  return { listModels: result, chat: result as never, submitVideo: result as never, getVideo: result as never };
+  return { listModels: result, chat: result as never, submitVideo: result as never, getVideo: result as never, generateImage: result as never, synthesizeSpeech: result as never };
 }
 
 describe('GatewayConnection', () => {

@@ -58,6 +58,8 @@ function gateway(clock: FakeClock, answers: Array<{ ms: number; models?: Model[]
     chat: () => Promise.reject(new Error('not used')),
     submitVideo: () => Promise.reject(new Error('not used')),
     getVideo: () => Promise.reject(new Error('not used')),
+    generateImage: () => Promise.reject(new Error('not used')),
+    synthesizeSpeech: () => Promise.reject(new Error('not used')),
   };
   return api;
 }
