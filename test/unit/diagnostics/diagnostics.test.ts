@@ -232,7 +232,7 @@ describe('connection diagnostics', () => {
       try {
         const report = await runDiagnostics({ baseUrl: sim.baseUrl, api: async () => client, probes: createNetworkProbes(realClock), clock: realClock });
         assert.deepEqual(statuses(report), { settings: 'ok', dns: 'ok', connect: 'ok', tls: 'skipped', auth: 'ok', models: 'ok', latency: 'ok' });
-        assert.equal(report.modelCount, 3);
+        assert.equal(report.modelCount, 5);
         assert.equal(sim.log.filter((e) => e.path === '/v1/models').length, 3);
         const rendered = renderReport(report) + JSON.stringify(report);
         assert.equal(rendered.includes(sim.apiKey), false);
