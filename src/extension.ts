@@ -4,7 +4,11 @@ import * as vscode from 'vscode';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { KeyCommands } from './auth/keyCommands';
 import { applySeededKey } from './auth/seedKey';
+import { randomUUID } from 'node:crypto';
+import { ChatHistoryCommands } from './chat/chatHistoryCommands';
+import { ChatHistoryView } from './chat/chatHistoryView';
 import { ChatPanelManager } from './chat/chatPanelManager';
+import { ChatHistoryActions } from './chat/historyActions';
 import { TestConnectionCommand } from './diagnostics/testConnectionCommand';
 import { createGatewayClient } from './gateway/clientFactory';
 import { GatewayConnection, type ConnectionState } from './gateway/connection';
@@ -49,11 +53,12 @@ interface Services {
 const flushOnDeactivate: Array<() => Promise<void>> = [];
 
 export function activate(context: vscode.ExtensionContext): ModelGatewayApi | undefined {
+  const started = performance.now();
   const log = vscode.window.createOutputChannel('Model Gateway', { log: true });
   context.subscriptions.push(log);
   const testing: Record<string, unknown> = { logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState };
 
-  let settings = readSettings(vscodeSettingsSource);
+  let settings = readSettings(vscodeSettingsSource());
   const keys = new ApiKeyStore(context.secrets, context.globalState);
   const connection = new GatewayConnection(settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting());
   context.subscriptions.push(keys, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
@@ -65,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     settingsChanged,
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION) && !e.affectsConfiguration('http.proxy')) return;
-      settings = readSettings(vscodeSettingsSource);
+      settings = readSettings(vscodeSettingsSource());
       reportSettingsProblems(settings);
       connection.updateSettings(settings.gateway, vscodeProxySetting());
       settingsChanged.fire();
@@ -80,6 +85,9 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   wireMedia(services, models);
   registerCommands(context, { 'modelGateway.openLogs': () => log.show() });
 
+  const activationMs = performance.now() - started;
+  log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
+  testing.activationMs = activationMs;
   return TEST_BUILD ? { connection, testing } : undefined;
 }
 
@@ -118,15 +126,28 @@ function wireModels({ context, log, connection, testing }: Services): ModelCatal
 function wireChat({ context, log, connection, settings, testing }: Services, models: ModelCatalog): void {
   const createManager = (storageFolder: string) =>
     new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, models, chatDefaults: () => settings().chat, log, clock: realClock });
-  const chat = createManager(vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath);
+  const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
+  const chat = createManager(chatFolder);
   context.subscriptions.push(chat, vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, chat));
+  const history = new ChatHistoryView({ store: chat.store, folder: chatFolder, clock: realClock });
+  const historyActions = new ChatHistoryActions(chat.store, { find: (id) => chat.openChat(id), close: (id) => chat.closeSession(id) }, realClock, randomUUID);
+  const historyCommands = new ChatHistoryCommands({
+    view: history,
+    actions: historyActions,
+    openSession: (id) => chat.openSession(id),
+    exportSession: (session, target) => chat.exportSession(session, target),
+    gateway: () => connection.access(),
+    defaultModel: () => chat.defaultModel(),
+  });
+  context.subscriptions.push(history, historyActions);
+  registerCommands(context, historyCommands.handlers());
   // The handlers return nothing: a command's result may be sent across processes, and panels do not serialize.
   registerCommands(context, {
     'modelGateway.newChat': async (options?: unknown) => void (await chat.newChat({ model: modelOption(options) })),
     'modelGateway.askAboutSelection': async () => void (await chat.askAboutSelection()),
     'modelGateway.exportChat': async (target?: unknown) => void (await chat.exportChat(target)),
   });
-  testing.chat = { manager: chat, createManager };
+  testing.chat = { manager: chat, createManager, history, historyCommands };
   flushOnDeactivate.push(() => chat.flush());
 }
 

@@ -9,9 +9,7 @@ import { showAdvice } from '../ui/notify';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
 import { ConnectionReportView } from './connectionReportView';
-import { runDiagnostics, type DiagnosticReport } from './diagnostics';
-import { createNetworkProbes } from './networkProbes';
-import { fixesFor, renderReport, summarizeReport } from './report';
+import type { DiagnosticReport } from './connectionTest';
 
 export interface TestConnectionDeps {
   connection: GatewayConnection;
@@ -37,6 +35,8 @@ export class TestConnectionCommand implements vscode.Disposable {
   /** Runs every check, shows the report and returns it. */
   async run(): Promise<DiagnosticReport> {
     const { connection, clock, log } = this.deps;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { runDiagnostics, createNetworkProbes, renderReport, summarizeReport, fixesFor } = require('./connectionTest') as typeof import('./connectionTest');
     const baseUrl = connection.baseUrl;
     const proxy = baseUrl ? resolveProxy(new URL(baseUrl), this.deps.proxySetting(), process.env) : undefined;
     const report = await vscode.window.withProgress(

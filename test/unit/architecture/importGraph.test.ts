@@ -19,6 +19,12 @@ describe('import graph reader', () => {
     assert.deepEqual(importSpecifiers(text).sort(), ['../a/a', './b', './c', './d', './e', 'vscode']);
   });
 
+  it('marks type-only imports, which load nothing at run time', () => {
+    const files: SourceFile[] = [{ path: 'a/x.ts', text: "import type { V } from './v';\nimport { w } from './w';\nexport type { U } from './u';" }, { path: 'a/v.ts', text: '' }, { path: 'a/w.ts', text: '' }, { path: 'a/u.ts', text: '' }];
+    const edges = analyzeImports(files, resolvePath).edges.map((e) => `${e.to} ${e.typeOnly}`).sort();
+    assert.deepEqual(edges, ['a/u.ts true', 'a/v.ts true', 'a/w.ts false']);
+  });
+
   it('tells adapters from pure modules by name', () => {
     for (const adapter of ['extension.ts', 'ui/notify.ts', 'videos/videoJobsView.ts', 'videos/videoJobsTree.ts', 'chat/chatPanel.ts', 'chat/chatPanelManager.ts', 'models/lmProvider.ts', 'diagnostics/testConnectionCommand.ts']) {
       assert.ok(isAdapterFile(adapter), adapter);

@@ -11,6 +11,8 @@ export interface SourceFile {
 export interface ImportEdge {
   from: string;
   to: string;
+  /** `import type …`: erased from the JavaScript, so it loads nothing at run time (it still ties folders). */
+  typeOnly: boolean;
 }
 
 export interface ImportGraph {
@@ -26,8 +28,12 @@ const NODE_BUILTINS = new Set(builtinModules);
 
 /** The module specifiers a TypeScript file imports, type-only imports included (they still tie folders together). */
 export function importSpecifiers(text: string): string[] {
+  return importsOf(text).map((i) => i.specifier);
+}
+
+function importsOf(text: string): Array<{ specifier: string; typeOnly: boolean }> {
   const withoutComments = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
-  return [...withoutComments.matchAll(SPECIFIER)].map((m) => m[1] ?? m[2] ?? m[3]);
+  return [...withoutComments.matchAll(SPECIFIER)].map((m) => ({ specifier: m[1] ?? m[2] ?? m[3], typeOnly: /^\s*(?:import|export)\s+type\b/.test(m[0].replace(/^[\s;]+/, '')) }));
 }
 
 /**
@@ -50,13 +56,13 @@ export function analyzeImports(files: readonly SourceFile[], resolvePath: (from:
   const vscodeImporters: string[] = [];
   const nodeImporters: string[] = [];
   for (const file of files) {
-    for (const spec of importSpecifiers(file.text)) {
+    for (const { specifier: spec, typeOnly } of importsOf(file.text)) {
       if (spec === 'vscode') {
         if (!vscodeImporters.includes(file.path)) vscodeImporters.push(file.path);
       } else if (spec.startsWith('.')) {
         const base = resolvePath(file.path, spec);
         const to = [`${base}.ts`, `${base}/index.ts`, base].find((candidate) => known.has(candidate));
-        if (to) edges.push({ from: file.path, to });
+        if (to) edges.push({ from: file.path, to, typeOnly });
       } else if (spec.startsWith('node:') || NODE_BUILTINS.has(spec) || NODE_ONLY_PACKAGES.has(spec.split('/')[0])) {
         if (!nodeImporters.includes(file.path)) nodeImporters.push(file.path);
       }
