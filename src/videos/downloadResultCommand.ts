@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { resultFetchOptionsFor, resultLinkOf, type VideoCommandContext } from './commandContext';
-import { DownloadError, downloadResult, formatBytes, resultFileStem } from './download';
+import { formatBytes } from '../util/bytes';
+import { DownloadError, downloadResult, resultFileStem } from './download';
 import { expiryNote, formatAge, quoted } from './jobPresentation';
 import { urlExpiry } from './resultLinks';
 
