@@ -31,7 +31,7 @@ describe('API key, settings and status (issue 4)', function () {
     assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', `  ${sim.apiKey}  `), true);
     const client = await until(() => api.connection.api(), 'a client');
     const models = await client.listModels();
-    assert.deepEqual(models.map((m) => m.id).sort(), ['model-1.0-video-edit', 'model-5.2', 'model-k3']);
+    assert.deepEqual(models.map((m) => m.id).sort(), ['model-1.0-video-edit', 'model-5.2', 'model-image-1.0', 'model-k3', 'model-speech-1.0']);
     assert.equal(sim.log.at(-1)?.authorization?.includes(sim.apiKey), false, 'the log shows the key redacted');
     await until(() => statusBar.text === '$(cloud) Gateway' && api.connection.state.kind === 'connected', 'connected status');
 
