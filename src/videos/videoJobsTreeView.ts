@@ -2,6 +2,7 @@
 // Which elements to refresh is worked out in jobTreeNodes.ts; the texts and menu tokens come from jobPresentation.ts.
 // Menus pick actions by the capability tokens in each item's contextValue (see package.json, `viewItem =~`).
 import * as vscode from 'vscode';
+import { escapeMarkdown } from '../util/html';
 import { resultFileStem } from './download';
 import { isPollable, type VideoJobRecord } from './jobRecord';
 import { expiryText, formatAge, formatDuration, jobContextTokens, jobDescription, linkWithoutQuery, resultContextTokens, shortPrompt, statusGroup, statusText, type StatusGroup, type VideoJobNode } from './jobPresentation';
@@ -19,10 +20,6 @@ const ICONS: Record<StatusGroup, { id: string; color?: string }> = {
 function jobIcon(record: VideoJobRecord): vscode.ThemeIcon {
   const icon = ICONS[statusGroup(record)];
   return new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (c) => `\\${c}`);
 }
 
 function formatTime(ms: number): string {

@@ -5,7 +5,8 @@ import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { safeExternalUrl } from '../../../src/util/externalUrl';
-import { createNewFile, DownloadError, downloadResult, isWindowsReservedName, resultFileStem, videoExtensionFor } from '../../../src/videos/download';
+import { DownloadError, downloadResult, isWindowsReservedName, resultFileStem, videoExtensionFor } from '../../../src/videos/download';
+import { createNewFile } from '../../../src/util/newFile';
 import { checkResultUrl, urlExpiry } from '../../../src/videos/resultLinks';
 import { startProxy } from '../gateway/helpers/proxy';
 
