@@ -6,7 +6,10 @@
 import { GatewayClient } from '../src/gateway/client';
 import type { GatewayApi, VideoRequest } from '../src/gateway/types';
 import { FakeClock } from '../src/util/fakeClock';
-import type { Memento } from '../src/util/memento';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isPollable } from '../src/videos/jobRecord';
 import { JobStore } from '../src/videos/jobStore';
 import { isFinalStatus } from '../src/videos/status';
 import { startSimulator, type Simulator } from '../test/simulator';
@@ -70,27 +73,22 @@ interface RunResult {
   completed: number;
 }
 
-class MemoryStorage implements Memento {
-  private values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, value);
-  }
-}
-
 /** The job store, as the extension uses it. */
 function adaptivePoller(clock: FakeClock, api: GatewayApi, origin: string, onFinal: (id: string) => void): Poller {
-  const store = new JobStore({ storage: new MemoryStorage(), clock, apiFor: () => api, scheduler: { random: seededRandom(11) } });
+  const folder = mkdtempSync(join(tmpdir(), 'mg-bench-jobs-'));
+  // One window: no other window's changes to re-read on a timer.
+  const store = new JobStore({ folder, clock, apiFor: () => api, scheduler: { random: seededRandom(11) }, sharing: { rescanMs: 0 } });
   store.onDidFinish((job) => onFinal(job.id!));
   return {
     submit: async (request) => {
       const job = await store.submit(origin, request);
       if (isFinalStatus(job.status)) onFinal(job.id!);
     },
-    pending: () => store.runningCount,
-    dispose: () => store.dispose(),
+    pending: () => store.jobs().filter((job) => job.localState === 'submitting' || isPollable(job)).length,
+    dispose: () => {
+      store.dispose();
+      void store.flush().then(() => rmSync(folder, { recursive: true, force: true }));
+    },
   };
 }
 

@@ -120,12 +120,13 @@ function wireChat({ context, log, connection, settings, testing }: Services, mod
 }
 
 function wireVideos({ context, log, keys, connection, settings, onDidChangeSettings, testing }: Services, models: ModelCatalog): void {
+  const folder = (name: string) => vscode.Uri.joinPath(context.globalStorageUri, name).fsPath;
   const createStore = (video: Settings['video'], options: VideoTestOptions = {}) =>
     new JobStore({
       clock: realClock,
       apiFor: lazyApiFor(connection),
-      storage: options.storage ?? context.globalState,
-      storageKey: options.storageKey,
+      folder: options.folder ?? folder(options.storageKey ? `videos-test-${options.storageKey.replace(/[^\w-]/g, '_')}` : 'videos'),
+      legacy: { storage: options.storage ?? context.globalState, key: options.storageKey },
       scheduler: { minIntervalMs: video.pollMinMs, maxIntervalMs: video.pollMaxMs },
       onPersistError: (error) => log.warn(`Could not save the video jobs: ${error}`),
     });

@@ -128,8 +128,6 @@ export function jobTooltip(record: VideoJobRecord, now: number): vscode.Markdown
   line('Submitted', `${escapeMarkdown(formatTime(record.createdAt))} (${formatAge(now - record.createdAt)})`);
   if (record.completedAt !== undefined) line('Finished', `${escapeMarkdown(formatTime(record.completedAt))} (after ${formatDuration(record.completedAt - record.createdAt)})`);
   else line('Updated', escapeMarkdown(formatTime(record.updatedAt)));
-  if (record.pollCount > 0) line('Status checks', String(record.pollCount));
-  if (record.nextPollAt !== undefined && isPollable(record)) line('Next check', escapeMarkdown(new Date(record.nextPollAt).toLocaleTimeString()));
   record.resultUrls.forEach((url, i) => {
     const expiry = expiryText(url, now);
     line(record.resultUrls.length > 1 ? `Result ${i + 1}` : 'Result', `${escapeMarkdown(hostOf(url))}${expiry ? ` (${expiry})` : ''}`);

@@ -261,7 +261,6 @@ describe('video jobs', function () {
       createdAt: Date.now(),
       updatedAt: Date.now(),
       completedAt: Date.now(),
-      pollCount: 1,
     };
     const ui = new RecordingUi();
     const bundle = hooks.createForTest({ storage: new MemoryMemento({ crafted: [record] }), storageKey: 'crafted', ui });
@@ -294,7 +293,7 @@ describe('video jobs', function () {
   });
 
   it('asks before removing an unfinished job, and removes a finished one at once', async () => {
-    const base = { origin: sim.origin, model: 'm', parameters: {}, resultUrls: [], createdAt: Date.now(), updatedAt: Date.now(), pollCount: 0 };
+    const base = { origin: sim.origin, model: 'm', parameters: {}, resultUrls: [], createdAt: Date.now(), updatedAt: Date.now() };
     const uncertain: VideoJobRecord = { ...base, key: 'job-uncertain', prompt: 'uncertain one', status: '', localState: 'uncertain', error: { message: 'socket hang up' } };
     const failed: VideoJobRecord = { ...base, key: 'job-failed', id: 'vid_f', prompt: 'failed one', status: 'failed', error: { message: 'boom' }, createdAt: Date.now() + 1 };
     const ui = new RecordingUi();
