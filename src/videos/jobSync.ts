@@ -19,7 +19,7 @@ export interface LegacyStorage {
 /** What the sync needs from the store that owns the records. */
 export interface JobSyncHost {
   readonly records: ReadonlyMap<string, VideoJobRecord>;
-  /** Records another window wrote that differ from ours, and keys whose file another window deleted. */
+  /** After each re-scan: records another window wrote that differ from ours, keys whose file another window deleted. */
   applyFromDisk(incoming: VideoJobRecord[], gone: string[]): void;
   /** A write of ours found the job removed by another window. */
   dropRemoved(key: string): void;
@@ -201,9 +201,10 @@ export class JobSync implements Disposable {
       gone.push(key);
     }
     if (this.disposed) return;
-    const fresh = incoming.filter((record) => !this.dirty.has(record.key));
-    const removed = gone.filter((key) => !this.dirty.has(key));
-    if (fresh.length > 0 || removed.length > 0) this.host.applyFromDisk(fresh, removed);
+    this.host.applyFromDisk(
+      incoming.filter((record) => !this.dirty.has(record.key)),
+      gone.filter((key) => !this.dirty.has(key)),
+    );
     for (const name of requests) {
       const request = this.files.readRefreshRequest(name);
       if (!request || this.host.refreshRequested(request)) this.files.dropRefreshRequest(name);
