@@ -8,6 +8,7 @@ import type { VideoJob, VideoRequest } from '../../../src/gateway/types';
 import { FakeClock, settle } from '../../../src/util/fakeClock';
 import type { VideoJobRecord } from '../../../src/videos/jobRecord';
 import { JobStore, VIDEO_JOBS_STORAGE_KEY, type SharingOptions } from '../../../src/videos/jobStore';
+import { JobFiles } from '../../../src/videos/jobFiles';
 import { PollLease } from '../../../src/videos/pollLease';
 import { deferred, FakeGateway, MemoryMemento, removeTempFolders, storedJobs, tempFolder, withoutKey } from './fakes';
 
@@ -170,6 +171,14 @@ describe('JobStore with several windows on one folder', () => {
       assert.equal(a.store.get(job.key), undefined, 'the poller dropped it when its write found it removed');
       assert.deepEqual(storedJobs(folder), []);
       assert.deepEqual(openWindow().store.jobs(), []);
+    });
+
+    it('deletes a file written while another window removed the job (the tombstone is checked after the rename)', async () => {
+      const files = new JobFiles(folder);
+      const writing = files.write('job-race', '{}');
+      const removing = files.remove('job-race'); // lands between this write's first check and its rename
+      assert.deepEqual(await Promise.all([writing, removing]), ['removed', undefined]);
+      assert.equal(existsSync(join(folder, 'jobs', 'job-race.json')), false);
     });
 
     it('leaves another window\'s submission on its way alone, and makes it uncertain once that window is gone', async () => {
