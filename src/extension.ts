@@ -17,6 +17,7 @@ import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
 import { realClock } from './util/clock';
 import { JobStore } from './videos/jobStore';
 import { lazyApiFor, VideoFeature, type VideoTestOptions } from './videos/videoJobsView';
+import { WindowPresence } from './videos/windowPresence';
 import { CHAT_VIEW_TYPE } from './webview/protocol';
 
 /** What activate() returns: used by the extension-host tests, and stable enough for other extensions. */
@@ -121,6 +122,9 @@ function wireChat({ context, log, connection, settings, testing }: Services, mod
 
 function wireVideos({ context, log, keys, connection, settings, onDidChangeSettings, testing }: Services, models: ModelCatalog): void {
   const folder = (name: string) => vscode.Uri.joinPath(context.globalStorageUri, name).fsPath;
+  // A round trip to the window: it hangs while a browser tab that was closed leaves this extension host running.
+  const presence = new WindowPresence({ clock: realClock, ping: () => vscode.commands.executeCommand('setContext', 'modelGateway.windowAttached', true) });
+  context.subscriptions.push(presence);
   const createStore = (video: Settings['video'], options: VideoTestOptions = {}) =>
     new JobStore({
       clock: realClock,
@@ -128,6 +132,7 @@ function wireVideos({ context, log, keys, connection, settings, onDidChangeSetti
       folder: options.folder ?? folder(options.storageKey ? `videos-test-${options.storageKey.replace(/[^\w-]/g, '_')}` : 'videos'),
       legacy: { storage: options.storage ?? context.globalState, key: options.storageKey },
       scheduler: { minIntervalMs: video.pollMinMs, maxIntervalMs: video.pollMaxMs },
+      presence,
       onPersistError: (error) => log.warn(`Could not save the video jobs: ${error}`),
     });
   const deps = {

@@ -10,6 +10,8 @@ export interface FinishAnnouncerOptions {
   /** Called in the window that won the claim. */
   announce: (key: string) => void;
   unfocusedDelayMs: number;
+  /** False while the window is gone (see windowPresence.ts): a claim made then would be shown to nobody. */
+  attached: () => boolean;
   onError?: (error: unknown) => void;
 }
 
@@ -48,6 +50,7 @@ export class FinishAnnouncer implements Disposable {
 
   private claim(key: string): void {
     this.waiting.delete(key);
+    if (!this.options.attached()) return;
     let won = false;
     try {
       won = this.options.claim(key);

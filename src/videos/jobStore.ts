@@ -24,6 +24,7 @@ import {
 import { JobSync, type LegacyStorage } from './jobSync';
 import { OriginLeases, type LeaseTiming } from './pollLease';
 import { PollScheduler, type AuthRequired, type PauseChange, type PollEvent, type PollSchedulerOptions } from './pollScheduler';
+import type { Presence } from './windowPresence';
 
 export { VIDEO_JOBS_STORAGE_KEY } from './jobSync';
 
@@ -46,6 +47,8 @@ export interface JobStoreOptions {
   apiFor: (origin: string) => GatewayApi;
   scheduler?: Omit<PollSchedulerOptions, 'clock' | 'poll'>;
   sharing?: SharingOptions;
+  /** Whether the window is still there; while it is gone, this store neither polls nor announces. */
+  presence?: Presence;
   /** Receives persistence failures; the store keeps working from memory. */
   onPersistError?: (error: unknown) => void;
   newKey?: () => string;
@@ -71,6 +74,7 @@ export class JobStore implements Disposable {
   /** Origins whose polling waits for a key here: their lease is left to a window that has one. */
   private readonly parked = new Set<string>();
   private readonly announcer: FinishAnnouncer;
+  private readonly presence: Presence | undefined;
   private readonly disposables: Disposable[] = [];
   private disposed = false;
   private keyCounter = 0;
@@ -133,8 +137,11 @@ export class JobStore implements Disposable {
         if (record && !this.disposed) this.finishEmitter.fire(cloneRecord(record));
       },
       unfocusedDelayMs: sharing.unfocusedAnnounceDelayMs ?? 1_500,
+      attached: () => this.presence?.attached ?? true,
       onError: this.onPersistError,
     });
+    this.presence = options.presence;
+    if (this.presence) this.disposables.push(this.presence.onDidChange(() => this.reconcileLeases()));
     if (options.legacy) this.sync.migrate(options.legacy);
     for (const record of this.sync.loadSync()) this.records.set(record.key, record);
     this.settleOrphanedSubmissions();
@@ -399,10 +406,13 @@ export class JobStore implements Disposable {
     return origins;
   }
 
-  /** Tries for the lease of every origin with pending jobs (unless it waits for a key here), and lets go of the others. */
+  /**
+   * Tries for the lease of every origin with pending jobs (unless it waits for a key here), and lets go of the
+   * others; of all of them while the window is gone.
+   */
   private reconcileLeases(): void {
     if (this.disposed) return;
-    const wanted = this.pendingOrigins();
+    const wanted = this.presence?.attached === false ? new Set<string>() : this.pendingOrigins();
     for (const origin of this.parked) wanted.delete(origin);
     this.leases.want(wanted);
   }

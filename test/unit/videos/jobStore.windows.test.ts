@@ -5,14 +5,27 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VideoJob, VideoRequest } from '../../../src/gateway/types';
+import { Emitter } from '../../../src/util/events';
 import { FakeClock, settle } from '../../../src/util/fakeClock';
 import type { VideoJobRecord } from '../../../src/videos/jobRecord';
 import { JobStore, VIDEO_JOBS_STORAGE_KEY, type SharingOptions } from '../../../src/videos/jobStore';
 import { JobFiles } from '../../../src/videos/jobFiles';
 import { PollLease } from '../../../src/videos/pollLease';
+import type { Presence } from '../../../src/videos/windowPresence';
 import { deferred, FakeGateway, MemoryMemento, removeTempFolders, storedJobs, tempFolder, withoutKey } from './fakes';
 
 const A = 'https://a.example';
+
+/** Whether the window is there, set by the test (windowPresence.ts has its own tests). */
+class FakePresence implements Presence {
+  attached = true;
+  private readonly emitter = new Emitter<boolean>();
+  readonly onDidChange = this.emitter.event;
+  set(attached: boolean): void {
+    this.attached = attached;
+    this.emitter.fire(attached);
+  }
+}
 
 function videoRequest(prompt: string): VideoRequest {
   return { model: 'model-1.0-video-edit', input: { prompt }, parameters: { resolution: '720p', duration: 5 } };
@@ -33,6 +46,7 @@ interface WindowOptions {
   noKey?: boolean;
   sharing?: SharingOptions;
   legacy?: MemoryMemento;
+  presence?: Presence;
 }
 
 describe('JobStore with several windows on one folder', () => {
@@ -60,6 +74,7 @@ describe('JobStore with several windows on one folder', () => {
       // Deterministic by default: other windows' changes are read when a test calls rescan().
       sharing: { watch: false, rescanMs: 0, ...options.sharing },
       ...(options.legacy && { legacy: { storage: options.legacy } }),
+      presence: options.presence,
     });
     const window: Window = { store, gateway, finished: [], changes: [] };
     store.onDidFinish((record) => window.finished.push(record));
@@ -270,6 +285,36 @@ describe('JobStore with several windows on one folder', () => {
       assert.equal(b.store.get(job.key)?.status, 'completed');
       await syncAll();
       assert.equal(noKey.store.get(job.key)?.status, 'completed', 'and the keyless window shows the result');
+    });
+
+    it('leaves polling and announcing to the others while its window is gone (a closed browser tab), and takes part again when it is back', async () => {
+      const presence = new FakePresence();
+      const a = openWindow({ presence });
+      const job = await a.store.submit(A, videoRequest('tab closed'));
+      const b = openWindow();
+      assert.equal(a.store.isPolling(A), true);
+      presence.set(false);
+      assert.equal(a.store.isPolling(A), false, 'let go at once');
+      await clock.advanceAsync(1_000);
+      assert.equal(b.store.isPolling(A), true, 'taken over at the next heartbeat');
+      const aPolls = a.gateway.gets().length;
+      complete(job.id!);
+      await clock.advanceAsync(2_000);
+      await syncAll();
+      await clock.advanceAsync(5_000);
+      assert.equal(a.gateway.gets().length, aPolls, 'the window that is gone sent nothing');
+      assert.equal(a.store.get(job.key)?.status, 'completed', 'its store still follows the folder');
+      assert.deepEqual([a.finished.length, b.finished.length], [0, 1], 'announced where someone sees it');
+
+      const second = await b.store.submit(A, videoRequest('after the reconnection'));
+      await syncAll();
+      presence.set(true);
+      await clock.advanceAsync(1_000);
+      assert.equal(a.store.isPolling(A), false, 'back, it waits for the lease like any window');
+      b.store.dispose();
+      await clock.advanceAsync(1_000);
+      assert.equal(a.store.isPolling(A), true);
+      assert.ok(a.store.get(second.key));
     });
 
     it('has a job checked now by the polling window when another window asks', async () => {
