@@ -6,9 +6,9 @@
 //   finished/<key>         created exclusively by the one window that announces the job's end;
 //   leases/<origin>.lock   which window polls a gateway (see pollLease.ts).
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Disposable } from '../util/events';
 
 /** Keys become file names: plain, short, no dots. */
@@ -36,6 +36,31 @@ export interface RefreshRequest {
 /** A temp file's name: the writer's pid and a random part, so two windows never share one. */
 export function tempName(name: string): string {
   return `${name}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+}
+
+/**
+ * Creates the file only if nothing has that name yet, atomically: the text is complete in a temp file, which is then
+ * linked to the name (a link fails when the name is taken). False when the name was taken.
+ */
+export function createExclusiveSync(path: string, text: string): boolean {
+  const temp = join(dirname(path), tempName(basename(path)));
+  writeFileSync(temp, text, 'utf8');
+  try {
+    linkSync(temp, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    unlinkSync(temp);
+  }
+}
+
+/** Replaces the file atomically (a temp file, then rename): a reader sees the old text or the new, never a mix. */
+export function replaceSync(path: string, text: string): void {
+  const temp = join(dirname(path), tempName(basename(path)));
+  writeFileSync(temp, text, 'utf8');
+  renameSync(temp, path);
 }
 
 const TEMP_MAX_AGE_MS = 60 * 60_000;
@@ -81,18 +106,7 @@ export class JobFiles {
    * temp file, which is then linked to the final name (a link fails when the name is taken). For migration.
    */
   createIfAbsentSync(key: string, text: string): boolean {
-    if (existsSync(join(this.removedDir, key))) return false;
-    const temp = join(this.jobsDir, tempName(`${key}.json`));
-    writeFileSync(temp, text, 'utf8');
-    try {
-      linkSync(temp, this.jobPath(key));
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw error;
-    } finally {
-      unlinkSync(temp);
-    }
+    return !this.isRemoved(key) && createExclusiveSync(this.jobPath(key), text);
   }
 
   /** Stamps of the job files now on disk (removed jobs left out), and refresh requests. */
@@ -176,11 +190,7 @@ export class JobFiles {
 
   /** Asks whichever window polls `request.origin` to check the jobs now. */
   requestRefresh(request: RefreshRequest): void {
-    const name = `${randomBytes(6).toString('hex')}.refresh`;
-    const temp = join(this.jobsDir, tempName(name));
-    writeFileSync(temp, JSON.stringify(request), 'utf8');
-    linkSync(temp, join(this.jobsDir, name));
-    unlinkSync(temp);
+    createExclusiveSync(join(this.jobsDir, `${randomBytes(6).toString('hex')}.refresh`), JSON.stringify(request));
   }
 
   /** A refresh request's content; undefined when it is gone (another window took it) or unreadable. */

@@ -7,7 +7,6 @@ import type { GatewayApi, VideoRequest } from '../gateway/types';
 import type { Clock } from '../util/clock';
 import { Emitter, type Disposable, type Event } from '../util/events';
 import { readError, type ErrorFields } from '../gateway/errors';
-import { FinishAnnouncer } from './finishAnnouncer';
 import { endOwner, newOwnerId, ownerAlive } from './owners';
 import { JobFiles, type RefreshRequest } from './jobFiles';
 import {
@@ -22,9 +21,10 @@ import {
   type VideoJobRecord,
 } from './jobRecord';
 import { JobSync, type LegacyStorage } from './jobSync';
-import { OriginLeases, type LeaseTiming } from './pollLease';
+import type { LeaseTiming } from './pollLease';
 import { PollScheduler, type AuthRequired, type PauseChange, type PollEvent, type PollSchedulerOptions } from './pollScheduler';
 import type { Presence } from './windowPresence';
+import { WindowRoles } from './windowRoles';
 
 export { VIDEO_JOBS_STORAGE_KEY } from './jobSync';
 
@@ -70,11 +70,7 @@ export class JobStore implements Disposable {
   private readonly sync: JobSync;
   /** This store's id in leases, claims and 'submitting' records. */
   private readonly owner = newOwnerId();
-  private readonly leases: OriginLeases;
-  /** Origins whose polling waits for a key here: their lease is left to a window that has one. */
-  private readonly parked = new Set<string>();
-  private readonly announcer: FinishAnnouncer;
-  private readonly presence: Presence | undefined;
+  private readonly roles: WindowRoles;
   private readonly disposables: Disposable[] = [];
   private disposed = false;
   private keyCounter = 0;
@@ -103,10 +99,6 @@ export class JobStore implements Disposable {
     });
     this.onDidChangePause = this.scheduler.onDidChangePause;
     this.onAuthRequired = this.scheduler.onAuthRequired;
-    this.disposables.push(
-      this.scheduler.onDidPoll((event) => this.onPolled(event)),
-      this.scheduler.onAuthRequired(({ origin }) => this.park(origin)),
-    );
     this.files = new JobFiles(options.folder);
     this.sync = new JobSync({
       files: this.files,
@@ -121,31 +113,29 @@ export class JobStore implements Disposable {
         onError: (error) => this.onPersistError(error),
       },
     });
-    this.leases = new OriginLeases({
-      ...sharing,
-      folder: this.files.leasesDir,
+    this.roles = new WindowRoles({
+      records: this.records,
+      scheduler: this.scheduler,
+      files: this.files,
       owner: this.owner,
       clock: this.clock,
-      onError: this.onPersistError,
-      onDidChange: (origin, held) => this.pollHere(origin, held),
-    });
-    this.announcer = new FinishAnnouncer({
-      clock: this.clock,
-      claim: (key) => this.files.claimFinish(key),
+      leaseTiming: sharing,
+      unfocusedAnnounceDelayMs: sharing.unfocusedAnnounceDelayMs ?? 1_500,
+      presence: options.presence,
       announce: (key) => {
         const record = this.records.get(key);
         if (record && !this.disposed) this.finishEmitter.fire(cloneRecord(record));
       },
-      unfocusedDelayMs: sharing.unfocusedAnnounceDelayMs ?? 1_500,
-      attached: () => this.presence?.attached ?? true,
       onError: this.onPersistError,
     });
-    this.presence = options.presence;
-    if (this.presence) this.disposables.push(this.presence.onDidChange(() => this.reconcileLeases()));
+    this.disposables.push(
+      this.scheduler.onDidPoll((event) => this.onPolled(event)),
+      this.scheduler.onAuthRequired(({ origin }) => this.roles.park(origin)),
+    );
     if (options.legacy) this.sync.migrate(options.legacy);
     for (const record of this.sync.loadSync()) this.records.set(record.key, record);
     this.settleOrphanedSubmissions();
-    this.follow([...this.records.keys()]);
+    this.roles.follow(this.records.keys());
   }
 
   /** Newest first; only one origin's jobs when given. Copies: edit through the store's methods. */
@@ -224,17 +214,18 @@ export class JobStore implements Disposable {
 
   refreshAll(): void {
     this.scheduler.pollAllNow();
-    for (const origin of this.pendingOrigins()) if (!this.isPolling(origin)) this.sync.requestRefresh({ origin });
+    const origins = new Set([...this.records.values()].filter(isPollable).map((record) => record.origin));
+    for (const origin of origins) if (!this.isPolling(origin)) this.sync.requestRefresh({ origin });
   }
 
   /** Whether this window is the one polling `origin` now. */
   isPolling(origin: string): boolean {
-    return this.leases.held(origin);
+    return this.roles.isPolling(origin);
   }
 
   setFocused(focused: boolean): void {
     this.scheduler.setFocused(focused);
-    this.announcer.setFocused(focused);
+    this.roles.setFocused(focused);
   }
 
   pausedUntil(origin: string): number | undefined {
@@ -248,7 +239,7 @@ export class JobStore implements Disposable {
   /** Call when the API key of an origin changed: polling that waited for it resumes. */
   resumeAuth(origin: string): void {
     this.scheduler.resumeAuth(origin);
-    if (this.parked.delete(origin)) this.reconcileLeases();
+    this.roles.unpark(origin);
   }
 
   /** Reads what other windows changed now (a watch and a timer do it anyway). */
@@ -266,8 +257,7 @@ export class JobStore implements Disposable {
     this.disposed = true;
     endOwner(this.owner);
     this.sync.dispose();
-    this.announcer.dispose();
-    this.leases.dispose();
+    this.roles.dispose();
     this.scheduler.dispose();
     for (const disposable of this.disposables) disposable.dispose();
     this.changeEmitter.dispose();
@@ -322,7 +312,7 @@ export class JobStore implements Disposable {
     }
     // Otherwise (auth, rate limit, transient failure) the job itself is unchanged; the scheduler waits.
     if (!changed) return;
-    this.follow([record.key]);
+    this.roles.follow([record.key]);
     void this.sync.persist(record.key);
     this.publish([record.key], !wasFinal && isFinalRecord(record) ? [record.key] : []);
   }
@@ -345,7 +335,7 @@ export class JobStore implements Disposable {
     changed.push(...this.forget(gone));
     changed.push(...this.settleOrphanedSubmissions());
     if (changed.length === 0) return;
-    this.follow(changed);
+    this.roles.follow(changed);
     this.publish(changed, finished);
   }
 
@@ -368,17 +358,14 @@ export class JobStore implements Disposable {
   /** Drops records from memory and polling; the caller persists the deletion, unless another window did. */
   private forget(keys: string[]): string[] {
     const gone = keys.filter((key) => this.records.delete(key));
-    for (const key of gone) {
-      this.scheduler.untrack(key);
-      this.announcer.cancel(key);
-    }
+    this.roles.follow(gone);
     return gone;
   }
 
   /** Persists the changed records (deletes the removed ones), then tells listeners exactly those keys. */
   private async commit(keys: string[], finished: string[] = []): Promise<void> {
     if (keys.length === 0) return;
-    this.follow(keys);
+    this.roles.follow(keys);
     await this.sync.persist(...keys);
     this.publish(keys, finished);
   }
@@ -386,50 +373,7 @@ export class JobStore implements Disposable {
   private publish(keys: string[], finished: string[]): void {
     if (this.disposed) return;
     this.changeEmitter.fire({ keys });
-    for (const key of finished) this.announcer.finished(key);
-  }
-
-  /** Polling follows the records: pending jobs are polled here while this window holds their gateway's lease. */
-  private follow(keys: string[]): void {
-    if (this.disposed) return;
-    this.reconcileLeases();
-    for (const key of keys) {
-      const record = this.records.get(key);
-      if (record && isPollable(record) && this.isPolling(record.origin)) this.scheduler.track({ key, origin: record.origin, id: record.id! });
-      else this.scheduler.untrack(key);
-    }
-  }
-
-  private pendingOrigins(): Set<string> {
-    const origins = new Set<string>();
-    for (const record of this.records.values()) if (isPollable(record)) origins.add(record.origin);
-    return origins;
-  }
-
-  /**
-   * Tries for the lease of every origin with pending jobs (unless it waits for a key here), and lets go of the
-   * others; of all of them while the window is gone.
-   */
-  private reconcileLeases(): void {
-    if (this.disposed) return;
-    const wanted = this.presence?.attached === false ? new Set<string>() : this.pendingOrigins();
-    for (const origin of this.parked) wanted.delete(origin);
-    this.leases.want(wanted);
-  }
-
-  /** This window starts or stops polling an origin's pending jobs. */
-  private pollHere(origin: string, held: boolean): void {
-    for (const record of this.records.values()) {
-      if (record.origin !== origin) continue;
-      if (held && isPollable(record)) this.scheduler.track({ key: record.key, origin, id: record.id! });
-      else this.scheduler.untrack(record.key);
-    }
-  }
-
-  /** No key here for the origin (or it was refused): a window that has one polls it meanwhile. */
-  private park(origin: string): void {
-    this.parked.add(origin);
-    this.reconcileLeases();
+    for (const key of finished) this.roles.finished(key);
   }
 }
 

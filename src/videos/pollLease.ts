@@ -4,11 +4,11 @@
 // take a lock whose heartbeat is older than `staleMs` over. File operations are synchronous: the files are a few
 // bytes, and a decision made in one step cannot interleave with another window's step in this process.
 import { createHash } from 'node:crypto';
-import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock, TimerHandle } from '../util/clock';
 import { Emitter, type Disposable } from '../util/events';
-import { tempName } from './jobFiles';
+import { createExclusiveSync, replaceSync } from './jobFiles';
 
 export interface LeaseTiming {
   /** How often the holder renews the heartbeat, and how often the others look at it. */
@@ -145,25 +145,13 @@ export class PollLease implements Disposable {
     return JSON.stringify({ owner: this.options.owner, resource: this.options.resource, heartbeatAt: now, pid: process.pid });
   }
 
-  /** Creates the lock only if there is none: complete in a temp file, then linked (which fails if the name is taken). */
+  /** Creates the lock only if there is none. */
   private create(now: number): boolean {
-    const temp = join(this.options.folder, tempName('lease'));
-    writeFileSync(temp, this.content(now));
-    try {
-      linkSync(temp, this.path);
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw error;
-    } finally {
-      unlinkSync(temp);
-    }
+    return createExclusiveSync(this.path, this.content(now));
   }
 
   private writeHeartbeat(now: number): void {
-    const temp = join(this.options.folder, tempName('lease'));
-    writeFileSync(temp, this.content(now));
-    renameSync(temp, this.path);
+    replaceSync(this.path, this.content(now));
   }
 
   private setState(state: State): void {

@@ -71,7 +71,7 @@ describe('several windows on one VS Code server', function () {
     mkdirSync(folder, { recursive: true });
     const page = await context.newPage();
     pages.set(window, page);
-    if (VERBOSE) page.on('console', (msg) => process.stderr.write(`[${window} console.${msg.type()}] ${msg.text()}\n`));
+    if (VERBOSE) page.on('console', (msg) => process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(1)} ${window} console.${msg.type()}] ${msg.text().slice(0, 300)}\n`));
     progress(`opening ${window}`);
     await page.goto(host.workbenchUrl(port, folder, AGENT), { waitUntil: 'domcontentloaded', timeout: 120_000 });
     await setUp(window);
