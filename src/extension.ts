@@ -124,7 +124,7 @@ function wireVideos({ context, log, keys, connection, settings, onDidChangeSetti
   const folder = (name: string) => vscode.Uri.joinPath(context.globalStorageUri, name).fsPath;
   // A round trip to the window: it hangs while a browser tab that was closed leaves this extension host running.
   const presence = new WindowPresence({ clock: realClock, ping: () => vscode.commands.executeCommand('setContext', 'modelGateway.windowAttached', true) });
-  context.subscriptions.push(presence);
+  context.subscriptions.push(presence, new vscode.Disposable(presence.onDidChange((attached) => log.info(attached ? 'The window answers again: video jobs may be polled here.' : 'The window does not answer (closed, or busy): other windows poll the video jobs meanwhile.')).dispose));
   const createStore = (video: Settings['video'], options: VideoTestOptions = {}) =>
     new JobStore({
       clock: realClock,

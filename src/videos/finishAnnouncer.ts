@@ -10,13 +10,17 @@ export interface FinishAnnouncerOptions {
   /** Called in the window that won the claim. */
   announce: (key: string) => void;
   unfocusedDelayMs: number;
-  /** False while the window is gone (see windowPresence.ts): a claim made then would be shown to nobody. */
+  /**
+   * False while the window is gone (see windowPresence.ts): a claim made then would be shown to nobody, so the
+   * job waits (for the window to come back, or for another window to claim it).
+   */
   attached: () => boolean;
   onError?: (error: unknown) => void;
 }
 
 export class FinishAnnouncer implements Disposable {
-  private readonly waiting = new Map<string, TimerHandle>();
+  /** Jobs to announce: with the timer of an unfocused window's wait, or none while the window is gone. */
+  private readonly waiting = new Map<string, TimerHandle | undefined>();
   private focused = true;
 
   constructor(private readonly options: FinishAnnouncerOptions) {}
@@ -37,20 +41,32 @@ export class FinishAnnouncer implements Disposable {
   /** Gaining focus, a window claims at once what it was waiting to announce. */
   setFocused(focused: boolean): void {
     this.focused = focused;
-    if (!focused) return;
-    for (const key of [...this.waiting.keys()]) {
-      this.cancel(key);
-      this.claim(key);
-    }
+    if (focused) this.claimWaiting();
+  }
+
+  /** The window is back: it claims what it could not while it was gone (another window may have been first). */
+  reattached(): void {
+    if (this.focused) this.claimWaiting();
+    else for (const [key, timer] of this.waiting) if (timer === undefined) this.waiting.set(key, this.options.clock.setTimeout(() => this.claim(key), this.options.unfocusedDelayMs));
   }
 
   dispose(): void {
     for (const key of [...this.waiting.keys()]) this.cancel(key);
   }
 
+  private claimWaiting(): void {
+    for (const key of [...this.waiting.keys()]) {
+      this.cancel(key);
+      this.claim(key);
+    }
+  }
+
   private claim(key: string): void {
+    if (!this.options.attached()) {
+      this.waiting.set(key, undefined);
+      return;
+    }
     this.waiting.delete(key);
-    if (!this.options.attached()) return;
     let won = false;
     try {
       won = this.options.claim(key);

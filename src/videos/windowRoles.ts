@@ -53,7 +53,14 @@ export class WindowRoles implements Disposable {
       attached: () => this.attached,
       onError: options.onError,
     });
-    if (options.presence) this.subscriptions.push(options.presence.onDidChange(() => this.follow([])));
+    if (options.presence) {
+      this.subscriptions.push(
+        options.presence.onDidChange((attached) => {
+          this.follow([]);
+          if (attached) this.announcer.reattached();
+        }),
+      );
+    }
   }
 
   private get attached(): boolean {

@@ -49,6 +49,9 @@ class Agent {
         return this.feature.store.jobs(this.origin).map(summary);
       case 'state':
         return this.state();
+      case 'showMessage':
+        void vscode.window.showInformationMessage(command.text);
+        return undefined;
       case 'done':
         return undefined;
     }

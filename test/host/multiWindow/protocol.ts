@@ -25,6 +25,8 @@ export type Command =
   | { op: 'submit'; prompt: string }
   | { op: 'jobs' }
   | { op: 'state' }
+  /** Shows an information message through the API: proves the test sees the notifications a window shows. */
+  | { op: 'showMessage'; text: string }
   | { op: 'done' };
 
 export interface Envelope {

@@ -104,6 +104,7 @@ describe('several windows on one VS Code server', function () {
   const stateOf = (window: string) => control.call<WindowState>(window, { op: 'state' });
   const states = async () => Object.fromEntries(await Promise.all([...pages.keys()].map(async (window) => [window, await stateOf(window)])));
   const lastSeq = () => sim.log.at(-1)?.seq ?? 0;
+  const shownIn = (name: string) => pages.get(name)!.evaluate(() => [...(window as unknown as { mgNotifications: Set<string> }).mgNotifications]);
 
   /** The windows that sent polls over the next `ms`, and how many polls. */
   async function pollersOver(ms: number): Promise<{ polls: number; tags: Set<string> }> {
@@ -130,7 +131,18 @@ describe('several windows on one VS Code server', function () {
       port,
       userDataDir: join(scratch, 'data'),
       extensionsDir: join(scratch, 'extensions'),
-      settings: { 'modelGateway.baseUrl': sim.baseUrl, 'modelGateway.video.pollMinSeconds': 1, 'modelGateway.video.pollMaxSeconds': 2 },
+      settings: {
+        'modelGateway.baseUrl': sim.baseUrl,
+        'modelGateway.video.pollMinSeconds': 1,
+        'modelGateway.video.pollMaxSeconds': 2,
+        // Less for each of the five workbench starts to do.
+        'chat.disableAIFeatures': true,
+        'workbench.startupEditor': 'none',
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'workbench.enableExperiments': false,
+        'telemetry.telemetryLevel': 'off',
+      },
       env: { [CONTROL_URL_ENV]: control.url },
       onOutput: (text) => {
         serverLog.push(text);
@@ -224,15 +236,19 @@ describe('several windows on one VS Code server', function () {
   });
 
   it('shows one notification per finished job, across the windows', async () => {
-    skewMs += 2 * JOB_PHASE_MS + 60_000; // every job is finished on the simulator now
     const names = [...pages.keys()];
+    for (const name of names) {
+      await control.call(name, { op: 'showMessage', text: `Probe of ${name}` });
+      await until(async () => (await shownIn(name)).includes(`Probe of ${name}`), `the test to see a notification of ${name}`, 10_000);
+    }
+    skewMs += 2 * JOB_PHASE_MS + 60_000; // every job is finished on the simulator now
     for (const name of names) {
       await until(async () => (await jobsIn(name)).every((job) => job.status === 'completed'), `${name} to show every job completed`, 20_000);
     }
     await sleep(3_000); // an unfocused window waits 1.5 s before it claims an announcement
     const shown = new Map<string, string[]>();
     for (const name of names) {
-      const messages = await pages.get(name)!.evaluate(() => [...(window as unknown as { mgNotifications: Set<string> }).mgNotifications]);
+      const messages = await shownIn(name);
       shown.set(name, messages.filter((m) => m.startsWith('Video ready')));
       progress(`${name} showed: ${JSON.stringify(messages)}`);
     }
