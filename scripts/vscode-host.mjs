@@ -117,7 +117,8 @@ export async function runHostTests({ extensionTestsPath, folder, timeoutMs = 15 
     });
     page.on('pageerror', (err) => verbose && process.stderr.write(`[page error] ${err.message}\n`));
     if (verbose) page.on('console', (msg) => process.stderr.write(`[console.${msg.type()}] ${msg.text()}\n`));
-    await page.goto(workbenchUrl(port, workspace, extensionTestsPath));
+    // A busy machine can take well over the default 30 s to load the workbench; the suite's own timeout applies.
+    await page.goto(workbenchUrl(port, workspace, extensionTestsPath), { waitUntil: 'domcontentloaded', timeout: 180_000 });
     let timer;
     const timeout = new Promise((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)));
     const result = await Promise.race([exited, timeout]);

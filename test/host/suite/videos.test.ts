@@ -90,6 +90,8 @@ describe('video jobs', function () {
   const itemFor = (key: string) => provider().getTreeItem(provider().jobNode(key));
   const statusOf = (key: string) => feature.store.get(key)?.status;
   const gets = (id: string) => sim.log.filter((e) => e.method === 'GET' && e.path === `/v1/videos/generations/${id}`);
+  /** Generate Video checks the model against the gateway's list, which a key change made it fetch again. */
+  const modelsLoaded = () => (api.testing.models as { load(): Promise<unknown> }).load();
 
   before(async () => {
     sim = await startSimulator({ video: { queuedMs: 1200, inProgressMs: 1500 } });
@@ -374,6 +376,7 @@ describe('video jobs', function () {
     bundles.push(bundle);
     const posts = () => sim.log.filter((e) => e.method === 'POST' && e.path === '/v1/videos/generations').length;
     const postsBefore = posts();
+    await modelsLoaded(); // so that the next request, the one the fault hits, is the submission
     sim.setDefaultFault('drop-mid-stream', 1);
     const job = (await bundle.commands.generateVideo({ prompt: 'A heron taking off from a pond' }))!;
     assert.equal(job.localState, 'uncertain');
@@ -405,6 +408,7 @@ describe('video jobs', function () {
     const ui = new RecordingUi();
     const bundle = hooks.createForTest({ storage: new MemoryMemento(), storageKey: 'adopt', ui });
     bundles.push(bundle);
+    await modelsLoaded(); // so that the next request, the one the fault hits, is the submission
     sim.setDefaultFault('drop-mid-stream', 1);
     const job = (await bundle.commands.generateVideo({ prompt: 'A lighthouse in fog' }))!;
     assert.equal(job.localState, 'uncertain');
