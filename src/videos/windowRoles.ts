@@ -7,7 +7,7 @@ import { FinishAnnouncer } from './finishAnnouncer';
 import type { JobFiles } from './jobFiles';
 import { isPollable, type VideoJobRecord } from './jobRecord';
 import { OriginLeases, type LeaseTiming } from './pollLease';
-import type { PollScheduler } from './pollScheduler';
+import type { JobProfile, PollScheduler } from './pollScheduler';
 import type { Presence } from './windowPresence';
 
 export interface WindowRolesOptions {
@@ -84,7 +84,7 @@ export class WindowRoles implements Disposable {
     this.leases.want(wanted);
     for (const key of keys) {
       const record = this.records.get(key);
-      if (record && isPollable(record) && this.isPolling(record.origin)) this.scheduler.track({ key, origin: record.origin, id: record.id! });
+      if (record && isPollable(record) && this.isPolling(record.origin)) this.track(record);
       else {
         this.scheduler.untrack(key);
         if (!record) this.announcer.cancel(key);
@@ -119,12 +119,25 @@ export class WindowRoles implements Disposable {
     this.leases.dispose();
   }
 
+  /**
+   * Polling starts from what the record says about the job (its age, model and size, from which the scheduler plans
+   * the checks), whichever window submitted it and however long ago.
+   */
+  private track(record: VideoJobRecord): void {
+    this.scheduler.track({ key: record.key, origin: record.origin, id: record.id! }, { job: jobProfile(record) });
+  }
+
   /** This window starts or stops polling an origin's pending jobs. */
   private pollHere(origin: string, held: boolean): void {
     for (const record of this.records.values()) {
       if (record.origin !== origin) continue;
-      if (held && isPollable(record)) this.scheduler.track({ key: record.key, origin, id: record.id! });
+      if (held && isPollable(record)) this.track(record);
       else this.scheduler.untrack(record.key);
     }
   }
+}
+
+/** What the scheduler needs to learn this job's duration and plan from earlier ones. */
+function jobProfile(record: VideoJobRecord): JobProfile {
+  return { model: record.model, resolution: record.parameters.resolution, duration: record.parameters.duration, submittedAt: record.createdAt };
 }

@@ -70,6 +70,14 @@ export class FakeGateway implements GatewayApi {
   async chat(): Promise<ChatResult> {
     throw new Error('not used');
   }
+
+  async generateImage(): Promise<never> {
+    throw new Error('not used');
+  }
+
+  async synthesizeSpeech(): Promise<never> {
+    throw new Error('not used');
+  }
 }
 
 function settleAnswer(answer: Answer): Promise<VideoJob> {
@@ -129,7 +137,7 @@ export class MemoryMemento implements Memento {
 /** What the extension's API for an origin without a key does: every call fails like a 401, no request is sent. */
 export function withoutKey(origin: string): GatewayApi {
   const fail = () => Promise.reject(new MissingApiKeyError(origin));
-  return { listModels: fail, chat: fail, submitVideo: fail, getVideo: fail };
+  return { listModels: fail, chat: fail, submitVideo: fail, getVideo: fail, generateImage: fail, synthesizeSpeech: fail };
 }
 
 const folders: string[] = [];

@@ -4,7 +4,8 @@ import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../../src/gateway/client';
 import type { GatewayApi, VideoRequest } from '../../../src/gateway/types';
 import { FakeClock } from '../../../src/util/fakeClock';
-import { isPollable, type VideoJobRecord } from '../../../src/videos/jobRecord';
+import type { VideoJobRecord } from '../../../src/videos/jobRecord';
+import { isRunning } from '../../../src/videos/jobPresentation';
 import { JobStore, type JobStoreOptions } from '../../../src/videos/jobStore';
 import type { AuthRequired, PauseChange } from '../../../src/videos/pollScheduler';
 import { startSimulator, type Simulator } from '../../simulator';
@@ -34,7 +35,7 @@ describe('JobStore against the gateway simulator', function () {
   }
 
   function running(): boolean {
-    return store.jobs().some((job) => job.localState === 'submitting' || isPollable(job));
+    return store.jobs().some(isRunning);
   }
 
   /** Polls the store sent (through the wrapped client). */

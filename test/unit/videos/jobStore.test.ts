@@ -3,7 +3,8 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GatewayApi, VideoJob, VideoRequest } from '../../../src/gateway/types';
 import { FakeClock, settle } from '../../../src/util/fakeClock';
-import { displayStatus, isPollable, requestFromRecord, type VideoJobRecord } from '../../../src/videos/jobRecord';
+import { displayStatus, requestFromRecord, type VideoJobRecord } from '../../../src/videos/jobRecord';
+import { isRunning } from '../../../src/videos/jobPresentation';
 import { JobStore, type JobStoreOptions } from '../../../src/videos/jobStore';
 import type { AuthRequired } from '../../../src/videos/pollScheduler';
 import { deferred, FakeGateway, FakeGatewayError, removeTempFolders, storedJobs, tempFolder, withoutKey } from './fakes';
@@ -42,9 +43,8 @@ describe('JobStore', () => {
     return storedJobs(folder);
   }
 
-  /** Jobs being submitted or polled. */
   function running(store: JobStore): number {
-    return store.jobs().filter((job) => job.localState === 'submitting' || isPollable(job)).length;
+    return store.jobs().filter(isRunning).length;
   }
 
   beforeEach(() => {
