@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
+import { formatBytes } from '../util/bytes';
 import { openResult, ResultFetchError, type OpenResultOptions, type ResultFetchErrorCode } from '../gateway/resultFetch';
 
 export type DownloadErrorCode = ResultFetchErrorCode | 'http_status' | 'incomplete' | 'not_video' | 'too_large' | 'file';
@@ -170,15 +171,4 @@ async function writeAll(target: { file: string; handle: FileHandle }, chunk: Uin
   }
 }
 
-/** "3.0 KB", "12.4 MB". */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
+export { formatBytes };
