@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { escapeMarkdown } from '../util/html';
 import { resultFileStem } from './download';
-import { isPollable, type VideoJobRecord } from './jobRecord';
+import type { VideoJobRecord } from './jobRecord';
 import { expiryText, formatAge, formatDuration, jobContextTokens, jobDescription, linkWithoutQuery, resultContextTokens, shortPrompt, statusGroup, statusText, type StatusGroup, type VideoJobNode } from './jobPresentation';
 import { JobTreeNodes, type JobList } from './jobTreeNodes';
 import { checkResultUrl } from './resultLinks';
@@ -43,8 +43,6 @@ function jobTooltip(record: VideoJobRecord, now: number): vscode.MarkdownString 
   line('Submitted', `${escapeMarkdown(formatTime(record.createdAt))} (${formatAge(now - record.createdAt)})`);
   if (record.completedAt !== undefined) line('Finished', `${escapeMarkdown(formatTime(record.completedAt))} (after ${formatDuration(record.completedAt - record.createdAt)})`);
   else line('Updated', escapeMarkdown(formatTime(record.updatedAt)));
-  if (record.pollCount > 0) line('Status checks', String(record.pollCount));
-  if (record.nextPollAt !== undefined && isPollable(record)) line('Next check', escapeMarkdown(new Date(record.nextPollAt).toLocaleTimeString()));
   record.resultUrls.forEach((url, i) => {
     const expiry = expiryText(url, now);
     line(record.resultUrls.length > 1 ? `Result ${i + 1}` : 'Result', `${escapeMarkdown(linkWithoutQuery(url))}${expiry ? ` (${expiry})` : ''}`);

@@ -260,6 +260,9 @@ export class VideoFeature implements vscode.Disposable {
 }
 
 export interface VideoTestOptions {
+  /** The store's folder; by default `videos` in the global storage folder, or a test folder named after `storageKey`. */
+  folder?: string;
+  /** Jobs to migrate, as earlier versions kept them in `globalState`. */
   storage?: Memento;
   storageKey?: string;
   ui?: CommandUi;

@@ -137,7 +137,7 @@ async function serve(handler: Handler): Promise<{ origin: string; close(): Promi
 
 function completedJob(key: string, origin: string, resultUrls: string[], id = `vid_${key}`): VideoJobRecord {
   const now = Date.now();
-  return { key, id, origin, model: 'model-1.0-video-edit', prompt: `job ${key}`, parameters: {}, status: 'completed', resultUrls, createdAt: now, updatedAt: now, completedAt: now, pollCount: 1 };
+  return { key, id, origin, model: 'model-1.0-video-edit', prompt: `job ${key}`, parameters: {}, status: 'completed', resultUrls, createdAt: now, updatedAt: now, completedAt: now };
 }
 
 describe('video jobs', function () {
@@ -153,6 +153,8 @@ describe('video jobs', function () {
   const itemFor = (key: string) => provider().getTreeItem(provider().jobNode(key));
   const statusOf = (key: string) => feature.store.get(key)?.status;
   const gets = (id: string) => sim.log.filter((e) => e.method === 'GET' && e.path === `/v1/videos/generations/${id}`);
+  /** Generate Video checks the model against the gateway's list, which a key change made it fetch again. */
+  const modelsLoaded = () => (api.testing.models as { load(): Promise<unknown> }).load();
 
   before(async () => {
     // "[slow]" jobs take long enough that no poll plan (learned or not) can meet them finished at their first poll.
@@ -451,7 +453,6 @@ describe('video jobs', function () {
       createdAt: Date.now(),
       updatedAt: Date.now(),
       completedAt: Date.now(),
-      pollCount: 1,
     };
     const ui = new RecordingUi();
     const bundle = hooks.createForTest({ storage: new MemoryMemento({ crafted: [record] }), storageKey: 'crafted', ui });
@@ -484,7 +485,7 @@ describe('video jobs', function () {
   });
 
   it('asks before removing an unfinished job, and removes a finished one at once', async () => {
-    const base = { origin: sim.origin, model: 'm', parameters: {}, resultUrls: [], createdAt: Date.now(), updatedAt: Date.now(), pollCount: 0 };
+    const base = { origin: sim.origin, model: 'm', parameters: {}, resultUrls: [], createdAt: Date.now(), updatedAt: Date.now() };
     const uncertain: VideoJobRecord = { ...base, key: 'job-uncertain', prompt: 'uncertain one', status: '', localState: 'uncertain', error: { message: 'socket hang up' } };
     const failed: VideoJobRecord = { ...base, key: 'job-failed', id: 'vid_f', prompt: 'failed one', status: 'failed', error: { message: 'boom' }, createdAt: Date.now() + 1 };
     const ui = new RecordingUi();
@@ -568,6 +569,7 @@ describe('video jobs', function () {
     bundles.push(bundle);
     const posts = () => sim.log.filter((e) => e.method === 'POST' && e.path === '/v1/videos/generations').length;
     const postsBefore = posts();
+    await modelsLoaded(); // so that the next request, the one the fault hits, is the submission
     sim.setDefaultFault('drop-mid-stream', 1);
     const job = (await bundle.commands.generateVideo({ prompt: 'A heron taking off from a pond' }))!;
     assert.equal(job.localState, 'uncertain');
@@ -599,6 +601,7 @@ describe('video jobs', function () {
     const ui = new RecordingUi();
     const bundle = hooks.createForTest({ storage: new MemoryMemento(), storageKey: 'adopt', ui });
     bundles.push(bundle);
+    await modelsLoaded(); // so that the next request, the one the fault hits, is the submission
     sim.setDefaultFault('drop-mid-stream', 1);
     const job = (await bundle.commands.generateVideo({ prompt: 'A lighthouse in fog' }))!;
     assert.equal(job.localState, 'uncertain');
