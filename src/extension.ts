@@ -29,6 +29,9 @@ import { JobStore } from './videos/jobStore';
 import { lazyApiFor, VideoFeature, type VideoTestOptions } from './videos/videoJobsView';
 import { WindowPresence } from './videos/windowPresence';
 import { CHAT_VIEW_TYPE } from './chatProtocol/messages';
+import type { ChatMediaPorts } from './chat/hub/ports';
+import { chatMediaPort } from './media/chatMedia';
+import { chatVideoPort } from './videos/chatVideos';
 
 /**
  * What activate() returns in the test build, for the extension-host tests. The packaged extension exports
@@ -84,9 +87,9 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   const services: Services = { context, log, keys, connection, settings: () => settings, onDidChangeSettings: settingsChanged.event, testing };
   wireKeysAndStatus(services);
   const models = wireModels(services);
-  wireChat(services, models);
-  wireVideos(services, models);
-  wireMedia(services, models);
+  const videos = wireVideos(services, models);
+  const media = wireMedia(services, models);
+  wireChat(services, models, chatMediaPorts(services, videos, media));
   registerCommands(context, { 'modelGateway.openLogs': () => log.show() });
 
   const activationMs = performance.now() - started;
@@ -127,9 +130,28 @@ function wireModels({ context, log, connection, testing }: Services): ModelCatal
   return models;
 }
 
-function wireChat({ context, log, connection, settings, testing }: Services, models: ModelCatalog): void {
+/** The media and video features as the chat's /image, /speak and /video ports. */
+function chatMediaPorts({ connection, settings }: Services, videos: VideoFeature, media: MediaFeature): ChatMediaPorts {
+  const view = videos.view;
+  return {
+    media: chatMediaPort(media.deps, (entry, index) => media.items.save({ entry, index })),
+    videos: chatVideoPort({
+      store: () => view.store,
+      origin: () => connection.origin,
+      access: () => connection.access(),
+      settings: () => settings().video,
+      reveal: async (key) => {
+        await vscode.commands.executeCommand('modelGateway.videoJobs.focus');
+        await view.reveal(key);
+      },
+      onDidChange: (listener) => view.onDidChangeJobs(listener),
+    }),
+  };
+}
+
+function wireChat({ context, log, connection, settings, testing }: Services, models: ModelCatalog, media: ChatMediaPorts): void {
   const createManager = (storageFolder: string) =>
-    new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, models, chatDefaults: () => settings().chat, log, clock: realClock });
+    new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, models, chatDefaults: () => settings().chat, log, clock: realClock, media });
   const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
   const chat = createManager(chatFolder);
   context.subscriptions.push(chat, vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, chat));
@@ -155,7 +177,7 @@ function wireChat({ context, log, connection, settings, testing }: Services, mod
   flushOnDeactivate.push(() => chat.flush());
 }
 
-function wireVideos({ context, log, keys, connection, settings, onDidChangeSettings, testing }: Services, models: ModelCatalog): void {
+function wireVideos({ context, log, keys, connection, settings, onDidChangeSettings, testing }: Services, models: ModelCatalog): VideoFeature {
   const folder = (name: string) => vscode.Uri.joinPath(context.globalStorageUri, name).fsPath;
   // A round trip to the window: it hangs while a browser tab that was closed leaves this extension host running.
   const presence = new WindowPresence({ clock: realClock, ping: () => vscode.commands.executeCommand('setContext', 'modelGateway.windowAttached', true) });
@@ -200,9 +222,10 @@ function wireVideos({ context, log, keys, connection, settings, onDidChangeSetti
     /** A separate store, view model and commands (no tree view, no registered commands) over the given storage. */
     createForTest: (options: VideoTestOptions = {}) => new VideoFeature({ ...deps, createStore: (video) => createStore(video, options) }, { primary: false, ui: options.ui }),
   };
+  return videos;
 }
 
-function wireMedia({ context, log, connection, settings, testing }: Services, models: ModelCatalog): void {
+function wireMedia({ context, log, connection, settings, testing }: Services, models: ModelCatalog): MediaFeature {
   const history = new MediaHistory({
     folder: vscode.Uri.joinPath(context.globalStorageUri, 'media').fsPath,
     clock: realClock,
@@ -213,6 +236,7 @@ function wireMedia({ context, log, connection, settings, testing }: Services, mo
   context.subscriptions.push(media);
   registerCommands(context, media.handlers());
   testing.media = media;
+  return media;
 }
 
 /** `{ model }` from List Models' "start a chat with it"; anything else means the default model. */

@@ -15,6 +15,8 @@ import {
   type AssistantTurn,
   type ChatSession,
   type ChatSettings,
+  type MediaTurn,
+  NEW_CHAT_TITLE,
   type ToolCallPiece,
   type Turn,
   type TurnDelta,
@@ -41,6 +43,7 @@ export interface ChatControllerDeps {
 
 export type ChatEvent =
   | { type: 'turnAdded'; turn: Turn }
+  | { type: 'turnUpdated'; turn: MediaTurn }
   | { type: 'delta'; delta: TurnDelta }
   | { type: 'turnFinished'; turn: AssistantTurn }
   | { type: 'turnsRemoved'; fromIndex: number }
@@ -166,6 +169,30 @@ export class ChatController implements Disposable {
     this.state.title = title;
     this.events.fire({ type: 'title', title });
     await this.persist();
+  }
+
+  /** Adds a /image, /video or /speak turn and saves it. */
+  async addMediaTurn(turn: MediaTurn): Promise<void> {
+    if (this.disposed) return;
+    this.state.turns.push(turn);
+    this.touch();
+    this.events.fire({ type: 'turnAdded', turn });
+    if (this.state.title === NEW_CHAT_TITLE) {
+      this.state.title = titleFrom(turn.content);
+      this.events.fire({ type: 'title', title: this.state.title });
+    }
+    await this.persist();
+  }
+
+  /** Replaces a media turn by its new state (a result arrived, its job moved on) and saves it; false when it is gone. */
+  async updateMediaTurn(turn: MediaTurn): Promise<boolean> {
+    const index = this.state.turns.findIndex((t) => t.id === turn.id && t.role === 'media');
+    if (index < 0 || this.disposed) return false;
+    this.state.turns[index] = turn;
+    this.touch();
+    this.events.fire({ type: 'turnUpdated', turn });
+    await this.persist();
+    return true;
   }
 
   private async stopAndWait(): Promise<void> {

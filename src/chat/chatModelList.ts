@@ -37,8 +37,9 @@ export class ChatModelList implements Disposable {
   }
 
   get state(): ModelsState {
-    const models = listableModels(this.catalog.current?.models.filter((m) => m.kind === 'chat').map((m) => m.id) ?? []);
-    const state: ModelsState = { models, loading: this.loads > 0 };
+    const listed = this.catalog.current?.models ?? [];
+    const ofKind = (kind: string) => listableModels(listed.filter((m) => m.kind === kind).map((m) => m.id));
+    const state: ModelsState = { models: ofKind('chat'), loading: this.loads > 0, media: { image: ofKind('image'), video: ofKind('video'), speech: ofKind('speech') } };
     if (this.error !== undefined) state.error = this.error;
     return state;
   }

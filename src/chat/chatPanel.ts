@@ -6,36 +6,31 @@ import * as vscode from 'vscode';
 import type { HostMessage } from '../chatProtocol/messages';
 import type { ChatController } from './chatController';
 import type { ChatWebviewBridge } from './webviewBridge';
+import { chatCsp, mediaOriginsOf } from './hub/csp';
+
+/** What the chat's media turns add to the page: the kept files' folder, and the gateway's result origins. */
+export interface PanelMedia {
+  roots: vscode.Uri[];
+}
 
 /** The folders the webview may load from: the built chat bundle and the codicon font, nothing else. */
 export function chatResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
   return [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'dist', 'codicons')];
 }
 
-export function chatWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
-  return { enableScripts: true, enableCommandUris: false, enableForms: false, localResourceRoots: chatResourceRoots(extensionUri) };
+export function chatWebviewOptions(extensionUri: vscode.Uri, mediaRoots: vscode.Uri[] = []): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+  return { enableScripts: true, enableCommandUris: false, enableForms: false, localResourceRoots: [...chatResourceRoots(extensionUri), ...mediaRoots] };
 }
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, sessionId: string): string {
+export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, sessionId: string, mediaOrigins: readonly string[] = []): string {
   const nonce = randomBytes(18).toString('base64');
   const asset = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', ...path)).toString();
   const source = webview.cspSource;
-  const csp = [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${source}`,
-    `font-src ${source}`,
-    `img-src ${source} data:`,
-    "connect-src 'none'",
-    "frame-src 'none'",
-    "worker-src 'none'",
-    "form-action 'none'",
-    "base-uri 'none'",
-  ].join('; ');
+  const csp = chatCsp({ nonce, cspSource: source, mediaOrigins });
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -68,10 +63,19 @@ export class ChatPanel implements vscode.Disposable {
     readonly bridge: ChatWebviewBridge,
     extensionUri: vscode.Uri,
     log: vscode.LogOutputChannel,
+    media?: PanelMedia,
   ) {
-    panel.webview.options = chatWebviewOptions(extensionUri);
+    panel.webview.options = chatWebviewOptions(extensionUri, media?.roots);
     panel.title = controller.session.title;
-    panel.webview.html = chatHtml(panel.webview, extensionUri, controller.session.id);
+    let origins = mediaOriginsOf(controller.session.turns);
+    panel.webview.html = chatHtml(panel.webview, extensionUri, controller.session.id, origins);
+    // A result from an origin the page does not allow yet: the page is built again with it (and says `ready` again).
+    const allowNewOrigins = () => {
+      const next = mediaOriginsOf(controller.session.turns);
+      if (next.every((o) => origins.includes(o))) return;
+      origins = next;
+      panel.webview.html = chatHtml(panel.webview, extensionUri, controller.session.id, origins);
+    };
     this.subscriptions.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => void this.handleMessage(raw)),
       panel.onDidChangeViewState(() => {
@@ -83,6 +87,7 @@ export class ChatPanel implements vscode.Disposable {
       }),
       controller.onEvent((event) => {
         if (event.type === 'title') panel.title = event.title;
+        if (event.type === 'turnUpdated' || event.type === 'reloaded') allowNewOrigins();
       }),
       panel.onDidDispose(() => void this.onPanelClosed().catch((error: unknown) => log.error(`Chat: closing failed: ${String(error)}`))),
     );

@@ -8,7 +8,7 @@ import { adviceFor } from '../gateway/errorAdvice';
 import type { ChatDefaults } from '../settings/settings';
 import type { Clock } from '../util/clock';
 import { CHAT_VIEW_TYPE, type ModelsState } from '../chatProtocol/messages';
-import { NEW_CHAT_TITLE, type ChatSession } from '../chatProtocol/session';
+import { NEW_CHAT_TITLE, type ChatSession, type MediaTurn } from '../chatProtocol/session';
 import { isId, isRecord } from '../chatProtocol/validate';
 import { ChatController } from './chatController';
 import { ChatModelList, type ModelCatalogView } from './chatModelList';
@@ -18,6 +18,9 @@ import { NodeFileSystem } from './fileSystem';
 import { selectionPrompt, sessionMarkdown } from './markdownText';
 import { ChatSessionStore, type StoreReporter } from './sessionStore';
 import { ChatWebviewBridge, type ChatWorkbench } from './webviewBridge';
+import { ChatMediaHub } from './hub/mediaHub';
+import type { ChatMediaPorts } from './hub/ports';
+import { wireMediaTurn } from './hub/wireMedia';
 
 export interface ChatPanelManagerOptions {
   extensionUri: vscode.Uri;
@@ -29,6 +32,8 @@ export interface ChatPanelManagerOptions {
   chatDefaults: () => ChatDefaults;
   log: vscode.LogOutputChannel;
   clock: Clock;
+  /** Images, speech and video jobs for /image, /speak and /video (the media and video features, as ports). */
+  media?: ChatMediaPorts;
 }
 
 /** Common fence names to VS Code language ids, for "Open in New File". */
@@ -169,13 +174,19 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   async exportSession(session: Readonly<ChatSession>, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
     const uri = target ?? (await vscode.window.showSaveDialog({ defaultUri: this.defaultExportUri(session.title), filters: { Markdown: ['md'] }, saveLabel: 'Export Chat' }));
     if (!uri) return undefined;
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(sessionMarkdown(session as ChatSession, new Date(this.options.clock.now())), 'utf8'));
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(sessionMarkdown(session as ChatSession, new Date(this.options.clock.now()), (turn) => this.mediaLink(turn)), 'utf8'));
     if (!target) {
       void vscode.window.showInformationMessage(`Chat exported to ${vscode.workspace.asRelativePath(uri)}.`, 'Open').then((choice) => {
         if (choice === 'Open') void vscode.window.showTextDocument(uri);
       });
     }
     return uri;
+  }
+
+  /** A media turn's link in an export: the kept file, else the gateway's link. */
+  private mediaLink(turn: MediaTurn): string | undefined {
+    const file = turn.entryId && turn.fileName ? this.options.media?.media.keptFile(turn.entryId, turn.fileName) : undefined;
+    return file ? vscode.Uri.file(file.path).toString() : turn.url;
   }
 
   /** Loads the chat model list (the catalog's cached one unless `force`); every open chat follows. */
@@ -230,8 +241,17 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       defaultModel: () => this.defaultModel(),
       newId: () => randomUUID(),
     });
-    const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models.state, clock, log);
-    const panel = new ChatPanel(webviewPanel, controller, bridge, extensionUri, log);
+    const ports = this.options.media;
+    const hub = ports ? new ChatMediaHub({ controller, ports, clock, newId: () => randomUUID(), log }) : undefined;
+    const bridgeHub = hub && ports && {
+      handleSend: (text: string) => hub.handleSend(text),
+      readAloud: (turnId: string) => hub.readAloud(turnId),
+      action: (turnId: string, action: Parameters<ChatMediaHub['action']>[1]) => hub.action(turnId, action),
+      wire: (turn: MediaTurn) => wireMediaTurn(turn, { keptFile: (e, f) => ports.media.keptFile(e, f), webviewSrc: (file) => webviewPanel.webview.asWebviewUri(vscode.Uri.file(file)).toString() }),
+    };
+    const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models.state, clock, log, bridgeHub);
+    const panel = new ChatPanel(webviewPanel, controller, bridge, extensionUri, log, ports && { roots: [vscode.Uri.file(ports.media.filesFolder)] });
+    if (hub) panel.onDidDispose(() => hub.dispose());
     this.panels.add(panel);
     this.lastActive = panel;
     panel.panel.onDidChangeViewState(() => {

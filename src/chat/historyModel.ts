@@ -1,7 +1,7 @@
 // The Chats view as data: saved sessions grouped by when they were last used (Today, Yesterday, Last 7 days,
 // Older, in the user's local time), newest first, and the helpers behind its actions (titles, branching). Pure:
 // the UI adapter (chatHistoryView.ts) turns this model into tree items.
-import { LIMITS, NEW_CHAT_TITLE, type ChatSession, type Turn } from '../chatProtocol/session';
+import { LIMITS, NEW_CHAT_TITLE, turnText, type ChatSession, type Turn } from '../chatProtocol/session';
 import type { Clock, TimerHandle } from '../util/clock';
 import type { SessionSummary } from './sessionStore';
 
@@ -83,7 +83,7 @@ export function branchSession(source: Readonly<ChatSession>, turnId: string, new
 /** How a turn is offered in "Branch Here…": who spoke, and the start of what was said. */
 export function turnLabel(turn: Turn, index: number): string {
   const who = turn.role === 'user' ? 'You' : turn.model || 'Model';
-  const text = (turn.role === 'user' ? turn.content : turn.content || turn.refusal || turn.reasoning).replace(/\s+/g, ' ').trim();
+  const text = (turn.role === 'assistant' ? turn.content || turn.refusal || turn.reasoning : turnText(turn)).replace(/\s+/g, ' ').trim();
   return `${index + 1}. ${who}: ${text.length > 80 ? `${text.slice(0, 79)}…` : text || '(no text)'}`;
 }
 
@@ -91,6 +91,7 @@ export function turnLabel(turn: Turn, index: number): string {
 export function titlePromptText(turns: readonly Turn[], maxChars = 4000): string {
   let text = '';
   for (const turn of turns) {
+    if (turn.role === 'media') continue;
     const said = turn.content;
     if (said.trim() === '') continue;
     text += `${turn.role === 'user' ? 'User' : 'Assistant'}: ${said.trim()}\n\n`;

@@ -1,13 +1,13 @@
 // Filtering the Chats view by words in titles and message text. Each session's searchable text is read once,
 // lower-cased, and kept until the session changes (its updatedAt moves), so a query is a scan over strings in
 // memory rather than a read of every session file. Pure: the loader is given.
-import type { ChatSession } from '../chatProtocol/session';
+import { turnText, type ChatSession } from '../chatProtocol/session';
 import type { SessionSummary } from './sessionStore';
 
 /** What a query is matched against: the title and every message's text, lower-cased. */
 export function searchTextOf(session: Readonly<ChatSession>): string {
   const parts = [session.title];
-  for (const turn of session.turns) parts.push(turn.content);
+  for (const turn of session.turns) parts.push(turnText(turn));
   return parts.join('\n').toLowerCase();
 }
 

@@ -1,6 +1,6 @@
 // Plain-text building blocks for the Markdown the chat produces: fenced code that cannot be broken out of,
 // the prompt for "Ask About Selection", and the session export.
-import { sessionUsage, type AssistantTurn, type ChatSession, type TokenUsage } from '../chatProtocol/session';
+import { sessionUsage, type AssistantTurn, type ChatSession, type MediaTurn, type TokenUsage } from '../chatProtocol/session';
 
 /** A backtick fence longer than any backtick run inside `code`, so the code cannot close it early. */
 export function fenceFor(code: string): string {
@@ -55,6 +55,27 @@ function assistantSection(turn: AssistantTurn): string {
   return parts.join('\n\n');
 }
 
+/** A link target that cannot break out of Markdown's `(…)`. */
+function linkTarget(link: string): string {
+  return `<${link.replace(/[<>\s]/g, (c) => encodeURIComponent(c))}>`;
+}
+
+function linkLabel(text: string): string {
+  return text.replace(/[\[\]\\`*_<>]/g, (c) => `\\${c}`).replace(/\s+/g, ' ').slice(0, 120);
+}
+
+/** A media turn: what was typed, then a link to the media (the kept file, else the gateway's link). */
+function mediaSection(turn: MediaTurn, link: string | undefined): string {
+  const parts: string[] = [`## You\n\n${turn.content}`];
+  const what = turn.kind === 'image' ? 'Image' : turn.kind === 'video' ? 'Video' : 'Speech';
+  const label = linkLabel(`${what}${turn.model ? ` (${turn.model})` : ''}: ${turn.prompt}`);
+  if (turn.state === 'complete' && link) parts.push(`${turn.kind === 'image' ? '!' : ''}[${label}](${linkTarget(link)})`);
+  else if (turn.state === 'complete') parts.push(`_${what}: no longer available._`);
+  else if (turn.state === 'pending') parts.push(`_${what}: ${turn.detail ?? 'not finished'} when exported._`);
+  else parts.push(`_${what} failed: ${turn.detail ?? 'no result.'}_`);
+  return parts.join('\n\n');
+}
+
 export function prettyJson(text: string): string {
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
@@ -63,7 +84,8 @@ export function prettyJson(text: string): string {
   }
 }
 
-export function sessionMarkdown(session: ChatSession, exportedAt: Date): string {
+/** `mediaLink` gives a media turn's link (the kept file); without it, the gateway's link is used. */
+export function sessionMarkdown(session: ChatSession, exportedAt: Date, mediaLink: (turn: MediaTurn) => string | undefined = (turn) => turn.url): string {
   const parts: string[] = [`# ${session.title}`];
   const s = session.settings;
   const facts = [`Exported ${exportedAt.toISOString()}`];
@@ -74,7 +96,10 @@ export function sessionMarkdown(session: ChatSession, exportedAt: Date): string 
   if (s.jsonMode) facts.push('JSON mode');
   parts.push(`_${facts.join(' · ')}_`);
   if (s.systemPrompt.trim()) parts.push(`**System prompt**\n\n${quote(s.systemPrompt)}`);
-  for (const turn of session.turns) parts.push(turn.role === 'user' ? `## You\n\n${turn.content}` : assistantSection(turn));
+  for (const turn of session.turns) {
+    if (turn.role === 'media') parts.push(mediaSection(turn, mediaLink(turn)));
+    else parts.push(turn.role === 'user' ? `## You\n\n${turn.content}` : assistantSection(turn));
+  }
   const total = sessionUsage(session);
   if (total.total > 0) parts.push(`---\n\n_Session: ${usageText(total)}_`);
   return `${parts.join('\n\n')}\n`;

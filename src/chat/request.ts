@@ -8,7 +8,8 @@ export function conversationBefore(turns: readonly Turn[], settings: ChatSetting
   if (settings.systemPrompt.trim() !== '') messages.push({ role: 'system', content: settings.systemPrompt });
   for (const turn of turns) {
     if (turn.role === 'user') messages.push({ role: 'user', content: turn.content });
-    else if (turn.content !== '') messages.push({ role: 'assistant', content: turn.content });
+    // Media turns are the user's own tools: the model is not asked about them.
+    else if (turn.role === 'assistant' && turn.content !== '') messages.push({ role: 'assistant', content: turn.content });
     // A reply that failed before producing text, or produced only a refusal or tool calls we never ran, is left out:
     // tool calls without their results would make the request invalid.
   }

@@ -7,7 +7,8 @@ import { cleanHostMessage, parseWebviewMessage, type CodeActionKind, type HostMe
 import type { Clock } from '../util/clock';
 import { Emitter, type Disposable, type Event } from '../util/events';
 import type { ChatController, ChatEvent } from './chatController';
-import type { AssistantTurn, ChatSession, Turn, TurnError } from '../chatProtocol/session';
+import type { AssistantTurn, ChatSession, MediaTurn, Turn, TurnError } from '../chatProtocol/session';
+import type { WireMediaTurn } from '../chatProtocol/mediaTurn';
 import { sameData } from '../chatProtocol/validate';
 
 /** What the chat asks of the editor around it. */
@@ -24,6 +25,22 @@ export interface ChatWorkbench {
 }
 
 
+/** The chat's media hub (chat/hub/mediaHub.ts), as the bridge uses it. */
+export interface BridgeMediaHub {
+  handleSend(text: string): boolean;
+  readAloud(turnId: string): void;
+  action(turnId: string, action: WebviewMediaAction): Promise<void>;
+  wire(turn: MediaTurn): WireMediaTurn;
+}
+
+type WebviewMediaAction = Extract<WebviewMessage, { type: 'mediaAction' }>['action'];
+
+/** Without a hub, a media turn is shown as saved (no source: it shows as expired). */
+const NO_HUB_WIRE = (turn: MediaTurn): WireMediaTurn => {
+  const { entryId: _e, fileName: _f, jobKey: _j, contentType: _c, ...rest } = turn;
+  return rest;
+};
+
 /** Error actions may only run this extension's own commands. */
 const ALLOWED_COMMAND = /^modelGateway\.[A-Za-z.]+$/;
 
@@ -33,8 +50,9 @@ export function wireError(error: TurnError, now: number): WireTurnError {
   return wire;
 }
 
-export function wireTurn(turn: Turn, now: number): WireTurn {
+export function wireTurn(turn: Turn, now: number, media: (turn: MediaTurn) => WireMediaTurn = NO_HUB_WIRE): WireTurn {
   if (turn.role === 'user') return { ...turn };
+  if (turn.role === 'media') return media(turn);
   const { error, toolCalls, ...rest } = turn;
   const wire: WireTurn = { ...rest, toolCalls: toolCalls.map((c) => ({ ...c })) };
   if (error) wire.error = wireError(error, now);
@@ -68,6 +86,7 @@ export class ChatWebviewBridge implements Disposable {
     private readonly models: () => ModelsState,
     private readonly clock: Clock,
     private readonly log: Logger,
+    private readonly hub?: BridgeMediaHub,
   ) {
     this.subscription = controller.onEvent((event) => this.forward(event));
   }
@@ -121,7 +140,9 @@ export class ChatWebviewBridge implements Disposable {
         this.sendInit();
         return;
       case 'send':
-        if (!controller.send(message.text)) this.log.warn('Chat: a message was sent while a reply was still running; ignored.');
+        if (controller.busy) this.log.warn('Chat: a message was sent while a reply was still running; ignored.');
+        else if (this.hub?.handleSend(message.text)) return;
+        else if (!controller.send(message.text)) this.log.warn('Chat: a message was sent while a reply was still running; ignored.');
         return;
       case 'stop':
         controller.stop();
@@ -149,6 +170,10 @@ export class ChatWebviewBridge implements Disposable {
         return this.workbench.refreshModels();
       case 'newChat':
         return this.workbench.newChat();
+      case 'readAloud':
+        return this.hub?.readAloud(message.turnId);
+      case 'mediaAction':
+        return this.hub?.action(message.turnId, message.action);
       case 'refused':
         this.log.error(`Chat: the chat view refused a message from VS Code (${message.reason}); it shows an error and can reload the chat.`);
         return;
@@ -163,7 +188,7 @@ export class ChatWebviewBridge implements Disposable {
       sessionId: session.id,
       title: session.title,
       settings: session.settings,
-      turns: session.turns.map((t) => wireTurn(t, now)),
+      turns: session.turns.map((t) => this.wireTurn(t, now)),
       models: this.models(),
     });
     if (this.pendingDraft) {
@@ -177,7 +202,9 @@ export class ChatWebviewBridge implements Disposable {
     const now = this.clock.now();
     switch (event.type) {
       case 'turnAdded':
-        return this.send({ type: 'turnAdded', turn: wireTurn(event.turn, now) });
+        return this.send({ type: 'turnAdded', turn: this.wireTurn(event.turn, now) });
+      case 'turnUpdated':
+        return this.send({ type: 'turnUpdated', turn: this.wireMedia(event.turn) });
       case 'delta':
         return this.send({ type: 'turnDelta', delta: event.delta });
       case 'turnFinished':
@@ -209,6 +236,14 @@ export class ChatWebviewBridge implements Disposable {
     this.posted.fire(clean);
   }
 
+  private wireMedia(turn: MediaTurn): WireMediaTurn {
+    return this.hub ? this.hub.wire(turn) : NO_HUB_WIRE(turn);
+  }
+
+  private wireTurn(turn: Turn, now: number): WireTurn {
+    return wireTurn(turn, now, (t) => this.wireMedia(t));
+  }
+
   private findTurn(turnId: string): Turn | undefined {
     return this.controller.session.turns.find((t) => t.id === turnId);
   }
@@ -216,7 +251,7 @@ export class ChatWebviewBridge implements Disposable {
   private async copyTurn(turnId: string): Promise<void> {
     const turn = this.findTurn(turnId);
     if (!turn) return;
-    const text = turn.role === 'user' ? turn.content : turn.content || turn.refusal;
+    const text = turn.role === 'assistant' ? turn.content || turn.refusal : turn.role === 'media' ? turn.url ?? turn.content : turn.content;
     await this.workbench.copyText(text);
   }
 

@@ -4,7 +4,7 @@
 //
 // The webview is sent the transcript once (`init`), then only changes: new turns, text deltas, final states.
 // It never holds the API key or a command id: error actions are referred to by their position.
-import { LIMITS, type AssistantStatus, type ChatSettings, type TokenUsage, type TurnDelta, type UserTurn } from './session';
+import { LIMITS, type AssistantStatus, type MediaKind, type ChatSettings, type TokenUsage, type TurnDelta, type UserTurn } from './session';
 import {
   cleanErrorKind,
   cleanErrorMessage,
@@ -18,6 +18,7 @@ import {
   type AssistantTurnWith,
 } from './sessionData';
 import { cleanArray, cleanCount, cleanText, conforms, hasOnlyKeys, isCount, isId, isNonEmptyText, isRecord, isText, type Cleaner } from './validate';
+import { cleanWireMediaTurn, type WireMediaTurn } from './mediaTurn';
 
 export const CHAT_VIEW_TYPE = 'modelGateway.chat';
 
@@ -31,7 +32,8 @@ export interface WireTurnError {
 }
 
 export type WireAssistantTurn = AssistantTurnWith<WireTurnError>;
-export type WireTurn = UserTurn | WireAssistantTurn;
+export type WireTurn = UserTurn | WireAssistantTurn | WireMediaTurn;
+export type { WireMediaTurn };
 
 export interface TurnFinish {
   turnId: string;
@@ -46,11 +48,17 @@ export interface ModelsState {
   models: string[];
   loading: boolean;
   error?: string;
+  /** The image, video and speech models listed, for the slash commands' per-chat choice. */
+  media?: MediaModelLists;
 }
+
+export type MediaModelLists = Record<MediaKind, string[]>;
 
 export type HostMessage =
   | { type: 'init'; sessionId: string; title: string; settings: ChatSettings; turns: WireTurn[]; models: ModelsState }
   | { type: 'turnAdded'; turn: WireTurn }
+  /** A media turn changed (its job moved on, its result arrived): replaces the turn with that id. */
+  | { type: 'turnUpdated'; turn: WireMediaTurn }
   | { type: 'turnDelta'; delta: TurnDelta }
   | { type: 'turnFinished'; finish: TurnFinish }
   | { type: 'turnsRemoved'; fromIndex: number }
@@ -60,6 +68,9 @@ export type HostMessage =
   | { type: 'draft'; text: string };
 
 export type CodeActionKind = 'copy' | 'insert' | 'new-file';
+/** What a media turn offers: make it again, save the kept file to the workspace, show its video job. */
+export type MediaActionKind = 'regenerate' | 'save' | 'reveal';
+const MEDIA_ACTIONS: readonly string[] = ['regenerate', 'save', 'reveal'];
 
 export type WebviewMessage =
   | { type: 'ready' }
@@ -76,6 +87,9 @@ export type WebviewMessage =
   | { type: 'refreshModels' }
   | { type: 'newChat' }
   | { type: 'resync' }
+  /** Speaks an assistant reply (the reply's "Read aloud"). */
+  | { type: 'readAloud'; turnId: string }
+  | { type: 'mediaAction'; turnId: string; action: MediaActionKind }
   /** The webview refused a message from the host (the host logs why). */
   | { type: 'refused'; reason: string };
 
@@ -133,6 +147,8 @@ const WEBVIEW_SHAPES: Record<WebviewMessage['type'], Shape> = {
   refreshModels: none,
   newChat: none,
   resync: none,
+  readAloud: { turnId: exactly(isId) },
+  mediaAction: { turnId: exactly(isId), action: exactly((v): v is MediaActionKind => typeof v === 'string' && MEDIA_ACTIONS.includes(v)) },
   refused: { reason: text(500) },
 };
 
@@ -155,6 +171,7 @@ function cleanWireError(value: unknown): WireTurnError | undefined {
 }
 
 function cleanWireTurn(value: unknown): WireTurn | undefined {
+  if (isRecord(value) && value.role === 'media') return cleanWireMediaTurn(value);
   return cleanTurnWith(value, cleanWireError);
 }
 
@@ -184,6 +201,7 @@ function cleanModelsState(value: unknown): ModelsState | undefined {
   const state: ModelsState = { models: listableModels(value.models), loading: value.loading === true };
   const error = cleanText(value.error, LIMITS.errorMessage);
   if (error !== undefined) state.error = error;
+  if (isRecord(value.media)) state.media = { image: listableModels(value.media.image), video: listableModels(value.media.video), speech: listableModels(value.media.speech) };
   return state;
 }
 
@@ -196,6 +214,7 @@ const HOST_SHAPES: Record<HostMessage['type'], Shape> = {
     models: cleanModelsState,
   },
   turnAdded: { turn: cleanWireTurn },
+  turnUpdated: { turn: cleanWireMediaTurn },
   turnDelta: { delta: cleanTurnDelta },
   turnFinished: { finish: cleanTurnFinish },
   turnsRemoved: { fromIndex: exactly(isCount) },

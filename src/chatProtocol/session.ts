@@ -13,7 +13,12 @@ export interface ChatSettings {
   stop: string[];
   /** Sends `response_format: {type: "json_object"}`. */
   jsonMode: boolean;
+  /** The models for /image, /video and /speak; '' is the configured one, else the first the gateway lists. */
+  mediaModels: MediaModels;
 }
+
+export type MediaKind = 'image' | 'video' | 'speech';
+export type MediaModels = Record<MediaKind, string>;
 
 export type AssistantStatus = 'streaming' | 'complete' | 'stopped' | 'interrupted' | 'failed';
 
@@ -65,7 +70,37 @@ export interface AssistantTurn {
   error?: TurnError;
 }
 
-export type Turn = UserTurn | AssistantTurn;
+/**
+ * A /image, /video or /speak turn. Only ids and links the extension itself received from the gateway are kept:
+ * the history entry (images, speech), the video job's key, and the gateway's link to the result.
+ */
+export interface MediaTurn {
+  id: string;
+  role: 'media';
+  createdAt: number;
+  kind: MediaKind;
+  /** The message as the user typed it (`/image …`); shown, searched and exported like any message. */
+  content: string;
+  /** The prompt, or the text spoken. */
+  prompt: string;
+  model: string;
+  state: MediaState;
+  /** Images and speech: the Media history entry holding the kept file. */
+  entryId?: string;
+  /** Which of the entry's files (images may come several to an entry). */
+  fileName?: string;
+  /** Videos: the job's key in the Video Jobs store. */
+  jobKey?: string;
+  /** The gateway's link to the result (may expire). */
+  url?: string;
+  contentType?: string;
+  /** Why it failed, or what the job is doing. */
+  detail?: string;
+}
+
+export type MediaState = 'pending' | 'complete' | 'failed';
+
+export type Turn = UserTurn | AssistantTurn | MediaTurn;
 
 export interface ChatSession {
   id: string;
@@ -121,12 +156,16 @@ export const LIMITS = {
   command: 200,
   /** Chat models listed in the model picker. */
   models: 1000,
+  mediaPrompt: 8000,
+  url: 16 * 1024,
+  mediaDetail: 1000,
+  contentType: 100,
 } as const;
 
 export const NEW_CHAT_TITLE = 'New Chat';
 
 export function defaultSettings(): ChatSettings {
-  return { model: '', systemPrompt: '', sampling: { mode: 'default' }, maxTokens: null, stop: [], jsonMode: false };
+  return { model: '', systemPrompt: '', sampling: { mode: 'default' }, maxTokens: null, stop: [], jsonMode: false, mediaModels: { image: '', video: '', speech: '' } };
 }
 
 export function emptyAssistantTurn(id: string, model: string, createdAt: number): AssistantTurn {
@@ -149,6 +188,11 @@ export function sessionUsage(session: { turns: Turn[] }): TokenUsage {
     sum.total += turn.usage.total;
   }
   return sum;
+}
+
+/** What a turn says, as text: the message, the reply, or a media turn's command and prompt. */
+export function turnText(turn: Turn): string {
+  return turn.content;
 }
 
 export function hasOutput(turn: AssistantTurn): boolean {

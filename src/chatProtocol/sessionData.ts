@@ -21,6 +21,7 @@ import {
   type UserTurn,
 } from './session';
 import { cleanArray, cleanCount, cleanText, conforms, isCount, isId, isRecord, type Cleaner, type Fields } from './validate';
+import { cleanMediaModels, cleanMediaTurn } from './mediaTurn';
 
 const STATUSES: readonly AssistantStatus[] = ['streaming', 'complete', 'stopped', 'interrupted', 'failed'];
 export const FINAL_STATUSES: readonly AssistantStatus[] = ['complete', 'stopped', 'interrupted', 'failed'];
@@ -50,6 +51,7 @@ export function cleanSettings(value: unknown): ChatSettings {
     maxTokens: maxTokens !== undefined && maxTokens >= 1 ? maxTokens : null,
     stop: cleanArray(fields.stop, LIMITS.stopSequences, cleanStopSequence),
     jsonMode: typeof fields.jsonMode === 'boolean' ? fields.jsonMode : defaults.jsonMode,
+    mediaModels: cleanMediaModels(fields.mediaModels),
   };
 }
 
@@ -154,6 +156,7 @@ export function cleanTurnWith<E>(value: unknown, cleanError: Cleaner<E>): UserTu
 }
 
 export function cleanTurn(value: unknown): Turn | undefined {
+  if (isRecord(value) && value.role === 'media') return cleanMediaTurn(value);
   return cleanTurnWith(value, cleanTurnError);
 }
 

@@ -81,6 +81,9 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   private shownEmpty: boolean | undefined;
   private readonly finished = new vscode.EventEmitter<VideoJobRecord>();
   readonly onDidFinish = this.finished.event;
+  private readonly jobsChanged = new vscode.EventEmitter<readonly string[]>();
+  /** The keys of jobs that changed, whichever store is current (the chat's /video cards follow this). */
+  readonly onDidChangeJobs = this.jobsChanged.event;
 
   constructor(
     private readonly deps: VideoFeatureDeps,
@@ -145,6 +148,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
       store.onDidChange((change: JobsChange) => {
         this.provider.jobsChanged(change.keys);
         this.update();
+        this.jobsChanged.fire(change.keys);
         if (this.rebuildWanted) void this.rebuildStore();
       }),
       store.onDidFinish((record) => this.finished.fire(record)),
@@ -232,6 +236,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     this.treeView?.dispose();
     this.provider.dispose();
     this.finished.dispose();
+    this.jobsChanged.dispose();
   }
 }
 

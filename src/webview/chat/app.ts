@@ -8,13 +8,15 @@ import { el, iconButton } from './dom';
 import { ProtocolErrorBanner } from './protocolError';
 import { SettingsView } from './settingsView';
 import { AssistantTurnView, usageText, UserTurnView, type TurnContext } from './turnViews';
+import { MediaTurnView } from './mediaTurnView';
+import { parseSlash } from '../../chatProtocol/slash';
 
 export interface HostChannel {
   post(message: WebviewMessage): void;
   setState(state: { sessionId: string }): void;
 }
 
-type TurnView = UserTurnView | AssistantTurnView;
+type TurnView = UserTurnView | AssistantTurnView | MediaTurnView;
 
 export class ChatApp {
   private views: TurnView[] = [];
@@ -49,7 +51,16 @@ export class ChatApp {
       () => host.post({ type: 'refreshModels' }),
     );
     this.composer = new Composer({
-      send: (text) => host.post({ type: 'send', text }),
+      send: (text) => {
+        const slash = parseSlash(text);
+        if (slash && !slash.ok) {
+          this.composer.showProblem(slash.problem);
+          this.announcer.say(slash.problem);
+          return false;
+        }
+        host.post({ type: 'send', text });
+        return true;
+      },
       resend: (turnId, text) => host.post({ type: 'editResend', turnId, text }),
       stop: () => host.post({ type: 'stop' }),
       editLast: () => this.editLast(),
@@ -109,6 +120,12 @@ export class ChatApp {
         this.addTurn(message.turn, true);
         if (message.turn.role === 'assistant') this.announcer.say('Waiting for the reply.');
         return;
+      case 'turnUpdated': {
+        const view = this.views.find((v) => v.id === message.turn.id);
+        if (view instanceof MediaTurnView) view.update(message.turn);
+        else this.resync();
+        return;
+      }
       case 'turnDelta': {
         const view = this.assistantView(message.delta.turnId);
         if (view && !view.applyDelta(message.delta)) this.resync();
@@ -154,7 +171,8 @@ export class ChatApp {
   }
 
   private addTurn(turn: WireTurn, live: boolean): void {
-    const view = turn.role === 'user' ? new UserTurnView(turn, this.context) : new AssistantTurnView(turn, this.context, live || turn.status === 'streaming');
+    const view =
+      turn.role === 'user' ? new UserTurnView(turn, this.context) : turn.role === 'media' ? new MediaTurnView(turn, this.context) : new AssistantTurnView(turn, this.context, live || turn.status === 'streaming');
     this.views.push(view);
     this.transcript.append(view.root);
   }
@@ -175,7 +193,7 @@ export class ChatApp {
     const lastAssistant = [...this.views].reverse().find((v) => v instanceof AssistantTurnView);
     for (const view of this.views) {
       if (view instanceof UserTurnView) view.setControls(busy);
-      else view.setControls(view === lastAssistant && view === this.views.at(-1), busy);
+      else if (view instanceof AssistantTurnView) view.setControls(view === lastAssistant && view === this.views.at(-1), busy);
     }
     this.composer.setBusy(busy);
   }

@@ -1,9 +1,11 @@
 // The input box: Enter sends, Shift+Enter adds a line, Escape stops a running reply (or cancels an edit), Up in an
 // empty box edits the last message.
 import { el, icon, textButton } from './dom';
+import { SlashMenu } from './slashMenu';
 
 export interface ComposerHandlers {
-  send(text: string): void;
+  /** Sends the message; false keeps it in the box (it could not be sent as it is). */
+  send(text: string): boolean | void;
   resend(turnId: string, text: string): void;
   stop(): void;
   /** Starts editing the last user message; false when there is none. */
@@ -16,11 +18,13 @@ export class Composer {
   readonly root: HTMLElement;
   private readonly input = el('textarea', {
     class: 'composer-input',
-    attrs: { rows: '3', 'aria-label': 'Message', placeholder: 'Ask the model… (Enter to send, Shift+Enter for a new line)', 'aria-describedby': 'composer-help' },
+    attrs: { rows: '3', 'aria-label': 'Message', placeholder: 'Ask the model… (Enter to send, Shift+Enter for a new line, / for commands)', 'aria-describedby': 'composer-help' },
   });
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
   private readonly editBanner = el('div', { class: 'edit-banner', hidden: true, attrs: { role: 'status' } });
+  private readonly problem = el('div', { class: 'composer-problem', hidden: true, attrs: { role: 'alert' } });
+  private readonly slashMenu: SlashMenu;
   private editing: string | undefined;
   private busy = false;
 
@@ -30,8 +34,10 @@ export class Composer {
     this.stopButton.hidden = true;
     this.stopButton.title = 'Stop the reply (Escape)';
     const help = el('div', { class: 'sr-only', attrs: { id: 'composer-help' }, text: 'Enter sends. Shift+Enter adds a new line. Escape stops a running reply. Up arrow in an empty box edits your last message.' });
-    this.root = el('footer', { class: 'composer' }, this.editBanner, el('div', { class: 'composer-row' }, this.input, el('div', { class: 'composer-buttons' }, this.sendButton, this.stopButton)), help);
+    this.slashMenu = new SlashMenu(this.input);
+    this.root = el('footer', { class: 'composer' }, this.editBanner, this.slashMenu.root, this.problem, el('div', { class: 'composer-row' }, this.input, el('div', { class: 'composer-buttons' }, this.sendButton, this.stopButton)), help);
     this.input.addEventListener('keydown', (event) => this.onKeyDown(event));
+    this.input.addEventListener('input', () => this.showProblem(undefined));
   }
 
   get isEditing(): boolean {
@@ -67,6 +73,12 @@ export class Composer {
     this.handlers.notify('Edit cancelled.');
   }
 
+  /** Says under the input why the message was not sent (it stays in the box). */
+  showProblem(text: string | undefined): void {
+    this.problem.hidden = !text;
+    this.problem.textContent = text ?? '';
+  }
+
   /** Adds text (from "Ask About Selection") to what is already typed. */
   appendDraft(text: string): void {
     const current = this.input.value;
@@ -86,8 +98,8 @@ export class Composer {
     } else if (this.busy) {
       this.handlers.notify('A reply is still running. Press Escape to stop it first.');
       return;
-    } else {
-      this.handlers.send(text);
+    } else if (this.handlers.send(text) === false) {
+      return;
     }
     this.input.value = '';
     this.setBusy(this.busy);
@@ -95,6 +107,11 @@ export class Composer {
 
   private onKeyDown(event: KeyboardEvent): void {
     if (event.isComposing) return;
+    if (this.slashMenu.handleKey(event)) {
+      event.preventDefault();
+      event.stopPropagation();
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey) {
       event.preventDefault();
       this.submit();

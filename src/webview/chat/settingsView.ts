@@ -3,6 +3,7 @@
 import { LIMITS, type ChatSettings, type Sampling } from '../../chatProtocol/session';
 import type { ModelsState } from '../../chatProtocol/messages';
 import { el, iconButton } from './dom';
+import { MediaModelsView } from './mediaModelsView';
 
 type SamplingMode = Sampling['mode'];
 
@@ -33,6 +34,7 @@ export class SettingsView {
   private readonly stop = el('textarea', { attrs: { rows: '2', placeholder: 'One per line' } });
   private readonly jsonMode = el('input', { attrs: { type: 'checkbox' } });
   private readonly problem = el('div', { class: 'settings-problem', hidden: true, attrs: { role: 'alert' } });
+  private readonly mediaModels = new MediaModelsView(() => this.emit());
   private settings: ChatSettings | undefined;
   private models: ModelsState = { models: [], loading: false };
 
@@ -76,6 +78,7 @@ export class SettingsView {
         labelled('Stop sequences', this.stop, 'Generation stops before any of these.'),
       ),
       el('label', { class: 'checkbox' }, this.jsonMode, el('span', { text: 'JSON mode (response_format json_object)' })),
+      this.mediaModels.root,
       this.problem,
     );
   }
@@ -92,6 +95,7 @@ export class SettingsView {
     this.maxTokens.value = settings.maxTokens === null ? '' : String(settings.maxTokens);
     this.stop.value = settings.stop.join('\n');
     this.jsonMode.checked = settings.jsonMode;
+    this.mediaModels.set(settings.mediaModels);
     this.showProblem(undefined);
     this.renderModels();
   }
@@ -112,6 +116,7 @@ export class SettingsView {
     this.modelSelect.setAttribute('aria-busy', String(this.models.loading));
     this.modelsProblem.hidden = !this.models.error;
     this.modelsProblem.textContent = this.models.error ?? '';
+    this.mediaModels.setLists(this.models.media);
   }
 
   private setSamplingInput(mode: SamplingMode, value: number | undefined): void {
@@ -149,7 +154,7 @@ export class SettingsView {
     const stop = this.stop.value.split('\n').map((s) => s.replace(/\r$/, '')).filter((s) => s !== '');
     if (stop.length > LIMITS.stopSequences) return `Stop sequences: at most ${LIMITS.stopSequences}.`;
     if (stop.some((s) => s.length > LIMITS.stopLength)) return `Stop sequences: each at most ${LIMITS.stopLength} characters.`;
-    return { model: this.modelSelect.value, systemPrompt: this.systemPrompt.value, sampling, maxTokens, stop, jsonMode: this.jsonMode.checked };
+    return { model: this.modelSelect.value, systemPrompt: this.systemPrompt.value, sampling, maxTokens, stop, jsonMode: this.jsonMode.checked, mediaModels: this.mediaModels.value() };
   }
 
   private emit(): void {

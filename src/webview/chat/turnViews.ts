@@ -92,7 +92,8 @@ export class AssistantTurnView {
     this.turn = { ...turn, content: '', reasoning: '', refusal: '', toolCalls: [] };
     this.live = false;
     this.regenerateButton = iconButton('refresh', 'Regenerate reply', () => context.post({ type: 'regenerate' }));
-    const actions = el('div', { class: 'turn-actions' }, iconButton('copy', 'Copy reply', () => context.post({ type: 'copyTurn', turnId: wire.id })), this.regenerateButton);
+    const readAloud = iconButton('unmute', 'Read aloud', () => context.post({ type: 'readAloud', turnId: wire.id }), 'read-aloud');
+    const actions = el('div', { class: 'turn-actions' }, iconButton('copy', 'Copy reply', () => context.post({ type: 'copyTurn', turnId: wire.id })), readAloud, this.regenerateButton);
     const header = el('div', { class: 'turn-header' }, icon('sparkle'), el('span', { class: 'who', text: 'Assistant' }), this.modelBadge, actions);
     const reasoningBody = el('div', { class: 'reasoning-body markdown-body' });
     this.reasoningBox.append(el('summary', {}, icon('chevron-right'), icon('lightbulb'), this.reasoningLabel), reasoningBody);

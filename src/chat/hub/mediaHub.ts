@@ -1,0 +1,164 @@
+// The chat as the hub for images, video and speech: runs a chat's /image, /video and /speak, each reply's "Read
+// aloud", and the media turns' actions, keeping each media turn in the session like any other turn. Pure: the media
+// and video features are reached through ports (a video turn is the Video Jobs store's own job, polled there).
+import type { ChatController } from '../chatController';
+import { LIMITS, type MediaKind, type MediaTurn } from '../../chatProtocol/session';
+import { parseSlash } from '../../chatProtocol/slash';
+import { clip } from '../../chatProtocol/validate';
+import type { MediaActionKind } from '../../chatProtocol/messages';
+import type { Clock } from '../../util/clock';
+import type { Logger } from '../../util/logger';
+import type { Disposable } from '../../util/events';
+import type { ChatMediaPorts, ChatVideoJob, KeptMedia } from './ports';
+import { spokenText } from './spokenText';
+
+export interface MediaHubDeps {
+  controller: ChatController;
+  ports: ChatMediaPorts;
+  clock: Clock;
+  newId: () => string;
+  log: Logger;
+}
+
+export class ChatMediaHub implements Disposable {
+  private readonly running = new Map<string, AbortController>();
+  private readonly subscription: Disposable;
+  private disposed = false;
+
+  constructor(private readonly deps: MediaHubDeps) {
+    this.subscription = deps.ports.videos.onDidChange((keys) => void this.followJobs(keys));
+    // Jobs that moved on while the chat was closed.
+    void this.followJobs(undefined);
+  }
+
+  /** Runs `text` when it is a slash command (true), else leaves it to the chat (false). */
+  handleSend(text: string): boolean {
+    const parsed = parseSlash(text);
+    if (!parsed) return false;
+    if (!parsed.ok) {
+      // The webview checks with the same reader before sending; only a stale or foreign view gets here.
+      this.deps.log.warn(`Chat: ${parsed.problem}`);
+      return true;
+    }
+    const { command, text: argument } = parsed;
+    if (command.kind === 'speech') {
+      const spoken = argument || this.lastReplyText();
+      if (!spoken) void this.addFailed(text, 'speech', '', 'There is no reply to read aloud yet. Type the text after /speak, or ask something first.');
+      else void this.start(this.newTurn(text, 'speech', spoken));
+      return true;
+    }
+    void this.start(this.newTurn(text, command.kind, argument));
+    return true;
+  }
+
+  /** A reply's "Read aloud". */
+  readAloud(turnId: string): void {
+    const turn = this.deps.controller.session.turns.find((t) => t.id === turnId);
+    if (turn?.role !== 'assistant') return;
+    const text = spokenText(turn.content || turn.refusal);
+    if (!text) return;
+    void this.start(this.newTurn('/speak', 'speech', text));
+  }
+
+  async action(turnId: string, action: MediaActionKind): Promise<void> {
+    const turn = this.mediaTurn(turnId);
+    if (!turn) return;
+    if (action === 'regenerate') return this.start({ ...this.baseOf(turn), state: 'pending' }, false);
+    if (action === 'save' && turn.entryId && turn.fileName) return this.deps.ports.media.save(turn.entryId, turn.fileName);
+    if (action === 'reveal' && turn.jobKey) return this.deps.ports.videos.reveal(turn.jobKey);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.subscription.dispose();
+    for (const abort of this.running.values()) abort.abort();
+    this.running.clear();
+  }
+
+  private newTurn(content: string, kind: MediaKind, prompt: string): MediaTurn {
+    const model = this.deps.controller.session.settings.mediaModels[kind];
+    return { id: this.deps.newId(), role: 'media', createdAt: this.deps.clock.now(), kind, content: clip(content, LIMITS.text), prompt: clip(prompt, LIMITS.mediaPrompt), model, state: 'pending' };
+  }
+
+  /** The turn without its result: what Regenerate starts from (with the chat's current model choice). */
+  private baseOf(turn: MediaTurn): MediaTurn {
+    const { id, createdAt, kind, content, prompt } = turn;
+    return { id, role: 'media', createdAt, kind, content, prompt, model: this.deps.controller.session.settings.mediaModels[kind], state: 'pending' };
+  }
+
+  private async addFailed(content: string, kind: MediaKind, prompt: string, detail: string): Promise<void> {
+    await this.deps.controller.addMediaTurn({ ...this.newTurn(content, kind, prompt), state: 'failed', detail });
+  }
+
+  /** Adds (or, for Regenerate, resets) the turn, then asks for its media. */
+  private async start(turn: MediaTurn, add = true): Promise<void> {
+    const controller = this.deps.controller;
+    this.running.get(turn.id)?.abort();
+    if (add) await controller.addMediaTurn(turn);
+    else if (!(await controller.updateMediaTurn(turn))) return;
+    const abort = new AbortController();
+    this.running.set(turn.id, abort);
+    let next: MediaTurn;
+    try {
+      next = await this.produce(turn, abort.signal);
+    } catch (error) {
+      if (abort.signal.aborted || this.disposed) return;
+      next = { ...turn, state: 'failed', detail: clip(error instanceof Error ? error.message : String(error), LIMITS.mediaDetail) };
+    } finally {
+      if (this.running.get(turn.id) === abort) this.running.delete(turn.id);
+    }
+    if (!this.disposed && !abort.signal.aborted) await controller.updateMediaTurn(next);
+  }
+
+  private async produce(turn: MediaTurn, signal: AbortSignal): Promise<MediaTurn> {
+    const { media, videos } = this.deps.ports;
+    const model = turn.model || undefined;
+    if (turn.kind === 'image') return kept(turn, await media.generateImage({ prompt: turn.prompt, model }, signal));
+    if (turn.kind === 'speech') return kept(turn, await media.synthesizeSpeech({ text: turn.prompt, model }, signal));
+    return fromJob(turn, await videos.submit({ prompt: turn.prompt, model }));
+  }
+
+  /** Brings the video turns whose jobs changed (all pending ones when `keys` is undefined) up to date. */
+  private async followJobs(keys: readonly string[] | undefined): Promise<void> {
+    for (const turn of this.deps.controller.session.turns) {
+      if (this.disposed) return;
+      if (turn.role !== 'media' || turn.kind !== 'video' || !turn.jobKey) continue;
+      if (keys ? !keys.includes(turn.jobKey) : turn.state !== 'pending') continue;
+      const job = this.deps.ports.videos.job(turn.jobKey);
+      if (!job) continue;
+      const next = fromJob(turn, job);
+      if (next.state !== turn.state || next.detail !== turn.detail || next.url !== turn.url) await this.deps.controller.updateMediaTurn(next);
+    }
+  }
+
+  private mediaTurn(turnId: string): MediaTurn | undefined {
+    const turn = this.deps.controller.session.turns.find((t) => t.id === turnId);
+    return turn?.role === 'media' ? turn : undefined;
+  }
+
+  private lastReplyText(): string {
+    const turns = this.deps.controller.session.turns;
+    for (let i = turns.length - 1; i >= 0; i--) {
+      const turn = turns[i];
+      if (turn.role === 'assistant' && (turn.content || turn.refusal)) return spokenText(turn.content || turn.refusal);
+    }
+    return '';
+  }
+}
+
+function kept(turn: MediaTurn, media: KeptMedia): MediaTurn {
+  const next: MediaTurn = { ...turn, state: 'complete', model: media.model, entryId: media.entryId, fileName: media.fileName, contentType: media.contentType };
+  delete next.detail;
+  if (media.url) next.url = media.url;
+  else delete next.url;
+  return next;
+}
+
+function fromJob(turn: MediaTurn, job: ChatVideoJob): MediaTurn {
+  const next: MediaTurn = { ...turn, jobKey: job.key, model: job.model || turn.model, state: job.state, detail: clip(job.detail, LIMITS.mediaDetail) };
+  if (job.url) {
+    next.url = job.url;
+    next.contentType = 'video/mp4';
+  }
+  return next;
+}

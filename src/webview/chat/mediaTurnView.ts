@@ -1,0 +1,129 @@
+// A /image, /video or /speak turn in the transcript: what was typed, then the media itself (an image, a video that
+// plays inline, an audio player), its live status while pending, or why it failed. A source that does not load (an
+// expired link) shows "expired" and Regenerate, never a broken element. Sources come only from the host, checked by
+// the protocol; the page's CSP allows only the gateway's own result origins.
+import type { WebviewMessage } from '../../chatProtocol/messages';
+import type { WireMediaTurn } from '../../chatProtocol/mediaTurn';
+import type { Announcer } from './announcer';
+import { el, icon, iconButton, textButton } from './dom';
+
+export interface MediaTurnContext {
+  post(message: WebviewMessage): void;
+  announcer: Announcer;
+}
+
+const KIND_ICON = { image: 'file-media', video: 'device-camera-video', speech: 'unmute' } as const;
+const KIND_NAME = { image: 'Image', video: 'Video', speech: 'Speech' } as const;
+
+export class MediaTurnView {
+  readonly root: HTMLElement;
+  private readonly body = el('div', { class: 'media-body' });
+  private readonly status = el('div', { class: 'media-status', attrs: { role: 'status' } });
+  private readonly actions = el('div', { class: 'turn-actions' });
+  private readonly modelBadge = el('span', { class: 'model-badge' });
+  private readonly text = el('div', { class: 'user-text' });
+  private shown: WireMediaTurn | undefined;
+
+  constructor(
+    private turn: WireMediaTurn,
+    private readonly context: MediaTurnContext,
+  ) {
+    const header = el('div', { class: 'turn-header' }, icon(KIND_ICON[turn.kind]), el('span', { class: 'who', text: KIND_NAME[turn.kind] }), this.modelBadge, this.actions);
+    this.root = el('article', { class: `turn media-turn media-${turn.kind}`, attrs: { 'aria-label': `${KIND_NAME[turn.kind]} turn`, 'data-turn-id': turn.id, tabindex: '-1' } }, header, this.text, this.body, this.status);
+    this.render();
+  }
+
+  get id(): string {
+    return this.turn.id;
+  }
+
+  get pending(): boolean {
+    return this.turn.state === 'pending';
+  }
+
+  update(turn: WireMediaTurn): void {
+    const finished = this.turn.state === 'pending' && turn.state !== 'pending';
+    this.turn = turn;
+    this.render();
+    if (finished) this.context.announcer.say(turn.state === 'complete' ? `${KIND_NAME[turn.kind]} ready.` : `${KIND_NAME[turn.kind]} failed: ${turn.detail ?? ''}`);
+  }
+
+  dispose(): void {
+    this.root.remove();
+  }
+
+  private render(): void {
+    const turn = this.turn;
+    this.text.textContent = turn.content;
+    this.modelBadge.textContent = turn.model;
+    this.modelBadge.hidden = turn.model === '';
+    this.root.setAttribute('aria-busy', String(turn.state === 'pending'));
+    // The element is kept while its source stays the same: a status update must not restart a playing video.
+    if (!(this.shown && this.shown.src === turn.src && this.shown.state === turn.state && turn.state === 'complete')) this.renderBody();
+    this.shown = turn;
+    this.renderStatus();
+    this.renderActions();
+  }
+
+  private renderBody(): void {
+    const turn = this.turn;
+    this.body.replaceChildren();
+    if (turn.state !== 'complete') return;
+    if (!turn.src) return this.showExpired();
+    const media = this.mediaElement(turn.src);
+    media.addEventListener('error', () => this.showExpired(), { once: true });
+    this.body.append(media);
+  }
+
+  private mediaElement(src: string): HTMLElement {
+    const turn = this.turn;
+    const type = turn.contentType ?? '';
+    if (turn.kind === 'image' || type.startsWith('image/')) {
+      return el('img', { class: 'media-image', attrs: { src, alt: `Generated image: ${turn.prompt}` } });
+    }
+    const isVideo = turn.kind === 'video' || type.startsWith('video/');
+    const player = el(isVideo ? 'video' : 'audio', { class: isVideo ? 'media-video' : 'media-audio', attrs: { controls: '', preload: 'metadata', 'aria-label': `${KIND_NAME[turn.kind]}: ${turn.prompt}` } });
+    if (isVideo) player.setAttribute('playsinline', '');
+    // An error on the element itself (a refused or expired source) shows "expired"; a source child's error does not bubble.
+    player.setAttribute('src', src);
+    return player;
+  }
+
+  private showExpired(): void {
+    const turn = this.turn;
+    this.body.replaceChildren(
+      el(
+        'div',
+        { class: 'media-expired', attrs: { role: 'group', 'aria-label': 'Media no longer available' } },
+        icon('history'),
+        el('span', { text: `expired: this ${KIND_NAME[turn.kind].toLowerCase()} is no longer available (its link expired and no copy is kept).` }),
+        textButton('refresh', 'Regenerate', () => this.post('regenerate')),
+      ),
+    );
+  }
+
+  private renderStatus(): void {
+    const turn = this.turn;
+    this.status.className = `media-status media-${turn.state}`;
+    if (turn.state === 'pending') {
+      this.status.replaceChildren(icon('loading codicon-modifier-spin'), el('span', { text: turn.detail ? `${KIND_NAME[turn.kind]} job: ${turn.detail}` : `Making the ${KIND_NAME[turn.kind].toLowerCase()}…` }));
+    } else if (turn.state === 'failed') {
+      this.status.replaceChildren(icon('error'), el('span', { text: turn.detail ?? 'It failed.' }), textButton('refresh', 'Regenerate', () => this.post('regenerate')));
+    } else this.status.replaceChildren();
+    this.status.hidden = this.status.childElementCount === 0;
+  }
+
+  private renderActions(): void {
+    const turn = this.turn;
+    const buttons: HTMLElement[] = [];
+    if (turn.url) buttons.push(iconButton('link-external', 'Open the gateway’s link', () => this.context.post({ type: 'openLink', href: turn.url! })));
+    if (turn.kind !== 'video' && turn.state === 'complete' && turn.src && turn.src !== turn.url) buttons.push(iconButton('save', 'Save to workspace', () => this.post('save')));
+    if (turn.kind === 'video') buttons.push(iconButton('list-tree', 'Show in Video Jobs', () => this.post('reveal')));
+    if (turn.state !== 'pending') buttons.push(iconButton('refresh', 'Regenerate', () => this.post('regenerate')));
+    this.actions.replaceChildren(...buttons);
+  }
+
+  private post(action: 'regenerate' | 'save' | 'reveal'): void {
+    this.context.post({ type: 'mediaAction', turnId: this.turn.id, action });
+  }
+}
