@@ -39,7 +39,9 @@ export class ChatModelList implements Disposable {
   get state(): ModelsState {
     const listed = this.catalog.current?.models ?? [];
     const ofKind = (kind: string) => listableModels(listed.filter((m) => m.kind === kind).map((m) => m.id));
-    const state: ModelsState = { models: ofKind('chat'), loading: this.loads > 0, media: { image: ofKind('image'), video: ofKind('video'), speech: ofKind('speech') } };
+    const state: ModelsState = { models: ofKind('chat'), loading: this.loads > 0 };
+    const media = { image: ofKind('image'), video: ofKind('video'), speech: ofKind('speech') };
+    if (media.image.length + media.video.length + media.speech.length > 0) state.media = media;
     if (this.error !== undefined) state.error = this.error;
     return state;
   }

@@ -1,7 +1,6 @@
 // The /image, /video and /speak turns as data: the one normaliser for a stored media turn (session files, and what
 // the hub builds from gateway answers) and for the form the webview is sent. Pure and browser-safe.
 import { LIMITS, type MediaKind, type MediaModels, type MediaState, type MediaTurn } from './session';
-import { safeExternalUrl } from '../util/externalUrl';
 import { cleanCount, cleanText, isId, isRecord, type Fields } from './validate';
 
 export const MEDIA_KINDS: readonly MediaKind[] = ['image', 'video', 'speech'];
@@ -34,10 +33,18 @@ export function isMediaKind(value: unknown): value is MediaKind {
   return typeof value === 'string' && (MEDIA_KINDS as readonly string[]).includes(value);
 }
 
-/** An http(s) link without credentials, as the extension's one link rule allows; anything else is dropped. */
+/**
+ * An http(s) link without credentials (util/externalUrl's rule, which the host also applies before opening; the
+ * protocol imports only its own files, so the webview bundle stays small), as received; anything else is dropped.
+ */
 export function cleanMediaUrl(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length > LIMITS.url) return undefined;
-  return safeExternalUrl(value) === undefined ? undefined : value;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where a media element may load from: an http(s) link (the CSP decides which origins), or a data: image/audio. */

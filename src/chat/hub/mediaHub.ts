@@ -1,8 +1,7 @@
 // The chat as the hub for images, video and speech: runs a chat's /image, /video and /speak, each reply's "Read
 // aloud", and the media turns' actions, keeping each media turn in the session like any other turn. Pure: the media
 // and video features are reached through ports (a video turn is the Video Jobs store's own job, polled there).
-import type { ChatController } from '../chatController';
-import { LIMITS, type MediaKind, type MediaTurn } from '../../chatProtocol/session';
+import { LIMITS, type ChatSession, type MediaKind, type MediaTurn } from '../../chatProtocol/session';
 import { parseSlash } from '../../chatProtocol/slash';
 import { clip } from '../../chatProtocol/validate';
 import type { MediaActionKind } from '../../chatProtocol/messages';
@@ -12,8 +11,15 @@ import type { Disposable } from '../../util/events';
 import type { ChatMediaPorts, ChatVideoJob, KeptMedia } from './ports';
 import { spokenText } from './spokenText';
 
+/** The chat session the hub adds its turns to (ChatController). */
+export interface MediaTurnHost {
+  readonly session: Readonly<ChatSession>;
+  addMediaTurn(turn: MediaTurn): Promise<void>;
+  updateMediaTurn(turn: MediaTurn): Promise<boolean>;
+}
+
 export interface MediaHubDeps {
-  controller: ChatController;
+  controller: MediaTurnHost;
   ports: ChatMediaPorts;
   clock: Clock;
   newId: () => string;

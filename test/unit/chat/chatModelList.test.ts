@@ -36,7 +36,7 @@ describe('ChatModelList', () => {
     await flush();
     gateway.answer([model('model-k3'), model('model-1.0-video-edit'), model('model-5.2')]);
     await loading;
-    assert.deepEqual(states.at(-1), { models: ['model-k3', 'model-5.2'], loading: false });
+    assert.deepEqual(states.at(-1), { models: ['model-k3', 'model-5.2'], loading: false, media: { image: [], video: ['model-1.0-video-edit'], speech: [] } });
     assert.deepEqual(await list.models(), ['model-k3', 'model-5.2']);
     assert.equal(gateway.listCalls, 1);
   });
