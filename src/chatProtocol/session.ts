@@ -13,8 +13,11 @@ export interface ChatSettings {
   stop: string[];
   /** Sends `response_format: {type: "json_object"}`. */
   jsonMode: boolean;
-  /** The models for /image, /video and /speak; '' is the configured one, else the first the gateway lists. */
-  mediaModels: MediaModels;
+  /**
+   * The models for /image, /video and /speak; '' (or no entry) is the configured one, else the first the gateway
+   * lists. Absent in sessions saved before the slash commands.
+   */
+  mediaModels?: MediaModels;
 }
 
 export type MediaKind = 'image' | 'video' | 'speech';
@@ -165,7 +168,7 @@ export const LIMITS = {
 export const NEW_CHAT_TITLE = 'New Chat';
 
 export function defaultSettings(): ChatSettings {
-  return { model: '', systemPrompt: '', sampling: { mode: 'default' }, maxTokens: null, stop: [], jsonMode: false, mediaModels: { image: '', video: '', speech: '' } };
+  return { model: '', systemPrompt: '', sampling: { mode: 'default' }, maxTokens: null, stop: [], jsonMode: false };
 }
 
 export function emptyAssistantTurn(id: string, model: string, createdAt: number): AssistantTurn {

@@ -44,15 +44,16 @@ export function cleanSettings(value: unknown): ChatSettings {
   const fields: Fields = isRecord(value) ? value : {};
   const defaults = defaultSettings();
   const maxTokens = cleanCount(fields.maxTokens);
-  return {
+  const settings: ChatSettings = {
     model: cleanText(fields.model, LIMITS.model) ?? defaults.model,
     systemPrompt: cleanText(fields.systemPrompt, LIMITS.storedText) ?? defaults.systemPrompt,
     sampling: cleanSampling(fields.sampling),
     maxTokens: maxTokens !== undefined && maxTokens >= 1 ? maxTokens : null,
     stop: cleanArray(fields.stop, LIMITS.stopSequences, cleanStopSequence),
     jsonMode: typeof fields.jsonMode === 'boolean' ? fields.jsonMode : defaults.jsonMode,
-    mediaModels: cleanMediaModels(fields.mediaModels),
   };
+  if (fields.mediaModels !== undefined) settings.mediaModels = cleanMediaModels(fields.mediaModels);
+  return settings;
 }
 
 /** Token counts; a missing total is the sum of the other two. Null when no count is usable. */

@@ -82,14 +82,14 @@ export class ChatMediaHub implements Disposable {
   }
 
   private newTurn(content: string, kind: MediaKind, prompt: string): MediaTurn {
-    const model = this.deps.controller.session.settings.mediaModels[kind];
+    const model = this.deps.controller.session.settings.mediaModels?.[kind] ?? '';
     return { id: this.deps.newId(), role: 'media', createdAt: this.deps.clock.now(), kind, content: clip(content, LIMITS.text), prompt: clip(prompt, LIMITS.mediaPrompt), model, state: 'pending' };
   }
 
   /** The turn without its result: what Regenerate starts from (with the chat's current model choice). */
   private baseOf(turn: MediaTurn): MediaTurn {
     const { id, createdAt, kind, content, prompt } = turn;
-    return { id, role: 'media', createdAt, kind, content, prompt, model: this.deps.controller.session.settings.mediaModels[kind], state: 'pending' };
+    return { id, role: 'media', createdAt, kind, content, prompt, model: this.deps.controller.session.settings.mediaModels?.[kind] ?? '', state: 'pending' };
   }
 
   private async addFailed(content: string, kind: MediaKind, prompt: string, detail: string): Promise<void> {

@@ -95,7 +95,7 @@ export class SettingsView {
     this.maxTokens.value = settings.maxTokens === null ? '' : String(settings.maxTokens);
     this.stop.value = settings.stop.join('\n');
     this.jsonMode.checked = settings.jsonMode;
-    this.mediaModels.set(settings.mediaModels);
+    this.mediaModels.set(settings.mediaModels ?? { image: '', video: '', speech: '' });
     this.showProblem(undefined);
     this.renderModels();
   }

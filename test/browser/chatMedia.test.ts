@@ -1,0 +1,124 @@
+// Inline media in the chat view obeys the page's CSP (chat/hub/csp.ts, as the panel builds it): the gateway's own
+// result loads; an image that model text points at is not loaded (it stays a plain link), and a media source from any
+// other origin is refused by the browser and shown as "expired", never as a broken element.
+import assert from 'node:assert/strict';
+import * as esbuild from 'esbuild';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chatCsp } from '../../src/chat/hub/csp';
+import { encodePng } from '../simulator/png';
+import { REPO_ROOT } from './harness';
+import { useSuitePage } from './suitePage';
+
+interface Origin {
+  origin: string;
+  requests: string[];
+  server: Server;
+}
+
+async function imageServer(): Promise<Origin> {
+  const png = encodePng(4, 3, new Uint8Array(4 * 3 * 3).fill(200));
+  const requests: string[] = [];
+  const server = createServer((request, response) => {
+    requests.push(request.url ?? '');
+    response.writeHead(200, { 'content-type': 'image/png', 'access-control-allow-origin': '*' }).end(png);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, server };
+}
+
+// Both servers exist before the page is served: the CSP names the gateway's exact origin.
+const origins = { gateway: imageServer(), model: imageServer() };
+
+function chatBundle(): Promise<string> {
+  return esbuild
+    .build({
+      stdin: { contents: "export { ChatApp } from './src/webview/chat/app';", resolveDir: REPO_ROOT, loader: 'ts' },
+      bundle: true,
+      format: 'iife',
+      globalName: 'Chat',
+      platform: 'browser',
+      target: 'chrome120',
+      write: false,
+      logLevel: 'error',
+    })
+    .then((result) => result.outputFiles[0].text);
+}
+
+describe('chat media under the CSP (Chromium)', function () {
+  this.timeout(30_000);
+  let gateway: Origin;
+  let model: Origin;
+  const csp = { value: '' };
+  const suite = useSuitePage(undefined, {
+    body: '',
+    script: async () => {
+      [gateway, model] = await Promise.all([origins.gateway, origins.model]);
+      csp.value = chatCsp({ nonce: '{nonce}', cspSource: "'self'", mediaOrigins: [gateway.origin] });
+      return chatBundle();
+    },
+    get csp() {
+      return csp.value;
+    },
+  });
+
+  after(async () => {
+    for (const o of await Promise.all([origins.gateway, origins.model])) {
+      o.server.closeAllConnections();
+      await new Promise<void>((resolve) => o.server.close(() => resolve()));
+    }
+  });
+
+  it('loads the gateway\'s own result, and neither an image in model text nor media from another origin', async () => {
+    const page = suite.page;
+    const text = `Here is a chart: ![chart](${model.origin}/from-markdown.png) and <img src="${model.origin}/from-html.png">`;
+    const turn = (id: string, src: string) => ({ id, role: 'media', createdAt: 3, kind: 'image', content: '/image a chart', prompt: 'a chart', model: 'model-image-1.0', state: 'complete', src, contentType: 'image/png', url: src });
+    const init = {
+      type: 'init',
+      sessionId: 's1',
+      title: 'Media',
+      settings: { model: 'model-k3', systemPrompt: '', sampling: { mode: 'default' }, maxTokens: null, stop: [], jsonMode: false },
+      turns: [
+        { id: 'u1', role: 'user', createdAt: 1, content: 'Draw me a chart' },
+        { id: 'a1', role: 'assistant', createdAt: 2, model: 'model-k3', content: text, reasoning: '', refusal: '', toolCalls: [], status: 'complete', finishReason: 'stop', usage: null },
+        turn('m1', `${gateway.origin}/result.png?sig=1`),
+        turn('m2', `${model.origin}/not-from-the-gateway.png`),
+      ],
+      models: { models: ['model-k3'], loading: false },
+    };
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/.test(message.text())) refused.push(message.text());
+    });
+    await page.evaluate((message) => {
+      const w = window as unknown as { Chat: typeof import('../../src/webview/chat/app'); posted: unknown[] };
+      w.posted = [];
+      const root = document.createElement('div');
+      document.body.append(root);
+      const app = new w.Chat.ChatApp(root, { post: (m) => w.posted.push(m), setState: () => undefined });
+      app.receive(message);
+    }, init);
+
+    const result = page.locator('[data-turn-id="m1"] img.media-image');
+    await result.waitFor();
+    await page.waitForFunction(() => (document.querySelector('[data-turn-id="m1"] img') as HTMLImageElement | null)?.complete === true);
+    assert.equal(await result.evaluate((img: HTMLImageElement) => img.naturalWidth), 4, 'the gateway\'s result is shown');
+    assert.deepEqual(gateway.requests, ['/result.png?sig=1']);
+
+    // The other origin's media turn: refused by the CSP, shown as expired with Regenerate.
+    const expired = page.locator('[data-turn-id="m2"] .media-expired');
+    await expired.waitFor();
+    assert.match((await expired.textContent()) ?? '', /expired/);
+    assert.equal(await page.locator('[data-turn-id="m2"] img').count(), 0, 'no broken image left behind');
+    await expired.getByRole('button', { name: 'Regenerate' }).click();
+    const posted = await page.evaluate(() => (window as unknown as { posted: unknown[] }).posted);
+    assert.deepEqual(posted.at(-1), { type: 'mediaAction', turnId: 'm2', action: 'regenerate' });
+
+    // Model text: the image is a plain link, never an element.
+    assert.equal(await page.locator('[data-turn-id="a1"] img').count(), 0);
+    assert.ok((await page.locator(`[data-turn-id="a1"] a[data-href="${model.origin}/from-markdown.png"]`).count()) === 1 || (await page.locator('[data-turn-id="a1"]').textContent())?.includes('from-markdown.png'));
+    await page.waitForTimeout(200);
+    assert.deepEqual(model.requests, [], 'nothing was fetched from the origin the model text or a foreign source named');
+    assert.ok(refused.some((line) => line.includes('not-from-the-gateway.png')), 'the browser refused it by the CSP');
+  });
+});
