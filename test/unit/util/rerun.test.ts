@@ -12,7 +12,7 @@ describe('Rerun', () => {
     const gates = [deferred(), deferred()];
     let passes = 0;
     const rerun = new Rerun(async () => {
-      await gates[passes++]!.promise;
+      await gates[passes++]?.promise;
     });
     const first = rerun.run();
     const second = rerun.run();
