@@ -1,0 +1,152 @@
+// ChatMediaHub over a real ChatController (in-memory store, fake clock) and fake ports: what each slash command
+// adds to the session, how the video card follows the Video Jobs store's job, Read aloud, Regenerate and failures.
+import * as assert from 'node:assert/strict';
+import { ChatMediaHub } from '../../../../src/chat/hub/mediaHub';
+import type { ChatMediaPorts, ChatVideoJob, KeptMedia } from '../../../../src/chat/hub/ports';
+import type { MediaTurn } from '../../../../src/chatProtocol/session';
+import { settle } from '../../../../src/util/fakeClock';
+import { Emitter } from '../../../../src/util/events';
+import { createHarness, type Harness } from '../harness';
+import { result } from '../fakes';
+
+class FakePorts implements ChatMediaPorts {
+  readonly asked: Array<{ what: string; text: string; model?: string }> = [];
+  readonly jobs = new Map<string, ChatVideoJob>();
+  readonly changed = new Emitter<readonly string[]>();
+  fail: string | undefined;
+  private n = 0;
+
+  readonly media = {
+    filesFolder: '/store/files',
+    generateImage: async (ask: { prompt: string; model?: string }) => this.keep('image', ask.prompt, ask.model),
+    synthesizeSpeech: async (ask: { text: string; model?: string }) => this.keep('speech', ask.text, ask.model),
+    keptFile: () => undefined,
+    save: async () => undefined,
+  };
+
+  readonly videos = {
+    submit: async (ask: { prompt: string; model?: string }) => {
+      this.asked.push({ what: 'video', text: ask.prompt, model: ask.model });
+      if (this.fail) throw new Error(this.fail);
+      const job: ChatVideoJob = { key: `job${++this.n}`, model: ask.model ?? 'model-video', state: 'pending', detail: 'queued' };
+      this.jobs.set(job.key, job);
+      return job;
+    },
+    job: (key: string) => this.jobs.get(key),
+    onDidChange: (listener: (keys: readonly string[]) => void) => this.changed.event(listener),
+    reveal: async () => undefined,
+  };
+
+  private keep(what: string, text: string, model: string | undefined): KeptMedia {
+    this.asked.push({ what, text, model });
+    if (this.fail) throw new Error(this.fail);
+    const n = ++this.n;
+    return { entryId: `mentry00${n}`, fileName: `mentry00${n}-0.${what === 'image' ? 'png' : 'wav'}`, contentType: what === 'image' ? 'image/png' : 'audio/wav', model: model ?? `model-${what}-1.0` };
+  }
+}
+
+function setup(): { h: Harness; ports: FakePorts; hub: ChatMediaHub } {
+  const h = createHarness();
+  const ports = new FakePorts();
+  let n = 0;
+  const hub = new ChatMediaHub({ controller: h.controller, ports, clock: h.clock, newId: () => `m${++n}`, log: { info: () => undefined, warn: () => undefined, error: () => undefined } as never });
+  return { h, ports, hub };
+}
+
+const media = (h: Harness) => h.session.turns.filter((t): t is MediaTurn => t.role === 'media');
+
+describe('ChatMediaHub', () => {
+  it('/image adds a pending turn, then the kept image, and saves both states; the chat model is not asked', async () => {
+    const { h, ports, hub } = setup();
+    assert.equal(hub.handleSend('/image a red fox'), true);
+    await settle();
+    const [turn] = media(h);
+    assert.equal(turn.state, 'complete');
+    assert.deepEqual([turn.kind, turn.content, turn.prompt, turn.model, turn.entryId, turn.contentType], ['image', '/image a red fox', 'a red fox', 'model-image-1.0', 'mentry001', 'image/png']);
+    assert.deepEqual(ports.asked, [{ what: 'image', text: 'a red fox', model: undefined }]);
+    assert.equal(h.gateway.calls.length, 0);
+    assert.deepEqual(h.events.filter((e) => e.type === 'turnAdded' || e.type === 'turnUpdated').map((e) => e.type), ['turnAdded', 'turnUpdated']);
+    const saved = await h.store.load(h.session.id);
+    assert.equal(saved?.turns[0].role === 'media' && saved.turns[0].state, 'complete', 'saved with the session');
+    assert.equal(h.session.title, '/image a red fox');
+    assert.equal(hub.handleSend('plain text'), false, 'other text is the chat\'s');
+  });
+
+  it('uses the chat\'s own model choice for each kind', async () => {
+    const { h, ports, hub } = setup();
+    await h.controller.updateSettings({ ...h.session.settings, mediaModels: { image: 'model-image-2', video: 'model-video-x', speech: '' } });
+    hub.handleSend('/image x');
+    hub.handleSend('/video y');
+    await settle();
+    assert.deepEqual(ports.asked.map((a) => a.model), ['model-image-2', 'model-video-x']);
+  });
+
+  it('/speak reads the last reply (without its Markdown), or says there is none; Read aloud reads the reply given', async () => {
+    const { h, ports, hub } = setup();
+    hub.handleSend('/speak');
+    await settle();
+    assert.equal(media(h)[0].state, 'failed');
+    assert.match(media(h)[0].detail ?? '', /no reply to read aloud yet/);
+    assert.equal(ports.asked.length, 0);
+
+    h.controller.send('hello');
+    await settle();
+    h.gateway.calls[0].resolve(result('**Hi** there, see [the docs](https://x.example).\n\n```js\nx()\n```'));
+    await h.controller.idle;
+    hub.handleSend('/speak');
+    await settle();
+    assert.deepEqual(ports.asked.at(-1), { what: 'speech', text: 'Hi there, see the docs. (code)', model: undefined });
+    const reply = h.session.turns.find((t) => t.role === 'assistant')!;
+    hub.readAloud(reply.id);
+    await settle();
+    assert.equal(ports.asked.length, 2);
+    assert.equal(media(h).at(-1)?.content, '/speak');
+    hub.readAloud(media(h)[0].id);
+    await settle();
+    assert.equal(ports.asked.length, 2, 'only replies are read aloud');
+  });
+
+  it('/video shows the store\'s job and follows it, from the store\'s own change events, to the result', async () => {
+    const { h, ports, hub } = setup();
+    hub.handleSend('/video waves');
+    await settle();
+    let [turn] = media(h);
+    assert.deepEqual([turn.state, turn.jobKey, turn.detail], ['pending', 'job1', 'queued']);
+    ports.jobs.set('job1', { key: 'job1', model: 'model-video', state: 'pending', detail: 'in_progress' });
+    ports.changed.fire(['job1']);
+    await settle();
+    assert.equal(media(h)[0].detail, 'in_progress');
+    ports.jobs.set('job1', { key: 'job1', model: 'model-video', state: 'complete', detail: 'completed', url: 'http://127.0.0.1:9/v.mp4' });
+    ports.changed.fire(['other']);
+    await settle();
+    assert.equal(media(h)[0].state, 'pending', 'another job\'s change is not this card\'s');
+    ports.changed.fire(['job1']);
+    await settle();
+    [turn] = media(h);
+    assert.deepEqual([turn.state, turn.url, turn.contentType], ['complete', 'http://127.0.0.1:9/v.mp4', 'video/mp4']);
+    assert.equal(ports.asked.length, 1, 'one submission');
+  });
+
+  it('a reopened chat catches up with jobs that finished while it was closed', async () => {
+    const { h, ports, hub } = setup();
+    hub.handleSend('/video waves');
+    await settle();
+    hub.dispose();
+    ports.jobs.set('job1', { key: 'job1', model: 'model-video', state: 'failed', detail: 'The job failed: content policy.' });
+    new ChatMediaHub({ controller: h.controller, ports, clock: h.clock, newId: () => 'z1', log: {} as never });
+    await settle();
+    assert.deepEqual([media(h)[0].state, media(h)[0].detail], ['failed', 'The job failed: content policy.']);
+  });
+
+  it('a failure is kept on the turn with its message, and Regenerate makes it again in place', async () => {
+    const { h, ports, hub } = setup();
+    ports.fail = 'The gateway refused the API key (401).';
+    hub.handleSend('/image a cat');
+    await settle();
+    assert.deepEqual([media(h)[0].state, media(h)[0].detail], ['failed', 'The gateway refused the API key (401).']);
+    ports.fail = undefined;
+    await hub.action(media(h)[0].id, 'regenerate');
+    assert.equal(media(h).length, 1, 'in place');
+    assert.deepEqual([media(h)[0].state, media(h)[0].detail, media(h)[0].prompt], ['complete', undefined, 'a cat']);
+  });
+});
