@@ -45,7 +45,7 @@ function chatBundle(): Promise<string> {
     .then((result) => result.outputFiles[0].text);
 }
 
-describe('chat media under the CSP (Chromium)', function () {
+describe('chat hub in Chromium: inline media under the CSP, and the slash menu', function () {
   this.timeout(30_000);
   let gateway: Origin;
   let model: Origin;
@@ -120,5 +120,51 @@ describe('chat media under the CSP (Chromium)', function () {
     await page.waitForTimeout(200);
     assert.deepEqual(model.requests, [], 'nothing was fetched from the origin the model text or a foreign source named');
     assert.ok(refused.some((line) => line.includes('not-from-the-gateway.png')), 'the browser refused it by the CSP');
+  });
+
+  it('the slash menu completes with the keyboard, with combobox and listbox roles, and a bad command is kept, not sent', async () => {
+    const page = suite.page;
+    const input = page.locator('textarea.composer-input').first();
+    await input.focus();
+    await input.fill('');
+    await page.keyboard.type('/');
+    const menu = page.getByRole('listbox', { name: 'Commands' });
+    await menu.waitFor();
+    assert.deepEqual(await menu.getByRole('option').allTextContents(), ['/image <prompt>Generate an image with the chat’s image model', '/video <prompt>Submit a video job; its status shows here and in Video Jobs', '/speak [text]Read the last reply aloud (or the text given)']);
+    assert.equal(await input.getAttribute('role'), 'combobox');
+    assert.equal(await input.getAttribute('aria-expanded'), 'true');
+    await page.keyboard.press('ArrowDown');
+    const active = await input.getAttribute('aria-activedescendant');
+    assert.equal(await page.locator(`#${active}`).getAttribute('aria-selected'), 'true');
+    assert.match((await page.locator(`#${active}`).textContent()) ?? '', /^\/video/);
+    await page.keyboard.press('Enter');
+    assert.equal(await input.inputValue(), '/video ');
+    assert.equal(await menu.isHidden(), true);
+    assert.equal(await input.getAttribute('aria-expanded'), 'false');
+
+    await input.fill('');
+    await page.keyboard.type('/sp');
+    await page.keyboard.press('Tab');
+    assert.equal(await input.inputValue(), '/speak ');
+    await input.fill('');
+    await page.keyboard.type('/');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Escape');
+    assert.equal(await menu.isHidden(), true);
+    assert.equal(await input.inputValue(), '/', 'Escape only closes the menu');
+
+    const before = (await page.evaluate(() => (window as unknown as { posted: unknown[] }).posted)).length;
+    await input.fill('/paint a cat');
+    await page.keyboard.press('Enter');
+    const problem = page.getByRole('alert').filter({ hasText: 'Unknown command /paint' });
+    await problem.waitFor();
+    assert.equal(await input.inputValue(), '/paint a cat', 'what was typed is kept');
+    const posted = await page.evaluate(() => (window as unknown as { posted: Array<{ type: string }> }).posted);
+    assert.deepEqual(posted.slice(before).filter((m) => m.type === 'send'), []);
+    await input.fill('/image a red fox');
+    await page.keyboard.press('Enter');
+    const sent = await page.evaluate(() => (window as unknown as { posted: Array<{ type: string; text?: string }> }).posted);
+    assert.deepEqual(sent.at(-1), { type: 'send', text: '/image a red fox' });
+    assert.equal(await input.inputValue(), '');
   });
 });
