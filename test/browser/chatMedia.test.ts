@@ -91,11 +91,12 @@ describe('chat hub in Chromium: inline media under the CSP, and the slash menu',
       if (/Content Security Policy/.test(message.text())) refused.push(message.text());
     });
     await page.evaluate((message) => {
-      const w = window as unknown as { Chat: typeof import('../../src/webview/chat/app'); posted: unknown[] };
+      const w = window as unknown as { Chat: typeof import('../../src/webview/chat/app'); posted: unknown[]; states: unknown[] };
       w.posted = [];
+      w.states = [];
       const root = document.createElement('div');
       document.body.append(root);
-      const app = new w.Chat.ChatApp(root, { post: (m) => w.posted.push(m), setState: () => undefined });
+      const app = new w.Chat.ChatApp(root, { post: (m) => w.posted.push(m), setState: (state) => w.states.push(state) });
       app.receive(message);
     }, init);
 
@@ -159,6 +160,8 @@ describe('chat hub in Chromium: inline media under the CSP, and the slash menu',
     const problem = page.getByRole('alert').filter({ hasText: 'Unknown command /paint' });
     await problem.waitFor();
     assert.equal(await input.inputValue(), '/paint a cat', 'what was typed is kept');
+    const states = await page.evaluate(() => (window as unknown as { states: unknown[] }).states);
+    assert.deepEqual(states.at(-1), { sessionId: 's1', draft: '/paint a cat' }, 'and kept in the webview state, for a page rebuilt with a new media origin');
     const posted = await page.evaluate(() => (window as unknown as { posted: Array<{ type: string }> }).posted);
     assert.deepEqual(posted.slice(before).filter((m) => m.type === 'send'), []);
     await input.fill('/image a red fox');

@@ -13,13 +13,15 @@ import { parseSlash } from '../../chatProtocol/slash';
 
 export interface HostChannel {
   post(message: WebviewMessage): void;
-  setState(state: { sessionId: string }): void;
+  setState(state: { sessionId: string; draft?: string }): void;
 }
 
 type TurnView = UserTurnView | AssistantTurnView | MediaTurnView;
 
 export class ChatApp {
   private views: TurnView[] = [];
+  private sessionId = '';
+  private draft = '';
   private initialized = false;
   private awaitingResync = false;
   private stickToBottom = true;
@@ -65,6 +67,10 @@ export class ChatApp {
       stop: () => host.post({ type: 'stop' }),
       editLast: () => this.editLast(),
       notify: (text) => this.announcer.say(text),
+      draftChanged: (draft) => {
+        this.draft = draft;
+        this.saveState();
+      },
     });
     this.settingsToggle = iconButton('settings-gear', 'Chat settings', () => this.toggleSettings());
     this.settingsToggle.setAttribute('aria-expanded', 'false');
@@ -156,7 +162,8 @@ export class ChatApp {
   }
 
   private init(message: { sessionId: string; title: string; settings: ChatSettings; turns: WireTurn[]; models: ModelsState }): void {
-    this.host.setState({ sessionId: message.sessionId });
+    this.sessionId = message.sessionId;
+    this.saveState();
     for (const view of this.views) view.dispose();
     this.views = [];
     document.title = message.title;
@@ -168,6 +175,15 @@ export class ChatApp {
     this.stickToBottom = true;
     if (!this.initialized) this.composer.focus();
     this.initialized = true;
+  }
+
+  /** Puts back what was typed before the page was rebuilt. */
+  restoreDraft(text: string): void {
+    this.composer.appendDraft(text);
+  }
+
+  private saveState(): void {
+    if (this.sessionId) this.host.setState(this.draft ? { sessionId: this.sessionId, draft: this.draft } : { sessionId: this.sessionId });
   }
 
   private addTurn(turn: WireTurn, live: boolean): void {

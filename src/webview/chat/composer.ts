@@ -12,6 +12,8 @@ export interface ComposerHandlers {
   editLast(): boolean;
   /** Says something to screen readers. */
   notify(text: string): void;
+  /** The text in the box changed (kept in the webview's state, so a page rebuilt for a new media origin keeps it). */
+  draftChanged?(text: string): void;
 }
 
 export class Composer {
@@ -37,7 +39,10 @@ export class Composer {
     this.slashMenu = new SlashMenu(this.input);
     this.root = el('footer', { class: 'composer' }, this.editBanner, this.slashMenu.root, this.problem, el('div', { class: 'composer-row' }, this.input, el('div', { class: 'composer-buttons' }, this.sendButton, this.stopButton)), help);
     this.input.addEventListener('keydown', (event) => this.onKeyDown(event));
-    this.input.addEventListener('input', () => this.showProblem(undefined));
+    this.input.addEventListener('input', () => {
+      this.showProblem(undefined);
+      if (!this.editing) handlers.draftChanged?.(this.input.value);
+    });
   }
 
   get isEditing(): boolean {
@@ -86,6 +91,7 @@ export class Composer {
     this.focus();
     this.input.setSelectionRange(this.input.value.length, this.input.value.length);
     this.input.scrollTop = this.input.scrollHeight;
+    this.handlers.draftChanged?.(this.input.value);
   }
 
   private submit(): void {
@@ -102,6 +108,7 @@ export class Composer {
       return;
     }
     this.input.value = '';
+    this.handlers.draftChanged?.('');
     this.setBusy(this.busy);
   }
 
