@@ -12,22 +12,10 @@ const FILE_NAME = /^m[a-z0-9]{6,40}-\d{1,2}\.[a-z0-9]{2,5}$/;
 const CONTENT_TYPE = /^(image|audio|video)\/[a-z0-9.+-]{1,60}$/;
 
 /** What the webview is sent for a media turn: where to load it from, never a file path. */
-export interface WireMediaTurn {
-  id: string;
-  role: 'media';
-  createdAt: number;
-  kind: MediaKind;
-  content: string;
-  prompt: string;
-  model: string;
-  state: MediaState;
-  detail?: string;
+export type WireMediaTurn = Omit<MediaTurn, 'entryId' | 'fileName' | 'jobKey'> & {
   /** The kept copy (under the webview's resource root) or the gateway's own link; http(s) or data: only. */
   src?: string;
-  contentType?: string;
-  /** The gateway's link, shown as a plain link (and in exports) when there is one. */
-  url?: string;
-}
+};
 
 export function isMediaKind(value: unknown): value is MediaKind {
   return typeof value === 'string' && (MEDIA_KINDS as readonly string[]).includes(value);

@@ -2,12 +2,11 @@
 // result loads; an image that model text points at is not loaded (it stays a plain link), and a media source from any
 // other origin is refused by the browser and shown as "expired", never as a broken element.
 import assert from 'node:assert/strict';
-import * as esbuild from 'esbuild';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chatCsp } from '../../src/chat/hub/csp';
 import { encodePng } from '../simulator/png';
-import { REPO_ROOT } from './harness';
+import { chatBundle } from './harness';
 import { useSuitePage } from './suitePage';
 
 interface Origin {
@@ -30,20 +29,6 @@ async function imageServer(): Promise<Origin> {
 // Both servers exist before the page is served: the CSP names the gateway's exact origin.
 const origins = { gateway: imageServer(), model: imageServer() };
 
-function chatBundle(): Promise<string> {
-  return esbuild
-    .build({
-      stdin: { contents: "export { ChatApp } from './src/webview/chat/app';", resolveDir: REPO_ROOT, loader: 'ts' },
-      bundle: true,
-      format: 'iife',
-      globalName: 'Chat',
-      platform: 'browser',
-      target: 'chrome120',
-      write: false,
-      logLevel: 'error',
-    })
-    .then((result) => result.outputFiles[0].text);
-}
 
 describe('chat hub in Chromium: inline media under the CSP, and the slash menu', function () {
   this.timeout(30_000);

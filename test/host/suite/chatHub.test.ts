@@ -68,6 +68,15 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
     return { panel, posted };
   }
 
+  /** Closes the chat as a window reload does, reopens it through the serializer, and gives its first media turn. */
+  async function reload(panel: ChatPanel): Promise<{ restored: { panel: ChatPanel; posted: HostMessage[] }; again: WireMediaTurn | undefined }> {
+    const sessionId = panel.sessionId;
+    managers[0].dispose();
+    await managers[0].flush();
+    const restored = await reopen(sessionId);
+    return { restored, again: [...mediaTurns(restored.posted).values()][0] };
+  }
+
   before(async () => {
     sim = await startSimulator({ video: { queuedMs: 1200, inProgressMs: 1500 } });
     api = await extensionApi();
@@ -134,14 +143,10 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
     assert.deepEqual(img.split(' ').filter((s) => s.includes('*') && !root.includes(s)), [], 'no wildcard beyond the resource root');
 
     // Reload: the turn is saved with the session and shown again.
-    const sessionId = panel.sessionId;
-    managers[0].dispose();
-    await managers[0].flush();
-    const restored = await reopen(sessionId);
-    const again = [...mediaTurns(restored.posted).values()][0];
+    const { restored, again } = await reload(panel);
     assert.equal(again?.state, 'complete');
-    assert.equal(again.content, '/image a lighthouse on a cliff at dawn');
-    assert.equal(again.src, restored.panel.panel.webview.asWebviewUri(vscode.Uri.file(file)).toString());
+    assert.equal(again?.content, '/image a lighthouse on a cliff at dawn');
+    assert.equal(again?.src, restored.panel.panel.webview.asWebviewUri(vscode.Uri.file(file)).toString());
 
     // The kept copy removed (Media history pruned) and no gateway link: no source, so the view shows "expired".
     await media.history.remove(stored.entryId);
@@ -199,13 +204,9 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
     assert.equal(videos.store.jobs(sim.origin).filter((j) => j.prompt === prompt).length, 1, 'still one job');
 
     // Saved with the session: after a reload the card shows the finished video again.
-    const sessionId = panel.sessionId;
-    managers[0].dispose();
-    await managers[0].flush();
-    const restored = await reopen(sessionId);
-    const again = [...mediaTurns(restored.posted).values()][0];
+    const { restored, again } = await reload(panel);
     assert.equal(again?.state, 'complete');
-    assert.equal(again.src, job.resultUrls[0]);
+    assert.equal(again?.src, job.resultUrls[0]);
     assert.ok(directive(cspOf(restored.panel), 'media-src').split(' ').includes(sim.origin));
   });
 
