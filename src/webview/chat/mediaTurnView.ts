@@ -45,7 +45,10 @@ export class MediaTurnView {
     const finished = this.turn.state === 'pending' && turn.state !== 'pending';
     this.turn = turn;
     this.render();
-    if (finished) this.context.announcer.say(turn.state === 'complete' ? `${KIND_NAME[turn.kind]} ready.` : `${KIND_NAME[turn.kind]} failed: ${turn.detail ?? ''}`);
+    if (!finished) return;
+    this.context.announcer.say(turn.state === 'complete' ? `${KIND_NAME[turn.kind]} ready.` : `${KIND_NAME[turn.kind]} failed: ${turn.detail ?? ''}`);
+    // Speech the user just asked for is read at once (a restored chat never plays by itself).
+    if (turn.kind === 'speech' && turn.state === 'complete') void this.body.querySelector('audio')?.play().catch(() => undefined);
   }
 
   dispose(): void {
