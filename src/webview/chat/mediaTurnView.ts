@@ -29,7 +29,7 @@ export class MediaTurnView {
     private readonly context: MediaTurnContext,
   ) {
     const header = el('div', { class: 'turn-header' }, icon(KIND_ICON[turn.kind]), el('span', { class: 'who', text: KIND_NAME[turn.kind] }), this.modelBadge, this.actions);
-    this.root = el('article', { class: `turn media-turn media-${turn.kind}`, attrs: { 'aria-label': `${KIND_NAME[turn.kind]} turn`, 'data-turn-id': turn.id, tabindex: '-1' } }, header, this.text, this.body, this.status);
+    this.root = el('article', { class: `turn media-turn media-turn-${turn.kind}`, attrs: { 'aria-label': `${KIND_NAME[turn.kind]} turn`, 'data-turn-id': turn.id, tabindex: '-1' } }, header, this.text, this.body, this.status);
     this.render();
   }
 
