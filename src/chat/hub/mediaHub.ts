@@ -33,8 +33,9 @@ export class ChatMediaHub implements Disposable {
 
   constructor(private readonly deps: MediaHubDeps) {
     this.subscription = deps.ports.videos.onDidChange((keys) => void this.followJobs(keys));
-    // Jobs that moved on while the chat was closed.
-    void this.followJobs(undefined);
+    // Jobs that moved on while the chat was closed, and requests a closed window left without an answer.
+    const leftPending = deps.controller.session.turns.filter((t) => t.role === 'media' && t.kind !== 'video' && t.state === 'pending').map((t) => t.id);
+    void this.followJobs(undefined).then(() => this.settleInterrupted(leftPending));
   }
 
   /** Runs `text` when it is a slash command (true), else leaves it to the chat (false). */
@@ -134,6 +135,19 @@ export class ChatMediaHub implements Disposable {
       if (!job) continue;
       const next = fromJob(turn, job);
       if (next.state !== turn.state || next.detail !== turn.detail || next.url !== turn.url) await this.deps.controller.updateMediaTurn(next);
+    }
+  }
+
+  /**
+   * An image or speech turn still pending when the chat opens lost its request with the window that sent it. It is
+   * shown as interrupted, with Regenerate; never sent again by itself (the gateway may have made it, and charged).
+   */
+  private async settleInterrupted(ids: readonly string[]): Promise<void> {
+    for (const turn of this.deps.controller.session.turns) {
+      if (this.disposed) return;
+      if (!ids.includes(turn.id) || turn.role !== 'media' || turn.state !== 'pending' || this.running.has(turn.id)) continue;
+      const what = turn.kind === 'image' ? 'image' : 'speech';
+      await this.deps.controller.updateMediaTurn({ ...turn, state: 'failed', detail: `Interrupted: the chat was closed before the ${what} arrived. The gateway may still have made it (see the Media view); Regenerate asks again.` });
     }
   }
 

@@ -138,6 +138,24 @@ describe('ChatMediaHub', () => {
     assert.deepEqual([media(h)[0].state, media(h)[0].detail], ['failed', 'The job failed: content policy.']);
   });
 
+  it('an image a closed chat was waiting for comes back as interrupted, not as a spinner, and is not asked for again', async () => {
+    const { h, ports, hub } = setup();
+    let release!: () => void;
+    let calls = 0;
+    ports.media.generateImage = (ask) => new Promise((resolve) => (calls++, release = () => resolve({ entryId: 'mentry009', fileName: 'mentry009-0.png', contentType: 'image/png', model: ask.model ?? 'model-image-1.0' })));
+    hub.handleSend('/image slow');
+    await settle();
+    hub.dispose();
+    release();
+    await settle();
+    assert.equal(media(h)[0].state, 'pending', 'the closed chat wrote nothing more');
+    new ChatMediaHub({ controller: h.controller, ports, clock: h.clock, newId: () => 'z1', log: {} as never });
+    await settle();
+    assert.equal(media(h)[0].state, 'failed');
+    assert.match(media(h)[0].detail ?? '', /^Interrupted: .*Regenerate asks again/);
+    assert.equal(calls, 1, 'never asked again by itself');
+  });
+
   it('a failure is kept on the turn with its message, and Regenerate makes it again in place', async () => {
     const { h, ports, hub } = setup();
     ports.fail = 'The gateway refused the API key (401).';
