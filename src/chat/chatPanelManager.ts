@@ -5,7 +5,10 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
 import { adviceFor } from '../gateway/errorAdvice';
-import type { ChatDefaults } from '../settings/settings';
+import type { ChatContextSettings, ChatDefaults } from '../settings/settings';
+import { ChatContext, type ContextWindow } from './chatContext';
+import { WorkspaceContextProvider } from './context/workspaceContextProvider';
+import { DEFAULT_MAX_INPUT_TOKENS } from '../models/lmMapping';
 import type { Clock } from '../util/clock';
 import { CHAT_VIEW_TYPE, type ModelsState } from '../chatProtocol/messages';
 import { NEW_CHAT_TITLE, type ChatSession } from '../chatProtocol/session';
@@ -27,6 +30,8 @@ export interface ChatPanelManagerOptions {
   /** The shared, cached model list (the same one List Models and VS Code's chat use). */
   models: ModelCatalogView;
   chatDefaults: () => ChatDefaults;
+  /** The context window used when the model list gives none, and the attachment size limit. */
+  contextSettings?: () => ChatContextSettings;
   log: vscode.LogOutputChannel;
   clock: Clock;
 }
@@ -230,7 +235,8 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       defaultModel: () => this.defaultModel(),
       newId: () => randomUUID(),
     });
-    const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models.state, clock, log);
+    const context = new ChatContext(controller, { sources: this.contextSources, windowFor: (model) => this.contextWindow(model), newId: () => randomUUID() });
+    const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models.state, clock, log, context);
     const panel = new ChatPanel(webviewPanel, controller, bridge, extensionUri, log);
     this.panels.add(panel);
     this.lastActive = panel;
@@ -238,6 +244,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       if (panel.panel.active) this.lastActive = panel;
     });
     panel.onDidDispose(() => {
+      context.dispose();
       this.panels.delete(panel);
       if (this.lastActive === panel) this.lastActive = [...this.panels].at(-1);
     });
@@ -248,6 +255,21 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       else if (!this.models.state.loading) void this.refreshModels();
     });
     return panel;
+  }
+
+  private readonly contextSources = new WorkspaceContextProvider({
+    editor: () => this.targetEditor(),
+    maxBytes: () => this.contextSettings().maxAttachmentBytes,
+    newId: () => randomUUID(),
+  });
+
+  private contextSettings(): ChatContextSettings {
+    return this.options.contextSettings?.() ?? { contextWindow: DEFAULT_MAX_INPUT_TOKENS, maxAttachmentBytes: 256 * 1024 };
+  }
+
+  private contextWindow(model: string): ContextWindow {
+    const fromModel = this.models.contextWindow(model);
+    return fromModel ? { tokens: fromModel, source: 'model' } : { tokens: this.contextSettings().contextWindow, source: 'setting' };
   }
 
   private workbench(): ChatWorkbench {

@@ -3,6 +3,7 @@
 import type { ChatSettings, TokenUsage } from '../../chatProtocol/session';
 import { parseHostMessage, type HostMessage, type ModelsState, type WebviewMessage, type WireTurn } from '../../chatProtocol/messages';
 import { Announcer } from './announcer';
+import { ContextBar } from './attachments';
 import { Composer } from './composer';
 import { el, iconButton } from './dom';
 import { ProtocolErrorBanner } from './protocolError';
@@ -26,6 +27,7 @@ export class ChatApp {
   private readonly announcer: Announcer;
   private readonly settings: SettingsView;
   private readonly composer: Composer;
+  private readonly contextBar: ContextBar;
   private readonly transcript = el('main', { class: 'transcript', attrs: { 'aria-label': 'Messages', tabindex: '0' } });
   private readonly emptyState = el('div', { class: 'empty-state' });
   private readonly sessionUsage = el('span', { class: 'session-usage' });
@@ -49,12 +51,19 @@ export class ChatApp {
       () => host.post({ type: 'refreshModels' }),
     );
     this.composer = new Composer({
-      send: (text) => host.post({ type: 'send', text }),
+      send: (text) => {
+        if (!this.contextBar.allowsSend(text)) return false;
+        host.post({ type: 'send', text });
+        return true;
+      },
       resend: (turnId, text) => host.post({ type: 'editResend', turnId, text }),
       stop: () => host.post({ type: 'stop' }),
       editLast: () => this.editLast(),
       notify: (text) => this.announcer.say(text),
     });
+    this.contextBar = new ContextBar(this.composer.textArea, { post: (m) => host.post(m), notify: (text) => this.announcer.say(text) });
+    this.composer.root.prepend(this.contextBar.root);
+    this.contextBar.acceptDrops(this.composer.root);
     this.settingsToggle = iconButton('settings-gear', 'Chat settings', () => this.toggleSettings());
     this.settingsToggle.setAttribute('aria-expanded', 'false');
     this.settingsToggle.setAttribute('aria-controls', 'session-settings');
@@ -135,6 +144,8 @@ export class ChatApp {
         return this.settings.setModels(message.models);
       case 'draft':
         return this.composer.appendDraft(message.text);
+      case 'context':
+        return this.contextBar.set(message.context);
     }
   }
 
