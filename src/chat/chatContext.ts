@@ -100,16 +100,15 @@ export class ChatContext implements Disposable {
    * warning says why, and false is returned (the caller gives the text back to the input).
    */
   send(text: string): boolean {
+    if (this.controller.busy || text.trim() === '') return false;
     const budget = this.budget(estimateTextTokens(text));
     if (budget.overBy > 0) {
       this.warning = `Not sent: the message would overflow the context window of ${this.controller.session.settings.model || 'the model'} (≈${budget.total.toLocaleString('en-US')} of ${budget.window.toLocaleString('en-US')} tokens). Trim or remove an attachment, or shorten the message.`;
       this.update();
       return false;
     }
-    if (!this.controller.send(text, this.tray.attachments)) return false;
     this.warning = '';
-    this.tray.take();
-    return true;
+    return this.controller.send(text, this.tray.take());
   }
 
   private budget(draftTokens: number) {
