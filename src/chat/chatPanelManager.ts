@@ -258,7 +258,8 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   }
 
   private readonly contextSources = new WorkspaceContextProvider({
-    editor: () => this.targetEditor(),
+    // The editor used last, even when the chat now covers it: the chat has focus when its button is pressed.
+    editor: () => vscode.window.activeTextEditor ?? (this.lastEditor && !this.lastEditor.document.isClosed ? this.lastEditor : undefined) ?? vscode.window.visibleTextEditors[0],
     maxBytes: () => this.contextSettings().maxAttachmentBytes,
     newId: () => randomUUID(),
   });
