@@ -5,6 +5,7 @@ import { IgnoreRules } from '../../../../src/chat/context/gitignore';
 import { checkImage, sniffImageType } from '../../../../src/chat/context/images';
 import { isSecretPath } from '../../../../src/chat/context/secrets';
 import { applyTrim, budgetOf, planTrim } from '../../../../src/chat/context/trim';
+import { hashQuery } from '../../../../src/webview/chat/attachments';
 import { attachmentsMarkdown, fencedAttachment, textWithContext, userContent } from '../../../../src/chat/contextPrompt';
 
 function textFile(lines: number, fields: Partial<TextAttachment> = {}): TextAttachment {
@@ -32,6 +33,16 @@ describe('chat context (pure core)', () => {
       assert.equal(chip.tokens, attachmentTokens({ ...textFile(100), endLine: 40 }));
       assert.match(chip.detail, /src\/a\.ts, lines 1–40 \(trimmed from 100 lines\), typescript/);
       assert.match(chipOf(image).detail, /PNG image, 12 B/);
+    });
+  });
+
+  describe('# completion', () => {
+    it('finds the #word being typed before the caret, only at a word start', () => {
+      assert.deepEqual(hashQuery('#', 1), { start: 0, query: '' });
+      assert.deepEqual(hashQuery('look at #Fi', 11), { start: 8, query: 'fi' });
+      assert.equal(hashQuery('issue#12', 8), undefined);
+      assert.equal(hashQuery('#file then more', 15), undefined);
+      assert.deepEqual(hashQuery('a\n#sel', 6), { start: 2, query: 'sel' });
     });
   });
 
