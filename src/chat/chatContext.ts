@@ -48,8 +48,9 @@ export class ChatContext implements Disposable {
     this.subscriptions = [
       this.tray,
       this.tray.onDidChange(() => this.update()),
+      // After the chat's own messages (a turn added or removed is shown before the new total), once per burst.
       controller.onEvent((event) => {
-        if (event.type !== 'delta' && event.type !== 'title') this.update();
+        if (event.type !== 'delta' && event.type !== 'title') this.updateSoon();
       }),
     ];
   }
@@ -126,7 +127,21 @@ export class ChatContext implements Disposable {
     this.changed.fire(this.state);
   }
 
+  private updatePending = false;
+
+  private updateSoon(): void {
+    if (this.updatePending) return;
+    this.updatePending = true;
+    queueMicrotask(() => {
+      this.updatePending = false;
+      if (!this.disposed) this.update();
+    });
+  }
+
+  private disposed = false;
+
   dispose(): void {
+    this.disposed = true;
     for (const s of this.subscriptions) s.dispose();
     this.changed.dispose();
   }

@@ -146,6 +146,19 @@ export class ChatController implements Disposable {
     return true;
   }
 
+  /** Adds a question and a reply obtained elsewhere (the one the user kept from a comparison), saved at once. */
+  async keepReply(question: { text: string; attachments: readonly Attachment[] }, reply: { model: string; content: string; usage: AssistantTurn['usage']; finishReason: string | null }): Promise<boolean> {
+    if (this.running || this.disposed || question.text.trim() === '') return false;
+    this.addUserTurn(question.text, question.attachments);
+    const turn: AssistantTurn = { ...emptyAssistantTurn(this.deps.newId(), reply.model, this.deps.clock.now()), content: reply.content, status: 'complete', usage: reply.usage, finishReason: reply.finishReason };
+    this.state.turns.push(turn);
+    this.touch();
+    this.events.fire({ type: 'turnAdded', turn });
+    await this.persist();
+    if (!this.disposed) this.events.fire({ type: 'turnFinished', turn });
+    return true;
+  }
+
   async updateSettings(settings: ChatSettings): Promise<void> {
     if (this.disposed) return;
     this.state.settings = { ...settings, stop: [...settings.stop] };

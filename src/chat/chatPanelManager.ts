@@ -7,6 +7,7 @@ import type { GatewayConnection } from '../gateway/connection';
 import { adviceFor } from '../gateway/errorAdvice';
 import type { ChatContextSettings, ChatDefaults } from '../settings/settings';
 import { ChatContext, type ContextWindow } from './chatContext';
+import { ChatCompare } from './chatCompare';
 import { WorkspaceContextProvider } from './context/workspaceContextProvider';
 import { DEFAULT_MAX_INPUT_TOKENS } from '../models/lmMapping';
 import type { Clock } from '../util/clock';
@@ -236,7 +237,14 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       newId: () => randomUUID(),
     });
     const context = new ChatContext(controller, { sources: this.contextSources, windowFor: (model) => this.contextWindow(model), newId: () => randomUUID() });
-    const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models.state, clock, log, context);
+    const compare = new ChatCompare(controller, context, {
+      gateway: () => this.options.connection.access(),
+      clock,
+      newId: () => randomUUID(),
+      warn: (message) => void vscode.window.showWarningMessage(message),
+      pickModels: (current) => this.pickCompareModels(current),
+    });
+    const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models.state, clock, log, { context, compare });
     const panel = new ChatPanel(webviewPanel, controller, bridge, extensionUri, log);
     this.panels.add(panel);
     this.lastActive = panel;
@@ -244,6 +252,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       if (panel.panel.active) this.lastActive = panel;
     });
     panel.onDidDispose(() => {
+      compare.dispose();
       context.dispose();
       this.panels.delete(panel);
       if (this.lastActive === panel) this.lastActive = [...this.panels].at(-1);
@@ -263,6 +272,13 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     maxBytes: () => this.contextSettings().maxAttachmentBytes,
     newId: () => randomUUID(),
   });
+
+  private async pickCompareModels(current: string): Promise<string[] | undefined> {
+    const models = await this.models.models();
+    const items = models.map((id) => ({ label: id, picked: id === current }));
+    const picked = await vscode.window.showQuickPick(items, { title: 'Compare Models', placeHolder: 'Pick 2 or 3 chat models to ask the same question', canPickMany: true });
+    return picked?.map((p) => p.label);
+  }
 
   private contextSettings(): ChatContextSettings {
     return this.options.contextSettings?.() ?? { contextWindow: DEFAULT_MAX_INPUT_TOKENS, maxAttachmentBytes: 256 * 1024 };

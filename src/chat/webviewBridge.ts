@@ -8,6 +8,7 @@ import type { Clock } from '../util/clock';
 import { Emitter, type Disposable, type Event } from '../util/events';
 import type { ChatController, ChatEvent } from './chatController';
 import type { ChatContext } from './chatContext';
+import type { ChatCompare } from './chatCompare';
 import { RESEND_WITHOUT_IMAGES } from './imageRejection';
 import type { AssistantTurn, ChatSession, Turn, TurnError } from '../chatProtocol/session';
 import { sameData } from '../chatProtocol/validate';
@@ -74,13 +75,21 @@ export class ChatWebviewBridge implements Disposable {
     private readonly models: () => ModelsState,
     private readonly clock: Clock,
     private readonly log: Logger,
-    /** The next message's attachments; without it the chat sends text only. */
-    private readonly context?: ChatContext,
+    /** The next message's attachments (without it the chat sends text only), and model comparison. */
+    features: { context?: ChatContext; compare?: ChatCompare } = {},
   ) {
-    const forwarding = controller.onEvent((event) => this.forward(event));
-    const contextChanges = context?.onDidChange((state) => this.send({ type: 'context', context: state }));
-    this.subscription = { dispose: () => [forwarding, contextChanges].forEach((s) => s?.dispose()) };
+    this.context = features.context;
+    this.compare = features.compare;
+    const subscriptions = [
+      controller.onEvent((event) => this.forward(event)),
+      this.context?.onDidChange((state) => this.send({ type: 'context', context: state })),
+      this.compare?.onDidChange((state) => this.send({ type: 'compare', compare: state })),
+    ];
+    this.subscription = { dispose: () => subscriptions.forEach((s) => s?.dispose()) };
   }
+
+  private readonly context: ChatContext | undefined;
+  private readonly compare: ChatCompare | undefined;
 
   /** The webview went away (hidden or closed); nothing is posted until it is back. */
   markNotLive(): void {
@@ -146,6 +155,15 @@ export class ChatWebviewBridge implements Disposable {
         return this.context?.addUris(message.uris);
       case 'attachImage':
         return this.context?.addImage(message.name, message.data);
+      case 'compare':
+        // Not started (cancelled, a reply running): the question goes back to the input.
+        if (this.compare && !(await this.compare.start(message.text, message.models))) this.send({ type: 'draft', text: message.text });
+        return;
+      case 'keepCompare':
+        await this.compare?.keep(message.id, message.index);
+        return;
+      case 'closeCompare':
+        return this.compare?.close();
       case 'stop':
         controller.stop();
         return;
@@ -190,6 +208,7 @@ export class ChatWebviewBridge implements Disposable {
       models: this.models(),
     });
     if (this.context) this.send({ type: 'context', context: this.context.state });
+    if (this.compare?.state) this.send({ type: 'compare', compare: this.compare.state });
     if (this.pendingDraft) {
       const text = this.pendingDraft;
       this.pendingDraft = '';

@@ -67,6 +67,29 @@ export interface ModelsState {
   error?: string;
 }
 
+export type CompareStatus = 'streaming' | 'complete' | 'failed' | 'stopped';
+const COMPARE_STATUSES: readonly CompareStatus[] = ['streaming', 'complete', 'failed', 'stopped'];
+
+/** One model's reply in a comparison. */
+export interface CompareColumn {
+  model: string;
+  content: string;
+  status: CompareStatus;
+  /** Milliseconds from sending to the first text, and to the end. */
+  firstTokenMs: number | null;
+  totalMs: number | null;
+  usage: TokenUsage | null;
+  finishReason: string | null;
+  /** Why it failed; '' otherwise. */
+  error: string;
+}
+
+export interface CompareState {
+  id: string;
+  question: string;
+  columns: CompareColumn[];
+}
+
 export type HostMessage =
   | { type: 'init'; sessionId: string; title: string; settings: ChatSettings; turns: WireTurn[]; models: ModelsState }
   | { type: 'turnAdded'; turn: WireTurn }
@@ -77,7 +100,9 @@ export type HostMessage =
   | { type: 'title'; title: string }
   | { type: 'models'; models: ModelsState }
   | { type: 'draft'; text: string }
-  | { type: 'context'; context: ContextState };
+  | { type: 'context'; context: ContextState }
+  /** The comparison in progress (whole, a few times a second), or null when there is none. */
+  | { type: 'compare'; compare: CompareState | null };
 
 export type CodeActionKind = 'copy' | 'insert' | 'new-file';
 
@@ -103,6 +128,11 @@ export type WebviewMessage =
   /** Files dropped on the input (from the Explorer): their URIs. */
   | { type: 'dropUris'; uris: string[] }
   | { type: 'attachImage'; name: string; mimeType: ImageType; data: string }
+  /** Ask 2 or 3 models the same question; no models: the host asks which. */
+  | { type: 'compare'; text: string; models: string[] }
+  /** Keep one reply of the comparison in the thread. */
+  | { type: 'keepCompare'; id: string; index: number }
+  | { type: 'closeCompare' }
   /** The webview refused a message from the host (the host logs why). */
   | { type: 'refused'; reason: string };
 
@@ -165,6 +195,9 @@ const WEBVIEW_SHAPES: Record<WebviewMessage['type'], Shape> = {
   trimContext: none,
   dropUris: { uris: exactly((v): v is string[] => Array.isArray(v) && v.length > 0 && v.length <= ATTACHMENT_LIMITS.perTurn && v.every((u) => isNonEmptyText(u, 8192))) },
   attachImage: { name: text(ATTACHMENT_LIMITS.imageName), mimeType: exactly(isImageType), data: exactly(isImageData) },
+  compare: { text: nonEmpty(LIMITS.text), models: exactly((v): v is string[] => Array.isArray(v) && v.length <= 3 && v.every((m) => isNonEmptyText(m, LIMITS.model))) },
+  keepCompare: { id: exactly(isId), index: exactly((v): v is number => isCount(v) && v < 3) },
+  closeCompare: none,
   refused: { reason: text(500) },
 };
 
@@ -233,6 +266,27 @@ function cleanModelsState(value: unknown): ModelsState | undefined {
   return state;
 }
 
+function cleanCompareColumn(value: unknown): CompareColumn | undefined {
+  if (!isRecord(value)) return undefined;
+  const ms = (v: unknown) => cleanCount(v) ?? null;
+  return {
+    model: cleanModelId(value.model),
+    content: cleanText(value.content, LIMITS.storedText) ?? '',
+    status: COMPARE_STATUSES.includes(value.status as CompareStatus) ? (value.status as CompareStatus) : 'failed',
+    firstTokenMs: ms(value.firstTokenMs),
+    totalMs: ms(value.totalMs),
+    usage: cleanUsage(value.usage),
+    finishReason: cleanFinishReason(value.finishReason),
+    error: cleanText(value.error, LIMITS.errorMessage) ?? '',
+  };
+}
+
+function cleanCompareState(value: unknown): CompareState | null | undefined {
+  if (value === null) return null;
+  if (!isRecord(value) || !isId(value.id)) return undefined;
+  return { id: value.id, question: cleanText(value.question, LIMITS.text) ?? '', columns: cleanArray(value.columns, 3, cleanCompareColumn) };
+}
+
 const HOST_SHAPES: Record<HostMessage['type'], Shape> = {
   init: {
     sessionId: exactly(isId),
@@ -250,6 +304,7 @@ const HOST_SHAPES: Record<HostMessage['type'], Shape> = {
   models: { models: cleanModelsState },
   draft: { text: text(LIMITS.storedText) },
   context: { context: cleanContextState },
+  compare: { compare: cleanCompareState },
 };
 
 export function parseHostMessage(raw: unknown): Parsed<HostMessage> {

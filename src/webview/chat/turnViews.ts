@@ -21,7 +21,7 @@ export function usageText(usage: TokenUsage): string {
   return `${usage.prompt.toLocaleString()} prompt · ${usage.completion.toLocaleString()} completion · ${usage.total.toLocaleString()} tokens`;
 }
 
-function markdownFor(container: HTMLElement, context: TurnContext, announce: () => boolean): StreamingMarkdown {
+export function markdownFor(container: HTMLElement, context: TurnContext, announce: () => boolean): StreamingMarkdown {
   return new StreamingMarkdown(container, {
     onBlockCompleted: (text) => {
       if (announce()) context.announcer.say(text);
