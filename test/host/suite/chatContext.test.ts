@@ -194,4 +194,27 @@ describe('chat context and images (issue 13)', function () {
     assert.equal((await plain.finish(retry)).status, 'complete');
     assert.deepEqual(lastBody().messages, [{ role: 'user', content: 'And this?' }]);
   });
+
+  it('compare sends the question to two models at once and keeps the chosen reply in the thread', async () => {
+    const recorder = await openChat('model-k3');
+    await recorder.send({ type: 'compare', text: '[echo] Both of you, say this', models: ['model-k3', 'model-5.2'] });
+    const done = await until(() => {
+      const last = [...recorder.posted].reverse().find((m) => m.type === 'compare');
+      return last?.type === 'compare' && last.compare && last.compare.columns.every((c) => c.status === 'complete') ? last.compare : undefined;
+    }, 'both replies', 20_000);
+    assert.deepEqual(chatRequests().map((e) => (e.body as ChatBody).model).sort(), ['model-5.2', 'model-k3']);
+    for (const column of done.columns) {
+      assert.equal(column.content, 'Both of you, say this');
+      assert.ok(column.firstTokenMs !== null && column.totalMs !== null && column.totalMs >= column.firstTokenMs, JSON.stringify(column));
+      assert.ok(column.usage && column.usage.total > 0);
+    }
+    const mark = recorder.posted.length;
+    await recorder.send({ type: 'keepCompare', id: done.id, index: 1 });
+    await recorder.finish(mark);
+    assert.equal(recorder.posted.slice(mark).some((m) => m.type === 'compare' && m.compare === null), true, 'the comparison closes');
+    const turns = recorder.panel.controller.session.turns;
+    assert.deepEqual(turns.map((t) => t.role), ['user', 'assistant']);
+    assert.ok(turns[1].role === 'assistant' && turns[1].model === 'model-5.2' && turns[1].content === 'Both of you, say this');
+    assert.equal(chatRequests().length, 2, 'keeping a reply sends nothing more');
+  });
 });
