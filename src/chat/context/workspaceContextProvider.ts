@@ -197,18 +197,21 @@ export class WorkspaceContextProvider {
       this.warn('Open a folder to pick files from the workspace.');
       return [];
     }
-    // No exclude argument: files.exclude applies. .gitignore is applied here.
-    const [files, ignoreFiles] = await Promise.all([vscode.workspace.findFiles('**/*', undefined, MAX_PICKER_FILES), vscode.workspace.findFiles('**/.gitignore', undefined, 1000)]);
-    const rules = await this.ignoreRules(ignoreFiles);
-    const items = files
-      .map((uri) => ({ uri, path: vscode.workspace.asRelativePath(uri, true) }))
-      .filter(({ uri }) => !rules.get(vscode.workspace.getWorkspaceFolder(uri)?.uri.toString() ?? '')?.ignores(vscode.workspace.asRelativePath(uri, false)))
-      .sort((a, b) => a.path.localeCompare(b.path))
-      .map(({ uri, path }) => ({ label: path.split('/').pop() ?? path, description: path, uri }));
+    const items = (await this.listWorkspaceFiles()).map(({ uri, path }) => ({ label: path.split('/').pop() ?? path, description: path, uri }));
     const picked = await vscode.window.showQuickPick(items, { title: 'Attach Workspace Files', placeHolder: 'Type to search; files ignored by files.exclude or .gitignore are not listed', canPickMany: true, matchOnDescription: true });
     const out: Attachment[] = [];
     for (const item of picked ?? []) out.push(...(await this.fromUri(item.uri)));
     return out;
+  }
+
+  /** The files the picker offers, by path: files.exclude (findFiles without an exclude applies it) and .gitignore left out. */
+  async listWorkspaceFiles(): Promise<Array<{ uri: vscode.Uri; path: string }>> {
+    const [files, ignoreFiles] = await Promise.all([vscode.workspace.findFiles('**/*', undefined, MAX_PICKER_FILES), vscode.workspace.findFiles('**/.gitignore', undefined, 1000)]);
+    const rules = await this.ignoreRules(ignoreFiles);
+    return files
+      .map((uri) => ({ uri, path: vscode.workspace.asRelativePath(uri, true) }))
+      .filter(({ uri }) => !rules.get(vscode.workspace.getWorkspaceFolder(uri)?.uri.toString() ?? '')?.ignores(vscode.workspace.asRelativePath(uri, false)))
+      .sort((a, b) => a.path.localeCompare(b.path));
   }
 
   /** The .gitignore rules of each workspace folder, shallow files first so deeper ones override. */

@@ -14,6 +14,7 @@ import { startSimulator } from '../../simulator';
 import { encodePng } from '../../simulator/png';
 import { VISION_MODEL_CONTEXT } from '../../simulator/models';
 import { config, extensionApi, until } from '../helpers';
+import { WorkspaceContextProvider } from '../../../src/chat/context/workspaceContextProvider';
 
 interface ChatTesting {
   createManager(storageFolder: string): ChatPanelManager;
@@ -216,5 +217,26 @@ describe('chat context and images (issue 13)', function () {
     assert.deepEqual(turns.map((t) => t.role), ['user', 'assistant']);
     assert.ok(turns[1].role === 'assistant' && turns[1].model === 'model-5.2' && turns[1].content === 'Both of you, say this');
     assert.equal(chatRequests().length, 2, 'keeping a reply sends nothing more');
+  });
+
+  it('the workspace file picker leaves out files.exclude and .gitignore matches', async () => {
+    fs.writeFileSync(path.join(folder, '.gitignore'), 'ignored-*.ts\nbuild/\n!ignored-but-kept.ts\n');
+    for (const name of ['ignored-1.ts', 'ignored-but-kept.ts', 'excluded.ts', 'build/out.ts']) {
+      fs.mkdirSync(path.dirname(path.join(folder, name)), { recursive: true });
+      fs.writeFileSync(path.join(folder, name), 'export {};\n');
+    }
+    await vscode.workspace.getConfiguration('files').update('exclude', { '**/excluded.ts': true }, vscode.ConfigurationTarget.Global);
+    try {
+      const provider = new WorkspaceContextProvider({ editor: () => undefined, maxBytes: () => 1024 * 1024, newId: () => 'x' });
+      const listed = await until(async () => {
+        const files = (await provider.listWorkspaceFiles()).map((f) => f.path).filter((p) => p.includes('mg-context-test/'));
+        return files.some((p) => p.endsWith('ignored-but-kept.ts')) ? files : undefined;
+      }, 'the new files to be found');
+      const names = listed.map((p) => p.slice(p.indexOf('mg-context-test/') + 'mg-context-test/'.length));
+      assert.ok(names.includes('sample.ts') && names.includes('ignored-but-kept.ts'), names.join(', '));
+      for (const hidden of ['ignored-1.ts', 'excluded.ts', 'build/out.ts']) assert.ok(!names.includes(hidden), `${hidden} is not offered: ${names.join(', ')}`);
+    } finally {
+      await vscode.workspace.getConfiguration('files').update('exclude', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 });
