@@ -151,7 +151,7 @@ function chatMediaPorts({ connection, settings }: Services, videos: VideoFeature
 
 function wireChat({ context, log, connection, settings, testing }: Services, models: ModelCatalog, media: ChatMediaPorts): void {
   const createManager = (storageFolder: string) =>
-    new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, models, chatDefaults: () => settings().chat, log, clock: realClock, media });
+    new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, models, chatDefaults: () => settings().chat, contextSettings: () => settings().chatContext, log, clock: realClock, media });
   const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
   const chat = createManager(chatFolder);
   context.subscriptions.push(chat, vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, chat));

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chatCsp } from '../../src/chat/hub/csp';
 import { encodePng } from '../simulator/png';
-import { chatBundle } from './harness';
+import { chatBundle } from './chatBundle';
 import { useSuitePage } from './suitePage';
 
 interface Origin {

@@ -15,22 +15,6 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 let bundle: Promise<string> | undefined;
 
-/** The chat view (ChatApp) as an IIFE that defines `window.Chat`. */
-export function chatBundle(): Promise<string> {
-  return esbuild
-    .build({
-      stdin: { contents: "export { ChatApp } from './src/webview/chat/app';", resolveDir: REPO_ROOT, loader: 'ts' },
-      bundle: true,
-      format: 'iife',
-      globalName: 'Chat',
-      platform: 'browser',
-      target: 'chrome120',
-      write: false,
-      logLevel: 'error',
-    })
-    .then((result) => result.outputFiles[0].text);
-}
-
 /** The markdown module as an IIFE that defines `window.MD`. */
 export function markdownBundle(): Promise<string> {
   bundle ??= esbuild

@@ -4,8 +4,8 @@ import { el, icon, textButton } from './dom';
 import { SlashMenu } from './slashMenu';
 
 export interface ComposerHandlers {
-  /** Sends the message; false keeps it in the box (it could not be sent as it is). */
-  send(text: string): boolean | void;
+  /** False keeps the text in the box (the message was held back). */
+  send(text: string): boolean;
   resend(turnId: string, text: string): void;
   stop(): void;
   /** Starts editing the last user message; false when there is none. */
@@ -43,6 +43,10 @@ export class Composer {
       this.showProblem(undefined);
       if (!this.editing) handlers.draftChanged?.(this.input.value);
     });
+  }
+
+  get textArea(): HTMLTextAreaElement {
+    return this.input;
   }
 
   get isEditing(): boolean {
@@ -104,7 +108,7 @@ export class Composer {
     } else if (this.busy) {
       this.handlers.notify('A reply is still running. Press Escape to stop it first.');
       return;
-    } else if (this.handlers.send(text) === false) {
+    } else if (!this.handlers.send(text)) {
       return;
     }
     this.input.value = '';

@@ -1,6 +1,8 @@
 // The two kinds of message in the transcript. An assistant turn keeps a mirror of its text so each delta can be
 // checked against what is already shown (a gap asks the host for the whole transcript again).
-import { applyDelta, type AssistantTurn, type TokenUsage, type UserTurn } from '../../chatProtocol/session';
+import { applyDelta, type AssistantTurn, type TokenUsage } from '../../chatProtocol/session';
+import type { WireUserTurn } from '../../chatProtocol/messages';
+import { sentChips } from './attachments';
 import { StreamingMarkdown } from '../markdown';
 import type { TurnFinish, WebviewMessage, WireAssistantTurn, WireTurnError } from '../../chatProtocol/messages';
 import type { Announcer } from './announcer';
@@ -19,7 +21,7 @@ export function usageText(usage: TokenUsage): string {
   return `${usage.prompt.toLocaleString()} prompt · ${usage.completion.toLocaleString()} completion · ${usage.total.toLocaleString()} tokens`;
 }
 
-function markdownFor(container: HTMLElement, context: TurnContext, announce: () => boolean): StreamingMarkdown {
+export function markdownFor(container: HTMLElement, context: TurnContext, announce: () => boolean): StreamingMarkdown {
   return new StreamingMarkdown(container, {
     onBlockCompleted: (text) => {
       if (announce()) context.announcer.say(text);
@@ -38,13 +40,13 @@ export class UserTurnView {
   private readonly editButton: HTMLButtonElement;
 
   constructor(
-    readonly turn: UserTurn,
+    readonly turn: WireUserTurn,
     context: TurnContext,
   ) {
     this.editButton = iconButton('edit', 'Edit and resend', () => context.edit(turn.id));
     const actions = el('div', { class: 'turn-actions' }, iconButton('copy', 'Copy message', () => context.post({ type: 'copyTurn', turnId: turn.id })), this.editButton);
     const header = el('div', { class: 'turn-header' }, icon('account'), el('span', { class: 'who', text: 'You' }), actions);
-    this.root = el('article', { class: 'turn user-turn', attrs: { 'aria-label': 'You said', 'data-turn-id': turn.id, tabindex: '-1' } }, header, el('div', { class: 'user-text', text: turn.content }));
+    this.root = el('article', { class: 'turn user-turn', attrs: { 'aria-label': 'You said', 'data-turn-id': turn.id, tabindex: '-1' } }, header, el('div', { class: 'user-text', text: turn.content }), sentChips(turn.attachments ?? []));
   }
 
   get id(): string {
