@@ -64,7 +64,8 @@ export class ChatApp {
           this.announcer.say(slash.problem);
           return false;
         }
-        if (!this.contextBar.allowsSend(text)) return false;
+        // A slash command goes to the image, video or speech model, not into the chat's context window.
+        if (!slash && !this.contextBar.allowsSend(text)) return false;
         host.post({ type: 'send', text });
         return true;
       },
