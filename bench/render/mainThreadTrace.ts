@@ -10,7 +10,7 @@ interface TraceEvent {
   ts: number;
   dur?: number;
   tdur?: number;
-  args?: { name?: string };
+  args?: { name?: string; data?: { message?: string } };
 }
 
 export interface MainThreadTasks {
@@ -30,7 +30,8 @@ export interface MainThreadTasks {
   longestNonGcTaskMs: number;
 }
 
-export async function traceMainThread<T>(page: Page, cdp: CDPSession, run: () => Promise<T>): Promise<{ value: T; main: MainThreadTasks }> {
+/** `startMark`: count only the tasks from the one that ran `console.timeStamp(startMark)` on (when it is found). */
+export async function traceMainThread<T>(page: Page, cdp: CDPSession, run: () => Promise<T>, startMark?: string): Promise<{ value: T; main: MainThreadTasks }> {
   const events: TraceEvent[] = [];
   const collect = (data: { value: object[] }) => events.push(...(data.value as TraceEvent[]));
   cdp.on('Tracing.dataCollected', collect);
@@ -41,10 +42,10 @@ export async function traceMainThread<T>(page: Page, cdp: CDPSession, run: () =>
   await cdp.send('Tracing.end');
   await complete;
   cdp.off('Tracing.dataCollected', collect);
-  return { value, main: summarise(events) };
+  return { value, main: summarise(events, startMark) };
 }
 
-function summarise(events: TraceEvent[]): MainThreadTasks {
+function summarise(events: TraceEvent[], startMark: string | undefined): MainThreadTasks {
   const mainThreads = new Set(
     events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
   );
@@ -58,7 +59,11 @@ function summarise(events: TraceEvent[]): MainThreadTasks {
   }
   const page = [...scriptCounts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
   const tasks: TraceEvent[] = [];
-  const pageTasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && `${e.pid}:${e.tid}` === page).sort((a, b) => a.ts - b.ts);
+  const mark = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === startMark && `${e.pid}:${e.tid}` === page);
+  const from = startMark && mark ? mark.ts : -Infinity;
+  const pageTasks = events
+    .filter((e) => e.ph === 'X' && e.name === 'RunTask' && `${e.pid}:${e.tid}` === page && e.ts + (e.dur ?? 0) >= from)
+    .sort((a, b) => a.ts - b.ts);
   for (const task of pageTasks) {
     const outer = tasks[tasks.length - 1];
     if (outer && task.ts < outer.ts + (outer.dur ?? 0)) continue; // nested in a task already counted
