@@ -4,7 +4,12 @@ import * as vscode from 'vscode';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { KeyCommands } from './auth/keyCommands';
 import { applySeededKey } from './auth/seedKey';
+import { randomUUID } from 'node:crypto';
+import { ChatHistoryCommands } from './chat/chatHistoryCommands';
+import { ChatHistoryView } from './chat/chatHistoryView';
 import { ChatPanelManager } from './chat/chatPanelManager';
+import { ChatHistoryActions } from './chat/historyActions';
+import { TestConnectionCommand } from './diagnostics/testConnectionCommand';
 import { createGatewayClient } from './gateway/clientFactory';
 import { GatewayConnection, type ConnectionState } from './gateway/connection';
 import { GatewayChatModelProvider, LM_VENDOR } from './models/lmProvider';
@@ -15,15 +20,23 @@ import { registerCommands } from './ui/commands';
 import { ConnectionStatusBar } from './ui/statusBar';
 import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
 import { realClock } from './util/clock';
+import { MediaHistory } from './media/mediaHistory';
+import { MediaFeature } from './media/mediaView';
 import { JobStore } from './videos/jobStore';
 import { lazyApiFor, VideoFeature, type VideoTestOptions } from './videos/videoJobsView';
-import { CHAT_VIEW_TYPE } from './webview/protocol';
+import { CHAT_VIEW_TYPE } from './chatProtocol/messages';
 
-/** What activate() returns: used by the extension-host tests, and stable enough for other extensions. */
+/**
+ * What activate() returns in the test build, for the extension-host tests. The packaged extension exports
+ * nothing: another extension could otherwise send requests with the user's key or reach the stores.
+ */
 export interface ModelGatewayApi {
   readonly connection: GatewayConnection;
   readonly testing: Record<string, unknown>;
 }
+
+/** Set by the build: true for the tests' build, false for the packaged extension (the hooks are compiled out). */
+declare const TEST_BUILD: boolean;
 
 /** The services every feature is built from. */
 interface Services {
@@ -39,12 +52,13 @@ interface Services {
 /** Work to finish before the extension host goes away, so a reply that just ended is saved as ended. */
 const flushOnDeactivate: Array<() => Promise<void>> = [];
 
-export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
+export function activate(context: vscode.ExtensionContext): ModelGatewayApi | undefined {
+  const started = performance.now();
   const log = vscode.window.createOutputChannel('Model Gateway', { log: true });
   context.subscriptions.push(log);
   const testing: Record<string, unknown> = { logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState };
 
-  let settings = readSettings(vscodeSettingsSource);
+  let settings = readSettings(vscodeSettingsSource());
   const keys = new ApiKeyStore(context.secrets, context.globalState);
   const connection = new GatewayConnection(settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting());
   context.subscriptions.push(keys, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
@@ -56,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
     settingsChanged,
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION) && !e.affectsConfiguration('http.proxy')) return;
-      settings = readSettings(vscodeSettingsSource);
+      settings = readSettings(vscodeSettingsSource());
       reportSettingsProblems(settings);
       connection.updateSettings(settings.gateway, vscodeProxySetting());
       settingsChanged.fire();
@@ -68,20 +82,25 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   const models = wireModels(services);
   wireChat(services, models);
   wireVideos(services, models);
+  wireMedia(services, models);
   registerCommands(context, { 'modelGateway.openLogs': () => log.show() });
 
-  return { connection, testing };
+  const activationMs = performance.now() - started;
+  log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
+  testing.activationMs = activationMs;
+  return TEST_BUILD ? { connection, testing } : undefined;
 }
 
 export async function deactivate(): Promise<void> {
   await Promise.allSettled(flushOnDeactivate.splice(0).map((flush) => flush()));
 }
 
-function wireKeysAndStatus({ context, keys, connection, testing }: Services): void {
+function wireKeysAndStatus({ context, log, keys, connection, testing }: Services): void {
   const keyCommands = new KeyCommands(keys, connection);
+  const testConnection = new TestConnectionCommand({ connection, log, clock: realClock, proxySetting: vscodeProxySetting });
   const statusBar = new ConnectionStatusBar(connection);
-  context.subscriptions.push(statusBar);
-  registerCommands(context, { ...keyCommands.handlers(), 'modelGateway.showStatusMenu': () => statusBar.showMenu() });
+  context.subscriptions.push(statusBar, testConnection);
+  registerCommands(context, { ...keyCommands.handlers(), ...testConnection.handlers(), 'modelGateway.showStatusMenu': () => statusBar.showMenu() });
   const updateContextKeys = (state: ConnectionState) => {
     void vscode.commands.executeCommand('setContext', 'modelGateway.hasBaseUrl', state.kind !== 'no-url');
     void vscode.commands.executeCommand('setContext', 'modelGateway.hasApiKey', state.kind !== 'no-url' && state.kind !== 'no-key');
@@ -96,7 +115,7 @@ function wireKeysAndStatus({ context, keys, connection, testing }: Services): vo
 function wireModels({ context, log, connection, testing }: Services): ModelCatalog {
   const models = new ModelCatalog(connection, realClock);
   const lmProvider = new GatewayChatModelProvider(models, connection, log);
-  const modelCommands = new ModelCommands({ catalog: models, connection, log, clock: realClock, proxySetting: vscodeProxySetting });
+  const modelCommands = new ModelCommands({ catalog: models, connection });
   context.subscriptions.push(models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider));
   registerCommands(context, modelCommands.handlers());
   testing.models = models;
@@ -107,15 +126,28 @@ function wireModels({ context, log, connection, testing }: Services): ModelCatal
 function wireChat({ context, log, connection, settings, testing }: Services, models: ModelCatalog): void {
   const createManager = (storageFolder: string) =>
     new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, models, chatDefaults: () => settings().chat, log, clock: realClock });
-  const chat = createManager(vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath);
+  const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
+  const chat = createManager(chatFolder);
   context.subscriptions.push(chat, vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, chat));
+  const history = new ChatHistoryView({ store: chat.store, folder: chatFolder, clock: realClock });
+  const historyActions = new ChatHistoryActions(chat.store, { find: (id) => chat.openChat(id), close: (id) => chat.closeSession(id) }, realClock, randomUUID);
+  const historyCommands = new ChatHistoryCommands({
+    view: history,
+    actions: historyActions,
+    openSession: (id) => chat.openSession(id),
+    exportSession: (session, target) => chat.exportSession(session, target),
+    gateway: () => connection.access(),
+    defaultModel: () => chat.defaultModel(),
+  });
+  context.subscriptions.push(history, historyActions);
+  registerCommands(context, historyCommands.handlers());
   // The handlers return nothing: a command's result may be sent across processes, and panels do not serialize.
   registerCommands(context, {
     'modelGateway.newChat': async (options?: unknown) => void (await chat.newChat({ model: modelOption(options) })),
     'modelGateway.askAboutSelection': async () => void (await chat.askAboutSelection()),
     'modelGateway.exportChat': async (target?: unknown) => void (await chat.exportChat(target)),
   });
-  testing.chat = { manager: chat, createManager };
+  testing.chat = { manager: chat, createManager, history, historyCommands };
   flushOnDeactivate.push(() => chat.flush());
 }
 
@@ -146,6 +178,19 @@ function wireVideos({ context, log, keys, connection, settings, onDidChangeSetti
     /** A separate store, view model and commands (no tree view, no registered commands) over the given storage. */
     createForTest: (options: VideoTestOptions = {}) => new VideoFeature({ ...deps, createStore: (video) => createStore(video, options) }, { primary: false, ui: options.ui }),
   };
+}
+
+function wireMedia({ context, log, connection, settings, testing }: Services, models: ModelCatalog): void {
+  const history = new MediaHistory({
+    folder: vscode.Uri.joinPath(context.globalStorageUri, 'media').fsPath,
+    clock: realClock,
+    limit: () => settings().media.historyLimit,
+    onError: (error, what) => log.warn(`Media history: ${what} failed: ${String(error)}`),
+  });
+  const media = new MediaFeature({ history, connection, models, settings: () => settings().media, log }, { viewId: 'modelGateway.media' });
+  context.subscriptions.push(media);
+  registerCommands(context, media.handlers());
+  testing.media = media;
 }
 
 /** `{ model }` from List Models' "start a chat with it"; anything else means the default model. */

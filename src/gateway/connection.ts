@@ -6,7 +6,8 @@ import type { Clock } from '../util/clock';
 import type { GatewaySettings } from '../settings/settings';
 import { adviceFor, SET_BASE_URL, type ErrorAdvice } from './errorAdvice';
 import { readError } from './errors';
-import type { ChatOptions, ChatRequest, GatewayApi, RequestOptions, VideoRequest } from './types';
+import type { OpenResultOptions } from './resultFetch';
+import type { ChatOptions, ChatRequest, GatewayApi, ImageRequest, MediaRequestOptions, RequestOptions, SpeechRequest, VideoRequest } from './types';
 
 export interface ClientConfig {
   baseUrl: string;
@@ -15,6 +16,7 @@ export interface ClientConfig {
   idleTimeoutMs: number;
   headers: Record<string, string>;
   proxy?: string;
+  paths?: { images: string; speech: string };
 }
 
 export type ClientFactory = (config: ClientConfig) => GatewayApi & { close?(): void };
@@ -144,8 +146,8 @@ export class GatewayConnection {
       this.setState({ kind: 'no-key', origin });
       return undefined;
     }
-    const { baseUrl, headers, timeoutMs, idleTimeoutMs } = this.settings;
-    this.client = { origin, api: this.createClient({ baseUrl: baseUrl!, apiKey, headers, timeoutMs, idleTimeoutMs, proxy: this.proxy }) };
+    const { baseUrl, headers, timeoutMs, idleTimeoutMs, paths } = this.settings;
+    this.client = { origin, api: this.createClient({ baseUrl: baseUrl!, apiKey, headers, timeoutMs, idleTimeoutMs, proxy: this.proxy, ...(paths && { paths }) }) };
     if (this.currentState.kind === 'no-key' || this.currentState.kind === 'no-url') this.setState({ kind: 'unknown', origin });
     return this.client;
   }
@@ -157,6 +159,20 @@ export class GatewayConnection {
     if (api && origin) return { ok: true, api, origin };
     const missing = origin ? 'key' : 'url';
     return { ok: false, missing, origin, advice: missingAccessAdvice(missing, origin) };
+  }
+
+  /**
+   * What `openResult`/`resolveFinalUrl` need to fetch a result link as the client would reach the gateway: the same
+   * proxy, and the key with the configured extra headers scoped to the configured gateway's own origin.
+   */
+  async resultFetchOptions(): Promise<Pick<OpenResultOptions, 'proxy' | 'credentials'>> {
+    const origin = this.origin;
+    const options: Pick<OpenResultOptions, 'proxy' | 'credentials'> = { proxy: this.proxy };
+    const apiKey = origin ? await this.keys.get(origin) : undefined;
+    if (origin && apiKey && origin === this.origin) {
+      options.credentials = { origin, headers: { ...this.settings.headers, authorization: `Bearer ${apiKey}` } };
+    }
+    return options;
   }
 
   /** The API for a given origin, only while that origin is the configured one (keys never cross origins). */
@@ -192,6 +208,8 @@ export class GatewayConnection {
       chat: (request: ChatRequest, options?: ChatOptions) => watch(api.chat(request, options)),
       submitVideo: (request: VideoRequest, options?: RequestOptions) => watch(api.submitVideo(request, options)),
       getVideo: (id: string, options?: RequestOptions) => watch(api.getVideo(id, options)),
+      generateImage: (request: ImageRequest, options?: MediaRequestOptions) => watch(api.generateImage(request, options)),
+      synthesizeSpeech: (request: SpeechRequest, options?: MediaRequestOptions) => watch(api.synthesizeSpeech(request, options)),
     };
   }
 

@@ -1,28 +1,25 @@
-// UI adapter: List Models (a quick pick grouped chat / video / other, with actions per model), Refresh Models
-// and Test Connection.
+// UI adapter: List Models (a quick pick grouped chat / video / image / speech / other, with actions per model) and
+// Refresh Models.
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
-import { adviceFor, OPEN_LOGS, REPLACE_API_KEY, SET_API_KEY, SET_BASE_URL, type AdviceAction } from '../gateway/errorAdvice';
-import { resolveProxy } from '../gateway/proxy';
+import { adviceFor } from '../gateway/errorAdvice';
 import { showAdvice } from '../ui/notify';
-import type { Clock } from '../util/clock';
-import type { Logger } from '../util/logger';
-import { renderReport, runDiagnostics, summarizeReport, type DiagnosticReport, type StepFix } from './diagnostics';
 import type { CatalogSnapshot, ModelCatalog } from './modelCatalog';
-import { ACTION_TITLES, buildModelList, summarizeModels, type ModelAction, type ModelListEntry, type ModelListGroup } from './modelList';
-import { createNetworkProbes } from './networkProbes';
-
+import { ACTION_TITLES, buildModelList, summarizeModels, type DefaultModels, type ModelAction, type ModelListEntry, type ModelListGroup } from './modelList';
 
 export interface ModelCommandDeps {
   catalog: ModelCatalog;
   connection: GatewayConnection;
-  log: Logger;
-  clock: Clock;
-  /** VS Code's http.proxy, if set. */
-  proxySetting(): string | undefined;
 }
 
-const ACTION_ICONS: Record<ModelAction, string> = { startChat: 'comment-discussion', setDefaultChat: 'star-empty', copyId: 'copy' };
+const ACTION_ICONS: Record<ModelAction, string> = { startChat: 'comment-discussion', setDefaultChat: 'star-empty', setDefaultImage: 'star-empty', setDefaultSpeech: 'star-empty', copyId: 'copy' };
+
+/** The setting each "Set as Default" action writes, and what it says after. */
+const DEFAULT_SETTINGS: Partial<Record<ModelAction, { key: string; done: (id: string) => string }>> = {
+  setDefaultChat: { key: 'chat.model', done: (id) => `New chats use ${id}.` },
+  setDefaultImage: { key: 'image.model', done: (id) => `Generate Image uses ${id}.` },
+  setDefaultSpeech: { key: 'speech.model', done: (id) => `Speech uses ${id}.` },
+};
 
 interface ModelItem extends vscode.QuickPickItem {
   entry?: ModelListEntry;
@@ -39,7 +36,6 @@ export class ModelCommands {
     return {
       'modelGateway.listModels': () => this.listModels(),
       'modelGateway.refreshModels': () => this.refreshModels(),
-      'modelGateway.testConnection': () => this.testConnection(),
     };
   }
 
@@ -67,7 +63,7 @@ export class ModelCommands {
           pick.hide();
           return undefined;
         }
-        const groups = buildModelList(snapshot, this.defaultChatModel());
+        const groups = buildModelList(snapshot, this.defaultModels());
         pick.items = toItems(groups);
         pick.placeholder = snapshot.models.length ? `${summarizeModels(snapshot.models)}. Enter for actions; buttons on each row.` : 'The gateway lists no models.';
         return groups;
@@ -111,27 +107,11 @@ export class ModelCommands {
     }
   }
 
-  /** Runs every check, opens the report as an untitled Markdown document and returns it. */
-  async testConnection(): Promise<DiagnosticReport> {
-    const { connection, clock, log } = this.deps;
-    const baseUrl = connection.baseUrl;
-    const proxy = baseUrl ? resolveProxy(new URL(baseUrl), this.deps.proxySetting(), process.env) : undefined;
-    const report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Testing the connection to ${connection.origin ?? 'the gateway'}…` },
-      () => runDiagnostics({ baseUrl, api: () => connection.api(), proxy, probes: createNetworkProbes(clock), clock }),
-    );
-    log.info(`Connection test of ${baseUrl ?? '(no URL)'}:`);
-    for (const step of report.steps) log.info(`  ${step.title}: ${step.status}. ${step.message}${step.suggestion ? ` ${step.suggestion}` : ''}`);
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: renderReport(report) });
-    await vscode.window.showTextDocument(document, { preview: true });
-    const summary = summarizeReport(report);
-    if (report.ok) void vscode.window.showInformationMessage(summary);
-    else void showAdvice({ kind: 'other', message: summary, actions: [...fixesFor(report), OPEN_LOGS] }, 'warning');
-    return report;
-  }
-
-  private defaultChatModel(): string | undefined {
-    return vscode.workspace.getConfiguration('modelGateway').get<string>('chat.model') || undefined;
+  /** The user-level defaults (the only level these settings are read at). */
+  private defaultModels(): DefaultModels {
+    const config = vscode.workspace.getConfiguration('modelGateway');
+    const user = (key: string) => config.inspect<string>(key)?.globalValue || undefined;
+    return { chat: user('chat.model'), image: user('image.model'), speech: user('speech.model') };
   }
 
   private async chooseAction(entry: ModelListEntry): Promise<void> {
@@ -143,11 +123,13 @@ export class ModelCommands {
   }
 
   async run(action: ModelAction, id: string): Promise<void> {
+    const setting = DEFAULT_SETTINGS[action];
+    if (setting) {
+      await vscode.workspace.getConfiguration('modelGateway').update(setting.key, id, vscode.ConfigurationTarget.Global);
+      void vscode.window.showInformationMessage(setting.done(id));
+      return;
+    }
     switch (action) {
-      case 'setDefaultChat':
-        await vscode.workspace.getConfiguration('modelGateway').update('chat.model', id, vscode.ConfigurationTarget.Global);
-        void vscode.window.showInformationMessage(`New chats use ${id}.`);
-        return;
       case 'startChat':
         await vscode.commands.executeCommand('modelGateway.newChat', { model: id });
         return;
@@ -181,16 +163,4 @@ function toItems(groups: readonly ModelListGroup[]): ModelItem[] {
     }
   }
   return items;
-}
-
-const FIXES: Record<StepFix, AdviceAction> = {
-  setBaseUrl: SET_BASE_URL,
-  setApiKey: SET_API_KEY,
-  rotateApiKey: REPLACE_API_KEY,
-};
-
-/** The command that fixes the first failed step, when there is one. */
-function fixesFor(report: DiagnosticReport): AdviceAction[] {
-  const fix = report.steps.find((s) => s.status === 'failed')?.fix;
-  return fix ? [FIXES[fix]] : [];
 }

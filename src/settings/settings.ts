@@ -1,5 +1,9 @@
-// Reads and checks the extension's settings. Gateway settings (where the key goes, what headers ride along)
-// are read at user level only: a cloned repository's .vscode/settings.json must never redirect the key.
+// Reads and checks the extension's settings. Everything that decides where the key goes, what is sent or what
+// costs money (gateway, headers, models, system prompt, sampling, video parameters) is read at user level only:
+// a cloned repository's .vscode/settings.json must never redirect the key, steer a chat or order paid work.
+// Only what changes the editor's own behaviour (offered resolutions, poll intervals, the folder media is saved
+// into, inside the workspace) follows the workspace.
+import { endpointPathProblem } from '../util/endpointPath';
 
 export interface SettingsSource {
   /** The user-level (global) value, ignoring workspace and folder values. */
@@ -14,6 +18,8 @@ export interface GatewaySettings {
   headers: Record<string, string>;
   timeoutMs: number;
   idleTimeoutMs: number;
+  /** Paths of the image and speech endpoints below the base URL. */
+  paths?: { images: string; speech: string };
 }
 
 export interface ChatDefaults {
@@ -32,12 +38,36 @@ export interface VideoDefaults {
   extraParameters: Record<string, unknown>;
   pollMinMs: number;
   pollMaxMs: number;
+  /** The most bytes Download to Workspace writes (user level only: a workspace may not raise it). */
+  maxDownloadBytes: number;
+}
+
+export const SPEECH_FORMATS = ['mp3', 'wav', 'opus', 'aac', 'flac'] as const;
+export const IMAGE_RESPONSE_FORMATS = ['b64_json', 'url'] as const;
+
+export interface MediaDefaults {
+  /** Undefined: the first image model the gateway lists. */
+  imageModel: string | undefined;
+  imageSize: string;
+  imageCount: number;
+  imageResponseFormat: (typeof IMAGE_RESPONSE_FORMATS)[number];
+  /** Undefined: the first speech model the gateway lists. */
+  speechModel: string | undefined;
+  voice: string;
+  speechFormat: (typeof SPEECH_FORMATS)[number];
+  /** The largest image or audio file accepted from the gateway. */
+  maxBytes: number;
+  /** Where Save to Workspace writes, relative to the workspace folder ('' is the folder itself); never outside it. */
+  saveFolder: string;
+  /** Entries the Media history keeps; older ones are removed with their files. */
+  historyLimit: number;
 }
 
 export interface Settings {
   gateway: GatewaySettings;
   chat: ChatDefaults;
   video: VideoDefaults;
+  media: MediaDefaults;
   /** Settings that were ignored, each said plainly so the user can fix it. */
   problems: string[];
 }
@@ -87,6 +117,46 @@ function readHeaders(raw: unknown, problems: string[]): Record<string, string> {
   return headers;
 }
 
+function endpointPath(raw: unknown, fallback: string, name: string, problems: string[]): string {
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  const problem = typeof raw === 'string' ? endpointPathProblem(raw.trim()) : 'it must be a string.';
+  if (problem) {
+    problems.push(`${name} "${String(raw)}" cannot be used: ${problem} Using ${fallback}.`);
+    return fallback;
+  }
+  return (raw as string).trim();
+}
+
+function oneOf<T extends string>(raw: unknown, allowed: readonly T[], fallback: T, name: string, problems: string[]): T {
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  if (typeof raw === 'string' && (allowed as readonly string[]).includes(raw)) return raw as T;
+  problems.push(`${name} must be one of ${allowed.join(', ')}; using ${fallback}.`);
+  return fallback;
+}
+
+function textMatching(raw: unknown, pattern: RegExp, fallback: string, name: string, what: string, problems: string[]): string {
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  if (typeof raw === 'string' && pattern.test(raw.trim())) return raw.trim();
+  problems.push(`${name} must be ${what}; ignoring ${JSON.stringify(raw)}.`);
+  return fallback;
+}
+
+function optionalModel(raw: unknown): string | undefined {
+  return typeof raw === 'string' && raw.trim() ? raw.trim() : undefined;
+}
+
+/** A folder inside the workspace, as '/'-separated segments without '.', '..' or a root; '' for the folder itself. */
+export function workspaceSubfolder(raw: unknown, problems: string[]): string {
+  if (raw === undefined || raw === null) return '';
+  const text = typeof raw === 'string' ? raw.trim().replace(/\\/g, '/') : undefined;
+  const segments = text?.split('/').filter((s) => s !== '' && s !== '.');
+  if (text === undefined || /^([A-Za-z]:|\/|~)/.test(text) || !segments || segments.some((s) => s === '..' || /[\x00-\x1f<>:"|?*]/.test(s))) {
+    problems.push(`modelGateway.media.saveFolder must be a folder inside the workspace, such as "media/generated"; using the workspace folder itself.`);
+    return '';
+  }
+  return segments.join('/');
+}
+
 export function readSettings(source: SettingsSource): Settings {
   const problems: string[] = [];
   const user = <T>(key: string) => source.userValue<T>(`${SECTION}.${key}`);
@@ -96,13 +166,13 @@ export function readSettings(source: SettingsSource): Settings {
   if (parsed && 'problem' in parsed) problems.push(parsed.problem);
   const url = parsed && !('problem' in parsed) ? parsed : undefined;
 
-  const temperature = numberIn(any('chat.temperature'), 0, 2, 'modelGateway.chat.temperature', problems);
-  let topP = numberIn(any('chat.topP'), 0, 1, 'modelGateway.chat.topP', problems);
+  const temperature = numberIn(user('chat.temperature'), 0, 2, 'modelGateway.chat.temperature', problems);
+  let topP = numberIn(user('chat.topP'), 0, 1, 'modelGateway.chat.topP', problems);
   if (temperature !== undefined && topP !== undefined) {
     problems.push('Set modelGateway.chat.temperature or modelGateway.chat.topP, not both (the gateway rejects both); using temperature.');
     topP = undefined;
   }
-  const maxTokens = numberIn(any('chat.maxTokens'), 1, 1_000_000, 'modelGateway.chat.maxTokens', problems);
+  const maxTokens = numberIn(user('chat.maxTokens'), 1, 1_000_000, 'modelGateway.chat.maxTokens', problems);
   const pollMin = numberIn(any('video.pollMinSeconds'), 1, 3600, 'modelGateway.video.pollMinSeconds', problems) ?? 2;
   let pollMax = numberIn(any('video.pollMaxSeconds'), 1, 3600, 'modelGateway.video.pollMaxSeconds', problems) ?? 30;
   if (pollMax < pollMin) {
@@ -110,9 +180,9 @@ export function readSettings(source: SettingsSource): Settings {
     pollMax = pollMin;
   }
   const resolutions = any<unknown>('video.resolutions');
-  const extra = any<unknown>('video.extraParameters');
+  const extra = user<unknown>('video.extraParameters');
   if (extra !== undefined && (typeof extra !== 'object' || extra === null || Array.isArray(extra))) problems.push('modelGateway.video.extraParameters must be a JSON object; ignored.');
-  const model = any<string>('chat.model');
+  const model = user<string>('chat.model');
 
   return {
     gateway: {
@@ -121,22 +191,39 @@ export function readSettings(source: SettingsSource): Settings {
       headers: readHeaders(user('requestHeaders'), problems),
       timeoutMs: (numberIn(user('timeoutSeconds'), 1, 3600, 'modelGateway.timeoutSeconds', problems) ?? 30) * 1000,
       idleTimeoutMs: (numberIn(user('idleTimeoutSeconds'), 1, 3600, 'modelGateway.idleTimeoutSeconds', problems) ?? 60) * 1000,
+      paths: {
+        images: endpointPath(user('image.path'), '/images/generations', 'modelGateway.image.path', problems),
+        speech: endpointPath(user('speech.path'), '/audio/speech', 'modelGateway.speech.path', problems),
+      },
     },
     chat: {
       model: typeof model === 'string' && model.trim() ? model.trim() : undefined,
-      systemPrompt: String(any('chat.systemPrompt') ?? ''),
+      systemPrompt: String(user('chat.systemPrompt') ?? ''),
       temperature,
       topP,
       maxTokens: maxTokens === undefined ? undefined : Math.floor(maxTokens),
     },
     video: {
-      model: String(any('video.model') || 'model-1.0-video-edit'),
+      model: String(user('video.model') || 'model-1.0-video-edit'),
       resolutions: Array.isArray(resolutions) && resolutions.every((r) => typeof r === 'string') && resolutions.length > 0 ? resolutions : ['1280x720', '1920x1080', '720x1280'],
-      duration: numberIn(any('video.defaultDuration'), 1, 600, 'modelGateway.video.defaultDuration', problems) ?? 5,
-      sourceVideoField: String(any('video.sourceVideoField') || 'input.video_url'),
+      duration: numberIn(user('video.defaultDuration'), 1, 600, 'modelGateway.video.defaultDuration', problems) ?? 5,
+      sourceVideoField: String(user('video.sourceVideoField') || 'input.video_url'),
       extraParameters: extra && typeof extra === 'object' && !Array.isArray(extra) ? (extra as Record<string, unknown>) : {},
       pollMinMs: pollMin * 1000,
       pollMaxMs: pollMax * 1000,
+      maxDownloadBytes: (numberIn(user('video.maxDownloadMB'), 1, 1024 * 1024, 'modelGateway.video.maxDownloadMB', problems) ?? 2048) * 1024 * 1024,
+    },
+    media: {
+      imageModel: optionalModel(user('image.model')),
+      imageSize: textMatching(user('image.size'), /^(auto|\d{1,5}x\d{1,5})$/, '1024x1024', 'modelGateway.image.size', 'WIDTHxHEIGHT (such as 1024x1024) or auto', problems),
+      imageCount: Math.floor(numberIn(user('image.count'), 1, 10, 'modelGateway.image.count', problems) ?? 1),
+      imageResponseFormat: oneOf(user('image.responseFormat'), IMAGE_RESPONSE_FORMATS, 'b64_json', 'modelGateway.image.responseFormat', problems),
+      speechModel: optionalModel(user('speech.model')),
+      voice: textMatching(user('speech.voice'), /^[A-Za-z0-9_.:-]{1,100}$/, 'alloy', 'modelGateway.speech.voice', 'a voice name (letters, digits, _ . : -)', problems),
+      speechFormat: oneOf(user('speech.format'), SPEECH_FORMATS, 'mp3', 'modelGateway.speech.format', problems),
+      maxBytes: (numberIn(user('media.maxSizeMB'), 1, 2048, 'modelGateway.media.maxSizeMB', problems) ?? 25) * 1024 * 1024,
+      saveFolder: workspaceSubfolder(any('media.saveFolder'), problems),
+      historyLimit: Math.floor(numberIn(user('media.historyLimit'), 1, 10_000, 'modelGateway.media.historyLimit', problems) ?? 100),
     },
     problems,
   };

@@ -1,3 +1,4 @@
+// UI adapter: registers command handlers, each disposed with the extension.
 import * as vscode from 'vscode';
 
 export type CommandHandlers = Record<string, (...args: any[]) => unknown>;

@@ -1,4 +1,4 @@
-// Shows an ErrorAdvice as a notification whose buttons run the advised commands.
+// UI adapter: shows an ErrorAdvice as a notification whose buttons run the advised commands.
 import * as vscode from 'vscode';
 import type { ErrorAdvice } from '../gateway/errorAdvice';
 

@@ -1,15 +1,25 @@
 // Video jobs on the injected clock (queued -> in_progress -> completed | failed) and the signed result files.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { invalidRequest, modelNotFound, SimErrorResponse } from './errors';
 import { CHAT_MODELS, VIDEO_MODEL, isKnownModel } from './models';
 import { hasKeyword } from './replies';
+import { UrlSigner } from './signing';
 
 export interface VideoSchedule {
   queuedMs: number;
   inProgressMs: number;
+  /** Answers carry `progress` (default true); false plays a gateway that does not report it. */
+  progress?: boolean;
+  /** Answers carry `eta`, the whole seconds left (rounded up) while the job is not final. */
+  eta?: boolean;
+  /** Answers carry `Retry-After: N` (whole seconds) while the job is not final. */
+  retryAfterSeconds?: number;
 }
+
+/** A schedule chosen per submitted job (benches with durations that vary by request). */
+export type VideoScheduleFor = (request: ValidVideoRequest) => VideoSchedule;
 
 export const DEFAULT_VIDEO_SCHEDULE: VideoSchedule = { queuedMs: 1500, inProgressMs: 3000 };
 const URL_LIFETIME_SECONDS = 3600;
@@ -26,6 +36,13 @@ interface StoredJob {
 export interface ValidVideoRequest {
   model: string;
   prompt: string;
+  resolution?: string;
+  duration?: number;
+}
+
+export interface VideoView {
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -37,7 +54,8 @@ export function validateVideoRequest(body: unknown): ValidVideoRequest {
   if (typeof body.model !== 'string' || body.model === '') throw invalidRequest("'model' is required and must be a string");
   if (!isKnownModel(body.model)) throw modelNotFound(body.model);
   if (body.model !== VIDEO_MODEL) {
-    throw invalidRequest(`${body.model} is a chat model; video generation needs ${VIDEO_MODEL} (chat models: ${CHAT_MODELS.join(', ')})`);
+    const what = CHAT_MODELS.includes(body.model as (typeof CHAT_MODELS)[number]) ? 'a chat model' : 'not a video model';
+    throw invalidRequest(`${body.model} is ${what}; video generation needs ${VIDEO_MODEL} (chat models: ${CHAT_MODELS.join(', ')})`);
   }
   if (!isObject(body.input)) throw invalidRequest("'input' is required and must be an object");
   const prompt = body.input.prompt;
@@ -51,6 +69,7 @@ export function validateVideoRequest(body: unknown): ValidVideoRequest {
     if (parameters.duration !== undefined && (typeof parameters.duration !== 'number' || !(parameters.duration > 0))) {
       throw invalidRequest("'parameters.duration' must be a positive number of seconds");
     }
+    return { model: body.model, prompt, resolution: parameters.resolution as string | undefined, duration: parameters.duration as number | undefined };
   }
   return { model: body.model, prompt };
 }
@@ -72,14 +91,14 @@ export function loadSampleVideo(): Buffer {
 
 export class VideoJobs {
   private readonly jobs = new Map<string, StoredJob>();
-  private readonly secret = randomBytes(32);
+  private readonly signer = new UrlSigner();
 
   constructor(
     private readonly now: () => number,
-    private schedule: VideoSchedule,
+    private schedule: VideoSchedule | VideoScheduleFor,
   ) {}
 
-  setSchedule(schedule: VideoSchedule): void {
+  setSchedule(schedule: VideoSchedule | VideoScheduleFor): void {
     this.schedule = schedule;
   }
 
@@ -89,16 +108,28 @@ export class VideoJobs {
       model: request.model,
       prompt: request.prompt,
       submittedAtMs: this.now(),
-      schedule: this.schedule,
+      schedule: typeof this.schedule === 'function' ? this.schedule(request) : this.schedule,
       fails: hasKeyword(request.prompt, 'fail'),
     };
     this.jobs.set(job.id, job);
     return { id: job.id, object: 'video.generation.job', status: 'queued', created: Math.floor(job.submittedAtMs / 1000), model: job.model };
   }
 
-  view(id: string, origin: string): Record<string, unknown> {
+  /** The job as a poll sees it now, with the headers its schedule asks for. */
+  view(id: string, origin: string): VideoView {
     const job = this.jobs.get(id);
     if (!job) throw new SimErrorResponse({ status: 404, code: 'not_found', message: `No video generation job with id '${id}'` });
+    const body = this.body(job, origin);
+    const final = body.status === 'completed' || body.status === 'failed';
+    const { progress = true, eta = false, retryAfterSeconds } = job.schedule;
+    if (!progress) delete body.progress;
+    if (eta && !final) body.eta = Math.ceil((job.submittedAtMs + job.schedule.queuedMs + job.schedule.inProgressMs - this.now()) / 1000);
+    const headers: Record<string, string> = {};
+    if (retryAfterSeconds !== undefined && !final) headers['retry-after'] = String(retryAfterSeconds);
+    return { body, headers };
+  }
+
+  private body(job: StoredJob, origin: string): Record<string, unknown> {
     const elapsed = this.now() - job.submittedAtMs;
     const { queuedMs, inProgressMs } = job.schedule;
     const base = { id: job.id, object: 'video.generation.job', created: Math.floor(job.submittedAtMs / 1000), model: job.model };
@@ -124,27 +155,11 @@ export class VideoJobs {
     const job = this.jobs.get(id);
     const completed = job && !job.fails && this.now() - job.submittedAtMs >= job.schedule.queuedMs + job.schedule.inProgressMs;
     if (!job || !completed) return new SimErrorResponse({ status: 404, code: 'not_found', message: `No video file for '${id}'` });
-    if (!sig || !expires || !/^\d+$/.test(expires)) {
-      return new SimErrorResponse({ status: 403, code: 'forbidden', message: 'The file URL must carry sig and expires' });
-    }
-    const expected = Buffer.from(this.signature(id, expires));
-    const given = Buffer.from(sig);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-      return new SimErrorResponse({ status: 403, code: 'forbidden', message: 'The file URL signature does not match' });
-    }
-    if (Number(expires) * 1000 < this.now()) {
-      return new SimErrorResponse({ status: 403, code: 'forbidden', message: 'The file URL has expired' });
-    }
-    return undefined;
+    return this.signer.problem(id, sig, expires, this.now());
   }
 
   private signedUrl(job: StoredJob, origin: string, finishedAt: number): string {
-    const expires = String(finishedAt + URL_LIFETIME_SECONDS);
-    return `${origin}/files/${job.id}.mp4?sig=${this.signature(job.id, expires)}&expires=${expires}`;
-  }
-
-  private signature(id: string, expires: string): string {
-    return createHmac('sha256', this.secret).update(`${id}.${expires}`).digest('hex').slice(0, 32);
+    return this.signer.url(origin, `${job.id}.mp4`, job.id, finishedAt + URL_LIFETIME_SECONDS);
   }
 }
 

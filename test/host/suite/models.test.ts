@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
-import type { DiagnosticReport } from '../../../src/models/diagnostics';
+import type { DiagnosticReport } from '../../../src/diagnostics/diagnostics';
 import type { CatalogSnapshot, ModelCatalog } from '../../../src/models/modelCatalog';
 import type { ModelCommands } from '../../../src/models/modelCommands';
 import type { ModelListGroup } from '../../../src/models/modelList';
@@ -10,6 +10,32 @@ import { startSimulator } from '../../simulator';
 import { config, connectTo, extensionApi, until } from '../helpers';
 
 const modelRequests = (sim: Simulator) => sim.log.filter((e) => e.method === 'GET' && e.path === '/v1/models');
+
+const REPORT_SCHEME = 'model-gateway-report';
+const allTabs = (): vscode.Tab[] => vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+const isReportTab = (tab: vscode.Tab): boolean =>
+  (tab.input instanceof vscode.TabInputWebview && tab.label.includes('Model Gateway Connection Test')) ||
+  (tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === REPORT_SCHEME);
+const reportTab = (): vscode.Tab | undefined => allTabs().find(isReportTab);
+
+/** The report's virtual document (the preview's source). */
+async function reportDocument(): Promise<vscode.TextDocument> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === REPORT_SCHEME);
+  return open ?? vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: REPORT_SCHEME, path: '/Model Gateway Connection Test.md' }));
+}
+
+/** Untitled or dirty documents and dirty tabs: what closing would ask about. */
+function unsaved(): string[] {
+  const documents = vscode.workspace.textDocuments.filter((d) => d.isUntitled || d.isDirty).map((d) => `document ${d.uri.toString()}`);
+  return [...documents, ...allTabs().filter((t) => t.isDirty).map((t) => `tab ${t.label}`)].sort();
+}
+
+/** Test Connection left nothing unsaved beyond what other suites left before it. */
+function assertNothingUnsaved(before: string[]): void {
+  assert.deepEqual(unsaved(), before, 'no new untitled or dirty document or tab');
+  const report = vscode.workspace.textDocuments.find((d) => d.uri.scheme === REPORT_SCHEME);
+  if (report) assert.equal(report.isUntitled || report.isDirty, false);
+}
 
 describe('models: catalog, List Models, Refresh Models, Test Connection', function () {
   this.timeout(60_000);
@@ -46,6 +72,8 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
         ['model-k3', 'chat', 'model-gateway'],
         ['model-5.2', 'chat', 'model-gateway'],
         ['model-1.0-video-edit', 'video', 'model-gateway'],
+        ['model-image-1.0', 'image', 'model-gateway'],
+        ['model-speech-1.0', 'speech', 'model-gateway'],
       ],
     );
     await catalog.load();
@@ -55,11 +83,11 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
   it('Refresh Models asks the gateway again and returns the list', async () => {
     sim.clearLog();
     const snapshot = await vscode.commands.executeCommand<CatalogSnapshot | undefined>('modelGateway.refreshModels');
-    assert.equal(snapshot?.models.length, 3);
+    assert.equal(snapshot?.models.length, 5);
     assert.equal(modelRequests(sim).length, 1);
   });
 
-  it('List Models shows chat, video and other groups with details and per-model actions', async () => {
+  it('List Models shows chat, video, image and speech groups with details and per-model actions', async () => {
     await config().update('chat.model', 'model-5.2', vscode.ConfigurationTarget.Global);
     const groups = await vscode.commands.executeCommand<ModelListGroup[] | undefined>('modelGateway.listModels');
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
@@ -69,13 +97,17 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
       [
         ['Chat models', ['model-k3', 'model-5.2']],
         ['Video models', ['model-1.0-video-edit']],
+        ['Image models', ['model-image-1.0']],
+        ['Speech models', ['model-speech-1.0']],
       ],
     );
-    const [chat, video] = groups;
+    const [chat, video, image, speech] = groups;
     assert.equal(chat.entries[1].description, 'default chat model');
     assert.match(chat.entries[0].detail, /^Owner: model-gateway · Created: \d{4}-\d{2}-\d{2}$/);
     assert.deepEqual(chat.entries[0].actions, ['startChat', 'setDefaultChat', 'copyId']);
     assert.deepEqual(video.entries[0].actions, ['copyId']);
+    assert.deepEqual(image.entries[0].actions, ['setDefaultImage', 'copyId']);
+    assert.deepEqual(speech.entries[0].actions, ['setDefaultSpeech', 'copyId']);
   });
 
   it('sets the default chat model in user settings', async () => {
@@ -102,7 +134,7 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
       await vscode.commands.executeCommand('modelGateway.setApiKey', other.apiKey);
       const snapshot = await catalog.load();
       assert.equal(snapshot?.origin, other.origin);
-      assert.deepEqual(snapshot?.models.map((m) => m.id), ['model-k3', 'model-5.2', 'model-1.0-video-edit']);
+      assert.deepEqual(snapshot?.models.map((m) => m.id), ['model-k3', 'model-5.2', 'model-1.0-video-edit', 'model-image-1.0', 'model-speech-1.0']);
       // VS Code may ask the provider again once the new key has worked, so there can be more than one request.
       assert.ok(modelRequests(other).length >= 1);
     } finally {
@@ -113,7 +145,8 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
     }
   });
 
-  it('Test Connection checks every layer, opens a Markdown report and never shows the key', async () => {
+  it('Test Connection checks every layer and shows a read-only report, never an unsaved document, with Copy Report and Run Again', async () => {
+    const before = unsaved();
     sim.clearLog();
     const report = await vscode.commands.executeCommand<DiagnosticReport>('modelGateway.testConnection');
     assert.ok(report);
@@ -130,28 +163,45 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
       ],
     );
     assert.equal(report.ok, true);
-    assert.equal(report.modelCount, 3);
+    assert.equal(report.modelCount, 5);
     assert.ok(modelRequests(sim).length >= 1, 'the model list was requested for real');
-    const document = await until(
-      () => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.languageId === 'markdown' && d.getText().includes('# Model Gateway: connection test')),
-      'the report document',
-    );
-    const text = document.getText();
+
+    const tab = await until(reportTab, 'the report preview tab');
+    assert.ok(tab.input instanceof vscode.TabInputWebview, `the report is shown rendered (a ${tab.input?.constructor.name} tab: ${tab.label})`);
+    assertNothingUnsaved(before);
+    const text = (await reportDocument()).getText();
+    assert.match(text, /^# Model Gateway: connection test/);
     assert.match(text, /Everything works/);
     assert.equal(text.includes(sim.apiKey), false, 'the key is not in the report');
     assert.equal(JSON.stringify(report).includes(sim.apiKey), false);
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+
+    await vscode.env.clipboard.writeText('');
+    await vscode.commands.executeCommand('modelGateway.copyConnectionReport');
+    assert.equal(await vscode.env.clipboard.readText(), text, 'Copy Report copies the report');
+
+    sim.clearLog();
+    const again = await vscode.commands.executeCommand<DiagnosticReport>('modelGateway.runConnectionTestAgain');
+    assert.ok(again.startedAt >= report.startedAt);
+    assert.ok(modelRequests(sim).length >= 1, 'Run Again tests for real');
+    assert.equal(allTabs().filter(isReportTab).length, 1, 'the report is refreshed in place, not opened twice');
+    assertNothingUnsaved(before);
+    assert.equal(await vscode.window.tabGroups.close(reportTab()!), true, 'the report closes without asking');
+    assert.equal(reportTab(), undefined);
   });
 
   it('Test Connection says when the key is rejected', async () => {
     await vscode.commands.executeCommand('modelGateway.rotateApiKey', 'sk-not-a-valid-key-1234567890');
+    const before = unsaved();
     try {
       const report = await vscode.commands.executeCommand<DiagnosticReport>('modelGateway.testConnection');
       const auth = report.steps.find((s) => s.id === 'auth');
       assert.equal(auth?.status, 'failed');
       assert.match(auth?.message ?? '', /HTTP 401/);
       assert.equal(report.ok, false);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await until(reportTab, 'the report preview tab');
+      await until(async () => (await reportDocument()).getText().includes('HTTP 401') || undefined, 'the report to show the 401');
+      assertNothingUnsaved(before);
+      await vscode.window.tabGroups.close(reportTab()!);
     } finally {
       await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey);
     }

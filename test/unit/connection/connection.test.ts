@@ -22,7 +22,7 @@ function fakeApi(fail?: unknown): GatewayApi {
     if (fail) throw fail;
     return [];
   };
-  return { listModels: result, chat: result as never, submitVideo: result as never, getVideo: result as never };
+  return { listModels: result, chat: result as never, submitVideo: result as never, getVideo: result as never, generateImage: result as never, synthesizeSpeech: result as never };
 }
 
 describe('GatewayConnection', () => {
@@ -74,6 +74,21 @@ describe('GatewayConnection', () => {
     const [first, second] = await Promise.all([pending, connection.api()]);
     assert.ok(first && second);
     assert.deepEqual(made.map((m) => [m.key, m.closed]), [['sk-a', true], ['sk-b', false]]);
+    connection.dispose();
+  });
+
+  it('gives result fetches the client\'s proxy and the key with the extra headers for the configured origin only', async () => {
+    const keys = memoryKeys();
+    const settings = { ...settingsFor('https://a.example/v1'), headers: { 'x-team': 'blue' } };
+    const connection = new GatewayConnection(settings, keys, () => fakeApi(), new FakeClock(), 'http://proxy.corp:3128');
+    assert.deepEqual(await connection.resultFetchOptions(), { proxy: 'http://proxy.corp:3128' }, 'no key, no credentials');
+    await keys.set('https://a.example', 'sk-a');
+    assert.deepEqual(await connection.resultFetchOptions(), {
+      proxy: 'http://proxy.corp:3128',
+      credentials: { origin: 'https://a.example', headers: { 'x-team': 'blue', authorization: 'Bearer sk-a' } },
+    });
+    connection.updateSettings(settingsFor('https://b.example/v1'));
+    assert.deepEqual(await connection.resultFetchOptions(), { proxy: undefined }, 'a key is never offered for another origin');
     connection.dispose();
   });
 

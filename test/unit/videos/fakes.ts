@@ -64,6 +64,14 @@ export class FakeGateway implements GatewayApi {
   async chat(): Promise<ChatResult> {
     throw new Error('not used');
   }
+
+  async generateImage(): Promise<never> {
+    throw new Error('not used');
+  }
+
+  async synthesizeSpeech(): Promise<never> {
+    throw new Error('not used');
+  }
 }
 
 function settleAnswer(answer: Answer): Promise<VideoJob> {

@@ -34,6 +34,8 @@ export class VirtualTime {
       chat: (request, options) => this.hold(api.chat(request, options)),
       submitVideo: (request: VideoRequest, options?: RequestOptions) => this.record({ method: 'submit' }, () => api.submitVideo(request, options)),
       getVideo: (id: string, options?: RequestOptions) => this.record({ method: 'get', id }, () => api.getVideo(id, options)),
+      generateImage: (request, options) => this.hold(api.generateImage(request, options)),
+      synthesizeSpeech: (request, options) => this.hold(api.synthesizeSpeech(request, options)),
     };
   }
 
