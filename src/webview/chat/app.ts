@@ -2,6 +2,7 @@
 // user's actions into protocol messages. Everything received is checked first; anything else is dropped.
 import type { ChatSettings, TokenUsage } from '../../chatProtocol/session';
 import { parseHostMessage, type HostMessage, type ModelsState, type WebviewMessage, type WireTurn } from '../../chatProtocol/messages';
+import { LazyRendering } from '../markdown';
 import { Announcer } from './announcer';
 import { Composer } from './composer';
 import { el, iconButton } from './dom';
@@ -15,6 +16,15 @@ export interface HostChannel {
 }
 
 type TurnView = UserTurnView | AssistantTurnView;
+
+export interface ChatAppOptions {
+  /**
+   * How the replies of a chat being opened or restored are rendered: 'lazily' (default: what is on screen at once,
+   * the rest in idle time or when scrolled to) or 'at once' (every reply before the first frame: the one-shot baseline
+   * of the render bench, and the reference the tests compare with).
+   */
+  history?: 'lazily' | 'at once';
+}
 
 export class ChatApp {
   private views: TurnView[] = [];
@@ -33,16 +43,21 @@ export class ChatApp {
   private readonly context: TurnContext;
   private readonly protocolError = new ProtocolErrorBanner(() => this.host.post({ type: 'resync' }));
 
+  private historyRendering: LazyRendering;
+
   constructor(
     root: HTMLElement,
     private readonly host: HostChannel,
+    private readonly options: ChatAppOptions = {},
   ) {
     this.announcer = new Announcer(document.body);
+    this.historyRendering = this.newHistoryRendering();
     this.context = {
       post: (m) => host.post(m),
       announcer: this.announcer,
       edit: (id) => this.startEdit(id),
       followNewText: () => this.followNewText(),
+      deferRendering: (element, text) => this.historyRendering.defer(element, text),
     };
     this.settings = new SettingsView(
       (settings) => host.post({ type: 'updateSettings', settings }),
@@ -81,6 +96,11 @@ export class ChatApp {
         host.post({ type: 'stop' });
       }
     });
+  }
+
+  /** Resolves once every reply of the chat as opened has been rendered (they render lazily: see ChatAppOptions). */
+  whenHistoryRendered(): Promise<void> {
+    return this.historyRendering.whenDone();
   }
 
   /** Checks and applies one message from the host. */
@@ -142,6 +162,8 @@ export class ChatApp {
     this.host.setState({ sessionId: message.sessionId });
     for (const view of this.views) view.dispose();
     this.views = [];
+    this.historyRendering.dispose();
+    this.historyRendering = this.newHistoryRendering();
     document.title = message.title;
     this.settings.set(message.settings);
     this.settings.setModels(message.models);
@@ -149,8 +171,16 @@ export class ChatApp {
     this.updateSessionUsage();
     this.awaitingResync = false;
     this.stickToBottom = true;
+    this.emptyState.hidden = this.views.length > 0;
+    if (this.options.history === 'at once') this.historyRendering.renderAllNow();
+    else this.historyRendering.renderVisibleNow();
     if (!this.initialized) this.composer.focus();
     this.initialized = true;
+  }
+
+  /** A long chat opens at its last screen at once; the replies above render in idle time or when scrolled to. */
+  private newHistoryRendering(): LazyRendering {
+    return new LazyRendering(this.transcript, { onRendered: () => this.followNewText() });
   }
 
   private addTurn(turn: WireTurn, live: boolean): void {

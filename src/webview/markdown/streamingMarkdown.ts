@@ -3,7 +3,7 @@ import { BlockRuns } from './blockRuns';
 import { lineStarts, stableLineCount } from './commitPlanner';
 import { animationFrameScheduler, type FrameScheduler } from './frameScheduler';
 import { MarkdownRenderer, type BlockView, type ParsedBlock, type ParsedText, type ReferenceTable } from './markdownRenderer';
-import { createSanitizer, type FragmentSanitizer } from './sanitizer';
+import { sanitizerFor, type FragmentSanitizer } from './sanitizer';
 import { LineEndingNormalizer, withoutDanglingSurrogate } from './textNormalizer';
 
 export type CodeAction = 'copy' | 'insert' | 'new-file';
@@ -117,7 +117,7 @@ export class StreamingMarkdown {
     private readonly options: StreamingMarkdownOptions = {},
   ) {
     this.renderer = options.renderer ?? (sharedRenderer ??= new MarkdownRenderer());
-    this.sanitize = createSanitizer(container.ownerDocument.defaultView ?? window);
+    this.sanitize = sanitizerFor(container.ownerDocument.defaultView ?? window);
     this.scheduler = options.scheduler ?? animationFrameScheduler;
     this.frameBudgetMs = options.frameBudgetMs ?? 3;
     this.minUpdateIntervalMs = options.minUpdateIntervalMs ?? 50;
