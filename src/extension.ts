@@ -5,6 +5,7 @@ import { ApiKeyStore } from './auth/apiKeyStore';
 import { KeyCommands } from './auth/keyCommands';
 import { applySeededKey } from './auth/seedKey';
 import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
 import { ChatHistoryCommands } from './chat/chatHistoryCommands';
 import { ChatHistoryView } from './chat/chatHistoryView';
 import { ChatPanelManager } from './chat/chatPanelManager';
@@ -20,10 +21,13 @@ import { registerCommands } from './ui/commands';
 import { ConnectionStatusBar } from './ui/statusBar';
 import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
 import { realClock } from './util/clock';
+import { JsonFile } from './util/jsonFile';
 import { MediaHistory } from './media/mediaHistory';
 import { MediaFeature } from './media/mediaView';
+import { DurationHistory } from './videos/durationHistory';
 import { JobStore } from './videos/jobStore';
 import { lazyApiFor, VideoFeature, type VideoTestOptions } from './videos/videoJobsView';
+import { WindowPresence } from './videos/windowPresence';
 import { CHAT_VIEW_TYPE } from './chatProtocol/messages';
 
 /**
@@ -152,15 +156,33 @@ function wireChat({ context, log, connection, settings, testing }: Services, mod
 }
 
 function wireVideos({ context, log, keys, connection, settings, onDidChangeSettings, testing }: Services, models: ModelCatalog): void {
-  const createStore = (video: Settings['video'], options: VideoTestOptions = {}) =>
-    new JobStore({
+  const folder = (name: string) => vscode.Uri.joinPath(context.globalStorageUri, name).fsPath;
+  // A round trip to the window: it hangs while a browser tab that was closed leaves this extension host running.
+  const presence = new WindowPresence({ clock: realClock, ping: () => vscode.commands.executeCommand('setContext', 'modelGateway.windowAttached', true) });
+  context.subscriptions.push(presence, new vscode.Disposable(presence.onDidChange((attached) => log.info(attached ? 'The window answers again: video jobs may be polled here.' : 'The window does not answer (closed, or busy): other windows poll the video jobs meanwhile.')).dispose));
+  // How long earlier jobs took, kept beside the jobs: one history per job folder, shared by every window.
+  const histories = new Map<string, DurationHistory>();
+  const historyFor = (jobFolder: string) => {
+    let history = histories.get(jobFolder);
+    if (!history) {
+      history = new DurationHistory({ store: new JsonFile(path.join(jobFolder, 'durations.json')), onError: (error) => log.warn(`Video job durations: ${String(error)}`) });
+      histories.set(jobFolder, history);
+      void history.load();
+    }
+    return history;
+  };
+  const createStore = (video: Settings['video'], options: VideoTestOptions = {}) => {
+    const jobFolder = options.folder ?? folder(options.storageKey ? `videos-test-${options.storageKey.replace(/[^\w-]/g, '_')}` : 'videos');
+    return new JobStore({
       clock: realClock,
       apiFor: lazyApiFor(connection),
-      storage: options.storage ?? context.globalState,
-      storageKey: options.storageKey,
-      scheduler: { minIntervalMs: video.pollMinMs, maxIntervalMs: video.pollMaxMs },
+      folder: jobFolder,
+      legacy: { storage: options.storage ?? context.globalState, key: options.storageKey },
+      scheduler: { minIntervalMs: video.pollMinMs, maxIntervalMs: video.pollMaxMs, history: historyFor(jobFolder) },
+      presence,
       onPersistError: (error) => log.warn(`Could not save the video jobs: ${error}`),
     });
+  };
   const deps = {
     connection,
     models,

@@ -2,7 +2,7 @@
 // escaping are tested in Node. The pages run no script at all: each action is a `command:` link to one of the few
 // commands the panel allows (`enableCommandUris` lists exactly MEDIA_PAGE_COMMANDS), carrying only an entry id and a
 // file index, which the command looks up in the history.
-import { escapeHtml } from '../util/html';
+import { escapeHtml, htmlPage } from '../util/html';
 import { entrySummary, shortText, type MediaEntry } from './mediaEntry';
 
 export const MEDIA_PAGE_COMMANDS = ['modelGateway.media.save', 'modelGateway.media.copy', 'modelGateway.media.open'] as const;
@@ -41,19 +41,7 @@ const STYLE = `
   blockquote { margin: 8px 0; padding-left: 8px; border-left: 3px solid var(--vscode-textBlockQuote-border); white-space: pre-wrap; overflow-wrap: anywhere; max-height: 40vh; overflow: auto; }`;
 
 function page(title: string, csp: string, nonce: string, body: string): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style nonce="${escapeHtml(nonce)}">${STYLE}</style>
-</head>
-<body>
-${body}
-</body>
-</html>`;
+  return htmlPage({ title, csp, nonce, style: STYLE, body });
 }
 
 function link(command: MediaPageCommand, entry: MediaEntry, index: number, label: string, title: string): string {

@@ -2,6 +2,7 @@
 // box or quick pick that validates as the user types. Each resolves undefined when the user cancels.
 import * as vscode from 'vscode';
 import { adviceFor } from '../gateway/errorAdvice';
+import { pickModelId, type ModelChoices } from '../ui/modelPicker';
 import type { CatalogSnapshot } from '../models/modelCatalog';
 import { countProblem, IMAGE_SIZES, MAX_IMAGE_COUNT, sizeProblem, VOICES, voiceProblem } from './mediaRequest';
 
@@ -40,47 +41,20 @@ async function pickOrType(title: string, placeholder: string, choices: Choice[],
 }
 
 /**
- * The model of a kind: the list loads while the picker is open (busy until then); the configured default, or the
- * first listed model of the kind, comes first. "Other model id…" takes any id.
+ * The model of a kind: the configured default, or the first listed model of the kind, comes first; the list fills
+ * while the picker is open (ui/modelPicker.ts). "Other model id…" takes any id.
  */
 export async function askModel(title: string, kind: 'image' | 'speech', configured: string | undefined, load: () => Promise<CatalogSnapshot | undefined>): Promise<string | undefined> {
-  type Item = vscode.QuickPickItem & { other?: true };
-  const other: Item = { label: '$(edit) Other model id…', other: true, alwaysShow: true };
-  const pick = vscode.window.createQuickPick<Item>();
-  pick.title = title;
-  pick.placeholder = `Loading the gateway’s ${kind} models…`;
-  pick.ignoreFocusOut = true;
-  pick.busy = true;
-  pick.items = configured ? [{ label: configured, description: 'default' }, other] : [other];
-  pick.activeItems = [pick.items[0]];
-  let open = true;
-  void load()
-    .then((snapshot) => {
-      if (!open) return;
+  const choices = load().then(
+    (snapshot): ModelChoices => {
       const listed = (snapshot?.models ?? []).filter((m) => m.kind === kind).map((m) => m.id);
       const ids = configured ? [configured, ...listed.filter((id) => id !== configured)] : listed;
-      pick.items = [...ids.map((id, i) => ({ label: id, description: i === 0 ? 'default' : undefined })), other];
-      pick.activeItems = [pick.items[0]];
-      pick.placeholder = listed.length > 0 ? `Choose the ${kind} model` : `The gateway lists no ${kind} model; enter one with "Other model id…"`;
-    })
-    .catch((error: unknown) => {
-      if (open) pick.placeholder = `Could not list the models (${adviceFor(error).message})`;
-    })
-    .finally(() => {
-      if (open) pick.busy = false;
-    });
-  const chosen = await new Promise<Item | undefined>((resolve) => {
-    pick.onDidAccept(() => {
-      resolve(pick.selectedItems[0] ?? pick.activeItems[0]);
-      pick.hide();
-    });
-    pick.onDidHide(() => resolve(undefined));
-    pick.show();
-  });
-  open = false;
-  pick.dispose();
-  if (!chosen) return undefined;
-  if (!chosen.other) return chosen.label;
+      return { ids, placeholder: listed.length > 0 ? `Choose the ${kind} model` : `The gateway lists no ${kind} model; enter one with "Other model id…"` };
+    },
+    (error: unknown): ModelChoices => ({ ids: configured ? [configured] : [], placeholder: `Could not list the models (${adviceFor(error).message})` }),
+  );
+  const picked = await pickModelId(title, configured, choices);
+  if (picked !== 'other') return picked;
   const typed = await vscode.window.showInputBox({ title, prompt: `${kind === 'image' ? 'Image' : 'Speech'} model id`, value: configured, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'Enter a model id.') });
   return typed?.trim() || undefined;
 }

@@ -2,11 +2,11 @@
 // file: its folder stays inside the workspace folder (symbolic links that lead out are refused), its name comes from
 // the entry (kind, time, prompt words), its extension from the allowlist by the bytes' type, and it is created
 // exclusively, so an existing file is only ever replaced when the caller asked the user first.
-import { constants } from 'node:fs';
-import { mkdir, open, realpath, rename, rm } from 'node:fs/promises';
+import { mkdir, realpath, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { MEDIA_EXTENSIONS } from '../gateway/mediaTypes';
 import { tempPathFor } from '../util/atomicFile';
+import { createNewFile, NewFileError, openNewFile } from '../util/newFile';
 import type { MediaEntry } from './mediaEntry';
 
 export class SaveError extends Error {
@@ -58,50 +58,50 @@ export async function folderInside(workspaceFolder: string, subfolder: string): 
   return dir;
 }
 
-/** Creates `dir/name` with `data` only if no such name exists (not even a dangling link); 'exists' otherwise. */
+/** Creates `dir/name` with `data` only if nothing has that name (not even a dangling link); 'exists' otherwise. */
 export async function writeNewFile(dir: string, name: string, data: Uint8Array): Promise<string | 'exists'> {
   const file = join(dir, name);
-  let handle;
-  try {
-    handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';
-    throw new SaveError('file', `Could not create ${file}: ${(error as Error).message}`);
-  }
-  try {
-    await handle.writeFile(data);
-    await handle.close();
-    return file;
-  } catch (error) {
-    await handle.close().catch(() => undefined);
-    await rm(file, { force: true });
-    throw new SaveError('file', `Could not write ${file}: ${(error as Error).message}`);
-  }
+  const handle = await openNewFile(file).catch(asSaveError);
+  if (handle === 'exists') return 'exists';
+  await fill({ file, handle }, data);
+  return file;
 }
 
 /** Creates `name`, else `stem (2).ext`, `stem (3).ext` …, each try exclusive. */
 export async function writeUnderFreeName(dir: string, name: string, data: Uint8Array): Promise<string> {
   const dot = name.lastIndexOf('.');
-  const stem = dot > 0 ? name.slice(0, dot) : name;
-  const ext = dot > 0 ? name.slice(dot) : '';
-  for (let n = 1; n < 1000; n++) {
-    const written = await writeNewFile(dir, n === 1 ? name : `${stem} (${n})${ext}`, data);
-    if (written !== 'exists') return written;
-  }
-  throw new SaveError('file', `Too many files named like ${name} in ${dir}.`);
+  const created = await createNewFile(dir, dot > 0 ? name.slice(0, dot) : name, dot > 0 ? name.slice(dot) : '').catch(asSaveError);
+  await fill(created, data);
+  return created.file;
 }
 
 /** Replaces `dir/name` (the user agreed) in one step: a temp file beside it, renamed over it. */
 export async function replaceFile(dir: string, name: string, data: Uint8Array): Promise<string> {
   const file = join(dir, name);
   const temp = tempPathFor(file);
+  const written = await writeNewFile(dir, temp.slice(dir.length + 1), data);
+  if (written === 'exists') throw new SaveError('file', `A temporary file ${temp} is in the way.`);
   try {
-    const written = await writeNewFile(dir, temp.slice(dir.length + 1), data);
-    if (written === 'exists') throw new SaveError('file', `A temporary file ${temp} is in the way.`);
     await rename(temp, file);
     return file;
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
-    throw error instanceof SaveError ? error : new SaveError('file', `Could not replace ${file}: ${(error as Error).message}`);
+    throw new SaveError('file', `Could not replace ${file}: ${(error as Error).message}`);
   }
+}
+
+/** Writes the whole of `data` into a file just created; on failure the file is removed. */
+async function fill(created: { file: string; handle: FileHandle }, data: Uint8Array): Promise<void> {
+  try {
+    await created.handle.writeFile(data);
+    await created.handle.close();
+  } catch (error) {
+    await created.handle.close().catch(() => undefined);
+    await rm(created.file, { force: true });
+    throw new SaveError('file', `Could not write ${created.file}: ${(error as Error).message}`);
+  }
+}
+
+function asSaveError(error: unknown): never {
+  throw error instanceof NewFileError ? new SaveError('file', error.message) : error;
 }

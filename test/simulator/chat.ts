@@ -1,6 +1,6 @@
 // POST /v1/chat/completions: validation, the scripted reply, and its JSON or SSE form.
 import { randomBytes } from 'node:crypto';
-import { invalidRequest, modelNotFound } from './errors';
+import { invalidRequest, isObject, modelNotFound } from './errors';
 import type { SseFrame } from './exchange';
 import { CHAT_MODELS, IMAGE_MODEL, SPEECH_MODEL, VIDEO_MODEL, isKnownModel } from './models';
 import {
@@ -62,10 +62,6 @@ export interface ChatReply {
   toolCalls: ScriptedToolCall[];
   finishReason: 'stop' | 'length' | 'tool_calls';
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function messageText(content: unknown, index: number): string {

@@ -1,7 +1,7 @@
 // POST /v1/images/generations: real PNGs drawn from the prompt, returned as base64 or as signed links served under
 // /files/ (valid one hour on the injected clock). `[not-image]` in the prompt makes the "image" an HTML page.
 import { randomBytes } from 'node:crypto';
-import { invalidRequest, modelNotFound, SimErrorResponse } from './errors';
+import { bodyForModel, invalidRequest, isObject, SimErrorResponse } from './errors';
 import { HTML_ERROR_PAGE } from './faults';
 import { IMAGE_MODEL, isKnownModel } from './models';
 import { encodePng } from './png';
@@ -23,15 +23,8 @@ export interface ValidImageRequest {
   responseFormat: 'url' | 'b64_json';
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function validateImageRequest(body: unknown): ValidImageRequest {
-  if (!isObject(body)) throw invalidRequest('Request body must be a JSON object');
-  if (typeof body.model !== 'string' || body.model === '') throw invalidRequest("'model' is required and must be a string");
-  if (!isKnownModel(body.model)) throw modelNotFound(body.model);
-  if (body.model !== IMAGE_MODEL) throw invalidRequest(`${body.model} cannot generate images; use ${IMAGE_MODEL}`);
+export function validateImageRequest(raw: unknown): ValidImageRequest {
+  const body = bodyForModel(raw, IMAGE_MODEL, isKnownModel, (model) => `${model} cannot generate images; use ${IMAGE_MODEL}`);
   if (typeof body.prompt !== 'string' || body.prompt.trim() === '') throw invalidRequest("'prompt' must be a non-empty string");
   if (body.prompt.length > MAX_PROMPT_CHARS) throw invalidRequest(`'prompt' is ${body.prompt.length} characters; the limit is ${MAX_PROMPT_CHARS}`);
   const n = body.n ?? 1;

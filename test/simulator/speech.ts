@@ -1,6 +1,6 @@
 // POST /v1/audio/speech: real WAV audio made from the text: one short tone per word, its pitch from the voice and
 // the word, so the same request always sounds the same. `[not-audio]` in the input answers an HTML page instead.
-import { invalidRequest, modelNotFound } from './errors';
+import { bodyForModel, invalidRequest, isObject } from './errors';
 import { isKnownModel, SPEECH_MODEL } from './models';
 import { stableHash, withoutKeywords } from './replies';
 import { encodeWav, SAMPLE_RATE } from './wav';
@@ -18,15 +18,8 @@ export interface ValidSpeechRequest {
   format: string;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function validateSpeechRequest(body: unknown): ValidSpeechRequest {
-  if (!isObject(body)) throw invalidRequest('Request body must be a JSON object');
-  if (typeof body.model !== 'string' || body.model === '') throw invalidRequest("'model' is required and must be a string");
-  if (!isKnownModel(body.model)) throw modelNotFound(body.model);
-  if (body.model !== SPEECH_MODEL) throw invalidRequest(`${body.model} cannot synthesize speech; use ${SPEECH_MODEL}`);
+export function validateSpeechRequest(raw: unknown): ValidSpeechRequest {
+  const body = bodyForModel(raw, SPEECH_MODEL, isKnownModel, (model) => `${model} cannot synthesize speech; use ${SPEECH_MODEL}`);
   if (typeof body.input !== 'string' || body.input.trim() === '') throw invalidRequest("'input' must be a non-empty string");
   if (body.input.length > MAX_INPUT_CHARS) throw invalidRequest(`'input' is ${body.input.length} characters; the limit is ${MAX_INPUT_CHARS}`);
   if (typeof body.voice !== 'string' || !(VOICES as readonly string[]).includes(body.voice)) throw invalidRequest(`'voice' must be one of ${VOICES.join(', ')}`);

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { invalidRequest, modelNotFound, SimErrorResponse } from './errors';
+import { bodyForModel, invalidRequest, isObject, SimErrorResponse } from './errors';
 import { CHAT_MODELS, VIDEO_MODEL, isKnownModel } from './models';
 import { hasKeyword } from './replies';
 import { UrlSigner } from './signing';
@@ -45,18 +45,11 @@ export interface VideoView {
   headers: Record<string, string>;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function validateVideoRequest(body: unknown): ValidVideoRequest {
-  if (!isObject(body)) throw invalidRequest('Request body must be a JSON object');
-  if (typeof body.model !== 'string' || body.model === '') throw invalidRequest("'model' is required and must be a string");
-  if (!isKnownModel(body.model)) throw modelNotFound(body.model);
-  if (body.model !== VIDEO_MODEL) {
-    const what = CHAT_MODELS.includes(body.model as (typeof CHAT_MODELS)[number]) ? 'a chat model' : 'not a video model';
-    throw invalidRequest(`${body.model} is ${what}; video generation needs ${VIDEO_MODEL} (chat models: ${CHAT_MODELS.join(', ')})`);
-  }
+export function validateVideoRequest(raw: unknown): ValidVideoRequest {
+  const body = bodyForModel(raw, VIDEO_MODEL, isKnownModel, (model) => {
+    const what = CHAT_MODELS.includes(model as (typeof CHAT_MODELS)[number]) ? 'a chat model' : 'not a video model';
+    return `${model} is ${what}; video generation needs ${VIDEO_MODEL} (chat models: ${CHAT_MODELS.join(', ')})`;
+  });
   if (!isObject(body.input)) throw invalidRequest("'input' is required and must be an object");
   const prompt = body.input.prompt;
   if (typeof prompt !== 'string' || prompt.trim() === '') throw invalidRequest("'input.prompt' must be a non-empty string");

@@ -115,6 +115,22 @@ describe('GatewayConnection', () => {
     connection.dispose();
   });
 
+  it('watches image and speech calls too, and hands the configured endpoint paths to the client', async () => {
+    const keys = memoryKeys();
+    await keys.set('https://a.example', 'sk-a');
+    const made: ClientConfig[] = [];
+    const refused = { status: 401, code: 'unauthorized', message: 'Invalid API key' };
+    const settings = { ...settingsFor('https://a.example/v1'), paths: { images: '/img', speech: '/tts' } };
+    const connection = new GatewayConnection(settings, keys, (c) => (made.push(c), { ...fakeApi(), generateImage: async () => Promise.reject(refused), synthesizeSpeech: async () => ({ audio: new Uint8Array([1]), contentType: 'audio/wav' as const }) }), new FakeClock());
+    const api = (await connection.api())!;
+    assert.deepEqual(made[0].paths, { images: '/img', speech: '/tts' });
+    await api.synthesizeSpeech({ model: 'm', input: 'hi', voice: 'alloy' });
+    assert.equal(connection.state.kind, 'connected');
+    await assert.rejects(api.generateImage({ model: 'm', prompt: 'p' }));
+    assert.equal(connection.state.kind, 'unauthorized');
+    connection.dispose();
+  });
+
   it('maps errors to states and advice with a way forward', () => {
     assert.equal(stateForError('o', { status: 404, message: 'no such model' }, 0), undefined);
     assert.equal(stateForError('o', { status: 403, message: 'disabled' }, 0)?.kind, 'forbidden');

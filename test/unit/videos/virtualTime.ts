@@ -75,7 +75,8 @@ export class VirtualTime {
     }
   }
 
-  private hold<T>(promise: Promise<T>): Promise<T> {
+  /** Holds virtual time still until `promise` settles (work that is not a request, such as a store's file writes). */
+  hold<T>(promise: Promise<T>): Promise<T> {
     this.inFlight++;
     const done = () => {
       if (--this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
