@@ -57,7 +57,8 @@ export class ChatApp {
       announcer: this.announcer,
       edit: (id) => this.startEdit(id),
       followNewText: () => this.followNewText(),
-      deferRendering: (element, text) => this.historyRendering.defer(element, text),
+      deferRendering: (element, text, box) => this.historyRendering.defer(element, text, box),
+      skipWhileOffScreen: (box, text) => this.historyRendering.skipWhileOffScreen(box, text),
     };
     this.settings = new SettingsView(
       (settings) => host.post({ type: 'updateSettings', settings }),
@@ -184,7 +185,7 @@ export class ChatApp {
   }
 
   private addTurn(turn: WireTurn, live: boolean): void {
-    const view = turn.role === 'user' ? new UserTurnView(turn, this.context) : new AssistantTurnView(turn, this.context, live || turn.status === 'streaming');
+    const view = turn.role === 'user' ? new UserTurnView(turn, this.context, !live) : new AssistantTurnView(turn, this.context, live || turn.status === 'streaming');
     this.views.push(view);
     this.transcript.append(view.root);
   }

@@ -17,7 +17,9 @@ export interface TurnContext {
    * For the complete text of a turn from history: a scheduler that renders it when the transcript gets to it (on
    * screen first, the rest in idle time) instead of right away.
    */
-  deferRendering(element: HTMLElement, text: string): FrameScheduler;
+  deferRendering(element: HTMLElement, text: string, box?: HTMLElement): FrameScheduler;
+  /** For a message from history without markdown: the browser may skip it while it is off screen. */
+  skipWhileOffScreen(box: HTMLElement, text: string): void;
 }
 
 /** One formatter for every count (toLocaleString makes a new one per call: slow for a chat of hundreds of turns). */
@@ -55,11 +57,13 @@ export class UserTurnView {
   constructor(
     readonly turn: UserTurn,
     context: TurnContext,
+    fromHistory = false,
   ) {
     this.editButton = iconButton('edit', 'Edit and resend', () => context.edit(turn.id));
     const actions = el('div', { class: 'turn-actions' }, iconButton('copy', 'Copy message', () => context.post({ type: 'copyTurn', turnId: turn.id })), this.editButton);
     const header = el('div', { class: 'turn-header' }, icon('account'), el('span', { class: 'who', text: 'You' }), actions);
     this.root = el('article', { class: 'turn user-turn', attrs: { 'aria-label': 'You said', 'data-turn-id': turn.id, tabindex: '-1' } }, header, el('div', { class: 'user-text', text: turn.content }));
+    if (fromHistory) context.skipWhileOffScreen(this.root, turn.content);
   }
 
   get id(): string {
@@ -129,7 +133,7 @@ export class AssistantTurnView {
     this.history = !live && wire.status !== 'streaming';
     this.reasoning = markdownFor(reasoningBody, context, undefined, this.history ? context.deferRendering(reasoningBody, wire.reasoning) : undefined);
     this.content = this.history
-      ? markdownFor(this.contentBox, context, undefined, context.deferRendering(this.contentBox, wire.content))
+      ? markdownFor(this.contentBox, context, undefined, context.deferRendering(this.contentBox, wire.content, this.root))
       : markdownFor(this.contentBox, context, () => this.live);
     // History is rendered silently; only text arriving from now on is announced.
     this.applyDelta({
@@ -269,7 +273,7 @@ export class AssistantTurnView {
     this.content.dispose();
     this.contentBox.replaceChildren();
     const source = `\`\`\`json\n${text}\n\`\`\`\n`;
-    this.content = markdownFor(this.contentBox, this.context, undefined, this.history ? this.context.deferRendering(this.contentBox, source) : undefined);
+    this.content = markdownFor(this.contentBox, this.context, undefined, this.history ? this.context.deferRendering(this.contentBox, source, this.root) : undefined);
     this.content.append(source);
     if (this.history) void this.content.finish();
     else this.content.end();

@@ -38,6 +38,8 @@ export interface LazyRenderingOptions {
 interface Item {
   index: number;
   element: HTMLElement;
+  /** What skips rendering while off screen (the element, or e.g. the whole message it is in). */
+  box: HTMLElement;
   text: string;
   /** The view's next piece of work; undefined once it has rendered everything (or was disposed). */
   pending: (() => void) | undefined;
@@ -60,6 +62,7 @@ export class LazyRendering {
   private readonly sliceMs: number;
   private readonly items: Item[] = [];
   private readonly byElement = new Map<Element, Item>();
+  private plainBoxes: Array<{ box: HTMLElement; text: string }> = [];
   /** Index below which to look for the bottom-most pending view (views above it may still be pending). */
   private next = -1;
   private cancelIdle: (() => void) | undefined;
@@ -78,10 +81,14 @@ export class LazyRendering {
     this.sliceMs = options.sliceMs ?? 10;
   }
 
-  /** A scheduler for a view that shows `text` in `element`, whose rendering may wait. */
-  defer(element: HTMLElement, text: string): FrameScheduler {
+  /**
+   * A scheduler for a view that shows `text` in `element`, whose rendering may wait. `box` (default: the element) is
+   * what the browser skips while it is off screen: the whole message the view is in, so that opening a long chat
+   * lays out only the messages on screen.
+   */
+  defer(element: HTMLElement, text: string, box: HTMLElement = element): FrameScheduler {
     this.width ??= this.viewport.clientWidth;
-    const item: Item = { index: this.items.length, element, text, pending: undefined, near: false };
+    const item: Item = { index: this.items.length, element, box, text, pending: undefined, near: false };
     this.items.push(item);
     this.byElement.set(element, item);
     return {
@@ -98,6 +105,14 @@ export class LazyRendering {
       },
       now: () => this.scheduler.now(),
     };
+  }
+
+  /**
+   * A box without a view to render (a message in plain text) that the browser may skip while it is off screen, like
+   * the boxes of deferred views, at a height estimated from its text until laid out once.
+   */
+  skipWhileOffScreen(box: HTMLElement, text: string): void {
+    this.plainBoxes.push({ box, text });
   }
 
   /** Resolves once every view deferred so far has rendered everything (or was disposed), or on dispose(). */
@@ -146,22 +161,28 @@ export class LazyRendering {
     this.observer?.disconnect();
     this.items.length = 0;
     this.byElement.clear();
+    this.plainBoxes = [];
     this.checkDone();
   }
 
   /**
-   * Pending views get a placeholder height; every view skips the browser's style, layout and paint while off
-   * screen (`md-lazy`: content-visibility: auto), at its estimated height until it has been laid out once.
+   * Pending views get a placeholder height; their boxes skip the browser's style, layout and paint while off
+   * screen (`md-lazy`: content-visibility: auto), at the estimated height until laid out once, then at their last.
    */
   private placeholders(): void {
     const width = this.width ?? this.viewport.clientWidth;
     for (const item of this.items) {
       if (!item.pending) continue;
-      const height = `${estimateHeight(item.text, width)}px`;
-      item.element.classList.add('md-lazy');
-      item.element.style.minHeight = height;
-      item.element.style.containIntrinsicSize = `auto ${height}`;
+      const height = estimateHeight(item.text, width);
+      item.element.style.minHeight = `${height}px`;
+      item.box.classList.add('md-lazy');
+      item.box.style.containIntrinsicSize = `auto ${height + (item.box === item.element ? 0 : BOX_CHROME_PX)}px`;
     }
+    for (const { box, text } of this.plainBoxes) {
+      box.classList.add('md-lazy');
+      box.style.containIntrinsicSize = `auto ${estimateHeight(text, width) + BOX_CHROME_PX}px`;
+    }
+    this.plainBoxes = [];
   }
 
   private watchNearViews(): void {
@@ -235,6 +256,8 @@ export class LazyRendering {
 }
 
 const LINE_HEIGHT_PX = 19.5;
+/** A box around the view (a message) has a header, padding and a usage line besides the view. */
+const BOX_CHROME_PX = 60;
 const CHAR_WIDTH_PX = 7.2;
 
 /** A rough height for markdown text at a width: wrapped lines at an average character width, plus block gaps. */
