@@ -94,7 +94,7 @@ export async function runTranscript(input: TranscriptInput): Promise<TranscriptR
     return rect.bottom > view.top && rect.top < view.bottom;
   });
   const atBottom = transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 2;
-  const lastScreenComplete = atBottom && onScreen.length > 0 && onScreen.every((box) => box.style.minHeight === '' && box.childElementCount > 0);
+  const lastScreenComplete = atBottom && onScreen.length > 0 && onScreen.every((box) => box.closest<HTMLElement>('.turn')!.style.minHeight === '' && box.childElementCount > 0);
 
   const untilAllRendered = async () => {
     await app.whenHistoryRendered();

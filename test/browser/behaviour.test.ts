@@ -533,6 +533,43 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
     assert.ok(result.finalStrings >= 1, 'the completed line is highlighted');
   });
 
+  it('grows the open paragraph, list item or table cell in place: the same text node, and the DOM a fresh render gives', async () => {
+    const result = await suite.page.evaluate(() => {
+      const cases = [
+        { start: 'Intro.\n\nSome **bold** text and', words: [' more', ' words', ' & <b>', ' "quoted"', ' here'] },
+        { start: '- first\n- second item', words: [' grows', ' longer', ' & longer'] },
+        { start: '| a | b |\n|---|---|\n| 1 | two', words: [' three', ' four'] },
+      ];
+      return cases.map(({ start, words }) => {
+        const scheduler = T.scheduler();
+        const host = T.host();
+        const md = new MD.StreamingMarkdown(host, { scheduler });
+        md.append(start);
+        scheduler.runFrame();
+        const lastText = () => {
+          const walker = document.createTreeWalker(host, NodeFilter.SHOW_TEXT);
+          let last: Node | null = null;
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) if (node.textContent!.trim() !== '') last = node;
+          return last;
+        };
+        const node = lastText();
+        let text = start;
+        const steps: Array<{ sameNode: boolean; sameDom: boolean }> = [];
+        for (const word of words) {
+          md.append(word);
+          text += word;
+          scheduler.runFrame();
+          steps.push({ sameNode: lastText() === node && node!.isConnected, sameDom: host.innerHTML === T.oneShotHtml(text) });
+        }
+        return steps;
+      });
+    });
+    for (const steps of result) {
+      assert.ok(steps.every((step) => step.sameNode), `edited in place: ${JSON.stringify(steps)}`);
+      assert.ok(steps.every((step) => step.sameDom), `same DOM as a fresh render: ${JSON.stringify(steps)}`);
+    }
+  });
+
   it('renders http(s) links as <a> with data-href, other targets inert, images as links; clicks never navigate', async () => {
     const url = suite.page.url();
     const result = await suite.page.evaluate(() => {

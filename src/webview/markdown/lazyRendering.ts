@@ -50,7 +50,7 @@ interface Item {
  * Renders the markdown views of a long transcript (complete texts: replies restored or reloaded) without making
  * anyone wait for all of them: `renderVisibleNow()` renders the views on screen, from the bottom up, as far as the
  * viewport reaches; views coming near the viewport (the user scrolls) are rendered in the next frames; the rest in
- * idle time, nearest to the bottom first. Until rendered, a view's element holds a placeholder height estimated from
+ * idle time, nearest to the bottom first. Until rendered, a view's box holds a placeholder height estimated from
  * its text, so that the scrollbar is about right; scroll anchoring keeps what is on screen in place when views above
  * it grow to their real height. Each view ends with exactly the DOM it would have had when rendered at once.
  *
@@ -61,7 +61,8 @@ export class LazyRendering {
   private readonly scheduler: IdleScheduler;
   private readonly sliceMs: number;
   private readonly items: Item[] = [];
-  private readonly byElement = new Map<Element, Item>();
+  /** Items by their box (what the observer watches: a view inside a skipped box never intersects). */
+  private readonly byBox = new Map<Element, Item>();
   private plainBoxes: Array<{ box: HTMLElement; text: string }> = [];
   /** Index below which to look for the bottom-most pending view (views above it may still be pending). */
   private next = -1;
@@ -90,12 +91,12 @@ export class LazyRendering {
     this.width ??= this.viewport.clientWidth;
     const item: Item = { index: this.items.length, element, box, text, pending: undefined, near: false };
     this.items.push(item);
-    this.byElement.set(element, item);
+    this.byBox.set(box, item);
     return {
       requestFrame: (callback) => {
         item.pending = callback;
         this.next = Math.max(this.next, item.index);
-        this.observer?.observe(element);
+        this.observer?.observe(box);
         this.requestIdle();
         return () => {
           if (item.pending !== callback) return;
@@ -137,7 +138,7 @@ export class LazyRendering {
     for (let i = this.items.length - 1; i >= 0; i--) {
       const item = this.items[i];
       if (!item.pending) continue;
-      const box = item.element.getBoundingClientRect();
+      const box = item.box.getBoundingClientRect();
       if (box.bottom < view.top) break; // this view and all before it are above the viewport
       if (box.top > view.bottom || (box.width === 0 && box.height === 0)) continue; // below, or not shown
       this.runToEnd(item);
@@ -160,7 +161,7 @@ export class LazyRendering {
     this.cancelFrame?.();
     this.observer?.disconnect();
     this.items.length = 0;
-    this.byElement.clear();
+    this.byBox.clear();
     this.plainBoxes = [];
     this.checkDone();
   }
@@ -173,14 +174,14 @@ export class LazyRendering {
     const width = this.width ?? this.viewport.clientWidth;
     for (const item of this.items) {
       if (!item.pending) continue;
-      const height = estimateHeight(item.text, width);
-      item.element.style.minHeight = `${height}px`;
+      const height = `${estimateHeight(item.text, item.box === item.element ? width : width - BOX_PADDING_PX) + (item.box === item.element ? 0 : BOX_CHROME_PX)}px`;
       item.box.classList.add('md-lazy');
-      item.box.style.containIntrinsicSize = `auto ${height + (item.box === item.element ? 0 : BOX_CHROME_PX)}px`;
+      item.box.style.minHeight = height;
+      item.box.style.containIntrinsicSize = `auto ${height}`;
     }
     for (const { box, text } of this.plainBoxes) {
       box.classList.add('md-lazy');
-      box.style.containIntrinsicSize = `auto ${estimateHeight(text, width) + BOX_CHROME_PX}px`;
+      box.style.containIntrinsicSize = `auto ${estimateHeight(text, width - BOX_PADDING_PX) + BOX_CHROME_PX}px`;
     }
     this.plainBoxes = [];
   }
@@ -188,13 +189,13 @@ export class LazyRendering {
   private watchNearViews(): void {
     if (this.observer || typeof IntersectionObserver !== 'function') return;
     this.observer = new IntersectionObserver((entries) => this.onNear(entries), { root: this.viewport, rootMargin: this.options.nearMargin ?? '100% 0px' });
-    for (const item of this.items) if (item.pending) this.observer.observe(item.element);
+    for (const item of this.items) if (item.pending) this.observer.observe(item.box);
   }
 
   private onNear(entries: IntersectionObserverEntry[]): void {
     let any = false;
     for (const entry of entries) {
-      const item = this.byElement.get(entry.target);
+      const item = this.byBox.get(entry.target);
       if (entry.isIntersecting && item?.pending) any = item.near = true;
     }
     if (any && !this.cancelFrame && !this.disposed) this.cancelFrame = this.scheduler.requestFrame(this.onFrame);
@@ -250,14 +251,16 @@ export class LazyRendering {
   private settle(item: Item): void {
     item.pending = undefined;
     item.near = false;
-    this.observer?.unobserve(item.element);
-    if (item.element.style.minHeight !== '') item.element.style.removeProperty('min-height');
+    this.observer?.unobserve(item.box);
+    // The box keeps its contain-intrinsic-size: never an empty style attribute, which a render at once would not give.
+    if (item.box.style.minHeight !== '') item.box.style.removeProperty('min-height');
   }
 }
 
 const LINE_HEIGHT_PX = 19.5;
 /** A box around the view (a message) has a header, padding and a usage line besides the view. */
 const BOX_CHROME_PX = 60;
+const BOX_PADDING_PX = 24;
 const CHAR_WIDTH_PX = 7.2;
 
 /** A rough height for markdown text at a width: wrapped lines at an average character width, plus block gaps. */
