@@ -212,9 +212,10 @@ async function paceBench(browser: Browser, url: string, deltas: string[]): Promi
     const streamLastChars = charsPerSecond * PACE_SECONDS;
     const traced = (renderer: ScenarioInput['renderer']) =>
       inFreshPage(browser, url, deltas, (page) => page.evaluate(runScenario, { renderer, charsPerSecond, streamLastChars }), true, STREAM_START_MARK);
-    const idle = (await traced('none')).main!;
     const runs: Array<(typeof rows)[number]> = [];
     for (let i = 0; i < RUNS; i++) {
+      // The feed's own cost, measured beside each run (it varies with the machine's load).
+      const idle = (await traced('none')).main!;
       const { value: result, main: tracedMain } = await traced('streaming');
       const main = tracedMain!;
       const cpuMs = main.cpuMs - idle.cpuMs;
@@ -242,7 +243,7 @@ async function paceBench(browser: Browser, url: string, deltas: string[]): Promi
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of table) console.log(line(row));
-  console.log(`"render CPU ms": main-thread CPU of the traced stream (style, layout and paint included) minus the same feed into a no-op sink (${rows.map((row) => `${row.charsPerSecond}: ${fmt(row.idleCpuMs)} ms`).join(', ')}).`);
+  console.log(`"render CPU ms": main-thread CPU of the traced stream (style, layout and paint included) minus the same feed into a no-op sink, run beside it (${rows.map((row) => `${row.charsPerSecond}: ${fmt(row.idleCpuMs)} ms`).join(', ')}).`);
   console.log('');
   return rows.map(({ result, ...row }) => ({ ...row, result: { ...result, html: undefined } }));
 }

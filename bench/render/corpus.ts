@@ -1,5 +1,6 @@
 // A deterministic ~200 KB assistant reply: prose with emphasis, links and inline code, nested lists, tables, quotes
 // and 30 fenced code blocks in ten languages. Same seed, same text.
+import type { WireTurn } from '../../src/chatProtocol/messages';
 import { seededRandom } from '../../test/browser/harness';
 
 const WORDS = (
@@ -90,34 +91,17 @@ export function splitIntoDeltas(text: string, seed = 7, min = 2, max = 8): strin
   return deltas;
 }
 
-/** A turn as the chat webview receives it in `init` (the wire shape; see src/chatProtocol/messages.ts). */
-export type TranscriptTurn =
-  | { id: string; role: 'user'; createdAt: number; content: string }
-  | {
-      id: string;
-      role: 'assistant';
-      createdAt: number;
-      model: string;
-      content: string;
-      reasoning: string;
-      refusal: string;
-      toolCalls: [];
-      status: 'complete';
-      finishReason: 'stop';
-      usage: { prompt: number; completion: number; total: number };
-    };
-
 /**
  * A long chat: `turns` turns, a question then a reply, about `totalChars` of markdown in all. Replies vary from a
  * few hundred characters to ~5x the mean (most short, some long), each with its own seed; questions are a sentence
  * or three.
  */
-export function generateTranscript(turns = 500, totalChars = 2_000_000, seed = 500): TranscriptTurn[] {
+export function generateTranscript(turns = 500, totalChars = 2_000_000, seed = 500): WireTurn[] {
   const random = seededRandom(seed);
   const replies = Math.ceil(turns / 2);
   const weights = Array.from({ length: replies }, () => 0.15 + random() ** 3 * 4);
   const scale = totalChars / weights.reduce((sum, w) => sum + w, 0);
-  const result: TranscriptTurn[] = [];
+  const result: WireTurn[] = [];
   for (let i = 0; i < turns; i++) {
     const createdAt = 1_700_000_000_000 + i * 60_000;
     if (i % 2 === 0) {

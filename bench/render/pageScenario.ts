@@ -182,7 +182,8 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
       }
       if (next >= deltas.length) resolve();
       else if (input.charsPerSecond === null) channel.port2.postMessage(0);
-      else setTimeout(pump, 1);
+      // Wake when the next delta is due (a slow pace is not polled every millisecond: that would cost more than it feeds).
+      else setTimeout(pump, Math.max(1, started + (delivered / input.charsPerSecond) * 1000 - performance.now()));
     };
     channel.port1.onmessage = pump;
     pump();
