@@ -139,8 +139,11 @@ export class LazyRendering {
       const item = this.items[i];
       if (!item.pending) continue;
       const box = item.box.getBoundingClientRect();
-      if (box.bottom < view.top) break; // this view and all before it are above the viewport
-      if (box.top > view.bottom || (box.width === 0 && box.height === 0)) continue; // below, or not shown
+      if (box.width === 0 && box.height === 0) continue; // not shown (e.g. no reasoning)
+      // Messages not yet laid out (content-visibility) sit at their estimated height until the frame: what is above the
+      // viewport now may be on screen then, so half a viewport more is rendered.
+      if (box.bottom < view.top - view.height / 2) break; // this view and all before it are above the viewport
+      if (box.top > view.bottom) continue; // below
       this.runToEnd(item);
       this.options.onRendered?.();
     }
