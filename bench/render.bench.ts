@@ -2,6 +2,7 @@
 // seeded 2–8 character deltas, rendered by StreamingMarkdown and by a naive renderer (whole text re-rendered every
 // frame), each compared with a one-shot render of the final text measured in the same run.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, REPO_ROOT, servePage } from '../test/browser/harness';
@@ -180,7 +181,7 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
   console.log('How the text is fed: deltas arrive in page tasks while requestAnimationFrame runs normally.');
   console.log(`  "${ARRIVAL_RATE / 1000}k chars/s": deltas due by the clock are appended every ~4 ms (setTimeout), about ${Math.round(ARRIVAL_RATE / 60)} chars per frame;`);
   console.log('  "max speed": one delta per task back to back (MessageChannel), so each frame gets whatever piled up.');
-  console.log('StreamingMarkdown updates the DOM every 50 ms, or up to 150 ms apart when updates take more than 5% of the main thread');
+  console.log('StreamingMarkdown updates the DOM every 50 ms, or up to 250 ms apart when updates (their style, layout and paint included) take more than 2.5% of the main thread');
   console.log('("30 ms": at least every other frame), and renders a backlog of finished blocks in consecutive frames; the naive renderer');
   console.log('re-renders every frame.');
   console.log(`Streaming rows: the run with the median render ms of ${RUNS} (and the traced run with the median CPU ms), runs interleaved; one-shot: median of 3.`);
@@ -254,6 +255,9 @@ async function main(): Promise<void> {
   const browser = await launchChromium(['--enable-precise-memory-info', '--js-flags=--expose-gc']);
   const served = await servePage();
   const summary: Record<string, object> = {};
+  // Wall-clock figures mean little on a machine busy with other work: the load is printed with them.
+  const load = () => `${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`;
+  console.log(`machine: ${load()}`);
   try {
     if (wanted('stream')) summary.stream = await streamBench(browser, served.url, text, deltas);
     if (wanted('pace')) summary.paces = await paceBench(browser, served.url, deltas);
@@ -261,6 +265,7 @@ async function main(): Promise<void> {
     const outDir = join(REPO_ROOT, '.bench');
     mkdirSync(outDir, { recursive: true });
     writeFileSync(join(outDir, 'render.json'), JSON.stringify(summary, null, 2));
+    console.log(`machine at the end: ${load()}`);
   } finally {
     await browser.close();
     await served.close();
