@@ -4,7 +4,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { chatBundle, chatCss, REPO_ROOT, servePage } from '../../test/browser/harness';
+import { chatBundle } from '../../test/browser/chatBundle';
+import { chatCss, REPO_ROOT, servePage } from '../../test/browser/harness';
 import { generateTranscript } from './corpus';
 import { summarise, traceEvents, type MainThreadTasks } from './mainThreadTrace';
 import { LAST_SCREEN_MARK, loadTranscript, OPEN_MARK, runTranscript, type TranscriptInput, type TranscriptResult } from './transcriptScenario';

@@ -3,7 +3,7 @@
 // window), so a link must reach the host exactly once, as the chat's `openLink`, and never the shell.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { chatBundle } from './harness';
+import { chatBundle } from './chatBundle';
 import { useSuitePage } from './suitePage';
 
 const SETTINGS = { model: 'model-k3', systemPrompt: '', sampling: { mode: 'default' }, maxTokens: null, stop: [], jsonMode: false };

@@ -36,25 +36,6 @@ export function markdownCss(): string {
   return readFileSync(join(REPO_ROOT, 'src', 'webview', 'markdown', 'markdown.css'), 'utf8');
 }
 
-let chat: Promise<string> | undefined;
-
-/** The chat webview's ChatApp (as the panel runs it) as an IIFE that defines `window.Chat`. */
-export function chatBundle(): Promise<string> {
-  chat ??= esbuild
-    .build({
-      stdin: { contents: "export { ChatApp } from './src/webview/chat/app';", resolveDir: REPO_ROOT, loader: 'ts' },
-      bundle: true,
-      format: 'iife',
-      globalName: 'Chat',
-      platform: 'browser',
-      target: 'chrome120',
-      write: false,
-      logLevel: 'error',
-    })
-    .then((result) => result.outputFiles[0].text);
-  return chat;
-}
-
 /** The chat panel's own styles (the page has the markdown styles already): its layout, the transcript's scrolling. */
 export function chatCss(): string {
   return readFileSync(join(REPO_ROOT, 'src', 'webview', 'chat', 'chat.css'), 'utf8');

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { generateTranscript } from '../../bench/render/corpus';
-import { chatBundle, chatCss } from './harness';
+import { chatBundle } from './chatBundle';
+import { chatCss } from './harness';
 import { useSuitePage } from './suitePage';
 
 interface PageState {

@@ -4,6 +4,8 @@ import type { ChatSettings, TokenUsage } from '../../chatProtocol/session';
 import { parseHostMessage, type HostMessage, type ModelsState, type WebviewMessage, type WireTurn } from '../../chatProtocol/messages';
 import { LazyRendering } from '../markdown';
 import { Announcer } from './announcer';
+import { ContextBar } from './attachments';
+import { CompareView } from './compareView';
 import { Composer } from './composer';
 import { el, iconButton } from './dom';
 import { ProtocolErrorBanner } from './protocolError';
@@ -36,6 +38,8 @@ export class ChatApp {
   private readonly announcer: Announcer;
   private readonly settings: SettingsView;
   private readonly composer: Composer;
+  private readonly contextBar: ContextBar;
+  private readonly compareView: CompareView;
   private readonly transcript = el('main', { class: 'transcript', attrs: { 'aria-label': 'Messages', tabindex: '0' } });
   private readonly emptyState = el('div', { class: 'empty-state' });
   private readonly sessionUsage = el('span', { class: 'session-usage' });
@@ -65,12 +69,22 @@ export class ChatApp {
       () => host.post({ type: 'refreshModels' }),
     );
     this.composer = new Composer({
-      send: (text) => host.post({ type: 'send', text }),
+      send: (text) => {
+        if (!this.contextBar.allowsSend(text)) return false;
+        host.post({ type: 'send', text });
+        return true;
+      },
       resend: (turnId, text) => host.post({ type: 'editResend', turnId, text }),
       stop: () => host.post({ type: 'stop' }),
       editLast: () => this.editLast(),
       notify: (text) => this.announcer.say(text),
     });
+    this.contextBar = new ContextBar(this.composer.textArea, { post: (m) => host.post(m), notify: (text) => this.announcer.say(text) });
+    this.composer.root.prepend(this.contextBar.root);
+    this.compareView = new CompareView(this.context, (question) => {
+      if (this.composer.textArea.value.trim() === '') this.composer.appendDraft(question);
+    });
+    this.contextBar.acceptDrops(this.composer.root);
     this.settingsToggle = iconButton('settings-gear', 'Chat settings', () => this.toggleSettings());
     this.settingsToggle.setAttribute('aria-expanded', 'false');
     this.settingsToggle.setAttribute('aria-controls', 'session-settings');
@@ -81,6 +95,7 @@ export class ChatApp {
       this.settingsToggle,
       el('span', { class: 'spacer' }),
       this.sessionUsage,
+      iconButton('split-horizontal', 'Compare models: ask 2 or 3 models the question in the input', () => this.startCompare()),
       iconButton('export', 'Export chat to Markdown', () => host.post({ type: 'exportSession' })),
       iconButton('add', 'New chat', () => host.post({ type: 'newChat' })),
     );
@@ -90,7 +105,7 @@ export class ChatApp {
     );
     this.transcript.append(this.emptyState);
     this.transcript.addEventListener('scroll', () => this.onScroll());
-    root.append(toolbar, this.settings.panel, this.protocolError.root, this.transcript, this.composer.root);
+    root.append(toolbar, this.settings.panel, this.protocolError.root, this.transcript, this.compareView.root, this.composer.root);
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && !event.defaultPrevented && this.busy) {
         event.preventDefault();
@@ -156,6 +171,10 @@ export class ChatApp {
         return this.settings.setModels(message.models);
       case 'draft':
         return this.composer.appendDraft(message.text);
+      case 'context':
+        return this.contextBar.set(message.context);
+      case 'compare':
+        return this.compareView.set(message.compare);
     }
   }
 
@@ -222,6 +241,14 @@ export class ChatApp {
     }
     this.sessionUsage.hidden = total.total === 0;
     this.sessionUsage.textContent = `This chat: ${usageText(total)}`;
+  }
+
+  private startCompare(): void {
+    const text = this.composer.textArea.value;
+    if (text.trim() === '') return this.announcer.say('Type the question to compare first.');
+    if (this.busy || !this.contextBar.allowsSend(text)) return;
+    this.host.post({ type: 'compare', text, models: [] });
+    this.composer.textArea.value = '';
   }
 
   private startEdit(turnId: string): void {

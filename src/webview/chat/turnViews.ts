@@ -1,6 +1,8 @@
 // The two kinds of message in the transcript. An assistant turn keeps a mirror of its text so each delta can be
 // checked against what is already shown (a gap asks the host for the whole transcript again).
-import { applyDelta, type AssistantTurn, type TokenUsage, type UserTurn } from '../../chatProtocol/session';
+import { applyDelta, type AssistantTurn, type TokenUsage } from '../../chatProtocol/session';
+import type { WireUserTurn } from '../../chatProtocol/messages';
+import { sentChips } from './attachments';
 import { StreamingMarkdown, type FrameScheduler } from '../markdown';
 import type { TurnFinish, WebviewMessage, WireAssistantTurn, WireTurnError } from '../../chatProtocol/messages';
 import type { Announcer } from './announcer';
@@ -33,7 +35,7 @@ export function usageText(usage: TokenUsage): string {
  * `announce`: whether finished blocks are read out now (none for a view that is never announced: the plain text of
  * each block is not even made). `deferred`: a history view's scheduler (it follows the bottom itself, once per slice).
  */
-function markdownFor(container: HTMLElement, context: TurnContext, announce: (() => boolean) | undefined, deferred?: FrameScheduler): StreamingMarkdown {
+export function markdownFor(container: HTMLElement, context: TurnContext, announce: (() => boolean) | undefined, deferred?: FrameScheduler): StreamingMarkdown {
   return new StreamingMarkdown(container, {
     scheduler: deferred,
     onBlockCompleted: announce
@@ -55,14 +57,14 @@ export class UserTurnView {
   private readonly editButton: HTMLButtonElement;
 
   constructor(
-    readonly turn: UserTurn,
+    readonly turn: WireUserTurn,
     context: TurnContext,
     fromHistory = false,
   ) {
     this.editButton = iconButton('edit', 'Edit and resend', () => context.edit(turn.id));
     const actions = el('div', { class: 'turn-actions' }, iconButton('copy', 'Copy message', () => context.post({ type: 'copyTurn', turnId: turn.id })), this.editButton);
     const header = el('div', { class: 'turn-header' }, icon('account'), el('span', { class: 'who', text: 'You' }), actions);
-    this.root = el('article', { class: 'turn user-turn', attrs: { 'aria-label': 'You said', 'data-turn-id': turn.id, tabindex: '-1' } }, header, el('div', { class: 'user-text', text: turn.content }));
+    this.root = el('article', { class: 'turn user-turn', attrs: { 'aria-label': 'You said', 'data-turn-id': turn.id, tabindex: '-1' } }, header, el('div', { class: 'user-text', text: turn.content }), sentChips(turn.attachments ?? []));
     if (fromHistory) context.skipWhileOffScreen(this.root, turn.content);
   }
 
