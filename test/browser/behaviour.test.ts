@@ -29,6 +29,33 @@ function installPageHelpers(): void {
         },
       };
     },
+    clock() {
+      // Frames 1/60 s apart on a clock the test moves: what the time-based pacing of updates is tested with.
+      const frame = 1000 / 60;
+      const state = { time: 0, due: undefined as { at: number; callback: () => void } | undefined };
+      const scheduler = {
+        now: () => state.time,
+        requestFrame(callback: () => void) {
+          state.due = { at: state.time + frame, callback };
+          return () => (state.due = undefined);
+        },
+        requestFrameAfter(delayMs: number, callback: () => void) {
+          state.due = { at: state.time + delayMs + frame / 2, callback }; // the frame after the timer, on average
+          return () => (state.due = undefined);
+        },
+      };
+      return {
+        state,
+        scheduler,
+        runDue() {
+          const due = state.due!;
+          state.due = undefined;
+          state.time = due.at;
+          due.callback();
+          return due.at;
+        },
+      };
+    },
     host() {
       return document.body.appendChild(document.createElement('div'));
     },
@@ -48,6 +75,12 @@ interface Helpers {
     requestFrame(callback: () => void): () => void;
     now(): number;
     runFrame(): boolean;
+  };
+  /** A frame scheduler on a clock the test moves; runDue() runs the requested frame at its time and returns that. */
+  clock(): {
+    state: { time: number; due: { at: number; callback: () => void } | undefined };
+    scheduler: { now(): number; requestFrame(callback: () => void): () => void; requestFrameAfter(delayMs: number, callback: () => void): () => void };
+    runDue(): number;
   };
   host(): HTMLDivElement;
   /** The DOM of append(text) + end(): what any chunking must end with. */
@@ -189,33 +222,16 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
 
   it('spaces updates out when they are expensive (at most maxUpdateShare of the time), up to maxUpdateIntervalMs', async () => {
     const result = await suite.page.evaluate(() => {
-      const frame = 1000 / 60;
-      let time = 0;
+      const clock = T.clock();
       let costOfUpdate = 0;
-      let due: { at: number; callback: () => void } | undefined;
-      const scheduler = {
-        now: () => time,
-        requestFrame(callback: () => void) {
-          due = { at: time + frame, callback };
-          return () => (due = undefined);
-        },
-        requestFrameAfter(delayMs: number, callback: () => void) {
-          due = { at: time + delayMs + frame / 2, callback }; // the frame after the timer, on average
-          return () => (due = undefined);
-        },
-      };
       // onRendered is where the panel scrolls, making the browser lay out: that time counts as the update's cost.
-      const md = new MD.StreamingMarkdown(T.host(), { scheduler, onRendered: () => (time += costOfUpdate) });
+      const md = new MD.StreamingMarkdown(T.host(), { scheduler: clock.scheduler, onRendered: () => (clock.state.time += costOfUpdate) });
       const starts: number[] = [];
       const stream = (cost: number, updates: number) => {
         costOfUpdate = cost;
         starts.length = 0;
-        for (let i = 0; i < updates && due; i++) {
-          const { at, callback } = due;
-          due = undefined;
-          time = at;
-          starts.push(time);
-          callback();
+        for (let i = 0; i < updates && clock.state.due; i++) {
+          starts.push(clock.runDue());
           md.append(`word${i} `); // text keeps coming
         }
         return starts.slice(1).map((start, i) => Math.round(start - starts[i]));
@@ -236,32 +252,15 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
 
   it("counts the browser's rendering of an update as its cost when the scheduler can tell when a frame is done", async () => {
     const result = await suite.page.evaluate(() => {
-      const frame = 1000 / 60;
-      let time = 0;
-      let due: { at: number; callback: () => void } | undefined;
+      const clock = T.clock();
       const rendered: Array<() => void> = [];
-      const scheduler = {
-        now: () => time,
-        requestFrame(callback: () => void) {
-          due = { at: time + frame, callback };
-          return () => (due = undefined);
-        },
-        requestFrameAfter(delayMs: number, callback: () => void) {
-          due = { at: time + delayMs + frame / 2, callback };
-          return () => (due = undefined);
-        },
-        afterRendering: (callback: () => void) => rendered.push(callback),
-      };
+      const scheduler = { ...clock.scheduler, afterRendering: (callback: () => void) => rendered.push(callback) };
       const md = new MD.StreamingMarkdown(T.host(), { scheduler });
       const starts: number[] = [];
       md.append('first ');
-      for (let i = 0; i < 30 && due; i++) {
-        const { at, callback } = due;
-        due = undefined;
-        time = at;
-        starts.push(time);
-        callback(); // the update itself takes no time here...
-        time += 8; // ...but the browser's style, layout and paint of it take 8 ms
+      for (let i = 0; i < 30 && clock.state.due; i++) {
+        starts.push(clock.runDue()); // the update itself takes no time here...
+        clock.state.time += 8; // ...but the browser's style, layout and paint of it take 8 ms
         for (const done of rendered.splice(0)) done();
         md.append(`word${i} `);
       }
