@@ -2,6 +2,7 @@
 // user's actions into protocol messages. Everything received is checked first; anything else is dropped.
 import type { ChatSettings, TokenUsage } from '../../chatProtocol/session';
 import { parseHostMessage, type HostMessage, type ModelsState, type WebviewMessage, type WireTurn } from '../../chatProtocol/messages';
+import { LazyRendering } from '../markdown';
 import { Announcer } from './announcer';
 import { ContextBar } from './attachments';
 import { CompareView } from './compareView';
@@ -19,6 +20,15 @@ export interface HostChannel {
 }
 
 type TurnView = UserTurnView | AssistantTurnView | MediaTurnView;
+
+export interface ChatAppOptions {
+  /**
+   * How the replies of a chat being opened or restored are rendered: 'lazily' (default: what is on screen at once,
+   * the rest in idle time or when scrolled to) or 'at once' (every reply before the first frame: the one-shot baseline
+   * of the render bench, and the reference the tests compare with).
+   */
+  history?: 'lazily' | 'at once';
+}
 
 export class ChatApp {
   private views: TurnView[] = [];
@@ -41,16 +51,22 @@ export class ChatApp {
   private readonly context: TurnContext;
   private readonly protocolError = new ProtocolErrorBanner(() => this.host.post({ type: 'resync' }));
 
+  private historyRendering: LazyRendering;
+
   constructor(
     root: HTMLElement,
     private readonly host: HostChannel,
+    private readonly options: ChatAppOptions = {},
   ) {
     this.announcer = new Announcer(document.body);
+    this.historyRendering = this.newHistoryRendering();
     this.context = {
       post: (m) => host.post(m),
       announcer: this.announcer,
       edit: (id) => this.startEdit(id),
       followNewText: () => this.followNewText(),
+      deferRendering: (element, text, box) => this.historyRendering.defer(element, text, box),
+      skipWhileOffScreen: (box, text) => this.historyRendering.skipWhileOffScreen(box, text),
     };
     this.settings = new SettingsView(
       (settings) => host.post({ type: 'updateSettings', settings }),
@@ -111,6 +127,11 @@ export class ChatApp {
         host.post({ type: 'stop' });
       }
     });
+  }
+
+  /** Resolves once every reply of the chat as opened has been rendered (they render lazily: see ChatAppOptions). */
+  whenHistoryRendered(): Promise<void> {
+    return this.historyRendering.whenDone();
   }
 
   /** Checks and applies one message from the host. */
@@ -183,6 +204,8 @@ export class ChatApp {
     this.saveState();
     for (const view of this.views) view.dispose();
     this.views = [];
+    this.historyRendering.dispose();
+    this.historyRendering = this.newHistoryRendering();
     document.title = message.title;
     this.settings.set(message.settings);
     this.settings.setModels(message.models);
@@ -190,6 +213,9 @@ export class ChatApp {
     this.updateSessionUsage();
     this.awaitingResync = false;
     this.stickToBottom = true;
+    this.emptyState.hidden = this.views.length > 0;
+    if (this.options.history === 'at once') this.historyRendering.renderAllNow();
+    else this.historyRendering.renderVisibleNow();
     if (!this.initialized) this.composer.focus();
     this.initialized = true;
   }
@@ -203,9 +229,18 @@ export class ChatApp {
     if (this.sessionId) this.host.setState(this.draft ? { sessionId: this.sessionId, draft: this.draft } : { sessionId: this.sessionId });
   }
 
+  /** A long chat opens at its last screen at once; the replies above render in idle time or when scrolled to. */
+  private newHistoryRendering(): LazyRendering {
+    return new LazyRendering(this.transcript, { onRendered: () => this.followNewText() });
+  }
+
   private addTurn(turn: WireTurn, live: boolean): void {
     const view =
-      turn.role === 'user' ? new UserTurnView(turn, this.context) : turn.role === 'media' ? new MediaTurnView(turn, this.context) : new AssistantTurnView(turn, this.context, live || turn.status === 'streaming');
+      turn.role === 'user'
+        ? new UserTurnView(turn, this.context, !live)
+        : turn.role === 'media'
+          ? new MediaTurnView(turn, this.context)
+          : new AssistantTurnView(turn, this.context, live || turn.status === 'streaming');
     this.views.push(view);
     this.transcript.append(view.root);
   }
