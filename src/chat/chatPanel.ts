@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { HostMessage } from '../chatProtocol/messages';
 import type { ChatController } from './chatController';
 import type { ChatWebviewBridge } from './webviewBridge';
+import { htmlPage } from '../util/html';
 import { chatCsp, mediaOriginsOf } from './hub/csp';
 
 /** What the chat's media turns add to the page: the kept files' folder, and the gateway's result origins. */
@@ -22,30 +23,18 @@ export function chatWebviewOptions(extensionUri: vscode.Uri, mediaRoots: vscode.
   return { enableScripts: true, enableCommandUris: false, enableForms: false, localResourceRoots: [...chatResourceRoots(extensionUri), ...mediaRoots] };
 }
 
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, sessionId: string, mediaOrigins: readonly string[] = []): string {
   const nonce = randomBytes(18).toString('base64');
   const asset = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', ...path)).toString();
-  const source = webview.cspSource;
-  const csp = chatCsp({ nonce, cspSource: source, mediaOrigins });
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${escapeAttribute(asset('codicons', 'codicon.css'))}">
-<link rel="stylesheet" href="${escapeAttribute(asset('webview', 'chat.css'))}">
-<title>Model Gateway Chat</title>
-</head>
-<body data-session-id="${escapeAttribute(sessionId)}">
-<div id="app"></div>
-<script nonce="${nonce}" src="${escapeAttribute(asset('webview', 'chat.js'))}"></script>
-</body>
-</html>`;
+  return htmlPage({
+    title: 'Model Gateway Chat',
+    csp: chatCsp({ nonce, cspSource: webview.cspSource, mediaOrigins }),
+    nonce,
+    stylesheets: [asset('codicons', 'codicon.css'), asset('webview', 'chat.css')],
+    scripts: [asset('webview', 'chat.js')],
+    data: { 'session-id': sessionId },
+    body: '<div id="app"></div>',
+  });
 }
 
 export class ChatPanel implements vscode.Disposable {

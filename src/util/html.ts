@@ -14,26 +14,32 @@ export interface PageParts {
   title: string;
   /** The Content-Security-Policy, as directives joined by "; ". */
   csp: string;
-  /** The nonce its style-src allows for the page's one style element. */
+  /** The nonce the CSP allows for the page's own style element and scripts. */
   nonce: string;
-  style: string;
+  /** CSS for one nonce'd style element. */
+  style?: string;
+  /** Stylesheet URLs (the CSP's style-src allows them). */
+  stylesheets?: readonly string[];
+  /** Script URLs, each loaded with the nonce, after the body. */
+  scripts?: readonly string[];
+  /** `data-*` attributes of the body element. */
+  data?: Readonly<Record<string, string>>;
   /** Already-escaped markup. */
   body: string;
 }
 
-/** A whole webview page around `body`, with its CSP and one nonce'd style element (the extension's script-free pages). */
+/** A whole webview page around `body`: its CSP first, then its styles, the body and its scripts. */
 export function htmlPage(parts: PageParts): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(parts.csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(parts.title)}</title>
-<style nonce="${escapeHtml(parts.nonce)}">${parts.style}</style>
-</head>
-<body>
-${parts.body}
-</body>
-</html>`;
+  const nonce = escapeHtml(parts.nonce);
+  const head = [
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(parts.csp)}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(parts.title)}</title>`,
+    ...(parts.stylesheets ?? []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+    ...(parts.style === undefined ? [] : [`<style nonce="${nonce}">${parts.style}</style>`]),
+  ];
+  const data = Object.entries(parts.data ?? {}).map(([name, value]) => ` data-${name}="${escapeHtml(value)}"`).join('');
+  const scripts = (parts.scripts ?? []).map((src) => `<script nonce="${nonce}" src="${escapeHtml(src)}"></script>`);
+  return ['<!DOCTYPE html>', '<html lang="en">', '<head>', ...head, '</head>', `<body${data}>`, parts.body, ...scripts, '</body>', '</html>'].join('\n');
 }
