@@ -134,7 +134,8 @@ describe('chat panel (issue: chat)', function () {
       webview.options.localResourceRoots?.slice(0, 2).map((u) => path.relative(vscode.extensions.getExtension('model-gateway.model-gateway')!.extensionPath, u.fsPath)),
       [path.join('dist', 'webview'), path.join('dist', 'codicons')],
     );
-    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(webview.html)?.[1] ?? '';
+    // The attribute as the browser reads it (the page escapes quotes in every attribute).
+    const csp = (/http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(webview.html)?.[1] ?? '').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
     assert.match(csp, /default-src 'none'/);
     assert.match(csp, /script-src 'nonce-[A-Za-z0-9+/=]{20,}'/);
     assert.match(csp, /connect-src 'none'/);
