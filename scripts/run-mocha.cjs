@@ -15,7 +15,7 @@ function findTests(dir) {
   });
 }
 
-const mocha = new Mocha({ ui: 'bdd', timeout: 20_000, reporter: 'spec', color: !process.env.CI });
+const mocha = new Mocha({ ui: 'bdd', timeout: 20_000, reporter: 'spec', color: !process.env.CI, forbidOnly: true });
 if (grep) mocha.grep(grep);
 const files = dirs.flatMap(findTests).sort();
 for (const file of files) mocha.addFile(path.resolve(file));

@@ -6,12 +6,14 @@ import { KeyCommands } from './auth/keyCommands';
 import { applySeededKey } from './auth/seedKey';
 import { ChatPanelManager } from './chat/chatPanelManager';
 import { createGatewayClient } from './gateway/clientFactory';
-import { GatewayConnection, type ConnectionState } from './gateway/connection';
+import { GatewayConnection } from './gateway/connection';
 import { GatewayChatModelProvider, LM_VENDOR } from './models/lmProvider';
-import { ModelCatalog } from './models/modelCatalog';
+import { DEFAULT_TTL_MS, ModelCatalog } from './models/modelCatalog';
+import { RememberedModels } from './models/rememberedModels';
 import { ModelCommands } from './models/modelCommands';
 import { readSettings, SECTION, type Settings } from './settings/settings';
-import { registerCommands } from './ui/commands';
+import { registerCommands, type CommandHandlers } from './ui/commands';
+import { ExtensionContextKeys } from './ui/contextKeys';
 import { ConnectionStatusBar } from './ui/statusBar';
 import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
 import { realClock } from './util/clock';
@@ -39,6 +41,8 @@ interface Services {
   connection: GatewayConnection;
   settings(): Settings;
   onDidChangeSettings: vscode.Event<void>;
+  /** Registers commands (each run is logged at debug level). */
+  register(handlers: CommandHandlers): void;
   testing: Record<string, unknown>;
 }
 
@@ -69,12 +73,22 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     }),
   );
 
-  const services: Services = { context, log, keys, connection, settings: () => settings, onDidChangeSettings: settingsChanged.event, testing };
+  const register = (handlers: CommandHandlers) => registerCommands(context, handlers, log);
+  const services: Services = { context, log, keys, connection, settings: () => settings, onDidChangeSettings: settingsChanged.event, register, testing };
   wireKeysAndStatus(services);
   const models = wireModels(services);
   wireChat(services, models);
-  wireVideos(services, models);
-  registerCommands(context, { 'modelGateway.openLogs': () => log.show() });
+  const videos = wireVideos(services, models);
+  register({ 'modelGateway.openLogs': () => log.show() });
+  const contextKeys = new ExtensionContextKeys({
+    connection,
+    hasKey: (origin) => keys.has(origin),
+    onDidChangeKey: keys.onDidChange,
+    videoJobs: { count: () => videos.view.visibleJobs().length, onDidChange: videos.view.onDidChange },
+    chatViewType: CHAT_VIEW_TYPE,
+  });
+  context.subscriptions.push(contextKeys);
+  testing.contextKeys = contextKeys;
 
   return TEST_BUILD ? { connection, testing } : undefined;
 }
@@ -83,40 +97,34 @@ export async function deactivate(): Promise<void> {
   await Promise.allSettled(flushOnDeactivate.splice(0).map((flush) => flush()));
 }
 
-function wireKeysAndStatus({ context, keys, connection, testing }: Services): void {
+function wireKeysAndStatus({ context, keys, connection, register, testing }: Services): void {
   const keyCommands = new KeyCommands(keys, connection);
   const statusBar = new ConnectionStatusBar(connection);
   context.subscriptions.push(statusBar);
-  registerCommands(context, { ...keyCommands.handlers(), 'modelGateway.showStatusMenu': () => statusBar.showMenu() });
-  const updateContextKeys = (state: ConnectionState) => {
-    void vscode.commands.executeCommand('setContext', 'modelGateway.hasBaseUrl', state.kind !== 'no-url');
-    void vscode.commands.executeCommand('setContext', 'modelGateway.hasApiKey', state.kind !== 'no-url' && state.kind !== 'no-key');
-  };
-  context.subscriptions.push(new vscode.Disposable(connection.onDidChangeState(updateContextKeys).dispose));
-  updateContextKeys(connection.state);
-  void connection.refreshKeyState().then(updateContextKeys);
+  register({ ...keyCommands.handlers(), 'modelGateway.showStatusMenu': () => statusBar.showMenu() });
+  void connection.refreshKeyState();
   void applySeededKey(keys).then(() => warnAboutLostKeys(keys));
   testing.statusBar = statusBar;
 }
 
-function wireModels({ context, log, connection, testing }: Services): ModelCatalog {
-  const models = new ModelCatalog(connection, realClock);
+function wireModels({ context, log, connection, register, testing }: Services): ModelCatalog {
+  const models = new ModelCatalog(connection, realClock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
   const lmProvider = new GatewayChatModelProvider(models, connection, log);
   const modelCommands = new ModelCommands({ catalog: models, connection, log, clock: realClock, proxySetting: vscodeProxySetting });
   context.subscriptions.push(models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider));
-  registerCommands(context, modelCommands.handlers());
+  register(modelCommands.handlers());
   testing.models = models;
   testing.modelCommands = modelCommands;
   return models;
 }
 
-function wireChat({ context, log, connection, settings, testing }: Services, models: ModelCatalog): void {
+function wireChat({ context, log, connection, settings, register, testing }: Services, models: ModelCatalog): void {
   const createManager = (storageFolder: string) =>
     new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, models, chatDefaults: () => settings().chat, log, clock: realClock });
   const chat = createManager(vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath);
   context.subscriptions.push(chat, vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, chat));
   // The handlers return nothing: a command's result may be sent across processes, and panels do not serialize.
-  registerCommands(context, {
+  register({
     'modelGateway.newChat': async (options?: unknown) => void (await chat.newChat({ model: modelOption(options) })),
     'modelGateway.askAboutSelection': async () => void (await chat.askAboutSelection()),
     'modelGateway.exportChat': async (target?: unknown) => void (await chat.exportChat(target)),
@@ -125,7 +133,7 @@ function wireChat({ context, log, connection, settings, testing }: Services, mod
   flushOnDeactivate.push(() => chat.flush());
 }
 
-function wireVideos({ context, log, keys, connection, settings, onDidChangeSettings, testing }: Services, models: ModelCatalog): void {
+function wireVideos({ context, log, keys, connection, settings, onDidChangeSettings, register, testing }: Services, models: ModelCatalog): VideoFeature {
   const createStore = (video: Settings['video'], options: VideoTestOptions = {}) =>
     new JobStore({
       clock: realClock,
@@ -146,12 +154,13 @@ function wireVideos({ context, log, keys, connection, settings, onDidChangeSetti
   };
   const videos = new VideoFeature(deps, { treeViewId: 'modelGateway.videoJobs', primary: true });
   context.subscriptions.push(videos);
-  registerCommands(context, videos.commands.handlers());
+  register(videos.commands.handlers());
   testing.videos = {
     feature: videos,
     /** A separate store, view model and commands (no tree view, no registered commands) over the given storage. */
     createForTest: (options: VideoTestOptions = {}) => new VideoFeature({ ...deps, createStore: (video) => createStore(video, options) }, { primary: false, ui: options.ui }),
   };
+  return videos;
 }
 
 /** `{ model }` from List Models' "start a chat with it"; anything else means the default model. */
