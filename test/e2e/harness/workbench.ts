@@ -1,0 +1,188 @@
+// Driving the VS Code workbench as a person does: the command palette, quick inputs, notifications, dialogs,
+// views and menus, and the chat webview's frame. Every wait is on a condition, never a fixed sleep.
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame, Locator, Page } from 'playwright-core';
+import { EXTENSION_ID, type E2ESession } from './session';
+
+/** Generous: the machine runs the suite on 2 busy cores. */
+export const WAIT_MS = 60_000;
+
+/** Polls `probe` until it returns something truthy. */
+export async function until<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, timeoutMs = WAIT_MS, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+export class Workbench {
+  private shots = 0;
+
+  constructor(readonly session: E2ESession) {}
+
+  get page(): Page {
+    return this.session.page;
+  }
+
+  /** The extension's status bar item, once the extension has activated. */
+  status(): Locator {
+    return this.page.locator(`[id="${EXTENSION_ID}.modelGateway.status"]`);
+  }
+
+  /** The first activation waits for the whole workbench and extension host to start: the slowest step. */
+  async waitForExtension(): Promise<void> {
+    await this.status().waitFor({ timeout: 6 * WAIT_MS });
+  }
+
+  /** Runs a command from the Command Palette by its full title, e.g. "Model Gateway: Set API Key". */
+  async runCommand(title: string): Promise<void> {
+    await this.closeQuickInput();
+    await this.page.keyboard.press('F1');
+    const input = this.quickInputBox();
+    await input.waitFor({ timeout: WAIT_MS });
+    await input.fill(`>${title}`);
+    const row = this.quickPickRow(title);
+    await row.waitFor({ timeout: WAIT_MS });
+    await row.click();
+  }
+
+  /** Whether the palette offers a command (for `when` clauses that hide it). */
+  async paletteOffers(title: string): Promise<boolean> {
+    await this.closeQuickInput();
+    await this.page.keyboard.press('F1');
+    const input = this.quickInputBox();
+    await input.waitFor({ timeout: WAIT_MS });
+    await input.fill(`>${title}`);
+    // The list settles within a frame or two of the input; an absent command leaves "No matching commands".
+    await until(async () => (await this.quickPickRow(title).count()) > 0 || (await this.page.locator('.quick-input-widget', { hasText: 'No matching commands' }).count()) > 0, `the palette to filter for ${title}`);
+    const offered = (await this.quickPickRow(title).count()) > 0;
+    await this.page.keyboard.press('Escape');
+    return offered;
+  }
+
+  quickInputBox(): Locator {
+    return this.page.locator('.quick-input-widget input.input');
+  }
+
+  /** A row of the open quick pick whose label is exactly `label` (codicons in labels are ignored). */
+  quickPickRow(label: string | RegExp): Locator {
+    const exact = typeof label === 'string' ? new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) : label;
+    return this.page.locator('.quick-input-list .monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: exact }) });
+  }
+
+  /** Waits for the quick input titled `title` (or any), types `text` and accepts it. */
+  async answerInput(text: string, title?: string | RegExp): Promise<void> {
+    if (title) await this.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor({ timeout: WAIT_MS });
+    const input = this.quickInputBox();
+    await input.waitFor({ timeout: WAIT_MS });
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  /** Picks `label` in the open quick pick. */
+  async pick(label: string | RegExp): Promise<void> {
+    const row = this.quickPickRow(label);
+    await row.first().waitFor({ timeout: WAIT_MS });
+    await row.first().click();
+  }
+
+  async closeQuickInput(): Promise<void> {
+    if (await this.page.locator('.quick-input-widget').isVisible()) await this.page.keyboard.press('Escape');
+    await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: WAIT_MS });
+  }
+
+  /** A notification toast whose text matches. */
+  toast(text: string | RegExp): Locator {
+    return this.page.locator('.notification-toast').filter({ hasText: text });
+  }
+
+  /** Clicks a button of the toast matching `text`. */
+  async toastAction(text: string | RegExp, button: string): Promise<void> {
+    const toast = this.toast(text);
+    await toast.first().waitFor({ timeout: WAIT_MS });
+    await toast.first().locator('.monaco-button', { hasText: button }).click();
+  }
+
+  async closeToasts(): Promise<void> {
+    for (const toast of await this.page.locator('.notification-toast').all()) {
+      await toast.hover().catch(() => undefined);
+      await toast.locator('.codicon-notifications-clear').click().catch(() => undefined);
+    }
+  }
+
+  /** A modal dialog's button. */
+  async dialogButton(label: string): Promise<void> {
+    const button = this.page.locator('.monaco-dialog-box .monaco-button', { hasText: label });
+    await button.first().waitFor({ timeout: WAIT_MS });
+    await button.first().click();
+  }
+
+  /** Clicks an entry of the open context menu. */
+  async menuItem(label: string): Promise<void> {
+    const item = this.page.locator('.monaco-menu .action-item', { has: this.page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
+    await item.first().waitFor({ timeout: WAIT_MS });
+    await item.first().click();
+  }
+
+  /** The frame holding the chat webview's page (the inner frame of the webview host). */
+  async chatFrame(): Promise<Frame> {
+    return until(async () => {
+      for (const frame of this.page.frames()) {
+        if (frame.isDetached()) continue;
+        if ((await frame.locator('.composer-input').count().catch(() => 0)) > 0 && (await frame.locator('.composer-input').isVisible().catch(() => false))) return frame;
+      }
+      return undefined;
+    }, 'the chat webview');
+  }
+
+  /** Saves a numbered screenshot of the whole window in the run's artifacts folder. */
+  async screenshot(name: string): Promise<string> {
+    const dir = join(this.session.paths.artifacts, 'screenshots');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `${String(++this.shots).padStart(2, '0')}-${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /** Ids of the commands the extension has run, from its log (each run is logged at debug level). */
+  commandRuns(): Set<string> {
+    const runs = new Set<string>();
+    for (const file of logFiles(join(this.session.paths.userData, 'logs'))) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/\[debug\] Command (modelGateway\.[\w.]+)/g)) runs.add(match[1]);
+    }
+    return runs;
+  }
+
+  async reload(): Promise<void> {
+    await this.page.reload();
+    await this.waitForExtension();
+  }
+}
+
+/** Every log file the extension wrote, in any session of the server and any extension host. */
+function logFiles(dir: string): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return entries.flatMap((name) => {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) return logFiles(full);
+    return full.includes(EXTENSION_ID) && name.endsWith('.log') ? [full] : [];
+  });
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
