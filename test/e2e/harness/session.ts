@@ -11,7 +11,7 @@ import { startSimulator, type Simulator, type SimulatorOptions } from '../../sim
 
 export const EXTENSION_ID = 'model-gateway.model-gateway';
 export const SIM_KEY = `sk-sim-e2e-${'0123456789abcdef'.repeat(2)}`;
-const SIM_OPTIONS: SimulatorOptions = { tokensPerSecond: 40, apiKey: SIM_KEY, video: { queuedMs: 2500, inProgressMs: 3500 } };
+const SIM_OPTIONS: SimulatorOptions = { tokensPerSecond: 20, apiKey: SIM_KEY, video: { queuedMs: 3000, inProgressMs: 5000 } };
 
 export interface E2EPaths {
   root: string;
@@ -48,12 +48,17 @@ const USER_SETTINGS = {
   'git.autoRepositoryDetection': false,
   'editor.minimap.enabled': false,
   'window.restoreWindows': 'all',
+  // Status checks every 1-2 s, so each state of a job (queued, in progress, completed) is seen.
+  'modelGateway.video.pollMinSeconds': 1,
+  'modelGateway.video.pollMaxSeconds': 2,
 };
 
 export class E2ESession {
   readonly paths = pathsFromEnv();
   sim!: Simulator;
   page!: Page;
+  /** Screenshots taken so far (they are numbered in order). */
+  screenshots = 0;
   private browser: Browser | undefined;
   private context: BrowserContext | undefined;
   private server: ChildProcess | undefined;
@@ -78,6 +83,8 @@ export class E2ESession {
     this.browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_FLAGS, '--autoplay-policy=no-user-gesture-required'] });
     this.context = await this.browser.newContext({ viewport: { width: 1400, height: 860 } });
     await this.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${this.port}` });
+    // The machine has no internet: pages the tests open outside VS Code get a stub, so their address stays theirs.
+    await this.context.route(/^https:\/\/example\.com\//, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>stub</title>' }));
     this.page = await this.context.newPage();
     this.page.setDefaultTimeout(60_000);
     await this.page.goto(this.url, { waitUntil: 'domcontentloaded', timeout: 120_000 });

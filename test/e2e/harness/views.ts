@@ -11,3 +11,25 @@ export function walkthroughStep(wb: Workbench, title: string): Locator {
 export async function walkthroughStepDone(wb: Workbench, title: string): Promise<boolean> {
   return (await walkthroughStep(wb, title).first().getAttribute('aria-checked')) === 'true';
 }
+
+/** A row of the Video Jobs tree: a job (by the start of its prompt) or a result (by its file name). */
+export function videoRow(wb: Workbench, text: string | RegExp): Locator {
+  return wb.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: text });
+}
+
+/** An action in the title bar of the Model Gateway side bar (the Video Jobs view's own actions). */
+export function viewTitleAction(wb: Workbench, label: string): Locator {
+  return wb.page.locator(`.part.sidebar .title-actions .action-label[aria-label="${label}"], .part.sidebar .pane-header .actions .action-label[aria-label="${label}"]`);
+}
+
+/** Clicks an inline action of a tree row (shown on hover). */
+export async function rowAction(row: Locator, label: string): Promise<void> {
+  await row.hover();
+  await row.locator(`.actions .action-label[aria-label="${label}"]`).click();
+}
+
+/** Opens a tree row's context menu and clicks `item`. */
+export async function rowMenu(wb: Workbench, row: Locator, item: string): Promise<void> {
+  await row.click({ button: 'right' });
+  await wb.menuItem(item);
+}

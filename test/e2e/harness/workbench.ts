@@ -25,8 +25,6 @@ export async function until<T>(probe: () => T | undefined | null | false | Promi
 }
 
 export class Workbench {
-  private shots = 0;
-
   constructor(readonly session: E2ESession) {}
 
   get page(): Page {
@@ -53,6 +51,19 @@ export class Workbench {
     const row = this.quickPickRow(title);
     await row.waitFor({ timeout: WAIT_MS });
     await row.click();
+  }
+
+  /** Opens a workspace file from the Explorer; resolves when its text shows. */
+  async openFile(name: string, firstLine: string): Promise<void> {
+    await this.runCommand('View: Show Explorer');
+    const row = this.page.locator('.explorer-folders-view .monaco-list-row', { has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) });
+    await row.first().dblclick({ timeout: WAIT_MS });
+    await this.editorLines(firstLine).waitFor({ timeout: WAIT_MS });
+  }
+
+  /** The visible lines of the text editor showing `text`. */
+  editorLines(text: string): Locator {
+    return this.page.locator('.editor-instance .monaco-editor .view-lines').filter({ hasText: text });
   }
 
   /** Whether the palette offers a command (for `when` clauses that hide it). */
@@ -148,7 +159,7 @@ export class Workbench {
   async screenshot(name: string): Promise<string> {
     const dir = join(this.session.paths.artifacts, 'screenshots');
     mkdirSync(dir, { recursive: true });
-    const file = join(dir, `${String(++this.shots).padStart(2, '0')}-${name}.png`);
+    const file = join(dir, `${String(++this.session.screenshots).padStart(2, '0')}-${name}.png`);
     await this.page.screenshot({ path: file });
     return file;
   }
