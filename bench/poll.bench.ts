@@ -1,66 +1,112 @@
-// Poll bench: the job store's scheduler against a naive fixed-interval poller, both with the real gateway client
-// against the gateway simulator, on one virtual clock that also drives the simulator's video schedule and rate
-// limit. Time stands still while a request is on the wire and jumps to the next timer when all is settled, so
-// hours of polling run in seconds and the figures do not depend on the machine.
+// Poll bench: the job store's scheduler (learning from earlier durations and honouring the gateway's timing
+// hints) against the same scheduler as it was before it learned ("today": fixed backoff only) and a naive
+// fixed-interval poller, all with the real gateway client against the gateway simulator, on one virtual clock that
+// also drives the simulator's video schedule and rate limit. Time stands still while a request is on the wire and
+// jumps to the next timer when all is settled, so hours of polling run in seconds and the figures do not depend
+// on the machine.
 //   npm run bench:poll   (NAIVE_INTERVAL_MS=5000 changes the baseline's interval; POLL_BENCH_ONLY=storm runs one scenario)
 import { GatewayClient } from '../src/gateway/client';
 import type { GatewayApi, VideoRequest } from '../src/gateway/types';
 import { FakeClock } from '../src/util/fakeClock';
 import type { Memento } from '../src/util/memento';
+import { DurationHistory, MemoryJsonStore } from '../src/videos/durationHistory';
 import { JobStore } from '../src/videos/jobStore';
 import { isFinalStatus } from '../src/videos/status';
 import { startSimulator, type Simulator } from '../test/simulator';
+import type { VideoSchedule } from '../test/simulator/video';
 import { seededRandom } from '../test/unit/videos/fakes';
 import { requestsInsideRetryAfter, VirtualTime, type RequestRecord } from '../test/unit/videos/virtualTime';
 
 const NAIVE_INTERVAL_MS = Number(process.env.NAIVE_INTERVAL_MS ?? 2_000);
 const IDLE_CHECK_MS = 10 * 60_000;
+/** Learning may see completions later than today by at most this (mean and p95, each scenario). */
+const LATENCY_TOLERANCE = { ms: 1_000, fraction: 0.1 };
 const RUN_LIMIT_MS = 3 * 60 * 60_000;
+
+interface JobPlan {
+  /** Virtual ms after the start at which the job is submitted. */
+  at: number;
+  parameters: { resolution: string; duration: number };
+  schedule: VideoSchedule;
+}
 
 interface Scenario {
   name: string;
   jobs: number;
-  /** Virtual ms after the start at which job i is submitted. */
-  submitAt: (i: number, random: () => number) => number;
-  schedule: { queuedMs: number; inProgressMs: number };
+  /** Job i's submit time, parameters and simulator schedule. */
+  plan: (i: number, random: () => number) => JobPlan;
+  /** The first jobs only teach the scheduler; figures count the others. */
+  warmup?: number;
   /** Things done to the simulator at given times (a 429 storm). */
   events?: Array<{ at: number; run: (sim: Simulator) => void }>;
 }
+
+const P720 = { resolution: '720p', duration: 4 };
+const fixed = (at: (i: number, random: () => number) => number, queuedMs: number, inProgressMs: number): Scenario['plan'] =>
+  (i, random) => ({ at: at(i, random), parameters: P720, schedule: { queuedMs, inProgressMs } });
+
+/** Normal(mean, sd) by Box-Muller, cut at ±3 sd. */
+function normal(random: () => number, mean: number, sd: number): number {
+  const z = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  return mean + sd * Math.max(-3, Math.min(3, z));
+}
+
+/** Two kinds of job with stable durations of their own (queued for the first 20 %), no progress reported. */
+const KINDS = [
+  { parameters: { resolution: '720p', duration: 4 }, meanMs: 80_000, sdMs: 6_000 },
+  { parameters: { resolution: '1080p', duration: 8 }, meanMs: 160_000, sdMs: 10_000 },
+];
+const WARMUP = 20;
 
 const SCENARIOS: Scenario[] = [
   {
     name: '200 pending jobs (10 min each)',
     jobs: 200,
-    submitAt: () => 0,
-    schedule: { queuedMs: 120_000, inProgressMs: 479_300 },
+    plan: fixed(() => 0, 120_000, 479_300),
   },
   {
     name: '50 jobs completing at random times',
     jobs: 50,
-    submitAt: (_i, random) => Math.floor(random() * 10 * 60_000),
-    schedule: { queuedMs: 20_000, inProgressMs: 99_300 },
+    plan: fixed((_i, random) => Math.floor(random() * 10 * 60_000), 20_000, 99_300),
   },
   {
     name: '429 storm (100 jobs, 5 req/10 s limit for 90 s + forced 429s)',
     jobs: 100,
-    submitAt: () => 0,
-    schedule: { queuedMs: 60_000, inProgressMs: 239_300 },
+    plan: fixed(() => 0, 60_000, 239_300),
     events: [
       { at: 60_000, run: (sim) => sim.setRateLimit({ requests: 5, windowMs: 10_000 }) },
       { at: 150_000, run: (sim) => sim.setRateLimit(null) },
       { at: 200_000, run: (sim) => sim.force429(20, 6) },
     ],
   },
+  {
+    name: `learned durations (2 kinds, 80 ± 6 s and 160 ± 10 s, no progress field; ${WARMUP} warm-up jobs, then 60 measured)`,
+    jobs: WARMUP + 60,
+    warmup: WARMUP,
+    plan: (i, random) => {
+      const kind = KINDS[i % KINDS.length];
+      const totalMs = Math.round(normal(random, kind.meanMs, kind.sdMs));
+      const queuedMs = Math.round(totalMs * 0.2);
+      // Warm-up jobs every 20 s; the measured ones at random times once the warm-up is over.
+      const at = i < WARMUP ? i * 20_000 : 10 * 60_000 + Math.floor(random() * 10 * 60_000);
+      return { at, parameters: kind.parameters, schedule: { queuedMs, inProgressMs: totalMs - queuedMs, progress: false } };
+    },
+  },
 ];
 
 interface Poller {
-  submit(request: VideoRequest): Promise<void>;
+  /** Resolves with the job id. */
+  submit(request: VideoRequest): Promise<string | undefined>;
   pending(): number;
   dispose(): void;
 }
 
+type PollerKind = 'learning' | 'today' | 'naive';
+
 interface RunResult {
+  /** Requests for the measured jobs (all jobs but the warm-up). */
   requests: RequestRecord[];
+  allRequests: RequestRecord[];
   simLogged: number;
   detectionLatencyMs: number[];
   idleRequests: number;
@@ -80,14 +126,25 @@ class MemoryStorage implements Memento {
   }
 }
 
-/** The job store, as the extension uses it. */
-function adaptivePoller(clock: FakeClock, api: GatewayApi, origin: string, onFinal: (id: string) => void): Poller {
-  const store = new JobStore({ storage: new MemoryStorage(), clock, apiFor: () => api, scheduler: { random: seededRandom(11) } });
+/**
+ * The job store, as the extension uses it ("learning": with a duration history and the gateway's hints), or with
+ * both off, which is the scheduler as it was before either existed ("today").
+ */
+function storePoller(clock: FakeClock, api: GatewayApi, origin: string, onFinal: (id: string) => void, learning: boolean): Poller {
+  const history = learning ? new DurationHistory({ store: new MemoryJsonStore() }) : undefined;
+  void history?.load();
+  const store = new JobStore({
+    storage: new MemoryStorage(),
+    clock,
+    apiFor: () => api,
+    scheduler: { random: seededRandom(11), history, gatewayHints: learning },
+  });
   store.onDidFinish((job) => onFinal(job.id!));
   return {
     submit: async (request) => {
       const job = await store.submit(origin, request);
       if (isFinalStatus(job.status)) onFinal(job.id!);
+      return job.id;
     },
     pending: () => store.runningCount,
     dispose: () => store.dispose(),
@@ -118,34 +175,39 @@ function naivePoller(clock: FakeClock, api: GatewayApi, onFinal: (id: string) =>
       pending++;
       const job = await api.submitVideo(request);
       schedule(job.id);
+      return job.id;
     },
     pending: () => pending,
     dispose: () => timers.forEach((t) => clock.clearTimeout(t)),
   };
 }
 
-async function run(scenario: Scenario, kind: 'adaptive' | 'naive'): Promise<RunResult> {
+async function run(scenario: Scenario, kind: PollerKind): Promise<RunResult> {
   const wallStart = performance.now();
   const clock = new FakeClock();
   const start = clock.now();
   const time = new VirtualTime(clock);
-  const sim = await startSimulator({ video: scenario.schedule, now: () => clock.now() });
+  const random = seededRandom(2024);
+  const plans = Array.from({ length: scenario.jobs }, (_, i) => scenario.plan(i, random));
+  const planOf = (prompt: string) => plans[Number(/^bench job (\d+)$/.exec(prompt)?.[1])];
+  const sim = await startSimulator({ video: (request) => planOf(request.prompt).schedule, now: () => clock.now() });
   // The scheduler owns retries for polls; the naive poller gets the same client for a like-for-like count.
   const client = new GatewayClient({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0 });
   const api = time.wrap(client);
   const finishedAt = new Map<string, number>();
   const onFinal = (id: string) => finishedAt.set(id, clock.now());
-  const poller = kind === 'adaptive' ? adaptivePoller(clock, api, sim.origin, onFinal) : naivePoller(clock, api, onFinal);
+  const poller = kind === 'naive' ? naivePoller(clock, api, onFinal) : storePoller(clock, api, sim.origin, onFinal, kind === 'learning');
 
-  const random = seededRandom(2024);
+  const measured = new Map<string, JobPlan>();
   let submitted = 0;
-  for (let i = 0; i < scenario.jobs; i++) {
-    const at = scenario.submitAt(i, random);
+  plans.forEach((plan, i) => {
     clock.setTimeout(() => {
       submitted++;
-      void poller.submit({ model: 'model-1.0-video-edit', input: { prompt: `bench job ${i}` }, parameters: { resolution: '720p', duration: 4 } });
-    }, at);
-  }
+      void poller.submit({ model: 'model-1.0-video-edit', input: { prompt: `bench job ${i}` }, parameters: plan.parameters }).then((id) => {
+        if (id !== undefined && i >= (scenario.warmup ?? 0)) measured.set(id, plan);
+      });
+    }, plan.at);
+  });
   for (const event of scenario.events ?? []) clock.setTimeout(() => event.run(sim), event.at);
 
   await time.runWhile(() => submitted < scenario.jobs || poller.pending() > 0 || finishedAt.size < scenario.jobs, RUN_LIMIT_MS);
@@ -157,11 +219,11 @@ async function run(scenario: Scenario, kind: 'adaptive' | 'naive'): Promise<RunR
   const timersLeftIdle = clock.pendingTimers;
 
   // Each job completes on the simulator `queued + in progress` after its submission reached it.
-  const duration = scenario.schedule.queuedMs + scenario.schedule.inProgressMs;
   const latencies: number[] = [];
-  for (const [id, at] of finishedAt) {
+  for (const [id, plan] of measured) {
     const submitStart = submitTimeOf(time.requests, id);
-    if (submitStart !== undefined) latencies.push(at - (submitStart + duration));
+    const at = finishedAt.get(id);
+    if (submitStart !== undefined && at !== undefined) latencies.push(at - (submitStart + plan.schedule.queuedMs + plan.schedule.inProgressMs));
   }
 
   poller.dispose();
@@ -169,14 +231,15 @@ async function run(scenario: Scenario, kind: 'adaptive' | 'naive'): Promise<RunR
   const simLogged = sim.log.length;
   await sim.close();
   return {
-    requests: time.requests,
+    requests: time.requests.filter((r) => measured.has((r.method === 'submit' ? r.jobId : r.id) ?? '')),
+    allRequests: time.requests,
     simLogged,
     detectionLatencyMs: latencies,
     idleRequests,
     timersLeftIdle,
     virtualMs,
     wallMs: performance.now() - wallStart,
-    completed: finishedAt.size,
+    completed: [...measured.keys()].filter((id) => finishedAt.has(id)).length,
   };
 }
 
@@ -202,77 +265,101 @@ function percentile(values: number[], p: number): number {
 
 interface Row {
   metric: string;
-  adaptive: string;
+  learning: string;
+  today: string;
   naive: string;
-  'naive / adaptive': string;
+  'today / learning': string;
+  'naive / learning': string;
 }
 
-function summarize(scenario: Scenario, adaptive: RunResult, naive: RunResult): Row[] {
-  const stats = (r: RunResult) => {
-    const polls = r.requests.filter((q) => q.method === 'get');
-    return {
-      total: r.requests.length,
-      perJob: r.requests.length / scenario.jobs,
-      overMinimum: r.requests.length / (2 * scenario.jobs),
-      peakPolls: peakPerSecond(polls),
-      peakAll: peakPerSecond(r.requests),
-      rateLimited: r.requests.filter((q) => q.errorStatus === 429).length,
-      insideRetryAfter: requestsInsideRetryAfter(r.requests),
-      idle: r.idleRequests,
-      timers: r.timersLeftIdle,
-      latencyMean: r.detectionLatencyMs.reduce((a, b) => a + b, 0) / Math.max(1, r.detectionLatencyMs.length),
-      latencyP95: percentile(r.detectionLatencyMs, 95),
-      latencyMax: Math.max(...r.detectionLatencyMs),
-      completed: r.completed,
-      simLogged: r.simLogged,
-      virtualMin: r.virtualMs / 60_000,
-      wall: r.wallMs,
-    };
+function stats(scenario: Scenario, r: RunResult) {
+  const measuredJobs = scenario.jobs - (scenario.warmup ?? 0);
+  const polls = r.requests.filter((q) => q.method === 'get');
+  return {
+    completed: r.completed,
+    total: r.requests.length,
+    perJob: r.requests.length / measuredJobs,
+    overMinimum: r.requests.length / (2 * measuredJobs),
+    peakPolls: peakPerSecond(polls),
+    peakAll: peakPerSecond(r.requests),
+    rateLimited: r.allRequests.filter((q) => q.errorStatus === 429).length,
+    insideRetryAfter: requestsInsideRetryAfter(r.allRequests),
+    idle: r.idleRequests,
+    timers: r.timersLeftIdle,
+    latencyMean: r.detectionLatencyMs.reduce((a, b) => a + b, 0) / Math.max(1, r.detectionLatencyMs.length),
+    latencyP95: percentile(r.detectionLatencyMs, 95),
+    latencyMax: Math.max(...r.detectionLatencyMs),
+    simLogged: r.simLogged,
+    virtualMin: r.virtualMs / 60_000,
+    wall: r.wallMs,
   };
-  const a = stats(adaptive);
-  const n = stats(naive);
+}
+
+type Stats = ReturnType<typeof stats>;
+
+function summarize(learning: Stats, today: Stats, naive: Stats): Row[] {
   const fmt = (v: number, digits = 0) => (Number.isFinite(v) ? v.toFixed(digits) : '–');
   const ratio = (x: number, y: number) => (y > 0 ? `${(x / y).toFixed(2)}×` : x > 0 ? '∞' : '–');
-  const row = (metric: string, av: number, nv: number, digits = 0, withRatio = true): Row => ({
-    metric,
-    adaptive: fmt(av, digits),
-    naive: fmt(nv, digits),
-    'naive / adaptive': withRatio ? ratio(nv, av) : '',
-  });
+  const row = (metric: string, key: keyof Stats, digits = 0, withRatio = true, scale = 1): Row => {
+    const [l, t, n] = [learning[key] / scale, today[key] / scale, naive[key] / scale];
+    return {
+      metric,
+      learning: fmt(l, digits),
+      today: fmt(t, digits),
+      naive: fmt(n, digits),
+      'today / learning': withRatio ? ratio(t, l) : '',
+      'naive / learning': withRatio ? ratio(n, l) : '',
+    };
+  };
   return [
-    row('jobs completed', a.completed, n.completed, 0, false),
-    row('requests (submit + poll)', a.total, n.total),
-    row('requests per job (minimum 2)', a.perJob, n.perJob, 2),
-    row('requests / minimum', a.overMinimum, n.overMinimum, 2),
-    row('peak polls per second', a.peakPolls, n.peakPolls),
-    row('peak requests per second', a.peakAll, n.peakAll),
-    row('429 answers received', a.rateLimited, n.rateLimited),
-    row('requests inside Retry-After (must be 0)', a.insideRetryAfter, n.insideRetryAfter),
-    row('requests while nothing pending (must be 0)', a.idle, n.idle),
-    row('timers left while idle', a.timers, n.timers, 0, false),
-    row('completion seen after (mean s)', a.latencyMean / 1000, n.latencyMean / 1000, 1),
-    row('completion seen after (p95 s)', a.latencyP95 / 1000, n.latencyP95 / 1000, 1),
-    row('completion seen after (max s)', a.latencyMax / 1000, n.latencyMax / 1000, 1),
-    row('requests logged by the simulator', a.simLogged, n.simLogged, 0, false),
-    row('virtual minutes until all final', a.virtualMin, n.virtualMin, 1, false),
-    row('wall ms', a.wall, n.wall, 0, false),
+    row('jobs completed', 'completed', 0, false),
+    row('requests (submit + poll)', 'total'),
+    row('requests per job (minimum 2)', 'perJob', 2),
+    row('requests / minimum', 'overMinimum', 2),
+    row('peak polls per second', 'peakPolls'),
+    row('peak requests per second', 'peakAll'),
+    row('429 answers received', 'rateLimited'),
+    row('requests inside Retry-After (must be 0)', 'insideRetryAfter'),
+    row('requests while nothing pending (must be 0)', 'idle'),
+    row('timers left while idle', 'timers', 0, false),
+    row('completion seen after (mean s)', 'latencyMean', 1, true, 1000),
+    row('completion seen after (p95 s)', 'latencyP95', 1, true, 1000),
+    row('completion seen after (max s)', 'latencyMax', 1, true, 1000),
+    row('requests logged by the simulator', 'simLogged', 0, false),
+    row('virtual minutes until all final', 'virtualMin', 1, false),
+    row('wall ms', 'wall', 0, false),
   ];
 }
 
 async function main(): Promise<void> {
-  console.log(`Poll bench: job store (backoff 2 s → 30 s, ≤ 3 in flight, ≥ 100 ms between polls) vs naive poller (every ${NAIVE_INTERVAL_MS} ms, no cap).`);
-  console.log('Real client and simulator on loopback, one virtual clock; "completion seen after" = detection delay after the job finished on the gateway.\n');
+  console.log('Poll bench: the job store, learning (durations of earlier jobs, the gateway\'s Retry-After/eta/progress) vs today');
+  console.log(`(backoff 2 s → 30 s only) vs a naive poller (every ${NAIVE_INTERVAL_MS} ms, no cap). All: ≤ 3 in flight, ≥ 100 ms between polls.`);
+  console.log('Real client and simulator on loopback, one virtual clock; "completion seen after" = detection delay after the job finished on the gateway.');
+  console.log('Figures count the measured jobs (all but the warm-up ones).\n');
   const failures: string[] = [];
   const only = process.env.POLL_BENCH_ONLY;
   for (const scenario of SCENARIOS.filter((s) => !only || s.name.includes(only))) {
-    const adaptive = await run(scenario, 'adaptive');
-    const naive = await run(scenario, 'naive');
+    const results = { learning: await run(scenario, 'learning'), today: await run(scenario, 'today'), naive: await run(scenario, 'naive') };
+    const [learning, today, naive] = [results.learning, results.today, results.naive].map((r) => stats(scenario, r));
     console.log(`## ${scenario.name}`);
-    console.table(summarize(scenario, adaptive, naive));
-    if (requestsInsideRetryAfter(adaptive.requests) !== 0) failures.push(`${scenario.name}: requests inside Retry-After`);
-    if (adaptive.idleRequests !== 0 || adaptive.timersLeftIdle !== 0) failures.push(`${scenario.name}: activity while idle`);
-    if (adaptive.completed !== scenario.jobs) failures.push(`${scenario.name}: ${adaptive.completed}/${scenario.jobs} jobs completed`);
-    if (adaptive.simLogged !== adaptive.requests.length) failures.push(`${scenario.name}: simulator saw ${adaptive.simLogged} requests, client sent ${adaptive.requests.length}`);
+    console.table(summarize(learning, today, naive));
+    for (const [kind, result] of Object.entries(results).filter(([kind]) => kind !== 'naive')) {
+      const label = `${scenario.name} (${kind})`;
+      if (requestsInsideRetryAfter(result.allRequests) !== 0) failures.push(`${label}: requests inside Retry-After`);
+      if (result.idleRequests !== 0 || result.timersLeftIdle !== 0) failures.push(`${label}: activity while idle`);
+      if (result.completed !== scenario.jobs - (scenario.warmup ?? 0)) failures.push(`${label}: ${result.completed} measured jobs completed`);
+      if (result.simLogged !== result.allRequests.length) failures.push(`${label}: simulator saw ${result.simLogged} requests, client sent ${result.allRequests.length}`);
+    }
+    if (learning.perJob > today.perJob) failures.push(`${scenario.name}: more requests per job than today (${learning.perJob.toFixed(2)} > ${today.perJob.toFixed(2)})`);
+    for (const [label, key] of [['mean', 'latencyMean'], ['p95', 'latencyP95']] as const) {
+      const limit = today[key] * (1 + LATENCY_TOLERANCE.fraction) + LATENCY_TOLERANCE.ms;
+      if (!(learning[key] <= limit)) {
+        failures.push(`${scenario.name}: ${label} latency worse than today's (${(learning[key] / 1000).toFixed(1)} s > ${(today[key] / 1000).toFixed(1)} s + ${LATENCY_TOLERANCE.fraction * 100} % + ${LATENCY_TOLERANCE.ms / 1000} s)`);
+      }
+    }
+    if (scenario.warmup !== undefined && (learning.perJob > 8 || learning.latencyMean > 4_000)) {
+      failures.push(`${scenario.name}: target ≤ 8 requests per job and ≤ 4 s mean latency missed (${learning.perJob.toFixed(2)}, ${(learning.latencyMean / 1000).toFixed(1)} s)`);
+    }
   }
   if (failures.length > 0) {
     console.error(`\nFAILED:\n  ${failures.join('\n  ')}`);

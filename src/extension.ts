@@ -5,6 +5,7 @@ import { ApiKeyStore } from './auth/apiKeyStore';
 import { KeyCommands } from './auth/keyCommands';
 import { applySeededKey } from './auth/seedKey';
 import { ChatPanelManager } from './chat/chatPanelManager';
+import { TestConnectionCommand } from './diagnostics/testConnectionCommand';
 import { createGatewayClient } from './gateway/clientFactory';
 import { GatewayConnection } from './gateway/connection';
 import { GatewayChatModelProvider, LM_VENDOR } from './models/lmProvider';
@@ -19,7 +20,7 @@ import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
 import { realClock } from './util/clock';
 import { JobStore } from './videos/jobStore';
 import { lazyApiFor, VideoFeature, type VideoTestOptions } from './videos/videoJobsView';
-import { CHAT_VIEW_TYPE } from './webview/protocol';
+import { CHAT_VIEW_TYPE } from './chatProtocol/messages';
 
 /**
  * What activate() returns in the test build, for the extension-host tests. The packaged extension exports
@@ -50,11 +51,12 @@ interface Services {
 const flushOnDeactivate: Array<() => Promise<void>> = [];
 
 export function activate(context: vscode.ExtensionContext): ModelGatewayApi | undefined {
+  const started = performance.now();
   const log = vscode.window.createOutputChannel('Model Gateway', { log: true });
   context.subscriptions.push(log);
   const testing: Record<string, unknown> = { logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState };
 
-  let settings = readSettings(vscodeSettingsSource);
+  let settings = readSettings(vscodeSettingsSource());
   const keys = new ApiKeyStore(context.secrets, context.globalState);
   const connection = new GatewayConnection(settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting());
   context.subscriptions.push(keys, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
@@ -66,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     settingsChanged,
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION) && !e.affectsConfiguration('http.proxy')) return;
-      settings = readSettings(vscodeSettingsSource);
+      settings = readSettings(vscodeSettingsSource());
       reportSettingsProblems(settings);
       connection.updateSettings(settings.gateway, vscodeProxySetting());
       settingsChanged.fire();
@@ -78,18 +80,20 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   wireKeysAndStatus(services);
   const models = wireModels(services);
   wireChat(services, models);
-  const videos = wireVideos(services, models);
+  wireVideos(services, models);
   register({ 'modelGateway.openLogs': () => log.show() });
   const contextKeys = new ExtensionContextKeys({
     connection,
     hasKey: (origin) => keys.has(origin),
     onDidChangeKey: keys.onDidChange,
-    videoJobs: { count: () => videos.view.visibleJobs().length, onDidChange: videos.view.onDidChange },
     chatViewType: CHAT_VIEW_TYPE,
   });
   context.subscriptions.push(contextKeys);
   testing.contextKeys = contextKeys;
 
+  const activationMs = performance.now() - started;
+  log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
+  testing.activationMs = activationMs;
   return TEST_BUILD ? { connection, testing } : undefined;
 }
 
@@ -97,11 +101,12 @@ export async function deactivate(): Promise<void> {
   await Promise.allSettled(flushOnDeactivate.splice(0).map((flush) => flush()));
 }
 
-function wireKeysAndStatus({ context, keys, connection, register, testing }: Services): void {
+function wireKeysAndStatus({ context, log, keys, connection, register, testing }: Services): void {
   const keyCommands = new KeyCommands(keys, connection);
+  const testConnection = new TestConnectionCommand({ connection, log, clock: realClock, proxySetting: vscodeProxySetting });
   const statusBar = new ConnectionStatusBar(connection);
-  context.subscriptions.push(statusBar);
-  register({ ...keyCommands.handlers(), 'modelGateway.showStatusMenu': () => statusBar.showMenu() });
+  context.subscriptions.push(statusBar, testConnection);
+  register({ ...keyCommands.handlers(), ...testConnection.handlers(), 'modelGateway.showStatusMenu': () => statusBar.showMenu() });
   void connection.refreshKeyState();
   void applySeededKey(keys).then(() => warnAboutLostKeys(keys));
   testing.statusBar = statusBar;
@@ -110,7 +115,7 @@ function wireKeysAndStatus({ context, keys, connection, register, testing }: Ser
 function wireModels({ context, log, connection, register, testing }: Services): ModelCatalog {
   const models = new ModelCatalog(connection, realClock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
   const lmProvider = new GatewayChatModelProvider(models, connection, log);
-  const modelCommands = new ModelCommands({ catalog: models, connection, log, clock: realClock, proxySetting: vscodeProxySetting });
+  const modelCommands = new ModelCommands({ catalog: models, connection });
   context.subscriptions.push(models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider));
   register(modelCommands.handlers());
   testing.models = models;
@@ -133,7 +138,7 @@ function wireChat({ context, log, connection, settings, register, testing }: Ser
   flushOnDeactivate.push(() => chat.flush());
 }
 
-function wireVideos({ context, log, keys, connection, settings, onDidChangeSettings, register, testing }: Services, models: ModelCatalog): VideoFeature {
+function wireVideos({ context, log, keys, connection, settings, onDidChangeSettings, register, testing }: Services, models: ModelCatalog): void {
   const createStore = (video: Settings['video'], options: VideoTestOptions = {}) =>
     new JobStore({
       clock: realClock,
@@ -160,7 +165,6 @@ function wireVideos({ context, log, keys, connection, settings, onDidChangeSetti
     /** A separate store, view model and commands (no tree view, no registered commands) over the given storage. */
     createForTest: (options: VideoTestOptions = {}) => new VideoFeature({ ...deps, createStore: (video) => createStore(video, options) }, { primary: false, ui: options.ui }),
   };
-  return videos;
 }
 
 /** `{ model }` from List Models' "start a chat with it"; anything else means the default model. */

@@ -116,7 +116,7 @@ export class KeyCommands {
 
   /** Read from settings, not the connection, so a URL saved a moment ago is already the one that counts. */
   private currentOrigin(): string | undefined {
-    return readSettings(vscodeSettingsSource).gateway.origin;
+    return readSettings(vscodeSettingsSource()).gateway.origin;
   }
 
   private async requireOrigin(): Promise<string | undefined> {

@@ -2,14 +2,14 @@
 // variable; the extension stores it in SecretStorage like any other key. Only loopback origins are accepted,
 // so the hook cannot plant a key for a remote gateway.
 import { readFileSync } from 'node:fs';
+import { isLoopbackHost } from '../gateway/proxy';
 import type { ApiKeyStore } from './apiKeyStore';
 
 export const SEED_KEY_ENV = 'MODEL_GATEWAY_SEED_KEY_FILE';
 
 function isLoopback(origin: string): boolean {
   try {
-    const host = new URL(origin).hostname;
-    return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+    return isLoopbackHost(new URL(origin).hostname);
   } catch {
     return false;
   }

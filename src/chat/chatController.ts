@@ -10,6 +10,7 @@ import {
   applyDelta,
   emptyAssistantTurn,
   hasOutput,
+  LIMITS,
   titleFrom,
   type AssistantTurn,
   type ChatSession,
@@ -19,10 +20,12 @@ import {
   type TurnDelta,
   type TurnError,
   type UserTurn,
-} from './model';
+} from '../chatProtocol/session';
+import { cleanFinishReason, cleanModelId, cleanToolCallId, cleanToolName, turnErrorFrom, usageFromGateway } from '../chatProtocol/sessionData';
+import { clip } from '../chatProtocol/validate';
 import { buildChatRequest } from './request';
+import { baseOf, mergeSessions } from './sessionMerge';
 import type { ChatSessionStore } from './sessionStore';
-
 
 export interface ChatControllerDeps {
   store: ChatSessionStore;
@@ -42,7 +45,9 @@ export type ChatEvent =
   | { type: 'turnFinished'; turn: AssistantTurn }
   | { type: 'turnsRemoved'; fromIndex: number }
   | { type: 'settings'; settings: ChatSettings }
-  | { type: 'title'; title: string };
+  | { type: 'title'; title: string }
+  /** Another window's changes to this chat were merged in: the transcript should be shown again. */
+  | { type: 'reloaded' };
 
 const DEFAULT_FLUSH_MS = 25;
 
@@ -129,7 +134,7 @@ export class ChatController implements Disposable {
     this.state.settings = { ...settings, stop: [...settings.stop] };
     this.touch();
     this.events.fire({ type: 'settings', settings: this.state.settings });
-    await this.deps.store.save(this.state);
+    await this.persist();
   }
 
   /**
@@ -191,7 +196,7 @@ export class ChatController implements Disposable {
     let origin: string | undefined;
     try {
       // The question is on disk before it leaves for the gateway.
-      await this.deps.store.save(this.state);
+      await this.persist();
       turn.model = await this.modelForReply();
       const access = await this.deps.gateway();
       if (!access.ok) throw new ChatSetupError(access.advice);
@@ -227,7 +232,7 @@ export class ChatController implements Disposable {
     const turn = run.turn;
     const pending = (run.pending ??= { turnId: turn.id });
     for (const field of ['content', 'reasoning', 'refusal'] as const) {
-      const text = delta[field];
+      const text = roomFor(turn[field], delta[field]);
       if (!text) continue;
       const piece = { at: turn[field].length, text };
       applyDelta(turn, { turnId: turn.id, [field]: piece });
@@ -236,9 +241,11 @@ export class ChatController implements Disposable {
       else pending[field] = piece;
     }
     for (const change of delta.toolCalls ?? []) {
-      const piece: ToolCallPiece = { index: change.index, at: turn.toolCalls[change.index]?.arguments.length ?? 0, arguments: change.arguments ?? '' };
-      if (change.id) piece.id = change.id;
-      if (change.name) piece.name = change.name;
+      if (!Number.isSafeInteger(change.index) || change.index < 0 || change.index >= LIMITS.toolCalls) continue;
+      const args = turn.toolCalls[change.index]?.arguments ?? '';
+      const piece: ToolCallPiece = { index: change.index, at: args.length, arguments: roomFor(args, change.arguments) };
+      if (change.id) piece.id = cleanToolCallId(change.id);
+      if (change.name) piece.name = cleanToolName(change.name);
       if (applyDelta(turn, { turnId: turn.id, toolCalls: [piece] }).gap) continue;
       const calls = (pending.toolCalls ??= []);
       const waiting = calls.find((c) => c.index === piece.index);
@@ -276,9 +283,14 @@ export class ChatController implements Disposable {
       missing.toolCalls = result.toolCalls.slice(turn.toolCalls.length).map((call, i) => ({ index: turn.toolCalls.length + i, id: call.id, name: call.name, arguments: call.arguments }));
     }
     if (Object.keys(missing).length > 0) this.receive(run, missing);
-    if (result.model) turn.model = result.model;
-    if (result.finishReason) turn.finishReason = result.finishReason;
-    if (result.usage) turn.usage = { prompt: result.usage.prompt_tokens, completion: result.usage.completion_tokens, total: result.usage.total_tokens };
+    // Every field is cut to what the session file and the webview accept, here, once: the text is kept whatever
+    // the rest of the reply looks like.
+    const model = cleanModelId(result.model);
+    if (model) turn.model = model;
+    const finishReason = cleanFinishReason(result.finishReason);
+    if (finishReason) turn.finishReason = finishReason;
+    const usage = usageFromGateway(result.usage);
+    if (usage) turn.usage = usage;
   }
 
   private complete(run: Run, result: ChatResult): void {
@@ -303,7 +315,7 @@ export class ChatController implements Disposable {
     this.flush(run);
     if (this.disposed) return;
     this.touch();
-    await this.deps.store.save(this.state);
+    await this.persist();
     if (this.disposed) return;
     this.running = undefined;
     this.events.fire({ type: 'turnFinished', turn: run.turn });
@@ -313,12 +325,28 @@ export class ChatController implements Disposable {
   private touch(): void {
     this.state.updatedAt = this.deps.clock.now();
   }
+
+  /** Saves the session; turns another window added meanwhile are taken in, and the transcript shown again. */
+  private async persist(): Promise<void> {
+    const sent = baseOf(this.state);
+    const merged = await this.deps.store.save(this.state);
+    if (!merged || this.disposed) return;
+    const next = mergeSessions(sent, this.state, merged, this.running?.turn.id);
+    const titleChanged = next.title !== this.state.title;
+    Object.assign(this.state, { title: next.title, settings: next.settings, createdAt: next.createdAt, updatedAt: next.updatedAt, turns: next.turns });
+    if (titleChanged) this.events.fire({ type: 'title', title: this.state.title });
+    this.events.fire({ type: 'reloaded' });
+  }
+}
+
+/** The part of `added` that still fits after `current` (a turn's text never outgrows what a session file holds). */
+function roomFor(current: string, added: string | undefined): string {
+  if (!added) return '';
+  return clip(added, Math.max(0, LIMITS.storedText - current.length));
 }
 
 function errorOf(advice: ErrorAdvice): TurnError {
-  const error: TurnError = { message: advice.message, kind: advice.kind, actions: advice.actions.map((a) => ({ ...a })) };
-  if (advice.retryAt !== undefined) error.retryAt = Math.round(advice.retryAt);
-  return error;
+  return turnErrorFrom({ message: advice.message, kind: advice.kind, actions: advice.actions, retryAt: advice.retryAt });
 }
 
 function abortError(): Error {

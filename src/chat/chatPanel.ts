@@ -3,7 +3,7 @@
 // bridge's messages back.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { HostMessage } from '../webview/protocol';
+import type { HostMessage } from '../chatProtocol/messages';
 import type { ChatController } from './chatController';
 import type { ChatWebviewBridge } from './webviewBridge';
 

@@ -4,19 +4,19 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
-import type { ModelCatalog } from '../models/modelCatalog';
 import { adviceFor } from '../gateway/errorAdvice';
 import type { ChatDefaults } from '../settings/settings';
 import type { Clock } from '../util/clock';
-import { CHAT_VIEW_TYPE, type ModelsState } from '../webview/protocol';
+import { CHAT_VIEW_TYPE, type ModelsState } from '../chatProtocol/messages';
+import { NEW_CHAT_TITLE, type ChatSession } from '../chatProtocol/session';
+import { isId, isRecord } from '../chatProtocol/validate';
 import { ChatController } from './chatController';
-import { pickDefaultModel } from './chatModels';
+import { ChatModelList, type ModelCatalogView } from './chatModelList';
+import { pickDefaultModel, settingsFromDefaults } from './chatModels';
 import { ChatPanel } from './chatPanel';
 import { NodeFileSystem } from './fileSystem';
 import { selectionPrompt, sessionMarkdown } from './markdownText';
-import { defaultSettings, NEW_CHAT_TITLE, type ChatSession, type ChatSettings } from './model';
-import { ChatSessionStore } from './sessionStore';
-import { isId, isRecord } from './validate';
+import { ChatSessionStore, type StoreReporter } from './sessionStore';
 import { ChatWebviewBridge, type ChatWorkbench } from './webviewBridge';
 
 export interface ChatPanelManagerOptions {
@@ -25,7 +25,7 @@ export interface ChatPanelManagerOptions {
   storageFolder: string;
   connection: Pick<GatewayConnection, 'access' | 'api' | 'origin' | 'onDidChangeClient'>;
   /** The shared, cached model list (the same one List Models and VS Code's chat use). */
-  models: Pick<ModelCatalog, 'load'>;
+  models: ModelCatalogView;
   chatDefaults: () => ChatDefaults;
   log: vscode.LogOutputChannel;
   clock: Clock;
@@ -37,26 +37,15 @@ const LANGUAGE_ALIASES: Record<string, string> = {
   yml: 'yaml', md: 'markdown', rs: 'rust', rb: 'ruby', kt: 'kotlin', 'c++': 'cpp', cs: 'csharp', 'c#': 'csharp', golang: 'go', jsonc: 'jsonc', tsx: 'typescriptreact', jsx: 'javascriptreact',
 };
 
-export function settingsFromDefaults(defaults: ChatDefaults): ChatSettings {
-  const settings = defaultSettings();
-  settings.model = defaults.model ?? '';
-  settings.systemPrompt = defaults.systemPrompt;
-  if (defaults.temperature !== undefined) settings.sampling = { mode: 'temperature', value: defaults.temperature };
-  else if (defaults.topP !== undefined) settings.sampling = { mode: 'top_p', value: defaults.topP };
-  settings.maxTokens = defaults.maxTokens ?? null;
-  return settings;
-}
-
 export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.Disposable {
   readonly store: ChatSessionStore;
   private readonly panels = new Set<ChatPanel>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private lastActive: ChatPanel | undefined;
   private lastEditor: vscode.TextEditor | undefined;
-  private models: ModelsState = { models: [], loading: false };
-  private modelsLoad: Promise<ModelsState> | undefined;
-  private modelsLoaded = false;
-  private modelsGeneration = 0;
+  private readonly models: ChatModelList;
+  /** Session files already reported as unreadable (each is reported once). */
+  private readonly reportedCorrupt = new Set<string>();
   private disposed = false;
   /** Opens an http(s) URL outside VS Code; replaceable so tests do not launch a browser. */
   openExternal: (url: string) => Promise<void> = async (url) => {
@@ -64,15 +53,20 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   };
 
   constructor(private readonly options: ChatPanelManagerOptions) {
-    this.store = new ChatSessionStore(new NodeFileSystem(options.storageFolder), (error, what) => options.log.error(`Chat: ${what} failed: ${String(error)}`));
+    this.store = new ChatSessionStore(new NodeFileSystem(options.storageFolder), { clock: options.clock, report: this.storeReporter() });
+    this.models = new ChatModelList(options.models, (error) => adviceFor(error, { origin: this.options.connection.origin }).message);
     this.lastEditor = vscode.window.activeTextEditor;
     this.subscriptions.push(
+      this.models,
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         if (editor) this.lastEditor = editor;
       }),
-      options.connection.onDidChangeClient(() => {
-        this.modelsLoaded = false;
-        this.modelsGeneration++;
+      this.models.onDidChange((state) => {
+        for (const panel of this.panels) panel.bridge.postModels(state);
+        if (!state.loading) void this.adoptDefaultModel();
+      }),
+      // The gateway or key changed: open chats list the new gateway's models.
+      this.models.onDidDrop(() => {
         if (this.panels.size > 0) void this.refreshModels();
       }),
     );
@@ -164,23 +158,9 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     return uri;
   }
 
-  /** Reloads the chat model list from the gateway and sends it to every open chat. */
+  /** Loads the chat model list (the catalog's cached one unless `force`); every open chat follows. */
   refreshModels(options: { force?: boolean } = {}): Promise<ModelsState> {
-    if (this.modelsLoad) return this.modelsLoad;
-    const generation = this.modelsGeneration;
-    this.models = { ...this.models, loading: true };
-    this.broadcastModels();
-    this.modelsLoad = this.loadModels(options.force ?? false).then((state) => {
-      this.modelsLoad = undefined;
-      // The gateway or key changed while loading: this list belongs to the old one.
-      if (generation !== this.modelsGeneration) return this.refreshModels();
-      this.modelsLoaded = true;
-      this.models = state;
-      this.broadcastModels();
-      void this.adoptDefaultModel();
-      return state;
-    });
-    return this.modelsLoad;
+    return this.models.refresh(options);
   }
 
   /** Waits until every open chat has written what it holds. */
@@ -188,23 +168,25 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     await this.store.flush();
   }
 
-  private async loadModels(force: boolean): Promise<ModelsState> {
-    try {
-      const snapshot = await this.options.models.load({ force });
-      if (!snapshot) return { models: [], loading: false, error: 'Set the gateway URL and API key to list the models.' };
-      return { models: snapshot.models.filter((m) => m.kind === 'chat').map((m) => m.id), loading: false };
-    } catch (error) {
-      return { models: [], loading: false, error: adviceFor(error, { origin: this.options.connection.origin }).message };
-    }
-  }
-
-  private broadcastModels(): void {
-    for (const panel of this.panels) panel.bridge.postModels(this.models);
+  private storeReporter(): Partial<StoreReporter> {
+    const log = this.options.log;
+    return {
+      error: (error, what) => log.error(`Chat: ${what} failed: ${String(error)}`),
+      repaired: (id, repaired, dropped) => log.warn(`Chat: chat ${id} had unreadable parts: ${repaired} message(s) repaired, ${dropped} left out; the rest is kept.`),
+      corrupt: (file, movedTo, reason) => {
+        log.warn(`Chat: ${file} could not be read (${reason}); it was moved aside as ${movedTo}.`);
+        if (this.reportedCorrupt.has(file)) return;
+        this.reportedCorrupt.add(file);
+        void vscode.window.showWarningMessage(`A saved chat could not be read (${reason}). It was kept as ${movedTo} in the chat folder, and the chat starts empty.`, 'Open Logs').then((choice) => {
+          if (choice) void vscode.commands.executeCommand('modelGateway.openLogs');
+        });
+      },
+    };
   }
 
   /** Chats without a model take the default once the list is known. */
   private async adoptDefaultModel(): Promise<void> {
-    const model = pickDefaultModel(this.options.chatDefaults().model, this.models.models);
+    const model = pickDefaultModel(this.options.chatDefaults().model, this.models.state.models);
     if (!model) return;
     for (const panel of this.panels) {
       const settings = panel.controller.session.settings;
@@ -215,8 +197,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   private async defaultModel(): Promise<string | undefined> {
     const configured = this.options.chatDefaults().model;
     if (configured) return configured;
-    const state = this.modelsLoaded ? this.models : await this.refreshModels();
-    return pickDefaultModel(configured, state.models);
+    return pickDefaultModel(configured, await this.models.models());
   }
 
   private attach(webviewPanel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
@@ -228,7 +209,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       defaultModel: () => this.defaultModel(),
       newId: () => randomUUID(),
     });
-    const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models, clock, log);
+    const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models.state, clock, log);
     const panel = new ChatPanel(webviewPanel, controller, bridge, extensionUri, log);
     this.panels.add(panel);
     this.lastActive = panel;
@@ -240,7 +221,10 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       if (this.lastActive === panel) this.lastActive = [...this.panels].at(-1);
     });
     bridge.onDidReceive((message) => {
-      if (message.type === 'ready' && !this.modelsLoaded && !this.modelsLoad) void this.refreshModels();
+      if (message.type !== 'ready') return;
+      // The catalog is shared: another chat or feature may have loaded the list already.
+      if (this.models.known) void this.adoptDefaultModel();
+      else if (!this.models.state.loading) void this.refreshModels();
     });
     return panel;
   }
@@ -264,7 +248,6 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
         await this.newChat();
       },
       refreshModels: async () => {
-        this.modelsLoaded = false;
         await this.refreshModels({ force: true });
       },
     };

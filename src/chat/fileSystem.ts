@@ -1,7 +1,7 @@
 // The few file operations the session store needs, on names inside one folder. The store builds atomic writes
 // (temp file, then rename) out of them; tests substitute an in-memory folder that can fail on demand.
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface StoreFileSystem {
@@ -16,6 +16,20 @@ export interface StoreFileSystem {
   list(): Promise<string[]>;
   /** Appends before returning, so a crash right after keeps the data. */
   appendSync(name: string, data: string): void;
+  /** Creates the file with `data` only if no file has that name (one step, as lock files need); false if one has. */
+  createExclusive(name: string, data: string): Promise<boolean>;
+  /** When the file was last written (ms since the epoch), or undefined when it does not exist. */
+  modifiedAt(name: string): Promise<number | undefined>;
+}
+
+/** Whether a process with this id runs on this machine (a process we may not signal still runs). */
+export function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Names in the store are plain file names, never paths. */
@@ -67,6 +81,34 @@ export class NodeFileSystem implements StoreFileSystem {
       return await readdir(this.folder);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+  }
+
+  async createExclusive(name: string, data: string): Promise<boolean> {
+    assertPlainName(name);
+    await this.ensureFolder();
+    let handle;
+    try {
+      handle = await open(join(this.folder, name), 'wx');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
+    }
+    try {
+      await handle.writeFile(data, 'utf8');
+    } finally {
+      await handle.close();
+    }
+    return true;
+  }
+
+  async modifiedAt(name: string): Promise<number | undefined> {
+    assertPlainName(name);
+    try {
+      return (await stat(join(this.folder, name))).mtimeMs;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
   }

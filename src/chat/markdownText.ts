@@ -1,6 +1,6 @@
 // Plain-text building blocks for the Markdown the chat produces: fenced code that cannot be broken out of,
 // the prompt for "Ask About Selection", and the session export.
-import { sessionUsage, type AssistantTurn, type ChatSession, type TokenUsage } from './model';
+import { sessionUsage, type AssistantTurn, type ChatSession, type TokenUsage } from '../chatProtocol/session';
 
 /** A backtick fence longer than any backtick run inside `code`, so the code cannot close it early. */
 export function fenceFor(code: string): string {

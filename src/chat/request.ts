@@ -1,6 +1,6 @@
 // Turns a session into the chat completion request for its next reply.
 import type { ChatMessage, ChatRequest } from '../gateway/types';
-import type { ChatSettings, Turn } from './model';
+import type { ChatSettings, Turn } from '../chatProtocol/session';
 
 /** The conversation before a reply: the system prompt, then every user turn and every assistant turn that has text. */
 export function conversationBefore(turns: readonly Turn[], settings: ChatSettings): ChatMessage[] {

@@ -1,10 +1,20 @@
 // Keeps chat sessions on disk: one JSON file per session and an index, each replaced atomically (temp file, then
 // rename), plus a journal per streaming reply that receives every delta before the webview sees it. Loading a
 // session replays its journal, so a reply cut short by a reload or crash comes back with its text, as interrupted.
+//
+// Every VS Code window writes this folder from its own extension host. So each read-merge-write of a file holds
+// that file's lock (fileLock.ts); a session another window wrote since this one last read it is merged turn by turn
+// (sessionMerge.ts), never overwritten; the index is re-read under its lock before each change; a temp file is
+// removed only when it is stale (its writer, named in it, is gone, and it is old). A session file that cannot be
+// read at all is moved aside as `<name>.corrupt-<time>` and reported; one with bad turns loses only those turns.
 import { adviceFor } from '../gateway/errorAdvice';
-import type { StoreFileSystem } from './fileSystem';
-import { applyDelta, isChatSession, isTurnDelta, type AssistantTurn, type ChatSession, type TurnDelta } from './model';
-import { hasOnlyKeys, isCount, isId, isRecord, isText } from './validate';
+import { applyDelta, type AssistantTurn, type ChatSession, type TurnDelta } from '../chatProtocol/session';
+import { isTurnDelta, repairSession } from '../chatProtocol/sessionData';
+import { hasOnlyKeys, isCount, isId, isRecord, isText } from '../chatProtocol/validate';
+import { realClock, type Clock } from '../util/clock';
+import { withFileLock, type LockOptions } from './fileLock';
+import { processIsAlive, type StoreFileSystem } from './fileSystem';
+import { baseOf, mergeSessions, type SessionBase } from './sessionMerge';
 
 export interface SessionSummary {
   id: string;
@@ -13,8 +23,36 @@ export interface SessionSummary {
   updatedAt: number;
 }
 
+/** What the store tells its owner; failures are reported, never thrown. */
+export interface StoreReporter {
+  error(error: unknown, what: string): void;
+  /** A session file could not be read at all and was moved aside (to `movedTo`, in the same folder). */
+  corrupt(file: string, movedTo: string, reason: string): void;
+  /** A session file had turns that were repaired or dropped; the rest of the session was kept. */
+  repaired(sessionId: string, repaired: number, dropped: number): void;
+}
+
+export interface StoreOptions {
+  clock?: Clock;
+  /** This extension host's process id (named in temp and lock files). */
+  pid?: number;
+  isAlive?: (pid: number) => boolean;
+  report?: Partial<StoreReporter>;
+}
+
 const FORMAT = 1;
 const INDEX = 'index.json';
+/** A temp file younger than this may be another window's write in progress. */
+export const STALE_TEMP_MS = 60_000;
+/** A temp file this old is removed even if a process with its writer's pid runs (pids are reused). */
+export const ABANDONED_TEMP_MS = 60 * 60_000;
+const REV = /^\{"format":1,"rev":"([A-Za-z0-9-]{1,80})"/;
+
+/** The revision a session file names at its start; files written before revisions are told apart by length. */
+function revisionOf(text: string): string {
+  return REV.exec(text)?.[1] ?? `legacy-${text.length}`;
+}
+const TEMP = /\.(\d{1,10})-\d+\.tmp$/;
 
 const sessionFile = (id: string) => `${id}.json`;
 const journalFile = (sessionId: string, turnId: string) => `${sessionId}.${turnId}.journal`;
@@ -23,7 +61,7 @@ function isSummary(value: unknown): value is SessionSummary {
   return isRecord(value) && hasOnlyKeys(value, ['id', 'title', 'createdAt', 'updatedAt']) && isId(value.id) && isText(value.title, 200) && isCount(value.createdAt) && isCount(value.updatedAt);
 }
 
-function summaryOf(session: ChatSession): SessionSummary {
+function summaryOf(session: Pick<ChatSession, 'id' | 'title' | 'createdAt' | 'updatedAt'>): SessionSummary {
   return { id: session.id, title: session.title, createdAt: session.createdAt, updatedAt: session.updatedAt };
 }
 
@@ -38,47 +76,76 @@ class SerialQueue {
   }
 }
 
-export type StoreErrorReporter = (error: unknown, what: string) => void;
+/** A session as it was when a save was asked for (the controller goes on changing the live one). */
+interface Snapshot {
+  json: string;
+  base: SessionBase;
+  summary: SessionSummary;
+}
+
+type Stored = { session: ChatSession; repaired: boolean } | { unreadable: string };
 
 export class ChatSessionStore {
   private readonly queue = new SerialQueue();
-  private summaries: Map<string, SessionSummary> | undefined;
-  private tempCounter = 0;
+  /** Per session: the revision this window last read or wrote, and what it held. */
+  private readonly known = new Map<string, { rev: string; base: SessionBase }>();
+  private readonly clock: Clock;
+  private readonly pid: number;
+  private readonly lock: LockOptions;
+  private readonly report: StoreReporter;
+  private counter = 0;
+  private tempsChecked = false;
 
   constructor(
     private readonly fs: StoreFileSystem,
-    private readonly reportError: StoreErrorReporter = () => undefined,
-  ) {}
+    options: StoreOptions = {},
+  ) {
+    this.clock = options.clock ?? realClock;
+    this.pid = options.pid ?? process.pid;
+    this.lock = { clock: this.clock, pid: this.pid, isAlive: options.isAlive ?? processIsAlive };
+    this.report = { error: () => undefined, corrupt: () => undefined, repaired: () => undefined, ...options.report };
+  }
 
   /** The session with its journals replayed; a reply that was streaming comes back interrupted. */
   load(id: string): Promise<ChatSession | undefined> {
     if (!isId(id)) return Promise.resolve(undefined);
-    return this.queue.run(async () => {
-      const session = await this.readSession(id);
-      if (!session) return undefined;
-      const streaming = session.turns.filter((t): t is AssistantTurn => t.role === 'assistant' && t.status === 'streaming');
-      const journals = (await this.fs.list()).filter((name) => name.startsWith(`${id}.`) && name.endsWith('.journal'));
-      for (const turn of streaming) await this.recover(session.id, turn);
-      if (streaming.length > 0) await this.writeSnapshot(session);
-      // Journals of finished replies are leftovers of a crash between the final snapshot and the clean-up.
-      for (const name of journals) await this.fs.remove(name);
-      return session;
-    }).catch((error: unknown) => {
-      this.reportError(error, `loading chat ${id}`);
-      return undefined;
-    });
-  }
-
-  /** Writes the session's snapshot and updates the index. Failures are reported, not thrown. */
-  save(session: ChatSession): Promise<void> {
-    const data = serialize(session);
-    const summary = summaryOf(session);
     return this.queue
       .run(async () => {
-        await this.writeAtomic(sessionFile(session.id), data);
-        await this.putSummary(summary);
+        const text = await this.fs.read(sessionFile(id));
+        if (text === undefined) return undefined;
+        const stored = this.parse(text, id);
+        if ('unreadable' in stored) {
+          await withFileLock(this.fs, sessionFile(id), this.lock, () => this.moveAsideIfUnchanged(id, text, stored.unreadable));
+          return undefined;
+        }
+        let session = stored.session;
+        this.known.set(id, { rev: revisionOf(text), base: baseOf(session) });
+        const streaming = session.turns.filter((t): t is AssistantTurn => t.role === 'assistant' && t.status === 'streaming');
+        const journals = (await this.fs.list()).filter((name) => name.startsWith(`${id}.`) && name.endsWith('.journal'));
+        for (const turn of streaming) await this.recover(session.id, turn);
+        if (streaming.length > 0 || stored.repaired) {
+          session = (await this.writeSession(this.snapshot(session))) ?? session;
+        }
+        // Journals of finished replies are leftovers of a crash between the final snapshot and the clean-up.
+        for (const name of journals) await this.fs.remove(name);
+        return session;
       })
-      .catch((error: unknown) => this.reportError(error, `saving chat ${session.id}`));
+      .catch((error: unknown) => {
+        this.report.error(error, `loading chat ${id}`);
+        return undefined;
+      });
+  }
+
+  /**
+   * Writes the session's snapshot and updates the index. Resolves with the merged session when another window
+   * had written turns this one did not have (the caller adopts them), else undefined. Failures are reported.
+   */
+  save(session: ChatSession): Promise<ChatSession | undefined> {
+    const snapshot = this.snapshot(session);
+    return this.queue.run(() => this.writeSession(snapshot)).catch((error: unknown) => {
+      this.report.error(error, `saving chat ${session.id}`);
+      return undefined;
+    });
   }
 
   /** Appends a delta of a streaming reply to its journal, synchronously (it is on disk when this returns). */
@@ -86,20 +153,41 @@ export class ChatSessionStore {
     try {
       this.fs.appendSync(journalFile(sessionId, delta.turnId), `${JSON.stringify(delta)}\n`);
     } catch (error) {
-      this.reportError(error, `journaling chat ${sessionId}`);
+      this.report.error(error, `journaling chat ${sessionId}`);
     }
   }
 
   /** Drops a reply's journal, once a snapshot holding the whole reply has been queued. */
   removeJournal(sessionId: string, turnId: string): Promise<void> {
-    return this.queue.run(() => this.fs.remove(journalFile(sessionId, turnId))).catch((error: unknown) => this.reportError(error, `removing a journal of chat ${sessionId}`));
+    return this.queue.run(() => this.fs.remove(journalFile(sessionId, turnId))).catch((error: unknown) => this.report.error(error, `removing a journal of chat ${sessionId}`));
   }
 
-  /** Saved sessions, newest first. Sessions missing from the index (a crash between two writes) are found too. */
+  /** Saved sessions (every window's), newest first. Sessions missing from the index are found too. */
   list(): Promise<SessionSummary[]> {
     return this.queue.run(async () => {
-      const summaries = await this.index();
-      return [...summaries.values()].sort((a, b) => b.updatedAt - a.updatedAt);
+      await this.removeStaleTemps();
+      const summaries = await this.readIndex();
+      const onDisk = new Set<string>();
+      for (const name of await this.fs.list()) {
+        const id = /^([A-Za-z0-9_-]{1,64})\.json$/.exec(name)?.[1];
+        if (id && id !== 'index') onDisk.add(id);
+      }
+      const found: SessionSummary[] = [];
+      for (const id of onDisk) {
+        if (summaries.has(id)) continue;
+        const stored = this.parse((await this.fs.read(sessionFile(id))) ?? '', id);
+        if (!('unreadable' in stored)) found.push(summaryOf(stored.session));
+      }
+      const gone = [...summaries.keys()].filter((id) => !onDisk.has(id));
+      let current = summaries;
+      if (found.length > 0 || gone.length > 0) {
+        current = await this.updateIndex((index) => {
+          for (const summary of found) if (!index.has(summary.id)) index.set(summary.id, summary);
+          for (const id of gone) index.delete(id);
+          return true;
+        });
+      }
+      return [...current.values()].sort((a, b) => b.updatedAt - a.updatedAt);
     });
   }
 
@@ -107,13 +195,15 @@ export class ChatSessionStore {
     if (!isId(id)) return Promise.resolve();
     return this.queue
       .run(async () => {
-        const prefix = `${id}.`;
-        for (const name of await this.fs.list()) if (name.startsWith(prefix) && name.endsWith('.journal')) await this.fs.remove(name);
-        await this.fs.remove(sessionFile(id));
-        const summaries = await this.index();
-        if (summaries.delete(id)) await this.writeIndex(summaries);
+        await withFileLock(this.fs, sessionFile(id), this.lock, async () => {
+          const prefix = `${id}.`;
+          for (const name of await this.fs.list()) if (name.startsWith(prefix) && name.endsWith('.journal')) await this.fs.remove(name);
+          await this.fs.remove(sessionFile(id));
+        });
+        this.known.delete(id);
+        await this.updateIndex((index) => index.delete(id));
       })
-      .catch((error: unknown) => this.reportError(error, `deleting chat ${id}`));
+      .catch((error: unknown) => this.report.error(error, `deleting chat ${id}`));
   }
 
   /** Resolves when every write queued so far has finished. */
@@ -121,14 +211,46 @@ export class ChatSessionStore {
     return this.queue.run(() => Promise.resolve());
   }
 
-  private async readSession(id: string): Promise<ChatSession | undefined> {
-    const text = await this.fs.read(sessionFile(id));
-    if (text === undefined) return undefined;
-    const parsed: unknown = JSON.parse(text);
-    if (!isRecord(parsed) || parsed.format !== FORMAT || !isChatSession(parsed.session) || parsed.session.id !== id) {
-      throw new Error(`${sessionFile(id)} is not a chat session this version can read`);
+  /** The stored session, repaired turn by turn, or why the file cannot be read at all. */
+  private parse(text: string, id: string): Stored {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return { unreadable: 'it is not valid JSON' };
     }
-    return parsed.session;
+    if (!isRecord(parsed) || parsed.format !== FORMAT) return { unreadable: 'it is not a chat session file this version can read' };
+    const repair = repairSession(parsed.session, id);
+    if (!repair) return { unreadable: 'it holds no chat session' };
+    const repaired = repair.repaired > 0 || repair.dropped > 0;
+    if (repaired) this.report.repaired(id, repair.repaired, repair.dropped);
+    return { session: repair.session, repaired };
+  }
+
+  private snapshot(session: ChatSession): Snapshot {
+    return { json: JSON.stringify(session), base: baseOf(session), summary: summaryOf(session) };
+  }
+
+  /** Writes a snapshot under the session's lock, merging in what another window wrote since this one read it. */
+  private async writeSession(snapshot: Snapshot): Promise<ChatSession | undefined> {
+    const { id } = snapshot.summary;
+    const file = sessionFile(id);
+    let merged: ChatSession | undefined;
+    await withFileLock(this.fs, file, this.lock, async () => {
+      const known = this.known.get(id);
+      const text = await this.fs.read(file);
+      if (text !== undefined && revisionOf(text) !== known?.rev) {
+        const stored = this.parse(text, id);
+        if ('unreadable' in stored) await this.moveAside(id, stored.unreadable);
+        else merged = mergeSessions(known?.base ?? { turnIds: new Set(), settings: '', title: stored.session.title }, JSON.parse(snapshot.json) as ChatSession, stored.session);
+      }
+      const json = merged ? JSON.stringify(merged) : snapshot.json;
+      const next = `${this.pid}-${++this.counter}-${this.clock.now()}`;
+      await this.writeAtomic(file, `{"format":${FORMAT},"rev":"${next}","session":${json}}`);
+      this.known.set(id, { rev: next, base: merged ? baseOf(merged) : snapshot.base });
+    });
+    await this.putSummary(merged ? summaryOf(merged) : snapshot.summary);
+    return merged;
   }
 
   private async recover(sessionId: string, turn: AssistantTurn): Promise<void> {
@@ -148,13 +270,21 @@ export class ChatSessionStore {
     turn.error = { message: advice.message, kind: advice.kind, actions: advice.actions };
   }
 
-  private async writeSnapshot(session: ChatSession): Promise<void> {
-    await this.writeAtomic(sessionFile(session.id), serialize(session));
-    await this.putSummary(summaryOf(session));
+  /** Under the lock: moves the file aside unless another window has replaced it since it was read. */
+  private async moveAsideIfUnchanged(id: string, text: string, reason: string): Promise<void> {
+    if ((await this.fs.read(sessionFile(id))) === text) await this.moveAside(id, reason);
+  }
+
+  private async moveAside(id: string, reason: string): Promise<void> {
+    const file = sessionFile(id);
+    const movedTo = `${file}.corrupt-${new Date(this.clock.now()).toISOString().replace(/[:.]/g, '-')}`;
+    await this.fs.rename(file, movedTo);
+    this.known.delete(id);
+    this.report.corrupt(file, movedTo, reason);
   }
 
   private async writeAtomic(name: string, data: string): Promise<void> {
-    const temp = `${name}.${process.pid}-${++this.tempCounter}.tmp`;
+    const temp = `${name}.${this.pid}-${++this.counter}.tmp`;
     try {
       await this.fs.write(temp, data);
       await this.fs.rename(temp, name);
@@ -164,58 +294,50 @@ export class ChatSessionStore {
     }
   }
 
-  private async putSummary(summary: SessionSummary): Promise<void> {
-    const summaries = await this.index();
-    const old = summaries.get(summary.id);
-    if (old && JSON.stringify(old) === JSON.stringify(summary)) return;
-    summaries.set(summary.id, summary);
-    await this.writeIndex(summaries);
-  }
-
-  private async writeIndex(summaries: Map<string, SessionSummary>): Promise<void> {
-    await this.writeAtomic(INDEX, JSON.stringify({ format: FORMAT, sessions: [...summaries.values()] }));
-  }
-
-  /** The index, read once; repaired from the session files and cleared of temp files left by a crash. */
-  private async index(): Promise<Map<string, SessionSummary>> {
-    if (this.summaries) return this.summaries;
+  private async readIndex(): Promise<Map<string, SessionSummary>> {
     const summaries = new Map<string, SessionSummary>();
-    const text = await this.fs.read(INDEX).catch(() => undefined);
     try {
+      const text = await this.fs.read(INDEX);
       const parsed: unknown = text === undefined ? undefined : JSON.parse(text);
       if (isRecord(parsed) && Array.isArray(parsed.sessions)) for (const s of parsed.sessions) if (isSummary(s)) summaries.set(s.id, s);
     } catch {
-      // An unreadable index is rebuilt from the session files below.
+      // An unreadable index is rebuilt from the session files by list().
     }
-    let repaired = false;
-    const onDisk = new Set<string>();
-    for (const name of await this.fs.list()) {
-      if (name.endsWith('.tmp')) {
-        await this.fs.remove(name);
-        continue;
-      }
-      const id = /^([A-Za-z0-9_-]{1,64})\.json$/.exec(name)?.[1];
-      if (id && id !== 'index') onDisk.add(id);
-    }
-    for (const id of onDisk) {
-      if (summaries.has(id)) continue;
-      const session = await this.readSession(id).catch(() => undefined);
-      if (session) {
-        summaries.set(id, summaryOf(session));
-        repaired = true;
-      }
-    }
-    for (const id of [...summaries.keys()]) {
-      if (onDisk.has(id)) continue;
-      summaries.delete(id);
-      repaired = true;
-    }
-    this.summaries = summaries;
-    if (repaired) await this.writeIndex(summaries);
     return summaries;
   }
-}
 
-function serialize(session: ChatSession): string {
-  return JSON.stringify({ format: FORMAT, session });
+  /** Re-reads the index under its lock, applies `change`, and writes it back if `change` says it changed it. */
+  private async updateIndex(change: (index: Map<string, SessionSummary>) => boolean): Promise<Map<string, SessionSummary>> {
+    await this.removeStaleTemps();
+    return withFileLock(this.fs, INDEX, this.lock, async () => {
+      const index = await this.readIndex();
+      if (change(index)) await this.writeAtomic(INDEX, JSON.stringify({ format: FORMAT, sessions: [...index.values()] }));
+      return index;
+    });
+  }
+
+  /** Another window may have put a newer summary of the same session meanwhile; the newest stays. */
+  private putSummary(summary: SessionSummary): Promise<unknown> {
+    return this.updateIndex((index) => {
+      const old = index.get(summary.id);
+      if (old && (old.updatedAt > summary.updatedAt || JSON.stringify(old) === JSON.stringify(summary))) return false;
+      index.set(summary.id, summary);
+      return true;
+    });
+  }
+
+  /** Once per store: temp files left by a crash. A write in progress in another window is never touched. */
+  private async removeStaleTemps(): Promise<void> {
+    if (this.tempsChecked) return;
+    this.tempsChecked = true;
+    const now = this.clock.now();
+    for (const name of await this.fs.list()) {
+      const pid = TEMP.exec(name)?.[1];
+      if (pid === undefined) continue;
+      const modifiedAt = await this.fs.modifiedAt(name);
+      if (modifiedAt === undefined) continue;
+      const age = now - modifiedAt;
+      if (age >= ABANDONED_TEMP_MS || (age >= STALE_TEMP_MS && !this.lock.isAlive(Number(pid)))) await this.fs.remove(name);
+    }
+  }
 }

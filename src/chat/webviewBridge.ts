@@ -3,11 +3,12 @@
 // so the same code runs under the real panel and in unit tests.
 import type { Logger } from '../util/logger';
 import { safeExternalUrl } from '../util/externalUrl';
-import { parseWebviewMessage, type CodeActionKind, type HostMessage, type ModelsState, type TurnFinish, type WebviewMessage, type WireTurn, type WireTurnError } from '../webview/protocol';
+import { cleanHostMessage, parseWebviewMessage, type CodeActionKind, type HostMessage, type ModelsState, type TurnFinish, type WebviewMessage, type WireTurn, type WireTurnError } from '../chatProtocol/messages';
 import type { Clock } from '../util/clock';
 import { Emitter, type Disposable, type Event } from '../util/events';
 import type { ChatController, ChatEvent } from './chatController';
-import type { AssistantTurn, ChatSession, Turn, TurnError } from './model';
+import type { AssistantTurn, ChatSession, Turn, TurnError } from '../chatProtocol/session';
+import { sameData } from '../chatProtocol/validate';
 
 /** What the chat asks of the editor around it. */
 export interface ChatWorkbench {
@@ -56,6 +57,8 @@ export class ChatWebviewBridge implements Disposable {
   readonly onDidReceive: Event<WebviewMessage> = this.received.event;
   private live = false;
   private pendingDraft = '';
+  /** Message types already logged as trimmed (logged once each, not once per message). */
+  private readonly trimmedTypes = new Set<string>();
   private readonly subscription: Disposable;
 
   constructor(
@@ -146,6 +149,9 @@ export class ChatWebviewBridge implements Disposable {
         return this.workbench.refreshModels();
       case 'newChat':
         return this.workbench.newChat();
+      case 'refused':
+        this.log.error(`Chat: the chat view refused a message from VS Code (${message.reason}); it shows an error and can reload the chat.`);
+        return;
     }
   }
 
@@ -182,13 +188,25 @@ export class ChatWebviewBridge implements Disposable {
         return this.send({ type: 'settings', settings: event.settings });
       case 'title':
         return this.send({ type: 'title', title: event.title });
+      case 'reloaded':
+        return this.sendInit();
     }
   }
 
+  /** Sends a message trimmed to what the webview accepts: a refused message would leave the chat blank or stuck. */
   private send(message: HostMessage): void {
     if (!this.live) return;
-    this.post(message);
-    this.posted.fire(message);
+    const clean = cleanHostMessage(message);
+    if (!clean) {
+      this.log.error(`Chat: could not send ${message.type} to the chat view: nothing in it fits the protocol.`);
+      return;
+    }
+    if (clean !== message && !sameData(clean, message) && !this.trimmedTypes.has(message.type)) {
+      this.trimmedTypes.add(message.type);
+      this.log.warn(`Chat: trimmed ${message.type} to what the chat view accepts (an over-long or malformed field).`);
+    }
+    this.post(clean);
+    this.posted.fire(clean);
   }
 
   private findTurn(turnId: string): Turn | undefined {

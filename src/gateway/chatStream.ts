@@ -14,16 +14,16 @@
 // - finish_reason keeps the last non-null value; usage the last non-null top-level object (never summed).
 
 import { ChunkTemplate } from './chunkTemplate';
-import { SseDecoder } from './sse';
+import { SseDecoder, SseOverflowError } from './sse';
 import type { ChatDelta, ChatResult, ToolCall, Usage } from './types';
 
 type Json = Record<string, unknown>;
 
-export type StreamFailureKind = 'sse-error-event' | 'error-object-in-stream' | 'invalid-json';
+export type StreamFailureKind = 'sse-error-event' | 'error-object-in-stream' | 'invalid-json' | 'oversized';
 
 export interface StreamFailure {
   kind: StreamFailureKind;
-  /** The server's error object (or the offending text for invalid JSON). */
+  /** The server's error object (or the offending text for invalid JSON, or what was too long for oversized). */
   payload: unknown;
 }
 
@@ -384,11 +384,21 @@ export class ChatStreamParser {
   }
 
   push(bytes: Uint8Array): void {
-    if (!this.accumulator.closed) this.#sse.push(bytes);
+    if (!this.accumulator.closed) this.#guarded(() => this.#sse.push(bytes));
   }
 
   end(): void {
-    if (!this.accumulator.closed) this.#sse.end();
+    if (!this.accumulator.closed) this.#guarded(() => this.#sse.end());
+  }
+
+  /** A line or event past the SSE cap closes the stream as failed; what was assembled so far stays. */
+  #guarded(feed: () => void): void {
+    try {
+      feed();
+    } catch (error) {
+      if (!(error instanceof SseOverflowError)) throw error;
+      this.accumulator.failure = { kind: 'oversized', payload: error.message };
+    }
   }
 }
 

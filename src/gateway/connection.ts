@@ -6,6 +6,7 @@ import type { Clock } from '../util/clock';
 import type { GatewaySettings } from '../settings/settings';
 import { adviceFor, SET_BASE_URL, type ErrorAdvice } from './errorAdvice';
 import { readError } from './errors';
+import type { OpenResultOptions } from './resultFetch';
 import type { ChatOptions, ChatRequest, GatewayApi, RequestOptions, VideoRequest } from './types';
 
 export interface ClientConfig {
@@ -157,6 +158,20 @@ export class GatewayConnection {
     if (api && origin) return { ok: true, api, origin };
     const missing = origin ? 'key' : 'url';
     return { ok: false, missing, origin, advice: missingAccessAdvice(missing, origin) };
+  }
+
+  /**
+   * What `openResult`/`resolveFinalUrl` need to fetch a result link as the client would reach the gateway: the same
+   * proxy, and the key with the configured extra headers scoped to the configured gateway's own origin.
+   */
+  async resultFetchOptions(): Promise<Pick<OpenResultOptions, 'proxy' | 'credentials'>> {
+    const origin = this.origin;
+    const options: Pick<OpenResultOptions, 'proxy' | 'credentials'> = { proxy: this.proxy };
+    const apiKey = origin ? await this.keys.get(origin) : undefined;
+    if (origin && apiKey && origin === this.origin) {
+      options.credentials = { origin, headers: { ...this.settings.headers, authorization: `Bearer ${apiKey}` } };
+    }
+    return options;
   }
 
   /** The API for a given origin, only while that origin is the configured one (keys never cross origins). */

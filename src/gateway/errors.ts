@@ -137,33 +137,44 @@ export interface ServerErrorDetails {
 
 const MAX_MESSAGE_CHARS = 500;
 
-/** Reads an error body of any shape; never returns an empty message. */
-export function describeErrorBody(status: number, body: string, contentType: string | undefined): ServerErrorDetails {
-  const text = body.trim();
+/**
+ * Reads an error body of any shape; never returns an empty message. With `secret`, the key is taken out of the raw
+ * text first and out of every parsed string (JSON may escape it, e.g. `\/`) before anything is clipped, so neither
+ * a field nor a clipped prefix can hold it.
+ */
+export function describeErrorBody(status: number, body: string, contentType: string | undefined, secret = ''): ServerErrorDetails {
+  const text = redact(body, secret).trim();
   const statusLine = `HTTP ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
   if (text === '') return { message: `${statusLine} (empty response body)` };
   const json = tryParseJson(text);
   if (json !== undefined) {
-    const details = detailsFromErrorValue(json);
+    const details = detailsFromErrorValue(json, secret);
     if (details) return details;
     return { message: `${statusLine}: ${clip(text)}` };
   }
   if (/^\s*</.test(text) || (contentType ?? '').includes('html')) {
     const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1] ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1];
-    const summary = collapse(stripTags(title ?? text));
+    const summary = redact(collapse(stripTags(title ?? text)), secret);
     return { message: summary ? `${statusLine} from an intermediary: ${clip(summary)}` : `${statusLine} (HTML page)` };
   }
   return { message: `${statusLine}: ${clip(collapse(text))}` };
 }
 
-/** Server error details from `{error:{…}}`, `{error:"…"}`, a flat `{message,…}` object, or undefined. */
-export function detailsFromErrorValue(value: unknown): ServerErrorDetails | undefined {
+/**
+ * Server error details from `{error:{…}}`, `{error:"…"}`, a flat `{message,…}` object, or undefined. With `secret`,
+ * every string in the value is redacted before any is read or clipped.
+ */
+export function detailsFromErrorValue(value: unknown, secret = ''): ServerErrorDetails | undefined {
+  return detailsOf(redactValue(value, secret, 0));
+}
+
+function detailsOf(value: unknown): ServerErrorDetails | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return typeof value === 'string' && value.trim() !== '' ? { message: clip(value.trim()) } : undefined;
   }
   const obj = value as Record<string, unknown>;
   const inner = obj.error;
-  if (inner !== null && typeof inner === 'object' && !Array.isArray(inner)) return detailsFromErrorValue(inner);
+  if (inner !== null && typeof inner === 'object' && !Array.isArray(inner)) return detailsOf(inner);
   if (typeof inner === 'string' && inner.trim() !== '') {
     return withFields({ message: clip(inner.trim()) }, obj);
   }
@@ -230,6 +241,18 @@ function clip(text: string): string {
 export function redact(text: string, secret: string): string {
   if (secret.length < 4 || !text.includes(secret)) return text;
   return text.split(secret).join('[redacted key]');
+}
+
+/** The value with the secret redacted from every string in it (keys included); what nests deeper than 8 is dropped. */
+function redactValue(value: unknown, secret: string, depth: number): unknown {
+  if (secret.length < 4) return value;
+  if (typeof value === 'string') return redact(value, secret);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 8) return undefined;
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, secret, depth + 1));
+  const copy: Record<string, unknown> = {};
+  for (const [name, item] of Object.entries(value)) copy[redact(name, secret)] = redactValue(item, secret, depth + 1);
+  return copy;
 }
 
 /** The fields of a failure that every feature reads, taken by shape so that test fakes and plain errors work. */

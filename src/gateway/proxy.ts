@@ -30,9 +30,19 @@ function withScheme(proxy: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(proxy) ? proxy : `http://${proxy}`;
 }
 
-function isLoopback(url: URL): boolean {
-  const host = bareHost(url);
+/** A URL's host name without the brackets of an IPv6 literal. */
+export function unbracketHost(host: string): string {
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+/** localhost (and its subdomains), 127.0.0.0/8 or ::1; brackets and case do not matter. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = unbracketHost(hostname.toLowerCase());
   return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+}
+
+function isLoopback(url: URL): boolean {
+  return isLoopbackHost(url.hostname);
 }
 
 function defaultPort(url: URL): string {
@@ -40,8 +50,7 @@ function defaultPort(url: URL): string {
 }
 
 function bareHost(url: URL): string {
-  const host = url.hostname.toLowerCase();
-  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  return unbracketHost(url.hostname.toLowerCase());
 }
 
 export function matchesNoProxy(target: URL, noProxy: string): boolean {

@@ -9,6 +9,8 @@
 // - The persistent last event id: eventsource-parser reports `id` per event block only.
 // - An optional lenient line mode for streams that never send a blank line (fixture case 43): when the stream
 //   ends without a single event dispatched, every line is re-read as its own event.
+// - A cap on an unfinished line or event (16 MB by default): eventsource-parser buffers both without limit, so a
+//   line that never ends would grow the heap for as long as the server keeps sending.
 
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 
@@ -21,9 +23,30 @@ export interface SseSink {
 export interface SseDecoderOptions {
   /** Re-read the stream line by line when it ends without any blank line (no event dispatched). */
   lenientLineFallback?: boolean;
+  /** Longest unfinished line or event, in characters. Default 16 MB. */
+  maxEventChars?: number;
+}
+
+/** A line or an event grew past the cap without ending; the decoder takes nothing more. */
+export class SseOverflowError extends Error {
+  override readonly name = 'SseOverflowError';
+  constructor(
+    readonly what: 'line' | 'event',
+    readonly limit: number,
+  ) {
+    super(`The gateway sent a stream ${what} longer than ${formatChars(limit)} without ending it.`);
+  }
+}
+
+function formatChars(chars: number): string {
+  const mb = chars / (1024 * 1024);
+  return mb >= 1 ? `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB` : `${chars} characters`;
 }
 
 const CR = 13;
+const LF = 10;
+const LINE_BREAK = /[\r\n]/g;
+export const MAX_EVENT_CHARS = 16 * 1024 * 1024;
 /** Text kept for the lenient fallback is capped: beyond this the stream is not worth rescuing. */
 const LENIENT_FALLBACK_LIMIT = 16 * 1024 * 1024;
 
@@ -39,9 +62,15 @@ export class SseDecoder {
   #undispatched: string[] | null;
   #undispatchedLength = 0;
   #usedLenientFallback = false;
+  readonly #maxEventChars: number;
+  /** Characters of the line not yet ended, and of the event since the last blank line. */
+  #lineChars = 0;
+  #eventChars = 0;
+  #afterCR = false;
 
   constructor(sink: SseSink, options: SseDecoderOptions = {}) {
     this.#sink = sink;
+    this.#maxEventChars = options.maxEventChars ?? MAX_EVENT_CHARS;
     this.#undispatched = options.lenientLineFallback ? [] : null;
     this.#parser = this.#createParser(true);
   }
@@ -55,6 +84,7 @@ export class SseDecoder {
     return this.#usedLenientFallback;
   }
 
+  /** Feeds bytes; throws SseOverflowError (and takes nothing more) when a line or event passes the cap. */
   push(bytes: Uint8Array): void {
     if (this.#ended) return;
     const text = this.#decoder.decode(bytes, { stream: true });
@@ -75,9 +105,46 @@ export class SseDecoder {
   }
 
   #feed(text: string): void {
+    this.#measure(text);
     if (this.#undispatched !== null) this.#remember(text);
     this.#endsWithCR = text.charCodeAt(text.length - 1) === CR;
     this.#parser.feed(text);
+  }
+
+  /** Tracks the unfinished line and event (line ends: CRLF, CR or LF; a blank line ends an event). */
+  #measure(text: string): void {
+    let start = 0;
+    LINE_BREAK.lastIndex = 0;
+    for (let match = LINE_BREAK.exec(text); match !== null; match = LINE_BREAK.exec(text)) {
+      const at = match.index;
+      const segment = at - start;
+      start = at + 1;
+      if (segment === 0 && this.#afterCR && text.charCodeAt(at) === LF) {
+        this.#afterCR = false; // the LF of a CRLF
+        this.#eventChars++;
+        continue;
+      }
+      if (this.#lineChars + segment === 0) this.#eventChars = 0;
+      else this.#eventChars += segment + 1;
+      this.#lineChars = 0;
+      this.#afterCR = text.charCodeAt(at) === CR;
+      this.#check();
+    }
+    const tail = text.length - start;
+    if (tail > 0) {
+      this.#lineChars += tail;
+      this.#eventChars += tail;
+      this.#afterCR = false;
+    }
+    this.#check();
+  }
+
+  #check(): void {
+    const what = this.#lineChars > this.#maxEventChars ? 'line' : this.#eventChars > this.#maxEventChars ? 'event' : undefined;
+    if (what === undefined) return;
+    this.#ended = true;
+    this.#undispatched = null;
+    throw new SseOverflowError(what, this.#maxEventChars);
   }
 
   #remember(text: string): void {

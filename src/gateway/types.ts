@@ -112,6 +112,8 @@ export interface RequestOptions {
    * it at once and pauses every poll to that gateway, instead of the client waiting while others go out.
    */
   maxRetries?: number;
+  /** Receives a Retry-After (ms) sent with a successful answer: a gateway saying when to ask again. */
+  onRetryAfter?: (ms: number) => void;
 }
 
 export interface ChatOptions extends RequestOptions {

@@ -1,25 +1,14 @@
-// UI adapter: List Models (a quick pick grouped chat / video / other, with actions per model), Refresh Models
-// and Test Connection.
+// UI adapter: List Models (a quick pick grouped chat / video / other, with actions per model) and Refresh Models.
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
-import { adviceFor, OPEN_LOGS, REPLACE_API_KEY, SET_API_KEY, SET_BASE_URL, type AdviceAction } from '../gateway/errorAdvice';
-import { resolveProxy } from '../gateway/proxy';
+import { adviceFor } from '../gateway/errorAdvice';
 import { showAdvice } from '../ui/notify';
-import type { Clock } from '../util/clock';
-import type { Logger } from '../util/logger';
-import { renderReport, runDiagnostics, summarizeReport, type DiagnosticReport, type StepFix } from './diagnostics';
 import type { CatalogSnapshot, ModelCatalog } from './modelCatalog';
 import { ACTION_TITLES, buildModelList, summarizeModels, type ModelAction, type ModelListEntry, type ModelListGroup } from './modelList';
-import { createNetworkProbes } from './networkProbes';
-
 
 export interface ModelCommandDeps {
   catalog: ModelCatalog;
   connection: GatewayConnection;
-  log: Logger;
-  clock: Clock;
-  /** VS Code's http.proxy, if set. */
-  proxySetting(): string | undefined;
 }
 
 const ACTION_ICONS: Record<ModelAction, string> = { startChat: 'comment-discussion', setDefaultChat: 'star-empty', copyId: 'copy' };
@@ -39,7 +28,6 @@ export class ModelCommands {
     return {
       'modelGateway.listModels': () => this.listModels(),
       'modelGateway.refreshModels': () => this.refreshModels(),
-      'modelGateway.testConnection': () => this.testConnection(),
     };
   }
 
@@ -111,25 +99,6 @@ export class ModelCommands {
     }
   }
 
-  /** Runs every check, opens the report as an untitled Markdown document and returns it. */
-  async testConnection(): Promise<DiagnosticReport> {
-    const { connection, clock, log } = this.deps;
-    const baseUrl = connection.baseUrl;
-    const proxy = baseUrl ? resolveProxy(new URL(baseUrl), this.deps.proxySetting(), process.env) : undefined;
-    const report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Testing the connection to ${connection.origin ?? 'the gateway'}…` },
-      () => runDiagnostics({ baseUrl, api: () => connection.api(), proxy, probes: createNetworkProbes(clock), clock }),
-    );
-    log.info(`Connection test of ${baseUrl ?? '(no URL)'}:`);
-    for (const step of report.steps) log.info(`  ${step.title}: ${step.status}. ${step.message}${step.suggestion ? ` ${step.suggestion}` : ''}`);
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: renderReport(report) });
-    await vscode.window.showTextDocument(document, { preview: true });
-    const summary = summarizeReport(report);
-    if (report.ok) void vscode.window.showInformationMessage(summary);
-    else void showAdvice({ kind: 'other', message: summary, actions: [...fixesFor(report), OPEN_LOGS] }, 'warning');
-    return report;
-  }
-
   private defaultChatModel(): string | undefined {
     return vscode.workspace.getConfiguration('modelGateway').get<string>('chat.model') || undefined;
   }
@@ -181,16 +150,4 @@ function toItems(groups: readonly ModelListGroup[]): ModelItem[] {
     }
   }
   return items;
-}
-
-const FIXES: Record<StepFix, AdviceAction> = {
-  setBaseUrl: SET_BASE_URL,
-  setApiKey: SET_API_KEY,
-  rotateApiKey: REPLACE_API_KEY,
-};
-
-/** The command that fixes the first failed step, when there is one. */
-function fixesFor(report: DiagnosticReport): AdviceAction[] {
-  const fix = report.steps.find((s) => s.status === 'failed')?.fix;
-  return fix ? [FIXES[fix]] : [];
 }

@@ -34,6 +34,8 @@ export interface VideoDefaults {
   extraParameters: Record<string, unknown>;
   pollMinMs: number;
   pollMaxMs: number;
+  /** The most bytes Download to Workspace writes (user level only: a workspace may not raise it). */
+  maxDownloadBytes: number;
 }
 
 export interface Settings {
@@ -139,6 +141,7 @@ export function readSettings(source: SettingsSource): Settings {
       extraParameters: extra && typeof extra === 'object' && !Array.isArray(extra) ? (extra as Record<string, unknown>) : {},
       pollMinMs: pollMin * 1000,
       pollMaxMs: pollMax * 1000,
+      maxDownloadBytes: (numberIn(user('video.maxDownloadMB'), 1, 1024 * 1024, 'modelGateway.video.maxDownloadMB', problems) ?? 2048) * 1024 * 1024,
     },
     problems,
   };

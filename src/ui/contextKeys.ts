@@ -1,5 +1,5 @@
 // UI adapter: the context keys this extension sets, for `when` clauses, welcome views and the walkthrough's
-// completion events. Each key is set from a fact known for sure (a key read back from secret storage, a request
+// completion events (the Video Jobs view sets its own: modelGateway.videoJobs.empty and modelGateway.hasVideoJobs). Each key is set from a fact known for sure (a key read back from secret storage, a request
 // that worked, a chat tab that exists, a job in the list), never from a passing state: a walkthrough step, once
 // ticked, stays ticked.
 import * as vscode from 'vscode';
@@ -15,15 +15,12 @@ export const CONTEXT_KEYS = {
   connected: 'modelGateway.connected',
   /** A chat panel is open (in any tab group, focused or not). */
   chatOpen: 'modelGateway.chatOpen',
-  /** The Video Jobs list holds at least one job. */
-  hasVideoJobs: 'modelGateway.hasVideoJobs',
 } as const;
 
 export interface ContextFacts {
   connection: { readonly origin: string | undefined; readonly state: ConnectionState; readonly onDidChangeState: Event<ConnectionState> };
   hasKey(origin: string): PromiseLike<boolean>;
   readonly onDidChangeKey: Event<string>;
-  videoJobs: { count(): number; readonly onDidChange: vscode.Event<void> };
   /** The view type of the chat panels. */
   chatViewType: string;
 }
@@ -41,12 +38,10 @@ export class ExtensionContextKeys implements vscode.Disposable {
         void this.checkKey();
       }),
       facts.onDidChangeKey(() => void this.checkKey()),
-      facts.videoJobs.onDidChange(() => this.set(CONTEXT_KEYS.hasVideoJobs, facts.videoJobs.count() > 0)),
       vscode.window.tabGroups.onDidChangeTabs(() => this.checkChatTabs()),
       vscode.window.tabGroups.onDidChangeTabGroups(() => this.checkChatTabs()),
     );
     this.onConnection(facts.connection.state);
-    this.set(CONTEXT_KEYS.hasVideoJobs, facts.videoJobs.count() > 0);
     this.checkChatTabs();
     void this.checkKey();
   }

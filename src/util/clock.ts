@@ -8,11 +8,48 @@ export interface Clock {
   clearTimeout(handle: TimerHandle): void;
 }
 
-export const realClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, Math.max(0, ms)) as unknown as TimerHandle,
-  clearTimeout: (handle) => clearTimeout(handle as unknown as ReturnType<typeof setTimeout>),
-};
+/** The longest delay a platform timer takes: Node and browsers fire a longer one after 1 ms instead. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A platform's own timers, which overflow past MAX_TIMER_MS. */
+export interface PlatformTimers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+interface LongTimer {
+  raw: unknown;
+}
+
+/**
+ * A Clock over platform timers that cannot overflow: a wait longer than MAX_TIMER_MS is armed in pieces, each
+ * re-armed when the previous one fires, so it fires once, at its time. The pieces count the wait itself rather
+ * than reading `now()`, so a wall-clock jump neither shortens nor stretches it (as with a plain setTimeout).
+ */
+export function clockOn(now: () => number, platform: PlatformTimers): Clock {
+  return {
+    now,
+    setTimeout(callback, ms) {
+      const timer: LongTimer = { raw: undefined };
+      let remaining = Number.isNaN(ms) ? 0 : Math.max(0, ms);
+      const arm = (): void => {
+        const piece = Math.min(remaining, MAX_TIMER_MS);
+        remaining -= piece;
+        timer.raw = platform.setTimeout(() => (remaining > 0 ? arm() : callback()), piece);
+      };
+      arm();
+      return timer as unknown as TimerHandle;
+    },
+    clearTimeout(handle) {
+      platform.clearTimeout((handle as unknown as LongTimer).raw);
+    },
+  };
+}
+
+export const realClock: Clock = clockOn(() => Date.now(), {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+});
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 

@@ -24,6 +24,7 @@ export function safeExternalUrl(href: string): string | undefined {
   return checked.ok ? checked.url.toString() : undefined;
 }
 
-function shorten(text: string, max = 80): string {
+/** The text, cut to `max` characters with an ellipsis. */
+export function shorten(text: string, max = 80): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

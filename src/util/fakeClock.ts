@@ -1,5 +1,5 @@
 // A virtual clock for tests and benches: time moves only when advanced, timers run in due order.
-import type { Clock, TimerHandle } from './clock';
+import { clockOn, MAX_TIMER_MS, type Clock, type PlatformTimers, type TimerHandle } from './clock';
 
 interface FakeTimer {
   id: number;
@@ -12,6 +12,24 @@ export class FakeClock implements Clock {
   private nextId = 1;
   private timers = new Map<number, FakeTimer>();
 
+  /**
+   * The timers underneath, as Node's behave: a delay over MAX_TIMER_MS fires after 1 ms. The clock's own
+   * setTimeout arms them through the same overflow guard as the real clock.
+   */
+  readonly platform: PlatformTimers = {
+    setTimeout: (callback, ms) => {
+      const id = this.nextId++;
+      const delay = ms > MAX_TIMER_MS ? 1 : Math.max(0, ms);
+      this.timers.set(id, { id, dueAt: this.time + delay, callback });
+      return id;
+    },
+    clearTimeout: (handle) => {
+      this.timers.delete(handle as number);
+    },
+  };
+
+  private readonly guarded: Clock = clockOn(() => this.time, this.platform);
+
   constructor(startAt = 1_700_000_000_000) {
     this.time = startAt;
   }
@@ -21,13 +39,11 @@ export class FakeClock implements Clock {
   }
 
   setTimeout(callback: () => void, ms: number): TimerHandle {
-    const id = this.nextId++;
-    this.timers.set(id, { id, dueAt: this.time + Math.max(0, ms), callback });
-    return id as unknown as TimerHandle;
+    return this.guarded.setTimeout(callback, ms);
   }
 
   clearTimeout(handle: TimerHandle): void {
-    this.timers.delete(handle as unknown as number);
+    this.guarded.clearTimeout(handle);
   }
 
   /** Timers not yet run or cleared. */

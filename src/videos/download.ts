@@ -1,108 +1,14 @@
-// Result links of video jobs: which ones may be opened, when they expire, and a streaming download to disk.
-// Pure Node (no vscode). Downloads never carry the gateway key to another origin: credentials are only sent while
-// the request goes to `credentialOrigin`, and are dropped on a redirect elsewhere.
-import { createWriteStream, promises as fs } from 'node:fs';
-import * as http from 'node:http';
-import * as https from 'node:https';
+// Saving a result to disk. Pure Node (no vscode). The bytes come through the gateway's result fetcher (the proxy
+// the API calls use; redirects followed under the one link rule; the key only to the gateway's origin). Everything
+// about the file is chosen here, not by the server: the name comes from the job id, the extension from an allowlist
+// by Content-Type, the size is capped, and the file is created exclusively (a name that exists, even as a dangling
+// link, is never written through).
+import { promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
-import { checkExternalUrl, type ExternalUrlCheck } from '../util/externalUrl';
+import { openResult, ResultFetchError, type OpenResultOptions, type ResultFetchErrorCode } from '../gateway/resultFetch';
 
-/** Result links follow the extension's one rule for links it opens; an empty one means the job has none. */
-export function checkResultUrl(value: unknown): ExternalUrlCheck {
-  if (typeof value !== 'string' || value.trim() === '') return { ok: false, reason: 'The job has no result link.' };
-  return checkExternalUrl(value);
-}
-
-/** YYYYMMDDTHHMMSSZ, as in X-Amz-Date and X-Goog-Date. */
-function parseCompactDate(text: string | null): number | undefined {
-  const m = text ? /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(text) : null;
-  if (!m) return undefined;
-  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
-}
-
-function parseEpochOrDate(text: string): number | undefined {
-  if (/^\d+$/.test(text)) {
-    const n = Number(text);
-    return n > 1e12 ? n : n * 1000; // seconds unless it is clearly milliseconds
-  }
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : date;
-}
-
-/**
- * When a signed result link stops working (epoch ms), read from its query: `expires` / `Expires` (Unix time or a
- * date), `X-Amz-Date` + `X-Amz-Expires`, `X-Goog-Date` + `X-Goog-Expires`, or Azure's `se` (with `sig`).
- * Undefined when the link says nothing about it.
- */
-export function urlExpiry(url: string): number | undefined {
-  let params: URLSearchParams;
-  try {
-    params = new URL(url).searchParams;
-  } catch {
-    return undefined;
-  }
-  const byLowerName = new Map<string, string>();
-  for (const [name, value] of params) if (!byLowerName.has(name.toLowerCase())) byLowerName.set(name.toLowerCase(), value);
-  const get = (name: string) => byLowerName.get(name) ?? null;
-
-  for (const [dateName, lifetimeName] of [['x-amz-date', 'x-amz-expires'], ['x-goog-date', 'x-goog-expires']]) {
-    const lifetime = get(lifetimeName);
-    if (lifetime !== null && /^\d+$/.test(lifetime)) {
-      const signedAt = parseCompactDate(get(dateName));
-      if (signedAt !== undefined) return signedAt + Number(lifetime) * 1000;
-    }
-  }
-  const expires = get('expires');
-  if (expires !== null) {
-    const at = parseEpochOrDate(expires.trim());
-    if (at !== undefined) return at;
-  }
-  const azureExpiry = get('se');
-  if (azureExpiry !== null && get('sig') !== null) {
-    const at = Date.parse(azureExpiry);
-    if (!Number.isNaN(at)) return at;
-  }
-  return undefined;
-}
-
-/** A safe file name for a result: the link's own file name when it has a sensible one, else the job id. */
-export function resultFileName(url: string, jobId: string | undefined, index: number): string {
-  let base = '';
-  try {
-    base = decodeURIComponent(path.posix.basename(new URL(url).pathname));
-  } catch {
-    base = '';
-  }
-  const fallback = `${jobId ?? 'video'}${index > 0 ? `-${index + 1}` : ''}.mp4`;
-  const clean = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 120);
-  const name = clean(base);
-  if (!/\.[A-Za-z0-9]{2,5}$/.test(name) || name.length < 4) return clean(fallback) || 'video.mp4';
-  return name;
-}
-
-/** `name`, or `name (2).ext`, `name (3).ext`, … whichever does not exist in `directory` yet. */
-export async function uniqueFilePath(directory: string, name: string): Promise<string> {
-  const ext = path.extname(name);
-  const stem = name.slice(0, name.length - ext.length);
-  for (let n = 1; n < 10_000; n++) {
-    const candidate = path.join(directory, n === 1 ? name : `${stem} (${n})${ext}`);
-    if (!(await exists(candidate))) return candidate;
-  }
-  throw new Error(`Too many files named like ${name} in ${directory}`);
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.lstat(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export type DownloadErrorCode = 'bad_url' | 'http_status' | 'too_many_redirects' | 'network' | 'timeout' | 'aborted' | 'incomplete' | 'file';
+export type DownloadErrorCode = ResultFetchErrorCode | 'http_status' | 'incomplete' | 'not_video' | 'too_large' | 'file';
 
 export class DownloadError extends Error {
   override readonly name = 'DownloadError';
@@ -115,16 +21,61 @@ export class DownloadError extends Error {
   }
 }
 
-export interface DownloadOptions {
-  signal?: AbortSignal;
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 2 * 1024 ** 3;
+
+const VIDEO_EXTENSIONS: Record<string, string> = { 'video/mp4': '.mp4', 'video/webm': '.webm', 'video/quicktime': '.mov' };
+const DEFAULT_EXTENSION = '.mp4';
+
+/**
+ * The extension for a body of this Content-Type, or why it is refused: only video/* and application/octet-stream
+ * are saved (anything else is usually an error or sign-in page); unknown video types get `.mp4`.
+ */
+export function videoExtensionFor(contentType: string | undefined): { ok: true; extension: string } | { ok: false; reason: string } {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (type === '') return { ok: false, reason: 'The server did not say what it sent (no Content-Type), so it was not saved as a video.' };
+  if (type === 'application/octet-stream' || /^video\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(type)) return { ok: true, extension: VIDEO_EXTENSIONS[type] ?? DEFAULT_EXTENSION };
+  const shown = type.length > 60 ? `${type.slice(0, 59)}…` : type;
+  const hint = type.startsWith('text/html') ? ' (a web page: often a sign-in or error page)' : '';
+  return { ok: false, reason: `The link sent ${shown}${hint} instead of a video, so nothing was saved.` };
+}
+
+/** CON, PRN, AUX, NUL, COM0-9, LPT0-9 (also with ¹²³), CONIN$, CONOUT$: Windows opens a device for these, whatever the extension. */
+export function isWindowsReservedName(stem: string): boolean {
+  return /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$/i.test(stem.replace(/[. ]+$/, '').split('.')[0]);
+}
+
+/** The file name without extension for a job's result: its id made safe (letters, digits, `_`, `-`), else "video". */
+export function resultFileStem(jobId: string | undefined, index: number): string {
+  let stem = (jobId ?? '').replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^[_-]+/, '').slice(0, 80);
+  if (stem === '') stem = 'video';
+  if (isWindowsReservedName(stem)) stem = `video-${stem}`;
+  return index > 0 ? `${stem}-${index + 1}` : stem;
+}
+
+/**
+ * Creates `stem + extension` in `directory`, or `stem (2)…`, `stem (3)…` when taken: each try is an exclusive
+ * create, so two downloads (or another program) can never end up writing the same file.
+ */
+export async function createNewFile(directory: string, stem: string, extension: string): Promise<{ file: string; handle: FileHandle }> {
+  for (let n = 1; n < 10_000; n++) {
+    const file = path.join(directory, n === 1 ? `${stem}${extension}` : `${stem} (${n})${extension}`);
+    try {
+      return { file, handle: await fs.open(file, 'wx') };
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'EEXIST') throw new DownloadError('file', `Could not create ${file}: ${(error as Error).message}`);
+    }
+  }
+  throw new DownloadError('file', `Too many files named like ${stem}${extension} in ${directory}.`);
+}
+
+/** How to reach the link (`connection.resultFetchOptions()` gives the proxy and the gateway's credentials). */
+export type DownloadOptions = Pick<OpenResultOptions, 'proxy' | 'env' | 'credentials' | 'signal' | 'maxRedirects' | 'timeoutMs' | 'idleTimeoutMs'> & SaveOptions;
+
+interface SaveOptions {
   /** Called as bytes arrive; `total` is the Content-Length when the server sent one. */
   onProgress?: (received: number, total: number | undefined) => void;
-  /** Extra headers sent only while the request goes to `credentialOrigin` (for a gateway that wants its key). */
-  credentialHeaders?: Record<string, string>;
-  credentialOrigin?: string;
-  maxRedirects?: number;
-  /** Longest silence on the socket before the download fails. */
-  idleTimeoutMs?: number;
+  /** The most bytes written; a larger body stops the download. */
+  maxBytes?: number;
 }
 
 export interface DownloadResult {
@@ -135,61 +86,58 @@ export interface DownloadResult {
   finalUrl: string;
 }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
 /**
- * Streams `url` into `destination` (a new file; it must not exist). The bytes go to a temporary file next to it
- * first, so a failed or cancelled download leaves nothing behind.
+ * Streams `url` into a new file in `directory` named `stem` plus the extension its Content-Type allows. A refused
+ * type or size writes nothing; a failed or cancelled download removes what it wrote.
  */
-export async function downloadToFile(url: string, destination: string, options: DownloadOptions = {}): Promise<DownloadResult> {
-  const checked = checkResultUrl(url);
-  if (!checked.ok) throw new DownloadError('bad_url', checked.reason);
-  const response = await openFollowingRedirects(checked.url, options);
-  const partial = `${destination}.${process.pid}-${Date.now().toString(36)}.part`;
+export async function downloadResult(url: string, directory: string, stem: string, options: DownloadOptions = {}): Promise<DownloadResult> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
+  let created: { file: string; handle: FileHandle } | undefined;
   try {
-    const bytes = await writeBody(response.res, partial, options);
-    if (await exists(destination)) throw new DownloadError('file', `${destination} already exists.`);
-    await fs.rename(partial, destination);
-    return { file: destination, bytes, contentType: headerOf(response.res, 'content-type'), finalUrl: response.url.toString() };
-  } catch (error) {
-    response.res.destroy();
-    await fs.rm(partial, { force: true }).catch(() => undefined);
-    throw error;
-  }
-}
-
-function headerOf(res: http.IncomingMessage, name: string): string | undefined {
-  const value = res.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-async function openFollowingRedirects(start: URL, options: DownloadOptions): Promise<{ res: http.IncomingMessage; url: URL }> {
-  const maxRedirects = options.maxRedirects ?? 5;
-  let url = start;
-  for (let redirects = 0; ; redirects++) {
-    const res = await request(url, options);
-    const status = res.statusCode ?? 0;
-    if (REDIRECTS.has(status)) {
-      res.resume();
-      const location = headerOf(res, 'location');
-      if (!location) throw new DownloadError('http_status', `The server answered ${status} without a Location to follow.`, status);
-      if (redirects >= maxRedirects) throw new DownloadError('too_many_redirects', `Gave up after ${maxRedirects} redirects.`);
-      let next: URL;
-      try {
-        next = new URL(location, url);
-      } catch {
-        throw new DownloadError('bad_url', `The server redirected to an invalid URL: ${location.length > 80 ? `${location.slice(0, 79)}…` : location}`);
+    const response = await openResult(url, { ...options, method: 'GET' });
+    const refusal = refusalOf(response.status, response.headers, maxBytes);
+    if (refusal) {
+      response.body.destroy();
+      throw refusal;
+    }
+    const contentType = response.headers['content-type'];
+    const total = lengthOf(response.headers);
+    created = await createNewFile(directory, stem, (videoExtensionFor(contentType) as { extension: string }).extension);
+    let received = 0;
+    try {
+      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+        received += chunk.length;
+        if (received > maxBytes) throw tooLarge(maxBytes);
+        await writeAll(created, chunk);
+        options.onProgress?.(received, total);
       }
-      if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new DownloadError('bad_url', `The server redirected to a ${next.protocol} link, which is not followed.`);
-      url = next;
-      continue;
+    } finally {
+      response.body.destroy();
     }
-    if (status !== 200) {
-      res.resume();
-      throw new DownloadError('http_status', statusMessage(status), status);
+    if (total !== undefined && received !== total) throw new DownloadError('incomplete', `Received ${received} of ${total} bytes; the connection broke before the whole video arrived.`);
+    await created.handle.close();
+    return { file: created.file, bytes: received, contentType, finalUrl: response.finalUrl };
+  } catch (error) {
+    if (created) {
+      await created.handle.close().catch(() => undefined);
+      await fs.rm(created.file, { force: true }).catch(() => undefined);
     }
-    return { res, url };
+    throw downloadErrorOf(error, created !== undefined);
   }
+}
+
+/** Why a response is not saved: an error status, a body that is not a video, or a declared size over the limit. */
+function refusalOf(status: number, headers: Record<string, string>, maxBytes: number): DownloadError | undefined {
+  if (status !== 200) return new DownloadError('http_status', statusMessage(status), status);
+  const type = videoExtensionFor(headers['content-type']);
+  if (!type.ok) return new DownloadError('not_video', type.reason);
+  const total = lengthOf(headers);
+  return total !== undefined && total > maxBytes ? tooLarge(maxBytes, total) : undefined;
+}
+
+function lengthOf(headers: Record<string, string>): number | undefined {
+  const value = headers['content-length'];
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
 function statusMessage(status: number): string {
@@ -199,59 +147,27 @@ function statusMessage(status: number): string {
   return `The download failed with HTTP ${status}.`;
 }
 
-function request(url: URL, options: DownloadOptions): Promise<http.IncomingMessage> {
-  const signal = options.signal;
-  if (signal?.aborted) return Promise.reject(abortedError());
-  const headers: Record<string, string> = { accept: 'video/*, */*;q=0.8', 'accept-encoding': 'identity' };
-  if (options.credentialHeaders && options.credentialOrigin && url.origin === options.credentialOrigin) Object.assign(headers, options.credentialHeaders);
-  const transport = url.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    const req = transport.request(url, { method: 'GET', headers, signal });
-    req.setTimeout(options.idleTimeoutMs ?? 30_000, () => req.destroy(new DownloadError('timeout', 'The server stopped sending the video.')));
-    req.once('response', resolve);
-    req.once('error', (error) => reject(translateError(error, signal)));
-    req.end();
-  });
-}
-
-function abortedError(): DownloadError {
-  return new DownloadError('aborted', 'The download was cancelled.');
-}
-
-function translateError(error: unknown, signal: AbortSignal | undefined): unknown {
-  if (signal?.aborted) return abortedError();
+/** The fetcher's failures as DownloadErrors; a network failure once the file was begun means an incomplete video. */
+function downloadErrorOf(error: unknown, writing: boolean): DownloadError {
   if (error instanceof DownloadError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new DownloadError('network', `The download failed: ${message}`);
-}
-
-async function writeBody(res: http.IncomingMessage, file: string, options: DownloadOptions): Promise<number> {
-  const lengthHeader = headerOf(res, 'content-length');
-  const total = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
-  let received = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      received += chunk.length;
-      options.onProgress?.(received, total);
-      callback(null, chunk);
-    },
-  });
-  res.setTimeout(options.idleTimeoutMs ?? 30_000, () => res.destroy(new DownloadError('timeout', 'The server stopped sending the video.')));
-  try {
-    await pipeline(res, counter, createWriteStream(file, { flags: 'wx' }), { signal: options.signal });
-  } catch (error) {
-    if (error instanceof DownloadError) throw error;
-    if (options.signal?.aborted) throw abortedError();
-    if (isFileError(error)) throw new DownloadError('file', `Could not write ${file}: ${(error as Error).message}`);
-    throw new DownloadError('incomplete', `The connection broke before the whole video arrived (${(error as Error)?.message ?? error}).`);
+  if (error instanceof ResultFetchError) {
+    if (writing && error.code === 'network') return new DownloadError('incomplete', `The connection broke before the whole video arrived (${error.message}).`);
+    return new DownloadError(error.code, error.message);
   }
-  if (total !== undefined && received !== total) throw new DownloadError('incomplete', `Received ${received} of ${total} bytes; the connection broke before the whole video arrived.`);
-  return received;
+  return new DownloadError('network', `The download failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-function isFileError(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return typeof code === 'string' && ['EACCES', 'EEXIST', 'ENOENT', 'ENOSPC', 'EROFS', 'EISDIR', 'EPERM'].includes(code);
+function tooLarge(maxBytes: number, total?: number): DownloadError {
+  const size = total === undefined ? 'The video is larger than' : `The video (${formatBytes(total)}) is larger than`;
+  return new DownloadError('too_large', `${size} the download limit of ${formatBytes(maxBytes)} (modelGateway.video.maxDownloadMB); nothing was kept.`);
+}
+
+async function writeAll(target: { file: string; handle: FileHandle }, chunk: Uint8Array): Promise<void> {
+  try {
+    for (let offset = 0; offset < chunk.length; ) offset += (await target.handle.write(chunk, offset, chunk.length - offset)).bytesWritten;
+  } catch (error) {
+    throw new DownloadError('file', `Could not write ${target.file}: ${(error as Error).message}`);
+  }
 }
 
 /** "3.0 KB", "12.4 MB". */

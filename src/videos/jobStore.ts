@@ -19,6 +19,7 @@ import {
 import {
   PollScheduler,
   type AuthRequired,
+  type JobProfile,
   type PauseChange,
   type PollEvent,
   type PollSchedulerOptions,
@@ -79,10 +80,10 @@ export class JobStore implements Disposable {
     this.scheduler = new PollScheduler({
       ...options.scheduler,
       clock: this.clock,
-      poll: (target, signal) => {
+      poll: (target, signal, onRetryAfter) => {
         const api = this.apiFor(target.origin);
         if (!api) return Promise.reject(new MissingApiKeyError(target.origin));
-        return api.getVideo(target.id, { signal, maxRetries: 0 });
+        return api.getVideo(target.id, { signal, maxRetries: 0, onRetryAfter });
       },
     });
     this.onDidChangePause = this.scheduler.onDidChangePause;
@@ -143,7 +144,7 @@ export class JobStore implements Disposable {
     const job = await api.getVideo(id.trim());
     if (!this.records.has(key)) return cloneRecord(record);
     applyGatewayJob(record, { ...job, id: job.id || id.trim() }, this.clock.now());
-    if (isPollable(record)) this.scheduler.track({ key, origin: record.origin, id: record.id! });
+    if (isPollable(record)) this.scheduler.track({ key, origin: record.origin, id: record.id! }, { job: jobProfile(record) });
     record.nextPollAt = this.scheduler.nextPollAt(key);
     await this.persist(key);
     this.changeEmitter.fire({ keys: [key] });
@@ -242,7 +243,7 @@ export class JobStore implements Disposable {
       throw outcome.raw;
     }
     if (replaces !== undefined && this.records.delete(replaces)) changed.push(replaces);
-    if (isPollable(record)) this.scheduler.track({ key: record.key, origin, id: record.id! });
+    if (isPollable(record)) this.scheduler.track({ key: record.key, origin, id: record.id! }, { job: jobProfile(record) });
     record.nextPollAt = this.scheduler.nextPollAt(record.key);
     await this.persist(...changed);
     this.changeEmitter.fire({ keys: changed });
@@ -299,7 +300,7 @@ export class JobStore implements Disposable {
       if (!isPollable(record)) continue;
       this.scheduler.track(
         { key: record.key, origin: record.origin, id: record.id! },
-        { nextPollAt: record.nextPollAt, lastPolledAt: record.lastPolledAt, pollCount: record.pollCount },
+        { nextPollAt: record.nextPollAt, lastPolledAt: record.lastPolledAt, pollCount: record.pollCount, job: jobProfile(record) },
       );
     }
     if (interrupted.length > 0) void this.persist(...interrupted);
@@ -332,6 +333,11 @@ export class JobStore implements Disposable {
     this.saving = write;
     return write;
   }
+}
+
+/** What the scheduler needs to learn this job's duration and plan from earlier ones. */
+function jobProfile(record: VideoJobRecord): JobProfile {
+  return { model: record.model, resolution: record.parameters.resolution, duration: record.parameters.duration, submittedAt: record.createdAt };
 }
 
 function mayHaveReachedGateway(error: ErrorFields): boolean {

@@ -1,11 +1,16 @@
 // Decides when each pending video job is polled. One scheduler serves every gateway origin; it holds at most one
-// timer, and none while nothing is pending or everything pending is blocked.
+// timer, and none while nothing is pending or everything pending is blocked. When one job is due next (backoff,
+// the learned window, the gateway's hints) is pollTiming.ts's; the limits every poll obeys are here.
 import type { VideoJob } from '../gateway/types';
 import type { Clock, TimerHandle } from '../util/clock';
 import { Emitter, type Disposable } from '../util/events';
 import { readError, type ErrorFields } from '../gateway/errors';
 import { classifyPollError } from './errors';
+import { backoffIntervalMs, jittered, JobTiming, OriginWatch, rateLimitWaitMs, timingPolicy, unfocusedMs } from './pollTiming';
+import type { AnswerHints, JobProfile, TimingOptions, TimingPolicy, WatchedJob } from './pollTiming';
 import { isFinalStatus } from './status';
+
+export type { JobProfile } from './pollTiming';
 
 export interface PollTarget {
   /** The caller's stable key for the job. */
@@ -15,25 +20,15 @@ export interface PollTarget {
   id: string;
 }
 
-export type PollFunction = (target: PollTarget, signal: AbortSignal) => Promise<VideoJob>;
+/** Polls one job; `onRetryAfter` takes a Retry-After that came with a successful answer. */
+export type PollFunction = (target: PollTarget, signal: AbortSignal, onRetryAfter: (ms: number) => void) => Promise<VideoJob>;
 
-export interface PollSchedulerOptions {
+export interface PollSchedulerOptions extends TimingOptions {
   clock: Clock;
   poll: PollFunction;
-  /** Uniform in [0, 1); injected so tests can pin jitter. */
-  random?: () => number;
-  minIntervalMs?: number;
-  maxIntervalMs?: number;
-  backoffFactor?: number;
-  /** Each interval is shortened by up to this fraction, so it never exceeds the cap. */
-  jitter?: number;
   maxInFlight?: number;
   /** Smallest gap between the starts of two polls, across all origins: bounds the request rate. */
   minGapMs?: number;
-  unfocusedMultiplier?: number;
-  unfocusedFloorMs?: number;
-  /** Pause after a 429 that carries no Retry-After. */
-  defaultRateLimitPauseMs?: number;
 }
 
 export type PollOutcome =
@@ -68,6 +63,7 @@ export interface TrackOptions {
   nextPollAt?: number;
   lastPolledAt?: number;
   pollCount?: number;
+  job?: JobProfile;
 }
 
 interface Entry {
@@ -84,25 +80,23 @@ interface Entry {
   /** Poll as soon as allowed, whatever the focus (explicit refresh). */
   urgent: boolean;
   inFlight: AbortController | undefined;
+  startedAt: number;
+  /** A Retry-After on the answer to the poll in flight. */
+  answerRetryAfterMs: number | undefined;
+  timing: JobTiming;
 }
 
 export class PollScheduler implements Disposable {
   private readonly clock: Clock;
   private readonly pollFn: PollFunction;
-  private readonly random: () => number;
-  private readonly minIntervalMs: number;
-  private readonly maxIntervalMs: number;
-  private readonly backoffFactor: number;
-  private readonly jitter: number;
+  private readonly policy: TimingPolicy;
   private readonly maxInFlight: number;
   private readonly minGapMs: number;
-  private readonly unfocusedMultiplier: number;
-  private readonly unfocusedFloorMs: number;
-  private readonly defaultRateLimitPauseMs: number;
 
   private readonly entries = new Map<string, Entry>();
   private readonly pauses = new Map<string, number>();
   private readonly authBlocked = new Set<string>();
+  private readonly watch: OriginWatch;
   private focused = true;
   private inFlightCount = 0;
   private lastStartAt = Number.NEGATIVE_INFINITY;
@@ -120,30 +114,29 @@ export class PollScheduler implements Disposable {
   constructor(options: PollSchedulerOptions) {
     this.clock = options.clock;
     this.pollFn = options.poll;
-    this.random = options.random ?? Math.random;
-    this.minIntervalMs = options.minIntervalMs ?? 2_000;
-    this.maxIntervalMs = Math.max(this.minIntervalMs, options.maxIntervalMs ?? 30_000);
-    this.backoffFactor = Math.max(1, options.backoffFactor ?? 2);
-    this.jitter = Math.min(1, Math.max(0, options.jitter ?? 0.2));
+    this.policy = timingPolicy(options);
+    this.watch = new OriginWatch(this.policy);
     this.maxInFlight = Math.max(1, options.maxInFlight ?? 3);
     this.minGapMs = Math.max(0, options.minGapMs ?? 100);
-    this.unfocusedMultiplier = Math.max(1, options.unfocusedMultiplier ?? 4);
-    this.unfocusedFloorMs = Math.max(0, options.unfocusedFloorMs ?? 60_000);
-    this.defaultRateLimitPauseMs = options.defaultRateLimitPauseMs ?? 30_000;
   }
 
   /** Un-jittered interval before the poll that follows `step` earlier polls. */
   baseIntervalMs(step: number): number {
-    return Math.min(this.maxIntervalMs, this.minIntervalMs * Math.pow(this.backoffFactor, step));
+    return backoffIntervalMs(this.policy, step);
   }
 
-  /** Starts polling a job (no-op if already tracked). Restored jobs pass their stored schedule. */
+  /**
+   * Starts polling a job (no-op if already tracked). Restored jobs pass their stored schedule; `job` lets the
+   * durations of earlier jobs of the same kind plan the polls, and this job's duration join them.
+   */
   track(target: PollTarget, options: TrackOptions = {}): void {
     if (this.disposed || this.entries.has(target.key)) return;
     const now = this.clock.now();
+    const timing = new JobTiming(this.policy, target.origin, options.job && { ...options.job });
     const pollCount = options.pollCount ?? 0;
-    const intervalMs = this.jitteredIntervalMs(pollCount);
     const scheduledAt = options.lastPolledAt ?? now;
+    const learnedDueAt = options.nextPollAt === undefined ? timing.firstDueAt(now) : undefined;
+    const intervalMs = learnedDueAt === undefined ? this.jitteredIntervalMs(pollCount) : learnedDueAt - scheduledAt;
     this.entries.set(target.key, {
       target: { ...target },
       pollCount,
@@ -153,7 +146,11 @@ export class PollScheduler implements Disposable {
       dueAt: options.nextPollAt ?? scheduledAt + intervalMs,
       urgent: false,
       inFlight: undefined,
+      startedAt: scheduledAt,
+      answerRetryAfterMs: undefined,
+      timing,
     });
+    this.watch.add(target.origin, now);
     this.pump();
   }
 
@@ -161,7 +158,7 @@ export class PollScheduler implements Disposable {
   untrack(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
-    this.entries.delete(key);
+    this.remove(entry);
     entry.inFlight?.abort();
     this.pump();
   }
@@ -243,28 +240,47 @@ export class PollScheduler implements Disposable {
     this.cancelTimer();
     for (const entry of this.entries.values()) entry.inFlight?.abort();
     this.entries.clear();
+    this.watch.clear();
     this.pollEmitter.dispose();
     this.pauseEmitter.dispose();
     this.authEmitter.dispose();
   }
 
   private jitteredIntervalMs(step: number): number {
-    return this.baseIntervalMs(step) * (1 - this.jitter * this.random());
+    return jittered(this.policy, this.baseIntervalMs(step));
+  }
+
+  private remove(entry: Entry): void {
+    this.entries.delete(entry.target.key);
+    this.watch.drop(entry.target.origin);
   }
 
   private effectiveDueAt(entry: Entry): number {
     if (this.focused || entry.urgent) return entry.dueAt;
-    const slowInterval = Math.max(entry.intervalMs * this.unfocusedMultiplier, this.unfocusedFloorMs);
-    return Math.max(entry.dueAt, entry.scheduledAt + slowInterval);
+    // A long wait for an expected completion is not a cadence: only the backoff's range is slowed down.
+    const cadence = Math.min(entry.intervalMs, this.policy.maxIntervalMs);
+    return Math.max(entry.dueAt, entry.scheduledAt + unfocusedMs(this.policy, cadence));
   }
 
   /** Earliest time the entry may be polled, or undefined while its origin waits for a new key. */
-  private earliestStartAt(entry: Entry, now: number): number | undefined {
+  private earliestStartAt(entry: Entry, now: number, watchAt = Number.POSITIVE_INFINITY): number | undefined {
     const origin = entry.target.origin;
     if (this.authBlocked.has(origin)) return undefined;
     const pause = this.pauses.get(origin);
-    const due = this.effectiveDueAt(entry);
+    const due = Math.min(this.effectiveDueAt(entry), watchAt);
     return pause !== undefined && pause > now ? Math.max(due, pause) : due;
+  }
+
+  /** The idle entry that may start first, and when. */
+  private nextStart(now: number): { entry: Entry; at: number } | undefined {
+    const watch = this.watch.due(this.entries.values(), watchedJob, now, this.focused);
+    let next: { entry: Entry; at: number } | undefined;
+    for (const entry of this.entries.values()) {
+      if (entry.inFlight) continue;
+      const at = this.earliestStartAt(entry, now, watch.get(entry));
+      if (at !== undefined && (!next || at < next.at)) next = { entry, at };
+    }
+    return next;
   }
 
   private expirePauses(now: number): void {
@@ -282,37 +298,16 @@ export class PollScheduler implements Disposable {
     const now = this.clock.now();
     this.expirePauses(now);
     while (this.inFlightCount < this.maxInFlight && now >= this.lastStartAt + this.minGapMs) {
-      const next = this.mostOverdue(now);
-      if (!next) break;
-      this.start(next, now);
+      const next = this.nextStart(now);
+      if (!next || next.at > now) break;
+      this.start(next.entry, now);
     }
     this.armTimer(now);
   }
 
-  private mostOverdue(now: number): Entry | undefined {
-    let best: Entry | undefined;
-    let bestAt = Number.POSITIVE_INFINITY;
-    for (const entry of this.entries.values()) {
-      if (entry.inFlight) continue;
-      const at = this.earliestStartAt(entry, now);
-      if (at !== undefined && at <= now && at < bestAt) {
-        best = entry;
-        bestAt = at;
-      }
-    }
-    return best;
-  }
-
   private armTimer(now: number): void {
-    let wakeAt: number | undefined;
-    if (this.inFlightCount < this.maxInFlight) {
-      for (const entry of this.entries.values()) {
-        if (entry.inFlight) continue;
-        const at = this.earliestStartAt(entry, now);
-        if (at !== undefined && (wakeAt === undefined || at < wakeAt)) wakeAt = at;
-      }
-      if (wakeAt !== undefined) wakeAt = Math.max(wakeAt, this.lastStartAt + this.minGapMs);
-    }
+    const next = this.inFlightCount < this.maxInFlight ? this.nextStart(now) : undefined;
+    const wakeAt = next && Math.max(next.at, this.lastStartAt + this.minGapMs);
     if (wakeAt === this.timerDueAt && this.timer !== undefined) return;
     this.cancelTimer();
     if (wakeAt === undefined) return;
@@ -335,11 +330,16 @@ export class PollScheduler implements Disposable {
     entry.inFlight = controller;
     entry.urgent = false;
     entry.pollCount++;
+    entry.startedAt = now;
+    entry.answerRetryAfterMs = undefined;
     this.inFlightCount++;
     this.lastStartAt = now;
+    const onRetryAfter = (ms: number): void => {
+      if (Number.isFinite(ms) && ms >= 0) entry.answerRetryAfterMs = ms;
+    };
     let request: Promise<VideoJob>;
     try {
-      request = this.pollFn({ ...entry.target }, controller.signal);
+      request = this.pollFn({ ...entry.target }, controller.signal, onRetryAfter);
     } catch (error) {
       request = Promise.reject(error);
     }
@@ -362,6 +362,7 @@ export class PollScheduler implements Disposable {
       return;
     }
     const now = this.clock.now();
+    this.watch.heard(entry.target.origin, now);
     const outcome = result.kind === 'job' ? this.statusOutcome(result.job) : this.errorOutcome(entry, result.error, now);
     if (outcome) {
       this.apply(entry, outcome, now);
@@ -388,10 +389,8 @@ export class PollScheduler implements Disposable {
       case 'auth':
         return { kind: 'auth', error };
       case 'rate_limited': {
-        const asked = error.retryAfterMs !== undefined && error.retryAfterMs >= 0 ? error.retryAfterMs : this.defaultRateLimitPauseMs;
-        // A `Retry-After: 0` must not turn into a hot loop.
-        const waitMs = Math.max(asked, this.minIntervalMs);
-        return { kind: 'rate_limited', error, pausedUntil: Math.max(now + waitMs, this.pauses.get(entry.target.origin) ?? 0) };
+        const pausedUntil = now + rateLimitWaitMs(this.policy, error.retryAfterMs);
+        return { kind: 'rate_limited', error, pausedUntil: Math.max(pausedUntil, this.pauses.get(entry.target.origin) ?? 0) };
       }
       case 'aborted':
         // Aborted by someone else than this scheduler: try again on the normal schedule.
@@ -405,11 +404,15 @@ export class PollScheduler implements Disposable {
     const origin = entry.target.origin;
     switch (outcome.kind) {
       case 'status':
-        if (outcome.final) this.entries.delete(entry.target.key);
-        else this.backOff(entry, now);
+        if (outcome.final) {
+          this.remove(entry);
+          entry.timing.completed(outcome.job, entry.target.id, now);
+        } else {
+          this.backOff(entry, now, { job: outcome.job, retryAfterMs: entry.answerRetryAfterMs });
+        }
         return;
       case 'not_found':
-        this.entries.delete(entry.target.key);
+        this.remove(entry);
         return;
       case 'auth':
         // The job stays due; it is polled once the key changes.
@@ -429,15 +432,19 @@ export class PollScheduler implements Disposable {
         return;
       }
       case 'transient':
-        this.backOff(entry, now);
+        this.backOff(entry, now, { retryAfterMs: outcome.error.retryAfterMs });
         return;
     }
   }
 
-  private backOff(entry: Entry, now: number): void {
+  private backOff(entry: Entry, now: number, hints: AnswerHints): void {
     entry.step++;
-    entry.intervalMs = this.jitteredIntervalMs(entry.step);
+    entry.intervalMs = entry.timing.nextIntervalMs(now, entry.startedAt, hints, this.jitteredIntervalMs(entry.step));
     entry.scheduledAt = now;
     entry.dueAt = now + entry.intervalMs;
   }
+}
+
+function watchedJob(entry: Entry): WatchedJob {
+  return { origin: entry.target.origin, busy: entry.inFlight !== undefined, since: entry.scheduledAt, heldUntil: entry.timing.heldUntil };
 }

@@ -8,13 +8,16 @@ import { adviceFor, SET_API_KEY } from '../gateway/errorAdvice';
 import type { GatewayApi } from '../gateway/types';
 import type { VideoDefaults } from '../settings/settings';
 import { showAdvice } from '../ui/notify';
+import type { VideoJobsHost } from './commandContext';
+import { vscodeCommandUi, type CommandUi } from './commandUiView';
 import { MissingApiKeyError } from './errors';
-import { isPollable, type VideoJobRecord } from './jobRecord';
+import type { VideoJobRecord } from './jobRecord';
+import { isRunning, type VideoJobNode } from './jobPresentation';
 import type { Memento } from '../util/memento';
-import type { JobStore } from './jobStore';
-import type { AuthRequired, PauseChange } from './pollScheduler';
-import { VideoJobCommands, vscodeUi, type CommandUi, type VideoJobsHost } from './videoJobsCommands';
-import { VideoJobsTreeProvider, type VideoJobNode } from './videoJobsTree';
+import type { JobsChange, JobStore } from './jobStore';
+import type { AuthRequired } from './pollScheduler';
+import { VideoJobCommands } from './videoJobsCommands';
+import { VideoJobsTreeProvider } from './videoJobsTreeView';
 import { VideoPreviewPanels } from './videoPreviewPanel';
 
 type Subscription = { dispose(): void };
@@ -72,11 +75,10 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   private rebuilding: Promise<void> | undefined;
   private storeSubscriptions: Subscription[] = [];
   private readonly subscriptions: Subscription[] = [];
+  /** The value last given to the `modelGateway.videoJobs.empty` context key. */
+  private shownEmpty: boolean | undefined;
   private readonly finished = new vscode.EventEmitter<VideoJobRecord>();
   readonly onDidFinish = this.finished.event;
-  private readonly storeChanged = new vscode.EventEmitter<void>();
-  /** Fires after the view caught up with any change of the store (or after the store was replaced). */
-  readonly onDidChange = this.storeChanged.event;
 
   constructor(
     private readonly deps: VideoFeatureDeps,
@@ -84,7 +86,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   ) {
     this.bounds = pollBoundsOf(deps.settings());
     this.currentStore = deps.createStore(deps.settings());
-    this.provider = new VideoJobsTreeProvider({ jobs: () => this.visibleJobs(), get: (key) => this.currentStore.get(key) });
+    this.provider = new VideoJobsTreeProvider({ jobs: () => this.visibleJobs(), get: (key) => this.visibleJob(key) });
     this.treeView = options.treeViewId ? vscode.window.createTreeView(options.treeViewId, { treeDataProvider: this.provider, showCollapseAll: false }) : undefined;
     this.bindStore();
     this.subscriptions.push(
@@ -115,8 +117,9 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     return origin ? this.currentStore.jobs(origin) : [];
   }
 
-  get runningCount(): number {
-    return this.visibleJobs().filter((job) => job.localState === 'submitting' || isPollable(job)).length;
+  private visibleJob(key: string): VideoJobRecord | undefined {
+    const record = this.currentStore.get(key);
+    return record && record.origin === this.origin ? record : undefined;
   }
 
   selection(): readonly VideoJobNode[] {
@@ -128,32 +131,42 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     await this.treeView.reveal(this.provider.jobNode(key), { select: true, focus: false }).then(undefined, () => undefined);
   }
 
+  /** Re-reads the whole view. */
   refresh(): void {
+    this.provider.refresh();
     this.update();
   }
 
   private bindStore(): void {
     const store = this.currentStore;
     this.storeSubscriptions = [
-      store.onDidChange(() => {
+      store.onDidChange((change: JobsChange) => {
+        this.provider.jobsChanged(change.keys);
         this.update();
         if (this.rebuildWanted) void this.rebuildStore();
       }),
       store.onDidFinish((record) => this.finished.fire(record)),
-      store.onDidChangePause((change) => this.onPause(change)),
+      // The poll that met the 429 already told the connection (the status bar's countdown); only the message changes.
+      store.onDidChangePause(() => this.update()),
       store.onAuthRequired((required) => this.onAuthRequired(required)),
     ];
   }
 
+  /** The badge (the shown jobs still running), the message and the context key; the tree refreshes its own elements. */
   private update(): void {
-    this.provider.refresh();
+    const jobs = this.visibleJobs();
     if (this.treeView) {
-      const running = this.runningCount;
+      const running = jobs.filter(isRunning).length;
       this.treeView.badge = running > 0 ? { value: running, tooltip: `${running} video job${running === 1 ? '' : 's'} running` } : undefined;
       this.treeView.message = this.message();
     }
-    if (this.options.primary) void vscode.commands.executeCommand('setContext', 'modelGateway.videoJobs.empty', this.visibleJobs().length === 0);
-    this.storeChanged.fire();
+    const empty = jobs.length === 0;
+    if (this.options.primary && empty !== this.shownEmpty) {
+      this.shownEmpty = empty;
+      void vscode.commands.executeCommand('setContext', 'modelGateway.videoJobs.empty', empty);
+      // The positive form for the walkthrough's completion event (an unset key reads as "not empty" there).
+      void vscode.commands.executeCommand('setContext', 'modelGateway.hasVideoJobs', !empty);
+    }
   }
 
   private message(): string | undefined {
@@ -164,16 +177,6 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     if (pausedUntil !== undefined) return `Rate limited by ${host}: status checks resume at ${new Date(pausedUntil).toLocaleTimeString()}.`;
     if (this.currentStore.isAuthBlocked(origin)) return `Status checks are paused: ${host} did not accept the API key. Set a key to resume.`;
     return undefined;
-  }
-
-  private onPause(change: PauseChange): void {
-    this.update();
-    if (change.pausedUntil === undefined) return;
-    // The status bar shows the countdown from the connection state.
-    this.deps.connection.report(change.origin, {
-      ok: false,
-      error: { status: 429, retryAfterMs: Math.max(0, change.pausedUntil - Date.now()), message: 'Video status checks are paused by the rate limit.' },
-    });
   }
 
   private onAuthRequired(required: AuthRequired): void {
@@ -189,7 +192,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     // The gateway or its key changed: jobs of the (new) current gateway may be polled again.
     const origin = this.origin;
     if (origin) this.currentStore.resumeAuth(origin);
-    this.update();
+    this.refresh();
   }
 
   private onSettingsChanged(): void {
@@ -216,7 +219,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
       this.currentStore = this.deps.createStore(this.deps.settings());
       this.currentStore.setFocused(vscode.window.state.focused);
       this.bindStore();
-      this.update();
+      this.refresh();
     })().finally(() => {
       this.rebuilding = undefined;
     });
@@ -229,7 +232,6 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     this.treeView?.dispose();
     this.provider.dispose();
     this.finished.dispose();
-    this.storeChanged.dispose();
   }
 }
 
@@ -241,7 +243,9 @@ export class VideoFeature implements vscode.Disposable {
 
   constructor(deps: VideoFeatureDeps, options: ViewOptions & { ui?: CommandUi }) {
     this.view = new VideoJobsView(deps, options);
-    this.commands = new VideoJobCommands({ view: this.view, connection: deps.connection, models: deps.models, settings: deps.settings, keyFor: deps.keyFor, previews: this.previews, ui: options.ui ?? vscodeUi });
+    const { connection, models, settings, keyFor } = deps;
+    const ui = options.ui ?? vscodeCommandUi;
+    this.commands = new VideoJobCommands({ view: this.view, connection, models, settings, keyFor, previews: this.previews, ui });
   }
 
   get store(): JobStore {

@@ -1,17 +1,18 @@
-// UI adapter: plays a result in a webview. No scripts; the Content-Security-Policy lets media come from that
-// result's origin only. The signed link goes into the page byte for byte (HTML-escaped, which the parser undoes).
+// UI adapter: plays a result in a webview. No scripts; the Content-Security-Policy lets media come from one origin:
+// the one the link to play is on (the preview command resolves redirects first and passes the final link). That
+// link goes into the page byte for byte (HTML-escaped, which the parser undoes).
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { checkResultUrl, urlExpiry } from './download';
 import type { VideoJobRecord } from './jobRecord';
-import { shortPrompt } from './videoJobsTree';
+import { shortPrompt } from './jobPresentation';
+import { checkResultUrl, urlExpiry } from './resultLinks';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** The page for one result; `url` must already have passed checkResultUrl. */
-export function previewHtml(url: string, title: string, nonce: string, expiresAt?: number): string {
+/** The page for one result; `url` must already have passed checkResultUrl. `note` is shown under the video. */
+function previewHtml(url: string, title: string, nonce: string, expiresAt?: number, note?: string): string {
   const origin = new URL(url).origin;
   const csp = [`default-src 'none'`, `media-src ${origin}`, `style-src 'nonce-${nonce}'`].join('; ');
   const expiry = expiresAt === undefined ? '' : `<p class="note">The link ${expiresAt <= Date.now() ? 'expired' : 'is valid until'} ${escapeHtml(new Date(expiresAt).toLocaleString())}.</p>`;
@@ -34,7 +35,7 @@ export function previewHtml(url: string, title: string, nonce: string, expiresAt
 <video controls preload="metadata" src="${escapeHtml(url)}">
   <p>This video cannot play here. Use Open Result or Download to Workspace instead.</p>
 </video>
-${expiry}
+${expiry}${note ? `\n<p class="note">${escapeHtml(note)}</p>` : ''}
 </body>
 </html>`;
 }
@@ -42,10 +43,12 @@ ${expiry}
 export class VideoPreviewPanels implements vscode.Disposable {
   private readonly panels = new Map<string, vscode.WebviewPanel>();
 
-  /** Shows the result in a panel of its own (reused when it is already open). Returns undefined for a refused link. */
-  show(record: VideoJobRecord, index: number): vscode.WebviewPanel | undefined {
-    const url = record.resultUrls[index];
-    if (!checkResultUrl(url).ok) return undefined;
+  /**
+   * Shows result `index` of the job in a panel of its own (reused when it is already open), playing `playUrl`:
+   * the result link, or where it finally leads. Returns undefined for a refused link.
+   */
+  show(record: VideoJobRecord, index: number, playUrl: string, note?: string): vscode.WebviewPanel | undefined {
+    if (!checkResultUrl(playUrl).ok) return undefined;
     const id = `${record.key}#${index}`;
     const title = `Video: ${shortPrompt(record.prompt, 40)}`;
     let panel = this.panels.get(id);
@@ -62,13 +65,9 @@ export class VideoPreviewPanels implements vscode.Disposable {
       const opened = panel;
       opened.onDidDispose(() => this.panels.get(id) === opened && this.panels.delete(id));
     }
-    panel.webview.html = previewHtml(url, shortPrompt(record.prompt, 200), randomBytes(16).toString('base64'), urlExpiry(url));
+    const expiresAt = urlExpiry(playUrl) ?? urlExpiry(record.resultUrls[index]);
+    panel.webview.html = previewHtml(playUrl, shortPrompt(record.prompt, 200), randomBytes(16).toString('base64'), expiresAt, note);
     return panel;
-  }
-
-  /** The open panel for a result, if any (for tests and for closing it when the job is removed). */
-  panelFor(key: string, index: number): vscode.WebviewPanel | undefined {
-    return this.panels.get(`${key}#${index}`);
   }
 
   closeJob(key: string): void {

@@ -511,7 +511,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
       const anchors = Array.from(host.querySelectorAll('a'));
       for (const anchor of anchors) anchor.click();
       return {
-        anchors: anchors.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('data-href')]),
+        anchors: anchors.map((a) => [a.textContent, a.getAttribute('data-href'), a.getAttribute('href'), a.tabIndex, a.getAttribute('role')]),
         inert: Array.from(host.querySelectorAll('span.md-link-inert')).map((s) => [s.textContent, s.getAttribute('title')]),
         images: host.querySelectorAll('img').length,
         activated,
@@ -519,12 +519,13 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
     });
     await suite.page.waitForTimeout(50);
     assert.equal(suite.page.url(), url, 'no navigation');
+    // No live href (VS Code's webview shell would open the link a second time); focusable and announced as links.
     assert.deepEqual(result.anchors, [
-      ['web', 'https://example.com/a', 'https://example.com/a'],
-      ['https://example.com/auto', 'https://example.com/auto', 'https://example.com/auto'],
-      ['https://example.com/bare', 'https://example.com/bare', 'https://example.com/bare'],
-      ['pic', 'https://example.com/p.png', 'https://example.com/p.png'],
-      ['nested', 'https://example.com/outer', 'https://example.com/outer'],
+      ['web', 'https://example.com/a', null, 0, 'link'],
+      ['https://example.com/auto', 'https://example.com/auto', null, 0, 'link'],
+      ['https://example.com/bare', 'https://example.com/bare', null, 0, 'link'],
+      ['pic', 'https://example.com/p.png', null, 0, 'link'],
+      ['nested', 'https://example.com/outer', null, 0, 'link'],
     ]);
     assert.deepEqual(result.inert, [
       ['rel', './file.ts'],
@@ -583,7 +584,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
   it('emits only allow-listed tags, attributes and classes for the whole corpus', async () => {
     const offending = await suite.page.evaluate((texts) => {
       const tags = new Set(['A', 'BLOCKQUOTE', 'BR', 'BUTTON', 'CODE', 'DIV', 'EM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HR', 'LI', 'OL', 'P', 'PRE', 'S', 'SPAN', 'STRONG', 'TABLE', 'TBODY', 'TD', 'TH', 'THEAD', 'TR', 'UL']);
-      const attributes = new Set(['href', 'title', 'class', 'start', 'type', 'aria-label', 'aria-hidden', 'data-href', 'data-lang', 'data-action']);
+      const attributes = new Set(['title', 'class', 'start', 'type', 'aria-label', 'aria-hidden', 'data-href', 'data-lang', 'data-action', 'tabindex', 'role']);
       const found: string[] = [];
       for (const text of texts) {
         const host = T.host();

@@ -77,12 +77,14 @@ export interface PageOptions {
   /** Sent as the Content-Security-Policy header; `{nonce}` is replaced by the page's nonce. */
   csp?: string;
   body?: string;
+  /** The page's script instead of the markdown bundle. */
+  script?: () => Promise<string>;
 }
 
 /** Serves one page that loads the markdown bundle (with a nonce) on 127.0.0.1, counting every other request. */
 export async function servePage(options: PageOptions = {}): Promise<ServedPage> {
   // Code run through page.evaluate cannot import, so the page carries the same PRNG the Node side uses.
-  const script = `${await markdownBundle()}\nwindow.seededRandom = ${seededRandom.toString()};\n`;
+  const script = options.script ? await options.script() : `${await markdownBundle()}\nwindow.seededRandom = ${seededRandom.toString()};\n`;
   const nonce = 'n' + Math.random().toString(36).slice(2);
   const css = markdownCss();
   const html =

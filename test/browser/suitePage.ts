@@ -1,6 +1,6 @@
 // One Chromium and one markdown test page per mocha suite: opened in before(), closed in after().
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, servePage, type ServedPage } from './harness';
+import { launchChromium, servePage, type PageOptions, type ServedPage } from './harness';
 
 export interface SuitePage {
   /** Set once before() has run. */
@@ -9,11 +9,11 @@ export interface SuitePage {
 }
 
 /** `prepare` runs in before(), once the page is loaded (e.g. to install page-side helpers). */
-export function useSuitePage(prepare?: (page: Page) => Promise<unknown>): SuitePage {
+export function useSuitePage(prepare?: (page: Page) => Promise<unknown>, pageOptions?: PageOptions): SuitePage {
   let browser: Browser | undefined;
   const suite = {} as { page: Page; served: ServedPage };
   before(async () => {
-    [browser, suite.served] = await Promise.all([launchChromium(), servePage()]);
+    [browser, suite.served] = await Promise.all([launchChromium(), servePage(pageOptions)]);
     suite.page = await browser.newPage();
     suite.page.on('pageerror', (error) => console.error('page error:', error));
     await suite.page.goto(suite.served.url);

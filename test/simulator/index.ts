@@ -9,7 +9,7 @@ import { Exchange, type FaultPlan } from './exchange';
 import { faultKeyword, FAULTS, isFaultName } from './faults';
 import { isKnownModel, modelList, modelObject } from './models';
 import { RequestLog, type RequestLogEntry } from './requestLog';
-import { DEFAULT_VIDEO_SCHEDULE, loadSampleVideo, parseRange, promptOfVideoBody, validateVideoRequest, VideoJobs, type VideoSchedule } from './video';
+import { DEFAULT_VIDEO_SCHEDULE, loadSampleVideo, parseRange, promptOfVideoBody, validateVideoRequest, VideoJobs, type VideoSchedule, type VideoScheduleFor } from './video';
 
 export type { RequestLogEntry } from './requestLog';
 
@@ -19,7 +19,7 @@ export interface SimulatorOptions {
   apiKey?: string;
   tokensPerSecond?: number;
   rateLimit?: RateLimit | null;
-  video?: VideoSchedule;
+  video?: VideoSchedule | VideoScheduleFor;
   now?: () => number;
   quiet?: boolean;
 }
@@ -227,7 +227,10 @@ class GatewaySimulator implements Simulator {
     if (isVideoSubmit) return this.only(exchange, 'POST', () => this.submitVideo(exchange, auth.kind));
     const jobMatch = /^\/v1\/videos\/generations\/([^/]+)$/.exec(path);
     if (jobMatch) {
-      return this.only(exchange, 'GET', () => exchange.sendJson(this.jobs.view(decodeURIComponent(jobMatch[1]), this.origin)));
+      return this.only(exchange, 'GET', () => {
+        const { body, headers } = this.jobs.view(decodeURIComponent(jobMatch[1]), this.origin);
+        exchange.sendJson(body, headers);
+      });
     }
     throw notFound(`No route for ${method} ${path}`);
   }

@@ -9,7 +9,16 @@ import { hasKeyword } from './replies';
 export interface VideoSchedule {
   queuedMs: number;
   inProgressMs: number;
+  /** Answers carry `progress` (default true); false plays a gateway that does not report it. */
+  progress?: boolean;
+  /** Answers carry `eta`, the whole seconds left (rounded up) while the job is not final. */
+  eta?: boolean;
+  /** Answers carry `Retry-After: N` (whole seconds) while the job is not final. */
+  retryAfterSeconds?: number;
 }
+
+/** A schedule chosen per submitted job (benches with durations that vary by request). */
+export type VideoScheduleFor = (request: ValidVideoRequest) => VideoSchedule;
 
 export const DEFAULT_VIDEO_SCHEDULE: VideoSchedule = { queuedMs: 1500, inProgressMs: 3000 };
 const URL_LIFETIME_SECONDS = 3600;
@@ -26,6 +35,13 @@ interface StoredJob {
 export interface ValidVideoRequest {
   model: string;
   prompt: string;
+  resolution?: string;
+  duration?: number;
+}
+
+export interface VideoView {
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -51,6 +67,7 @@ export function validateVideoRequest(body: unknown): ValidVideoRequest {
     if (parameters.duration !== undefined && (typeof parameters.duration !== 'number' || !(parameters.duration > 0))) {
       throw invalidRequest("'parameters.duration' must be a positive number of seconds");
     }
+    return { model: body.model, prompt, resolution: parameters.resolution as string | undefined, duration: parameters.duration as number | undefined };
   }
   return { model: body.model, prompt };
 }
@@ -76,10 +93,10 @@ export class VideoJobs {
 
   constructor(
     private readonly now: () => number,
-    private schedule: VideoSchedule,
+    private schedule: VideoSchedule | VideoScheduleFor,
   ) {}
 
-  setSchedule(schedule: VideoSchedule): void {
+  setSchedule(schedule: VideoSchedule | VideoScheduleFor): void {
     this.schedule = schedule;
   }
 
@@ -89,16 +106,28 @@ export class VideoJobs {
       model: request.model,
       prompt: request.prompt,
       submittedAtMs: this.now(),
-      schedule: this.schedule,
+      schedule: typeof this.schedule === 'function' ? this.schedule(request) : this.schedule,
       fails: hasKeyword(request.prompt, 'fail'),
     };
     this.jobs.set(job.id, job);
     return { id: job.id, object: 'video.generation.job', status: 'queued', created: Math.floor(job.submittedAtMs / 1000), model: job.model };
   }
 
-  view(id: string, origin: string): Record<string, unknown> {
+  /** The job as a poll sees it now, with the headers its schedule asks for. */
+  view(id: string, origin: string): VideoView {
     const job = this.jobs.get(id);
     if (!job) throw new SimErrorResponse({ status: 404, code: 'not_found', message: `No video generation job with id '${id}'` });
+    const body = this.body(job, origin);
+    const final = body.status === 'completed' || body.status === 'failed';
+    const { progress = true, eta = false, retryAfterSeconds } = job.schedule;
+    if (!progress) delete body.progress;
+    if (eta && !final) body.eta = Math.ceil((job.submittedAtMs + job.schedule.queuedMs + job.schedule.inProgressMs - this.now()) / 1000);
+    const headers: Record<string, string> = {};
+    if (retryAfterSeconds !== undefined && !final) headers['retry-after'] = String(retryAfterSeconds);
+    return { body, headers };
+  }
+
+  private body(job: StoredJob, origin: string): Record<string, unknown> {
     const elapsed = this.now() - job.submittedAtMs;
     const { queuedMs, inProgressMs } = job.schedule;
     const base = { id: job.id, object: 'video.generation.job', created: Math.floor(job.submittedAtMs / 1000), model: job.model };

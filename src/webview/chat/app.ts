@@ -1,10 +1,11 @@
 // The chat webview: renders the transcript from the host's messages (one `init`, then changes) and turns the
 // user's actions into protocol messages. Everything received is checked first; anything else is dropped.
-import type { ChatSettings, TokenUsage } from '../../chat/model';
-import { parseHostMessage, type HostMessage, type ModelsState, type WebviewMessage, type WireTurn } from '../protocol';
+import type { ChatSettings, TokenUsage } from '../../chatProtocol/session';
+import { parseHostMessage, type HostMessage, type ModelsState, type WebviewMessage, type WireTurn } from '../../chatProtocol/messages';
 import { Announcer } from './announcer';
 import { Composer } from './composer';
 import { el, iconButton } from './dom';
+import { ProtocolErrorBanner } from './protocolError';
 import { SettingsView } from './settingsView';
 import { AssistantTurnView, usageText, UserTurnView, type TurnContext } from './turnViews';
 
@@ -30,6 +31,7 @@ export class ChatApp {
   private readonly sessionUsage = el('span', { class: 'session-usage' });
   private readonly settingsToggle: HTMLButtonElement;
   private readonly context: TurnContext;
+  private readonly protocolError = new ProtocolErrorBanner(() => this.host.post({ type: 'resync' }));
 
   constructor(
     root: HTMLElement,
@@ -72,7 +74,7 @@ export class ChatApp {
     );
     this.transcript.append(this.emptyState);
     this.transcript.addEventListener('scroll', () => this.onScroll());
-    root.append(toolbar, this.settings.panel, this.transcript, this.composer.root);
+    root.append(toolbar, this.settings.panel, this.protocolError.root, this.transcript, this.composer.root);
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && !event.defaultPrevented && this.busy) {
         event.preventDefault();
@@ -85,10 +87,14 @@ export class ChatApp {
   receive(raw: unknown): void {
     const parsed = parseHostMessage(raw);
     if (!parsed.ok) {
-      console.warn(`[model-gateway chat] dropped a message from the host: ${parsed.reason}`);
+      this.protocolError.show(parsed.reason);
+      this.host.post({ type: 'refused', reason: parsed.reason.slice(0, 500) });
+      // What was refused may have been a reply's end: ask for the whole chat once (a refused init does not loop).
+      if (this.initialized) this.resync();
       return;
     }
     const message = parsed.message;
+    if (message.type === 'init') this.protocolError.hide();
     if (message.type !== 'init' && !this.initialized) return;
     this.apply(message);
     this.refreshControls();

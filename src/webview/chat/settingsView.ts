@@ -1,7 +1,7 @@
 // Per-session request controls: model, system prompt, temperature or top_p (radio buttons, so never both),
 // max_tokens, stop sequences and JSON mode. Every change is checked here and sent as a whole settings object.
-import { LIMITS, type ChatSettings, type Sampling } from '../../chat/model';
-import type { ModelsState } from '../protocol';
+import { LIMITS, type ChatSettings, type Sampling } from '../../chatProtocol/session';
+import type { ModelsState } from '../../chatProtocol/messages';
 import { el, iconButton } from './dom';
 
 type SamplingMode = Sampling['mode'];

@@ -1,8 +1,8 @@
 // The two kinds of message in the transcript. An assistant turn keeps a mirror of its text so each delta can be
 // checked against what is already shown (a gap asks the host for the whole transcript again).
-import { applyDelta, type AssistantTurn, type TokenUsage, type UserTurn } from '../../chat/model';
+import { applyDelta, type AssistantTurn, type TokenUsage, type UserTurn } from '../../chatProtocol/session';
 import { StreamingMarkdown } from '../markdown';
-import type { TurnFinish, WebviewMessage, WireAssistantTurn, WireTurnError } from '../protocol';
+import type { TurnFinish, WebviewMessage, WireAssistantTurn, WireTurnError } from '../../chatProtocol/messages';
 import type { Announcer } from './announcer';
 import { el, icon, iconButton, setLabel, textButton } from './dom';
 

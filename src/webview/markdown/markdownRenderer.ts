@@ -126,7 +126,7 @@ export class MarkdownRenderer {
       if (isHttpUrl(src) && !token.meta?.insideLink) {
         const title = token.attrGet('title');
         const titleAttr = title ? ` title="${escapeHtml(title)}"` : '';
-        return `<a class="md-image-link" href="${escapeHtml(src)}" data-href="${escapeHtml(src)}"${titleAttr}>${escapeHtml(alt || src)}</a>`;
+        return `<a class="md-image-link" data-href="${escapeHtml(src)}" ${LIVE_LINK_ATTRS}${titleAttr}>${escapeHtml(alt || src)}</a>`;
       }
       return `<span class="md-link-inert">${escapeHtml(alt)}</span>`;
     };
@@ -160,6 +160,13 @@ function codeButton(action: string, label: string, icon: string): string {
   return `<button type="button" class="code-action" data-action="${action}" title="${label}" aria-label="${label}"><span class="codicon codicon-${icon}" aria-hidden="true"></span></button>`;
 }
 
+/**
+ * Links keep their URL in `data-href`, never in `href`: the click handler opens it through the extension's check,
+ * and VS Code's webview shell (which opens any clicked anchor that has an href) never sees a link to open. Without
+ * an href an anchor is not focusable and not announced as a link, so it gets both back.
+ */
+const LIVE_LINK_ATTRS = 'tabindex="0" role="link"';
+
 /** Links to anything but http(s) become inert spans; images inside links are flagged so they render as plain text. */
 function restrictLinks(state: MarkdownIt.StateCore): void {
   for (const blockToken of state.tokens) {
@@ -170,7 +177,10 @@ function restrictLinks(state: MarkdownIt.StateCore): void {
         openLink = token;
         const href = token.attrGet('href') ?? '';
         if (isHttpUrl(href)) {
+          token.attrs = (token.attrs ?? []).filter(([name]) => name !== 'href');
           token.attrSet('data-href', href);
+          token.attrSet('tabindex', '0');
+          token.attrSet('role', 'link');
         } else {
           token.tag = 'span';
           token.attrs = [['class', 'md-link-inert']];

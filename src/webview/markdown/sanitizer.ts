@@ -6,7 +6,8 @@ const ALLOWED_TAGS = [
   'a', 'blockquote', 'br', 'button', 'code', 'del', 'div', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'li', 'ol',
   'p', 'pre', 's', 'span', 'strong', 'table', 'tbody', 'td', 'th', 'thead', 'tr', 'ul',
 ];
-const ALLOWED_ATTR = ['href', 'title', 'class', 'start', 'type', 'aria-label', 'aria-hidden', 'data-href', 'data-lang', 'data-action'];
+// No `href`: links carry their URL in `data-href` only (see markdownRenderer.ts), so no anchor is ever live.
+const ALLOWED_ATTR = ['title', 'class', 'start', 'type', 'aria-label', 'aria-hidden', 'data-href', 'data-lang', 'data-action', 'tabindex', 'role'];
 
 /** Class tokens we emit: highlight.js scopes (`hljs-title function_`), our own `md-`/`code-` names, codicons, alignment. */
 const ALLOWED_CLASS = /^(?:hljs(?:-[a-z0-9-]+)?|[a-z]+_+|language-[\w.+#-]+|md-[a-z-]+|code-[a-z-]+|codicon(?:-[a-z-]+)?|align-(?:left|center|right))$/;
@@ -30,7 +31,7 @@ export function createSanitizer(window: Window & typeof globalThis): FragmentSan
     ALLOW_UNKNOWN_PROTOCOLS: false,
     ALLOWED_URI_REGEXP: SAFE_URL,
     // Attributes whose values are never URLs; the strict URL check above would otherwise reject them.
-    ADD_URI_SAFE_ATTR: ['start', 'type', 'aria-label', 'aria-hidden', 'data-lang', 'data-action'],
+    ADD_URI_SAFE_ATTR: ['start', 'type', 'aria-label', 'aria-hidden', 'data-lang', 'data-action', 'tabindex', 'role'],
     IN_PLACE: true,
   };
   purify.setConfig(config);
@@ -40,6 +41,8 @@ export function createSanitizer(window: Window & typeof globalThis): FragmentSan
       event.attrValue = kept.join(' ');
       if (kept.length === 0) event.keepAttr = false;
     } else if (event.attrName === 'type' && !(node.tagName === 'BUTTON' && event.attrValue === 'button')) {
+      event.keepAttr = false;
+    } else if ((event.attrName === 'tabindex' || event.attrName === 'role') && !(node.tagName === 'A' && event.attrValue === (event.attrName === 'role' ? 'link' : '0'))) {
       event.keepAttr = false;
     }
   });

@@ -125,6 +125,7 @@ export class StreamingMarkdown {
     this.runs = new BlockRuns(container);
     container.addEventListener('click', this.onClick);
     container.addEventListener('auxclick', this.onClick);
+    container.addEventListener('keydown', this.onKeyDown);
   }
 
   /** The full source appended so far. */
@@ -205,6 +206,7 @@ export class StreamingMarkdown {
     this.settleWaiters();
     this.container.removeEventListener('click', this.onClick);
     this.container.removeEventListener('auxclick', this.onClick);
+    this.container.removeEventListener('keydown', this.onKeyDown);
   }
 
   /**
@@ -390,12 +392,24 @@ export class StreamingMarkdown {
     if (text !== '') this.options.onBlockCompleted(text);
   }
 
+  /** Enter on a focused link opens it, as it would on an anchor with an href. */
+  private readonly onKeyDown = (event: KeyboardEvent): void => {
+    const target = event.target;
+    if (event.key !== 'Enter' || !(target instanceof HTMLAnchorElement) || !this.container.contains(target)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const href = target.getAttribute('data-href');
+    if (href) this.options.onLinkActivated?.(href);
+  };
+
   private readonly onClick = (event: MouseEvent): void => {
     const target = event.target;
     if (!(target instanceof Element)) return;
     const anchor = target.closest('a');
     if (anchor && this.container.contains(anchor)) {
+      // Handled here, once: nothing above (VS Code's webview shell listens on the window) may open it again.
       event.preventDefault();
+      event.stopPropagation();
       const href = anchor.getAttribute('data-href');
       if (href && event.type === 'click') this.options.onLinkActivated?.(href);
       return;

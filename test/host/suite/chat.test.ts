@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import type { ChatPanel } from '../../../src/chat/chatPanel';
 import type { ChatPanelManager } from '../../../src/chat/chatPanelManager';
 import type { ModelGatewayApi } from '../../../src/extension';
-import { CHAT_VIEW_TYPE, type HostMessage, type TurnFinish, type WebviewMessage, type WireTurn } from '../../../src/webview/protocol';
+import type { ModelCatalog } from '../../../src/models/modelCatalog';
+import { CHAT_VIEW_TYPE, type HostMessage, type TurnFinish, type WebviewMessage, type WireTurn } from '../../../src/chatProtocol/messages';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { config, until } from '../helpers';
@@ -401,6 +402,18 @@ describe('chat panel (issue: chat)', function () {
     const text = fs.readFileSync(target.fsPath, 'utf8');
     assert.match(text, /^# \[echo\] export me\n/);
     assert.match(text, /## You\n\n\[echo\] export me\n\n## Assistant \(model-k3\)\n\nexport me/);
+  });
+
+  it('follows the shared model catalog: when it drops its list (gateway or key change), open chats list the models again', async () => {
+    const recorder = await openChat();
+    const catalog = (vscode.extensions.getExtension<ModelGatewayApi>('model-gateway.model-gateway')!.exports.testing as { models: ModelCatalog }).models;
+    const mark = recorder.mark();
+    sim.clearLog();
+    catalog.invalidate();
+    const listed = await until(() => recorder.since(mark).find((m) => m.type === 'models' && !m.models.loading && m.models.models.length > 0), 'the list again');
+    assert.ok(listed.type === 'models');
+    assert.deepEqual(listed.models.models, ['model-k3', 'model-5.2']);
+    assert.equal(sim.log.filter((e) => e.path === '/v1/models').length, 1, 'one request, shared through the catalog');
   });
 
   it('opens http(s) links through the extension and keeps other schemes inert', async () => {

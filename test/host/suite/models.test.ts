@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
-import type { DiagnosticReport } from '../../../src/models/diagnostics';
+import type { DiagnosticReport } from '../../../src/diagnostics/diagnostics';
 import type { CatalogSnapshot, ModelCatalog } from '../../../src/models/modelCatalog';
 import type { ModelCommands } from '../../../src/models/modelCommands';
 import type { ModelListGroup } from '../../../src/models/modelList';
@@ -10,6 +10,32 @@ import { startSimulator } from '../../simulator';
 import { config, connectTo, extensionApi, until } from '../helpers';
 
 const modelRequests = (sim: Simulator) => sim.log.filter((e) => e.method === 'GET' && e.path === '/v1/models');
+
+const REPORT_SCHEME = 'model-gateway-report';
+const allTabs = (): vscode.Tab[] => vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+const isReportTab = (tab: vscode.Tab): boolean =>
+  (tab.input instanceof vscode.TabInputWebview && tab.label.includes('Model Gateway Connection Test')) ||
+  (tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === REPORT_SCHEME);
+const reportTab = (): vscode.Tab | undefined => allTabs().find(isReportTab);
+
+/** The report's virtual document (the preview's source). */
+async function reportDocument(): Promise<vscode.TextDocument> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === REPORT_SCHEME);
+  return open ?? vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: REPORT_SCHEME, path: '/Model Gateway Connection Test.md' }));
+}
+
+/** Untitled or dirty documents and dirty tabs: what closing would ask about. */
+function unsaved(): string[] {
+  const documents = vscode.workspace.textDocuments.filter((d) => d.isUntitled || d.isDirty).map((d) => `document ${d.uri.toString()}`);
+  return [...documents, ...allTabs().filter((t) => t.isDirty).map((t) => `tab ${t.label}`)].sort();
+}
+
+/** Test Connection left nothing unsaved beyond what other suites left before it. */
+function assertNothingUnsaved(before: string[]): void {
+  assert.deepEqual(unsaved(), before, 'no new untitled or dirty document or tab');
+  const report = vscode.workspace.textDocuments.find((d) => d.uri.scheme === REPORT_SCHEME);
+  if (report) assert.equal(report.isUntitled || report.isDirty, false);
+}
 
 describe('models: catalog, List Models, Refresh Models, Test Connection', function () {
   this.timeout(60_000);
@@ -113,7 +139,8 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
     }
   });
 
-  it('Test Connection checks every layer, opens a Markdown report and never shows the key', async () => {
+  it('Test Connection checks every layer and shows a read-only report, never an unsaved document, with Copy Report and Run Again', async () => {
+    const before = unsaved();
     sim.clearLog();
     const report = await vscode.commands.executeCommand<DiagnosticReport>('modelGateway.testConnection');
     assert.ok(report);
@@ -132,26 +159,43 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
     assert.equal(report.ok, true);
     assert.equal(report.modelCount, 3);
     assert.ok(modelRequests(sim).length >= 1, 'the model list was requested for real');
-    const document = await until(
-      () => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.languageId === 'markdown' && d.getText().includes('# Model Gateway: connection test')),
-      'the report document',
-    );
-    const text = document.getText();
+
+    const tab = await until(reportTab, 'the report preview tab');
+    assert.ok(tab.input instanceof vscode.TabInputWebview, `the report is shown rendered (a ${tab.input?.constructor.name} tab: ${tab.label})`);
+    assertNothingUnsaved(before);
+    const text = (await reportDocument()).getText();
+    assert.match(text, /^# Model Gateway: connection test/);
     assert.match(text, /Everything works/);
     assert.equal(text.includes(sim.apiKey), false, 'the key is not in the report');
     assert.equal(JSON.stringify(report).includes(sim.apiKey), false);
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+
+    await vscode.env.clipboard.writeText('');
+    await vscode.commands.executeCommand('modelGateway.copyConnectionReport');
+    assert.equal(await vscode.env.clipboard.readText(), text, 'Copy Report copies the report');
+
+    sim.clearLog();
+    const again = await vscode.commands.executeCommand<DiagnosticReport>('modelGateway.runConnectionTestAgain');
+    assert.ok(again.startedAt >= report.startedAt);
+    assert.ok(modelRequests(sim).length >= 1, 'Run Again tests for real');
+    assert.equal(allTabs().filter(isReportTab).length, 1, 'the report is refreshed in place, not opened twice');
+    assertNothingUnsaved(before);
+    assert.equal(await vscode.window.tabGroups.close(reportTab()!), true, 'the report closes without asking');
+    assert.equal(reportTab(), undefined);
   });
 
   it('Test Connection says when the key is rejected', async () => {
     await vscode.commands.executeCommand('modelGateway.rotateApiKey', 'sk-not-a-valid-key-1234567890');
+    const before = unsaved();
     try {
       const report = await vscode.commands.executeCommand<DiagnosticReport>('modelGateway.testConnection');
       const auth = report.steps.find((s) => s.id === 'auth');
       assert.equal(auth?.status, 'failed');
       assert.match(auth?.message ?? '', /HTTP 401/);
       assert.equal(report.ok, false);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await until(reportTab, 'the report preview tab');
+      await until(async () => (await reportDocument()).getText().includes('HTTP 401') || undefined, 'the report to show the 401');
+      assertNothingUnsaved(before);
+      await vscode.window.tabGroups.close(reportTab()!);
     } finally {
       await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey);
     }

@@ -1,16 +1,19 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
 import type { ErrorAdvice } from '../../../src/gateway/errorAdvice';
 import type { VideoJobRecord } from '../../../src/videos/jobRecord';
 import type { Memento } from '../../../src/util/memento';
-import type { CommandUi } from '../../../src/videos/videoJobsCommands';
-import type { VideoJobNode } from '../../../src/videos/videoJobsTree';
+import type { CommandUi, InputOptions, ModelChoices, ProgressReport } from '../../../src/videos/commandUiView';
+import type { VideoJobNode } from '../../../src/videos/jobPresentation';
 import type { VideoFeature, VideoTestOptions } from '../../../src/videos/videoJobsView';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
+import { startProxy } from '../../unit/gateway/helpers/proxy';
 import { config, connectTo, EXTENSION_ID, until as waitUntil } from '../helpers';
 
 const until = <T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 15_000) => waitUntil(probe, what, timeoutMs);
@@ -48,18 +51,21 @@ class MemoryMemento implements Memento {
   }
 }
 
-/** Records what the commands would show or open, and answers modal questions with `answer`. */
+/**
+ * Stands in for the user: records every message, answers modal questions with `answer`, and text inputs and
+ * pickers from `inputs` (in order; a dismissal when empty). An answer the real input box would refuse fails.
+ */
 class RecordingUi implements CommandUi {
   readonly opened: string[] = [];
   readonly shown: Array<{ kind: string; message: string }> = [];
   readonly asked: string[] = [];
   readonly copied: string[] = [];
+  readonly statuses: string[] = [];
+  readonly progress: string[] = [];
+  readonly prompts: string[] = [];
   answer: string | undefined;
+  inputs: string[] = [];
 
-  async openExternal(url: string): Promise<boolean> {
-    this.opened.push(url);
-    return true;
-  }
   async notify(kind: 'info' | 'warning' | 'error', message: string): Promise<string | undefined> {
     this.shown.push({ kind, message });
     return undefined;
@@ -68,13 +74,70 @@ class RecordingUi implements CommandUi {
     this.asked.push(message);
     return this.answer;
   }
-  async copy(text: string): Promise<void> {
-    this.copied.push(text);
-  }
-  status(): void {}
   advise(advice: ErrorAdvice): void {
     this.shown.push({ kind: 'advice', message: advice.message });
   }
+  status(message: string): void {
+    this.statuses.push(message);
+  }
+  async withProgress<T>(title: string, task: (report: ProgressReport, signal: AbortSignal) => Promise<T>): Promise<T> {
+    this.progress.push(title);
+    return task(() => undefined, new AbortController().signal);
+  }
+  private next(what: string, validate?: (text: string) => string | undefined): string | undefined {
+    this.prompts.push(what);
+    const answer = this.inputs.shift();
+    const problem = answer === undefined ? undefined : validate?.(answer);
+    if (problem) throw new Error(`"${answer}" for ${what} would be refused: ${problem}`);
+    return answer;
+  }
+  async input(options: InputOptions): Promise<string | undefined> {
+    return this.next(options.prompt, options.validate);
+  }
+  async pick(items: readonly string[], options: { placeHolder: string }): Promise<string | undefined> {
+    const answer = this.next(options.placeHolder);
+    assert.ok(answer === undefined || items.includes(answer), `${answer} is offered`);
+    return answer;
+  }
+  async askPrompt(title: string, validate: (text: string) => string | undefined): Promise<string | undefined> {
+    return this.next(title, validate);
+  }
+  async pickModel(title: string, _defaultModel: string, choices: Promise<ModelChoices>): Promise<string | undefined> {
+    await choices;
+    return this.next(title);
+  }
+  async pickFolder(): Promise<vscode.WorkspaceFolder | undefined> {
+    return vscode.workspace.workspaceFolders?.[0];
+  }
+  async saveDialog(): Promise<vscode.Uri | undefined> {
+    return undefined;
+  }
+  async openExternal(url: string): Promise<boolean> {
+    this.opened.push(url);
+    return true;
+  }
+  async copy(text: string): Promise<void> {
+    this.copied.push(text);
+  }
+  async showFile(): Promise<void> {}
+}
+
+type Handler = (path: string, res: ServerResponse, headers: IncomingHttpHeaders, method: string) => void;
+
+/** A local HTTP server for links the simulator does not serve (redirects, hostile answers). */
+async function serve(handler: Handler): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => handler(req.url ?? '', res, req.headers, req.method ?? ''));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+function completedJob(key: string, origin: string, resultUrls: string[], id = `vid_${key}`): VideoJobRecord {
+  const now = Date.now();
+  return { key, id, origin, model: 'model-1.0-video-edit', prompt: `job ${key}`, parameters: {}, status: 'completed', resultUrls, createdAt: now, updatedAt: now, completedAt: now, pollCount: 1 };
 }
 
 describe('video jobs', function () {
@@ -153,7 +216,7 @@ describe('video jobs', function () {
     const children = provider().getChildren(provider().jobNode(record.key));
     assert.equal(children.length, 1);
     const result = provider().getTreeItem(children[0]);
-    assert.equal(result.label, `${record.id}.mp4`);
+    assert.equal(result.label, record.id, 'named after the job id: the extension comes from the download');
     assert.deepEqual(tokens(result), ['result', 'previewable', 'openable', 'downloadable']);
     assert.match(String(result.description), /^link valid for (59 min|1 h)$/);
     assert.deepEqual(provider().getParent(children[0]), provider().jobNode(record.key));
@@ -215,6 +278,132 @@ describe('video jobs', function () {
       assert.equal(panel.webview.options.enableScripts, false);
     } finally {
       panel.dispose();
+    }
+  });
+
+  it('previews a result that redirects elsewhere, allowing the final origin only', async () => {
+    const sample = fs.readFileSync(path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'test', 'fixtures', 'video', 'sample.mp4'));
+    const cdn = await serve((_p, res, _h, method) => res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': sample.length }).end(method === 'HEAD' ? undefined : sample));
+    const origin = await serve((p, res) => res.writeHead(302, { location: `${cdn.origin}/blob${p}` }).end());
+    const record = completedJob('redirected', sim.origin, [`${origin.origin}/files/v.mp4?sig=a%2Fb`]);
+    const ui = new RecordingUi();
+    const bundle = hooks.createForTest({ storage: new MemoryMemento({ redirected: [record] }), storageKey: 'redirected', ui });
+    bundles.push(bundle);
+    const panel = await bundle.commands.preview({ kind: 'result', key: record.key, index: 0 });
+    assert.ok(panel);
+    try {
+      const html = panel.webview.html;
+      const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1];
+      assert.ok(csp);
+      assert.match(csp, new RegExp(`media-src ${cdn.origin.replace(/[.]/g, '\\.')}(;|$)`));
+      assert.ok(!csp.includes(origin.origin), 'the link’s own origin is not allowed: it only redirects');
+      assert.ok(html.includes(`src="${cdn.origin}/blob/files/v.mp4?sig=a%2Fb"`), 'the page plays the final link');
+      await until(() => panel.visible, 'the preview to show');
+      await new Promise((r) => setTimeout(r, 500)); // disposing a webview that is still loading makes the workbench log an error
+    } finally {
+      panel.dispose();
+      await Promise.all([cdn.close(), origin.close()]);
+    }
+  });
+
+  it('saves a hostile link under the job id with the extension its Content-Type allows, and refuses what is not a video or too big', async () => {
+    const sample = fs.readFileSync(path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'test', 'fixtures', 'video', 'sample.mp4'));
+    const files = await serve((p, res) => {
+      if (p === '/conftest.py') res.writeHead(200, { 'content-type': 'video/webm' }).end(sample);
+      else if (p === '/eslint.config.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end('module.exports = {};');
+      else res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.alloc(2 * 1024 * 1024));
+    });
+    const links = ['conftest.py', 'eslint.config.js', 'big.mp4'].map((name) => `${files.origin}/${name}`);
+    const record = completedJob('hostile', sim.origin, links, 'CON');
+    const ui = new RecordingUi();
+    const bundle = hooks.createForTest({ storage: new MemoryMemento({ hostile: [record] }), storageKey: 'hostile', ui });
+    bundles.push(bundle);
+    const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const before = new Set(fs.readdirSync(folder));
+    const limitChanged = new Promise<void>((resolve) => {
+      const watching = vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('modelGateway.video.maxDownloadMB') && (watching.dispose(), resolve()));
+    });
+    try {
+      const saved = await bundle.commands.download({ kind: 'result', key: record.key, index: 0 });
+      assert.ok(saved, ui.shown.map((m) => m.message).join('\n'));
+      assert.equal(path.basename(saved.fsPath), 'video-CON.webm', 'the job id (never a device name) and the extension for video/webm');
+      assert.deepEqual(fs.readFileSync(saved.fsPath), sample);
+
+      assert.equal(await bundle.commands.download({ kind: 'result', key: record.key, index: 1 }), undefined);
+      assert.match(ui.shown.at(-1)!.message, /text\/javascript instead of a video/);
+
+      await config().update('video.maxDownloadMB', 1, vscode.ConfigurationTarget.Global);
+      await limitChanged;
+      assert.equal(await bundle.commands.download({ kind: 'result', key: record.key, index: 2 }), undefined);
+      assert.match(ui.shown.at(-1)!.message, /larger than the download limit of 1\.0 MB/);
+      assert.deepEqual(fs.readdirSync(folder).filter((name) => !before.has(name)), ['video-CON.webm'], 'nothing else was written');
+    } finally {
+      await config().update('video.maxDownloadMB', undefined, vscode.ConfigurationTarget.Global);
+      for (const name of fs.readdirSync(folder)) if (!before.has(name)) fs.rmSync(path.join(folder, name), { force: true });
+      await files.close();
+    }
+  });
+
+  it('downloads through VS Code’s http.proxy, as the API calls go', async () => {
+    const sample = fs.readFileSync(path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'test', 'fixtures', 'video', 'sample.mp4'));
+    const files = await serve((_p, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(sample));
+    const proxy = await startProxy();
+    // `gateway.test` resolves only inside the test proxy: the file can arrive only through it.
+    const link = `http://gateway.test:${new URL(files.origin).port}/v.mp4`;
+    const record = completedJob('proxied', sim.origin, [link]);
+    const ui = new RecordingUi();
+    const bundle = hooks.createForTest({ storage: new MemoryMemento({ proxied: [record] }), storageKey: 'proxied', ui });
+    bundles.push(bundle);
+    const proxyChanged = () =>
+      new Promise<void>((resolve) => {
+        const watching = vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('http.proxy') && (watching.dispose(), resolve()));
+      });
+    let saved: vscode.Uri | undefined;
+    try {
+      const set = proxyChanged();
+      await vscode.workspace.getConfiguration('http').update('proxy', proxy.url, vscode.ConfigurationTarget.Global);
+      await set;
+      saved = await bundle.commands.download({ kind: 'result', key: record.key, index: 0 });
+      assert.ok(saved, ui.shown.map((m) => m.message).join('\n'));
+      assert.deepEqual(fs.readFileSync(saved.fsPath), sample);
+      assert.ok(proxy.connects.includes(`gateway.test:${new URL(files.origin).port}`), proxy.connects.join(', '));
+    } finally {
+      const unset = proxyChanged();
+      await vscode.workspace.getConfiguration('http').update('proxy', undefined, vscode.ConfigurationTarget.Global);
+      await unset;
+      if (saved) fs.rmSync(saved.fsPath, { force: true });
+      await Promise.all([proxy.close(), files.close()]);
+    }
+  });
+
+  it('refreshes only the job that changed, as the same element, and re-reads the list only when a job comes or goes', async () => {
+    const ui = new RecordingUi();
+    const bundle = hooks.createForTest({ storage: new MemoryMemento(), storageKey: 'nodes', ui });
+    bundles.push(bundle);
+    bundle.store.setFocused(true);
+    const tree = bundle.view.provider;
+    const events: Array<VideoJobNode | VideoJobNode[] | undefined> = [];
+    const watching = tree.onDidChangeTreeData((e) => events.push(e ?? undefined));
+    try {
+      assert.deepEqual(tree.getChildren(), []);
+      const job = (await bundle.commands.generateVideo({ prompt: 'Only me: a lantern on a pier' }))!;
+      assert.ok(events.length > 0, 'a new job refreshes the tree');
+      assert.deepEqual(events.filter((e) => e !== undefined), [], 'by re-reading the list');
+      const [element] = tree.getChildren();
+      assert.equal(element.key, job.key);
+      events.length = 0;
+      await until(() => bundle.store.get(job.key)?.status === 'completed', 'the job to complete');
+      assert.ok(events.length >= 2, 'every status change refreshed the tree');
+      for (const e of events) assert.ok(Array.isArray(e) && e.length === 1 && e[0] === element, 'only the job’s own element, the same object');
+      const results = tree.getChildren(element);
+      assert.equal(results.length, 1);
+      assert.equal(tree.getChildren(element)[0], results[0], 'a result keeps its element too');
+      assert.equal(tree.getParent(results[0]), element);
+      events.length = 0;
+      await bundle.store.remove(job.key);
+      assert.deepEqual(events, [undefined], 'a removal re-reads the list');
+    } finally {
+      watching.dispose();
     }
   });
 
@@ -336,6 +525,8 @@ describe('video jobs', function () {
         }
       });
     });
+    const states: string[] = [];
+    const watching = api.connection.onDidChangeState((state) => state.kind === 'rate-limited' && states.push(state.message));
     const firstForced = sim.log.length;
     // The client itself waits out two of them (its retries); the third reaches the store, which pauses polling.
     sim.force429(1, 3);
@@ -354,6 +545,9 @@ describe('video jobs', function () {
       assert.ok(next.startedAt - entry.startedAt >= 950, `next request ${next.startedAt - entry.startedAt} ms after a 429 with Retry-After: 1`);
     }
     assert.equal(feature.view.treeView?.message, undefined, 'the pause message is gone');
+    watching.dispose();
+    assert.ok(states.length > 0);
+    for (const message of states) assert.match(message, /forced by the simulator/, 'only the gateway’s own 429 reaches the connection, nothing made up');
   });
 
   it('pauses polling when the key is refused, and resumes when the key changes', async () => {

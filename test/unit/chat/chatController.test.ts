@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { AssistantTurn, UserTurn } from '../../../src/chat/model';
+import type { AssistantTurn, UserTurn } from '../../../src/chatProtocol/session';
 import { ChatSessionStore } from '../../../src/chat/sessionStore';
 import { missingAccessAdvice } from '../../../src/gateway/connection';
 import { settle } from '../../../src/util/fakeClock';

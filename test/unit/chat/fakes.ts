@@ -2,15 +2,48 @@
 import type { StoreFileSystem } from '../../../src/chat/fileSystem';
 import type { ChatDelta, ChatOptions, ChatRequest, ChatResult, GatewayApi, Model } from '../../../src/gateway/types';
 
+/** A pause at one operation: `reached` resolves when the operation starts; it goes on after `release()`. */
+export interface Hold {
+  reached: Promise<void>;
+  release(): void;
+}
+
 export class MemoryFileSystem implements StoreFileSystem {
   readonly files = new Map<string, string>();
+  /** Modification times, from `now`. */
+  readonly modified = new Map<string, number>();
   /** Operation names ('write', 'rename', 'remove', 'append') that throw once, on their next call. */
   readonly failNext = new Set<string>();
   readonly operations: string[] = [];
+  private readonly holds = new Map<string, { name: RegExp; reached: () => void; released: Promise<void> }>();
 
-  private check(operation: string, name: string): void {
+  /** Two stores on one MemoryFileSystem are two windows on one folder. */
+  constructor(private readonly now: () => number = () => 0) {}
+
+  /** Makes the next call of `operation` (on a name matching `name`) wait until released. */
+  hold(operation: string, name: RegExp = /./): Hold {
+    let reached!: () => void;
+    let release!: () => void;
+    const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.holds.set(operation, { name, reached, released });
+    return { reached: reachedPromise, release };
+  }
+
+  private async check(operation: string, name: string): Promise<void> {
     this.operations.push(`${operation} ${name}`);
+    const hold = this.holds.get(operation);
+    if (hold?.name.test(name)) {
+      this.holds.delete(operation);
+      hold.reached();
+      await hold.released;
+    }
     if (this.failNext.delete(operation)) throw new Error(`injected ${operation} failure`);
+  }
+
+  private set(name: string, data: string): void {
+    this.files.set(name, data);
+    this.modified.set(name, this.now());
   }
 
   async read(name: string): Promise<string | undefined> {
@@ -18,21 +51,25 @@ export class MemoryFileSystem implements StoreFileSystem {
   }
 
   async write(name: string, data: string): Promise<void> {
-    this.check('write', name);
-    this.files.set(name, data);
+    await this.check('write', name);
+    this.set(name, data);
   }
 
   async rename(from: string, to: string): Promise<void> {
-    this.check('rename', `${from}>${to}`);
+    await this.check('rename', `${from}>${to}`);
     const data = this.files.get(from);
-    if (data === undefined) throw new Error(`ENOENT ${from}`);
+    if (data === undefined) throw Object.assign(new Error(`ENOENT: no such file, rename '${from}'`), { code: 'ENOENT' });
+    const modified = this.modified.get(from) ?? this.now();
     this.files.delete(from);
+    this.modified.delete(from);
     this.files.set(to, data);
+    this.modified.set(to, modified);
   }
 
   async remove(name: string): Promise<void> {
-    this.check('remove', name);
+    await this.check('remove', name);
     this.files.delete(name);
+    this.modified.delete(name);
   }
 
   async list(): Promise<string[]> {
@@ -40,8 +77,20 @@ export class MemoryFileSystem implements StoreFileSystem {
   }
 
   appendSync(name: string, data: string): void {
-    this.check('append', name);
-    this.files.set(name, (this.files.get(name) ?? '') + data);
+    this.operations.push(`append ${name}`);
+    if (this.failNext.delete('append')) throw new Error('injected append failure');
+    this.set(name, (this.files.get(name) ?? '') + data);
+  }
+
+  async createExclusive(name: string, data: string): Promise<boolean> {
+    await this.check('create', name);
+    if (this.files.has(name)) return false;
+    this.set(name, data);
+    return true;
+  }
+
+  async modifiedAt(name: string): Promise<number | undefined> {
+    return this.modified.get(name);
   }
 }
 

@@ -1,7 +1,7 @@
 // Builds a chat controller over an in-memory store, a fake gateway and a fake clock.
 import { ChatController, type ChatEvent } from '../../../src/chat/chatController';
 import type { GatewayAccess } from '../../../src/gateway/connection';
-import { defaultSettings, type ChatSession, type ChatSettings } from '../../../src/chat/model';
+import { defaultSettings, type ChatSession, type ChatSettings } from '../../../src/chatProtocol/session';
 import { ChatSessionStore } from '../../../src/chat/sessionStore';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { FakeGateway, MemoryFileSystem } from './fakes';
@@ -18,14 +18,21 @@ export interface Harness {
   access: { result: GatewayAccess };
 }
 
-export function createHarness(options: { settings?: Partial<ChatSettings>; defaultModel?: string | undefined } = {}): Harness {
-  const clock = new FakeClock();
-  const fs = new MemoryFileSystem();
+export interface HarnessOptions {
+  settings?: Partial<ChatSettings>;
+  defaultModel?: string | undefined;
+  /** Another window on the same folder: share its clock and file system, with a pid and id prefix of its own. */
+  window?: { clock: FakeClock; fs: MemoryFileSystem; pid: number; session: ChatSession };
+}
+
+export function createHarness(options: HarnessOptions = {}): Harness {
+  const clock = options.window?.clock ?? new FakeClock();
+  const fs = options.window?.fs ?? new MemoryFileSystem(() => clock.now());
   const storeErrors: string[] = [];
-  const store = new ChatSessionStore(fs, (error, what) => storeErrors.push(`${what}: ${String(error)}`));
+  const store = new ChatSessionStore(fs, { clock, pid: options.window?.pid ?? 1000, isAlive: () => true, report: { error: (error, what) => storeErrors.push(`${what}: ${String(error)}`) } });
   const gateway = new FakeGateway();
   const access: { result: GatewayAccess } = { result: { ok: true, api: gateway, origin: 'http://127.0.0.1:9' } };
-  const session: ChatSession = {
+  const session: ChatSession = options.window?.session ?? {
     id: 's1',
     title: 'New Chat',
     createdAt: clock.now(),
@@ -33,13 +40,14 @@ export function createHarness(options: { settings?: Partial<ChatSettings>; defau
     settings: { ...defaultSettings(), model: 'model-k3', ...options.settings },
     turns: [],
   };
+  const prefix = options.window ? `w${options.window.pid}-` : '';
   let n = 0;
   const controller = new ChatController(session, {
     store,
     clock,
     gateway: async () => access.result,
     defaultModel: async () => ('defaultModel' in options ? options.defaultModel : 'model-k3'),
-    newId: () => `t${++n}`,
+    newId: () => `${prefix}t${++n}`,
   });
   const events: ChatEvent[] = [];
   controller.onEvent((event) => events.push(event));

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { pickDefaultModel } from '../../../src/chat/chatModels';
 import { classifyModel } from '../../../src/models/modelKind';
 import { fenced, fenceFor, selectionPrompt, sessionMarkdown } from '../../../src/chat/markdownText';
-import { defaultSettings, emptyAssistantTurn, type ChatSession } from '../../../src/chat/model';
+import { defaultSettings, emptyAssistantTurn, type ChatSession } from '../../../src/chatProtocol/session';
 
 describe('chat markdown text', () => {
   it('fences code with more backticks than it contains', () => {

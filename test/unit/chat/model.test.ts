@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { applyDelta, emptyAssistantTurn, sessionUsage, titleFrom, type AssistantTurn } from '../../../src/chat/model';
+import { applyDelta, emptyAssistantTurn, sessionUsage, titleFrom, type AssistantTurn } from '../../../src/chatProtocol/session';
 import { buildChatRequest } from '../../../src/chat/request';
-import { defaultSettings } from '../../../src/chat/model';
+import { defaultSettings } from '../../../src/chatProtocol/session';
 
 describe('chat model', () => {
   describe('applyDelta', () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { defaultSettings } from '../../../src/chat/model';
+import { defaultSettings } from '../../../src/chatProtocol/session';
 import { safeExternalUrl } from '../../../src/util/externalUrl';
-import { parseHostMessage, parseWebviewMessage } from '../../../src/webview/protocol';
+import { parseHostMessage, parseWebviewMessage } from '../../../src/chatProtocol/messages';
 
 describe('chat protocol', () => {
   describe('messages from the webview', () => {

@@ -3,8 +3,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeFileSystem } from '../../../src/chat/fileSystem';
-import { defaultSettings, emptyAssistantTurn, type AssistantTurn, type ChatSession, type TurnDelta } from '../../../src/chat/model';
-import { ChatSessionStore } from '../../../src/chat/sessionStore';
+import { defaultSettings, emptyAssistantTurn, type AssistantTurn, type ChatSession, type TurnDelta } from '../../../src/chatProtocol/session';
+import { ChatSessionStore, STALE_TEMP_MS } from '../../../src/chat/sessionStore';
+import { FakeClock } from '../../../src/util/fakeClock';
 import { MemoryFileSystem } from './fakes';
 
 function session(id: string, updatedAt = 1000, turns: ChatSession['turns'] = []): ChatSession {
@@ -49,7 +50,7 @@ describe('ChatSessionStore', () => {
   it('a failed write leaves the previous snapshot whole and reports the failure', async () => {
     const fs = new MemoryFileSystem();
     const errors: string[] = [];
-    const store = new ChatSessionStore(fs, (_error, what) => errors.push(what));
+    const store = new ChatSessionStore(fs, { report: { error: (_error, what) => errors.push(what) } });
     await store.save(session('a', 1000));
     fs.failNext.add('rename');
     await store.save({ ...session('a', 2000), title: 'Changed' });
@@ -130,24 +131,20 @@ describe('ChatSessionStore', () => {
     for (const id of ['../index', 'index.json', '', 'a/b', 'x'.repeat(65)]) assert.equal(await store.load(id), undefined);
   });
 
-  it('reports a session file it cannot read instead of throwing', async () => {
-    const fs = new MemoryFileSystem();
-    fs.files.set('bad.json', '{"format":1,"session":{"id":"bad"}}');
-    const errors: string[] = [];
-    assert.equal(await new ChatSessionStore(fs, (_e, what) => errors.push(what)).load('bad'), undefined);
-    assert.deepEqual(errors, ['loading chat bad']);
-  });
-
   it('repairs the index from the session files and removes temp files a crash left', async () => {
-    const fs = new MemoryFileSystem();
-    await new ChatSessionStore(fs).save(session('a', 1000));
-    await new ChatSessionStore(fs).save(session('b', 2000));
-    // A crash after b's snapshot but before its index entry, a deleted session file, and a leftover temp file:
+    const clock = new FakeClock();
+    const fs = new MemoryFileSystem(() => clock.now());
+    await new ChatSessionStore(fs, { clock }).save(session('a', 1000));
+    await new ChatSessionStore(fs, { clock }).save(session('b', 2000));
+    // A crash after b's snapshot but before its index entry, a deleted session file, and a temp file whose writer
+    // (pid 77) died a while ago:
     const index = JSON.parse(fs.files.get('index.json') ?? '{}');
     index.sessions = index.sessions.filter((s: { id: string }) => s.id !== 'b').concat([{ id: 'gone', title: 'x', createdAt: 1, updatedAt: 1 }]);
     fs.files.set('index.json', JSON.stringify(index));
     fs.files.set('a.json.77-1.tmp', 'half');
-    const summaries = await new ChatSessionStore(fs).list();
+    fs.modified.set('a.json.77-1.tmp', clock.now());
+    clock.advance(STALE_TEMP_MS);
+    const summaries = await new ChatSessionStore(fs, { clock, isAlive: (pid) => pid !== 77 }).list();
     assert.deepEqual(
       summaries.map((s) => s.id),
       ['b', 'a'],

@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
-import type { ChatSession } from '../../../src/chat/model';
+import type { ChatSession } from '../../../src/chatProtocol/session';
 import { ChatWebviewBridge, type ChatWorkbench } from '../../../src/chat/webviewBridge';
 import { settle } from '../../../src/util/fakeClock';
-import type { HostMessage } from '../../../src/webview/protocol';
+import { parseHostMessage, type HostMessage } from '../../../src/chatProtocol/messages';
+import { ChatSessionStore } from '../../../src/chat/sessionStore';
 import { gatewayError, result } from './fakes';
 import { createHarness, type Harness } from './harness';
 
@@ -192,5 +193,60 @@ describe('ChatWebviewBridge', () => {
       posted.map((m) => m.type),
       ['init', 'init'],
     );
+  });
+
+  it('a reply with bad fields still ends in the webview, and is saved whole (issue 11 §2)', async () => {
+    const { h, bridge, posted, warnings } = setup();
+    await bridge.handle({ type: 'ready' });
+    h.controller.send('Hi');
+    await settle();
+    const call = h.gateway.calls[0];
+    call.emit({ content: 'Kept text', toolCalls: [{ index: 0, id: 'i'.repeat(300), name: 'n'.repeat(300), arguments: '{}' }, { index: 500, id: 'x', arguments: '' }] });
+    const usage = { prompt_tokens: 3, completion_tokens: 4 } as unknown as { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+    call.resolve(result('Kept text', { model: 'm'.repeat(300), finishReason: 'f'.repeat(150), usage, toolCalls: [{ id: 'i'.repeat(300), type: 'function', name: 'n'.repeat(300), arguments: '{}' }] }));
+    await h.controller.idle;
+
+    const webviewWouldRefuse = posted.filter((m) => !parseHostMessage(m).ok).map((m) => m.type);
+    assert.deepEqual(webviewWouldRefuse, []);
+    const finished = posted.find((m) => m.type === 'turnFinished');
+    assert.ok(finished?.type === 'turnFinished', 'the reply ends in the webview');
+    assert.deepEqual(finished.finish.usage, { prompt: 3, completion: 4, total: 7 });
+    assert.deepEqual(warnings, [], 'the controller stored it clean, so nothing had to be trimmed on the way');
+
+    const repairs: string[] = [];
+    const reloaded = await new ChatSessionStore(h.fs, { report: { repaired: (id) => repairs.push(id) } }).load('s1');
+    assert.deepEqual(repairs, [], 'the saved file needs no repair');
+    assert.deepEqual(
+      reloaded?.turns.map((t) => t.content),
+      ['Hi', 'Kept text'],
+    );
+  });
+
+  it('trims what it sends to what the webview accepts, so no odd field blanks the chat', async () => {
+    const h = createHarness();
+    const posted: HostMessage[] = [];
+    const warnings: string[] = [];
+    const models = ['m'.repeat(201), ...Array.from({ length: 1100 }, (_, i) => `model-${i}`)];
+    const bridge = new ChatWebviewBridge(h.controller, new RecordingWorkbench(), (m) => posted.push(m), () => ({ models, loading: false }), h.clock, {
+      info: () => undefined,
+      warn: (m) => warnings.push(m),
+      error: (m) => warnings.push(m),
+    });
+    await bridge.handle({ type: 'ready' });
+    bridge.postModels({ models, loading: false });
+    assert.deepEqual(
+      posted.map((m) => [m.type, parseHostMessage(m).ok]),
+      [
+        ['init', true],
+        ['models', true],
+      ],
+    );
+    assert.deepEqual(warnings, ['Chat: trimmed init to what the chat view accepts (an over-long or malformed field).', 'Chat: trimmed models to what the chat view accepts (an over-long or malformed field).']);
+  });
+
+  it('logs why the webview refused a message', async () => {
+    const { bridge, warnings } = setup();
+    await bridge.handle({ type: 'refused', reason: 'init: bad models' });
+    assert.match(warnings[0], /refused a message from VS Code \(init: bad models\)/);
   });
 });

@@ -77,6 +77,21 @@ describe('GatewayConnection', () => {
     connection.dispose();
   });
 
+  it('gives result fetches the client\'s proxy and the key with the extra headers for the configured origin only', async () => {
+    const keys = memoryKeys();
+    const settings = { ...settingsFor('https://a.example/v1'), headers: { 'x-team': 'blue' } };
+    const connection = new GatewayConnection(settings, keys, () => fakeApi(), new FakeClock(), 'http://proxy.corp:3128');
+    assert.deepEqual(await connection.resultFetchOptions(), { proxy: 'http://proxy.corp:3128' }, 'no key, no credentials');
+    await keys.set('https://a.example', 'sk-a');
+    assert.deepEqual(await connection.resultFetchOptions(), {
+      proxy: 'http://proxy.corp:3128',
+      credentials: { origin: 'https://a.example', headers: { 'x-team': 'blue', authorization: 'Bearer sk-a' } },
+    });
+    connection.updateSettings(settingsFor('https://b.example/v1'));
+    assert.deepEqual(await connection.resultFetchOptions(), { proxy: undefined }, 'a key is never offered for another origin');
+    connection.dispose();
+  });
+
   it('tracks the state every call reveals', async () => {
     const keys = memoryKeys();
     await keys.set('https://a.example', 'sk-a');

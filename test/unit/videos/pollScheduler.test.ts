@@ -309,6 +309,24 @@ describe('PollScheduler', () => {
       assert.ok(gateway.calls.length <= 30, `${gateway.calls.length} polls in a minute`);
     });
 
+    it('caps a pause at one hour, however long the Retry-After, and waits it out with one timer', async () => {
+      create();
+      const pauses: PauseChange[] = [];
+      scheduler.onDidChangePause((p) => pauses.push(p));
+      // 30 days: longer than a platform timer can wait (2^31 − 1 ms).
+      gateway.script('j1', new FakeGatewayError(429, 'rate_limited', { retryAfterMs: 30 * 24 * 60 * 60_000 }), 'queued');
+      track('j1');
+      await clock.advanceAsync(2_000);
+      const limitedAt = clock.now();
+      assert.equal(scheduler.pausedUntil(A), limitedAt + 60 * 60_000);
+      assert.equal(clock.nextDueAt(), limitedAt + 60 * 60_000, 'one timer, armed for the end of the pause');
+      await clock.advanceAsync(60 * 60_000 - 1);
+      assert.equal(gateway.calls.length, 1, 'nothing inside the pause');
+      await clock.advanceAsync(1);
+      assert.equal(gateway.calls.length, 2);
+      assert.deepEqual(pauses, [{ origin: A, pausedUntil: limitedAt + 60 * 60_000 }, { origin: A, pausedUntil: undefined }]);
+    });
+
     it('arms no timer for a pause when nothing is pending', async () => {
       create();
       gateway.script('j1', new FakeGatewayError(429, 'rate_limited', { retryAfterMs: 20_000 }));

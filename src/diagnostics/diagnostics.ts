@@ -1,15 +1,20 @@
 // Test Connection: checks the way to the gateway one layer at a time (settings, name lookup, TCP, TLS, the key,
 // the model list, round-trip time) and says for each, in a plain sentence, what worked or what to do about it.
-// No vscode; the network checks come in as NetworkProbes. The report never contains the API key.
+// No vscode; the network checks come in as NetworkProbes, the sentences from wording.ts. The report never contains
+// the API key.
 import { adviceFor } from '../gateway/errorAdvice';
+import { readError } from '../gateway/errors';
+import { isLoopbackHost, unbracketHost } from '../gateway/proxy';
 import type { GatewayApi, Model } from '../gateway/types';
+import { classifyModel } from '../models/modelKind';
+import { summarizeModels } from '../models/modelList';
 import type { Clock } from '../util/clock';
-import { classifyModel } from './modelKind';
-import { summarizeModels } from './modelList';
 import type { NetworkProbes, ProbeTarget } from './networkProbes';
+import { connectAdvice, connectFailure, listFailureSuggestion, lookupAdvice, lookupFailure, serverSays, TITLES, tlsAdvice, tlsFailure, type StepId } from './wording';
+
+export type { StepId } from './wording';
 
 export type StepStatus = 'ok' | 'warning' | 'failed' | 'skipped';
-export type StepId = 'settings' | 'dns' | 'connect' | 'tls' | 'auth' | 'models' | 'latency';
 
 export interface DiagnosticStep {
   readonly id: StepId;
@@ -49,24 +54,8 @@ export interface DiagnosticsInput {
   readonly latencySamples?: number;
 }
 
-const TITLES: Record<StepId, string> = {
-  settings: 'Settings',
-  dns: 'Name lookup',
-  connect: 'Connection',
-  tls: 'TLS',
-  auth: 'API key',
-  models: 'Model list',
-  latency: 'Latency',
-};
-
 /** Above this median round trip the latency step is a warning. */
 export const SLOW_ROUND_TRIP_MS = 3000;
-
-interface ErrorShape {
-  code?: string;
-  status?: number;
-  message?: string;
-}
 
 export async function runDiagnostics(input: DiagnosticsInput): Promise<DiagnosticReport> {
   const { clock, probes } = input;
@@ -110,7 +99,7 @@ export async function runDiagnostics(input: DiagnosticsInput): Promise<Diagnosti
     add('settings', 'warning', `${settingsNotes.join(' ')} The path does not end in /v1, which the API expects.`, {
       suggestion: 'If requests fail with "not found", add /v1 to the gateway URL.',
     });
-  } else if (!secure && !isLoopback(url.hostname)) {
+  } else if (!secure && !isLoopbackHost(url.hostname)) {
     add('settings', 'warning', `${settingsNotes.join(' ')} The URL uses plain http, so the API key travels unencrypted.`, {
       suggestion: 'Use an https URL if the gateway offers one.',
     });
@@ -128,7 +117,7 @@ export async function runDiagnostics(input: DiagnosticsInput): Promise<Diagnosti
     return finish();
   }
   const addresses = lookup.value ?? [];
-  add('dns', 'ok', addresses.length === 1 && addresses[0] === unbracket(target.host) ? `${via}${target.host} is an IP address; nothing to look up.` : `${via}${target.host} resolves to ${addresses.join(', ')}.`, {
+  add('dns', 'ok', addresses.length === 1 && addresses[0] === unbracketHost(target.host) ? `${via}${target.host} is an IP address; nothing to look up.` : `${via}${target.host} resolves to ${addresses.join(', ')}.`, {
     durationMs: lookup.ms,
   });
 
@@ -219,7 +208,7 @@ function addModelsStep(add: AddStep, models: readonly Model[], ms: number): void
 }
 
 function reportListFailure(add: AddStep, error: unknown, origin: string, ms: number): void {
-  const e = shape(error);
+  const e = readError(error);
   const advice = adviceFor(error, { origin });
   if (e.status === 401) {
     add('auth', 'failed', `The gateway rejected the API key (HTTP 401).${serverSays(e)}`, { suggestion: 'Run "Model Gateway: Replace API Key" with a valid key.', fix: 'rotateApiKey', durationMs: ms });
@@ -246,117 +235,7 @@ function reportListFailure(add: AddStep, error: unknown, origin: string, ms: num
     add('models', 'failed', `GET /models was not found (HTTP 404).${serverSays(e)}`, { suggestion: 'Check that the gateway URL is the API base, usually ending in /v1.', durationMs: ms });
     return;
   }
-  add('models', 'failed', advice.message, { suggestion: suggestionFor(advice.kind), durationMs: ms });
-}
-
-function suggestionFor(kind: ReturnType<typeof adviceFor>['kind']): string {
-  switch (kind) {
-    case 'timeout':
-      return 'The gateway connected but did not answer in time. Try again; if it persists, raise modelGateway.timeoutSeconds or ask the gateway owner.';
-    case 'network':
-      return 'Check the network, VPN or proxy settings (http.proxy), then test again.';
-    case 'server':
-      return 'The gateway has a problem of its own; try again later. The log (Model Gateway: Open Logs) has the request id.';
-    case 'bad_response':
-      return 'Something between you and the gateway may be answering instead of it (a proxy or captive portal). Check the URL.';
-    default:
-      return 'See the log (Model Gateway: Open Logs) for the request and its answer.';
-  }
-}
-
-function serverSays(e: ErrorShape): string {
-  return e.message ? ` The gateway says: ${e.message.replace(/[.\s]+$/, '')}.` : '';
-}
-
-function lookupFailure(host: string, error: unknown, timeoutMs: number): string {
-  const code = shape(error).code;
-  if (code === 'ETIMEDOUT') return `Looking up ${host} took longer than ${seconds(timeoutMs)} s.`;
-  if (code === 'EAI_AGAIN') return `The name ${host} could not be looked up right now (temporary DNS failure).`;
-  if (code === 'ENOTFOUND' || code === 'ENODATA') return `The name ${host} does not exist, or your DNS server does not know it.`;
-  return `Looking up ${host} failed: ${messageOf(error)}.`;
-}
-
-function lookupAdvice(error: unknown): string {
-  const code = shape(error).code;
-  if (code === 'ENOTFOUND' || code === 'ENODATA') return 'Check the spelling of the gateway URL. A company-internal name may need your VPN.';
-  return 'Check your network connection and DNS settings; a VPN may be needed for internal names.';
-}
-
-function connectFailure(target: ProbeTarget, error: unknown, timeoutMs: number): string {
-  const where = `${target.host}:${target.port}`;
-  switch (shape(error).code) {
-    case 'ECONNREFUSED':
-      return `${where} refused the connection: nothing is listening on that port.`;
-    case 'ETIMEDOUT':
-      return `No answer from ${where} within ${seconds(timeoutMs)} s.`;
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return `There is no network route to ${where}.`;
-    case 'ECONNRESET':
-      return `${where} closed the connection straight away.`;
-    default:
-      return `Could not connect to ${where}: ${messageOf(error)}.`;
-  }
-}
-
-function connectAdvice(error: unknown, viaProxy: boolean): string {
-  if (viaProxy) return 'Check the proxy settings (http.proxy or HTTPS_PROXY) and that the proxy is running.';
-  switch (shape(error).code) {
-    case 'ECONNREFUSED':
-      return 'Check the port in the gateway URL and that the gateway is running.';
-    case 'ETIMEDOUT':
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return 'A firewall, VPN or missing proxy may be in the way. If you need a proxy, set http.proxy.';
-    default:
-      return 'A firewall or proxy may be refusing the connection.';
-  }
-}
-
-const UNTRUSTED = new Set([
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'CERT_UNTRUSTED',
-]);
-
-const PLAIN_HTTP_SIGNS = new Set(['EPROTO', 'ECONNRESET', 'ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG']);
-
-function tlsFailure(host: string, error: unknown, timeoutMs: number): string {
-  const code = shape(error).code ?? '';
-  if (UNTRUSTED.has(code)) return `The certificate of ${host} is not trusted (${code}).`;
-  if (code === 'CERT_HAS_EXPIRED') return `The certificate of ${host} has expired.`;
-  if (code === 'CERT_NOT_YET_VALID') return `The certificate of ${host} is not valid yet (check this computer's clock).`;
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `The certificate does not name ${host}.`;
-  if (code === 'ETIMEDOUT') return `The TLS handshake with ${host} did not finish within ${seconds(timeoutMs)} s.`;
-  if (PLAIN_HTTP_SIGNS.has(code) || /wrong version number|packet length too long/i.test(messageOf(error))) {
-    return `${host} did not complete a TLS handshake: the port may serve plain http, not https.`;
-  }
-  return `The TLS handshake with ${host} failed: ${messageOf(error)}.`;
-}
-
-function tlsAdvice(error: unknown): string {
-  const code = shape(error).code ?? '';
-  if (UNTRUSTED.has(code)) {
-    return 'If your network inspects HTTPS traffic or the gateway uses a private CA, make its root certificate trusted (for example NODE_EXTRA_CA_CERTS) and restart VS Code.';
-  }
-  if (code === 'CERT_HAS_EXPIRED' || code === 'ERR_TLS_CERT_ALTNAME_INVALID') return 'Tell the gateway owner; check that the URL uses the gateway\'s proper host name.';
-  if (code === 'CERT_NOT_YET_VALID') return 'Correct the system clock, then test again.';
-  return 'Check whether the gateway URL should start with http:// instead of https://, or whether a proxy is required.';
-}
-
-function shape(error: unknown): ErrorShape {
-  return typeof error === 'object' && error !== null ? (error as ErrorShape) : { message: String(error) };
-}
-
-function messageOf(error: unknown): string {
-  return (shape(error).message ?? String(error)).replace(/[.\s]+$/, '');
-}
-
-function seconds(ms: number): number {
-  return Math.round(ms / 1000);
+  add('models', 'failed', advice.message, { suggestion: listFailureSuggestion(advice.kind), durationMs: ms });
 }
 
 function medianOf(values: readonly number[]): number {
@@ -380,44 +259,3 @@ function targetOf(url: URL | undefined): ProbeTarget | undefined {
   return { host: url.hostname, port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
 }
 
-function unbracket(host: string): string {
-  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-}
-
-function isLoopback(hostname: string): boolean {
-  const host = unbracket(hostname).toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host);
-}
-
-const ICONS: Record<StepStatus, string> = { ok: '✅', warning: '⚠️', failed: '❌', skipped: '➖' };
-
-/** The report as a Markdown document. */
-export function renderReport(report: DiagnosticReport): string {
-  const problems = report.steps.filter((s) => s.status === 'failed').length;
-  const warnings = report.steps.filter((s) => s.status === 'warning').length;
-  const verdict = problems > 0 ? `${problems} problem${problems === 1 ? '' : 's'} found` : warnings > 0 ? `Working, with ${warnings} warning${warnings === 1 ? '' : 's'}` : 'Everything works';
-  const lines = [
-    '# Model Gateway: connection test',
-    '',
-    `- Gateway: ${report.baseUrl ? `\`${report.baseUrl}\`` : 'not set'}`,
-    ...(report.proxy ? [`- Proxy: \`${report.proxy}\``] : []),
-    `- Tested: ${new Date(report.startedAt).toISOString()}`,
-    `- Result: **${verdict}**`,
-    '',
-  ];
-  for (const step of report.steps) {
-    const time = step.durationMs !== undefined ? ` (${step.durationMs} ms)` : '';
-    lines.push(`## ${ICONS[step.status]} ${step.title}: ${step.status}${time}`, '', step.message, '');
-    if (step.suggestion) lines.push(`**What to do:** ${step.suggestion}`, '');
-  }
-  return lines.join('\n');
-}
-
-/** One line for a notification: the verdict and the first problem, if any. */
-export function summarizeReport(report: DiagnosticReport): string {
-  const failed = report.steps.find((s) => s.status === 'failed');
-  if (failed) return `Connection test: ${failed.title} failed. ${failed.message}`;
-  const warning = report.steps.find((s) => s.status === 'warning');
-  const count = report.modelCount !== undefined ? ` ${report.modelCount} model${report.modelCount === 1 ? '' : 's'} listed.` : '';
-  return warning ? `Connection test passed with a warning: ${warning.message}` : `Connection test passed.${count}`;
-}

@@ -1,12 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../../src/gateway/client';
 import type { GatewayApi, Model } from '../../../src/gateway/types';
-import { renderReport, runDiagnostics, summarizeReport, type DiagnosticReport, type DiagnosticsInput, type StepId } from '../../../src/models/diagnostics';
-import { createNetworkProbes, ProbeTimeout, type NetworkProbes, type ProbeTarget, type TlsInfo } from '../../../src/models/networkProbes';
+import { runDiagnostics, type DiagnosticReport, type DiagnosticsInput, type StepId } from '../../../src/diagnostics/diagnostics';
+import { fixesFor, renderReport, summarizeReport } from '../../../src/diagnostics/report';
+import { createNetworkProbes, ProbeTimeout, type NetworkProbes, type ProbeTarget, type TlsInfo } from '../../../src/diagnostics/networkProbes';
 import { realClock } from '../../../src/util/clock';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { startSimulator } from '../../simulator';
-import { model } from './fakes';
+import { startServer } from '../gateway/helpers/server';
+import { model } from '../models/fakes';
 
 function codeError(code: string, message = code): Error {
   return Object.assign(new Error(message), { code });
@@ -103,7 +105,7 @@ describe('connection diagnostics', () => {
     const report = await runDiagnostics(input());
     assert.deepEqual(statuses(report), { settings: 'ok', dns: 'failed', tls: 'skipped', auth: 'skipped', models: 'skipped', latency: 'skipped' });
     const dns = report.steps.find((s) => s.id === 'dns')!;
-    assert.match(dns.message, /gw\.example does not exist/);
+    assert.match(dns.message, /Cannot find gw\.example: the name does not exist/);
     assert.match(dns.suggestion ?? '', /spelling/);
     assert.equal(report.ok, false);
     assert.match(summarizeReport(report), /Name lookup failed/);
@@ -112,7 +114,7 @@ describe('connection diagnostics', () => {
   it('explains a refused and a timed-out connection differently', async () => {
     probes.connectResult = codeError('ECONNREFUSED');
     const refused = (await runDiagnostics(input())).steps.find((s) => s.id === 'connect')!;
-    assert.match(refused.message, /gw\.example:443 refused the connection/);
+    assert.match(refused.message, /The connection to gw\.example:443 was refused/);
     assert.match(refused.suggestion ?? '', /port/);
 
     probes.connectResult = new ProbeTimeout('Connecting', 10_000);
@@ -155,6 +157,7 @@ describe('connection diagnostics', () => {
     assert.deepEqual(statuses(noUrl), { settings: 'failed' });
     assert.match(noUrl.steps[0].suggestion ?? '', /Set Gateway URL/);
     assert.equal(noUrl.steps[0].fix, 'setBaseUrl');
+    assert.deepEqual(fixesFor(noUrl).map((a) => a.command), ['modelGateway.setBaseUrl']);
     assert.deepEqual(probes.calls, []);
 
     const noKey = await runDiagnostics(input({ api: async () => undefined }));
@@ -200,6 +203,24 @@ describe('connection diagnostics', () => {
     assert.match(markdown, /\*\*What to do:\*\* Check the port/);
   });
 
+  it('says a refused connection in the same words as the client does', async () => {
+    const closed = await startServer(() => undefined);
+    await closed.close();
+    const client = new GatewayClient({ baseUrl: closed.baseUrl, apiKey: 'sk-words', proxy: false, maxRetries: 0 });
+    try {
+      const clientMessage = await client.listModels().then(
+        () => assert.fail('expected a refusal'),
+        (e: Error) => e.message,
+      );
+      const report = await runDiagnostics({ baseUrl: closed.baseUrl, api: async () => client, probes: createNetworkProbes(realClock), clock: realClock });
+      const connect = report.steps.find((s) => s.id === 'connect')!;
+      assert.equal(clientMessage, `The connection to the gateway at ${closed.origin} was refused: nothing is listening on that port.`);
+      assert.equal(connect.message, `The connection to 127.0.0.1:${closed.port} was refused: nothing is listening on that port.`);
+    } finally {
+      await client.close();
+    }
+  });
+
   describe('against the simulator, for real', function () {
     this.timeout(20_000);
 
@@ -230,6 +251,23 @@ describe('connection diagnostics', () => {
         assert.match(tls.suggestion ?? '', /http:\/\//);
       } finally {
         await sim.close();
+      }
+    });
+
+    it('never writes a key the gateway echoes into the report, even escaped and across the message clip', async () => {
+      const key = 'sk-proj/Canary+9f8e7d6c/5b4a3928e17d';
+      const error = { message: `Rejected: ${'x'.repeat(470)}${key}${'y'.repeat(100)}`, code: `bad_key:${key}`, param: key };
+      const server = await startServer((_req, res) => void res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error }).replace(/\//g, '\\/')));
+      const client = new GatewayClient({ baseUrl: server.baseUrl, apiKey: key, proxy: false, maxRetries: 0 });
+      try {
+        const report = await runDiagnostics({ baseUrl: server.baseUrl, api: async () => client, probes: createNetworkProbes(realClock), clock: realClock });
+        assert.equal(statuses(report).auth, 'failed');
+        const rendered = renderReport(report) + JSON.stringify(report) + summarizeReport(report);
+        assert.match(rendered, /\[redacted key\]/);
+        for (let i = 0; i + 8 <= key.length; i++) assert.equal(rendered.includes(key.slice(i, i + 8)), false, `the report holds "${key.slice(i, i + 8)}"`);
+      } finally {
+        await client.close();
+        await server.close();
       }
     });
 

@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import * as path from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
-import { createNetworkProbes, ProbeTimeout } from '../../../src/models/networkProbes';
+import { createNetworkProbes, ProbeTimeout } from '../../../src/diagnostics/networkProbes';
 import { realClock } from '../../../src/util/clock';
 import { FakeClock } from '../../../src/util/fakeClock';
 
-const FIXTURES = path.join(__dirname, '../../../../test/unit/models/fixtures');
+const FIXTURES = path.join(__dirname, '../../../../test/unit/diagnostics/fixtures');
 const CERT = readFileSync(path.join(FIXTURES, 'localhost.crt'));
 const KEY = readFileSync(path.join(FIXTURES, 'localhost.key'));
 

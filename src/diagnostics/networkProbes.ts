@@ -3,6 +3,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import { unbracketHost } from '../gateway/proxy';
 import type { Clock } from '../util/clock';
 
 export interface TlsInfo {
@@ -38,20 +39,20 @@ export class ProbeTimeout extends Error {
 export function createNetworkProbes(clock: Clock, extraTls: ConnectionOptions = {}): NetworkProbes {
   return {
     async lookup(host, timeoutMs) {
-      const bare = unbracket(host);
+      const bare = unbracketHost(host);
       if (isIP(bare)) return [bare];
       const found = await withDeadline(clock, timeoutMs, `Looking up ${host}`, dnsLookup(bare, { all: true }), () => undefined);
       return found.map((a) => a.address);
     },
 
     async connect(target, timeoutMs) {
-      const socket = netConnect({ host: unbracket(target.host), port: target.port });
+      const socket = netConnect({ host: unbracketHost(target.host), port: target.port });
       await settleSocket(clock, socket, 'connect', timeoutMs, `Connecting to ${target.host}:${target.port}`);
       socket.destroy();
     },
 
     async tlsHandshake(target, timeoutMs) {
-      const host = unbracket(target.host);
+      const host = unbracketHost(target.host);
       const socket = tlsConnect({ host, port: target.port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'], ...extraTls });
       try {
         await settleSocket(clock, socket, 'secureConnect', timeoutMs, `The TLS handshake with ${target.host}:${target.port}`);
@@ -61,10 +62,6 @@ export function createNetworkProbes(clock: Clock, extraTls: ConnectionOptions = 
       }
     },
   };
-}
-
-function unbracket(host: string): string {
-  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
 function tlsInfo(socket: TLSSocket): TlsInfo {

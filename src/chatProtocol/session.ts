@@ -1,6 +1,5 @@
 // The chat session as data: what is saved to disk, and (nearly unchanged) what the webview is sent. Pure and
-// browser-safe; the webview bundle imports the types, validators and `applyDelta`.
-import { hasOnlyKeys, isArrayOf, isCount, isFiniteIn, isId, isRecord, isText, type Fields } from './validate';
+// browser-safe; the webview bundle imports the types and `applyDelta`.
 
 /** Temperature and top_p are alternatives (the spec: "use either this or temperature, not both"). */
 export type Sampling = { mode: 'default' } | { mode: 'temperature'; value: number } | { mode: 'top_p'; value: number };
@@ -112,7 +111,16 @@ export const LIMITS = {
   stopLength: 500,
   turns: 10_000,
   toolCalls: 128,
+  toolCallId: 200,
+  toolName: 200,
+  finishReason: 100,
+  errorMessage: 10_000,
+  errorKind: 50,
   actions: 8,
+  actionTitle: 200,
+  command: 200,
+  /** Chat models listed in the model picker. */
+  models: 1000,
 } as const;
 
 export const NEW_CHAT_TITLE = 'New Chat';
@@ -187,132 +195,4 @@ export function applyDelta(turn: AssistantTurn, delta: TurnDelta): AppliedDelta 
     toolCallsChanged = true;
   }
   return { content: content.added, reasoning: reasoning.added, refusal: refusal.added, toolCallsChanged, gap };
-}
-
-// ---- validation -------------------------------------------------------------------------------------------
-
-function isSampling(value: unknown): value is Sampling {
-  if (!isRecord(value)) return false;
-  if (value.mode === 'default') return hasOnlyKeys(value, ['mode']);
-  if (value.mode === 'temperature') return hasOnlyKeys(value, ['mode', 'value']) && isFiniteIn(value.value, 0, 2);
-  if (value.mode === 'top_p') return hasOnlyKeys(value, ['mode', 'value']) && isFiniteIn(value.value, 0, 1);
-  return false;
-}
-
-function isStopSequence(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0 && value.length <= LIMITS.stopLength;
-}
-
-export function isChatSettings(value: unknown): value is ChatSettings {
-  return (
-    isRecord(value) &&
-    hasOnlyKeys(value, ['model', 'systemPrompt', 'sampling', 'maxTokens', 'stop', 'jsonMode']) &&
-    isText(value.model, LIMITS.model) &&
-    isText(value.systemPrompt, LIMITS.storedText) &&
-    isSampling(value.sampling) &&
-    (value.maxTokens === null || (isCount(value.maxTokens) && value.maxTokens >= 1)) &&
-    isArrayOf(value.stop, LIMITS.stopSequences, isStopSequence) &&
-    typeof value.jsonMode === 'boolean'
-  );
-}
-
-function isUsage(value: unknown): value is TokenUsage {
-  return isRecord(value) && hasOnlyKeys(value, ['prompt', 'completion', 'total']) && isCount(value.prompt) && isCount(value.completion) && isCount(value.total);
-}
-
-function isAction(value: unknown): value is TurnErrorAction {
-  return (
-    isRecord(value) &&
-    hasOnlyKeys(value, ['title', 'command', 'args']) &&
-    isText(value.title, 200) &&
-    isText(value.command, 200) &&
-    (value.args === undefined || Array.isArray(value.args))
-  );
-}
-
-function isTurnError(value: unknown): value is TurnError {
-  return (
-    isRecord(value) &&
-    hasOnlyKeys(value, ['message', 'kind', 'actions', 'retryAt']) &&
-    isText(value.message, 10_000) &&
-    isText(value.kind, 50) &&
-    isArrayOf(value.actions, LIMITS.actions, isAction) &&
-    (value.retryAt === undefined || isCount(value.retryAt))
-  );
-}
-
-function isToolCallRecord(value: unknown): value is ToolCallRecord {
-  return isRecord(value) && hasOnlyKeys(value, ['id', 'name', 'arguments']) && isText(value.id, 200) && isText(value.name, 200) && isText(value.arguments, LIMITS.storedText);
-}
-
-const STATUSES: readonly AssistantStatus[] = ['streaming', 'complete', 'stopped', 'interrupted', 'failed'];
-
-function isUserTurn(value: Fields): boolean {
-  return hasOnlyKeys(value, ['id', 'role', 'createdAt', 'content']) && isId(value.id) && isCount(value.createdAt) && isText(value.content, LIMITS.storedText);
-}
-
-function isAssistantTurn(value: Fields): boolean {
-  return (
-    hasOnlyKeys(value, ['id', 'role', 'createdAt', 'model', 'content', 'reasoning', 'refusal', 'toolCalls', 'status', 'finishReason', 'usage', 'error']) &&
-    isId(value.id) &&
-    isCount(value.createdAt) &&
-    isText(value.model, LIMITS.model) &&
-    isText(value.content, LIMITS.storedText) &&
-    isText(value.reasoning, LIMITS.storedText) &&
-    isText(value.refusal, LIMITS.storedText) &&
-    isArrayOf(value.toolCalls, LIMITS.toolCalls, isToolCallRecord) &&
-    STATUSES.includes(value.status as AssistantStatus) &&
-    (value.finishReason === null || isText(value.finishReason, 100)) &&
-    (value.usage === null || isUsage(value.usage)) &&
-    (value.error === undefined || isTurnError(value.error))
-  );
-}
-
-export function isTurn(value: unknown): value is Turn {
-  if (!isRecord(value)) return false;
-  if (value.role === 'user') return isUserTurn(value);
-  if (value.role === 'assistant') return isAssistantTurn(value);
-  return false;
-}
-
-export function isChatSession(value: unknown): value is ChatSession {
-  return (
-    isRecord(value) &&
-    hasOnlyKeys(value, ['id', 'title', 'createdAt', 'updatedAt', 'settings', 'turns']) &&
-    isId(value.id) &&
-    isText(value.title, LIMITS.title) &&
-    isCount(value.createdAt) &&
-    isCount(value.updatedAt) &&
-    isChatSettings(value.settings) &&
-    isArrayOf(value.turns, LIMITS.turns, isTurn)
-  );
-}
-
-function isTextPiece(value: unknown): value is TextPiece {
-  return isRecord(value) && hasOnlyKeys(value, ['at', 'text']) && isCount(value.at) && isText(value.text, LIMITS.storedText);
-}
-
-function isToolCallPiece(value: unknown): value is ToolCallPiece {
-  return (
-    isRecord(value) &&
-    hasOnlyKeys(value, ['index', 'id', 'name', 'at', 'arguments']) &&
-    isCount(value.index) &&
-    value.index < LIMITS.toolCalls &&
-    (value.id === undefined || isText(value.id, 200)) &&
-    (value.name === undefined || isText(value.name, 200)) &&
-    isCount(value.at) &&
-    isText(value.arguments, LIMITS.storedText)
-  );
-}
-
-export function isTurnDelta(value: unknown): value is TurnDelta {
-  return (
-    isRecord(value) &&
-    hasOnlyKeys(value, ['turnId', 'content', 'reasoning', 'refusal', 'toolCalls']) &&
-    isId(value.turnId) &&
-    (value.content === undefined || isTextPiece(value.content)) &&
-    (value.reasoning === undefined || isTextPiece(value.reasoning)) &&
-    (value.refusal === undefined || isTextPiece(value.refusal)) &&
-    (value.toolCalls === undefined || isArrayOf(value.toolCalls, LIMITS.toolCalls, isToolCallPiece))
-  );
 }

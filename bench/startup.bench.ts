@@ -1,0 +1,55 @@
+// npm run bench:startup — the first screen in a real VS Code (code-server + Chromium): activate() time, the size of
+// what activation loads (from a production build), New Chat until the composer takes typing, and the Video Jobs
+// tree's first data; the chat panel is reported against a bare webview opened in the same run.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+const TARGETS = { activationMs: 20, activationKB: 150, newChatReadyMs: 300 };
+
+interface HostResult {
+  activationMs: number;
+  loadedAtActivation: string[];
+  newChatReadyMs: number;
+  bareWebviewReadyMs: number;
+  videoTreeFirstDataMs: number;
+}
+
+function productionSizes(): Record<string, number> {
+  const dist = mkdtempSync(join(tmpdir(), 'mg-startup-dist-'));
+  try {
+    execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--production', '--quiet', '--dist', dist], { stdio: 'inherit' });
+    const sizes: Record<string, number> = {};
+    for (const file of ['extension.js', 'client.js', 'undiciParts.js', 'connectionTest.js']) sizes[file] = statSync(join(dist, file)).size;
+    return sizes;
+  } finally {
+    rmSync(dist, { recursive: true, force: true });
+  }
+}
+
+function runInHost(): HostResult {
+  const script = `import { runHostTests } from ${JSON.stringify(join(root, 'scripts', 'vscode-host.mjs'))};
+process.exit(await runHostTests({ extensionTestsPath: ${JSON.stringify(join(root, 'out', 'bench', 'startup', 'index.js'))} }));`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const line = /startup-bench (\{.*\})/.exec(child.stdout ?? '')?.[1];
+  if (!line) throw new Error(`the startup bench did not report (exit ${child.status}):\n${(child.stdout ?? '').slice(-2000)}\n${(child.stderr ?? '').slice(-2000)}`);
+  return JSON.parse(line) as HostResult;
+}
+
+const sizes = productionSizes();
+const host = runInHost();
+const activationBytes = host.loadedAtActivation.reduce((sum, file) => sum + (sizes[file] ?? 0), 0);
+const lazyBytes = Object.entries(sizes).filter(([file]) => !host.loadedAtActivation.includes(file)).reduce((sum, [, size]) => sum + size, 0);
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const rows: Array<[string, string, string, boolean]> = [
+  ['activate()', `${host.activationMs.toFixed(1)} ms`, `< ${TARGETS.activationMs} ms`, host.activationMs < TARGETS.activationMs],
+  [`code loaded at activation (${host.loadedAtActivation.join(', ')})`, kb(activationBytes), `< ${TARGETS.activationKB} KB`, activationBytes < TARGETS.activationKB * 1024],
+  ['code loaded on first use (HTTP client, undici, connection test)', kb(lazyBytes), '', true],
+  ['New Chat → composer takes typing', `${host.newChatReadyMs.toFixed(0)} ms (${(host.newChatReadyMs / host.bareWebviewReadyMs).toFixed(2)}× a bare webview, ${host.bareWebviewReadyMs.toFixed(0)} ms)`, `< ${TARGETS.newChatReadyMs} ms`, host.newChatReadyMs < TARGETS.newChatReadyMs],
+  ['focus Video Jobs → first tree data', `${host.videoTreeFirstDataMs.toFixed(0)} ms`, '', true],
+];
+console.log('| measure | this run | target |\n|---|---|---|');
+for (const [what, value, target, met] of rows) console.log(`| ${what} | ${value} | ${target}${target && !met ? ' (missed)' : ''} |`);
+process.exitCode = rows.every(([, , , met]) => met) ? 0 : 1;

@@ -1,0 +1,83 @@
+// Runs inside a real VS Code extension host (loaded like the host test suite, see scripts/vscode-host.mjs) and
+// measures the first screen: activate() time, which of the extension's files activation loaded, time from New
+// Chat to a composer that takes typing, and time from focusing Video Jobs to the tree's first data. Baseline, in
+// the same run: a bare webview panel whose script only says it is ready.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ChatPanel } from '../../src/chat/chatPanel';
+import type { ModelGatewayApi } from '../../src/extension';
+
+const EXTENSION_ID = 'model-gateway.model-gateway';
+const ROUNDS = 5;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function bareWebviewReadyMs(): Promise<number> {
+  const started = performance.now();
+  const panel = vscode.window.createWebviewPanel('modelGatewayBench.bare', 'Bare', vscode.ViewColumn.Active, { enableScripts: true });
+  const ready = new Promise<void>((resolve) => panel.webview.onDidReceiveMessage(() => resolve()));
+  panel.webview.html = `<!DOCTYPE html><html><body><textarea></textarea><script>acquireVsCodeApi().postMessage({ type: 'ready' });</script></body></html>`;
+  await ready;
+  const elapsed = performance.now() - started;
+  panel.dispose();
+  return elapsed;
+}
+
+async function newChatReadyMs(manager: { newChat(): Promise<ChatPanel> }): Promise<number> {
+  const started = performance.now();
+  const panel = await manager.newChat();
+  await new Promise<void>((resolve) => {
+    const sub = panel.bridge.onDidReceive((message) => message.type === 'ready' && (sub.dispose(), resolve()));
+  });
+  const elapsed = performance.now() - started;
+  panel.panel.dispose();
+  return elapsed;
+}
+
+async function videoTreeFirstDataMs(provider: { getChildren(): unknown }): Promise<number> {
+  await vscode.commands.executeCommand('workbench.action.closeSidebar');
+  const original = provider.getChildren.bind(provider);
+  let answered!: () => void;
+  const firstData = new Promise<void>((resolve) => (answered = resolve));
+  provider.getChildren = () => {
+    const children = original();
+    answered();
+    return children;
+  };
+  const started = performance.now();
+  await vscode.commands.executeCommand('modelGateway.videoJobs.focus');
+  await firstData;
+  const elapsed = performance.now() - started;
+  provider.getChildren = original;
+  return elapsed;
+}
+
+export async function run(): Promise<void> {
+  console.log('--- model-gateway host suite ---');
+  const extension = vscode.extensions.getExtension<ModelGatewayApi>(EXTENSION_ID)!;
+  const api = (await extension.activate())!;
+  const distDir = path.join(extension.extensionPath, 'dist');
+  const loaded = Object.keys(require.cache).filter((file) => file.startsWith(distDir + path.sep)).map((file) => path.relative(distDir, file));
+  const chat = api.testing.chat as { manager: { newChat(): Promise<ChatPanel> } };
+  const videos = api.testing.videos as { feature: { view: { provider: { getChildren(): unknown } } } };
+
+  const bare: number[] = [];
+  const panel: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    bare.push(await bareWebviewReadyMs());
+    panel.push(await newChatReadyMs(chat.manager));
+  }
+  const tree = await videoTreeFirstDataMs(videos.feature.view.provider);
+  const result = {
+    activationMs: api.testing.activationMs as number,
+    loadedAtActivation: loaded,
+    newChatReadyMs: median(panel),
+    bareWebviewReadyMs: median(bare),
+    videoTreeFirstDataMs: tree,
+  };
+  console.log(`startup-bench ${JSON.stringify(result)}`);
+  console.log('host: 1 passed, 0 failed');
+}

@@ -1,0 +1,60 @@
+// The layering test's reader must catch what it is there to catch: shown here on small made-up trees.
+import * as assert from 'node:assert/strict';
+import { posix } from 'node:path';
+import { analyzeImports, findFolderCycles, importSpecifiers, isAdapterFile, type SourceFile } from './importGraph';
+
+const resolvePath = (from: string, spec: string) => posix.normalize(posix.join(posix.dirname(from), spec));
+
+describe('import graph reader', () => {
+  it('reads static, type-only, re-export, side-effect and dynamic imports, not commented ones', () => {
+    const text = [
+      "import * as vscode from 'vscode';",
+      "import type { A } from '../a/a';",
+      "export { B } from './b';",
+      "import './c';",
+      "const d = require('./d') as typeof import('./e');",
+      "// import { x } from './commented';",
+      "/* import { y } from './block'; */",
+    ].join('\n');
+    assert.deepEqual(importSpecifiers(text).sort(), ['../a/a', './b', './c', './d', './e', 'vscode']);
+  });
+
+  it('marks type-only imports, which load nothing at run time', () => {
+    const files: SourceFile[] = [{ path: 'a/x.ts', text: "import type { V } from './v';\nimport { w } from './w';\nexport type { U } from './u';" }, { path: 'a/v.ts', text: '' }, { path: 'a/w.ts', text: '' }, { path: 'a/u.ts', text: '' }];
+    const edges = analyzeImports(files, resolvePath).edges.map((e) => `${e.to} ${e.typeOnly}`).sort();
+    assert.deepEqual(edges, ['a/u.ts true', 'a/v.ts true', 'a/w.ts false']);
+  });
+
+  it('tells adapters from pure modules by name', () => {
+    for (const adapter of ['extension.ts', 'ui/notify.ts', 'videos/videoJobsView.ts', 'videos/videoJobsTree.ts', 'chat/chatPanel.ts', 'chat/chatPanelManager.ts', 'models/lmProvider.ts', 'diagnostics/testConnectionCommand.ts']) {
+      assert.ok(isAdapterFile(adapter), adapter);
+    }
+    for (const pure of ['videos/jobStore.ts', 'gateway/client.ts', 'chat/sessionStore.ts', 'videos/viewModel.ts', 'webview/chat/settingsView.ts']) assert.ok(!isAdapterFile(pure), pure);
+  });
+
+  it('finds a loop between two folders, and a longer one through a third', () => {
+    const files: SourceFile[] = [
+      { path: 'a/x.ts', text: "import { y } from '../b/y';" },
+      { path: 'b/y.ts', text: "import type { X } from '../a/x';" },
+      { path: 'c/z.ts', text: "import { w } from '../d/w';" },
+      { path: 'd/w.ts', text: "import { v } from '../e/v';" },
+      { path: 'e/v.ts', text: "import { z } from '../c/z';" },
+      { path: 'f/u.ts', text: "import { y } from '../b/y';" },
+    ];
+    const graph = analyzeImports(files, resolvePath);
+    assert.deepEqual(findFolderCycles(graph.edges), [['a', 'b'], ['c', 'd', 'e']]);
+  });
+
+  it('sees vscode and Node reached through other files', () => {
+    const files: SourceFile[] = [
+      { path: 'webview/app.ts', text: "import { f } from '../shared/f';" },
+      { path: 'shared/f.ts', text: "import { g } from '../node/g';" },
+      { path: 'node/g.ts', text: "import { readFileSync } from 'node:fs'; import { request } from 'undici';" },
+      { path: 'ui/h.ts', text: "import * as vscode from 'vscode';" },
+    ];
+    const graph = analyzeImports(files, resolvePath);
+    assert.deepEqual(graph.nodeImporters, ['node/g.ts']);
+    assert.deepEqual(graph.vscodeImporters, ['ui/h.ts']);
+    assert.deepEqual([...graph.reachableFrom(['webview/app.ts'])].sort(), ['node/g.ts', 'shared/f.ts', 'webview/app.ts']);
+  });
+});

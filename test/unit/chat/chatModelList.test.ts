@@ -1,0 +1,100 @@
+// The chat's model list reads the shared ModelCatalog: no cache or generation guard of its own.
+import * as assert from 'node:assert/strict';
+import type { ModelsState } from '../../../src/chatProtocol/messages';
+import { LIMITS } from '../../../src/chatProtocol/session';
+import { ChatModelList, NOT_CONFIGURED } from '../../../src/chat/chatModelList';
+import { ModelCatalog } from '../../../src/models/modelCatalog';
+import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeSource, ManualGateway, flush, model } from '../models/fakes';
+
+describe('ChatModelList', () => {
+  let source: FakeSource;
+  let gateway: ManualGateway;
+  let catalog: ModelCatalog;
+  let list: ChatModelList;
+  let states: ModelsState[];
+  let drops: number;
+
+  beforeEach(() => {
+    source = new FakeSource();
+    gateway = source.gateway as ManualGateway;
+    catalog = new ModelCatalog(source, new FakeClock());
+    list = new ChatModelList(catalog, (error) => `failed: ${String(error)}`);
+    states = [];
+    drops = 0;
+    list.onDidChange((s) => states.push(s));
+    list.onDidDrop(() => drops++);
+  });
+
+  afterEach(() => {
+    list.dispose();
+    catalog.dispose();
+  });
+
+  it('follows a list that another feature loaded (List Models, VS Code chat), without a request of its own', async () => {
+    const loading = catalog.load();
+    await flush();
+    gateway.answer([model('model-k3'), model('model-1.0-video-edit'), model('model-5.2')]);
+    await loading;
+    assert.deepEqual(states.at(-1), { models: ['model-k3', 'model-5.2'], loading: false });
+    assert.deepEqual(await list.models(), ['model-k3', 'model-5.2']);
+    assert.equal(gateway.listCalls, 1);
+  });
+
+  it('a forced refresh elsewhere that changes the list reaches the chat', async () => {
+    const first = list.refresh();
+    await flush();
+    gateway.answer([model('model-k3')]);
+    await first;
+    const forced = catalog.load({ force: true });
+    await flush();
+    gateway.answer([model('model-k3'), model('model-new')]);
+    await forced;
+    assert.deepEqual(list.state.models, ['model-k3', 'model-new']);
+  });
+
+  it('empties and says so when the gateway or key changes, and a refresh then lists the new gateway', async () => {
+    const first = list.refresh();
+    await flush();
+    gateway.answer([model('model-k3')]);
+    await first;
+    const next = new ManualGateway();
+    source.switchTo('https://other.example', next);
+    assert.equal(drops, 1);
+    assert.deepEqual(list.state, { models: [], loading: false });
+    const second = list.refresh();
+    assert.equal(list.state.loading, true);
+    await flush();
+    next.answer([model('model-other')]);
+    assert.deepEqual(await second, { models: ['model-other'], loading: false });
+  });
+
+  it('a load that the gateway change overtook ends with the new gateway list', async () => {
+    const stale = list.refresh();
+    await flush();
+    const next = new ManualGateway();
+    source.switchTo('https://other.example', next);
+    gateway.answer([model('model-old')]);
+    await flush();
+    next.answer([model('model-new')]);
+    assert.deepEqual((await stale).models, ['model-new']);
+  });
+
+  it('reports a failed load and no configuration plainly', async () => {
+    const failing = list.refresh();
+    await flush();
+    gateway.fail(new Error('boom'));
+    assert.deepEqual(await failing, { models: [], loading: false, error: 'failed: Error: boom' });
+    source.switchTo(undefined, undefined);
+    assert.deepEqual(await list.refresh(), { models: [], loading: false, error: NOT_CONFIGURED });
+  });
+
+  it('offers at most what the chat view accepts: 1,000 ids, none over 200 characters', async () => {
+    const loading = list.refresh();
+    await flush();
+    gateway.answer([model('x'.repeat(LIMITS.model + 1)), ...Array.from({ length: 1500 }, (_, i) => model(`chat-${i}`))]);
+    const state = await loading;
+    assert.equal(state.models.length, LIMITS.models);
+    assert.equal(state.models[0], 'chat-0');
+  });
+});

@@ -1,0 +1,338 @@
+// The scheduler's learned schedule and the gateway's timing hints, on a fake clock with jitter pinned to zero.
+import * as assert from 'node:assert/strict';
+import type { VideoJob } from '../../../src/gateway/types';
+import { FakeClock, settle } from '../../../src/util/fakeClock';
+import { DurationHistory, MemoryJsonStore } from '../../../src/videos/durationHistory';
+import { PollScheduler, type JobProfile, type PollSchedulerOptions } from '../../../src/videos/pollScheduler';
+import { deferred, FakeGateway, FakeGatewayError, type Deferred } from './fakes';
+
+const A = 'https://a.example';
+const MODEL = 'model-1.0-video-edit';
+const S = 1_000;
+const MIN = 60_000;
+
+describe('PollScheduler: learned schedule and gateway hints', () => {
+  let clock: FakeClock;
+  let gateway: FakeGateway;
+  let history: DurationHistory;
+  let scheduler: PollScheduler;
+  let start: number;
+  /** Retry-After (ms) the next answers for a job carry, consumed one per poll. */
+  let retryAfter: Map<string, number[]>;
+
+  function create(options: Partial<PollSchedulerOptions> = {}): PollScheduler {
+    scheduler = new PollScheduler({
+      clock,
+      random: () => 0,
+      minGapMs: 0,
+      history,
+      poll: async (target, signal, onRetryAfter) => {
+        const job = await gateway.getVideo(target.id, { signal });
+        const wait = retryAfter.get(target.id)?.shift();
+        if (wait !== undefined) onRetryAfter(wait);
+        return job;
+      },
+      ...options,
+    });
+    return scheduler;
+  }
+
+  function profile(resolution = '720p', duration = 4): JobProfile {
+    return { model: MODEL, resolution, duration, submittedAt: clock.now() };
+  }
+
+  function track(id: string, job: JobProfile = profile()): void {
+    scheduler.track({ key: id, origin: A, id }, { job });
+  }
+
+  /** Poll times of a job, in ms after the start. */
+  function pollTimes(id: string): number[] {
+    return gateway.gets(id).map((call) => call.at - start);
+  }
+
+  function learn(durationsS: number[], resolution = '720p', duration = 4): void {
+    durationsS.forEach((s, i) => history.record({ origin: A, model: MODEL, resolution, duration }, { ms: s * S, at: i }));
+  }
+
+  beforeEach(async () => {
+    clock = new FakeClock();
+    start = clock.now();
+    gateway = new FakeGateway(clock);
+    history = new DurationHistory({ store: new MemoryJsonStore() });
+    await history.load();
+    retryAfter = new Map();
+  });
+
+  afterEach(() => {
+    scheduler?.dispose();
+    assert.equal(clock.pendingTimers, 0, 'dispose leaves no timer behind');
+  });
+
+  describe('until there is history', () => {
+    it('polls a job of an unknown kind exactly as the plain backoff does', async () => {
+      learn([100, 104, 108]); // another kind
+      learn([100, 104], '1080p', 8); // this kind, too few
+      create();
+      track('known-too-little', profile('1080p', 8));
+      scheduler.track({ key: 'no-profile', origin: A, id: 'no-profile' });
+      await clock.advanceAsync(3 * MIN);
+      const backoff = [2, 6, 14, 30, 60, 90, 120, 150, 180].map((s) => s * S);
+      assert.deepEqual(pollTimes('known-too-little'), backoff);
+      assert.deepEqual(pollTimes('no-profile'), backoff);
+    });
+  });
+
+  describe('with history', () => {
+    it('polls first at the low end of the learned range, densely through it, sparsely after it', async () => {
+      // 100 … 120 s, widened by 2 s each side: the window is 98–122 s, 6 steps of 4 s.
+      learn([100, 104, 108, 112, 116, 120]);
+      create();
+      track('j1');
+      await clock.advanceAsync(4 * MIN);
+      assert.deepEqual(pollTimes('j1'), [98, 102, 106, 110, 114, 118, 122, 130, 146, 176, 206, 236].map((s) => s * S));
+    });
+
+    it('keeps kinds apart: another resolution, duration, model or gateway is planned from its own history', async () => {
+      learn([100, 104, 108, 112, 116, 120]);
+      create();
+      track('other-resolution', profile('1080p', 4));
+      track('other-duration', profile('720p', 8));
+      scheduler.track({ key: 'other-model', origin: A, id: 'other-model' }, { job: { ...profile(), model: 'video-2' } });
+      scheduler.track({ key: 'other-origin', origin: 'https://b.example', id: 'other-origin' }, { job: profile() });
+      await clock.advanceAsync(10 * S);
+      for (const id of ['other-resolution', 'other-duration', 'other-model', 'other-origin']) assert.deepEqual(pollTimes(id), [2 * S, 6 * S], id);
+    });
+
+    it('sees a completion inside the window within one step and learns its duration', async () => {
+      learn([100, 104, 108, 112, 116, 120]);
+      create();
+      const created = Math.floor(start / 1000);
+      gateway.script('j1', 'in_progress', 'in_progress', 'in_progress', { id: 'j1', status: 'completed', created, completed_at: created + 107 });
+      track('j1');
+      await clock.advanceAsync(4 * MIN);
+      assert.deepEqual(pollTimes('j1'), [98, 102, 106, 110].map((s) => s * S));
+      assert.equal(scheduler.isTracked('j1'), false);
+      await history.flush();
+      assert.equal(history.durationsMs({ origin: A, model: MODEL, resolution: '720p', duration: 4 }).at(-1), 107 * S);
+    });
+
+    it('learns from the polls alone when the gateway gives no times, and not from failures', async () => {
+      create();
+      gateway.script('ok', 'queued', 'in_progress', 'completed'); // polls at 2, 6, 14 s: done between 6 and 14
+      gateway.script('bad', 'queued', 'failed');
+      track('ok');
+      track('bad');
+      await clock.advanceAsync(MIN);
+      assert.deepEqual(history.durationsMs({ origin: A, model: MODEL, resolution: '720p', duration: 4 }), [10 * S]);
+    });
+
+    it('does not wait more than maxQuietMs before a far window, so an early failure is still seen', async () => {
+      learn([30 * 60, 31 * 60, 32 * 60]);
+      create();
+      gateway.script('j1', 'in_progress', 'failed');
+      track('j1');
+      await clock.advanceAsync(60 * MIN);
+      assert.deepEqual(pollTimes('j1'), [10 * MIN, 20 * MIN]);
+    });
+
+    it('keeps every rule: at most maxInFlight at once, a 429 pauses all, nothing while idle', async () => {
+      learn([100, 100, 100]);
+      // A quiet limit of 20 min keeps the origin watch (20 min / 8 jobs = 150 s) out of the way of the window.
+      create({ maxInFlight: 3, maxQuietMs: 20 * MIN });
+      const answers: Array<Deferred<VideoJob>> = [];
+      let peak = 0;
+      gateway.onGet = () => {
+        const answer = deferred<VideoJob>();
+        answers.push(answer);
+        peak = Math.max(peak, scheduler.inFlight);
+        return answer.promise;
+      };
+      for (let i = 0; i < 8; i++) track(`j${i}`);
+      await clock.advanceAsync(100 * S - 1);
+      assert.equal(gateway.calls.length, 0, 'nothing before the window');
+      await clock.advanceAsync(1);
+      assert.equal(gateway.calls.length, 3, 'eight jobs due at once: three polls go');
+      answers.shift()!.reject(new FakeGatewayError(429, 'rate_limited', { retryAfterMs: 20 * S }));
+      answers.splice(0).forEach((a) => a.resolve({ id: 'x', status: 'completed' }));
+      await settle();
+      await clock.advanceAsync(20 * S - 1);
+      assert.equal(gateway.calls.length, 3, 'nothing inside the pause');
+      gateway.onGet = (id) => ({ id, status: 'completed' });
+      await clock.advanceAsync(1);
+      await clock.advanceAsync(10 * S);
+      assert.equal(gateway.calls.length, 9);
+      assert.ok(peak <= 3);
+      assert.equal(scheduler.pendingCount, 0);
+      assert.equal(clock.pendingTimers, 0, 'no timer once nothing is pending');
+    });
+
+    it('polls slower while unfocused, as every job does', async () => {
+      learn([100, 100, 100]);
+      create();
+      scheduler.setFocused(false);
+      track('j1');
+      await clock.advanceAsync(7 * MIN);
+      // The wait for the window (100 s) is no cadence to multiply: unfocused, at most 4 × the 30 s cap.
+      assert.equal(pollTimes('j1')[0], 120 * S);
+    });
+  });
+
+  describe('an origin whose jobs all wait together', () => {
+    /** Jobs j0 … j(n−1), submitted now, all of a kind that takes 300 s: each waits for the window at 300 s. */
+    function waitTogether(n: number): string[] {
+      learn([300, 300, 300]);
+      const ids = Array.from({ length: n }, (_, i) => `j${i}`);
+      for (const id of ids) track(id);
+      return ids;
+    }
+
+    /** Poll starts to the origin, in s after the start, with the job polled. */
+    function polls(): Array<[number, string]> {
+      return gateway.gets().map((call) => [(call.at - start) / S, call.id!]);
+    }
+
+    it('is still heard from every maxQuietMs / pending jobs, each time through the job that waited longest', async () => {
+      create();
+      waitTogether(10);
+      await clock.advanceAsync(300 * S - 1);
+      // 10 min / 10 jobs: one poll a minute keeps the origin observed; a job's own schedule is unchanged.
+      assert.deepEqual(polls(), [[60, 'j0'], [120, 'j1'], [180, 'j2'], [240, 'j3']]);
+      await clock.advanceAsync(1);
+      assert.equal(gateway.gets().length, 14, 'then every job at its window');
+    });
+
+    it('meets a run of 429s that answers whatever comes next while the jobs wait, not at their window', async () => {
+      create();
+      let forced = 0;
+      gateway.onGet = (id) => {
+        if (forced > 0) {
+          forced--;
+          return new FakeGatewayError(429, 'rate_limited', { retryAfterMs: 20 * S });
+        }
+        return { id, status: clock.now() - start >= 300 * S ? 'completed' : 'in_progress' };
+      };
+      const seenAt = new Map<string, number>();
+      scheduler?.onDidPoll((event) => {
+        if (event.outcome.kind === 'status' && event.outcome.final) seenAt.set(event.target.id, (event.polledAt - start) / S);
+      });
+      const ids = waitTogether(10);
+      clock.setTimeout(() => (forced = 3), 100 * S);
+      await clock.advanceAsync(8 * MIN);
+      // Met by the watch at 120 s and over at 180 s (3 × Retry-After: 20 s), long before the jobs finish at 300 s;
+      // met at the window instead, the three 429s would hide every completion until 360 s.
+      assert.deepEqual(
+        polls().filter(([at]) => at > 60 && at < 300),
+        [[120, 'j1'], [140, 'j1'], [160, 'j1'], [180, 'j1'], [240, 'j2']],
+      );
+      assert.deepEqual(ids.map((id) => seenAt.get(id)), ids.map(() => 300));
+    });
+
+    it('does not poll early a job the gateway asked to wait', async () => {
+      learn([400, 400, 400]);
+      create();
+      retryAfter.set('held', [20 * MIN]);
+      track('held');
+      scheduler.pollNow('held');
+      await settle();
+      await clock.advanceAsync(10 * S);
+      for (const id of ['j1', 'j2', 'j3']) track(id);
+      await clock.advanceAsync(10 * MIN - 10 * S);
+      // 10 min / 4 jobs: the origin is polled 150 s after it last answered, through j1 (tracked at 10 s), not
+      // through "held" (waiting since 0 s, but asked to wait 20 min), whose next poll stays at its Retry-After.
+      assert.deepEqual(pollTimes('held'), [0]);
+      assert.equal(pollTimes('j1')[0], 150 * S);
+    });
+
+    it('is slowed while unfocused, as every cadence is', async () => {
+      create();
+      scheduler.setFocused(false);
+      waitTogether(10);
+      await clock.advanceAsync(300 * S - 1);
+      // A minute, unfocused: 4 minutes.
+      assert.deepEqual(polls(), [[240, 'j0']]);
+    });
+
+    it('is off with neither history nor hints (the bench baseline)', async () => {
+      create({ gatewayHints: false, history: undefined });
+      for (let i = 0; i < 40; i++) scheduler.track({ key: `j${i}`, origin: A, id: `j${i}` }, { nextPollAt: start + 5 * MIN });
+      await clock.advanceAsync(5 * MIN - 1);
+      assert.equal(gateway.gets().length, 0);
+    });
+  });
+
+  describe('what the gateway says', () => {
+    it('waits for a Retry-After that comes with a 200', async () => {
+      create();
+      retryAfter.set('j1', [45 * S, 0]);
+      track('j1');
+      await clock.advanceAsync(2 * MIN);
+      assert.deepEqual(pollTimes('j1').slice(0, 3), [2 * S, 47 * S, 55 * S], 'then the backoff goes on (step 2: 8 s)');
+    });
+
+    it('caps a Retry-After on a 200 at one hour', async () => {
+      create();
+      retryAfter.set('j1', [3 * 24 * 60 * MIN]);
+      track('j1');
+      await clock.advanceAsync(3 * 60 * MIN);
+      assert.equal(pollTimes('j1')[1], 2 * S + 60 * MIN);
+    });
+
+    it('is ignored with gatewayHints off (the bench baseline)', async () => {
+      create({ gatewayHints: false });
+      retryAfter.set('j1', [45 * S]);
+      gateway.script('j1', { id: 'j1', status: 'in_progress', eta: 100, progress: 5 }, { id: 'j1', status: 'in_progress', eta: 100, progress: 10 });
+      track('j1');
+      await clock.advanceAsync(MIN);
+      assert.deepEqual(pollTimes('j1'), [2, 6, 14, 30, 60].map((s) => s * S));
+    });
+
+    it('polls at the eta, then backs off from the minimum while the job overruns it', async () => {
+      create();
+      gateway.script('j1', { id: 'j1', status: 'in_progress', eta: 50 }, { id: 'j1', status: 'in_progress', eta: 0 });
+      track('j1');
+      await clock.advanceAsync(3 * MIN);
+      // 2 s, then the eta (50 s later), then 2, 4, 8, 16, 30 s: an eta of 0 cannot make a hot loop.
+      assert.deepEqual(pollTimes('j1').slice(0, 8), [2, 52, 54, 58, 66, 82, 112, 142].map((s) => s * S));
+    });
+
+    it('forecasts the completion from progress and polls at the earliest moment it can be done', async () => {
+      create();
+      const job = (status: string, progress: number) => ({ id: 'j1', status, progress });
+      gateway.script('j1', job('queued', 0), job('queued', 0), job('in_progress', 10), job('in_progress', 26), job('in_progress', 99), job('completed', 100));
+      track('j1');
+      await clock.advanceAsync(5 * MIN);
+      const times = pollTimes('j1');
+      assert.deepEqual(times.slice(0, 4), [2, 6, 14, 30].map((s) => s * S), 'progress 0 (queued) and a single mark say nothing');
+      // Marks (14 s, 10 %) and (30 s, 26 %): at most 17 % in 16 s, so 99 % no sooner than 30 + 73 × 16/17 s.
+      assert.ok(Math.abs(times[4] - (30 * S + (73 * 16 * S) / 17)) < 1, `${times[4]}`);
+      assert.ok(times[5] - times[4] >= 2 * S && times[5] - times[4] <= 4 * S, `then the latest bound, at least 2 s on: ${times[5] - times[4]}`);
+      assert.equal(times.length, 6);
+    });
+
+    it('prefers a forecast from progress over the learned window', async () => {
+      learn([300, 300, 300]);
+      create();
+      const job = (progress: number) => ({ id: 'j1', status: 'in_progress', progress });
+      gateway.script('j1', job(10), job(20), job(50));
+      track('j1'); // first poll planned at the window, 300 s
+      for (const at of [10 * S, 12 * S]) {
+        await clock.advanceAsync(start + at - clock.now());
+        scheduler.pollNow('j1');
+        await settle();
+      }
+      await clock.advanceAsync(MIN);
+      // Marks (10 s, 10 %) and (12 s, 20 %): no sooner than 12 + 79 × 2/11 s, long before the window.
+      const times = pollTimes('j1');
+      assert.deepEqual(times.slice(0, 2), [10 * S, 12 * S]);
+      assert.ok(Math.abs(times[2] - (12 * S + (79 * 2 * S) / 11)) < 1, `${times[2]}`);
+    });
+
+    it('also waits for a Retry-After on a failed poll (a 503)', async () => {
+      create();
+      gateway.script('j1', new FakeGatewayError(503, 'service_unavailable', { retryAfterMs: 40 * S }), 'queued');
+      track('j1');
+      await clock.advanceAsync(MIN);
+      assert.deepEqual(pollTimes('j1').slice(0, 2), [2 * S, 42 * S]);
+    });
+  });
+});
