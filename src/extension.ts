@@ -112,7 +112,7 @@ function wireKeysAndStatus({ context, log, keys, connection, register, testing }
   testing.statusBar = statusBar;
 }
 
-function wireModels({ context, log, connection, register, testing }: Services): ModelCatalog {
+function wireModels({ context, log, keys, connection, settings, register, testing }: Services): ModelCatalog {
   const models = new ModelCatalog(connection, realClock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
   const lmProvider = new GatewayChatModelProvider(models, connection, log);
   const modelCommands = new ModelCommands({ catalog: models, connection });
@@ -120,6 +120,13 @@ function wireModels({ context, log, connection, register, testing }: Services): 
   register(modelCommands.handlers());
   testing.models = models;
   testing.modelCommands = modelCommands;
+  /** What the next session builds: its own connection, catalog and provider over the same storage (not registered). */
+  testing.createModelsForTest = () => {
+    const next = new GatewayConnection(settings().gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting());
+    const catalog = new ModelCatalog(next, realClock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
+    const provider = new GatewayChatModelProvider(catalog, next, log);
+    return { connection: next, catalog, provider, dispose: () => [provider, catalog, next].forEach((d) => d.dispose()) };
+  };
   return models;
 }
 

@@ -5,9 +5,9 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { ChatView } from './harness/chat';
-import { EXTENSION_ID, session, type E2ESession } from './harness/session';
-import { until, WAIT_MS, Workbench } from './harness/workbench';
+import { EXTENSION_ID, session } from './harness/session';
+import { useE2E } from './harness/suite';
+import { until, WAIT_MS } from './harness/workbench';
 
 /** The chat's session file, as the extension saved it in its global storage. */
 async function savedSession(frame: Frame): Promise<{ settings: { sampling: { mode: string; value?: number } } }> {
@@ -21,101 +21,94 @@ const USAGE = /^([\d,]+) prompt · ([\d,]+) completion · ([\d,]+) tokens$/;
 
 describe('e2e 3: the chat webview', function () {
   this.timeout(3 * WAIT_MS);
-  let s: E2ESession;
-  let wb: Workbench;
-  let chat: ChatView;
+  const e = useE2E();
 
-  before(async () => {
-    s = await session();
-    wb = new Workbench(s);
-    chat = new ChatView(wb);
-  });
 
-  const lastChatBody = () => s.sim.log.filter((e) => e.path === '/v1/chat/completions').at(-1)?.body as Record<string, unknown>;
-  const clipboard = () => wb.page.evaluate(() => navigator.clipboard.readText());
+  const lastChatBody = () => e.s.sim.log.filter((e) => e.path === '/v1/chat/completions').at(-1)?.body as Record<string, unknown>;
+  const clipboard = () => e.wb.page.evaluate(() => navigator.clipboard.readText());
 
   it('Shift+Enter adds a line, Enter sends; the reply shows its usage, the chat its total, and is announced', async () => {
-    const composer = await chat.composer();
-    const sent = await (await chat.userTurns()).count();
+    const composer = await e.chat.composer();
+    const sent = await (await e.chat.userTurns()).count();
     await composer.click();
     await composer.pressSequentially('[echo] first line');
     await composer.press('Shift+Enter');
     await composer.pressSequentially('second line');
     assert.equal(await composer.inputValue(), '[echo] first line\nsecond line');
-    assert.equal(await (await chat.userTurns()).count(), sent, 'Shift+Enter did not send');
+    assert.equal(await (await e.chat.userTurns()).count(), sent, 'Shift+Enter did not send');
     await composer.press('Enter');
-    await until(async () => (await (await chat.userTurns()).count()) === sent + 1, 'the message to be sent');
-    assert.equal(await (await chat.userTurns()).last().locator('.user-text').innerText(), '[echo] first line\nsecond line');
-    const reply = await chat.waitForReplyCount(sent + 1);
-    await chat.waitForFinished(reply);
+    await until(async () => (await (await e.chat.userTurns()).count()) === sent + 1, 'the message to be sent');
+    assert.equal(await (await e.chat.userTurns()).last().locator('.user-text').innerText(), '[echo] first line\nsecond line');
+    const reply = await e.chat.waitForReplyCount(sent + 1);
+    await e.chat.waitForFinished(reply);
     // A soft line break in Markdown: one paragraph.
-    assert.match((await chat.replyText(reply)).trim(), /^first line\ssecond line$/);
+    assert.match((await e.chat.replyText(reply)).trim(), /^first line\ssecond line$/);
 
     const usage = USAGE.exec(await reply.locator('.usage').innerText());
     assert.ok(usage, 'the reply shows its token usage');
     let total = 0;
-    for (const text of await (await chat.frame()).locator('article.assistant-turn .usage:not([hidden])').allInnerTexts()) total += Number(USAGE.exec(text)?.[3].replace(/,/g, ''));
-    const session = /^This chat: (.*)$/.exec(await (await chat.frame()).locator('.session-usage').innerText());
+    for (const text of await (await e.chat.frame()).locator('article.assistant-turn .usage:not([hidden])').allInnerTexts()) total += Number(USAGE.exec(text)?.[3].replace(/,/g, ''));
+    const session = /^This chat: (.*)$/.exec(await (await e.chat.frame()).locator('.session-usage').innerText());
     assert.equal(Number(USAGE.exec(session?.[1] ?? '')?.[3].replace(/,/g, '')), total, 'the chat total adds up the replies');
-    await until(async () => (await chat.liveRegions()).polite.includes('Reply complete.'), 'the live region to announce the end of the reply');
+    await until(async () => (await e.chat.liveRegions()).polite.includes('Reply complete.'), 'the live region to announce the end of the reply');
   });
 
   it('Up in the empty box edits the last message, Escape cancels the edit', async () => {
-    const composer = await chat.composer();
+    const composer = await e.chat.composer();
     await composer.click();
     await composer.press('ArrowUp');
-    const banner = (await chat.frame()).locator('.edit-banner');
+    const banner = (await e.chat.frame()).locator('.edit-banner');
     await banner.waitFor({ state: 'visible', timeout: WAIT_MS });
     assert.match(await banner.innerText(), /Editing your message/);
     assert.equal(await composer.inputValue(), '[echo] first line\nsecond line');
     await composer.press('Escape');
     await banner.waitFor({ state: 'hidden', timeout: WAIT_MS });
     assert.equal(await composer.inputValue(), '');
-    await until(async () => (await chat.liveRegions()).polite.includes('Edit cancelled.'), 'the cancel to be announced');
+    await until(async () => (await e.chat.liveRegions()).polite.includes('Edit cancelled.'), 'the cancel to be announced');
   });
 
   it('Edit resends a changed message in place of the old one', async () => {
-    const users = await chat.userTurns();
+    const users = await e.chat.userTurns();
     const count = await users.count();
     await users.last().locator('button[aria-label="Edit and resend"]').click();
-    const composer = await chat.composer();
+    const composer = await e.chat.composer();
     await until(async () => (await composer.inputValue()) === '[echo] first line\nsecond line', 'the message in the box');
     await composer.fill('[echo] edited message');
     await composer.press('Enter');
-    await until(async () => (await (await chat.userTurns()).last().locator('.user-text').innerText()) === '[echo] edited message', 'the edited message');
-    assert.equal(await (await chat.userTurns()).count(), count, 'the old message was replaced');
-    const reply = await chat.lastReply();
-    await until(async () => (await chat.replyText(reply)).trim() === 'edited message' && !(await chat.isStreaming(reply)), 'the reply to the edited message');
+    await until(async () => (await (await e.chat.userTurns()).last().locator('.user-text').innerText()) === '[echo] edited message', 'the edited message');
+    assert.equal(await (await e.chat.userTurns()).count(), count, 'the old message was replaced');
+    const reply = await e.chat.lastReply();
+    await until(async () => (await e.chat.replyText(reply)).trim() === 'edited message' && !(await e.chat.isStreaming(reply)), 'the reply to the edited message');
   });
 
   it('Regenerate asks again, and Copy copies the reply', async () => {
-    const replies = await chat.assistantTurns();
+    const replies = await e.chat.assistantTurns();
     const count = await replies.count();
-    const requests = s.sim.log.filter((e) => e.path === '/v1/chat/completions').length;
+    const requests = e.s.sim.log.filter((e) => e.path === '/v1/chat/completions').length;
     await replies.last().locator('button[aria-label="Regenerate reply"]').click();
-    await until(() => s.sim.log.filter((e) => e.path === '/v1/chat/completions').length === requests + 1, 'a new request');
-    await until(async () => !(await chat.isStreaming()) && (await chat.replyText()).trim() === 'edited message', 'the regenerated reply');
-    assert.equal(await (await chat.assistantTurns()).count(), count, 'the reply was replaced, not added');
-    await (await chat.lastReply()).locator('button[aria-label="Copy reply"]').click();
+    await until(() => e.s.sim.log.filter((e) => e.path === '/v1/chat/completions').length === requests + 1, 'a new request');
+    await until(async () => !(await e.chat.isStreaming()) && (await e.chat.replyText()).trim() === 'edited message', 'the regenerated reply');
+    assert.equal(await (await e.chat.assistantTurns()).count(), count, 'the reply was replaced, not added');
+    await (await e.chat.lastReply()).locator('button[aria-label="Copy reply"]').click();
     await until(async () => (await clipboard()).trim() === 'edited message', 'the reply on the clipboard');
   });
 
   it('Escape stops a running reply, which is announced', async () => {
-    const before = await (await chat.assistantTurns()).count();
-    await chat.send('[long:40] One more long story');
-    const reply = await chat.waitForReplyCount(before + 1);
-    await until(async () => (await chat.isStreaming(reply)) && (await chat.replyText(reply)).length > 100, 'the reply to stream');
-    await (await chat.composer()).press('Escape');
+    const before = await (await e.chat.assistantTurns()).count();
+    await e.chat.send('[long:40] One more long story');
+    const reply = await e.chat.waitForReplyCount(before + 1);
+    await until(async () => (await e.chat.isStreaming(reply)) && (await e.chat.replyText(reply)).length > 100, 'the reply to stream');
+    await (await e.chat.composer()).press('Escape');
     await reply.locator('.turn-status.status-stopped').waitFor({ timeout: WAIT_MS });
-    await until(async () => (await chat.liveRegions()).polite.includes('Reply stopped.'), 'the stop to be announced');
+    await until(async () => (await e.chat.liveRegions()).polite.includes('Reply stopped.'), 'the stop to be announced');
   });
 
   it('the settings gear sends temperature or top_p, never both', async () => {
-    const frame = await chat.frame();
+    const frame = await e.chat.frame();
     await frame.locator('button[aria-label="Chat settings"]').click();
     const panel = frame.locator('#session-settings');
     await panel.waitFor({ state: 'visible', timeout: WAIT_MS });
-    await wb.screenshot('chat-settings');
+    await e.wb.screenshot('chat-settings');
     // Each change goes to the extension, which saves it and sends the settings back; the next value is typed once
     // that has happened (an answer arriving while a value is being typed would replace it; see the report).
     const sampling = async () => (await savedSession(frame)).settings.sampling;
@@ -125,7 +118,7 @@ describe('e2e 3: the chat webview', function () {
     await value.fill('0.3');
     await value.press('Tab');
     await until(async () => (await sampling()).value === 0.3, 'temperature 0.3 to be saved');
-    await chat.sendAndWait('[echo] warm');
+    await e.chat.sendAndWait('[echo] warm');
     assert.equal(lastChatBody().temperature, 0.3);
     assert.equal('top_p' in lastChatBody(), false);
 
@@ -134,7 +127,7 @@ describe('e2e 3: the chat webview', function () {
     await value.fill('0.9');
     await value.press('Tab');
     await until(async () => (await sampling()).value === 0.9, 'top_p 0.9 to be saved');
-    await chat.sendAndWait('[echo] nucleus');
+    await e.chat.sendAndWait('[echo] nucleus');
     assert.equal(lastChatBody().top_p, 0.9);
     assert.equal('temperature' in lastChatBody(), false);
 
@@ -148,32 +141,32 @@ describe('e2e 3: the chat webview', function () {
   });
 
   it('opens a code block in a new file', async () => {
-    const block = (await chat.assistantTurns()).first().locator('.code-block').first();
+    const block = (await e.chat.assistantTurns()).first().locator('.code-block').first();
     const code = (await block.locator('pre code').textContent()) ?? '';
     await block.locator('button[data-action="new-file"]').click();
     // An untitled editor is named after its first line.
     const firstLine = code.split('\n')[0].trim();
-    const untitled = wb.page.locator('.tabs-container .tab', { hasText: /Untitled-\d/ });
+    const untitled = e.wb.page.locator('.tabs-container .tab', { hasText: /Untitled-\d/ });
     await untitled.first().waitFor({ timeout: WAIT_MS });
-    await until(async () => (await wb.page.locator('.editor-instance .monaco-editor .view-lines').allInnerTexts()).some((t) => t.replace(/\u00a0/g, ' ').includes(firstLine)), 'the code in the new file');
+    await until(async () => (await e.wb.page.locator('.editor-instance .monaco-editor .view-lines').allInnerTexts()).some((t) => t.replace(/\u00a0/g, ' ').includes(firstLine)), 'the code in the new file');
   });
 
   it('opens exactly one URL for a link, after VS Code asks', async () => {
-    const reply = (await chat.assistantTurns()).first();
+    const reply = (await e.chat.assistantTurns()).first();
     const link = reply.locator('.content a', { hasText: 'guide' });
     const href = await link.getAttribute('data-href');
     assert.match(href ?? '', /^https:\/\/example\.com\/docs\//);
     const opened: Page[] = [];
     const onPage = (page: Page) => opened.push(page);
-    wb.page.context().on('page', onPage);
+    e.wb.page.context().on('page', onPage);
     try {
       await link.click();
-      await wb.dialogButton('Open');
+      await e.wb.dialogButton('Open');
       await until(() => opened.length > 0, 'the link to open');
       await until(async () => opened.every((p) => p.url() !== 'about:blank'), 'the opened pages to have their address');
       assert.deepEqual(opened.map((p) => p.url()), [href], 'exactly one page, at the link');
     } finally {
-      wb.page.context().off('page', onPage);
+      e.wb.page.context().off('page', onPage);
       for (const page of opened) await page.close();
     }
   });

@@ -4,91 +4,107 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ChatView } from './harness/chat';
-import { session, SIM_KEY, type E2ESession } from './harness/session';
-import { until, WAIT_MS, Workbench } from './harness/workbench';
+import { SIM_KEY } from './harness/session';
+import { useE2E } from './harness/suite';
+import { until, WAIT_MS, type Workbench } from './harness/workbench';
+
+/** An action in the title bar of the active editor. */
+function editorAction(wb: Workbench, label: string) {
+  return wb.page.locator(`.editor-actions .action-label[aria-label^="${label}"]`).first();
+}
 
 describe('e2e 7: the other commands', function () {
   this.timeout(3 * WAIT_MS);
-  let s: E2ESession;
-  let wb: Workbench;
-  let chat: ChatView;
+  const e = useE2E();
 
-  before(async () => {
-    s = await session();
-    wb = new Workbench(s);
-    chat = new ChatView(wb);
-  });
 
   it('opens the logs from the status bar menu', async () => {
-    await wb.status().click();
-    await wb.pick(/Open Logs/);
-    await wb.page.locator('.part.panel', { hasText: 'Model Gateway' }).first().waitFor({ timeout: WAIT_MS });
-    await wb.runCommand('View: Close Panel');
+    await e.wb.status().click();
+    await e.wb.pick(/Open Logs/);
+    await e.wb.page.locator('.part.panel', { hasText: 'Model Gateway' }).first().waitFor({ timeout: WAIT_MS });
+    await e.wb.runCommand('View: Close Panel');
   });
 
   it('replaces the key from the status bar menu', async () => {
-    await wb.status().click();
-    await wb.pick(/Replace API Key/);
-    await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Replace the API key' }).waitFor({ timeout: WAIT_MS });
-    await wb.answerInput(SIM_KEY);
-    await wb.toast(/Replaced the API key/).first().waitFor({ timeout: WAIT_MS });
-    await wb.closeToasts();
+    await e.wb.status().click();
+    await e.wb.pick(/Replace API Key/);
+    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Replace the API key' }).waitFor({ timeout: WAIT_MS });
+    await e.wb.answerInput(SIM_KEY);
+    await e.wb.toast(/Replaced the API key/).first().waitFor({ timeout: WAIT_MS });
+    await e.wb.closeToasts();
   });
 
-  it('tests the connection and refreshes the models from the palette', async () => {
-    await wb.runCommand('Model Gateway: Test Connection');
-    await wb.toast(/connection|works|reach/i).first().waitFor({ timeout: WAIT_MS });
-    await wb.screenshot('test-connection');
-    await wb.closeToasts();
-    const before = s.sim.log.length;
-    await wb.runCommand('Model Gateway: Refresh Models');
-    await wb.toast(/lists 2 chat models?, 1 video model|lists .*model/).first().waitFor({ timeout: WAIT_MS });
-    assert.ok(s.sim.log.slice(before).some((e) => e.path === '/v1/models' && e.status === 200), 'the list was asked again');
-    await wb.closeToasts();
+  it('tests the connection into a read-only report, with Copy Report and Run Again in its title bar', async () => {
+    const models = () => e.s.sim.log.filter((e) => e.path === '/v1/models').length;
+    const before = models();
+    await e.wb.runCommand('Model Gateway: Test Connection');
+    const tab = e.wb.page.locator('.tabs-container .tab', { hasText: 'Model Gateway Connection Test' });
+    await tab.first().waitFor({ timeout: WAIT_MS });
+    await until(() => models() > before, 'the test to ask for the model list');
+    await e.wb.screenshot('test-connection');
+    await e.wb.closeToasts();
+    await editorAction(e.wb, 'Copy Report').click();
+    await until(async () => /connection test/i.test(await e.wb.page.evaluate(() => navigator.clipboard.readText())), 'the report on the clipboard');
+    const first = models();
+    await editorAction(e.wb, 'Run Again').click();
+    await until(() => models() > first, 'the test to run again');
+    // A report, not an unsaved file: closing it asks nothing.
+    await tab.first().hover();
+    await tab.first().locator('.codicon-close').click();
+    await tab.first().waitFor({ state: 'detached', timeout: WAIT_MS });
+    assert.equal(await e.wb.page.locator('.monaco-dialog-box').count(), 0, 'no "save changes?" question');
+    await e.wb.closeToasts();
+  });
+
+  it('refreshes the models from the palette', async () => {
+    const before = e.s.sim.log.length;
+    await e.wb.runCommand('Model Gateway: Refresh Models');
+    await e.wb.toast(/lists .*model/).first().waitFor({ timeout: WAIT_MS });
+    assert.ok(e.s.sim.log.slice(before).some((e) => e.path === '/v1/models' && e.status === 200), 'the list was asked again');
+    await e.wb.closeToasts();
   });
 
   it('asks about the selection from the editor context menu', async () => {
-    await wb.openFile('hello.py', 'def greet');
-    const editor = wb.editorLines('def greet');
+    await e.wb.openFile('hello.py', 'def greet');
+    const editor = e.wb.editorLines('def greet');
     await editor.click();
-    await wb.page.keyboard.press('Control+A');
+    await e.wb.page.keyboard.press('Control+A');
     await editor.click({ button: 'right' });
-    await wb.menuItem('Ask Model Gateway About Selection');
-    const composer = await chat.composer();
+    await e.wb.menuItem('Ask Model Gateway About Selection');
+    const composer = await e.chat.composer();
     await until(async () => /def greet\(name\)/.test(await composer.inputValue()), 'the selection in the chat box');
     assert.match(await composer.inputValue(), /hello\.py/);
     await composer.fill('');
   });
 
   it('exports the chat to Markdown through the save dialog', async () => {
-    await wb.runCommand('Model Gateway: Export Chat to Markdown');
+    await e.wb.runCommand('Model Gateway: Export Chat to Markdown');
     // VS Code's own save dialog (a quick input in the browser), with the name the extension proposes.
-    const input = wb.quickInputBox();
+    const input = e.wb.quickInputBox();
     await until(async () => /\.md$/.test(await input.inputValue()), 'the proposed file name');
     await input.press('Enter');
-    await wb.toast(/Chat exported to/).first().waitFor({ timeout: WAIT_MS });
-    const exported = readdirSync(s.paths.workspace).filter((f) => f.endsWith('.md'));
+    await e.wb.toast(/Chat exported to/).first().waitFor({ timeout: WAIT_MS });
+    const exported = readdirSync(e.s.paths.workspace).filter((f) => f.endsWith('.md'));
     assert.equal(exported.length, 1, exported.join(', '));
-    const markdown = readFileSync(join(s.paths.workspace, exported[0]), 'utf8');
+    const markdown = readFileSync(join(e.s.paths.workspace, exported[0]), 'utf8');
     assert.match(markdown, /Compare the models in a table/);
-    assert.ok(existsSync(join(s.paths.workspace, exported[0])));
-    await wb.closeToasts();
+    assert.ok(existsSync(join(e.s.paths.workspace, exported[0])));
+    await e.wb.closeToasts();
   });
 
   it('clears the key after asking, and then hides the commands that need one', async () => {
-    await wb.runCommand('Model Gateway: Clear API Key');
-    await wb.page.locator('.monaco-dialog-box', { hasText: 'Remove the API key' }).waitFor({ timeout: WAIT_MS });
-    await wb.dialogButton('Clear Key');
-    await until(async () => /no API key/.test((await wb.status().getAttribute('aria-label')) ?? ''), 'the status bar to say there is no key');
+    await e.wb.runCommand('Model Gateway: Clear API Key');
+    await e.wb.page.locator('.monaco-dialog-box', { hasText: 'Remove the API key' }).waitFor({ timeout: WAIT_MS });
+    await e.wb.dialogButton('Clear Key');
+    await until(async () => /no API key/.test((await e.wb.status().getAttribute('aria-label')) ?? ''), 'the status bar to say there is no key');
     for (const title of ['Model Gateway: Replace API Key', 'Model Gateway: Clear API Key', 'Model Gateway: Refresh Models', 'Model Gateway: Generate Video…']) {
-      await until(async () => !(await wb.paletteOffers(title)), `${title} to leave the palette`);
+      await until(async () => !(await e.wb.paletteOffers(title)), `${title} to leave the palette`);
     }
-    assert.equal(await wb.paletteOffers('Model Gateway: Set API Key'), true);
-    await wb.runCommand('Model Gateway: Set API Key');
-    await wb.answerInput(SIM_KEY, 'API key for');
-    await wb.toast(/Saved the API key/).first().waitFor({ timeout: WAIT_MS });
-    await until(() => wb.paletteOffers('Model Gateway: Refresh Models'), 'Refresh Models to come back');
-    await wb.closeToasts();
+    assert.equal(await e.wb.paletteOffers('Model Gateway: Set API Key'), true);
+    await e.wb.runCommand('Model Gateway: Set API Key');
+    await e.wb.answerInput(SIM_KEY, 'API key for');
+    await e.wb.toast(/Saved the API key/).first().waitFor({ timeout: WAIT_MS });
+    await until(() => e.wb.paletteOffers('Model Gateway: Refresh Models'), 'Refresh Models to come back');
+    await e.wb.closeToasts();
   });
 });

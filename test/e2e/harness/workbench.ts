@@ -43,14 +43,16 @@ export class Workbench {
 
   /** Runs a command from the Command Palette by its full title, e.g. "Model Gateway: Set API Key". */
   async runCommand(title: string): Promise<void> {
-    await this.closeQuickInput();
-    await this.page.keyboard.press('F1');
-    const input = this.quickInputBox();
-    await input.waitFor({ timeout: WAIT_MS });
-    await input.fill(`>${title}`);
+    await this.filterPalette(title);
     const row = this.quickPickRow(title);
     await row.waitFor({ timeout: WAIT_MS });
     await row.click();
+  }
+
+  /** Shows the Video Jobs view in the side bar (clicking the activity bar icon would hide it when shown). */
+  async showVideoJobs(): Promise<void> {
+    await this.runCommand('Model Gateway: Focus on Video Jobs View');
+    await this.page.locator('.part.sidebar .pane-header, .part.sidebar .composite.title', { hasText: /Video Jobs/i }).first().waitFor({ timeout: WAIT_MS });
   }
 
   /** Opens a workspace file from the Explorer; resolves when its text shows. */
@@ -68,16 +70,21 @@ export class Workbench {
 
   /** Whether the palette offers a command (for `when` clauses that hide it). */
   async paletteOffers(title: string): Promise<boolean> {
-    await this.closeQuickInput();
-    await this.page.keyboard.press('F1');
-    const input = this.quickInputBox();
-    await input.waitFor({ timeout: WAIT_MS });
-    await input.fill(`>${title}`);
+    await this.filterPalette(title);
     // The list settles within a frame or two of the input; an absent command leaves "No matching commands".
     await until(async () => (await this.quickPickRow(title).count()) > 0 || (await this.page.locator('.quick-input-widget', { hasText: 'No matching commands' }).count()) > 0, `the palette to filter for ${title}`);
     const offered = (await this.quickPickRow(title).count()) > 0;
     await this.page.keyboard.press('Escape');
     return offered;
+  }
+
+  /** Opens the Command Palette and types `title` into it. */
+  private async filterPalette(title: string): Promise<void> {
+    await this.closeQuickInput();
+    await this.page.keyboard.press('F1');
+    const input = this.quickInputBox();
+    await input.waitFor({ timeout: WAIT_MS });
+    await input.fill(`>${title}`);
   }
 
   quickInputBox(): Locator {
@@ -130,9 +137,9 @@ export class Workbench {
     }
   }
 
-  /** A modal dialog's button. */
+  /** A modal dialog's button, by its exact label. */
   async dialogButton(label: string): Promise<void> {
-    const button = this.page.locator('.monaco-dialog-box .monaco-button', { hasText: label });
+    const button = this.page.locator('.monaco-dialog-box .monaco-button', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) });
     await button.first().waitFor({ timeout: WAIT_MS });
     await button.first().click();
   }
