@@ -15,9 +15,9 @@ describe('e2e 5: reload', function () {
 
 
   it('reloads the window with a chat open and a finished job', async () => {
+    await e.wb.page.locator('.tabs-container .tab', { hasText: CHAT_TAB }).first().click();
     userTurns = await (await e.chat.userTurns()).count();
     // The chat stays open in its group behind a file, as a tab the user comes back to.
-    await e.wb.page.locator('.tabs-container .tab', { hasText: CHAT_TAB }).first().click();
     await e.wb.openFile('hello.py', 'def greet');
     await e.wb.showVideoJobs();
     await videoRow(e.wb, 'A paper boat').first().waitFor({ timeout: WAIT_MS });

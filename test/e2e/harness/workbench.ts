@@ -63,9 +63,9 @@ export class Workbench {
     await this.editorLines(firstLine).waitFor({ timeout: WAIT_MS });
   }
 
-  /** The visible lines of the text editor showing `text`. */
+  /** The visible lines of the (first) text editor showing `text`. */
   editorLines(text: string): Locator {
-    return this.page.locator('.editor-instance .monaco-editor .view-lines').filter({ hasText: text });
+    return this.page.locator('.editor-instance .monaco-editor .view-lines').filter({ hasText: text }).first();
   }
 
   /** Whether the palette offers a command (for `when` clauses that hide it). */
@@ -81,9 +81,17 @@ export class Workbench {
   /** Opens the Command Palette and types `title` into it. */
   private async filterPalette(title: string): Promise<void> {
     await this.closeQuickInput();
-    await this.page.keyboard.press('F1');
+    // Keys typed into a focused webview reach the workbench only through the webview's forwarding, which can
+    // hand focus back to the webview and close the palette: take focus out of any webview first.
+    await this.page.evaluate(() => {
+      const active = document.activeElement;
+      if (active instanceof HTMLIFrameElement) active.blur();
+    });
     const input = this.quickInputBox();
-    await input.waitFor({ timeout: WAIT_MS });
+    await until(async () => {
+      if (!(await input.isVisible()) || !(await input.isEditable())) await this.page.keyboard.press('F1');
+      return (await input.isVisible()) && (await input.isEditable());
+    }, 'the Command Palette', WAIT_MS, 500);
     await input.fill(`>${title}`);
   }
 
