@@ -8,7 +8,10 @@
 import { GatewayClient } from '../src/gateway/client';
 import type { GatewayApi, VideoRequest } from '../src/gateway/types';
 import { FakeClock } from '../src/util/fakeClock';
-import type { Memento } from '../src/util/memento';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isRunning } from '../src/videos/jobPresentation';
 import { DurationHistory, MemoryJsonStore } from '../src/videos/durationHistory';
 import { JobStore } from '../src/videos/jobStore';
 import { isFinalStatus } from '../src/videos/status';
@@ -116,16 +119,6 @@ interface RunResult {
   completed: number;
 }
 
-class MemoryStorage implements Memento {
-  private values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, value);
-  }
-}
-
 /**
  * The job store, as the extension uses it ("learning": with a duration history and the gateway's hints), or with
  * both off, which is the scheduler as it was before either existed ("today").
@@ -133,11 +126,14 @@ class MemoryStorage implements Memento {
 function storePoller(clock: FakeClock, api: GatewayApi, origin: string, onFinal: (id: string) => void, learning: boolean): Poller {
   const history = learning ? new DurationHistory({ store: new MemoryJsonStore() }) : undefined;
   void history?.load();
+  const folder = mkdtempSync(join(tmpdir(), 'mg-bench-jobs-'));
   const store = new JobStore({
-    storage: new MemoryStorage(),
+    folder,
     clock,
     apiFor: () => api,
     scheduler: { random: seededRandom(11), history, gatewayHints: learning },
+    // One window: no other window's changes to re-read on a timer.
+    sharing: { rescanMs: 0 },
   });
   store.onDidFinish((job) => onFinal(job.id!));
   return {
@@ -146,8 +142,11 @@ function storePoller(clock: FakeClock, api: GatewayApi, origin: string, onFinal:
       if (isFinalStatus(job.status)) onFinal(job.id!);
       return job.id;
     },
-    pending: () => store.runningCount,
-    dispose: () => store.dispose(),
+    pending: () => store.jobs().filter(isRunning).length,
+    dispose: () => {
+      store.dispose();
+      void store.flush().then(() => rmSync(folder, { recursive: true, force: true }));
+    },
   };
 }
 
@@ -203,7 +202,8 @@ async function run(scenario: Scenario, kind: PollerKind): Promise<RunResult> {
   plans.forEach((plan, i) => {
     clock.setTimeout(() => {
       submitted++;
-      void poller.submit({ model: 'model-1.0-video-edit', input: { prompt: `bench job ${i}` }, parameters: plan.parameters }).then((id) => {
+      // The store writes each job to disk before and after sending it: time stands still for that too.
+      void time.hold(poller.submit({ model: 'model-1.0-video-edit', input: { prompt: `bench job ${i}` }, parameters: plan.parameters })).then((id) => {
         if (id !== undefined && i >= (scenario.warmup ?? 0)) measured.set(id, plan);
       });
     }, plan.at);

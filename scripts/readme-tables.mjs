@@ -15,6 +15,9 @@ const CONTEXT_WORDS = {
   'modelGateway.chatOpen': 'a chat is open',
   'modelGateway.hasVideoJobs': 'the job list is not empty',
   'modelGateway.connected': 'the gateway answered',
+  'modelGateway.hasConnectionReport': 'a connection report was made',
+  'modelGateway.chats.filtered': 'the chat list is filtered',
+  'modelGateway.connectionReportActive': 'the connection report is shown',
   editorHasSelection: 'text is selected',
   editorTextFocus: 'an editor has focus',
 };
@@ -22,13 +25,16 @@ const CONTEXT_WORDS = {
 /** Whole clauses that read better said at once. */
 const CLAUSE_WORDS = {
   '!editorHasSelection || !editorTextFocus': 'no text is selected in a focused editor',
+  '!modelGateway.media.empty': 'the media history is not empty',
 };
 
 const MENU_PLACES = {
-  'view/title': 'Video Jobs title bar',
-  'view/item/context': 'Video Jobs item',
   'editor/context': 'editor context menu',
+  'editor/title': 'editor title bar',
 };
+
+/** The view a menu entry belongs to, from its `view == id` term. */
+const viewOf = (when = '') => /\bview == ([\w.]+)/.exec(when)?.[1];
 
 const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 const code = (text) => `\`${String(text).replace(/`/g, "'")}\``;
@@ -47,7 +53,8 @@ export function describeWhen(when) {
 }
 
 function commandsTable(manifest) {
-  const { commands, menus = {}, keybindings = [] } = manifest.contributes;
+  const { commands, menus = {}, keybindings = [], views = {} } = manifest.contributes;
+  const viewNames = Object.fromEntries(Object.values(views).flat().map((v) => [v.id, v.name]));
   const rows = commands.map(({ command, title, category }) => {
     const palette = (menus.commandPalette ?? []).find((m) => m.command === command);
     const places = [];
@@ -55,8 +62,15 @@ function commandsTable(manifest) {
     else if (palette.when !== 'false') places.push(`Command Palette (when ${describeWhen(palette.when)})`);
     for (const [menu, items] of Object.entries(menus)) {
       if (menu === 'commandPalette' || !items.some((m) => m.command === command)) continue;
-      const inline = items.some((m) => m.command === command && String(m.group ?? '').startsWith('inline'));
-      places.push(menu === 'view/item/context' ? `Video Jobs item${inline ? ' (button and menu)' : ' menu'}` : (MENU_PLACES[menu] ?? menu));
+      for (const view of new Set(items.filter((m) => m.command === command).map((m) => viewOf(m.when)))) {
+        const entries = items.filter((m) => m.command === command && viewOf(m.when) === view);
+        const inline = entries.some((m) => String(m.group ?? '').startsWith('inline'));
+        const menuOnly = entries.some((m) => !String(m.group ?? '').startsWith('inline'));
+        const name = view ? (viewNames[view] ?? view) : undefined;
+        if (menu === 'view/item/context') places.push(`${name} item ${inline && menuOnly ? '(button and menu)' : inline ? '(button)' : 'menu'}`);
+        else if (menu === 'view/title') places.push(`${name} title bar`);
+        else places.push(MENU_PLACES[menu] ?? menu);
+      }
     }
     const keys = keybindings.filter((k) => k.command === command).map((k) => keyLabel(k.key));
     if (keys.length > 0) places.push([...new Set(keys)].join(', '));

@@ -1,7 +1,17 @@
-// The extension-host stage of `npm test` in code-server + Chromium (see vscode-host.mjs).
+// The extension-host stage of `npm test` in code-server + Chromium (see vscode-host.mjs): the suite inside one
+// workbench window, then the multi-window test (several workbench pages on one VS Code server), which runs in
+// Node and drives the pages. Each prints its own "host: N passed, N failed" line; test.mjs adds them up.
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from './host-cache.mjs';
 import { runHostTests } from './vscode-host.mjs';
 
-const code = await runHostTests({ extensionTestsPath: join(ROOT, 'out', 'test', 'host', 'index.js') });
+const only = process.env.MODEL_GATEWAY_HOST_ONLY; // 'single' or 'windows' while iterating
+let code = 0;
+if (only !== 'windows') code = await runHostTests({ extensionTestsPath: join(ROOT, 'out', 'test', 'host', 'index.js') });
+if (only !== 'single') {
+  const windows = spawn(process.execPath, [join(ROOT, 'scripts', 'run-mocha.cjs'), 'host', join(ROOT, 'out', 'test', 'host', 'multiWindow')], { cwd: ROOT, stdio: 'inherit' });
+  const windowsCode = await new Promise((resolve) => windows.on('exit', (c) => resolve(c ?? 1)));
+  code ||= windowsCode;
+}
 process.exit(code);

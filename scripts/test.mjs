@@ -21,9 +21,15 @@ function run(cmd, args, { capture } = {}) {
   });
 }
 
-function counts(label, out) {
-  const m = new RegExp(`^${label}: (\\d+) passed, (\\d+) failed`, 'm').exec(out);
-  return m ? { passed: Number(m[1]), failed: Number(m[2]) } : { passed: 0, failed: 1 };
+/**
+ * Adds up every "<label>: N passed, N failed" line (the host stage prints one per run). No line, or a stage that
+ * failed without reporting a failed test, counts as one failure.
+ */
+function counts(label, { out, code }) {
+  const lines = [...out.matchAll(new RegExp(`^${label}: (\\d+) passed, (\\d+) failed`, 'gm'))];
+  const sum = lines.reduce((total, m) => ({ passed: total.passed + Number(m[1]), failed: total.failed + Number(m[2]) }), { passed: 0, failed: 0 });
+  if (lines.length === 0 || (code !== 0 && sum.failed === 0)) sum.failed += 1;
+  return sum;
 }
 
 const started = Date.now();
@@ -33,16 +39,13 @@ const node = ensureNode24();
 if (wanted('browser') || wanted('host') || wanted('e2e')) ensureSystemPackages(['chromium']);
 
 if (wanted('unit')) {
-  const { out } = await run(node, [join(ROOT, 'scripts', 'run-mocha.cjs'), 'unit', 'out/test/unit'], { capture: true });
-  results.push(['unit', counts('unit', out)]);
+  results.push(['unit', counts('unit', await run(node, [join(ROOT, 'scripts', 'run-mocha.cjs'), 'unit', 'out/test/unit'], { capture: true }))]);
 }
 if (wanted('browser')) {
-  const { out } = await run(node, [join(ROOT, 'scripts', 'run-mocha.cjs'), 'browser', 'out/test/browser'], { capture: true });
-  results.push(['browser', counts('browser', out)]);
+  results.push(['browser', counts('browser', await run(node, [join(ROOT, 'scripts', 'run-mocha.cjs'), 'browser', 'out/test/browser'], { capture: true }))]);
 }
 if (wanted('host')) {
-  const { out } = await run(node, [join(ROOT, 'scripts', 'run-host-tests.mjs')], { capture: true });
-  results.push(['host', counts('host', out)]);
+  results.push(['host', counts('host', await run(node, [join(ROOT, 'scripts', 'run-host-tests.mjs')], { capture: true }))]);
 }
 if (wanted('e2e')) {
   const { out } = await run(process.execPath, [join(ROOT, 'scripts', 'run-e2e.mjs')], { capture: true });

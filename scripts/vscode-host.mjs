@@ -80,6 +80,26 @@ export async function startVSCodeServer({ port, userDataDir, extensionsDir, sett
   };
 }
 
+/** The workbench URL for `folder`, whose extension host runs the module `extensionTestsPath` exports `run()` from. */
+export function workbenchUrl(port, folder, extensionTestsPath) {
+  const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
+  const payload = [
+    ['extensionDevelopmentPath', remote(ROOT)],
+    ['extensionTestsPath', remote(extensionTestsPath)],
+    ['skipWelcome', 'true'],
+  ];
+  return `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+/**
+ * Receives what the workbench's smoke-test driver reports, on a page or on every page of a browser context: each
+ * log line (`onLog`) and the test payload's exit code (`onExit`).
+ */
+export async function exposeAutomation(target, { onLog, onExit }) {
+  await target.exposeFunction('codeAutomationLog', (_type, args) => onLog(Array.isArray(args) ? format(...args) : String(args)));
+  await target.exposeFunction('codeAutomationExit', (code) => onExit(Number(code)));
+}
+
 /**
  * Opens the workbench with the test payload and resolves with the suite's exit code.
  * `extensionTestsPath` is a module exporting `run()` (the same file @vscode/test-electron loads).
@@ -96,28 +116,23 @@ export async function runHostTests({ extensionTestsPath, folder, timeoutMs = 15 
   const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_FLAGS });
   try {
     const page = await browser.newPage();
-    const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
-    const payload = [
-      ['extensionDevelopmentPath', remote(ROOT)],
-      ['extensionTestsPath', remote(extensionTestsPath)],
-      ['skipWelcome', 'true'],
-    ];
     let resolveExit;
     const exited = new Promise((r) => (resolveExit = r));
     // The workbench forwards every log line here; print only the suite's own output, which index.ts
     // brackets between two markers (everything, with HOST_VERBOSE=1).
     let inSuite = false;
-    await page.exposeFunction('codeAutomationLog', (_type, args) => {
-      const line = Array.isArray(args) ? format(...args) : String(args);
-      if (line.includes(SUITE_START)) inSuite = true;
-      if (verbose || (inSuite && !line.includes(SUITE_START) && !/^\[[\w:. -]+\] /.test(line))) process.stdout.write(line.endsWith('\n') ? line : `${line}\n`);
-      if (line.includes(SUITE_END)) inSuite = false;
+    await exposeAutomation(page, {
+      onLog: (line) => {
+        if (line.includes(SUITE_START)) inSuite = true;
+        if (verbose || (inSuite && !line.includes(SUITE_START) && !/^\[[\w:. -]+\] /.test(line))) process.stdout.write(line.endsWith('\n') ? line : `${line}\n`);
+        if (line.includes(SUITE_END)) inSuite = false;
+      },
+      onExit: (code) => resolveExit(code),
     });
-    await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
     page.on('pageerror', (err) => verbose && process.stderr.write(`[page error] ${err.message}\n`));
     if (verbose) page.on('console', (msg) => process.stderr.write(`[console.${msg.type()}] ${msg.text()}\n`));
-    const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
-    await page.goto(url);
+    // A busy machine can take well over the default 30 s to load the workbench; the suite's own timeout applies.
+    await page.goto(workbenchUrl(port, workspace, extensionTestsPath), { waitUntil: 'domcontentloaded', timeout: 180_000 });
     let timer;
     const timeout = new Promise((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)));
     const result = await Promise.race([exited, timeout]);

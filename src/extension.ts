@@ -4,7 +4,12 @@ import * as vscode from 'vscode';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { KeyCommands } from './auth/keyCommands';
 import { applySeededKey } from './auth/seedKey';
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import { ChatHistoryCommands } from './chat/chatHistoryCommands';
+import { ChatHistoryView } from './chat/chatHistoryView';
 import { ChatPanelManager } from './chat/chatPanelManager';
+import { ChatHistoryActions } from './chat/historyActions';
 import { TestConnectionCommand } from './diagnostics/testConnectionCommand';
 import { createGatewayClient } from './gateway/clientFactory';
 import { GatewayConnection } from './gateway/connection';
@@ -18,8 +23,13 @@ import { ExtensionContextKeys } from './ui/contextKeys';
 import { ConnectionStatusBar } from './ui/statusBar';
 import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
 import { realClock } from './util/clock';
+import { JsonFile } from './util/jsonFile';
+import { MediaHistory } from './media/mediaHistory';
+import { MediaFeature } from './media/mediaView';
+import { DurationHistory } from './videos/durationHistory';
 import { JobStore } from './videos/jobStore';
 import { lazyApiFor, VideoFeature, type VideoTestOptions } from './videos/videoJobsView';
+import { WindowPresence } from './videos/windowPresence';
 import { CHAT_VIEW_TYPE } from './chatProtocol/messages';
 
 /**
@@ -81,6 +91,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   const models = wireModels(services);
   wireChat(services, models);
   wireVideos(services, models);
+  wireMedia(services, models);
   register({ 'modelGateway.openLogs': () => log.show() });
   const contextKeys = new ExtensionContextKeys({
     connection,
@@ -133,28 +144,59 @@ function wireModels({ context, log, keys, connection, settings, register, testin
 function wireChat({ context, log, connection, settings, register, testing }: Services, models: ModelCatalog): void {
   const createManager = (storageFolder: string) =>
     new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, models, chatDefaults: () => settings().chat, log, clock: realClock });
-  const chat = createManager(vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath);
+  const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
+  const chat = createManager(chatFolder);
   context.subscriptions.push(chat, vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, chat));
+  const history = new ChatHistoryView({ store: chat.store, folder: chatFolder, clock: realClock });
+  const historyActions = new ChatHistoryActions(chat.store, { find: (id) => chat.openChat(id), close: (id) => chat.closeSession(id) }, realClock, randomUUID);
+  const historyCommands = new ChatHistoryCommands({
+    view: history,
+    actions: historyActions,
+    openSession: (id) => chat.openSession(id),
+    exportSession: (session, target) => chat.exportSession(session, target),
+    gateway: () => connection.access(),
+    defaultModel: () => chat.defaultModel(),
+  });
+  context.subscriptions.push(history, historyActions);
+  register(historyCommands.handlers());
   // The handlers return nothing: a command's result may be sent across processes, and panels do not serialize.
   register({
     'modelGateway.newChat': async (options?: unknown) => void (await chat.newChat({ model: modelOption(options) })),
     'modelGateway.askAboutSelection': async () => void (await chat.askAboutSelection()),
     'modelGateway.exportChat': async (target?: unknown) => void (await chat.exportChat(target)),
   });
-  testing.chat = { manager: chat, createManager };
+  testing.chat = { manager: chat, createManager, history, historyCommands };
   flushOnDeactivate.push(() => chat.flush());
 }
 
 function wireVideos({ context, log, keys, connection, settings, onDidChangeSettings, register, testing }: Services, models: ModelCatalog): void {
-  const createStore = (video: Settings['video'], options: VideoTestOptions = {}) =>
-    new JobStore({
+  const folder = (name: string) => vscode.Uri.joinPath(context.globalStorageUri, name).fsPath;
+  // A round trip to the window: it hangs while a browser tab that was closed leaves this extension host running.
+  const presence = new WindowPresence({ clock: realClock, ping: () => vscode.commands.executeCommand('setContext', 'modelGateway.windowAttached', true) });
+  context.subscriptions.push(presence, new vscode.Disposable(presence.onDidChange((attached) => log.info(attached ? 'The window answers again: video jobs may be polled here.' : 'The window does not answer (closed, or busy): other windows poll the video jobs meanwhile.')).dispose));
+  // How long earlier jobs took, kept beside the jobs: one history per job folder, shared by every window.
+  const histories = new Map<string, DurationHistory>();
+  const historyFor = (jobFolder: string) => {
+    let history = histories.get(jobFolder);
+    if (!history) {
+      history = new DurationHistory({ store: new JsonFile(path.join(jobFolder, 'durations.json')), onError: (error) => log.warn(`Video job durations: ${String(error)}`) });
+      histories.set(jobFolder, history);
+      void history.load();
+    }
+    return history;
+  };
+  const createStore = (video: Settings['video'], options: VideoTestOptions = {}) => {
+    const jobFolder = options.folder ?? folder(options.storageKey ? `videos-test-${options.storageKey.replace(/[^\w-]/g, '_')}` : 'videos');
+    return new JobStore({
       clock: realClock,
       apiFor: lazyApiFor(connection),
-      storage: options.storage ?? context.globalState,
-      storageKey: options.storageKey,
-      scheduler: { minIntervalMs: video.pollMinMs, maxIntervalMs: video.pollMaxMs },
+      folder: jobFolder,
+      legacy: { storage: options.storage ?? context.globalState, key: options.storageKey },
+      scheduler: { minIntervalMs: video.pollMinMs, maxIntervalMs: video.pollMaxMs, history: historyFor(jobFolder) },
+      presence,
       onPersistError: (error) => log.warn(`Could not save the video jobs: ${error}`),
     });
+  };
   const deps = {
     connection,
     models,
@@ -172,6 +214,19 @@ function wireVideos({ context, log, keys, connection, settings, onDidChangeSetti
     /** A separate store, view model and commands (no tree view, no registered commands) over the given storage. */
     createForTest: (options: VideoTestOptions = {}) => new VideoFeature({ ...deps, createStore: (video) => createStore(video, options) }, { primary: false, ui: options.ui }),
   };
+}
+
+function wireMedia({ context, log, connection, settings, register, testing }: Services, models: ModelCatalog): void {
+  const history = new MediaHistory({
+    folder: vscode.Uri.joinPath(context.globalStorageUri, 'media').fsPath,
+    clock: realClock,
+    limit: () => settings().media.historyLimit,
+    onError: (error, what) => log.warn(`Media history: ${what} failed: ${String(error)}`),
+  });
+  const media = new MediaFeature({ history, connection, models, settings: () => settings().media, log }, { viewId: 'modelGateway.media' });
+  context.subscriptions.push(media);
+  register(media.handlers());
+  testing.media = media;
 }
 
 /** `{ model }` from List Models' "start a chat with it"; anything else means the default model. */

@@ -160,6 +160,14 @@ export class ChatController implements Disposable {
     this.events.dispose();
   }
 
+  /** A title the user chose (Rename, Generate Title); saved at once. */
+  async rename(title: string): Promise<void> {
+    if (this.disposed || title === this.state.title) return;
+    this.state.title = title;
+    this.events.fire({ type: 'title', title });
+    await this.persist();
+  }
+
   private async stopAndWait(): Promise<void> {
     const run = this.running;
     if (!run) return;

@@ -72,6 +72,11 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     );
   }
 
+  /** Where the session files are. */
+  get storageFolder(): string {
+    return this.options.storageFolder;
+  }
+
   get openPanels(): readonly ChatPanel[] {
     return [...this.panels];
   }
@@ -102,6 +107,21 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     if (!session) return undefined;
     const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, session.title, vscode.ViewColumn.Active, { retainContextWhenHidden: false });
     return this.attach(panel, session);
+  }
+
+  /** The chat of this window's panel that shows the session, if any (the Chats view renames through it). */
+  openChat(id: string): ChatController | undefined {
+    return [...this.panels].find((p) => p.sessionId === id)?.controller;
+  }
+
+  /** Closes the session's panel, as the user would, and waits until what it held is saved. */
+  async closeSession(id: string): Promise<void> {
+    const open = [...this.panels].find((p) => p.sessionId === id);
+    if (!open) return;
+    const closed = new Promise<void>((resolve) => open.onDidDispose(() => resolve()));
+    open.dispose();
+    await closed;
+    await this.store.flush();
   }
 
   /** WebviewPanelSerializer: brings back a panel that was open before the reload, with its session. */
@@ -194,7 +214,8 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     }
   }
 
-  private async defaultModel(): Promise<string | undefined> {
+  /** The model a chat without one uses: the configured default, else the first chat model listed. */
+  async defaultModel(): Promise<string | undefined> {
     const configured = this.options.chatDefaults().model;
     if (configured) return configured;
     return pickDefaultModel(configured, await this.models.models());

@@ -1,6 +1,6 @@
 // The few file operations the session store needs, on names inside one folder. The store builds atomic writes
 // (temp file, then rename) out of them; tests substitute an in-memory folder that can fail on demand.
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, watch } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -29,6 +29,21 @@ export function processIsAlive(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Calls `onChange` when a file in the folder is written, renamed or removed (by any window). Best effort: where the
+ * platform cannot watch, nothing is reported and the view refreshes on this window's own changes only.
+ */
+export function watchFolder(folder: string, onChange: (name: string) => void): { dispose(): void } {
+  try {
+    mkdirSync(folder, { recursive: true });
+    const watcher = watch(folder, { persistent: false }, (_event, name) => onChange(typeof name === 'string' ? name : ''));
+    watcher.on('error', () => watcher.close());
+    return { dispose: () => watcher.close() };
+  } catch {
+    return { dispose: () => undefined };
   }
 }
 

@@ -8,10 +8,11 @@
 // removed only when it is stale (its writer, named in it, is gone, and it is old). A session file that cannot be
 // read at all is moved aside as `<name>.corrupt-<time>` and reported; one with bad turns loses only those turns.
 import { adviceFor } from '../gateway/errorAdvice';
-import { applyDelta, type AssistantTurn, type ChatSession, type TurnDelta } from '../chatProtocol/session';
+import { applyDelta, LIMITS, type AssistantTurn, type ChatSession, type TurnDelta } from '../chatProtocol/session';
 import { isTurnDelta, repairSession } from '../chatProtocol/sessionData';
 import { hasOnlyKeys, isCount, isId, isRecord, isText } from '../chatProtocol/validate';
 import { realClock, type Clock } from '../util/clock';
+import { Emitter, type Event } from '../util/events';
 import { withFileLock, type LockOptions } from './fileLock';
 import { processIsAlive, type StoreFileSystem } from './fileSystem';
 import { baseOf, mergeSessions, type SessionBase } from './sessionMerge';
@@ -21,6 +22,16 @@ export interface SessionSummary {
   title: string;
   createdAt: number;
   updatedAt: number;
+  /** The model of the session's settings ('' before one is chosen). */
+  model: string;
+  /** The user's questions in it. */
+  turns: number;
+}
+
+/** A deleted session's files, exactly as they were, so the deletion can be undone. */
+export interface RemovedSession {
+  readonly summary: SessionSummary;
+  readonly files: ReadonlyMap<string, string>;
 }
 
 /** What the store tells its owner; failures are reported, never thrown. */
@@ -57,12 +68,28 @@ const TEMP = /\.(\d{1,10})-\d+\.tmp$/;
 const sessionFile = (id: string) => `${id}.json`;
 const journalFile = (sessionId: string, turnId: string) => `${sessionId}.${turnId}.journal`;
 
+/** Entries an earlier version wrote (without model and turns) fail this, so list() reads their files again. */
 function isSummary(value: unknown): value is SessionSummary {
-  return isRecord(value) && hasOnlyKeys(value, ['id', 'title', 'createdAt', 'updatedAt']) && isId(value.id) && isText(value.title, 200) && isCount(value.createdAt) && isCount(value.updatedAt);
+  return (
+    isRecord(value) &&
+    hasOnlyKeys(value, ['id', 'title', 'createdAt', 'updatedAt', 'model', 'turns']) &&
+    isId(value.id) &&
+    isText(value.title, LIMITS.title) &&
+    isCount(value.createdAt) &&
+    isCount(value.updatedAt) &&
+    isText(value.model, LIMITS.model) &&
+    isCount(value.turns)
+  );
 }
 
-function summaryOf(session: Pick<ChatSession, 'id' | 'title' | 'createdAt' | 'updatedAt'>): SessionSummary {
-  return { id: session.id, title: session.title, createdAt: session.createdAt, updatedAt: session.updatedAt };
+function summaryOf(session: Pick<ChatSession, 'id' | 'title' | 'createdAt' | 'updatedAt' | 'settings' | 'turns'>): SessionSummary {
+  const turns = session.turns.filter((t) => t.role === 'user').length;
+  return { id: session.id, title: session.title, createdAt: session.createdAt, updatedAt: session.updatedAt, model: session.settings.model, turns };
+}
+
+/** The names of a session's own files (its snapshot and its journals) among a folder listing. */
+function filesOf(id: string, names: readonly string[]): string[] {
+  return names.filter((name) => name === sessionFile(id) || (name.startsWith(`${id}.`) && name.endsWith('.journal')));
 }
 
 /** Runs writes one after another, so a later snapshot never lands before an earlier one. */
@@ -95,6 +122,9 @@ export class ChatSessionStore {
   private readonly report: StoreReporter;
   private counter = 0;
   private tempsChecked = false;
+  private readonly changed = new Emitter<void>();
+  /** Fires after this window changed the index (another window's changes are seen by watching the folder). */
+  readonly onDidChange: Event<void> = this.changed.event;
 
   constructor(
     private readonly fs: StoreFileSystem,
@@ -192,18 +222,69 @@ export class ChatSessionStore {
   }
 
   delete(id: string): Promise<void> {
-    if (!isId(id)) return Promise.resolve();
+    return this.remove(id).then(() => undefined);
+  }
+
+  /** Deletes the session's files and returns them as they were, for restore(); undefined if there was none. */
+  remove(id: string): Promise<RemovedSession | undefined> {
+    if (!isId(id)) return Promise.resolve(undefined);
     return this.queue
       .run(async () => {
+        const files = new Map<string, string>();
         await withFileLock(this.fs, sessionFile(id), this.lock, async () => {
-          const prefix = `${id}.`;
-          for (const name of await this.fs.list()) if (name.startsWith(prefix) && name.endsWith('.journal')) await this.fs.remove(name);
+          for (const name of filesOf(id, await this.fs.list())) {
+            const text = await this.fs.read(name);
+            if (text !== undefined) files.set(name, text);
+          }
+          for (const name of [...files.keys()].filter((n) => n !== sessionFile(id))) await this.fs.remove(name);
           await this.fs.remove(sessionFile(id));
         });
         this.known.delete(id);
-        await this.updateIndex((index) => index.delete(id));
+        let summary: SessionSummary | undefined;
+        await this.updateIndex((index) => {
+          summary = index.get(id);
+          return index.delete(id);
+        });
+        const text = files.get(sessionFile(id));
+        const stored = text === undefined ? undefined : this.parse(text, id);
+        if (stored && !('unreadable' in stored)) summary = summaryOf(stored.session);
+        return summary ? { summary, files } : undefined;
       })
-      .catch((error: unknown) => this.report.error(error, `deleting chat ${id}`));
+      .catch((error: unknown) => {
+        this.report.error(error, `deleting chat ${id}`);
+        return undefined;
+      });
+  }
+
+  /** Puts a removed session's files back byte for byte; false when a session with its id exists again. */
+  restore(removed: RemovedSession): Promise<boolean> {
+    const id = removed.summary.id;
+    return this.queue
+      .run(async () => {
+        const restored = await withFileLock(this.fs, sessionFile(id), this.lock, async () => {
+          if ((await this.fs.read(sessionFile(id))) !== undefined) return false;
+          for (const [name, text] of removed.files) if (filesOf(id, [name]).length === 1) await this.writeAtomic(name, text);
+          return true;
+        });
+        if (restored) await this.putSummary(removed.summary);
+        return restored;
+      })
+      .catch((error: unknown) => {
+        this.report.error(error, `restoring chat ${id}`);
+        return false;
+      });
+  }
+
+  /** The session as saved, without replaying journals or changing any file (for search and export). */
+  peek(id: string): Promise<ChatSession | undefined> {
+    if (!isId(id)) return Promise.resolve(undefined);
+    return this.fs.read(sessionFile(id)).then(
+      (text) => {
+        const stored = text === undefined ? undefined : this.parse(text, id);
+        return stored && !('unreadable' in stored) ? stored.session : undefined;
+      },
+      () => undefined,
+    );
   }
 
   /** Resolves when every write queued so far has finished. */
@@ -311,7 +392,10 @@ export class ChatSessionStore {
     await this.removeStaleTemps();
     return withFileLock(this.fs, INDEX, this.lock, async () => {
       const index = await this.readIndex();
-      if (change(index)) await this.writeAtomic(INDEX, JSON.stringify({ format: FORMAT, sessions: [...index.values()] }));
+      if (change(index)) {
+        await this.writeAtomic(INDEX, JSON.stringify({ format: FORMAT, sessions: [...index.values()] }));
+        this.changed.fire();
+      }
       return index;
     });
   }

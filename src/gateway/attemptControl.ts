@@ -70,7 +70,15 @@ export class AttemptControl {
 }
 
 /** Reads a body as UTF-8 text, up to `limit` bytes (the rest is dropped and the connection closed). */
-export function readText(body: Body, control: AttemptControl, limit: number): Promise<string> {
+export async function readText(body: Body, control: AttemptControl, limit: number): Promise<string> {
+  return (await readBytes(body, control, limit)).bytes.toString('utf8');
+}
+
+/**
+ * Reads a body up to `limit` bytes. `overflow` is true when the body was longer: the rest is then dropped and the
+ * connection closed, so no more than `limit` bytes (plus one chunk) are ever held.
+ */
+export function readBytes(body: Body, control: AttemptControl, limit: number): Promise<{ bytes: Buffer; overflow: boolean }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -83,13 +91,13 @@ export function readText(body: Body, control: AttemptControl, limit: number): Pr
       else {
         done = true;
         body.destroy();
-        resolve(Buffer.concat(chunks).toString('utf8'));
+        resolve({ bytes: Buffer.concat(chunks), overflow: true });
       }
     });
     body.on('end', () => {
       if (done) return;
       done = true;
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      resolve({ bytes: Buffer.concat(chunks), overflow: false });
     });
     body.on('error', (error) => {
       if (done) return;

@@ -6,6 +6,7 @@
 import { inspect } from 'node:util';
 import { AttemptControl, readText } from './attemptControl';
 import type { Dispatcher } from 'undici';
+import { endpointPathProblem } from '../util/endpointPath';
 import { realClock, sleeperFor, type Clock, type Sleep } from '../util/clock';
 import { GatewayError, redact } from './errors';
 import { abortedError, AttemptFailure, badResponse, FailureMapper, isRetryable, withAttempts, withOutcomeUnknown, type RetryPolicy } from './failures';
@@ -17,14 +18,20 @@ import type {
   ChatResult,
   GatewayApi,
   GatewayErrorCode,
+  ImageGeneration,
+  ImageRequest,
+  MediaRequestOptions,
   Model,
   RequestOptions,
+  SpeechAudio,
+  SpeechRequest,
   VideoJob,
   VideoRequest,
 } from './types';
+import { DEFAULT_MAX_MEDIA_BYTES, imageAnswerLimit, imageGenerationOf, speechAudioOf } from './mediaReaders';
 import { loadUndici, type UndiciParts } from './undiciLoader';
 import { logRequest, type GatewayLogger, type TextLogger } from './requestLog';
-import { isRecord, jobIdProblem, readChatCompletion, readChatStream, readJson, videoJobOf, type AttemptContext } from './responseReaders';
+import { isRecord, jobIdProblem, readBody, readChatCompletion, readChatStream, readJson, videoJobOf, type AttemptContext } from './responseReaders';
 
 export interface GatewayClientOptions {
   /** Base URL including the /v1 prefix, e.g. http://127.0.0.1:8787/v1 (a trailing slash is fine). */
@@ -51,7 +58,17 @@ export interface GatewayClientOptions {
   /** Source of retry jitter, in [0, 1). Default Math.random. */
   random?: () => number;
   logger?: GatewayLogger | TextLogger;
+  /** Paths of the endpoints the spec leaves open, relative to the base URL. */
+  paths?: Partial<MediaPaths>;
 }
+
+/** Where the image and speech endpoints live, below the base URL (the spec shows neither). */
+export interface MediaPaths {
+  images: string;
+  speech: string;
+}
+
+export const DEFAULT_MEDIA_PATHS: Readonly<MediaPaths> = { images: '/images/generations', speech: '/audio/speech' };
 
 type ResponseData = Dispatcher.ResponseData;
 
@@ -88,6 +105,7 @@ export class GatewayClient implements GatewayApi {
   readonly #random: () => number;
   readonly #logger: GatewayLogger | TextLogger | undefined;
   readonly #failures: FailureMapper;
+  readonly #paths: MediaPaths;
   #dispatcher: Dispatcher | undefined;
   #undici!: UndiciParts;
   #closed = false;
@@ -111,6 +129,11 @@ export class GatewayClient implements GatewayApi {
     this.#sleep = options.sleep ?? sleeperFor(this.#clock);
     this.#random = options.random ?? Math.random;
     this.#logger = options.logger;
+    this.#paths = { ...DEFAULT_MEDIA_PATHS, ...options.paths };
+    for (const [name, path] of Object.entries(this.#paths)) {
+      const problem = endpointPathProblem(path);
+      if (problem) throw new TypeError(`The ${name} path "${path}" cannot be used: ${problem}`);
+    }
     this.#failures = new FailureMapper({ origin: this.#origin, apiKey: this.#apiKey, timeoutMs: this.#timeoutMs, idleTimeoutMs: this.#idleTimeoutMs, clock: this.#clock });
   }
 
@@ -175,6 +198,36 @@ export class GatewayClient implements GatewayApi {
       const retryAfterMs = serverRetryDelayMs(res.headers as Headers, this.#clock.now());
       if (retryAfterMs !== undefined) options?.onRetryAfter?.(retryAfterMs);
       return job;
+    });
+  }
+
+  /**
+   * Generates images. Paid work: like submitVideo, never retried once the request may have reached the gateway.
+   * Links in the answer are checked, not fetched; base64 images are decoded and must really be images.
+   */
+  async generateImage(request: ImageRequest, options?: MediaRequestOptions): Promise<ImageGeneration> {
+    const maxBytes = options?.maxBytes ?? DEFAULT_MAX_MEDIA_BYTES;
+    const requested = typeof request.n === 'number' && Number.isInteger(request.n) && request.n > 0 ? request.n : 1;
+    const body: ImageRequest = { model: request.model, prompt: request.prompt };
+    if (request.n !== undefined) body.n = request.n;
+    if (request.size !== undefined) body.size = request.size;
+    if (request.response_format !== undefined) body.response_format = request.response_format;
+    const spec: CallSpec = { method: 'POST', path: this.#paths.images, body: JSON.stringify(body), accept: 'application/json', policy: 'submit', options };
+    return this.#call(spec, async (res, ctx) => {
+      const json = await readJson(res, ctx, imageAnswerLimit(requested, maxBytes));
+      return imageGenerationOf(json, { requested, maxBytes, baseUrl: this.#baseUrl, nowSeconds: Math.floor(this.#clock.now() / 1000), requestId: ctx.requestId, failures: ctx.failures });
+    });
+  }
+
+  /** Speaks `input`; resolves with the audio bytes and what they are. Paid work, retried as generateImage is. */
+  async synthesizeSpeech(request: SpeechRequest, options?: MediaRequestOptions): Promise<SpeechAudio> {
+    const maxBytes = options?.maxBytes ?? DEFAULT_MAX_MEDIA_BYTES;
+    const body: SpeechRequest = { model: request.model, input: request.input, voice: request.voice };
+    if (request.response_format !== undefined) body.response_format = request.response_format;
+    const spec: CallSpec = { method: 'POST', path: this.#paths.speech, body: JSON.stringify(body), accept: 'audio/*, application/octet-stream;q=0.5', policy: 'submit', options };
+    return this.#call(spec, async (res, ctx) => {
+      const bytes = await readBody(res, ctx, maxBytes, 'The audio');
+      return speechAudioOf(bytes, headerText(res.headers as Headers, 'content-type'), ctx.requestId, ctx.failures);
     });
   }
 

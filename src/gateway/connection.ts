@@ -7,7 +7,7 @@ import type { GatewaySettings } from '../settings/settings';
 import { adviceFor, SET_BASE_URL, type ErrorAdvice } from './errorAdvice';
 import { readError } from './errors';
 import type { OpenResultOptions } from './resultFetch';
-import type { ChatOptions, ChatRequest, GatewayApi, RequestOptions, VideoRequest } from './types';
+import type { ChatOptions, ChatRequest, GatewayApi, ImageRequest, MediaRequestOptions, RequestOptions, SpeechRequest, VideoRequest } from './types';
 
 export interface ClientConfig {
   baseUrl: string;
@@ -16,6 +16,7 @@ export interface ClientConfig {
   idleTimeoutMs: number;
   headers: Record<string, string>;
   proxy?: string;
+  paths?: { images: string; speech: string };
 }
 
 export type ClientFactory = (config: ClientConfig) => GatewayApi & { close?(): void };
@@ -145,8 +146,8 @@ export class GatewayConnection {
       this.setState({ kind: 'no-key', origin });
       return undefined;
     }
-    const { baseUrl, headers, timeoutMs, idleTimeoutMs } = this.settings;
-    this.client = { origin, api: this.createClient({ baseUrl: baseUrl!, apiKey, headers, timeoutMs, idleTimeoutMs, proxy: this.proxy }) };
+    const { baseUrl, headers, timeoutMs, idleTimeoutMs, paths } = this.settings;
+    this.client = { origin, api: this.createClient({ baseUrl: baseUrl!, apiKey, headers, timeoutMs, idleTimeoutMs, proxy: this.proxy, ...(paths && { paths }) }) };
     if (this.currentState.kind === 'no-key' || this.currentState.kind === 'no-url') this.setState({ kind: 'unknown', origin });
     return this.client;
   }
@@ -207,6 +208,8 @@ export class GatewayConnection {
       chat: (request: ChatRequest, options?: ChatOptions) => watch(api.chat(request, options)),
       submitVideo: (request: VideoRequest, options?: RequestOptions) => watch(api.submitVideo(request, options)),
       getVideo: (id: string, options?: RequestOptions) => watch(api.getVideo(id, options)),
+      generateImage: (request: ImageRequest, options?: MediaRequestOptions) => watch(api.generateImage(request, options)),
+      synthesizeSpeech: (request: SpeechRequest, options?: MediaRequestOptions) => watch(api.synthesizeSpeech(request, options)),
     };
   }
 

@@ -23,6 +23,8 @@ export const OPEN_LOGS: AdviceAction = { title: 'Open Logs', command: 'modelGate
 export const SET_BASE_URL: AdviceAction = { title: 'Set Gateway URL', command: 'modelGateway.setBaseUrl' };
 export const REPLACE_API_KEY: AdviceAction = { title: 'Replace API Key', command: 'modelGateway.rotateApiKey' };
 export const LIST_MODELS: AdviceAction = { title: 'List Models', command: 'modelGateway.listModels' };
+/** Only generated images and audio have a size limit the user sets. */
+export const OPEN_MEDIA_LIMIT_SETTING: AdviceAction = { title: 'Change the Limit', command: 'workbench.action.openSettings', args: ['modelGateway.media.maxSizeMB'] };
 
 function withPeriod(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
@@ -57,6 +59,7 @@ export function adviceFor(error: unknown, context: AdviceContext = {}): ErrorAdv
   if (e.code === 'network') return { kind: 'network', message: `Cannot reach ${where}. ${server}`.trim(), actions: [TEST_CONNECTION, OPEN_LOGS] };
   if (e.code === 'timeout') return { kind: 'timeout', message: `${where} stopped answering. ${server}`.trim().replace(/^the/, 'The'), actions: [TEST_CONNECTION, OPEN_LOGS] };
   if (e.code === 'stream_interrupted') return { kind: 'interrupted', message: `The reply was cut off before it finished. ${server}`.trim(), actions: [OPEN_LOGS] };
+  if (e.code === 'too_large') return { kind: 'bad_response', message: server || 'The answer was too large.', actions: [OPEN_MEDIA_LIMIT_SETTING] };
   if (e.code === 'bad_response') return { kind: 'bad_response', message: `The gateway sent a response that could not be read. ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
   if (e.status === 404) return { kind: 'not_found', message: `Not found on ${where}. ${server}${ref}`.trim(), actions: context.model ? [LIST_MODELS] : [] };
   if (e.status !== undefined && e.status >= 500) return { kind: 'server', message: `The gateway failed (HTTP ${e.status}). ${server}${ref}`.trim(), actions: [OPEN_LOGS] };

@@ -81,6 +81,7 @@ export class GatewayError extends Error {
         case 'stream_interrupted':
           return 'interrupted';
         case 'bad_response':
+        case 'too_large':
           return 'bad_response';
         case 'network':
           return 'network';

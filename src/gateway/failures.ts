@@ -8,6 +8,7 @@ import type { Clock } from '../util/clock';
 import { describeErrorBody, detailsFromErrorValue, GatewayError, redact, type GatewayErrorInit } from './errors';
 import { headerText, isRetryableStatus, serverRetryDelayMs, serverRetryVerdict, type Headers } from './retry';
 import { errorCodeOf, networkFailureSentence } from './networkErrors';
+import { formatBytes } from '../util/bytes';
 import type { ChatResult } from './types';
 
 export type RetryPolicy = 'idempotent' | 'chat' | 'submit';
@@ -37,7 +38,7 @@ export function isRetryable(policy: RetryPolicy, failure: AttemptFailure): boole
     case 'status':
       return serverRetryVerdict(failure.headers ?? {}) ?? isRetryableStatus(error.status);
     case 'body':
-      return policy === 'idempotent' && error.code !== 'bad_response' && !error.fromServer;
+      return policy === 'idempotent' && error.code !== 'bad_response' && error.code !== 'too_large' && !error.fromServer;
   }
 }
 
@@ -180,6 +181,12 @@ export function abortedError(requestId?: string, partial?: ChatResult): GatewayE
 
 export function badResponse(message: string, requestId?: string): GatewayError {
   return new GatewayError({ status: 0, code: 'bad_response', message, requestId });
+}
+
+/** An answer larger than the caller accepts; `what` names it ("The image"), `setting` the limit's setting if any. */
+export function tooLarge(what: string, limitBytes: number, requestId?: string, sizeBytes?: number): GatewayError {
+  const size = sizeBytes === undefined ? 'is larger than' : `(${formatBytes(sizeBytes)}) is larger than`;
+  return new GatewayError({ status: 0, code: 'too_large', message: `${what} ${size} the limit of ${formatBytes(limitBytes)}; it was refused.`, requestId });
 }
 
 export function withAttempts(error: GatewayError, attempts: number): GatewayError {

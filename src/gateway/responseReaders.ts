@@ -2,10 +2,11 @@
 // failure is an AttemptFailure built by the client's FailureMapper, so the retry loop can judge it.
 
 import type { Dispatcher } from 'undici';
-import { readText, type AttemptControl } from './attemptControl';
+import { readBytes, type AttemptControl } from './attemptControl';
 import { ChatStreamAccumulator, ChatStreamParser } from './chatStream';
 import { GatewayError } from './errors';
-import { AttemptFailure, badResponse, type FailureMapper } from './failures';
+import { AttemptFailure, badResponse, tooLarge, type FailureMapper } from './failures';
+import { headerText, type Headers } from './retry';
 import type { ChatDelta, ChatOptions, ChatResult, VideoJob } from './types';
 
 type ResponseData = Dispatcher.ResponseData;
@@ -18,13 +19,28 @@ export interface AttemptContext {
 
 const JSON_BODY_LIMIT = 64 * 1024 * 1024;
 
-export async function readJson(res: ResponseData, ctx: AttemptContext): Promise<unknown> {
-  let text: string;
+/**
+ * A 2xx body, refused without reading it when its Content-Length is over `limit`, and cut off (and refused) as soon
+ * as it passes `limit`. `what` names it in the message ("The gateway's answer").
+ */
+export async function readBody(res: ResponseData, ctx: AttemptContext, limit: number, what: string): Promise<Buffer> {
+  const declared = headerText(res.headers as Headers, 'content-length');
+  if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > limit) {
+    res.body.on('error', () => undefined).destroy();
+    throw new AttemptFailure(tooLarge(what, limit, ctx.requestId, Number(declared)), 'body');
+  }
+  let read: { bytes: Buffer; overflow: boolean };
   try {
-    text = await readText(res.body, ctx.control, JSON_BODY_LIMIT);
+    read = await readBytes(res.body, ctx.control, limit);
   } catch (error) {
     throw ctx.failures.body(error, ctx.control, ctx.requestId, 'network', undefined);
   }
+  if (read.overflow) throw new AttemptFailure(tooLarge(what, limit, ctx.requestId), 'body');
+  return read.bytes;
+}
+
+export async function readJson(res: ResponseData, ctx: AttemptContext, limit = JSON_BODY_LIMIT): Promise<unknown> {
+  const text = (await readBody(res, ctx, limit, "The gateway's answer")).toString('utf8');
   if (text.trim() === '') throw new AttemptFailure(badResponse('The gateway sent an empty response.', ctx.requestId), 'body');
   try {
     return JSON.parse(text);

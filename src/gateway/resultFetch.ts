@@ -7,12 +7,13 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { checkExternalUrl, shorten } from '../util/externalUrl';
+import { formatBytes } from '../util/bytes';
 import { formatSeconds } from './failures';
 import { errorCodeOf, networkFailureSentence } from './networkErrors';
 import { resolveProxy, type ProxyEnv } from './proxy';
 import { loadUndici } from './undiciLoader';
 
-export type ResultFetchErrorCode = 'bad_url' | 'bad_redirect' | 'too_many_redirects' | 'network' | 'timeout' | 'aborted';
+export type ResultFetchErrorCode = 'bad_url' | 'bad_redirect' | 'too_many_redirects' | 'network' | 'timeout' | 'aborted' | 'http_status' | 'too_large';
 
 export class ResultFetchError extends Error {
   override readonly name = 'ResultFetchError';
@@ -93,6 +94,38 @@ export async function openResult(url: string, options: OpenResultOptions = {}): 
     if (redirects >= maxRedirects) throw new ResultFetchError('too_many_redirects', `Gave up after ${maxRedirects} redirects.`);
     current = nextHop(location, current);
     if (hop.status === 303 && method !== 'HEAD') method = 'GET';
+  }
+}
+
+export interface FetchedResult {
+  bytes: Buffer;
+  /** As the server declared it; callers that care read the bytes themselves. */
+  contentType: string | undefined;
+  finalUrl: string;
+}
+
+/**
+ * The whole body of a small result (a generated image): a 200 only, refused when its Content-Length or the bytes
+ * received pass `maxBytes` (the connection is closed at once), cut-off bodies refused.
+ */
+export async function fetchResultBytes(url: string, options: Omit<OpenResultOptions, 'method' | 'range'> & { maxBytes: number }): Promise<FetchedResult> {
+  const response = await openResult(url, { ...options, method: 'GET' });
+  const { body, headers } = response;
+  try {
+    if (response.status !== 200) throw new ResultFetchError('http_status', `${new URL(response.finalUrl).host} answered HTTP ${response.status}${response.status === 403 || response.status === 410 ? ' (a signed link stops working when it expires)' : ''}.`);
+    const declared = headers['content-length'];
+    const tooLarge = () => new ResultFetchError('too_large', `The file at ${shorten(response.finalUrl, 60)} is larger than the limit of ${formatBytes(options.maxBytes)}.`);
+    if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > options.maxBytes) throw tooLarge();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > options.maxBytes) throw tooLarge();
+      chunks.push(chunk);
+    }
+    return { bytes: Buffer.concat(chunks), contentType: headers['content-type'], finalUrl: response.finalUrl };
+  } finally {
+    body.destroy();
   }
 }
 

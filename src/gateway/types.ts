@@ -1,5 +1,6 @@
 // Wire and result types shared by every feature. Field names follow ../shared/spec/gateway-api.md exactly;
 // members the spec leaves open follow the OpenAI-compatible layout.
+import type { AudioType, ImageType } from './mediaTypes';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -95,12 +96,49 @@ export interface VideoJob {
   [extra: string]: unknown;
 }
 
+/** `POST /v1/images/generations` (OpenAI-compatible; the spec leaves the payload open). */
+export interface ImageRequest {
+  model: string;
+  prompt: string;
+  n?: number;
+  size?: string;
+  response_format?: 'url' | 'b64_json';
+}
+
+/** One generated image as the client hands it on: a checked link, or decoded bytes of a known image type. */
+export type GeneratedImage =
+  | { kind: 'url'; url: string; revisedPrompt?: string }
+  | { kind: 'data'; data: Uint8Array; contentType: ImageType; revisedPrompt?: string };
+
+export interface ImageGeneration {
+  /** Unix seconds, the gateway's when it sent a sensible one. */
+  created: number;
+  images: GeneratedImage[];
+  /** Why entries of the answer were dropped (not a link, not an image, too large), one sentence each. */
+  rejected: string[];
+}
+
+/** `POST /v1/audio/speech` (OpenAI-compatible). */
+export interface SpeechRequest {
+  model: string;
+  input: string;
+  voice: string;
+  response_format?: string;
+}
+
+export interface SpeechAudio {
+  audio: Uint8Array;
+  /** What the bytes are (read from them, not from the server's Content-Type). */
+  contentType: AudioType;
+}
+
 export type GatewayErrorCode =
   | 'network'
   | 'timeout'
   | 'aborted'
   | 'stream_interrupted'
   | 'bad_response'
+  | 'too_large'
   | (string & {});
 
 export interface RequestOptions {
@@ -116,6 +154,11 @@ export interface RequestOptions {
   onRetryAfter?: (ms: number) => void;
 }
 
+export interface MediaRequestOptions extends RequestOptions {
+  /** The largest image or audio file accepted, in bytes; a larger answer fails with `too_large`. Default 25 MiB. */
+  maxBytes?: number;
+}
+
 export interface ChatOptions extends RequestOptions {
   onDelta?: (delta: ChatDelta) => void;
 }
@@ -126,4 +169,6 @@ export interface GatewayApi {
   chat(request: ChatRequest, options?: ChatOptions): Promise<ChatResult>;
   submitVideo(request: VideoRequest, options?: RequestOptions): Promise<VideoJob>;
   getVideo(id: string, options?: RequestOptions): Promise<VideoJob>;
+  generateImage(request: ImageRequest, options?: MediaRequestOptions): Promise<ImageGeneration>;
+  synthesizeSpeech(request: SpeechRequest, options?: MediaRequestOptions): Promise<SpeechAudio>;
 }

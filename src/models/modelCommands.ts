@@ -1,17 +1,25 @@
-// UI adapter: List Models (a quick pick grouped chat / video / other, with actions per model) and Refresh Models.
+// UI adapter: List Models (a quick pick grouped chat / video / image / speech / other, with actions per model) and
+// Refresh Models.
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
 import { adviceFor } from '../gateway/errorAdvice';
 import { showAdvice } from '../ui/notify';
 import type { CatalogSnapshot, ModelCatalog } from './modelCatalog';
-import { ACTION_TITLES, buildModelList, summarizeModels, type ModelAction, type ModelListEntry, type ModelListGroup } from './modelList';
+import { ACTION_TITLES, buildModelList, summarizeModels, type DefaultModels, type ModelAction, type ModelListEntry, type ModelListGroup } from './modelList';
 
 export interface ModelCommandDeps {
   catalog: ModelCatalog;
   connection: GatewayConnection;
 }
 
-const ACTION_ICONS: Record<ModelAction, string> = { startChat: 'comment-discussion', setDefaultChat: 'star-empty', copyId: 'copy' };
+const ACTION_ICONS: Record<ModelAction, string> = { startChat: 'comment-discussion', setDefaultChat: 'star-empty', setDefaultImage: 'star-empty', setDefaultSpeech: 'star-empty', copyId: 'copy' };
+
+/** The setting each "Set as Default" action writes, and what it says after. */
+const DEFAULT_SETTINGS: Partial<Record<ModelAction, { key: string; done: (id: string) => string }>> = {
+  setDefaultChat: { key: 'chat.model', done: (id) => `New chats use ${id}.` },
+  setDefaultImage: { key: 'image.model', done: (id) => `Generate Image uses ${id}.` },
+  setDefaultSpeech: { key: 'speech.model', done: (id) => `Speech uses ${id}.` },
+};
 
 interface ModelItem extends vscode.QuickPickItem {
   entry?: ModelListEntry;
@@ -55,7 +63,7 @@ export class ModelCommands {
           pick.hide();
           return undefined;
         }
-        const groups = buildModelList(snapshot, this.defaultChatModel());
+        const groups = buildModelList(snapshot, this.defaultModels());
         pick.items = toItems(groups);
         pick.placeholder = snapshot.models.length ? `${summarizeModels(snapshot.models)}. Enter for actions; buttons on each row.` : 'The gateway lists no models.';
         return groups;
@@ -99,8 +107,11 @@ export class ModelCommands {
     }
   }
 
-  private defaultChatModel(): string | undefined {
-    return vscode.workspace.getConfiguration('modelGateway').get<string>('chat.model') || undefined;
+  /** The user-level defaults (the only level these settings are read at). */
+  private defaultModels(): DefaultModels {
+    const config = vscode.workspace.getConfiguration('modelGateway');
+    const user = (key: string) => config.inspect<string>(key)?.globalValue || undefined;
+    return { chat: user('chat.model'), image: user('image.model'), speech: user('speech.model') };
   }
 
   private async chooseAction(entry: ModelListEntry): Promise<void> {
@@ -112,11 +123,13 @@ export class ModelCommands {
   }
 
   async run(action: ModelAction, id: string): Promise<void> {
+    const setting = DEFAULT_SETTINGS[action];
+    if (setting) {
+      await vscode.workspace.getConfiguration('modelGateway').update(setting.key, id, vscode.ConfigurationTarget.Global);
+      void vscode.window.showInformationMessage(setting.done(id));
+      return;
+    }
     switch (action) {
-      case 'setDefaultChat':
-        await vscode.workspace.getConfiguration('modelGateway').update('chat.model', id, vscode.ConfigurationTarget.Global);
-        void vscode.window.showInformationMessage(`New chats use ${id}.`);
-        return;
       case 'startChat':
         await vscode.commands.executeCommand('modelGateway.newChat', { model: id });
         return;

@@ -1,9 +1,12 @@
-// What List Models shows, as plain data: models grouped chat / video / other, each with its detail line and
-// the actions that make sense for it. The quick pick in modelCommands.ts only renders this.
+// What List Models shows, as plain data: models grouped chat / video / image / speech / other, each with its detail
+// line and the actions that make sense for it. The quick pick in modelCommands.ts only renders this.
 import type { CatalogModel, CatalogSnapshot } from './modelCatalog';
 import type { ModelKind } from './modelKind';
 
-export type ModelAction = 'setDefaultChat' | 'startChat' | 'copyId';
+export type ModelAction = 'setDefaultChat' | 'startChat' | 'setDefaultImage' | 'setDefaultSpeech' | 'copyId';
+
+/** The default model of each kind that has one (the `modelGateway.<kind>.model` settings). */
+export type DefaultModels = Partial<Record<'chat' | 'image' | 'speech', string>>;
 
 export interface ModelListEntry {
   readonly id: string;
@@ -21,32 +24,44 @@ export interface ModelListGroup {
   readonly entries: readonly ModelListEntry[];
 }
 
-export const GROUP_TITLES: Record<ModelKind, string> = { chat: 'Chat models', video: 'Video models', other: 'Other models' };
-const GROUP_ORDER: readonly ModelKind[] = ['chat', 'video', 'other'];
+export const GROUP_TITLES: Record<ModelKind, string> = { chat: 'Chat models', video: 'Video models', image: 'Image models', speech: 'Speech models', other: 'Other models' };
+const GROUP_ORDER: readonly ModelKind[] = ['chat', 'video', 'image', 'speech', 'other'];
 
 export const ACTION_TITLES: Record<ModelAction, string> = {
   setDefaultChat: 'Set as Default Chat Model',
   startChat: 'Start a Chat with This Model',
+  setDefaultImage: 'Set as Default Image Model',
+  setDefaultSpeech: 'Set as Default Speech Model',
   copyId: 'Copy Model ID',
 };
 
-/** Groups in the order chat, video, other; empty groups are left out; the gateway's order is kept inside a group. */
-export function buildModelList(snapshot: CatalogSnapshot, defaultChatModel: string | undefined): ModelListGroup[] {
+const ACTIONS: Record<ModelKind, readonly ModelAction[]> = {
+  chat: ['startChat', 'setDefaultChat', 'copyId'],
+  video: ['copyId'],
+  image: ['setDefaultImage', 'copyId'],
+  speech: ['setDefaultSpeech', 'copyId'],
+  other: ['copyId'],
+};
+
+/** Groups in the order chat, video, image, speech, other; empty groups are left out; the gateway's order is kept inside a group. */
+export function buildModelList(snapshot: CatalogSnapshot, defaults: DefaultModels | string | undefined): ModelListGroup[] {
+  const byKind: DefaultModels = typeof defaults === 'string' ? { chat: defaults } : (defaults ?? {});
   return GROUP_ORDER.map((kind) => ({
     kind,
     title: GROUP_TITLES[kind],
-    entries: snapshot.models.filter((m) => m.kind === kind).map((m) => toEntry(m, defaultChatModel)),
+    entries: snapshot.models.filter((m) => m.kind === kind).map((m) => toEntry(m, byKind)),
   })).filter((g) => g.entries.length > 0);
 }
 
-function toEntry(model: CatalogModel, defaultChatModel: string | undefined): ModelListEntry {
-  const isDefault = model.kind === 'chat' && model.id === defaultChatModel;
+function toEntry(model: CatalogModel, defaults: DefaultModels): ModelListEntry {
+  const kind = model.kind;
+  const isDefault = (kind === 'chat' || kind === 'image' || kind === 'speech') && model.id === defaults[kind];
   return {
     id: model.id,
-    kind: model.kind,
-    description: isDefault ? 'default chat model' : '',
+    kind,
+    description: isDefault ? `default ${kind} model` : '',
     detail: describeModel(model),
-    actions: model.kind === 'chat' ? ['startChat', 'setDefaultChat', 'copyId'] : ['copyId'],
+    actions: ACTIONS[kind],
   };
 }
 
@@ -66,12 +81,12 @@ export function formatCreated(created: number): string | undefined {
 }
 
 export function countByKind(models: readonly Pick<CatalogModel, 'kind'>[]): Record<ModelKind, number> {
-  const counts: Record<ModelKind, number> = { chat: 0, video: 0, other: 0 };
+  const counts: Record<ModelKind, number> = { chat: 0, video: 0, image: 0, speech: 0, other: 0 };
   for (const m of models) counts[m.kind]++;
   return counts;
 }
 
-/** "3 models (2 chat, 1 video)" */
+/** "5 models (2 chat, 1 video, 1 image, 1 speech)" */
 export function summarizeModels(models: readonly Pick<CatalogModel, 'kind'>[]): string {
   const counts = countByKind(models);
   const parts = GROUP_ORDER.filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${k}`);

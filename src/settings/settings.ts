@@ -1,7 +1,9 @@
 // Reads and checks the extension's settings. Everything that decides where the key goes, what is sent or what
 // costs money (gateway, headers, models, system prompt, sampling, video parameters) is read at user level only:
 // a cloned repository's .vscode/settings.json must never redirect the key, steer a chat or order paid work.
-// Only what changes the editor's own behaviour (offered resolutions, poll intervals) follows the workspace.
+// Only what changes the editor's own behaviour (offered resolutions, poll intervals, the folder media is saved
+// into, inside the workspace) follows the workspace.
+import { endpointPathProblem } from '../util/endpointPath';
 
 export interface SettingsSource {
   /** The user-level (global) value, ignoring workspace and folder values. */
@@ -16,6 +18,8 @@ export interface GatewaySettings {
   headers: Record<string, string>;
   timeoutMs: number;
   idleTimeoutMs: number;
+  /** Paths of the image and speech endpoints below the base URL. */
+  paths?: { images: string; speech: string };
 }
 
 export interface ChatDefaults {
@@ -38,10 +42,32 @@ export interface VideoDefaults {
   maxDownloadBytes: number;
 }
 
+export const SPEECH_FORMATS = ['mp3', 'wav', 'opus', 'aac', 'flac'] as const;
+export const IMAGE_RESPONSE_FORMATS = ['b64_json', 'url'] as const;
+
+export interface MediaDefaults {
+  /** Undefined: the first image model the gateway lists. */
+  imageModel: string | undefined;
+  imageSize: string;
+  imageCount: number;
+  imageResponseFormat: (typeof IMAGE_RESPONSE_FORMATS)[number];
+  /** Undefined: the first speech model the gateway lists. */
+  speechModel: string | undefined;
+  voice: string;
+  speechFormat: (typeof SPEECH_FORMATS)[number];
+  /** The largest image or audio file accepted from the gateway. */
+  maxBytes: number;
+  /** Where Save to Workspace writes, relative to the workspace folder ('' is the folder itself); never outside it. */
+  saveFolder: string;
+  /** Entries the Media history keeps; older ones are removed with their files. */
+  historyLimit: number;
+}
+
 export interface Settings {
   gateway: GatewaySettings;
   chat: ChatDefaults;
   video: VideoDefaults;
+  media: MediaDefaults;
   /** Settings that were ignored, each said plainly so the user can fix it. */
   problems: string[];
 }
@@ -91,6 +117,46 @@ function readHeaders(raw: unknown, problems: string[]): Record<string, string> {
   return headers;
 }
 
+function endpointPath(raw: unknown, fallback: string, name: string, problems: string[]): string {
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  const problem = typeof raw === 'string' ? endpointPathProblem(raw.trim()) : 'it must be a string.';
+  if (problem) {
+    problems.push(`${name} "${String(raw)}" cannot be used: ${problem} Using ${fallback}.`);
+    return fallback;
+  }
+  return (raw as string).trim();
+}
+
+function oneOf<T extends string>(raw: unknown, allowed: readonly T[], fallback: T, name: string, problems: string[]): T {
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  if (typeof raw === 'string' && (allowed as readonly string[]).includes(raw)) return raw as T;
+  problems.push(`${name} must be one of ${allowed.join(', ')}; using ${fallback}.`);
+  return fallback;
+}
+
+function textMatching(raw: unknown, pattern: RegExp, fallback: string, name: string, what: string, problems: string[]): string {
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  if (typeof raw === 'string' && pattern.test(raw.trim())) return raw.trim();
+  problems.push(`${name} must be ${what}; ignoring ${JSON.stringify(raw)}.`);
+  return fallback;
+}
+
+function optionalModel(raw: unknown): string | undefined {
+  return typeof raw === 'string' && raw.trim() ? raw.trim() : undefined;
+}
+
+/** A folder inside the workspace, as '/'-separated segments without '.', '..' or a root; '' for the folder itself. */
+export function workspaceSubfolder(raw: unknown, problems: string[]): string {
+  if (raw === undefined || raw === null) return '';
+  const text = typeof raw === 'string' ? raw.trim().replace(/\\/g, '/') : undefined;
+  const segments = text?.split('/').filter((s) => s !== '' && s !== '.');
+  if (text === undefined || /^([A-Za-z]:|\/|~)/.test(text) || !segments || segments.some((s) => s === '..' || /[\x00-\x1f<>:"|?*]/.test(s))) {
+    problems.push(`modelGateway.media.saveFolder must be a folder inside the workspace, such as "media/generated"; using the workspace folder itself.`);
+    return '';
+  }
+  return segments.join('/');
+}
+
 export function readSettings(source: SettingsSource): Settings {
   const problems: string[] = [];
   const user = <T>(key: string) => source.userValue<T>(`${SECTION}.${key}`);
@@ -125,6 +191,10 @@ export function readSettings(source: SettingsSource): Settings {
       headers: readHeaders(user('requestHeaders'), problems),
       timeoutMs: (numberIn(user('timeoutSeconds'), 1, 3600, 'modelGateway.timeoutSeconds', problems) ?? 30) * 1000,
       idleTimeoutMs: (numberIn(user('idleTimeoutSeconds'), 1, 3600, 'modelGateway.idleTimeoutSeconds', problems) ?? 60) * 1000,
+      paths: {
+        images: endpointPath(user('image.path'), '/images/generations', 'modelGateway.image.path', problems),
+        speech: endpointPath(user('speech.path'), '/audio/speech', 'modelGateway.speech.path', problems),
+      },
     },
     chat: {
       model: typeof model === 'string' && model.trim() ? model.trim() : undefined,
@@ -142,6 +212,18 @@ export function readSettings(source: SettingsSource): Settings {
       pollMinMs: pollMin * 1000,
       pollMaxMs: pollMax * 1000,
       maxDownloadBytes: (numberIn(user('video.maxDownloadMB'), 1, 1024 * 1024, 'modelGateway.video.maxDownloadMB', problems) ?? 2048) * 1024 * 1024,
+    },
+    media: {
+      imageModel: optionalModel(user('image.model')),
+      imageSize: textMatching(user('image.size'), /^(auto|\d{1,5}x\d{1,5})$/, '1024x1024', 'modelGateway.image.size', 'WIDTHxHEIGHT (such as 1024x1024) or auto', problems),
+      imageCount: Math.floor(numberIn(user('image.count'), 1, 10, 'modelGateway.image.count', problems) ?? 1),
+      imageResponseFormat: oneOf(user('image.responseFormat'), IMAGE_RESPONSE_FORMATS, 'b64_json', 'modelGateway.image.responseFormat', problems),
+      speechModel: optionalModel(user('speech.model')),
+      voice: textMatching(user('speech.voice'), /^[A-Za-z0-9_.:-]{1,100}$/, 'alloy', 'modelGateway.speech.voice', 'a voice name (letters, digits, _ . : -)', problems),
+      speechFormat: oneOf(user('speech.format'), SPEECH_FORMATS, 'mp3', 'modelGateway.speech.format', problems),
+      maxBytes: (numberIn(user('media.maxSizeMB'), 1, 2048, 'modelGateway.media.maxSizeMB', problems) ?? 25) * 1024 * 1024,
+      saveFolder: workspaceSubfolder(any('media.saveFolder'), problems),
+      historyLimit: Math.floor(numberIn(user('media.historyLimit'), 1, 10_000, 'modelGateway.media.historyLimit', problems) ?? 100),
     },
     problems,
   };

@@ -1,3 +1,4 @@
+// UI adapter: registers the commands the composition root hands it.
 import * as vscode from 'vscode';
 
 export type CommandHandlers = Record<string, (...args: any[]) => unknown>;

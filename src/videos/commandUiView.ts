@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import type { ErrorAdvice } from '../gateway/errorAdvice';
 import { showAdvice } from '../ui/notify';
-import { askPromptText, pickModelId, type ModelChoices } from './wizardInputsView';
+import { pickModelId, type ModelChoices } from '../ui/modelPicker';
+import { askPromptText } from './wizardInputsView';
 
 export type { ModelChoices };
 

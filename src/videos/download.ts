@@ -5,8 +5,9 @@
 // link, is never written through).
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import * as path from 'node:path';
 import { openResult, ResultFetchError, type OpenResultOptions, type ResultFetchErrorCode } from '../gateway/resultFetch';
+import { formatBytes } from '../util/bytes';
+import { createNewFile, NewFileError } from '../util/newFile';
 
 export type DownloadErrorCode = ResultFetchErrorCode | 'http_status' | 'incomplete' | 'not_video' | 'too_large' | 'file';
 
@@ -50,22 +51,6 @@ export function resultFileStem(jobId: string | undefined, index: number): string
   if (stem === '') stem = 'video';
   if (isWindowsReservedName(stem)) stem = `video-${stem}`;
   return index > 0 ? `${stem}-${index + 1}` : stem;
-}
-
-/**
- * Creates `stem + extension` in `directory`, or `stem (2)…`, `stem (3)…` when taken: each try is an exclusive
- * create, so two downloads (or another program) can never end up writing the same file.
- */
-export async function createNewFile(directory: string, stem: string, extension: string): Promise<{ file: string; handle: FileHandle }> {
-  for (let n = 1; n < 10_000; n++) {
-    const file = path.join(directory, n === 1 ? `${stem}${extension}` : `${stem} (${n})${extension}`);
-    try {
-      return { file, handle: await fs.open(file, 'wx') };
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'EEXIST') throw new DownloadError('file', `Could not create ${file}: ${(error as Error).message}`);
-    }
-  }
-  throw new DownloadError('file', `Too many files named like ${stem}${extension} in ${directory}.`);
 }
 
 /** How to reach the link (`connection.resultFetchOptions()` gives the proxy and the gateway's credentials). */
@@ -150,6 +135,7 @@ function statusMessage(status: number): string {
 /** The fetcher's failures as DownloadErrors; a network failure once the file was begun means an incomplete video. */
 function downloadErrorOf(error: unknown, writing: boolean): DownloadError {
   if (error instanceof DownloadError) return error;
+  if (error instanceof NewFileError) return new DownloadError('file', error.message);
   if (error instanceof ResultFetchError) {
     if (writing && error.code === 'network') return new DownloadError('incomplete', `The connection broke before the whole video arrived (${error.message}).`);
     return new DownloadError(error.code, error.message);
@@ -168,17 +154,4 @@ async function writeAll(target: { file: string; handle: FileHandle }, chunk: Uin
   } catch (error) {
     throw new DownloadError('file', `Could not write ${target.file}: ${(error as Error).message}`);
   }
-}
-
-/** "3.0 KB", "12.4 MB". */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
 }

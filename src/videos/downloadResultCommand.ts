@@ -4,8 +4,9 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { resultFetchOptionsFor, resultLinkOf, type VideoCommandContext } from './commandContext';
-import { DownloadError, downloadResult, formatBytes, resultFileStem } from './download';
+import { resultFetchOptionsFor, resultLinkOf, type VideoCommandContext } from './sharedCommands';
+import { formatBytes } from '../util/bytes';
+import { DownloadError, downloadResult, resultFileStem } from './download';
 import { expiryNote, formatAge, quoted } from './jobPresentation';
 import { urlExpiry } from './resultLinks';
 

@@ -1,6 +1,6 @@
 // UI adapter: the notification when a job ends (Open / Preview for a video, Show Error for a failure) and Show
 // Error itself.
-import { targetOf, type VideoCommandContext } from './commandContext';
+import { targetOf, type VideoCommandContext } from './sharedCommands';
 import type { VideoJobRecord } from './jobRecord';
 import { quoted, statusText } from './jobPresentation';
 import { openResult, previewResult } from './resultCommands';

@@ -1,7 +1,7 @@
 // UI adapter: Generate Video. Without an argument it walks through prompt, model, resolution, duration and source
 // video, then submits; with `{ prompt, model?, resolution?, duration?, videoUrl? }` it submits at once.
 import { adviceFor } from '../gateway/errorAdvice';
-import type { VideoCommandContext } from './commandContext';
+import type { VideoCommandContext } from './sharedCommands';
 import type { ModelChoices } from './commandUiView';
 import type { VideoJobRecord } from './jobRecord';
 import { warnUncertain } from './submissionCommands';

@@ -42,11 +42,11 @@ export interface VideoJobRecord {
   error?: VideoJobError;
   resultUrls: string[];
   createdAt: number;
+  /** When what the gateway said about the job (or its local state) last changed. */
   updatedAt: number;
   completedAt?: number;
-  lastPolledAt?: number;
-  nextPollAt?: number;
-  pollCount: number;
+  /** The store that is sending the submission (`<pid>:<instance>`); only set while `localState` is 'submitting'. */
+  submitter?: string;
 }
 
 const SOURCE_VIDEO_KEYS = ['video_url', 'source_video_url', 'video', 'videoUrl'];
@@ -66,7 +66,6 @@ export function recordFromRequest(key: string, origin: string, request: VideoReq
     resultUrls: [],
     createdAt: now,
     updatedAt: now,
-    pollCount: 0,
   };
   if (resolution !== undefined) record.parameters.resolution = resolution;
   if (duration !== undefined) record.parameters.duration = duration;
@@ -84,11 +83,16 @@ export function requestFromRecord(record: VideoJobRecord): VideoRequest {
   return request;
 }
 
-/** Copies what the gateway said about the job into the record (status as-is, result URLs, error). */
-export function applyGatewayJob(record: VideoJobRecord, job: VideoJob, now: number): void {
+/**
+ * Copies what the gateway said about the job into the record (status as-is, result URLs, error). Returns whether
+ * anything changed; `updatedAt` moves only then, so a poll that brings no news leaves the record as it was.
+ */
+export function applyGatewayJob(record: VideoJobRecord, job: VideoJob, now: number): boolean {
+  const before = recordText(record);
   if (job.id) record.id = job.id;
   record.status = typeof job.status === 'string' && job.status !== '' ? job.status : record.status || 'queued';
   delete record.localState;
+  delete record.submitter;
   const urls = (job.data ?? []).map((item) => item?.url).filter((url): url is string => typeof url === 'string');
   if (urls.length > 0) record.resultUrls = urls;
   if (job.error && typeof job.error === 'object') {
@@ -97,11 +101,10 @@ export function applyGatewayJob(record: VideoJobRecord, job: VideoJob, now: numb
       ...(job.error.code !== undefined && { code: String(job.error.code) }),
     };
   }
-  if (isFinalStatus(record.status)) {
-    record.completedAt ??= now;
-    delete record.nextPollAt;
-  }
+  if (isFinalStatus(record.status)) record.completedAt ??= now;
+  if (recordText(record) === before) return false;
   record.updatedAt = now;
+  return true;
 }
 
 export function errorFromGateway(error: ErrorFields): VideoJobError {
@@ -138,19 +141,61 @@ export function displayStatus(record: VideoJobRecord): string {
   }
 }
 
-/** Keeps only well-formed records from storage, so a damaged entry cannot break the whole list. */
-export function isStoredRecord(value: unknown): value is VideoJobRecord {
-  if (typeof value !== 'object' || value === null) return false;
-  const r = value as Partial<VideoJobRecord>;
-  return (
-    typeof r.key === 'string' &&
-    typeof r.origin === 'string' &&
-    typeof r.model === 'string' &&
-    typeof r.prompt === 'string' &&
-    typeof r.status === 'string' &&
-    typeof r.createdAt === 'number' &&
-    Array.isArray(r.resultUrls) &&
-    typeof r.parameters === 'object' &&
-    r.parameters !== null
-  );
+const LOCAL_STATES: readonly LocalState[] = ['submitting', 'uncertain', 'not_found'];
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A well-formed record built from what storage held (a file another window or an older version wrote), or
+ * undefined when a required field is missing. Unknown members are dropped: older versions kept the poll schedule
+ * (`nextPollAt`, `pollCount`, `lastPolledAt`) in the record, and the scheduler alone owns it now.
+ */
+export function recordFromStored(value: unknown): VideoJobRecord | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const { key, origin, model, prompt, status, createdAt, resultUrls, parameters } = value;
+  if (!isString(key) || !isString(origin) || !isString(model) || !isString(prompt) || !isString(status) || !isTime(createdAt)) return undefined;
+  if (!Array.isArray(resultUrls) || !isPlainObject(parameters)) return undefined;
+  const record: VideoJobRecord = {
+    key,
+    origin,
+    model,
+    prompt,
+    parameters: {},
+    status,
+    resultUrls: resultUrls.filter(isString),
+    createdAt,
+    updatedAt: isTime(value.updatedAt) ? value.updatedAt : createdAt,
+  };
+  if (isString(value.id)) record.id = value.id;
+  if (isString(parameters.resolution)) record.parameters.resolution = parameters.resolution;
+  if (typeof parameters.duration === 'number') record.parameters.duration = parameters.duration;
+  if (isPlainObject(parameters.extra)) record.parameters.extra = parameters.extra;
+  if (isPlainObject(value.inputExtra)) record.inputExtra = value.inputExtra;
+  if (isString(value.sourceVideoUrl)) record.sourceVideoUrl = value.sourceVideoUrl;
+  if (LOCAL_STATES.includes(value.localState as LocalState)) record.localState = value.localState as LocalState;
+  if (isPlainObject(value.error) && isString(value.error.message)) {
+    record.error = { message: value.error.message };
+    if (isString(value.error.code)) record.error.code = value.error.code;
+    if (typeof value.error.status === 'number') record.error.status = value.error.status;
+  }
+  if (isTime(value.completedAt)) record.completedAt = value.completedAt;
+  if (record.localState === 'submitting' && isString(value.submitter)) record.submitter = value.submitter;
+  return record;
+}
+
+/** The record as stored, members in a fixed order: equal records give equal text. */
+export function recordText(record: VideoJobRecord): string {
+  const { key, id, origin, model, prompt, parameters, inputExtra, sourceVideoUrl, status, localState, error, resultUrls, createdAt, updatedAt, completedAt, submitter } = record;
+  return JSON.stringify({ key, id, origin, model, prompt, parameters, inputExtra, sourceVideoUrl, status, localState, error, resultUrls, createdAt, updatedAt, completedAt, submitter });
+}
+
+/** A copy sharing nothing mutable with the original (cheaper than structuredClone, which showed in the bench). */
+export function cloneRecord(record: VideoJobRecord): VideoJobRecord {
+  const copy: VideoJobRecord = { ...record, parameters: { ...record.parameters }, resultUrls: [...record.resultUrls] };
+  if (record.parameters.extra) copy.parameters.extra = structuredClone(record.parameters.extra);
+  if (record.inputExtra) copy.inputExtra = structuredClone(record.inputExtra);
+  if (record.error) copy.error = { ...record.error };
+  return copy;
 }

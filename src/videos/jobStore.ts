@@ -1,95 +1,141 @@
-// Owns the video jobs: their records, their persistence and their polling. Pure: storage, clock and gateway access
-// are injected, so it runs the same in the extension host, in tests and in the bench.
-import type { Memento } from '../util/memento';
+// Owns the video jobs: their records, their persistence and their polling. Pure: the folder, clock and gateway
+// access are injected, so it runs the same in the extension host, in tests and in the bench. Every window (extension
+// host) of a profile has its own store over the same folder: each job is a file, one window per gateway polls (the
+// one holding that gateway's lease), and one window announces each finished job.
+import { randomBytes } from 'node:crypto';
 import type { GatewayApi, VideoRequest } from '../gateway/types';
 import type { Clock } from '../util/clock';
 import { Emitter, type Disposable, type Event } from '../util/events';
 import { readError, type ErrorFields } from '../gateway/errors';
-import { MissingApiKeyError } from './errors';
+import { endOwner, newOwnerId, ownerAlive } from './owners';
+import { JobFiles, type RefreshRequest } from './jobFiles';
 import {
   applyGatewayJob,
+  cloneRecord,
   errorFromGateway,
   isFinalRecord,
   isPollable,
-  isStoredRecord,
   recordFromRequest,
+  recordText,
   requestFromRecord,
   type VideoJobRecord,
 } from './jobRecord';
-import {
-  PollScheduler,
-  type AuthRequired,
-  type JobProfile,
-  type PauseChange,
-  type PollEvent,
-  type PollSchedulerOptions,
-} from './pollScheduler';
+import { JobSync, type LegacyStorage } from './jobSync';
+import type { LeaseTiming } from './pollLease';
+import { PollScheduler, type AuthRequired, type PauseChange, type PollEvent, type PollSchedulerOptions } from './pollScheduler';
+import type { Presence } from './windowPresence';
+import { WindowRoles } from './windowRoles';
 
+export { VIDEO_JOBS_STORAGE_KEY } from './jobSync';
 
-export const VIDEO_JOBS_STORAGE_KEY = 'modelGateway.videoJobs.v1';
+export interface SharingOptions extends LeaseTiming {
+  /** Re-read the folder this often, besides watching it (a watch can miss changes on some file systems). 0: never. */
+  rescanMs?: number;
+  /** Watch the folder for other windows' changes (default true). */
+  watch?: boolean;
+  /** An unfocused window waits this long before announcing a finished job, so that a focused one goes first. */
+  unfocusedAnnounceDelayMs?: number;
+}
 
 export interface JobStoreOptions {
-  storage: Memento;
+  /** The folder every window shares: `<globalStorage>/videos`. */
+  folder: string;
+  /** Where earlier versions kept the jobs (`context.globalState`): moved into the folder once, then cleared. */
+  legacy?: LegacyStorage;
   clock: Clock;
-  /** The API for a gateway origin, or undefined when there is no key for it (its polling then waits). */
-  apiFor: (origin: string) => GatewayApi | undefined;
+  /** The API for a gateway origin; without a key for it, its calls fail with a MissingApiKeyError (polling then waits). */
+  apiFor: (origin: string) => GatewayApi;
   scheduler?: Omit<PollSchedulerOptions, 'clock' | 'poll'>;
-  storageKey?: string;
+  sharing?: SharingOptions;
+  /** Whether the window is still there; while it is gone, this store neither polls nor announces. */
+  presence?: Presence;
   /** Receives persistence failures; the store keeps working from memory. */
   onPersistError?: (error: unknown) => void;
   newKey?: () => string;
 }
 
 export interface JobsChange {
-  /** Keys of records added, changed or removed. */
+  /** Keys of exactly the records added, changed or removed. */
   keys: string[];
 }
 
 export class JobStore implements Disposable {
   private readonly records = new Map<string, VideoJobRecord>();
-  private readonly storage: Memento;
-  private readonly storageKey: string;
   private readonly clock: Clock;
-  private readonly apiFor: (origin: string) => GatewayApi | undefined;
+  private readonly apiFor: (origin: string) => GatewayApi;
   private readonly onPersistError: (error: unknown) => void;
   private readonly newKey: () => string;
   private readonly scheduler: PollScheduler;
+  private readonly files: JobFiles;
+  private readonly sync: JobSync;
+  /** This store's id in leases, claims and 'submitting' records. */
+  private readonly owner = newOwnerId();
+  private readonly roles: WindowRoles;
   private readonly disposables: Disposable[] = [];
-  private saving: Promise<void> = Promise.resolve();
-  private queuedWrite: Promise<void> | undefined;
-  /** Copies of the records as last written (never mutated, so storage may keep references to them). */
-  private readonly snapshot = new Map<string, VideoJobRecord>();
-  private readonly dirty = new Set<string>();
+  private disposed = false;
   private keyCounter = 0;
 
   private readonly changeEmitter = new Emitter<JobsChange>();
   private readonly finishEmitter = new Emitter<VideoJobRecord>();
   readonly onDidChange = this.changeEmitter.event;
-  /** A job reached a final state (completed, failed, …, or not found on the gateway). */
+  /**
+   * A job reached a final state (completed, failed, …, or not found on the gateway), and this window is the one
+   * that announces it: across the windows sharing the folder, each job's end is announced once.
+   */
   readonly onDidFinish = this.finishEmitter.event;
   readonly onDidChangePause: Event<PauseChange>;
   readonly onAuthRequired: Event<AuthRequired>;
 
   constructor(options: JobStoreOptions) {
-    this.storage = options.storage;
-    this.storageKey = options.storageKey ?? VIDEO_JOBS_STORAGE_KEY;
     this.clock = options.clock;
     this.apiFor = options.apiFor;
+    const sharing = options.sharing ?? {};
     this.onPersistError = options.onPersistError ?? (() => undefined);
-    this.newKey = options.newKey ?? (() => `job-${this.clock.now().toString(36)}-${(this.keyCounter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
+    this.newKey = options.newKey ?? (() => `job-${this.clock.now().toString(36)}-${(this.keyCounter++).toString(36)}-${randomBytes(4).toString('hex')}`);
     this.scheduler = new PollScheduler({
       ...options.scheduler,
       clock: this.clock,
-      poll: (target, signal, onRetryAfter) => {
-        const api = this.apiFor(target.origin);
-        if (!api) return Promise.reject(new MissingApiKeyError(target.origin));
-        return api.getVideo(target.id, { signal, maxRetries: 0, onRetryAfter });
-      },
+      poll: (target, signal, onRetryAfter) => this.apiFor(target.origin).getVideo(target.id, { signal, maxRetries: 0, onRetryAfter }),
     });
     this.onDidChangePause = this.scheduler.onDidChangePause;
     this.onAuthRequired = this.scheduler.onAuthRequired;
-    this.disposables.push(this.scheduler.onDidPoll((event) => this.onPolled(event)));
-    this.restore();
+    this.files = new JobFiles(options.folder);
+    this.sync = new JobSync({
+      files: this.files,
+      clock: this.clock,
+      rescanMs: sharing.rescanMs ?? 5_000,
+      watch: sharing.watch ?? true,
+      host: {
+        records: this.records,
+        applyFromDisk: (incoming, gone) => this.applyFromDisk(incoming, gone),
+        dropRemoved: (key) => this.publish(this.forget([key]), []),
+        refreshRequested: (request) => this.refreshRequested(request),
+        onError: (error) => this.onPersistError(error),
+      },
+    });
+    this.roles = new WindowRoles({
+      records: this.records,
+      scheduler: this.scheduler,
+      files: this.files,
+      owner: this.owner,
+      clock: this.clock,
+      leaseTiming: sharing,
+      unfocusedAnnounceDelayMs: sharing.unfocusedAnnounceDelayMs ?? 1_500,
+      presence: options.presence,
+      announce: (key) => {
+        const record = this.records.get(key);
+        if (record && !this.disposed) this.finishEmitter.fire(cloneRecord(record));
+      },
+      onError: this.onPersistError,
+    });
+    this.disposables.push(
+      this.scheduler.onDidPoll((event) => this.onPolled(event)),
+      this.scheduler.onAuthRequired(({ origin }) => this.roles.park(origin)),
+    );
+    if (options.legacy) this.sync.migrate(options.legacy);
+    for (const record of this.sync.loadSync()) this.records.set(record.key, record);
+    this.settleOrphanedSubmissions();
+    this.roles.follow(this.records.keys());
   }
 
   /** Newest first; only one origin's jobs when given. Copies: edit through the store's methods. */
@@ -103,13 +149,6 @@ export class JobStore implements Disposable {
   get(key: string): VideoJobRecord | undefined {
     const record = this.records.get(key);
     return record && cloneRecord(record);
-  }
-
-  /** Jobs still in progress: being submitted or polled. */
-  get runningCount(): number {
-    let count = 0;
-    for (const record of this.records.values()) if (record.localState === 'submitting' || isPollable(record)) count++;
-    return count;
   }
 
   /**
@@ -139,25 +178,17 @@ export class JobStore implements Disposable {
     const record = this.records.get(key);
     if (!record) throw new Error(`Unknown video job ${key}`);
     if (record.localState !== 'uncertain') throw new Error('Only a submission whose outcome is unknown can be given a job id');
-    const api = this.apiFor(record.origin);
-    if (!api) throw new MissingApiKeyError(record.origin);
-    const job = await api.getVideo(id.trim());
-    if (!this.records.has(key)) return cloneRecord(record);
+    const job = await this.apiFor(record.origin).getVideo(id.trim());
+    if (this.records.get(key) !== record) return cloneRecord(record);
     applyGatewayJob(record, { ...job, id: job.id || id.trim() }, this.clock.now());
-    if (isPollable(record)) this.scheduler.track({ key, origin: record.origin, id: record.id! }, { job: jobProfile(record) });
-    record.nextPollAt = this.scheduler.nextPollAt(key);
-    await this.persist(key);
-    this.changeEmitter.fire({ keys: [key] });
-    if (isFinalRecord(record)) this.finishEmitter.fire(cloneRecord(record));
+    await this.commit([key], isFinalRecord(record) ? [key] : []);
     return cloneRecord(record);
   }
 
-  /** Forgets a job: the only way a job leaves the list apart from clearFinished. */
+  /** Forgets a job, in every window: the only way a job leaves the list apart from clearFinished. */
   async remove(key: string): Promise<boolean> {
-    if (!this.records.delete(key)) return false;
-    this.scheduler.untrack(key);
-    await this.persist(key);
-    this.changeEmitter.fire({ keys: [key] });
+    if (!this.records.has(key)) return false;
+    await this.commit(this.forget([key]));
     return true;
   }
 
@@ -165,26 +196,36 @@ export class JobStore implements Disposable {
   async clearFinished(): Promise<number> {
     const keys = [...this.records.values()].filter(isFinalRecord).map((record) => record.key);
     if (keys.length === 0) return 0;
-    for (const key of keys) {
-      this.records.delete(key);
-      this.scheduler.untrack(key);
-    }
-    await this.persist(...keys);
-    this.changeEmitter.fire({ keys });
+    await this.commit(this.forget(keys));
     return keys.length;
   }
 
-  /** Polls a pending job now (still within rate-limit pauses and the in-flight cap). False if it is not polled. */
+  /**
+   * Has a pending job checked now (within rate-limit pauses and the in-flight cap): here when this window polls
+   * its gateway, otherwise by the window that does. False if the job is not pending.
+   */
   refresh(key: string): boolean {
-    return this.scheduler.pollNow(key);
+    const record = this.records.get(key);
+    if (!record || !isPollable(record)) return false;
+    if (this.scheduler.isTracked(key)) return this.scheduler.pollNow(key);
+    this.sync.requestRefresh({ origin: record.origin, keys: [key] });
+    return true;
   }
 
   refreshAll(): void {
     this.scheduler.pollAllNow();
+    const origins = new Set([...this.records.values()].filter(isPollable).map((record) => record.origin));
+    for (const origin of origins) if (!this.isPolling(origin)) this.sync.requestRefresh({ origin });
+  }
+
+  /** Whether this window is the one polling `origin` now. */
+  isPolling(origin: string): boolean {
+    return this.roles.isPolling(origin);
   }
 
   setFocused(focused: boolean): void {
     this.scheduler.setFocused(focused);
+    this.roles.setFocused(focused);
   }
 
   pausedUntil(origin: string): number | undefined {
@@ -198,14 +239,25 @@ export class JobStore implements Disposable {
   /** Call when the API key of an origin changed: polling that waited for it resumes. */
   resumeAuth(origin: string): void {
     this.scheduler.resumeAuth(origin);
+    this.roles.unpark(origin);
   }
 
-  /** Resolves once everything changed so far is written to storage. */
+  /** Reads what other windows changed now (a watch and a timer do it anyway). */
+  rescan(): Promise<void> {
+    return this.sync.rescan();
+  }
+
+  /** Resolves once everything changed so far is written to the folder. */
   flush(): Promise<void> {
-    return this.saving;
+    return this.sync.flush();
   }
 
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    endOwner(this.owner);
+    this.sync.dispose();
+    this.roles.dispose();
     this.scheduler.dispose();
     for (const disposable of this.disposables) disposable.dispose();
     this.changeEmitter.dispose();
@@ -214,11 +266,10 @@ export class JobStore implements Disposable {
 
   private async submitReplacing(origin: string, request: VideoRequest, replaces: string | undefined): Promise<VideoJobRecord> {
     const api = this.apiFor(origin);
-    if (!api) throw new MissingApiKeyError(origin);
     const record = recordFromRequest(this.newKey(), origin, request, this.clock.now());
+    record.submitter = this.owner;
     this.records.set(record.key, record);
-    await this.persist(record.key);
-    this.changeEmitter.fire({ keys: [record.key] });
+    await this.commit([record.key]);
 
     let outcome: { job: Awaited<ReturnType<GatewayApi['submitVideo']>> } | { error: ErrorFields; raw: unknown };
     try {
@@ -226,9 +277,8 @@ export class JobStore implements Disposable {
     } catch (raw) {
       outcome = { error: readError(raw), raw };
     }
-    if (!this.records.has(record.key)) return cloneRecord(record); // removed by the user meanwhile
+    if (this.records.get(record.key) !== record) return cloneRecord(record); // removed meanwhile, here or elsewhere
 
-    const changed = [record.key];
     const now = this.clock.now();
     if ('job' in outcome && outcome.job.id) {
       applyGatewayJob(record, outcome.job, now);
@@ -237,17 +287,11 @@ export class JobStore implements Disposable {
     } else if (mayHaveReachedGateway(outcome.error)) {
       markUncertain(record, errorFromGateway(outcome.error), now);
     } else {
-      this.records.delete(record.key);
-      await this.persist(record.key);
-      this.changeEmitter.fire({ keys: changed });
+      await this.commit(this.forget([record.key]));
       throw outcome.raw;
     }
-    if (replaces !== undefined && this.records.delete(replaces)) changed.push(replaces);
-    if (isPollable(record)) this.scheduler.track({ key: record.key, origin, id: record.id! }, { job: jobProfile(record) });
-    record.nextPollAt = this.scheduler.nextPollAt(record.key);
-    await this.persist(...changed);
-    this.changeEmitter.fire({ keys: changed });
-    if (isFinalRecord(record)) this.finishEmitter.fire(cloneRecord(record));
+    const changed = [record.key, ...(replaces !== undefined ? this.forget([replaces]) : [])];
+    await this.commit(changed, isFinalRecord(record) ? [record.key] : []);
     return cloneRecord(record);
   }
 
@@ -255,89 +299,82 @@ export class JobStore implements Disposable {
     const record = this.records.get(event.target.key);
     if (!record) return;
     const { outcome, polledAt } = event;
-    record.lastPolledAt = polledAt;
-    record.pollCount = event.pollCount;
-    record.nextPollAt = event.nextPollAt;
-    record.updatedAt = polledAt;
     const wasFinal = isFinalRecord(record);
-    switch (outcome.kind) {
-      case 'status':
-        applyGatewayJob(record, outcome.job, polledAt);
-        break;
-      case 'not_found':
-        record.localState = 'not_found';
-        record.completedAt ??= polledAt;
-        record.error = errorFromGateway(outcome.error);
-        delete record.nextPollAt;
-        break;
-      case 'auth':
-      case 'rate_limited':
-      case 'transient':
-        // The job itself is unchanged; the scheduler keeps it and waits.
-        break;
+    let changed = false;
+    if (outcome.kind === 'status') {
+      changed = applyGatewayJob(record, outcome.job, polledAt);
+    } else if (outcome.kind === 'not_found') {
+      record.localState = 'not_found';
+      record.completedAt ??= polledAt;
+      record.error = errorFromGateway(outcome.error);
+      record.updatedAt = polledAt;
+      changed = true;
     }
-    void this.persist(record.key);
-    this.changeEmitter.fire({ keys: [record.key] });
-    if (!wasFinal && isFinalRecord(record)) this.finishEmitter.fire(cloneRecord(record));
+    // Otherwise (auth, rate limit, transient failure) the job itself is unchanged; the scheduler waits.
+    if (!changed) return;
+    this.roles.follow([record.key]);
+    void this.sync.persist(record.key);
+    this.publish([record.key], !wasFinal && isFinalRecord(record) ? [record.key] : []);
   }
 
-  private restore(): void {
-    const stored = this.storage.get<unknown>(this.storageKey);
-    const list = Array.isArray(stored) ? stored : [];
-    const interrupted: string[] = [];
-    for (const value of list) {
-      if (!isStoredRecord(value)) continue;
-      const record = normalizeStored(value);
-      if (record.localState === 'submitting') {
-        // The window closed before the gateway answered: the job may or may not exist.
-        markUncertain(record, { message: 'The extension stopped before the gateway answered' }, record.updatedAt);
-        interrupted.push(record.key);
+  /** What other windows wrote: their records replace ours, except that a job that ended here never un-ends. */
+  private applyFromDisk(incoming: VideoJobRecord[], gone: string[]): void {
+    const changed: string[] = [];
+    const finished: string[] = [];
+    for (const record of incoming) {
+      const current = this.records.get(record.key);
+      if (current && recordText(current) === recordText(record)) continue;
+      if (current && isFinalRecord(current) && !isFinalRecord(record) && current.id === record.id) {
+        void this.sync.persist(record.key); // a late write of a window that polled too: ours is the later truth
+        continue;
       }
       this.records.set(record.key, record);
-      this.snapshot.set(record.key, cloneRecord(record));
+      changed.push(record.key);
+      if (current && !isFinalRecord(current) && isFinalRecord(record)) finished.push(record.key);
     }
-    for (const record of this.records.values()) {
-      if (!isPollable(record)) continue;
-      this.scheduler.track(
-        { key: record.key, origin: record.origin, id: record.id! },
-        { nextPollAt: record.nextPollAt, lastPolledAt: record.lastPolledAt, pollCount: record.pollCount, job: jobProfile(record) },
-      );
-    }
-    if (interrupted.length > 0) void this.persist(...interrupted);
+    changed.push(...this.forget(gone));
+    changed.push(...this.settleOrphanedSubmissions());
+    if (changed.length === 0) return;
+    this.roles.follow(changed);
+    this.publish(changed, finished);
   }
 
-  /**
-   * Queues a write of every record, the changed ones (`keys`) copied afresh; resolves when a snapshot at least this
-   * recent is stored. Unchanged records reuse their last copy, so a poll does not copy the whole list.
-   */
-  private persist(...keys: string[]): Promise<void> {
-    for (const key of keys) this.dirty.add(key);
-    // A write that has not started yet will take the latest state anyway: share it.
-    if (this.queuedWrite) return this.queuedWrite;
-    const write = this.saving.then(async () => {
-      this.queuedWrite = undefined;
-      for (const key of this.dirty) {
-        const record = this.records.get(key);
-        if (record) this.snapshot.set(key, cloneRecord(record));
-        else this.snapshot.delete(key);
-      }
-      this.dirty.clear();
-      const list = [...this.records.keys()].map((key) => this.snapshot.get(key)).filter((r): r is VideoJobRecord => r !== undefined);
-      try {
-        await this.storage.update(this.storageKey, list);
-      } catch (error) {
-        this.onPersistError(error);
-      }
-    });
-    this.queuedWrite = write;
-    this.saving = write;
-    return write;
+  private refreshRequested(request: RefreshRequest): boolean {
+    if (!this.isPolling(request.origin)) return false;
+    const keys = request.keys ?? [...this.records.values()].filter((r) => r.origin === request.origin).map((r) => r.key);
+    for (const key of keys) this.scheduler.pollNow(key);
+    return true;
   }
-}
 
-/** What the scheduler needs to learn this job's duration and plan from earlier ones. */
-function jobProfile(record: VideoJobRecord): JobProfile {
-  return { model: record.model, resolution: record.parameters.resolution, duration: record.parameters.duration, submittedAt: record.createdAt };
+  /** A 'submitting' record whose window is gone will never get its answer: it becomes uncertain. */
+  private settleOrphanedSubmissions(): string[] {
+    const orphans = [...this.records.values()].filter((r) => r.localState === 'submitting' && r.submitter !== this.owner && !ownerAlive(r.submitter));
+    for (const record of orphans) markUncertain(record, { message: 'The extension stopped before the gateway answered' }, this.clock.now());
+    const keys = orphans.map((record) => record.key);
+    if (keys.length > 0) void this.sync.persist(...keys);
+    return keys;
+  }
+
+  /** Drops records from memory and polling; the caller persists the deletion, unless another window did. */
+  private forget(keys: string[]): string[] {
+    const gone = keys.filter((key) => this.records.delete(key));
+    this.roles.follow(gone);
+    return gone;
+  }
+
+  /** Persists the changed records (deletes the removed ones), then tells listeners exactly those keys. */
+  private async commit(keys: string[], finished: string[] = []): Promise<void> {
+    if (keys.length === 0) return;
+    this.roles.follow(keys);
+    await this.sync.persist(...keys);
+    this.publish(keys, finished);
+  }
+
+  private publish(keys: string[], finished: string[]): void {
+    if (this.disposed) return;
+    this.changeEmitter.fire({ keys });
+    for (const key of finished) this.roles.finished(key);
+  }
 }
 
 function mayHaveReachedGateway(error: ErrorFields): boolean {
@@ -348,21 +385,5 @@ function markUncertain(record: VideoJobRecord, error: VideoJobRecord['error'], n
   record.localState = 'uncertain';
   record.error = error;
   record.updatedAt = now;
-  delete record.nextPollAt;
-}
-
-function normalizeStored(value: VideoJobRecord): VideoJobRecord {
-  const record = cloneRecord(value);
-  record.pollCount = typeof record.pollCount === 'number' ? record.pollCount : 0;
-  record.updatedAt = typeof record.updatedAt === 'number' ? record.updatedAt : record.createdAt;
-  return record;
-}
-
-/** A copy sharing nothing mutable with the original (cheaper than structuredClone, which showed in the bench). */
-function cloneRecord(record: VideoJobRecord): VideoJobRecord {
-  const copy: VideoJobRecord = { ...record, parameters: { ...record.parameters }, resultUrls: [...record.resultUrls] };
-  if (record.parameters.extra) copy.parameters.extra = structuredClone(record.parameters.extra);
-  if (record.inputExtra) copy.inputExtra = structuredClone(record.inputExtra);
-  if (record.error) copy.error = { ...record.error };
-  return copy;
+  delete record.submitter;
 }

@@ -2,7 +2,7 @@
 // Copy Job ID. Only links that pass the one link rule (http/https, no credentials) are opened or previewed.
 import type * as vscode from 'vscode';
 import { resolveFinalUrl } from '../gateway/resultFetch';
-import { resultFetchOptionsFor, resultLinkOf, targetOf, type VideoCommandContext } from './commandContext';
+import { resultFetchOptionsFor, resultLinkOf, targetOf, type VideoCommandContext } from './sharedCommands';
 
 export async function openResult(ctx: VideoCommandContext, argument?: unknown): Promise<boolean> {
   const link = resultLinkOf(ctx, argument);

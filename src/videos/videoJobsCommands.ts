@@ -3,7 +3,7 @@
 // (refresh, remove, clear), submissionCommands.ts (uncertain submissions, resubmit), finishedJobCommands.ts (the
 // notification when a job ends, Show Error). What they say to or ask of the user goes through CommandUi.
 import type { CommandHandlers } from '../ui/commands';
-import type { VideoCommandContext } from './commandContext';
+import type { VideoCommandContext } from './sharedCommands';
 import { downloadResultToWorkspace } from './downloadResultCommand';
 import { announceFinished, showJobError } from './finishedJobCommands';
 import { generateVideo } from './generateVideoCommand';

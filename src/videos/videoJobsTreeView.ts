@@ -2,8 +2,9 @@
 // Which elements to refresh is worked out in jobTreeNodes.ts; the texts and menu tokens come from jobPresentation.ts.
 // Menus pick actions by the capability tokens in each item's contextValue (see package.json, `viewItem =~`).
 import * as vscode from 'vscode';
+import { escapeMarkdown } from '../util/html';
 import { resultFileStem } from './download';
-import { isPollable, type VideoJobRecord } from './jobRecord';
+import type { VideoJobRecord } from './jobRecord';
 import { expiryText, formatAge, formatDuration, jobContextTokens, jobDescription, linkWithoutQuery, resultContextTokens, shortPrompt, statusGroup, statusText, type StatusGroup, type VideoJobNode } from './jobPresentation';
 import { JobTreeNodes, type JobList } from './jobTreeNodes';
 import { checkResultUrl } from './resultLinks';
@@ -19,10 +20,6 @@ const ICONS: Record<StatusGroup, { id: string; color?: string }> = {
 function jobIcon(record: VideoJobRecord): vscode.ThemeIcon {
   const icon = ICONS[statusGroup(record)];
   return new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (c) => `\\${c}`);
 }
 
 function formatTime(ms: number): string {
@@ -46,8 +43,6 @@ function jobTooltip(record: VideoJobRecord, now: number): vscode.MarkdownString 
   line('Submitted', `${escapeMarkdown(formatTime(record.createdAt))} (${formatAge(now - record.createdAt)})`);
   if (record.completedAt !== undefined) line('Finished', `${escapeMarkdown(formatTime(record.completedAt))} (after ${formatDuration(record.completedAt - record.createdAt)})`);
   else line('Updated', escapeMarkdown(formatTime(record.updatedAt)));
-  if (record.pollCount > 0) line('Status checks', String(record.pollCount));
-  if (record.nextPollAt !== undefined && isPollable(record)) line('Next check', escapeMarkdown(new Date(record.nextPollAt).toLocaleTimeString()));
   record.resultUrls.forEach((url, i) => {
     const expiry = expiryText(url, now);
     line(record.resultUrls.length > 1 ? `Result ${i + 1}` : 'Result', `${escapeMarkdown(linkWithoutQuery(url))}${expiry ? ` (${expiry})` : ''}`);

@@ -8,7 +8,7 @@ import { adviceFor, SET_API_KEY } from '../gateway/errorAdvice';
 import type { GatewayApi } from '../gateway/types';
 import type { VideoDefaults } from '../settings/settings';
 import { showAdvice } from '../ui/notify';
-import type { VideoJobsHost } from './commandContext';
+import type { VideoJobsHost } from './sharedCommands';
 import { vscodeCommandUi, type CommandUi } from './commandUiView';
 import { MissingApiKeyError } from './errors';
 import type { VideoJobRecord } from './jobRecord';
@@ -39,6 +39,8 @@ export function lazyApiFor(connection: Pick<GatewayConnection, 'apiFor'>): (orig
       chat: async (request, options) => (await api()).chat(request, options),
       submitVideo: async (request, options) => (await api()).submitVideo(request, options),
       getVideo: async (id, options) => (await api()).getVideo(id, options),
+      generateImage: async (request, options) => (await api()).generateImage(request, options),
+      synthesizeSpeech: async (request, options) => (await api()).synthesizeSpeech(request, options),
     };
   };
 }
@@ -260,6 +262,9 @@ export class VideoFeature implements vscode.Disposable {
 }
 
 export interface VideoTestOptions {
+  /** The store's folder; by default `videos` in the global storage folder, or a test folder named after `storageKey`. */
+  folder?: string;
+  /** Jobs to migrate, as earlier versions kept them in `globalState`. */
   storage?: Memento;
   storageKey?: string;
   ui?: CommandUi;

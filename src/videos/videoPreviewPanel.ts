@@ -3,41 +3,28 @@
 // link goes into the page byte for byte (HTML-escaped, which the parser undoes).
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { escapeHtml, htmlPage } from '../util/html';
 import type { VideoJobRecord } from './jobRecord';
 import { shortPrompt } from './jobPresentation';
 import { checkResultUrl, urlExpiry } from './resultLinks';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** The page for one result; `url` must already have passed checkResultUrl. `note` is shown under the video. */
 function previewHtml(url: string, title: string, nonce: string, expiresAt?: number, note?: string): string {
   const origin = new URL(url).origin;
   const csp = [`default-src 'none'`, `media-src ${origin}`, `style-src 'nonce-${nonce}'`].join('; ');
   const expiry = expiresAt === undefined ? '' : `<p class="note">The link ${expiresAt <= Date.now() ? 'expired' : 'is valid until'} ${escapeHtml(new Date(expiresAt).toLocaleString())}.</p>`;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style nonce="${nonce}">
+  const style = `
   body { margin: 0; padding: 12px; color: var(--vscode-foreground); font-family: var(--vscode-font-family); }
   video { display: block; max-width: 100%; max-height: calc(100vh - 90px); margin: 0 auto; background: #000; }
   h1 { font-size: 1em; font-weight: normal; margin: 0 0 8px; overflow-wrap: anywhere; }
   .note { opacity: 0.75; font-size: 0.9em; }
-</style>
-</head>
-<body>
-<h1>${escapeHtml(title)}</h1>
+`;
+  const body = `<h1>${escapeHtml(title)}</h1>
 <video controls preload="metadata" src="${escapeHtml(url)}">
   <p>This video cannot play here. Use Open Result or Download to Workspace instead.</p>
 </video>
-${expiry}${note ? `\n<p class="note">${escapeHtml(note)}</p>` : ''}
-</body>
-</html>`;
+${expiry}${note ? `\n<p class="note">${escapeHtml(note)}</p>` : ''}`;
+  return htmlPage({ title, csp, nonce, style, body });
 }
 
 export class VideoPreviewPanels implements vscode.Disposable {

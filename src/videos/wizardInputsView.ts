@@ -1,13 +1,7 @@
-// UI adapter: the two Generate Video steps that a plain input box or quick pick cannot do: the prompt (from the
-// selection, or written over several lines in an editor) and the model (a picker that fills while it is open).
-// Reached through CommandUi (commandUiView.ts).
+// UI adapter: the Generate Video step that a plain input box cannot do: the prompt (from the selection, or written
+// over several lines in an editor). The model picker that fills while it is open is ui/modelPicker.ts. Reached
+// through CommandUi (commandUiView.ts).
 import * as vscode from 'vscode';
-
-/** The models to offer, and what the picker says about them. */
-export interface ModelChoices {
-  ids: string[];
-  placeholder: string;
-}
 
 /** One line in an input box, or (button, or a multi-line selection) several lines in an editor. */
 export async function askPromptText(title: string, validate: (text: string) => string | undefined): Promise<string | undefined> {
@@ -70,41 +64,4 @@ async function closeUntitled(document: vscode.TextDocument): Promise<void> {
   if (document.isClosed) return;
   await vscode.window.showTextDocument(document, { preview: false });
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-}
-
-/**
- * Offers `defaultModel` at once and the gateway's list when `choices` arrives; choosing before it does just
- * stops listening. Resolves with the id, 'other' for "Other model id…", or undefined when dismissed.
- */
-export async function pickModelId(title: string, defaultModel: string, choices: Promise<ModelChoices>): Promise<string | 'other' | undefined> {
-  type Item = vscode.QuickPickItem & { other?: true };
-  const other: Item = { label: '$(edit) Other model id…', other: true, alwaysShow: true };
-  const itemsFor = (ids: string[]): Item[] => [...ids.map((id) => ({ label: id, description: id === defaultModel ? 'default' : undefined })), other];
-  const pick = vscode.window.createQuickPick<Item>();
-  pick.title = title;
-  pick.placeholder = 'Loading the gateway’s models…';
-  pick.ignoreFocusOut = true;
-  pick.busy = true;
-  pick.items = itemsFor([defaultModel]);
-  pick.activeItems = [pick.items[0]];
-  let open = true;
-  void choices.then((loaded) => {
-    if (!open) return;
-    pick.items = itemsFor(loaded.ids);
-    pick.activeItems = [pick.items[0]];
-    pick.placeholder = loaded.placeholder;
-    pick.busy = false;
-  });
-  const chosen = await new Promise<Item | undefined>((resolve) => {
-    pick.onDidAccept(() => {
-      resolve(pick.selectedItems[0] ?? pick.activeItems[0]);
-      pick.hide();
-    });
-    pick.onDidHide(() => resolve(undefined));
-    pick.show();
-  });
-  open = false;
-  pick.dispose();
-  if (!chosen) return undefined;
-  return chosen.other ? 'other' : chosen.label;
 }

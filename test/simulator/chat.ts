@@ -1,8 +1,8 @@
 // POST /v1/chat/completions: validation, the scripted reply, and its JSON or SSE form.
 import { randomBytes } from 'node:crypto';
-import { invalidRequest, modelNotFound } from './errors';
+import { invalidRequest, isObject, modelNotFound } from './errors';
 import type { SseFrame } from './exchange';
-import { CHAT_MODELS, VIDEO_MODEL, isKnownModel } from './models';
+import { CHAT_MODELS, IMAGE_MODEL, SPEECH_MODEL, VIDEO_MODEL, isKnownModel } from './models';
 import {
   countTokens,
   hasKeyword,
@@ -62,10 +62,6 @@ export interface ChatReply {
   toolCalls: ScriptedToolCall[];
   finishReason: 'stop' | 'length' | 'tool_calls';
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function messageText(content: unknown, index: number): string {
@@ -147,6 +143,10 @@ export function validateChatRequest(body: unknown): ValidChatRequest {
   if (!isKnownModel(model)) throw modelNotFound(model);
   if (model === VIDEO_MODEL) {
     throw invalidRequest(`${model} is a video model; use POST /v1/videos/generations (chat models: ${CHAT_MODELS.join(', ')})`);
+  }
+  if (model === IMAGE_MODEL || model === SPEECH_MODEL) {
+    const endpoint = model === IMAGE_MODEL ? 'an image model; use POST /v1/images/generations' : 'a speech model; use POST /v1/audio/speech';
+    throw invalidRequest(`${model} is ${endpoint} (chat models: ${CHAT_MODELS.join(', ')})`);
   }
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
     throw invalidRequest("'stream' must be a boolean");

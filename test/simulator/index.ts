@@ -6,9 +6,12 @@ import { authenticate, makeKeys, modelAccessError, RateLimiter, rateLimitedError
 import { completionBody, composeReply, promptOfChatBody, streamFrames, validateChatRequest } from './chat';
 import { invalidRequest, modelNotFound, notFound, SimErrorResponse } from './errors';
 import { Exchange, type FaultPlan } from './exchange';
-import { faultKeyword, FAULTS, isFaultName } from './faults';
+import { faultKeyword, FAULTS, HTML_ERROR_PAGE, isFaultName } from './faults';
 import { isKnownModel, modelList, modelObject } from './models';
+import { hasKeyword } from './replies';
+import { GeneratedImages, promptOfImageBody, validateImageRequest } from './images';
 import { RequestLog, type RequestLogEntry } from './requestLog';
+import { inputOfSpeechBody, speak, validateSpeechRequest } from './speech';
 import { DEFAULT_VIDEO_SCHEDULE, loadSampleVideo, parseRange, promptOfVideoBody, validateVideoRequest, VideoJobs, type VideoSchedule, type VideoScheduleFor } from './video';
 
 export type { RequestLogEntry } from './requestLog';
@@ -65,6 +68,7 @@ class GatewaySimulator implements Simulator {
   private readonly requestLog = new RequestLog();
   private readonly rateLimiter: RateLimiter;
   private readonly jobs: VideoJobs;
+  private readonly images: GeneratedImages;
   private readonly now: () => number;
   private readonly tokensPerSecond: number;
   private readonly quiet: boolean;
@@ -81,6 +85,7 @@ class GatewaySimulator implements Simulator {
     this.quiet = options.quiet ?? true;
     this.rateLimiter = new RateLimiter(options.rateLimit ?? null, this.now);
     this.jobs = new VideoJobs(this.now, options.video ?? DEFAULT_VIDEO_SCHEDULE);
+    this.images = new GeneratedImages(this.now);
     this.server = createServer((req, res) => void this.handle(req, res));
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
@@ -211,7 +216,17 @@ class GatewaySimulator implements Simulator {
 
     const isChat = path === '/v1/chat/completions';
     const isVideoSubmit = path === '/v1/videos/generations';
-    const prompt = isChat ? promptOfChatBody(exchange.body) : isVideoSubmit ? promptOfVideoBody(exchange.body) : '';
+    const isImage = path === '/v1/images/generations';
+    const isSpeech = path === '/v1/audio/speech';
+    const prompt = isChat
+      ? promptOfChatBody(exchange.body)
+      : isVideoSubmit
+        ? promptOfVideoBody(exchange.body)
+        : isImage
+          ? promptOfImageBody(exchange.body)
+          : isSpeech
+            ? inputOfSpeechBody(exchange.body)
+            : '';
     if (!(await this.applyFault(exchange, this.resolveFault(exchange, prompt)))) return;
 
     if (path === '/v1/models') return this.only(exchange, 'GET', () => exchange.sendJson(modelList()));
@@ -225,6 +240,8 @@ class GatewaySimulator implements Simulator {
     }
     if (isChat) return this.only(exchange, 'POST', () => this.chat(exchange, auth.kind));
     if (isVideoSubmit) return this.only(exchange, 'POST', () => this.submitVideo(exchange, auth.kind));
+    if (isImage) return this.only(exchange, 'POST', () => this.generateImages(exchange, auth.kind));
+    if (isSpeech) return this.only(exchange, 'POST', () => this.synthesizeSpeech(exchange, auth.kind));
     const jobMatch = /^\/v1\/videos\/generations\/([^/]+)$/.exec(path);
     if (jobMatch) {
       return this.only(exchange, 'GET', () => {
@@ -275,10 +292,36 @@ class GatewaySimulator implements Simulator {
     exchange.sendJson(this.jobs.submit(request));
   }
 
+  private generateImages(exchange: Exchange, kind: KeyKind): void {
+    this.requireJsonBody(exchange);
+    const request = validateImageRequest(exchange.body);
+    const denied = modelAccessError(kind, request.model);
+    if (denied) throw new SimErrorResponse(denied);
+    exchange.sendJson(this.images.generate(request, this.origin));
+  }
+
+  private synthesizeSpeech(exchange: Exchange, kind: KeyKind): void {
+    this.requireJsonBody(exchange);
+    const request = validateSpeechRequest(exchange.body);
+    const denied = modelAccessError(kind, request.model);
+    if (denied) throw new SimErrorResponse(denied);
+    // A 200 carrying an error object, as some gateways answer a failed synthesis.
+    if (exchange.fault?.name === 'error-chunk') return exchange.sendJson({});
+    if (hasKeyword(request.input, 'not-audio')) return exchange.sendBytes(200, { 'content-type': 'audio/mpeg' }, Buffer.from(HTML_ERROR_PAGE, 'utf8'));
+    exchange.sendBytes(200, { 'content-type': 'audio/wav' }, speak(request));
+  }
+
   private serveFile(exchange: Exchange, name: string): void {
     const method = exchange.req.method;
     if (method !== 'GET' && method !== 'HEAD') {
       exchange.sendError({ status: 405, code: 'method_not_allowed', message: `${method} is not allowed on files`, headers: { allow: 'GET, HEAD' } });
+      return;
+    }
+    const image = /^(img_[A-Za-z0-9]+)\.png$/.exec(name);
+    if (image) {
+      const stored = this.images.file(image[1], exchange.url.searchParams.get('sig'), exchange.url.searchParams.get('expires'));
+      // `[not-image]` images keep their image/png label: a lying server is what the client must catch.
+      exchange.sendBytes(200, { 'content-type': stored.contentType, 'cache-control': 'private, max-age=3600' }, stored.bytes, method === 'GET');
       return;
     }
     const match = /^([A-Za-z0-9_-]+)\.mp4$/.exec(name);

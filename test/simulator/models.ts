@@ -2,13 +2,17 @@
 
 export const CHAT_MODELS = ['model-k3', 'model-5.2'] as const;
 export const VIDEO_MODEL = 'model-1.0-video-edit';
-export const ALL_MODELS: readonly string[] = [...CHAT_MODELS, VIDEO_MODEL];
+export const IMAGE_MODEL = 'model-image-1.0';
+export const SPEECH_MODEL = 'model-speech-1.0';
+export const ALL_MODELS: readonly string[] = [...CHAT_MODELS, VIDEO_MODEL, IMAGE_MODEL, SPEECH_MODEL];
 
 /** Fixed creation times so the listing is stable across runs. */
 const CREATED: Record<string, number> = {
   'model-k3': 1735689600,
   'model-5.2': 1748736000,
   [VIDEO_MODEL]: 1751328000,
+  [IMAGE_MODEL]: 1754006400,
+  [SPEECH_MODEL]: 1756684800,
 };
 
 export function isKnownModel(id: string): boolean {

@@ -1,6 +1,6 @@
 // Deterministic reply texts derived from the conversation, and the keywords that script special replies.
 
-const KEYWORD = /\[(?:long:\d+|chunks:\d+|reasoning|hostile|echo|parallel|refusal|fault:[a-z0-9-]+|fail)\]/gi;
+const KEYWORD = /\[(?:long:\d+|chunks:\d+|reasoning|hostile|echo|parallel|refusal|fault:[a-z0-9-]+|fail|not-image|not-audio)\]/gi;
 
 /** The user's text without simulator keywords, on one line, at most `max` characters. */
 export function snippetOf(text: string, max = 60): string {

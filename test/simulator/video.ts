@@ -1,10 +1,11 @@
 // Video jobs on the injected clock (queued -> in_progress -> completed | failed) and the signed result files.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { invalidRequest, modelNotFound, SimErrorResponse } from './errors';
+import { bodyForModel, invalidRequest, isObject, SimErrorResponse } from './errors';
 import { CHAT_MODELS, VIDEO_MODEL, isKnownModel } from './models';
 import { hasKeyword } from './replies';
+import { UrlSigner } from './signing';
 
 export interface VideoSchedule {
   queuedMs: number;
@@ -44,17 +45,11 @@ export interface VideoView {
   headers: Record<string, string>;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function validateVideoRequest(body: unknown): ValidVideoRequest {
-  if (!isObject(body)) throw invalidRequest('Request body must be a JSON object');
-  if (typeof body.model !== 'string' || body.model === '') throw invalidRequest("'model' is required and must be a string");
-  if (!isKnownModel(body.model)) throw modelNotFound(body.model);
-  if (body.model !== VIDEO_MODEL) {
-    throw invalidRequest(`${body.model} is a chat model; video generation needs ${VIDEO_MODEL} (chat models: ${CHAT_MODELS.join(', ')})`);
-  }
+export function validateVideoRequest(raw: unknown): ValidVideoRequest {
+  const body = bodyForModel(raw, VIDEO_MODEL, isKnownModel, (model) => {
+    const what = CHAT_MODELS.includes(model as (typeof CHAT_MODELS)[number]) ? 'a chat model' : 'not a video model';
+    return `${model} is ${what}; video generation needs ${VIDEO_MODEL} (chat models: ${CHAT_MODELS.join(', ')})`;
+  });
   if (!isObject(body.input)) throw invalidRequest("'input' is required and must be an object");
   const prompt = body.input.prompt;
   if (typeof prompt !== 'string' || prompt.trim() === '') throw invalidRequest("'input.prompt' must be a non-empty string");
@@ -89,7 +84,7 @@ export function loadSampleVideo(): Buffer {
 
 export class VideoJobs {
   private readonly jobs = new Map<string, StoredJob>();
-  private readonly secret = randomBytes(32);
+  private readonly signer = new UrlSigner();
 
   constructor(
     private readonly now: () => number,
@@ -153,27 +148,11 @@ export class VideoJobs {
     const job = this.jobs.get(id);
     const completed = job && !job.fails && this.now() - job.submittedAtMs >= job.schedule.queuedMs + job.schedule.inProgressMs;
     if (!job || !completed) return new SimErrorResponse({ status: 404, code: 'not_found', message: `No video file for '${id}'` });
-    if (!sig || !expires || !/^\d+$/.test(expires)) {
-      return new SimErrorResponse({ status: 403, code: 'forbidden', message: 'The file URL must carry sig and expires' });
-    }
-    const expected = Buffer.from(this.signature(id, expires));
-    const given = Buffer.from(sig);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-      return new SimErrorResponse({ status: 403, code: 'forbidden', message: 'The file URL signature does not match' });
-    }
-    if (Number(expires) * 1000 < this.now()) {
-      return new SimErrorResponse({ status: 403, code: 'forbidden', message: 'The file URL has expired' });
-    }
-    return undefined;
+    return this.signer.problem(id, sig, expires, this.now());
   }
 
   private signedUrl(job: StoredJob, origin: string, finishedAt: number): string {
-    const expires = String(finishedAt + URL_LIFETIME_SECONDS);
-    return `${origin}/files/${job.id}.mp4?sig=${this.signature(job.id, expires)}&expires=${expires}`;
-  }
-
-  private signature(id: string, expires: string): string {
-    return createHmac('sha256', this.secret).update(`${id}.${expires}`).digest('hex').slice(0, 32);
+    return this.signer.url(origin, `${job.id}.mp4`, job.id, finishedAt + URL_LIFETIME_SECONDS);
   }
 }
 

@@ -72,6 +72,8 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
         ['model-k3', 'chat', 'model-gateway'],
         ['model-5.2', 'chat', 'model-gateway'],
         ['model-1.0-video-edit', 'video', 'model-gateway'],
+        ['model-image-1.0', 'image', 'model-gateway'],
+        ['model-speech-1.0', 'speech', 'model-gateway'],
       ],
     );
     await catalog.load();
@@ -81,11 +83,11 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
   it('Refresh Models asks the gateway again and returns the list', async () => {
     sim.clearLog();
     const snapshot = await vscode.commands.executeCommand<CatalogSnapshot | undefined>('modelGateway.refreshModels');
-    assert.equal(snapshot?.models.length, 3);
+    assert.equal(snapshot?.models.length, 5);
     assert.equal(modelRequests(sim).length, 1);
   });
 
-  it('List Models shows chat, video and other groups with details and per-model actions', async () => {
+  it('List Models shows chat, video, image and speech groups with details and per-model actions', async () => {
     await config().update('chat.model', 'model-5.2', vscode.ConfigurationTarget.Global);
     const groups = await vscode.commands.executeCommand<ModelListGroup[] | undefined>('modelGateway.listModels');
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
@@ -95,13 +97,17 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
       [
         ['Chat models', ['model-k3', 'model-5.2']],
         ['Video models', ['model-1.0-video-edit']],
+        ['Image models', ['model-image-1.0']],
+        ['Speech models', ['model-speech-1.0']],
       ],
     );
-    const [chat, video] = groups;
+    const [chat, video, image, speech] = groups;
     assert.equal(chat.entries[1].description, 'default chat model');
     assert.match(chat.entries[0].detail, /^Owner: model-gateway · Created: \d{4}-\d{2}-\d{2}$/);
     assert.deepEqual(chat.entries[0].actions, ['startChat', 'setDefaultChat', 'copyId']);
     assert.deepEqual(video.entries[0].actions, ['copyId']);
+    assert.deepEqual(image.entries[0].actions, ['setDefaultImage', 'copyId']);
+    assert.deepEqual(speech.entries[0].actions, ['setDefaultSpeech', 'copyId']);
   });
 
   it('sets the default chat model in user settings', async () => {
@@ -128,7 +134,7 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
       await vscode.commands.executeCommand('modelGateway.setApiKey', other.apiKey);
       const snapshot = await catalog.load();
       assert.equal(snapshot?.origin, other.origin);
-      assert.deepEqual(snapshot?.models.map((m) => m.id), ['model-k3', 'model-5.2', 'model-1.0-video-edit']);
+      assert.deepEqual(snapshot?.models.map((m) => m.id), ['model-k3', 'model-5.2', 'model-1.0-video-edit', 'model-image-1.0', 'model-speech-1.0']);
       // VS Code may ask the provider again once the new key has worked, so there can be more than one request.
       assert.ok(modelRequests(other).length >= 1);
     } finally {
@@ -157,7 +163,7 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
       ],
     );
     assert.equal(report.ok, true);
-    assert.equal(report.modelCount, 3);
+    assert.equal(report.modelCount, 5);
     assert.ok(modelRequests(sim).length >= 1, 'the model list was requested for real');
 
     const tab = await until(reportTab, 'the report preview tab');

@@ -137,7 +137,7 @@ async function serve(handler: Handler): Promise<{ origin: string; close(): Promi
 
 function completedJob(key: string, origin: string, resultUrls: string[], id = `vid_${key}`): VideoJobRecord {
   const now = Date.now();
-  return { key, id, origin, model: 'model-1.0-video-edit', prompt: `job ${key}`, parameters: {}, status: 'completed', resultUrls, createdAt: now, updatedAt: now, completedAt: now, pollCount: 1 };
+  return { key, id, origin, model: 'model-1.0-video-edit', prompt: `job ${key}`, parameters: {}, status: 'completed', resultUrls, createdAt: now, updatedAt: now, completedAt: now };
 }
 
 describe('video jobs', function () {
@@ -153,9 +153,12 @@ describe('video jobs', function () {
   const itemFor = (key: string) => provider().getTreeItem(provider().jobNode(key));
   const statusOf = (key: string) => feature.store.get(key)?.status;
   const gets = (id: string) => sim.log.filter((e) => e.method === 'GET' && e.path === `/v1/videos/generations/${id}`);
+  /** Generate Video checks the model against the gateway's list, which a key change made it fetch again. */
+  const modelsLoaded = () => (api.testing.models as { load(): Promise<unknown> }).load();
 
   before(async () => {
-    sim = await startSimulator({ video: { queuedMs: 1200, inProgressMs: 1500 } });
+    // "[slow]" jobs take long enough that no poll plan (learned or not) can meet them finished at their first poll.
+    sim = await startSimulator({ video: (request) => (request.prompt.includes('[slow]') ? { queuedMs: 6000, inProgressMs: 3000 } : { queuedMs: 1200, inProgressMs: 1500 }) });
     api = await vscode.extensions.getExtension<ModelGatewayApi>(EXTENSION_ID)!.activate();
     hooks = api.testing.videos as VideoHooks;
     feature = hooks.feature;
@@ -450,7 +453,6 @@ describe('video jobs', function () {
       createdAt: Date.now(),
       updatedAt: Date.now(),
       completedAt: Date.now(),
-      pollCount: 1,
     };
     const ui = new RecordingUi();
     const bundle = hooks.createForTest({ storage: new MemoryMemento({ crafted: [record] }), storageKey: 'crafted', ui });
@@ -483,7 +485,7 @@ describe('video jobs', function () {
   });
 
   it('asks before removing an unfinished job, and removes a finished one at once', async () => {
-    const base = { origin: sim.origin, model: 'm', parameters: {}, resultUrls: [], createdAt: Date.now(), updatedAt: Date.now(), pollCount: 0 };
+    const base = { origin: sim.origin, model: 'm', parameters: {}, resultUrls: [], createdAt: Date.now(), updatedAt: Date.now() };
     const uncertain: VideoJobRecord = { ...base, key: 'job-uncertain', prompt: 'uncertain one', status: '', localState: 'uncertain', error: { message: 'socket hang up' } };
     const failed: VideoJobRecord = { ...base, key: 'job-failed', id: 'vid_f', prompt: 'failed one', status: 'failed', error: { message: 'boom' }, createdAt: Date.now() + 1 };
     const ui = new RecordingUi();
@@ -516,7 +518,6 @@ describe('video jobs', function () {
 
   it('makes no poll during the Retry-After window of a 429, and shows the pause', async () => {
     const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: 'A clock tower in fog' })) as VideoJobRecord;
-    await until(() => gets(record.id!).length > 0, 'the first poll');
     const paused = new Promise<number>((resolve) => {
       const subscription = feature.store.onDidChangePause((change) => {
         if (change.origin === sim.origin && change.pausedUntil !== undefined) {
@@ -528,7 +529,7 @@ describe('video jobs', function () {
     const states: string[] = [];
     const watching = api.connection.onDidChangeState((state) => state.kind === 'rate-limited' && states.push(state.message));
     const firstForced = sim.log.length;
-    // The client itself waits out two of them (its retries); the third reaches the store, which pauses polling.
+    // Before the first poll (at least a second after the submit): three polls in a row are refused.
     sim.force429(1, 3);
     const pausedUntil = await paused;
     const observedAt = Date.now();
@@ -557,14 +558,13 @@ describe('video jobs', function () {
   });
 
   it('pauses polling when the key is refused, and resumes when the key changes', async () => {
-    const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: 'A fox in deep snow' })) as VideoJobRecord;
-    await until(() => gets(record.id!).length > 0, 'the first poll');
+    const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: '[slow] A fox in deep snow' })) as VideoJobRecord;
     assert.equal(await vscode.commands.executeCommand('modelGateway.rotateApiKey', sim.keys.disabled), true);
     await until(() => feature.store.isAuthBlocked(sim.origin), 'polling to wait for a key');
     assert.match(feature.view.treeView?.message ?? '', /did not accept the API key/);
     assert.equal(gets(record.id!).at(-1)?.status, 403);
     assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey), true);
-    await until(() => statusOf(record.key) === 'completed', 'the job to complete with the new key');
+    await until(() => statusOf(record.key) === 'completed', 'the job to complete with the new key', 30_000);
     assert.equal(feature.store.isAuthBlocked(sim.origin), false);
     assert.equal(feature.view.treeView?.message, undefined);
   });
@@ -575,6 +575,7 @@ describe('video jobs', function () {
     bundles.push(bundle);
     const posts = () => sim.log.filter((e) => e.method === 'POST' && e.path === '/v1/videos/generations').length;
     const postsBefore = posts();
+    await modelsLoaded(); // so that the next request, the one the fault hits, is the submission
     sim.setDefaultFault('drop-mid-stream', 1);
     const job = (await bundle.commands.generateVideo({ prompt: 'A heron taking off from a pond' }))!;
     assert.equal(job.localState, 'uncertain');
@@ -606,6 +607,7 @@ describe('video jobs', function () {
     const ui = new RecordingUi();
     const bundle = hooks.createForTest({ storage: new MemoryMemento(), storageKey: 'adopt', ui });
     bundles.push(bundle);
+    await modelsLoaded(); // so that the next request, the one the fault hits, is the submission
     sim.setDefaultFault('drop-mid-stream', 1);
     const job = (await bundle.commands.generateVideo({ prompt: 'A lighthouse in fog' }))!;
     assert.equal(job.localState, 'uncertain');

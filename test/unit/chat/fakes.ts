@@ -157,4 +157,12 @@ export class FakeGateway implements GatewayApi {
   getVideo(): never {
     throw new Error('not used');
   }
+
+  generateImage(): never {
+    throw new Error('not used');
+  }
+
+  synthesizeSpeech(): never {
+    throw new Error('not used');
+  }
 }

@@ -22,7 +22,7 @@ function fakeApi(fail?: unknown): GatewayApi {
     if (fail) throw fail;
     return [];
   };
-  return { listModels: result, chat: result as never, submitVideo: result as never, getVideo: result as never };
+  return { listModels: result, chat: result as never, submitVideo: result as never, getVideo: result as never, generateImage: result as never, synthesizeSpeech: result as never };
 }
 
 describe('GatewayConnection', () => {
@@ -112,6 +112,22 @@ describe('GatewayConnection', () => {
     failure = undefined;
     await api.listModels();
     assert.deepEqual(states, ['connected', 'unauthorized', 'rate-limited', 'offline', 'connected']);
+    connection.dispose();
+  });
+
+  it('watches image and speech calls too, and hands the configured endpoint paths to the client', async () => {
+    const keys = memoryKeys();
+    await keys.set('https://a.example', 'sk-a');
+    const made: ClientConfig[] = [];
+    const refused = { status: 401, code: 'unauthorized', message: 'Invalid API key' };
+    const settings = { ...settingsFor('https://a.example/v1'), paths: { images: '/img', speech: '/tts' } };
+    const connection = new GatewayConnection(settings, keys, (c) => (made.push(c), { ...fakeApi(), generateImage: async () => Promise.reject(refused), synthesizeSpeech: async () => ({ audio: new Uint8Array([1]), contentType: 'audio/wav' as const }) }), new FakeClock());
+    const api = (await connection.api())!;
+    assert.deepEqual(made[0].paths, { images: '/img', speech: '/tts' });
+    await api.synthesizeSpeech({ model: 'm', input: 'hi', voice: 'alloy' });
+    assert.equal(connection.state.kind, 'connected');
+    await assert.rejects(api.generateImage({ model: 'm', prompt: 'p' }));
+    assert.equal(connection.state.kind, 'unauthorized');
     connection.dispose();
   });
 

@@ -7,6 +7,7 @@ import { createNetworkProbes, ProbeTimeout, type NetworkProbes, type ProbeTarget
 import { realClock } from '../../../src/util/clock';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { startSimulator } from '../../simulator';
+import { modelList } from '../../simulator/models';
 import { startServer } from '../gateway/helpers/server';
 import { model } from '../models/fakes';
 
@@ -58,6 +59,8 @@ function gateway(clock: FakeClock, answers: Array<{ ms: number; models?: Model[]
     chat: () => Promise.reject(new Error('not used')),
     submitVideo: () => Promise.reject(new Error('not used')),
     getVideo: () => Promise.reject(new Error('not used')),
+    generateImage: () => Promise.reject(new Error('not used')),
+    synthesizeSpeech: () => Promise.reject(new Error('not used')),
   };
   return api;
 }
@@ -230,7 +233,7 @@ describe('connection diagnostics', () => {
       try {
         const report = await runDiagnostics({ baseUrl: sim.baseUrl, api: async () => client, probes: createNetworkProbes(realClock), clock: realClock });
         assert.deepEqual(statuses(report), { settings: 'ok', dns: 'ok', connect: 'ok', tls: 'skipped', auth: 'ok', models: 'ok', latency: 'ok' });
-        assert.equal(report.modelCount, 3);
+        assert.equal(report.modelCount, modelList().data.length);
         assert.equal(sim.log.filter((e) => e.path === '/v1/models').length, 3);
         const rendered = renderReport(report) + JSON.stringify(report);
         assert.equal(rendered.includes(sim.apiKey), false);

@@ -45,6 +45,14 @@ export class ManualGateway implements GatewayApi {
   getVideo(): Promise<VideoJob> {
     throw new Error('not used');
   }
+
+  generateImage(): never {
+    throw new Error('not used');
+  }
+
+  synthesizeSpeech(): never {
+    throw new Error('not used');
+  }
 }
 
 export class FakeSource implements ModelSource {

@@ -21,21 +21,41 @@ describe('classifyModel', () => {
     }
   });
 
-  it('puts other modalities under other, even in a chat family', () => {
-    for (const id of ['text-embedding-3-small', 'gpt-image-1', 'dall-e-3', 'tts-1', 'whisper-1', 'omni-moderation-latest', 'bge-reranker', 'qwen-image', 'gemini-embedding-001', 'gpt-4o-transcribe']) {
+  it('places the simulator\'s image and speech models by their ids', () => {
+    assert.equal(kind('model-image-1.0'), 'image');
+    assert.equal(kind('model-speech-1.0'), 'speech');
+  });
+
+  it('knows image and speech models by their ids, even in a chat family', () => {
+    for (const id of ['gpt-image-1', 'dall-e-3', 'qwen-image', 'imagen-4.0-generate', 'flux-1.1-pro', 'stable-diffusion-xl', 'sdxl-turbo-lightning', 'acme-img-2']) assert.equal(kind(id), 'image', id);
+    for (const id of ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts', 'acme-speech-2', 'speech-02-hd']) assert.equal(kind(id), 'speech', id);
+  });
+
+  it('puts the other modalities under other, even in a chat family', () => {
+    for (const id of ['text-embedding-3-small', 'whisper-1', 'omni-moderation-latest', 'bge-reranker', 'gemini-embedding-001', 'gpt-4o-transcribe', 'gpt-4o-audio-preview', 'image-embedding-1']) {
       assert.equal(kind(id), 'other', id);
     }
   });
 
   it('offers unknown ids as chat models (OpenAI-compatible gateways list fine-tunes and house models)', () => {
-    for (const id of ['acme-x', 'foo', 'model-edit']) assert.equal(kind(id), 'chat', id);
-    assert.equal(kind('sdxl-turbo-lightning'), 'other', 'a known image family is not chat');
+    for (const id of ['acme-x', 'foo', 'model-edit', 'imagine-7b', 'speechless-13b']) assert.equal(kind(id), 'chat', id);
   });
 
   it('trusts the gateway\'s own type or capability fields over the name', () => {
     assert.equal(kind('acme-x', { type: 'chat' }), 'chat');
     assert.equal(kind('acme-x', { modalities: ['text', 'video'] }), 'video');
     assert.equal(kind('gpt-4o', { type: 'embedding' }), 'other');
+    assert.equal(kind('acme-x', { type: 'image' }), 'image');
+    assert.equal(kind('acme-x', { mode: 'image_generation' }), 'image', 'LiteLLM model_info');
+    assert.equal(kind('acme-x', { mode: 'audio_speech' }), 'speech');
+    assert.equal(kind('acme-x', { mode: 'audio_transcription' }), 'other');
+    assert.equal(kind('acme-x', { type: 'text-to-speech' }), 'speech', '"text-to-…" is not a chat hint');
+    assert.equal(kind('acme-x', { output_modalities: ['image'] }), 'image');
+    assert.equal(kind('acme-x', { supported_endpoints: ['/v1/images/generations'] }), 'image');
+    assert.equal(kind('acme-x', { supported_endpoints: ['/v1/audio/speech'] }), 'speech');
+    assert.equal(kind('model-image-1.0', { type: 'chat' }), 'chat', 'the gateway\'s field wins over the id');
+    assert.equal(kind('tts-1', { type: 'video' }), 'video');
+    assert.equal(kind('acme-vision', { modalities: ['text', 'image'] }), 'chat', 'a vision chat model stays chat');
     assert.equal(kind('acme-x', { capabilities: { chat: true, vision: false } }), 'chat');
     assert.equal(kind('acme-x', { capabilities: { chat: false } }), 'chat', 'a false capability is no hint: the name decides');
     assert.equal(kind('acme-x', { supported_endpoints: ['/v1/chat/completions'] }), 'chat');

@@ -9,13 +9,15 @@ function snapshot(...ids: Array<string | [string, Record<string, unknown>]>): Ca
 }
 
 describe('model list presentation', () => {
-  it('groups chat, video, other in that order, keeping the gateway order within a group and dropping empty groups', () => {
-    const groups = buildModelList(snapshot('model-1.0-video-edit', 'model-5.2', 'whisper-1', 'model-k3'), undefined);
+  it('groups chat, video, image, speech, other in that order, keeping the gateway order within a group and dropping empty groups', () => {
+    const groups = buildModelList(snapshot('model-speech-1.0', 'model-1.0-video-edit', 'model-5.2', 'whisper-1', 'model-image-1.0', 'model-k3', 'gpt-image-1'), undefined);
     assert.deepEqual(
       groups.map((g) => [g.title, g.entries.map((e) => e.id)]),
       [
         ['Chat models', ['model-5.2', 'model-k3']],
         ['Video models', ['model-1.0-video-edit']],
+        ['Image models', ['model-image-1.0', 'gpt-image-1']],
+        ['Speech models', ['model-speech-1.0']],
         ['Other models', ['whisper-1']],
       ],
     );
@@ -28,6 +30,15 @@ describe('model list presentation', () => {
     assert.deepEqual(chat.entries[0].actions, ['startChat', 'setDefaultChat', 'copyId']);
     assert.deepEqual(video.entries[0].actions, ['copyId']);
     assert.equal(video.entries[0].description, '', 'the chat default never marks a video model');
+  });
+
+  it('offers Set as Default for image and speech models and marks each kind\'s default', () => {
+    const [, image, speech] = buildModelList(snapshot('model-k3', 'model-image-1.0', 'gpt-image-1', 'model-speech-1.0'), { chat: 'model-k3', image: 'gpt-image-1', speech: 'model-k3' });
+    assert.deepEqual(image.entries.map((e) => [e.description, e.actions]), [
+      ['', ['setDefaultImage', 'copyId']],
+      ['default image model', ['setDefaultImage', 'copyId']],
+    ]);
+    assert.deepEqual(speech.entries.map((e) => [e.description, e.actions]), [['', ['setDefaultSpeech', 'copyId']]], 'a chat id set as speech default marks nothing');
   });
 
   it('describes owner and creation date, saying when either is missing', () => {
@@ -45,6 +56,7 @@ describe('model list presentation', () => {
   it('summarises counts by kind', () => {
     assert.equal(summarizeModels(snapshot('model-k3', 'model-5.2', 'model-1.0-video-edit').models), '3 models (2 chat, 1 video)');
     assert.equal(summarizeModels(snapshot('whisper-1').models), '1 model (1 other)');
+    assert.equal(summarizeModels(snapshot('model-k3', 'model-5.2', 'model-1.0-video-edit', 'model-image-1.0', 'model-speech-1.0').models), '5 models (2 chat, 1 video, 1 image, 1 speech)');
     assert.equal(summarizeModels([]), '0 models');
   });
 });

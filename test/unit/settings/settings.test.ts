@@ -42,7 +42,7 @@ describe('settings', () => {
     const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8'));
     const props = manifest.contributes.configuration.properties;
     const restricted: string[] = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
-    for (const key of ['chat.model', 'chat.systemPrompt', 'chat.temperature', 'chat.topP', 'chat.maxTokens', 'video.model', 'video.defaultDuration', 'video.sourceVideoField', 'video.extraParameters']) {
+    for (const key of ['chat.model', 'chat.systemPrompt', 'chat.temperature', 'chat.topP', 'chat.maxTokens', 'video.model', 'video.defaultDuration', 'video.sourceVideoField', 'video.extraParameters', 'image.model', 'image.size', 'image.count', 'image.responseFormat', 'image.path', 'speech.model', 'speech.voice', 'speech.format', 'speech.path', 'media.maxSizeMB', 'media.historyLimit']) {
       assert.equal(props[`modelGateway.${key}`].scope, 'application', key);
       assert.ok(restricted.includes(`modelGateway.${key}`), key);
     }
@@ -83,5 +83,82 @@ describe('settings', () => {
     assert.deepEqual(s.video.extraParameters, {});
     assert.equal(s.video.sourceVideoField, 'input.video_url');
     assert.equal(s.problems.length, 2);
+  });
+
+  it('fills image and speech defaults, and the endpoint paths', () => {
+    const s = readSettings(source({}));
+    assert.deepEqual(s.media, {
+      imageModel: undefined,
+      imageSize: '1024x1024',
+      imageCount: 1,
+      imageResponseFormat: 'b64_json',
+      speechModel: undefined,
+      voice: 'alloy',
+      speechFormat: 'mp3',
+      maxBytes: 25 * 1024 * 1024,
+      saveFolder: '',
+      historyLimit: 100,
+    });
+    assert.deepEqual(s.gateway.paths, { images: '/images/generations', speech: '/audio/speech' });
+    assert.deepEqual(s.problems, []);
+  });
+
+  it('reads image and speech requests, paths and the size limit from user settings only', () => {
+    const workspace = {
+      'modelGateway.image.model': 'model-expensive-image',
+      'modelGateway.image.count': 10,
+      'modelGateway.image.size': '1792x1024',
+      'modelGateway.image.path': '/admin/delete',
+      'modelGateway.speech.model': 'model-expensive-speech',
+      'modelGateway.speech.voice': 'onyx',
+      'modelGateway.speech.path': '/v2/other',
+      'modelGateway.media.maxSizeMB': 2048,
+      'modelGateway.media.historyLimit': 1,
+    };
+    const s = readSettings(source({ 'modelGateway.image.model': 'model-image-1.0', 'modelGateway.speech.voice': 'nova' }, workspace));
+    assert.equal(s.media.imageModel, 'model-image-1.0');
+    assert.equal(s.media.imageCount, 1);
+    assert.equal(s.media.imageSize, '1024x1024');
+    assert.equal(s.media.speechModel, undefined);
+    assert.equal(s.media.voice, 'nova');
+    assert.equal(s.media.maxBytes, 25 * 1024 * 1024);
+    assert.equal(s.media.historyLimit, 100, 'a cloned repository cannot shrink the history and so delete entries');
+    assert.deepEqual(s.gateway.paths, { images: '/images/generations', speech: '/audio/speech' });
+  });
+
+  it('refuses endpoint paths that leave the base URL or carry a query, saying why', () => {
+    for (const bad of ['images/generations', '/images/../admin', '/images/%2e%2e/admin', 'https://evil.example/x', '/images?x=1', '/images#a', '//evil.example/x', ' ']) {
+      const s = readSettings(source({ 'modelGateway.image.path': bad }));
+      assert.equal(s.gateway.paths?.images, '/images/generations', bad);
+      assert.equal(s.problems.length, 1, bad);
+      assert.match(s.problems[0], /modelGateway\.image\.path/);
+    }
+    assert.equal(readSettings(source({ 'modelGateway.speech.path': ' /v2/tts/speech ' })).gateway.paths?.speech, '/v2/tts/speech');
+  });
+
+  it('keeps the save folder inside the workspace: relative, no .., no root or drive', () => {
+    const folder = (raw: unknown) => readSettings(source({}, { 'modelGateway.media.saveFolder': raw }));
+    assert.equal(folder('media/generated').media.saveFolder, 'media/generated', 'where to save may follow the workspace');
+    assert.equal(folder('a\\b/./c/').media.saveFolder, 'a/b/c');
+    for (const bad of ['../outside', 'a/../../b', '/etc', 'C:\\Users', '~/x', 'a/b:c', 42]) {
+      const s = folder(bad);
+      assert.equal(s.media.saveFolder, '', String(bad));
+      assert.match(s.problems.join(' '), /saveFolder/, String(bad));
+    }
+  });
+
+  it('ignores odd media values with a message', () => {
+    const s = readSettings(
+      source({
+        'modelGateway.image.size': 'huge',
+        'modelGateway.image.count': 11,
+        'modelGateway.image.responseFormat': 'png',
+        'modelGateway.speech.voice': 'a voice; rm -rf',
+        'modelGateway.speech.format': 'exe',
+        'modelGateway.media.maxSizeMB': 0,
+      }),
+    );
+    assert.deepEqual([s.media.imageSize, s.media.imageCount, s.media.imageResponseFormat, s.media.voice, s.media.speechFormat, s.media.maxBytes], ['1024x1024', 1, 'b64_json', 'alloy', 'mp3', 25 * 1024 * 1024]);
+    assert.equal(s.problems.length, 6);
   });
 });

@@ -29,7 +29,7 @@ describe('simulator: models and chat completions', () => {
     const { status, json } = await callJson(sim, '/v1/models');
     assert.equal(status, 200);
     assert.equal(json.object, 'list');
-    assert.deepEqual(json.data.map((m: { id: string }) => m.id), ['model-k3', 'model-5.2', 'model-1.0-video-edit']);
+    assert.deepEqual(json.data.map((m: { id: string }) => m.id), ['model-k3', 'model-5.2', 'model-1.0-video-edit', 'model-image-1.0', 'model-speech-1.0']);
     for (const model of json.data) {
       assert.equal(model.object, 'model');
       assert.equal(typeof model.created, 'number');
@@ -260,7 +260,7 @@ describe('simulator: models and chat completions', () => {
     const model = await callJson(sim, '/v1/chat/completions', { body: chatBody('x', { model: 'model-9' }) });
     assert.equal(model.status, 404);
     assert.deepEqual(model.json.error, { code: 'model_not_found', message: "The model 'model-9' does not exist", type: 'error' });
-    const route = await callJson(sim, '/v1/images/generations', { body: {} });
+    const route = await callJson(sim, '/v1/embeddings', { body: {} });
     assert.equal(route.status, 404);
     assert.equal(route.json.error.code, 'not_found');
     const outside = await callJson(sim, '/health');

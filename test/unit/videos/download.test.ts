@@ -5,7 +5,8 @@ import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { safeExternalUrl } from '../../../src/util/externalUrl';
-import { createNewFile, DownloadError, downloadResult, formatBytes, isWindowsReservedName, resultFileStem, videoExtensionFor } from '../../../src/videos/download';
+import { DownloadError, downloadResult, isWindowsReservedName, resultFileStem, videoExtensionFor } from '../../../src/videos/download';
+import { createNewFile } from '../../../src/util/newFile';
 import { checkResultUrl, urlExpiry } from '../../../src/videos/resultLinks';
 import { startProxy } from '../gateway/helpers/proxy';
 
@@ -328,12 +329,6 @@ describe('download', () => {
       await first.handle.close();
       await second.handle.close();
       assert.deepEqual([first.file, second.file], [path.join(dir, 'a.mp4'), path.join(dir, 'a (2).mp4')]);
-    });
-
-    it('formats sizes', () => {
-      assert.equal(formatBytes(512), '512 B');
-      assert.equal(formatBytes(3098), '3.0 KB');
-      assert.equal(formatBytes(5 * 1024 * 1024), '5.0 MB');
     });
   });
 });

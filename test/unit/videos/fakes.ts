@@ -1,7 +1,13 @@
-// Test doubles for the video-jobs tests: a scriptable gateway and an in-memory Memento.
+// Test doubles for the video-jobs tests: a scriptable gateway, an API without a key, an in-memory Memento, and
+// temporary job folders.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ChatResult, GatewayApi, Model, RequestOptions, VideoJob, VideoRequest } from '../../../src/gateway/types';
 import type { Clock } from '../../../src/util/clock';
 import type { Memento } from '../../../src/util/memento';
+import { MissingApiKeyError } from '../../../src/videos/errors';
+import type { VideoJobRecord } from '../../../src/videos/jobRecord';
 export { seededRandom } from '../../util/seededRandom';
 
 export interface Call {
@@ -64,6 +70,14 @@ export class FakeGateway implements GatewayApi {
   async chat(): Promise<ChatResult> {
     throw new Error('not used');
   }
+
+  async generateImage(): Promise<never> {
+    throw new Error('not used');
+  }
+
+  async synthesizeSpeech(): Promise<never> {
+    throw new Error('not used');
+  }
 }
 
 function settleAnswer(answer: Answer): Promise<VideoJob> {
@@ -119,3 +133,31 @@ export class MemoryMemento implements Memento {
   }
 }
 
+
+/** What the extension's API for an origin without a key does: every call fails like a 401, no request is sent. */
+export function withoutKey(origin: string): GatewayApi {
+  const fail = () => Promise.reject(new MissingApiKeyError(origin));
+  return { listModels: fail, chat: fail, submitVideo: fail, getVideo: fail, generateImage: fail, synthesizeSpeech: fail };
+}
+
+const folders: string[] = [];
+
+/** A fresh folder for a store; `removeTempFolders` deletes them all. */
+export function tempFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'mg-jobs-'));
+  folders.push(folder);
+  return folder;
+}
+
+export function removeTempFolders(): void {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+}
+
+/** The job files in a store's folder, parsed, newest first. */
+export function storedJobs(folder: string): VideoJobRecord[] {
+  const dir = join(folder, 'jobs');
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as VideoJobRecord)
+    .sort((a, b) => b.createdAt - a.createdAt || (a.key < b.key ? 1 : -1));
+}

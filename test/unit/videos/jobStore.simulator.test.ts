@@ -5,10 +5,11 @@ import { GatewayClient } from '../../../src/gateway/client';
 import type { GatewayApi, VideoRequest } from '../../../src/gateway/types';
 import { FakeClock } from '../../../src/util/fakeClock';
 import type { VideoJobRecord } from '../../../src/videos/jobRecord';
-import { JobStore } from '../../../src/videos/jobStore';
+import { isRunning } from '../../../src/videos/jobPresentation';
+import { JobStore, type JobStoreOptions } from '../../../src/videos/jobStore';
 import type { AuthRequired, PauseChange } from '../../../src/videos/pollScheduler';
 import { startSimulator, type Simulator } from '../../simulator';
-import { MemoryMemento } from './fakes';
+import { MemoryMemento, removeTempFolders, tempFolder } from './fakes';
 import { requestsInsideRetryAfter, VirtualTime } from './virtualTime';
 
 const QUEUED_MS = 3_000;
@@ -24,13 +25,22 @@ describe('JobStore against the gateway simulator', function () {
   let time: VirtualTime;
   let sim: Simulator;
   let client: GatewayClient;
-  let api: GatewayApi | undefined;
+  let api: GatewayApi;
   let store: JobStore;
-  let memento: MemoryMemento;
+  let folder: string;
 
-  function createStore(): JobStore {
-    store = new JobStore({ storage: memento, clock, apiFor: () => api, scheduler: { random: () => 0.5 } });
+  function createStore(options: Partial<JobStoreOptions> = {}): JobStore {
+    store = new JobStore({ folder, clock, apiFor: () => api, scheduler: { random: () => 0.5 }, sharing: { watch: false, rescanMs: 0 }, ...options });
     return store;
+  }
+
+  function running(): boolean {
+    return store.jobs().some(isRunning);
+  }
+
+  /** Polls the store sent (through the wrapped client). */
+  function storePolls(): number {
+    return time.requests.filter((r) => r.method === 'get').length;
   }
 
   function simGets(): number {
@@ -51,7 +61,7 @@ describe('JobStore against the gateway simulator', function () {
     // The scheduler owns retries for polls, so the client must not hide a 429 behind its own waits.
     client = new GatewayClient({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0 });
     api = time.wrap(client);
-    memento = new MemoryMemento();
+    folder = tempFolder();
     sim.clearLog();
     sim.setRateLimit(null);
     sim.force429(0, 0);
@@ -62,6 +72,8 @@ describe('JobStore against the gateway simulator', function () {
     store.dispose();
     await client.close();
     assert.equal(clock.pendingTimers, 0);
+    await store.flush();
+    removeTempFolders();
   });
 
   it('follows a job from queued to completed with the result URL, then stops polling', async () => {
@@ -73,14 +85,14 @@ describe('JobStore against the gateway simulator', function () {
     const seen = new Set<string>();
     store.onDidChange(() => seen.add(store.jobs()[0].status));
 
-    await time.runWhile(() => store.runningCount > 0, 10 * 60_000);
+    await time.runWhile(() => running(), 10 * 60_000);
     const [job] = store.jobs();
     assert.equal(job.status, 'completed');
     assert.equal(job.resultUrls.length, 1);
     assert.match(job.resultUrls[0], new RegExp(`^${sim.origin}/files/${job.id}\\.mp4\\?sig=`));
     assert.ok(seen.has('in_progress'));
     assert.equal(finished.length, 1);
-    assert.equal(simGets(), job.pollCount);
+    assert.equal(simGets(), storePolls());
 
     const polls = simGets();
     await time.runUntil(clock.now() + 30 * 60_000);
@@ -90,7 +102,7 @@ describe('JobStore against the gateway simulator', function () {
 
   it('reports a failed job with the gateway’s error', async () => {
     await store.submit(sim.origin, videoRequest('[fail] a melting clock'));
-    await time.runWhile(() => store.runningCount > 0, 10 * 60_000);
+    await time.runWhile(() => running(), 10 * 60_000);
     const [job] = store.jobs();
     assert.equal(job.status, 'failed');
     assert.equal(job.error?.code, 'generation_failed');
@@ -102,7 +114,7 @@ describe('JobStore against the gateway simulator', function () {
     store.onDidChangePause((p) => pauses.push(p));
     for (let i = 0; i < 5; i++) await store.submit(sim.origin, videoRequest(`storm ${i}`));
     sim.force429(4, 2);
-    await time.runWhile(() => store.runningCount > 0, 10 * 60_000);
+    await time.runWhile(() => running(), 10 * 60_000);
     assert.ok(pauses.some((p) => p.pausedUntil !== undefined), 'the pause was announced');
     assert.equal(pauses.at(-1)!.pausedUntil, undefined, 'and its end too');
     assert.equal(time.requests.filter((r) => r.errorStatus === 429).length, 2);
@@ -110,8 +122,8 @@ describe('JobStore against the gateway simulator', function () {
     assert.equal(store.jobs().filter((j) => j.status === 'completed').length, 5);
   });
 
-  it('marks a job the gateway does not know as not found', async () => {
-    memento = new MemoryMemento();
+  it('marks a job the gateway does not know as not found (a job migrated from an earlier version)', async () => {
+    const memento = new MemoryMemento();
     await memento.update('modelGateway.videoJobs.v1', [
       {
         key: 'k1', id: 'vid_unknown', origin: sim.origin, model: 'model-1.0-video-edit', prompt: 'lost', parameters: {},
@@ -119,8 +131,8 @@ describe('JobStore against the gateway simulator', function () {
       },
     ]);
     store.dispose();
-    createStore();
-    await time.runWhile(() => store.runningCount > 0, 60_000);
+    createStore({ legacy: { storage: memento } });
+    await time.runWhile(() => running(), 60_000);
     assert.equal(store.jobs()[0].localState, 'not_found');
     assert.equal(simGets(), 1);
   });
@@ -139,7 +151,7 @@ describe('JobStore against the gateway simulator', function () {
 
     api = time.wrap(client);
     store.resumeAuth(sim.origin);
-    await time.runWhile(() => store.runningCount > 0, 10 * 60_000);
+    await time.runWhile(() => running(), 10 * 60_000);
     assert.equal(store.jobs()[0].status, 'completed');
   });
 
@@ -160,13 +172,13 @@ describe('JobStore against the gateway simulator', function () {
     await store.submit(sim.origin, videoRequest('across a reload'));
     await time.runUntil(clock.now() + 4_000);
     const before = store.jobs()[0];
-    assert.equal(before.pollCount, 1);
+    assert.equal(storePolls(), 1);
     await store.flush();
     store.dispose();
     createStore();
     assert.deepEqual(store.jobs(), [before]);
-    await time.runWhile(() => store.runningCount > 0, 10 * 60_000);
+    await time.runWhile(() => running(), 10 * 60_000);
     assert.equal(store.jobs()[0].status, 'completed');
-    assert.equal(simGets(), store.jobs()[0].pollCount);
+    assert.equal(simGets(), storePolls());
   });
 });

@@ -1,10 +1,13 @@
 import * as assert from 'node:assert/strict';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { GatewayApi, VideoJob, VideoRequest } from '../../../src/gateway/types';
 import { FakeClock, settle } from '../../../src/util/fakeClock';
 import { displayStatus, requestFromRecord, type VideoJobRecord } from '../../../src/videos/jobRecord';
-import { JobStore, VIDEO_JOBS_STORAGE_KEY, type JobStoreOptions } from '../../../src/videos/jobStore';
+import { isRunning } from '../../../src/videos/jobPresentation';
+import { JobStore, type JobStoreOptions } from '../../../src/videos/jobStore';
 import type { AuthRequired } from '../../../src/videos/pollScheduler';
-import { deferred, FakeGateway, FakeGatewayError, MemoryMemento } from './fakes';
+import { deferred, FakeGateway, FakeGatewayError, removeTempFolders, storedJobs, tempFolder, withoutKey } from './fakes';
 
 const A = 'https://a.example';
 const B = 'https://b.example';
@@ -18,16 +21,18 @@ const request: VideoRequest = {
 describe('JobStore', () => {
   let clock: FakeClock;
   let gateway: FakeGateway;
-  let memento: MemoryMemento;
+  let folder: string;
   let apis: Map<string, GatewayApi>;
   let stores: JobStore[];
 
   function createStore(options: Partial<JobStoreOptions> = {}): JobStore {
     const store = new JobStore({
-      storage: memento,
+      folder,
       clock,
-      apiFor: (origin) => apis.get(origin),
+      apiFor: (origin) => apis.get(origin) ?? withoutKey(origin),
       scheduler: { random: () => 0, minGapMs: 0 },
+      // One store here: nothing to watch for (jobStore.windows.test.ts has several).
+      sharing: { watch: false, rescanMs: 0 },
       ...options,
     });
     stores.push(store);
@@ -35,20 +40,26 @@ describe('JobStore', () => {
   }
 
   function stored(): VideoJobRecord[] {
-    return memento.get<VideoJobRecord[]>(VIDEO_JOBS_STORAGE_KEY) ?? [];
+    return storedJobs(folder);
+  }
+
+  function running(store: JobStore): number {
+    return store.jobs().filter(isRunning).length;
   }
 
   beforeEach(() => {
     clock = new FakeClock();
     gateway = new FakeGateway(clock);
-    memento = new MemoryMemento();
+    folder = tempFolder();
     apis = new Map<string, GatewayApi>([[A, gateway]]);
     stores = [];
   });
 
-  afterEach(() => {
+  afterEach(async () => {
     for (const store of stores) store.dispose();
     assert.equal(clock.pendingTimers, 0, 'dispose leaves no timer behind');
+    for (const store of stores) await store.flush();
+    removeTempFolders();
   });
 
   describe('submit', () => {
@@ -75,8 +86,8 @@ describe('JobStore', () => {
       assert.equal(job.status, 'queued');
       assert.equal(displayStatus(job), 'queued');
       assert.deepEqual(stored()[0].id, 'vid_1');
-      assert.equal(store.runningCount, 1);
-      assert.equal(job.nextPollAt, clock.now() + 2_000);
+      assert.equal(running(store), 1);
+      assert.equal(stored()[0].submitter, undefined, 'only a submission on its way names its window');
     });
 
     it('keeps the request so a resubmission sends the same body', async () => {
@@ -99,7 +110,7 @@ describe('JobStore', () => {
       assert.equal(stored()[0].localState, 'uncertain');
       await clock.advanceAsync(10 * 60_000);
       assert.equal(gateway.calls.length, 1, 'one submit, no retry, no poll');
-      assert.equal(store.runningCount, 0);
+      assert.equal(running(store), 0);
       assert.equal(clock.pendingTimers, 0);
     });
 
@@ -152,11 +163,11 @@ describe('JobStore', () => {
       });
     }
 
-    it('refuses to submit without an API key, storing nothing', async () => {
+    it('refuses to submit without an API key, keeping nothing', async () => {
       const store = createStore();
       await assert.rejects(store.submit(B, request), /No API key/);
       assert.deepEqual(store.jobs(), []);
-      assert.equal(memento.writes.length, 0);
+      assert.deepEqual(stored(), []);
     });
 
     it('resubmit replaces an uncertain job with a new one', async () => {
@@ -217,16 +228,14 @@ describe('JobStore', () => {
       await store.submit(A, request);
       await clock.advanceAsync(6_000);
       assert.equal(store.jobs()[0].status, 'in_progress');
-      assert.equal(store.runningCount, 1);
+      assert.equal(running(store), 1);
       await clock.advanceAsync(8_000);
       const [job] = store.jobs();
       assert.equal(job.status, 'completed');
       assert.deepEqual(job.resultUrls, ['https://cdn.example/out.mp4']);
       assert.equal(job.completedAt, clock.now());
-      assert.equal(job.pollCount, 3);
-      assert.equal(job.nextPollAt, undefined);
       assert.equal(finished.length, 1);
-      assert.equal(store.runningCount, 0);
+      assert.equal(running(store), 0);
       await store.flush();
       assert.equal(stored()[0].status, 'completed');
       await clock.advanceAsync(60 * 60_000);
@@ -254,7 +263,7 @@ describe('JobStore', () => {
       await store.submit(A, request);
       await clock.advanceAsync(2_000);
       assert.equal(displayStatus(store.jobs()[0]), 'rendering_frames');
-      assert.equal(store.runningCount, 1);
+      assert.equal(running(store), 1);
     });
 
     it('waits for a key when the origin has none, then resumes', async () => {
@@ -270,8 +279,9 @@ describe('JobStore', () => {
       assert.equal(gateway.gets().length, 0);
       apis.set(A, gateway);
       store.resumeAuth(A);
-      await settle();
+      await clock.advanceAsync(2_000);
       assert.equal(gateway.gets().length, 1);
+      assert.equal(store.isAuthBlocked(A), false);
     });
 
     it('exposes a rate-limit pause of the origin', async () => {
@@ -302,7 +312,7 @@ describe('JobStore', () => {
   });
 
   describe('persistence', () => {
-    it('restores every job after a reload; pending ones resume at their stored next poll time', async () => {
+    it('restores every job after a reload, and polls the pending ones again on the scheduler\'s own schedule', async () => {
       const first = createStore();
       gateway.onSubmit = () => ({ id: `vid_${gateway.calls.length}`, status: 'queued' });
       gateway.script('vid_1', 'queued', 'completed');
@@ -313,27 +323,24 @@ describe('JobStore', () => {
       await clock.advanceAsync(6_000); // vid_1 completes; vid_2 polled twice
       await first.flush();
       const before = first.jobs();
-      const pending = before.find((j) => j.id === 'vid_2')!;
-      assert.equal(pending.pollCount, 2);
       first.dispose();
       const callsBefore = gateway.gets().length;
 
-      clock.advance(3_000); // the window was closed for a while, but not past vid_2's next poll
+      clock.advance(3_000);
       const second = createStore();
       assert.deepEqual(second.jobs(), before);
-      assert.equal(second.runningCount, 1);
-      await clock.advanceAsync(pending.nextPollAt! - clock.now() - 1);
-      assert.equal(gateway.gets().length, callsBefore, 'nothing polled before the stored time');
+      assert.equal(running(second), 1);
+      await clock.advanceAsync(1_999);
+      assert.equal(gateway.gets().length, callsBefore, 'no burst of polls on start');
       await clock.advanceAsync(1);
       assert.deepEqual(gateway.gets().slice(callsBefore).map((c) => c.id), ['vid_2']);
-      assert.equal(second.jobs().find((j) => j.id === 'vid_2')!.pollCount, 3);
     });
 
     it('a job still submitting when the window closed comes back as uncertain', async () => {
       const first = createStore();
       gateway.onSubmit = () => new Promise<VideoJob>(() => undefined);
       void first.submit(A, request);
-      await settle();
+      await first.flush();
       assert.equal(stored()[0].localState, 'submitting');
       first.dispose();
       const second = createStore();
@@ -342,22 +349,36 @@ describe('JobStore', () => {
       assert.equal(stored()[0].localState, 'uncertain');
     });
 
-    it('skips damaged entries in storage', () => {
-      void memento.update(VIDEO_JOBS_STORAGE_KEY, [{ nonsense: true }, null, 'x']);
-      return settle().then(() => {
-        const store = createStore();
-        assert.deepEqual(store.jobs(), []);
-      });
+    it('skips damaged job files, and files whose name is not their key', async () => {
+      const first = createStore();
+      const good = await first.submit(A, request);
+      await first.flush();
+      first.dispose();
+      const jobs = join(folder, 'jobs');
+      writeFileSync(join(jobs, 'other.json'), JSON.stringify({ ...stored()[0], key: 'elsewhere' }));
+      writeFileSync(join(jobs, 'torn.json'), '{"key":"torn","orig');
+      writeFileSync(join(jobs, 'shape.json'), JSON.stringify({ key: 'shape', nonsense: true }));
+      writeFileSync(join(jobs, '..json'), '{}');
+      const store = createStore();
+      assert.deepEqual(store.jobs().map((job) => job.key), [good.key]);
     });
 
-    it('keeps working from memory when a write fails, and reports it', async () => {
+    it('keeps working from memory when a write fails, reports it, and writes the job with the next change', async () => {
       const errors: unknown[] = [];
       const store = createStore({ onPersistError: (error) => errors.push(error) });
-      memento.failNext = true;
+      await store.flush(); // the start-up sweep of old temp files
+      const jobs = join(folder, 'jobs');
+      renameSync(jobs, `${jobs}.away`);
+      writeFileSync(jobs, 'not a folder');
+      gateway.onSubmit = () => {
+        rmSync(jobs);
+        renameSync(`${jobs}.away`, jobs);
+        return { id: 'vid_1', object: 'video.generation.job', status: 'queued' };
+      };
       const job = await store.submit(A, request);
       assert.equal(job.id, 'vid_1');
-      assert.equal(errors.length, 1);
-      assert.equal(stored()[0].id, 'vid_1', 'the next write stores the job');
+      assert.equal(errors.length, 1, `the write of the submitting record failed: ${errors.join('; ')}`);
+      assert.equal(stored()[0].id, 'vid_1', 'the next write stored the job');
     });
   });
 

@@ -3,7 +3,7 @@ import type { VideoJobRecord } from '../../../src/videos/jobRecord';
 import { JobTreeNodes, type JobList } from '../../../src/videos/jobTreeNodes';
 
 function job(key: string, createdAt: number, resultUrls: string[] = []): VideoJobRecord {
-  return { key, id: `vid_${key}`, origin: 'https://gw.example', model: 'm', prompt: key, parameters: {}, status: 'queued', resultUrls, createdAt, updatedAt: createdAt, pollCount: 0 };
+  return { key, id: `vid_${key}`, origin: 'https://gw.example', model: 'm', prompt: key, parameters: {}, status: 'queued', resultUrls, createdAt, updatedAt: createdAt };
 }
 
 /** A list like the view's: newest first, `hidden` keys belong to another gateway. */

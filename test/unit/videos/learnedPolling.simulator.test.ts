@@ -5,10 +5,11 @@ import { GatewayClient } from '../../../src/gateway/client';
 import type { GatewayApi, VideoRequest } from '../../../src/gateway/types';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { DurationHistory, MemoryJsonStore } from '../../../src/videos/durationHistory';
+import { isRunning } from '../../../src/videos/jobPresentation';
 import { JobStore } from '../../../src/videos/jobStore';
 import { startSimulator, type Simulator } from '../../simulator';
 import type { VideoSchedule } from '../../simulator/video';
-import { MemoryMemento } from './fakes';
+import { removeTempFolders, tempFolder } from './fakes';
 import { VirtualTime } from './virtualTime';
 
 const S = 1_000;
@@ -42,7 +43,7 @@ describe('Learned polling against the gateway simulator', function () {
     historyStore = new MemoryJsonStore();
     history = new DurationHistory({ store: historyStore });
     await history.load();
-    store = new JobStore({ storage: new MemoryMemento(), clock, apiFor: () => api, scheduler: { random: () => 0, history } });
+    store = new JobStore({ folder: tempFolder(), clock, apiFor: () => api, scheduler: { random: () => 0, history }, sharing: { watch: false, rescanMs: 0 } });
     sim.clearLog();
   });
 
@@ -50,13 +51,15 @@ describe('Learned polling against the gateway simulator', function () {
     store.dispose();
     await client.close();
     assert.equal(clock.pendingTimers, 0);
+    await store.flush();
+    removeTempFolders();
   });
 
   /** Submits a job and runs until it is final; returns its poll times in ms after the submission. */
   async function runJob(): Promise<number[]> {
     const from = time.requests.length;
     const job = await store.submit(sim.origin, REQUEST);
-    await time.runWhile(() => store.runningCount > 0, 30 * 60_000);
+    await time.runWhile(() => store.jobs().some(isRunning), 30 * 60_000);
     const [submit, ...polls] = time.requests.slice(from);
     assert.equal(submit.jobId, job.id);
     assert.equal(store.get(job.key)!.status, 'completed');

@@ -34,6 +34,8 @@ export class VirtualTime {
       chat: (request, options) => this.hold(api.chat(request, options)),
       submitVideo: (request: VideoRequest, options?: RequestOptions) => this.record({ method: 'submit' }, () => api.submitVideo(request, options)),
       getVideo: (id: string, options?: RequestOptions) => this.record({ method: 'get', id }, () => api.getVideo(id, options)),
+      generateImage: (request, options) => this.hold(api.generateImage(request, options)),
+      synthesizeSpeech: (request, options) => this.hold(api.synthesizeSpeech(request, options)),
     };
   }
 
@@ -73,7 +75,8 @@ export class VirtualTime {
     }
   }
 
-  private hold<T>(promise: Promise<T>): Promise<T> {
+  /** Holds virtual time still until `promise` settles (work that is not a request, such as a store's file writes). */
+  hold<T>(promise: Promise<T>): Promise<T> {
     this.inFlight++;
     const done = () => {
       if (--this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();

@@ -1,5 +1,5 @@
-// What every video command is given, and how a command finds the job it acts on. Every job action looks the job
-// up in the store by key, so a stale tree element can never act on data the store no longer has.
+// UI adapter (commands): what every video command is given, and how a command finds the job it acts on. Every job
+// action looks the job up in the store by key, so a stale tree element can never act on data the store no longer has.
 import type { GatewayConnection } from '../gateway/connection';
 import type { OpenResultOptions } from '../gateway/resultFetch';
 import type { ModelCatalog } from '../models/modelCatalog';

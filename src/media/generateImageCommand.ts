@@ -1,0 +1,78 @@
+// UI adapter: Generate Image…: asks for the prompt (the editor selection is offered), model, size and count, shows
+// cancellable progress, keeps the result in the Media history and opens it in the gallery. With an argument
+// `{ prompt, model?, size?, count?, responseFormat? }` it asks nothing. Resolves with the new entry, or undefined
+// (cancelled, or failed: the failure is shown, with Try Again).
+import * as vscode from 'vscode';
+import { showAdvice } from '../ui/notify';
+import { mediaFailureAdvice } from './mediaAdvice';
+import type { MediaEntry } from './mediaEntry';
+import { generateImages, type MediaCoreDeps } from './mediaGeneration';
+import { askCount, askModel, askSize, askText, selectedText } from './mediaInputsView';
+import type { MediaPanels } from './mediaPanel';
+import { imageAskOf, MediaRequestError, promptProblem, type ImageAsk } from './mediaRequest';
+
+export interface MediaCommandDeps {
+  core: MediaCoreDeps;
+  panels: Pick<MediaPanels, 'show'>;
+  reveal(id: string): Promise<void>;
+}
+
+export class GenerateImageCommand {
+  constructor(private readonly deps: MediaCommandDeps) {}
+
+  async run(argument?: unknown): Promise<MediaEntry | undefined> {
+    let ask: ImageAsk | undefined;
+    if (argument !== undefined) {
+      try {
+        ask = imageAskOf(argument);
+      } catch (error) {
+        void vscode.window.showErrorMessage(`Generate Image: ${(error as MediaRequestError).message}`);
+        return undefined;
+      }
+    } else {
+      const access = await this.deps.core.connection.access();
+      if (!access.ok) {
+        void showAdvice(access.advice, 'warning');
+        return undefined;
+      }
+      ask = await this.ask();
+    }
+    return ask ? this.generate(ask) : undefined;
+  }
+
+  private async ask(): Promise<ImageAsk | undefined> {
+    const defaults = this.deps.core.settings();
+    const title = (step: number) => `Generate Image (${step}/4)`;
+    const selection = selectedText();
+    const prompt = await askText(title(1), 'Describe the image.', 'A lighthouse on a cliff at dawn, watercolour', selection, promptProblem);
+    if (prompt === undefined) return undefined;
+    const model = await askModel(title(2), 'image', defaults.imageModel, () => this.deps.core.models.load());
+    if (model === undefined) return undefined;
+    const size = await askSize(title(3), defaults.imageSize);
+    if (size === undefined) return undefined;
+    const count = await askCount(title(4), defaults.imageCount);
+    if (count === undefined) return undefined;
+    return { prompt, model, size, count };
+  }
+
+  private async generate(ask: ImageAsk): Promise<MediaEntry | undefined> {
+    const count = ask.count ?? this.deps.core.settings().imageCount;
+    const title = `Generating ${count === 1 ? 'an image' : `${count} images`}${ask.model ? ` with ${ask.model}` : ''}…`;
+    try {
+      const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => {
+        const controller = new AbortController();
+        token.onCancellationRequested(() => controller.abort());
+        return generateImages(this.deps.core, ask, { signal: controller.signal });
+      });
+      this.deps.panels.show(outcome.entry);
+      void this.deps.reveal(outcome.entry.id);
+      if (outcome.notes.length > 0) void vscode.window.showWarningMessage(`Not everything the gateway sent was kept. ${outcome.notes.join(' ')}`);
+      return outcome.entry;
+    } catch (error) {
+      const advice = mediaFailureAdvice(error, { origin: this.deps.core.connection.origin, model: ask.model, what: 'image', retry: { title: 'Try Again', command: 'modelGateway.generateImage', args: [ask] } });
+      if (advice.kind === 'aborted') vscode.window.setStatusBarMessage('Image generation cancelled.', 4000);
+      else void showAdvice(advice);
+      return undefined;
+    }
+  }
+}

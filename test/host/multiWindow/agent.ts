@@ -1,0 +1,93 @@
+// Runs in each workbench window's extension host (the page's extensionTestsPath): does what the multi-window test
+// asks, one command at a time, until it says `done`. Every request this extension host sends to the simulator is
+// tagged with the window's name, so the simulator's log shows which window polled.
+import * as diagnostics from 'node:diagnostics_channel';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ModelGatewayApi } from '../../../src/extension';
+import type { VideoFeature } from '../../../src/videos/videoJobsView';
+import { EXTENSION_ID, until } from '../helpers';
+import { CONTROL_URL_ENV, WINDOW_HEADER, type AgentId, type Command, type Envelope, type JobSummary, type Reply, type WindowState } from './protocol';
+
+interface UndiciRequest {
+  origin?: string | URL;
+  addHeader(name: string, value: string): unknown;
+}
+
+function tagRequests(origin: string, tag: string): void {
+  diagnostics.subscribe('undici:request:create', (message) => {
+    const { request } = message as { request: UndiciRequest };
+    if (String(request.origin) === origin) request.addHeader(WINDOW_HEADER, tag);
+  });
+}
+
+class Agent {
+  private api!: ModelGatewayApi;
+  private origin = '';
+
+  constructor(readonly id: AgentId) {}
+
+  private get feature(): VideoFeature {
+    return (this.api.testing.videos as { feature: VideoFeature }).feature;
+  }
+
+  async execute(command: Command): Promise<unknown> {
+    switch (command.op) {
+      case 'setup':
+        this.origin = command.origin;
+        tagRequests(command.origin, `${this.id.window}#${this.id.pid}`);
+        this.api = await vscode.extensions.getExtension<ModelGatewayApi>(EXTENSION_ID)!.activate();
+        await until(() => this.api.connection.origin === command.origin, 'the gateway URL from the user settings', 30_000);
+        await vscode.commands.executeCommand('modelGateway.setApiKey', command.apiKey);
+        await until(() => this.feature.view.pollBoundsMs.maxMs === 2_000, 'the poll settings', 30_000);
+        return this.state();
+      case 'submit': {
+        const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: command.prompt })) as JobSummary;
+        return summary(record);
+      }
+      case 'jobs':
+        return this.feature.store.jobs(this.origin).map(summary);
+      case 'state':
+        return this.state();
+      case 'showMessage':
+        void vscode.window.showInformationMessage(command.text);
+        return undefined;
+      case 'done':
+        return undefined;
+    }
+  }
+
+  private state(): WindowState {
+    return { polling: this.feature.store.isPolling(this.origin), focused: vscode.window.state.focused };
+  }
+}
+
+function summary(record: JobSummary): JobSummary {
+  return { key: record.key, id: record.id, prompt: record.prompt, status: record.status, ...(record.localState && { localState: record.localState }) };
+}
+
+async function post(url: string, body: unknown): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+export async function run(): Promise<void> {
+  const control = process.env[CONTROL_URL_ENV];
+  if (!control) throw new Error(`${CONTROL_URL_ENV} is not set: this payload belongs to the multi-window test`);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+  const agent = new Agent({ window: path.basename(folder), pid: process.pid });
+  console.log(`multi-window agent: ${agent.id.window} (extension host ${agent.id.pid}) at ${control}`);
+  for (;;) {
+    const response = await post(`${control}/next`, agent.id);
+    if (!response.ok) throw new Error(`control channel: HTTP ${response.status}`);
+    const envelope = (await response.json()) as Envelope | null;
+    if (!envelope) continue; // nothing to do yet: ask again
+    let reply: Reply;
+    try {
+      reply = { id: envelope.id, ok: true, value: await agent.execute(envelope.command) };
+    } catch (error) {
+      reply = { id: envelope.id, ok: false, error: error instanceof Error ? `${error.message}\n${error.stack}` : String(error) };
+    }
+    await post(`${control}/reply`, reply);
+    if (envelope.command.op === 'done') return;
+  }
+}

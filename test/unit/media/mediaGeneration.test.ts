@@ -1,0 +1,143 @@
+// The media core with the real client, the simulator and a history on disk: images (base64 and links) and speech end
+// up as checked files in the history; a link that is not an image, a size over the limit, no model and no key each
+// fail with their own error and advice.
+import * as assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GatewayClient } from '../../../src/gateway/client';
+import type { GatewayAccess } from '../../../src/gateway/connection';
+import { missingAccessAdvice } from '../../../src/gateway/connection';
+import { mediaFailureAdvice } from '../../../src/media/mediaAdvice';
+import { generateImages, MediaError, synthesizeSpeech, type MediaCoreDeps } from '../../../src/media/mediaGeneration';
+import { MediaHistory } from '../../../src/media/mediaHistory';
+import { toCatalogModel } from '../../../src/models/modelCatalog';
+import { readSettings, type MediaDefaults } from '../../../src/settings/settings';
+import { realClock } from '../../../src/util/clock';
+import { startSimulator, type Simulator } from '../../simulator';
+import { parsePng, parseWav } from '../../util/mediaFiles';
+
+describe('media core against the simulator', function () {
+  this.timeout(20_000);
+  let sim: Simulator;
+  let client: GatewayClient;
+  let folder: string;
+  let history: MediaHistory;
+  let settings: Record<string, unknown>;
+  let access: () => GatewayAccess;
+  let listed: string[];
+  let override: Partial<MediaDefaults>;
+
+  function deps(): MediaCoreDeps {
+    return {
+      connection: { origin: sim.origin, access: async () => access(), resultFetchOptions: async () => ({}) },
+      models: { load: async () => ({ origin: sim.origin, loadedAt: 0, models: listed.map((id) => toCatalogModel({ id, object: 'model' })) }) },
+      history,
+      settings: () => ({ ...readSettings({ userValue: <T>(key: string) => settings[key] as T, value: <T>(key: string) => settings[key] as T }).media, ...override }),
+    };
+  }
+
+  before(async () => {
+    sim = await startSimulator();
+    client = new GatewayClient({ baseUrl: sim.baseUrl, apiKey: sim.apiKey });
+  });
+  after(async () => {
+    await client.close();
+    await sim.close();
+  });
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'media-core-'));
+    history = new MediaHistory({ folder, clock: realClock, limit: () => 100 });
+    settings = {};
+    override = {};
+    access = () => ({ ok: true, api: client, origin: sim.origin });
+    listed = ['model-k3', 'model-image-1.0', 'model-speech-1.0'];
+  });
+  afterEach(async () => {
+    history.dispose();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('keeps base64 images as PNG files, with the first listed image model and the default size', async () => {
+    settings['modelGateway.image.size'] = '256x256';
+    const { entry, notes } = await generateImages(deps(), { prompt: 'a red kite', count: 2 });
+    assert.deepEqual(notes, []);
+    assert.equal(entry.model, 'model-image-1.0');
+    assert.equal(entry.size, '256x256');
+    assert.equal(entry.origin, sim.origin);
+    assert.equal(entry.files.length, 2);
+    for (const file of entry.files) {
+      assert.equal(file.contentType, 'image/png');
+      assert.equal(parsePng(await readFile(history.filePath(file))).width, 256);
+    }
+    const sent = sim.log.filter((e) => e.path === '/v1/images/generations').at(-1)!;
+    assert.deepEqual(sent.body, { model: 'model-image-1.0', prompt: 'a red kite', n: 2, size: '256x256', response_format: 'b64_json' });
+  });
+
+  it('fetches linked images at once and keeps them, with their link', async () => {
+    const { entry } = await generateImages(deps(), { prompt: 'a kite', size: '256x256', responseFormat: 'url' });
+    const [file] = entry.files;
+    assert.match(file.sourceUrl ?? '', new RegExp(`^${sim.origin}/files/img_`));
+    assert.equal(parsePng(await readFile(history.filePath(file))).height, 256);
+  });
+
+  it('refuses a link whose body is not an image, whatever its Content-Type says, and keeps nothing', async () => {
+    const error = await generateImages(deps(), { prompt: '[not-image] a kite', size: '256x256', responseFormat: 'url' }).catch((e: unknown) => e);
+    assert.ok(error instanceof MediaError, String(error));
+    assert.equal(error.code, 'not_image');
+    assert.match(error.message, /none could be kept\. Image 1: its link sent an HTML page .* instead of an image\./);
+    assert.deepEqual(history.entries(), []);
+  });
+
+  it('refuses an image over the size limit, with the setting to change as the way forward', async () => {
+    override = { maxBytes: 20_000 };
+    const error = await generateImages(deps(), { prompt: 'a kite', size: '512x512', responseFormat: 'url' }).catch((e: unknown) => e);
+    assert.ok(error instanceof MediaError);
+    assert.equal(error.code, 'too_large');
+    const advice = mediaFailureAdvice(error, { what: 'image' });
+    assert.deepEqual(advice.actions.map((a) => a.args), [['modelGateway.media.maxSizeMB']]);
+    assert.match(error.message, /Image 1: The file at .* is larger than the limit of 19\.5 KB\./);
+    const b64 = await generateImages(deps(), { prompt: 'a kite', size: '512x512' }).catch((e: unknown) => e);
+    assert.equal((b64 as { code?: string }).code, 'too_large', 'a base64 answer over the limit is refused by the client');
+  });
+
+  it('keeps speech as a WAV file with the configured voice', async () => {
+    settings['modelGateway.speech.voice'] = 'onyx';
+    settings['modelGateway.speech.format'] = 'wav';
+    const entry = await synthesizeSpeech(deps(), { text: 'Read this aloud, please.' });
+    assert.equal(entry.kind, 'speech');
+    assert.equal(entry.voice, 'onyx');
+    assert.equal(entry.model, 'model-speech-1.0');
+    assert.equal(entry.files[0].contentType, 'audio/wav');
+    assert.equal(parseWav(await readFile(history.filePath(entry.files[0]))).channels, 1);
+  });
+
+  it('says how to set a model when the gateway lists none of the kind', async () => {
+    listed = ['model-k3'];
+    const error = await synthesizeSpeech(deps(), { text: 'hi' }).catch((e: unknown) => e);
+    assert.ok(error instanceof MediaError);
+    assert.equal(error.code, 'no_model');
+    assert.match(error.message, /lists no speech model\. Set modelGateway\.speech\.model/);
+    settings['modelGateway.speech.model'] = 'model-speech-1.0';
+    assert.equal((await synthesizeSpeech(deps(), { text: 'hi' })).model, 'model-speech-1.0', 'the configured model needs no list');
+  });
+
+  it('sends nothing without a key, and hands on the connection\'s advice', async () => {
+    access = () => ({ ok: false, missing: 'key', origin: sim.origin, advice: missingAccessAdvice('key', sim.origin) });
+    sim.clearLog();
+    const error = await generateImages(deps(), { prompt: 'x' }).catch((e: unknown) => e);
+    assert.ok(error instanceof MediaError);
+    assert.equal(error.code, 'missing_access');
+    assert.deepEqual(mediaFailureAdvice(error, { what: 'image' }).actions.map((a) => a.command), ['modelGateway.setApiKey']);
+    assert.equal(sim.log.length, 0);
+  });
+
+  it('checks the request before sending it', async () => {
+    sim.clearLog();
+    for (const ask of [{ prompt: '  ' }, { prompt: 'x', size: 'big' }, { prompt: 'x', count: 11 }]) {
+      await assert.rejects(generateImages(deps(), ask), { name: 'MediaRequestError' });
+    }
+    await assert.rejects(synthesizeSpeech(deps(), { text: 'x'.repeat(4097) }), /at most 4096/);
+    assert.equal(sim.log.length, 0);
+  });
+});
