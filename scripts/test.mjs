@@ -48,8 +48,7 @@ if (wanted('host')) {
   results.push(['host', counts('host', await run(node, [join(ROOT, 'scripts', 'run-host-tests.mjs')], { capture: true }))]);
 }
 if (wanted('e2e')) {
-  const { out } = await run(process.execPath, [join(ROOT, 'scripts', 'run-e2e.mjs')], { capture: true });
-  results.push(['e2e', counts('e2e', out)]);
+  results.push(['e2e', counts('e2e', await run(process.execPath, [join(ROOT, 'scripts', 'run-e2e.mjs')], { capture: true }))]);
 }
 
 const passed = results.reduce((n, [, r]) => n + r.passed, 0);

@@ -7,7 +7,8 @@ import { SIM_KEY } from './harness/session';
 import { useE2E } from './harness/suite';
 import { until, WAIT_MS } from './harness/workbench';
 import { zipEntryNames } from './harness/zip';
-import { walkthroughStep, walkthroughStepDone } from './harness/views';
+import { walkthroughStep, walkthroughStepDone, welcomeView } from './harness/views';
+import { ALL_MODELS } from '../simulator/models';
 
 const MAX_VSIX_BYTES = 600 * 1024;
 
@@ -39,15 +40,15 @@ describe('e2e 1: first run from the packaged .vsix', function () {
     for (const title of steps) await walkthroughStep(e.wb, title).waitFor({ timeout: WAIT_MS });
     for (const title of steps) assert.equal(await walkthroughStepDone(e.wb, title), false, `${title} is not done yet`);
     await e.wb.showVideoJobs();
-    const welcome = e.wb.page.locator('.welcome-view-content', { hasText: 'Connect to a model gateway' });
+    const welcome = welcomeView(e.wb, 'Video Jobs', 'Connect to a model gateway');
     await welcome.waitFor({ timeout: WAIT_MS });
     await e.wb.screenshot('walkthrough-and-welcome');
   });
 
   it('sets the gateway URL from the welcome view, which then asks for the key', async () => {
-    await e.wb.page.locator('.welcome-view-content .monaco-button', { hasText: 'Set Gateway URL' }).click();
+    await welcomeView(e.wb, 'Video Jobs', 'Connect to a model gateway').locator('.monaco-button', { hasText: 'Set Gateway URL' }).click();
     await e.wb.answerInput(e.s.sim.baseUrl, 'Gateway URL');
-    await e.wb.page.locator('.welcome-view-content', { hasText: 'Add your API key' }).waitFor({ timeout: WAIT_MS });
+    await welcomeView(e.wb, 'Video Jobs', 'Add your API key').waitFor({ timeout: WAIT_MS });
     await until(() => walkthroughStepDone(e.wb, 'Set the gateway URL'), 'the URL step to be ticked');
     assert.equal(await walkthroughStepDone(e.wb, 'Add your API key'), false);
   });
@@ -58,7 +59,7 @@ describe('e2e 1: first run from the packaged .vsix', function () {
     assert.equal(await e.wb.quickInputBox().getAttribute('type'), 'password', 'the key is typed into a password box');
     await e.wb.answerInput(SIM_KEY);
     await e.wb.toastAction(/Saved the API key/, 'Verify Key');
-    await e.wb.toast(/The key works: .* lists 3 models/).waitFor({ timeout: WAIT_MS });
+    await e.wb.toast(new RegExp(`The key works: .* lists ${ALL_MODELS.length} models`)).waitFor({ timeout: WAIT_MS });
     await until(async () => /connected to/.test((await e.wb.status().getAttribute('aria-label')) ?? ''), 'the status bar to say connected');
     await until(() => walkthroughStepDone(e.wb, 'Add your API key'), 'the key step to be ticked');
     await until(() => walkthroughStepDone(e.wb, 'Test the connection'), 'the connection step to be ticked');

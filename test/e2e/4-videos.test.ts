@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import type { Frame, Page } from 'playwright-core';
 
-import { rowAction, rowMenu, videoRow, viewTitleAction, walkthroughStepDone } from './harness/views';
+import { rowAction, rowMenu, videoRow, viewTitleAction, walkthroughStepDone, welcomeView } from './harness/views';
 import { useE2E } from './harness/suite';
 import { until, WAIT_MS } from './harness/workbench';
 
@@ -69,7 +69,7 @@ describe('e2e 4: video jobs', function () {
     await until(async () => (await row.count()) === 2, 'one job removed');
     await viewTitleAction(e.wb, 'Clear Finished Video Jobs').first().click();
     await until(async () => (await row.count()) === 0, 'the finished jobs cleared');
-    await e.wb.page.locator('.welcome-view-content', { hasText: 'No video jobs yet' }).waitFor({ timeout: WAIT_MS });
+    await welcomeView(e.wb, 'Video Jobs', 'No video jobs yet').waitFor({ timeout: WAIT_MS });
     await e.wb.closeToasts();
   });
 

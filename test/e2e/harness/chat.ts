@@ -1,7 +1,7 @@
 // The chat webview as a person sees it: its frame inside the workbench, the composer, the turns and their
 // buttons. Frames are looked up again on each use, since a reload or a hidden panel replaces them.
 import type { Frame, Locator } from 'playwright-core';
-import { until, WAIT_MS, type Workbench } from './workbench';
+import { COMPOSER, until, WAIT_MS, type Workbench } from './workbench';
 
 /** The tab of the chat the flow opens, titled after its first message. */
 export const CHAT_TAB = /Compare the models/;
@@ -14,7 +14,7 @@ export class ChatView {
   }
 
   async composer(): Promise<Locator> {
-    return (await this.frame()).locator('textarea.composer-input');
+    return (await this.frame()).locator(COMPOSER);
   }
 
   async assistantTurns(): Promise<Locator> {

@@ -3,7 +3,7 @@
 // gateway simulator, and Debian's Chromium driven by playwright-core. code-server (not the bare server) keeps
 // secrets across reloads, as a user's code-server does.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -75,7 +75,7 @@ export class E2ESession {
     mkdirSync(paths.workspace, { recursive: true });
     writeFileSync(join(paths.userData, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
     writeFileSync(join(paths.workspace, 'hello.py'), 'def greet(name):\n    return f"Hello, {name}!"\n\n\nprint(greet("world"))\n');
-    this.installVsix();
+    await this.installVsix();
     this.sim = await startSimulator(SIM_OPTIONS);
     await this.startServer();
     const { chromium } = await import('playwright-core');
@@ -90,14 +90,36 @@ export class E2ESession {
     await this.page.goto(this.url, { waitUntil: 'domcontentloaded', timeout: 120_000 });
   }
 
-  /** `--install-extension` with the packaged file, as a user installs a downloaded .vsix. */
-  private installVsix(): void {
+  /**
+   * `--install-extension` with the packaged file, as a user installs a downloaded .vsix; beside it the probe
+   * (test/e2e/probe), which reads the extension's exports as any other extension can.
+   */
+  private async installVsix(): Promise<void> {
     const { paths } = this;
-    const result = spawnSync(process.execPath, [process.env.E2E_CODE_SERVER!, '--install-extension', paths.vsix, '--user-data-dir', paths.userData, '--extensions-dir', paths.extensions], {
+    const probe = await this.packageProbe();
+    const install = ['--install-extension', paths.vsix, '--install-extension', probe];
+    const result = spawnSync(process.execPath, [process.env.E2E_CODE_SERVER!, ...install, '--user-data-dir', paths.userData, '--extensions-dir', paths.extensions], {
       encoding: 'utf8',
       timeout: 120_000,
     });
-    if (result.status !== 0 || !/successfully installed/.test(result.stdout)) throw new Error(`--install-extension failed (${result.status}): ${result.stdout}\n${result.stderr}`);
+    const installed = result.stdout.match(/successfully installed/gi)?.length ?? 0;
+    if (result.status !== 0 || installed < 2) throw new Error(`--install-extension failed (${result.status}): ${result.stdout}\n${result.stderr}`);
+  }
+
+  /** The probe packaged with its config: where to write its report, and the key to look for. */
+  private async packageProbe(): Promise<string> {
+    const folder = join(this.paths.scratch, 'probe');
+    cpSync(join(this.paths.root, 'test', 'e2e', 'probe'), folder, { recursive: true });
+    writeFileSync(join(folder, 'config.json'), JSON.stringify({ out: this.probeReport, key: SIM_KEY }));
+    const packagePath = join(this.paths.scratch, 'probe.vsix');
+    const vsce = require(join(this.paths.root, 'node_modules', '@vscode', 'vsce')) as { createVSIX(options: object): Promise<unknown> };
+    await vsce.createVSIX({ cwd: folder, packagePath, dependencies: false, allowMissingRepository: true, skipLicense: true });
+    return packagePath;
+  }
+
+  /** Where the probe writes what it found (see test/e2e/probe/extension.js). */
+  get probeReport(): string {
+    return join(this.paths.scratch, 'probe-report.json');
   }
 
   private async startServer(): Promise<void> {

@@ -12,9 +12,19 @@ export async function walkthroughStepDone(wb: Workbench, title: string): Promise
   return (await walkthroughStep(wb, title).first().getAttribute('aria-checked')) === 'true';
 }
 
+/** One view of the Model Gateway side bar (Chats, Video Jobs, Media), by its name. */
+export function sideBarView(wb: Workbench, name: string): Locator {
+  return wb.page.locator('.part.sidebar .pane').filter({ has: wb.page.locator('.pane-header', { hasText: name }) });
+}
+
+/** The welcome text a view shows while it has nothing else to show. */
+export function welcomeView(wb: Workbench, view: string, text: string): Locator {
+  return sideBarView(wb, view).locator('.welcome-view-content', { hasText: text });
+}
+
 /** A row of the Video Jobs tree: a job (by the start of its prompt) or a result (by its file name). */
 export function videoRow(wb: Workbench, text: string | RegExp): Locator {
-  return wb.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: text });
+  return sideBarView(wb, 'Video Jobs').locator('.monaco-list-row').filter({ hasText: text });
 }
 
 /** An action in the title bar of the Model Gateway side bar (the Video Jobs view's own actions). */

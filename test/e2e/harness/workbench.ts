@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { EXTENSION_ID, type E2ESession } from './session';
 
+/** The chat's composer, by its accessible name (stable while its look changes). */
+export const COMPOSER = 'textarea[aria-label="Message"]';
+
 /** Generous: the machine runs the suite on 2 busy cores. */
 export const WAIT_MS = 60_000;
 
@@ -156,7 +159,16 @@ export class Workbench {
   async menuItem(label: string): Promise<void> {
     const item = this.page.locator('.monaco-menu .action-item', { has: this.page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
     await item.first().waitFor({ timeout: WAIT_MS });
-    await item.first().click();
+    // A menu drops a click that comes too soon after it opened (on a busy machine, one that is re-laid out as
+    // the tree under it changes): click again while it stays open. A click that worked closes it.
+    await until(async () => {
+      if (await item.first().isVisible()) await item.first().click({ timeout: 5000 }).catch(() => undefined);
+      return this.page
+        .locator('.monaco-menu')
+        .first()
+        .waitFor({ state: 'hidden', timeout: 2000 })
+        .then(() => true, () => false);
+    }, `the menu to run ${label}`);
   }
 
   /** The frame holding the chat webview's page (the inner frame of the webview host). */
@@ -164,7 +176,8 @@ export class Workbench {
     return until(async () => {
       for (const frame of this.page.frames()) {
         if (frame.isDetached()) continue;
-        if ((await frame.locator('.composer-input').count().catch(() => 0)) > 0 && (await frame.locator('.composer-input').isVisible().catch(() => false))) return frame;
+        const composer = frame.locator(COMPOSER);
+        if ((await composer.count().catch(() => 0)) > 0 && (await composer.first().isVisible().catch(() => false))) return frame;
       }
       return undefined;
     }, 'the chat webview');
