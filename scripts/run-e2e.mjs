@@ -18,7 +18,8 @@ if (packaged.status !== 0 || !existsSync(vsix)) {
   process.stdout.write(`${packaged.stdout}\n${packaged.stderr}\nnpm run package did not produce ${vsix}\ne2e: 0 passed, 1 failed\n`);
   process.exit(1);
 }
-rmSync(join(artifacts, 'screenshots'), { recursive: true, force: true });
+// Only this run's screenshots and failure reports.
+rmSync(artifacts, { recursive: true, force: true });
 mkdirSync(artifacts, { recursive: true });
 
 const result = spawnSync(node, [join(ROOT, 'scripts', 'run-mocha.cjs'), 'e2e', 'out/test/e2e'], {

@@ -41,8 +41,8 @@ describe('e2e 3: the chat webview', function () {
     assert.equal(await (await e.chat.userTurns()).last().locator('.user-text').innerText(), '[echo] first line\nsecond line');
     const reply = await e.chat.waitForReplyCount(sent + 1);
     await e.chat.waitForFinished(reply);
-    // A soft line break in Markdown: one paragraph.
-    assert.match((await e.chat.replyText(reply)).trim(), /^first line\ssecond line$/);
+    // A soft line break in Markdown: one paragraph. (The text is drawn on the next frame after the end.)
+    await until(async () => /^first line\ssecond line$/.test((await e.chat.replyText(reply)).trim()), 'the reply as one paragraph');
 
     const usage = USAGE.exec(await reply.locator('.usage').innerText());
     assert.ok(usage, 'the reply shows its token usage');

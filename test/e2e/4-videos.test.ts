@@ -3,9 +3,9 @@
 // title bar, an inline button or a row's context menu, with their questions answered.
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
-import type { Frame, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
-import { rowAction, rowMenu, videoRow, viewTitleAction, walkthroughStepDone, welcomeView } from './harness/views';
+import { findVideo, rowAction, rowMenu, videoRow, viewTitleAction, walkthroughStepDone, welcomeView } from './harness/views';
 import { useE2E } from './harness/suite';
 import { until, WAIT_MS } from './harness/workbench';
 
@@ -140,18 +140,3 @@ describe('e2e 4: video jobs', function () {
     await e.wb.screenshot('walkthrough-done');
   });
 });
-
-/** The <video> of the preview panel, read through its webview frame. */
-async function findVideo(page: Page): Promise<{ click(): Promise<void>; readyState(): Promise<number> } | undefined> {
-  for (const frame of page.frames()) {
-    if (frame.isDetached()) continue;
-    const video = frame.locator('video');
-    if ((await video.count().catch(() => 0)) === 0) continue;
-    return { click: () => video.click(), readyState: () => readyStateIn(frame) };
-  }
-  return undefined;
-}
-
-function readyStateIn(frame: Frame): Promise<number> {
-  return frame.locator('video').evaluate((v) => (v as HTMLVideoElement).readyState);
-}

@@ -17,8 +17,11 @@ describe('e2e 5: reload', function () {
   it('reloads the window with a chat open and a finished job', async () => {
     await e.wb.page.locator('.tabs-container .tab', { hasText: CHAT_TAB }).first().click();
     userTurns = await (await e.chat.userTurns()).count();
-    // The chat stays open in its group behind a file, as a tab the user comes back to.
-    await e.wb.openFile('hello.py', 'def greet');
+    // The chat stays open in its group behind another editor, as a tab the user comes back to: a visible chat
+    // would be restored at once and load its model list, and this flow shows that VS Code's chat needs no request.
+    await e.wb.runCommand('File: New Untitled Text File');
+    await e.wb.page.locator('.tabs-container .tab.active', { hasText: /Untitled-\d/ }).first().waitFor({ timeout: WAIT_MS });
+    await until(async () => !(await e.wb.page.locator('.tabs-container .tab.active', { hasText: CHAT_TAB }).count()), 'the chat tab to be behind the new editor');
     await e.wb.showVideoJobs();
     await videoRow(e.wb, 'A paper boat').first().waitFor({ timeout: WAIT_MS });
     logAtReload = e.s.sim.log.length;

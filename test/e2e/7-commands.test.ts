@@ -65,12 +65,7 @@ describe('e2e 7: the other commands', function () {
   });
 
   it('asks about the selection from the editor context menu', async () => {
-    await e.wb.openFile('hello.py', 'def greet');
-    const editor = e.wb.editorLines('def greet');
-    await editor.click();
-    await e.wb.page.keyboard.press('Control+A');
-    await editor.click({ button: 'right' });
-    await e.wb.menuItem('Ask Model Gateway About Selection');
+    await e.wb.runOnLine('hello.py', 'def greet', 'Ask Model Gateway About Selection');
     const composer = await e.chat.composer();
     await until(async () => /def greet\(name\)/.test(await composer.inputValue()), 'the selection in the chat box');
     assert.match(await composer.inputValue(), /hello\.py/);

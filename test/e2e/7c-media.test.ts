@@ -81,16 +81,11 @@ describe('e2e 7c: images and speech', function () {
     await mediaRow(SPOKEN).first().waitFor({ timeout: WAIT_MS });
     await tab(/Speech: Hello from the end/).waitFor({ timeout: WAIT_MS });
 
-    await e.wb.openFile('hello.py', 'def greet');
-    const editor = e.wb.editorLines('def greet');
-    await editor.click();
-    await e.wb.page.keyboard.press('Control+A');
-    await editor.click({ button: 'right' });
-    await e.wb.menuItem('Read Selection Aloud');
-    await mediaRow(/def greet/).first().waitFor({ timeout: WAIT_MS });
+    await e.wb.runOnLine('hello.py', 'def greet', 'Read Selection Aloud');
+    await mediaRow('def greet(name):').first().waitFor({ timeout: WAIT_MS });
     assert.equal(served('/v1/audio/speech'), before + 2);
     const spoken = e.s.sim.log.filter((entry) => entry.path === '/v1/audio/speech').at(-1)?.body as { input?: string } | undefined;
-    assert.match(spoken?.input ?? '', /^def greet\(name\):/);
+    assert.equal(spoken?.input, 'def greet(name):', 'the selected line, and only it');
   });
 
   it('clears the media history from the title bar, after asking', async () => {

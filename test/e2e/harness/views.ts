@@ -1,5 +1,5 @@
 // Reading the workbench's own views: the walkthrough's steps, tree rows, and VS Code's chat model picker.
-import type { Locator } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import type { Workbench } from './workbench';
 
 /** A step of the open walkthrough, by its title. */
@@ -42,4 +42,19 @@ export async function rowAction(row: Locator, label: string): Promise<void> {
 export async function rowMenu(wb: Workbench, row: Locator, item: string): Promise<void> {
   await row.click({ button: 'right' });
   await wb.menuItem(item);
+}
+
+/** The <video> of the preview panel, read through its webview frame. */
+export async function findVideo(page: Page): Promise<{ click(): Promise<void>; readyState(): Promise<number> } | undefined> {
+  for (const frame of page.frames()) {
+    if (frame.isDetached()) continue;
+    const video = frame.locator('video');
+    if ((await video.count().catch(() => 0)) === 0) continue;
+    return { click: () => video.click(), readyState: () => readyStateIn(frame) };
+  }
+  return undefined;
+}
+
+function readyStateIn(frame: Frame): Promise<number> {
+  return frame.locator('video').evaluate((v) => (v as HTMLVideoElement).readyState);
 }

@@ -66,6 +66,19 @@ export class Workbench {
     await this.editorLines(firstLine).waitFor({ timeout: WAIT_MS });
   }
 
+  /** Opens `file`, selects its line starting with `line` and runs `item` from the editor's context menu. */
+  async runOnLine(file: string, line: string, item: string): Promise<void> {
+    await this.openFile(file, line);
+    // The editor draws spaces as no-break spaces.
+    const row = this.page.locator('.editor-instance .monaco-editor .view-line').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(line).replace(/ /g, '\\s')}`) }).first();
+    await row.click();
+    await this.page.keyboard.press('Home');
+    await this.page.keyboard.press('Shift+End');
+    // On the line's first word, inside the selection, so the right click keeps it.
+    await row.locator('span span').first().click({ button: 'right' });
+    await this.menuItem(item);
+  }
+
   /** The visible lines of the (first) text editor showing `text`. */
   editorLines(text: string): Locator {
     return this.page.locator('.editor-instance .monaco-editor .view-lines').filter({ hasText: text }).first();
