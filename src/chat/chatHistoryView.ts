@@ -3,6 +3,7 @@
 // another window writes the chat folder (watched), coalescing bursts of changes into one refresh.
 import * as vscode from 'vscode';
 import type { Clock, TimerHandle } from '../util/clock';
+import { Rerun } from '../util/rerun';
 import { watchFolder } from './fileSystem';
 import { groupSessions, sessionDescription, type HistoryGroup } from './historyModel';
 import { SessionSearchIndex } from './historySearch';
@@ -58,8 +59,7 @@ export class ChatHistoryView implements vscode.TreeDataProvider<ChatHistoryNode>
   private groups: HistoryGroup[] = [];
   private filterText = '';
   private timer: TimerHandle | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
+  private readonly refresher = new Rerun(() => this.load());
   private loaded = false;
 
   constructor(
@@ -105,17 +105,7 @@ export class ChatHistoryView implements vscode.TreeDataProvider<ChatHistoryNode>
 
   /** Reads the list again (once more if asked while reading) and shows it. */
   refresh(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      do {
-        this.again = false;
-        await this.load();
-      } while (this.again);
-    })().finally(() => (this.running = undefined));
-    return this.running;
+    return this.refresher.run();
   }
 
   getTreeItem(node: ChatHistoryNode): vscode.TreeItem {

@@ -14,6 +14,7 @@ import { MEDIA_EXTENSIONS, type MediaType } from '../gateway/mediaTypes';
 import { writeFileAtomic } from '../util/atomicFile';
 import type { Clock, TimerHandle } from '../util/clock';
 import { Emitter, type Disposable, type Event } from '../util/events';
+import { Rerun } from '../util/rerun';
 import { isEntryId, isMediaEntry, LIMITS, type MediaEntry, type MediaFileRef } from './mediaEntry';
 
 export interface NewMediaFile {
@@ -49,8 +50,7 @@ export class MediaHistory implements Disposable {
   private readonly byId = new Map<string, MediaEntry>();
   private watcher: FSWatcher | undefined;
   private debounce: TimerHandle | undefined;
-  private reloading: Promise<void> | undefined;
-  private reloadAgain = false;
+  private readonly reloader = new Rerun(() => this.scan(), () => this.disposed);
   private disposed = false;
 
   constructor(private readonly options: MediaHistoryOptions) {
@@ -132,19 +132,7 @@ export class MediaHistory implements Disposable {
 
   /** Reads what other windows added or removed. Calls made while one runs share a second pass. */
   reload(): Promise<void> {
-    if (this.reloading) {
-      this.reloadAgain = true;
-      return this.reloading;
-    }
-    this.reloading = (async () => {
-      do {
-        this.reloadAgain = false;
-        await this.scan();
-      } while (this.reloadAgain && !this.disposed);
-    })().finally(() => {
-      this.reloading = undefined;
-    });
-    return this.reloading;
+    return this.reloader.run();
   }
 
   /** Follows other windows' changes as they happen, where the platform can watch a folder (else `reload()` only). */
