@@ -128,6 +128,7 @@ function wireModels({ context, log, keys, connection, settings, register, testin
   const lmProvider = new GatewayChatModelProvider(models, connection, log);
   const modelCommands = new ModelCommands({ catalog: models, connection });
   context.subscriptions.push(models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider));
+  lmProvider.announceRemembered();
   register(modelCommands.handlers());
   testing.models = models;
   testing.modelCommands = modelCommands;

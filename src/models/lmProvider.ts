@@ -35,6 +35,15 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     ];
   }
 
+  /**
+   * Called once the provider is registered. VS Code's chat (restored with the window) may have asked every vendor
+   * for models before this extension activated (onStartupFinished); with a remembered list it is told to ask
+   * again, so the picker shows the gateway's models without a request.
+   */
+  announceRemembered(): void {
+    if (this.catalog.known()?.remembered) this.changed.fire();
+  }
+
   async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<LmChatInformation[]> {
     let snapshot: CatalogSnapshot | undefined;
     const known = this.catalog.known();

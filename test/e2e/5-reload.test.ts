@@ -1,6 +1,8 @@
 // After a reload: the chat panel and the job list are still there, and the gateway's chat models are in VS
 // Code's own chat model picker before any request is made (they were remembered from the last model list).
 import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CHAT_TAB } from './harness/chat';
 
 import { videoRow } from './harness/views';
@@ -19,8 +21,10 @@ describe('e2e 5: reload', function () {
     userTurns = await (await e.chat.userTurns()).count();
     // The chat stays open in its group behind another editor, as a tab the user comes back to: a visible chat
     // would be restored at once and load its model list, and this flow shows that VS Code's chat needs no request.
-    await e.wb.runCommand('File: New Untitled Text File');
-    await e.wb.page.locator('.tabs-container .tab.active', { hasText: /Untitled-\d/ }).first().waitFor({ timeout: WAIT_MS });
+    // A file of its own (an empty untitled editor would not come back after the reload; one open elsewhere
+    // might be revealed there instead).
+    writeFileSync(join(e.s.paths.workspace, 'notes.txt'), 'Notes kept beside the chat\n');
+    await e.wb.openFile('notes.txt', 'Notes kept');
     await until(async () => !(await e.wb.page.locator('.tabs-container .tab.active', { hasText: CHAT_TAB }).count()), 'the chat tab to be behind the new editor');
     await e.wb.showVideoJobs();
     await videoRow(e.wb, 'A paper boat').first().waitFor({ timeout: WAIT_MS });
@@ -35,9 +39,14 @@ describe('e2e 5: reload', function () {
 
   it("offers the gateway's chat models in VS Code's chat model picker without a request", async () => {
     await e.wb.runCommand('Chat: Open Chat');
-    const picker = e.wb.page.locator('.interactive-input-part .chat-input-picker-label');
-    const current = await until(async () => (await picker.allInnerTexts()).find((t) => /^model-(k3|5\.2)$/.test(t.trim())), "a gateway model in VS Code's chat");
-    await e.wb.page.locator('.interactive-input-part .chat-input-picker-label', { hasText: current.trim() }).click();
+    // The model picker: whatever model it shows (VS Code may show none before the user picks one), it is the
+    // picker that is not the mode picker.
+    const labels = e.wb.page.locator('.interactive-input-part .chat-input-picker-label');
+    const picker = await until(async () => {
+      for (const label of await labels.all()) if (!/^(Agent|Ask|Edit|Plan)?$/.test((await label.innerText()).trim())) return label;
+      return undefined;
+    }, "VS Code's chat model picker");
+    await picker.click();
     const items = e.wb.page.locator('.action-widget .monaco-list-row, .action-widget [role="menuitemcheckbox"], .action-widget [role="option"]');
     await until(async () => (await items.allInnerTexts()).some((t) => /Model Gateway/.test(t)), 'the picker to list the gateway');
     await e.wb.screenshot('vscode-chat-model-picker');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { CHAT_TAB } from './harness/chat';
 import { useE2E } from './harness/suite';
 import { rowAction, rowMenu, sideBarView, viewTitleAction } from './harness/views';
-import { until, WAIT_MS } from './harness/workbench';
+import { COMPOSER, until, WAIT_MS } from './harness/workbench';
 
 const TITLE_INSTRUCTION = /^Write a short title/;
 
@@ -45,8 +45,15 @@ describe('e2e 7b: the Chats view', function () {
     await branchRow().waitFor({ timeout: WAIT_MS });
     assert.equal(await rows().count(), before + 1);
     await e.wb.page.locator('.tabs-container .tab', { hasText: '(branch)' }).first().waitFor({ timeout: WAIT_MS });
-    const replies = await e.chat.assistantTurns();
-    await until(async () => (await replies.count()) === 1, 'the branch to hold the first reply only');
+    // Two chats may show at once: the branch is the one holding the first exchange only.
+    await until(async () => {
+      for (const frame of e.wb.page.frames()) {
+        if (frame.isDetached() || !(await frame.locator(COMPOSER).isVisible().catch(() => false))) continue;
+        const [users, replies] = await Promise.all([frame.locator('article.user-turn').count(), frame.locator('article.assistant-turn').count()]);
+        if (users === 1 && replies === 1) return true;
+      }
+      return false;
+    }, 'the branch to hold the first exchange only');
   });
 
   it('renames the branch from its inline button and asks the model for a title from its menu', async () => {

@@ -46,10 +46,14 @@ export class Workbench {
 
   /** Runs a command from the Command Palette by its full title, e.g. "Model Gateway: Set API Key". */
   async runCommand(title: string): Promise<void> {
-    await this.filterPalette(title);
-    const row = this.quickPickRow(title);
-    await row.waitFor({ timeout: WAIT_MS });
-    await row.click();
+    // A webview that takes the focus as it comes back (after a reload) closes the palette: open it again.
+    await until(async () => {
+      await this.filterPalette(title);
+      const row = this.quickPickRow(title).first();
+      await row.waitFor({ timeout: WAIT_MS / 2 });
+      await row.click({ timeout: 5000 });
+      return true;
+    }, `the command "${title}" to run from the palette`, 2 * WAIT_MS, 500);
   }
 
   /** Shows the Video Jobs view in the side bar (clicking the activity bar icon would hide it when shown). */
