@@ -56,7 +56,7 @@ describe('e2e 5: reload', function () {
     await e.wb.page.keyboard.press('Escape');
     const sent = e.s.sim.log.slice(logAtReload).map((e) => `${e.method} ${e.path}`);
     assert.deepEqual(sent, [], 'nothing was asked of the gateway since the reload');
-    await e.wb.runCommand('View: Close Secondary Side Bar');
+    await e.wb.runCommand('View: Hide Secondary Side Bar');
   });
 
   it('restores the chat panel with its conversation when its tab is opened', async () => {

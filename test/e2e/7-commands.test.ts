@@ -19,10 +19,18 @@ describe('e2e 7: the other commands', function () {
 
 
   it('opens the logs from the status bar menu', async () => {
-    await e.wb.status().click();
-    await e.wb.pick(/Open Logs/);
-    await e.wb.page.locator('.part.panel', { hasText: 'Model Gateway' }).first().waitFor({ timeout: WAIT_MS });
-    await e.wb.runCommand('View: Close Panel');
+    const log = e.wb.page.locator('.part.panel', { hasText: 'Model Gateway' }).first();
+    // The chat restored after the crash may take the focus back as it loads, closing the menu: open it again.
+    await until(async () => {
+      await e.wb.closeQuickInput();
+      await e.wb.status().click();
+      await e.wb.pick(/Open Logs/);
+      return log.waitFor({ timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      );
+    }, 'the log to open from the status bar menu', 2 * WAIT_MS, 500);
+    await e.wb.runCommand('View: Hide Panel');
   });
 
   it('replaces the key from the status bar menu', async () => {
