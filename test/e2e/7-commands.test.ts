@@ -57,8 +57,8 @@ describe('e2e 7: the other commands', function () {
     await editorAction(e.wb, 'Run Again').click();
     await until(() => models() > first, 'the test to run again');
     // A report, not an unsaved file: closing it asks nothing.
-    await tab.first().hover();
-    await tab.first().locator('.codicon-close').click();
+    await tab.first().click();
+    await e.wb.runCommand('View: Close Editor');
     await tab.first().waitFor({ state: 'detached', timeout: WAIT_MS });
     assert.equal(await e.wb.page.locator('.monaco-dialog-box').count(), 0, 'no "save changes?" question');
     await e.wb.closeToasts();
