@@ -144,7 +144,7 @@ function wireModels({ context, log, keys, connection, settings, register, testin
 
 function wireChat({ context, log, connection, settings, register, testing }: Services, models: ModelCatalog): void {
   const createManager = (storageFolder: string) =>
-    new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, models, chatDefaults: () => settings().chat, log, clock: realClock });
+    new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, models, chatDefaults: () => settings().chat, contextSettings: () => settings().chatContext, log, clock: realClock });
   const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
   const chat = createManager(chatFolder);
   context.subscriptions.push(chat, vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, chat));

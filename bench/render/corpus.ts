@@ -1,5 +1,6 @@
 // A deterministic ~200 KB assistant reply: prose with emphasis, links and inline code, nested lists, tables, quotes
 // and 30 fenced code blocks in ten languages. Same seed, same text.
+import type { WireTurn } from '../../src/chatProtocol/messages';
 import { seededRandom } from '../../test/browser/harness';
 
 const WORDS = (
@@ -22,7 +23,8 @@ const CODE: Record<string, (i: number) => string> = {
   yaml: (i) => `name: build-${i}\non:\n  push:\n    branches: [main]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm ci\n      - run: npm test -- --shard=${i}/30`,
 };
 
-export function generateReply(targetLength = 200_000, seed = 2024): string {
+/** `codeBlocks`: fenced code blocks at least (one every third section until there are that many). */
+export function generateReply(targetLength = 200_000, seed = 2024, codeBlocks = 30): string {
   const random = seededRandom(seed);
   const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)];
   const sentence = () => {
@@ -53,9 +55,9 @@ export function generateReply(targetLength = 200_000, seed = 2024): string {
   const parts: string[] = [];
   let length = 0;
   let section = 0;
-  let codeBlocks = 0;
+  let codeCount = 0;
   const sectionsBetweenCode = 3;
-  while (length < targetLength || codeBlocks < 30) {
+  while (length < targetLength || codeCount < codeBlocks) {
     const add = (text: string) => {
       parts.push(text);
       length += text.length + 2;
@@ -67,10 +69,10 @@ export function generateReply(targetLength = 200_000, seed = 2024): string {
     else if (extra < 0.55) add(table());
     else if (extra < 0.65) add(`> ${sentence()}\n> ${sentence()}`);
     add(paragraph());
-    if (section % sectionsBetweenCode === 1 && codeBlocks < 30) {
-      const lang = languages[codeBlocks % languages.length];
-      add('```' + lang + '\n' + CODE[lang](codeBlocks) + '\n```');
-      codeBlocks++;
+    if (section % sectionsBetweenCode === 1 && codeCount < codeBlocks) {
+      const lang = languages[codeCount % languages.length];
+      add('```' + lang + '\n' + CODE[lang](codeCount) + '\n```');
+      codeCount++;
     }
     section++;
   }
@@ -87,4 +89,30 @@ export function splitIntoDeltas(text: string, seed = 7, min = 2, max = 8): strin
     i += size;
   }
   return deltas;
+}
+
+/**
+ * A long chat: `turns` turns, a question then a reply, about `totalChars` of markdown in all. Replies vary from a
+ * few hundred characters to ~5x the mean (most short, some long), each with its own seed; questions are a sentence
+ * or three.
+ */
+export function generateTranscript(turns = 500, totalChars = 2_000_000, seed = 500): WireTurn[] {
+  const random = seededRandom(seed);
+  const replies = Math.ceil(turns / 2);
+  const weights = Array.from({ length: replies }, () => 0.15 + random() ** 3 * 4);
+  const scale = totalChars / weights.reduce((sum, w) => sum + w, 0);
+  const result: WireTurn[] = [];
+  for (let i = 0; i < turns; i++) {
+    const createdAt = 1_700_000_000_000 + i * 60_000;
+    if (i % 2 === 0) {
+      const question = generateReply(1, seed + i, 0).split('\n\n')[1] ?? 'Why?';
+      result.push({ id: `u${i}`, role: 'user', createdAt, content: question.slice(0, 60 + Math.floor(random() * 400)) });
+    } else {
+      const target = Math.round(weights[(i - 1) / 2] * scale);
+      const content = generateReply(target, seed + i, Math.floor(target / 8000)).slice(0, Math.max(200, target));
+      const tokens = Math.round(content.length / 4);
+      result.push({ id: `a${i}`, role: 'assistant', createdAt, model: 'text-large', content, reasoning: '', refusal: '', toolCalls: [], status: 'complete', finishReason: 'stop', usage: { prompt: 40 * i, completion: tokens, total: 40 * i + tokens } });
+    }
+  }
+  return result;
 }

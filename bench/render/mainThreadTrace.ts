@@ -10,7 +10,7 @@ interface TraceEvent {
   ts: number;
   dur?: number;
   tdur?: number;
-  args?: { name?: string };
+  args?: { name?: string; data?: { message?: string } };
 }
 
 export interface MainThreadTasks {
@@ -28,9 +28,21 @@ export interface MainThreadTasks {
   gcTasksOver16Ms: number;
   /** The longest task that was not mostly garbage collection. */
   longestNonGcTaskMs: number;
+  /** Tasks that took 50 ms of CPU or more (long tasks that a busy machine did not make long). */
+  tasksOver50MsCpu: number;
+  longestTaskCpuMs: number;
 }
 
-export async function traceMainThread<T>(page: Page, cdp: CDPSession, run: () => Promise<T>): Promise<{ value: T; main: MainThreadTasks }> {
+/** `startMark`: count only the tasks from the one that ran `console.timeStamp(startMark)` on (when it is found). */
+export async function traceMainThread<T>(page: Page, cdp: CDPSession, run: () => Promise<T>, startMark?: string): Promise<{ value: T; main: MainThreadTasks }> {
+  const { value, events } = await traceEvents(page, cdp, run);
+  return { value, main: summarise(events, startMark) };
+}
+
+export type Trace = TraceEvent[];
+
+/** The Chrome trace of `run` (and of the two frames after it), to summarise over one or more windows. */
+export async function traceEvents<T>(page: Page, cdp: CDPSession, run: () => Promise<T>): Promise<{ value: T; events: Trace }> {
   const events: TraceEvent[] = [];
   const collect = (data: { value: object[] }) => events.push(...(data.value as TraceEvent[]));
   cdp.on('Tracing.dataCollected', collect);
@@ -41,10 +53,14 @@ export async function traceMainThread<T>(page: Page, cdp: CDPSession, run: () =>
   await cdp.send('Tracing.end');
   await complete;
   cdp.off('Tracing.dataCollected', collect);
-  return { value, main: summarise(events) };
+  return { value, events };
 }
 
-function summarise(events: TraceEvent[]): MainThreadTasks {
+/**
+ * The page's main-thread tasks from the task that ran `console.timeStamp(startMark)` (when given and found) to the
+ * one that ran `console.timeStamp(endMark)`, both included.
+ */
+export function summarise(events: Trace, startMark?: string, endMark?: string): MainThreadTasks {
   const mainThreads = new Set(
     events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
   );
@@ -58,7 +74,13 @@ function summarise(events: TraceEvent[]): MainThreadTasks {
   }
   const page = [...scriptCounts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
   const tasks: TraceEvent[] = [];
-  const pageTasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && `${e.pid}:${e.tid}` === page).sort((a, b) => a.ts - b.ts);
+  const mark = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === startMark && `${e.pid}:${e.tid}` === page);
+  const from = startMark && mark ? mark.ts : -Infinity;
+  const endEvent = endMark ? events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === endMark && `${e.pid}:${e.tid}` === page) : undefined;
+  const to = endEvent ? endEvent.ts : Infinity;
+  const pageTasks = events
+    .filter((e) => e.ph === 'X' && e.name === 'RunTask' && `${e.pid}:${e.tid}` === page && e.ts + (e.dur ?? 0) >= from && e.ts <= to)
+    .sort((a, b) => a.ts - b.ts);
   for (const task of pageTasks) {
     const outer = tasks[tasks.length - 1];
     if (outer && task.ts < outer.ts + (outer.dur ?? 0)) continue; // nested in a task already counted
@@ -80,5 +102,7 @@ function summarise(events: TraceEvent[]): MainThreadTasks {
     tasksOver16Ms: wall.filter((t) => t >= 16).length,
     gcTasksOver16Ms: gcTasks.size,
     longestNonGcTaskMs: Math.max(0, ...wall.filter((_, i) => !gcTasks.has(tasks[i]))),
+    tasksOver50MsCpu: cpu.filter((t) => t >= 50).length,
+    longestTaskCpuMs: Math.max(0, ...cpu),
   };
 }

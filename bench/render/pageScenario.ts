@@ -5,6 +5,11 @@ export interface ScenarioInput {
   renderer: 'streaming' | 'naive' | 'none';
   /** Arrival rate of the text; null feeds deltas back to back (one per task) as fast as the page takes them. */
   charsPerSecond: number | null;
+  /**
+   * Stream only the last this many characters of the reply; the text before them is rendered at once first, outside
+   * the measurement (a pace test late in a long reply, where each update's cost is highest).
+   */
+  streamLastChars?: number;
   /** StreamingMarkdown tuning, to explore trade-offs (defaults otherwise). */
   tuning?: { frameBudgetMs?: number; minUpdateIntervalMs?: number; maxUpdateShare?: number };
 }
@@ -38,10 +43,17 @@ export function loadDeltas(deltas: string[]): void {
   page.benchText = deltas.join('');
 }
 
+/** Marks in the trace where the measured stream starts (after any text rendered beforehand); runScenario spells it out. */
+export const STREAM_START_MARK = 'bench:stream-start';
+
 export async function runScenario(input: ScenarioInput): Promise<ScenarioResult> {
   type MD = typeof import('../../src/webview/markdown/index');
   const md = (window as unknown as { MD: MD }).MD;
-  const deltas = (window as unknown as { benchDeltas: string[] }).benchDeltas;
+  const allDeltas = (window as unknown as { benchDeltas: string[] }).benchDeltas;
+  let firstStreamed = allDeltas.length;
+  for (let chars = 0; firstStreamed > 0 && chars < (input.streamLastChars ?? Infinity); ) chars += allDeltas[--firstStreamed].length;
+  const deltas = allDeltas.slice(firstStreamed);
+  const prefix = allDeltas.slice(0, firstStreamed).join('');
   const host = document.body.appendChild(document.createElement('div'));
   host.className = 'markdown-body';
   const heap = () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
@@ -80,7 +92,7 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
   };
 
   /** end(): the text is complete; StreamingMarkdown finishes in frames (finish(), as the chat panel does). */
-  let sink: { append(delta: string): void; end(): Promise<void> | void };
+  let sink: { append(delta: string): void; end(): Promise<void> | void; prefill(text: string): void };
   const renderer = new md.MarkdownRenderer(); // fresh: no highlight memo carried over from another run
   if (input.renderer === 'streaming') {
     const streaming = new md.StreamingMarkdown(host, {
@@ -100,12 +112,20 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
             cancelAnimationFrame(id);
           };
         },
+        afterRendering: md.animationFrameScheduler.afterRendering,
         now: () => performance.now(),
       },
     });
-    sink = { append: (delta) => streaming.append(delta), end: () => streaming.finish() };
+    sink = {
+      append: (delta) => streaming.append(delta),
+      end: () => streaming.finish(),
+      prefill(text) {
+        streaming.append(text);
+        streaming.flush();
+      },
+    };
   } else if (input.renderer === 'none') {
-    sink = { append() {}, end() {} };
+    sink = { append() {}, end() {}, prefill() {} };
   } else {
     // The baseline: the whole text through markdown-it, DOMPurify and into the DOM on every frame.
     const sanitize = md.createSanitizer(window);
@@ -124,8 +144,21 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
         cancelAnimationFrame(frame);
         render();
       },
+      prefill(prefixText) {
+        text = prefixText;
+        render();
+      },
     };
   }
+  if (prefix !== '') {
+    sink.prefill(prefix);
+    followBottom();
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    frameTimes.length = 0;
+    frameScriptMs = 0;
+  }
+  console.timeStamp('bench:stream-start'); // STREAM_START_MARK: the trace counts main-thread work from here on
+  (window as unknown as { benchStreamStarted: boolean }).benchStreamStarted = true; // for a profiler to start now
 
   let appendMs = 0;
   const started = performance.now();
@@ -149,7 +182,8 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
       }
       if (next >= deltas.length) resolve();
       else if (input.charsPerSecond === null) channel.port2.postMessage(0);
-      else setTimeout(pump, 1);
+      // Wake when the next delta is due (a slow pace is not polled every millisecond: that would cost more than it feeds).
+      else setTimeout(pump, Math.max(1, started + (delivered / input.charsPerSecond) * 1000 - performance.now()));
     };
     channel.port1.onmessage = pump;
     pump();

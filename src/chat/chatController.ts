@@ -24,6 +24,9 @@ import {
 import { cleanFinishReason, cleanModelId, cleanToolCallId, cleanToolName, turnErrorFrom, usageFromGateway } from '../chatProtocol/sessionData';
 import { clip } from '../chatProtocol/validate';
 import { buildChatRequest } from './request';
+import type { Attachment } from '../chatProtocol/attachments';
+import { hasImages } from './contextPrompt';
+import { imageRejectionAdvice } from './imageRejection';
 import { baseOf, mergeSessions } from './sessionMerge';
 import type { ChatSessionStore } from './sessionStore';
 
@@ -93,10 +96,10 @@ export class ChatController implements Disposable {
     return this.running?.finished ?? Promise.resolve();
   }
 
-  /** Sends a message and streams the reply. Returns false (and does nothing) while a reply is running. */
-  send(text: string): boolean {
+  /** Sends a message (with its context) and streams the reply. Returns false (and does nothing) while a reply is running. */
+  send(text: string, attachments: readonly Attachment[] = []): boolean {
     if (this.running || this.disposed || text.trim() === '') return false;
-    this.addUserTurn(text);
+    this.addUserTurn(text, attachments);
     void this.reply();
     return true;
   }
@@ -123,9 +126,36 @@ export class ChatController implements Disposable {
     await this.stopAndWait();
     const index = this.state.turns.findIndex((t) => t.id === turnId && t.role === 'user');
     if (index < 0 || this.disposed) return false;
+    // The edited message keeps the context it was sent with.
+    const attachments = (this.state.turns[index] as UserTurn).attachments ?? [];
     this.removeFrom(index);
-    this.addUserTurn(text);
+    this.addUserTurn(text, attachments);
     void this.reply();
+    return true;
+  }
+
+  /** Sends the last message again without its images (after a model refused them). */
+  async resendWithoutImages(): Promise<boolean> {
+    await this.stopAndWait();
+    const index = this.state.turns.findLastIndex((t) => t.role === 'user');
+    const turn = this.state.turns[index] as UserTurn | undefined;
+    if (!turn || this.disposed || !hasImages(turn)) return false;
+    this.removeFrom(index);
+    this.addUserTurn(turn.content, (turn.attachments ?? []).filter((a) => a.kind !== 'image'));
+    void this.reply();
+    return true;
+  }
+
+  /** Adds a question and a reply obtained elsewhere (the one the user kept from a comparison), saved at once. */
+  async keepReply(question: { text: string; attachments: readonly Attachment[] }, reply: { model: string; content: string; usage: AssistantTurn['usage']; finishReason: string | null }): Promise<boolean> {
+    if (this.running || this.disposed || question.text.trim() === '') return false;
+    this.addUserTurn(question.text, question.attachments);
+    const turn: AssistantTurn = { ...emptyAssistantTurn(this.deps.newId(), reply.model, this.deps.clock.now()), content: reply.content, status: 'complete', usage: reply.usage, finishReason: reply.finishReason };
+    this.state.turns.push(turn);
+    this.touch();
+    this.events.fire({ type: 'turnAdded', turn });
+    await this.persist();
+    if (!this.disposed) this.events.fire({ type: 'turnFinished', turn });
     return true;
   }
 
@@ -175,8 +205,9 @@ export class ChatController implements Disposable {
     await run.finished;
   }
 
-  private addUserTurn(text: string): void {
+  private addUserTurn(text: string, attachments: readonly Attachment[]): void {
     const turn: UserTurn = { id: this.deps.newId(), role: 'user', createdAt: this.deps.clock.now(), content: text };
+    if (attachments.length > 0) turn.attachments = [...attachments];
     this.state.turns.push(turn);
     this.touch();
     this.events.fire({ type: 'turnAdded', turn });
@@ -214,7 +245,7 @@ export class ChatController implements Disposable {
       const result = await access.api.chat(request, { signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta) });
       this.complete(run, result);
     } catch (error) {
-      this.fail(run, error, origin);
+      this.fail(run, error, origin, hasImages(history.findLast((t) => t.role === 'user') as UserTurn | undefined));
     } finally {
       await this.finish(run);
       finished();
@@ -306,14 +337,15 @@ export class ChatController implements Disposable {
     run.turn.status = 'complete';
   }
 
-  private fail(run: Run, error: unknown, origin: string | undefined): void {
+  private fail(run: Run, error: unknown, origin: string | undefined, sentImages: boolean): void {
     const turn = run.turn;
     this.absorb(run, (error as { partial?: ChatResult } | undefined)?.partial);
     if (run.abort.signal.aborted) {
       turn.status = 'stopped';
       return;
     }
-    const advice = error instanceof ChatSetupError ? error.advice : adviceFor(error, { origin, model: turn.model || undefined, now: this.deps.clock.now() });
+    let advice = error instanceof ChatSetupError ? error.advice : adviceFor(error, { origin, model: turn.model || undefined, now: this.deps.clock.now() });
+    if (sentImages) advice = imageRejectionAdvice(advice, turn.model);
     turn.status = hasOutput(turn) ? 'interrupted' : 'failed';
     turn.error = errorOf(advice);
   }

@@ -3,6 +3,7 @@
 // this feature's own request is running and how it failed.
 import type { CatalogSnapshot, LoadOptions } from '../models/modelCatalog';
 import { listableModels, type ModelsState } from '../chatProtocol/messages';
+import { contextWindowOf } from '../models/lmMapping';
 import { Emitter, type Disposable, type Event } from '../util/events';
 
 /** What the chat needs of ModelCatalog. */
@@ -41,6 +42,12 @@ export class ChatModelList implements Disposable {
     const state: ModelsState = { models, loading: this.loads > 0 };
     if (this.error !== undefined) state.error = this.error;
     return state;
+  }
+
+  /** The model's context window when the gateway's model list gives one. */
+  contextWindow(model: string): number | undefined {
+    const raw = this.catalog.current?.models.find((m) => m.id === model)?.raw;
+    return raw ? contextWindowOf(raw) : undefined;
   }
 
   /** Whether the catalog holds a list (fresh or not) for the current gateway. */

@@ -5,7 +5,11 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
 import { adviceFor } from '../gateway/errorAdvice';
-import type { ChatDefaults } from '../settings/settings';
+import type { ChatContextSettings, ChatDefaults } from '../settings/settings';
+import { ChatContext, type ContextWindow } from './chatContext';
+import { ChatCompare } from './chatCompare';
+import { WorkspaceContextProvider } from './context/workspaceContextProvider';
+import { DEFAULT_MAX_INPUT_TOKENS } from '../models/lmMapping';
 import type { Clock } from '../util/clock';
 import { CHAT_VIEW_TYPE, type ModelsState } from '../chatProtocol/messages';
 import { NEW_CHAT_TITLE, type ChatSession } from '../chatProtocol/session';
@@ -27,6 +31,8 @@ export interface ChatPanelManagerOptions {
   /** The shared, cached model list (the same one List Models and VS Code's chat use). */
   models: ModelCatalogView;
   chatDefaults: () => ChatDefaults;
+  /** The context window used when the model list gives none, and the attachment size limit. */
+  contextSettings?: () => ChatContextSettings;
   log: vscode.LogOutputChannel;
   clock: Clock;
 }
@@ -230,7 +236,15 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       defaultModel: () => this.defaultModel(),
       newId: () => randomUUID(),
     });
-    const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models.state, clock, log);
+    const context = new ChatContext(controller, { sources: this.contextSources, windowFor: (model) => this.contextWindow(model), newId: () => randomUUID() });
+    const compare = new ChatCompare(controller, context, {
+      gateway: () => this.options.connection.access(),
+      clock,
+      newId: () => randomUUID(),
+      warn: (message) => void vscode.window.showWarningMessage(message),
+      pickModels: (current) => this.pickCompareModels(current),
+    });
+    const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models.state, clock, log, { context, compare });
     const panel = new ChatPanel(webviewPanel, controller, bridge, extensionUri, log);
     this.panels.add(panel);
     this.lastActive = panel;
@@ -238,6 +252,8 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       if (panel.panel.active) this.lastActive = panel;
     });
     panel.onDidDispose(() => {
+      compare.dispose();
+      context.dispose();
       this.panels.delete(panel);
       if (this.lastActive === panel) this.lastActive = [...this.panels].at(-1);
     });
@@ -248,6 +264,29 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       else if (!this.models.state.loading) void this.refreshModels();
     });
     return panel;
+  }
+
+  private readonly contextSources = new WorkspaceContextProvider({
+    // The editor used last, even when the chat now covers it: the chat has focus when its button is pressed.
+    editor: () => vscode.window.activeTextEditor ?? (this.lastEditor && !this.lastEditor.document.isClosed ? this.lastEditor : undefined) ?? vscode.window.visibleTextEditors[0],
+    maxBytes: () => this.contextSettings().maxAttachmentBytes,
+    newId: () => randomUUID(),
+  });
+
+  private async pickCompareModels(current: string): Promise<string[] | undefined> {
+    const models = await this.models.models();
+    const items = models.map((id) => ({ label: id, picked: id === current }));
+    const picked = await vscode.window.showQuickPick(items, { title: 'Compare Models', placeHolder: 'Pick 2 or 3 chat models to ask the same question', canPickMany: true });
+    return picked?.map((p) => p.label);
+  }
+
+  private contextSettings(): ChatContextSettings {
+    return this.options.contextSettings?.() ?? { contextWindow: DEFAULT_MAX_INPUT_TOKENS, maxAttachmentBytes: 256 * 1024 };
+  }
+
+  private contextWindow(model: string): ContextWindow {
+    const fromModel = this.models.contextWindow(model);
+    return fromModel ? { tokens: fromModel, source: 'model' } : { tokens: this.contextSettings().contextWindow, source: 'setting' };
   }
 
   private workbench(): ChatWorkbench {

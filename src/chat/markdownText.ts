@@ -1,19 +1,9 @@
 // Plain-text building blocks for the Markdown the chat produces: fenced code that cannot be broken out of,
 // the prompt for "Ask About Selection", and the session export.
+import { fenced } from './fence';
+export { fenced, fenceFor } from './fence';
+import { attachmentsMarkdown } from './contextPrompt';
 import { sessionUsage, type AssistantTurn, type ChatSession, type TokenUsage } from '../chatProtocol/session';
-
-/** A backtick fence longer than any backtick run inside `code`, so the code cannot close it early. */
-export function fenceFor(code: string): string {
-  let longest = 0;
-  for (const run of code.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  return '`'.repeat(Math.max(3, longest + 1));
-}
-
-export function fenced(code: string, language = ''): string {
-  const fence = fenceFor(code);
-  const body = code.endsWith('\n') ? code : `${code}\n`;
-  return `${fence}${language}\n${body}${fence}`;
-}
 
 export interface Selection {
   text: string;
@@ -74,7 +64,7 @@ export function sessionMarkdown(session: ChatSession, exportedAt: Date): string 
   if (s.jsonMode) facts.push('JSON mode');
   parts.push(`_${facts.join(' · ')}_`);
   if (s.systemPrompt.trim()) parts.push(`**System prompt**\n\n${quote(s.systemPrompt)}`);
-  for (const turn of session.turns) parts.push(turn.role === 'user' ? `## You\n\n${turn.content}` : assistantSection(turn));
+  for (const turn of session.turns) parts.push(turn.role === 'user' ? `## You\n\n${turn.content}${attachmentsMarkdown(turn.attachments ?? [])}` : assistantSection(turn));
   const total = sessionUsage(session);
   if (total.total > 0) parts.push(`---\n\n_Session: ${usageText(total)}_`);
   return `${parts.join('\n\n')}\n`;

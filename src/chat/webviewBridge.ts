@@ -7,8 +7,12 @@ import { cleanHostMessage, parseWebviewMessage, type CodeActionKind, type HostMe
 import type { Clock } from '../util/clock';
 import { Emitter, type Disposable, type Event } from '../util/events';
 import type { ChatController, ChatEvent } from './chatController';
+import type { ChatContext } from './chatContext';
+import type { ChatCompare } from './chatCompare';
+import { RESEND_WITHOUT_IMAGES } from './imageRejection';
 import type { AssistantTurn, ChatSession, Turn, TurnError } from '../chatProtocol/session';
 import { sameData } from '../chatProtocol/validate';
+import { chipOf } from '../chatProtocol/attachments';
 
 /** What the chat asks of the editor around it. */
 export interface ChatWorkbench {
@@ -34,7 +38,10 @@ export function wireError(error: TurnError, now: number): WireTurnError {
 }
 
 export function wireTurn(turn: Turn, now: number): WireTurn {
-  if (turn.role === 'user') return { ...turn };
+  if (turn.role === 'user') {
+    const { attachments, ...rest } = turn;
+    return attachments && attachments.length > 0 ? { ...rest, attachments: attachments.map(chipOf) } : rest;
+  }
   const { error, toolCalls, ...rest } = turn;
   const wire: WireTurn = { ...rest, toolCalls: toolCalls.map((c) => ({ ...c })) };
   if (error) wire.error = wireError(error, now);
@@ -68,9 +75,21 @@ export class ChatWebviewBridge implements Disposable {
     private readonly models: () => ModelsState,
     private readonly clock: Clock,
     private readonly log: Logger,
+    /** The next message's attachments (without it the chat sends text only), and model comparison. */
+    features: { context?: ChatContext; compare?: ChatCompare } = {},
   ) {
-    this.subscription = controller.onEvent((event) => this.forward(event));
+    this.context = features.context;
+    this.compare = features.compare;
+    const subscriptions = [
+      controller.onEvent((event) => this.forward(event)),
+      this.context?.onDidChange((state) => this.send({ type: 'context', context: state })),
+      this.compare?.onDidChange((state) => this.send({ type: 'compare', compare: state })),
+    ];
+    this.subscription = { dispose: () => subscriptions.forEach((s) => s?.dispose()) };
   }
+
+  private readonly context: ChatContext | undefined;
+  private readonly compare: ChatCompare | undefined;
 
   /** The webview went away (hidden or closed); nothing is posted until it is back. */
   markNotLive(): void {
@@ -121,8 +140,30 @@ export class ChatWebviewBridge implements Disposable {
         this.sendInit();
         return;
       case 'send':
-        if (!controller.send(message.text)) this.log.warn('Chat: a message was sent while a reply was still running; ignored.');
+        if (controller.busy) this.log.warn('Chat: a message was sent while a reply was still running; ignored.');
+        // Held back (it would overflow the context window): the text goes back to the input, the warning is shown.
+        else if (this.context && !this.context.send(message.text)) this.send({ type: 'draft', text: message.text });
+        else if (!this.context) controller.send(message.text);
         return;
+      case 'addContext':
+        return this.context?.add(message.source);
+      case 'removeAttachment':
+        return this.context?.remove(message.id);
+      case 'trimContext':
+        return this.context?.trim();
+      case 'dropUris':
+        return this.context?.addUris(message.uris);
+      case 'attachImage':
+        return this.context?.addImage(message.name, message.data);
+      case 'compare':
+        // Not started (cancelled, a reply running): the question goes back to the input.
+        if (this.compare && !(await this.compare.start(message.text, message.models))) this.send({ type: 'draft', text: message.text });
+        return;
+      case 'keepCompare':
+        await this.compare?.keep(message.id, message.index);
+        return;
+      case 'closeCompare':
+        return this.compare?.close();
       case 'stop':
         controller.stop();
         return;
@@ -166,6 +207,8 @@ export class ChatWebviewBridge implements Disposable {
       turns: session.turns.map((t) => wireTurn(t, now)),
       models: this.models(),
     });
+    if (this.context) this.send({ type: 'context', context: this.context.state });
+    if (this.compare?.state) this.send({ type: 'compare', compare: this.compare.state });
     if (this.pendingDraft) {
       const text = this.pendingDraft;
       this.pendingDraft = '';
@@ -239,6 +282,10 @@ export class ChatWebviewBridge implements Disposable {
     const turn = this.findTurn(turnId);
     const action = turn?.role === 'assistant' ? turn.error?.actions[index] : undefined;
     if (!action) return;
+    if (action.command === RESEND_WITHOUT_IMAGES.command) {
+      await this.controller.resendWithoutImages();
+      return;
+    }
     if (!ALLOWED_COMMAND.test(action.command)) {
       this.log.warn(`Chat: refused to run ${action.command} from an error action.`);
       return;

@@ -4,6 +4,7 @@
 //
 // The webview is sent the transcript once (`init`), then only changes: new turns, text deltas, final states.
 // It never holds the API key or a command id: error actions are referred to by their position.
+import { cleanChips, isImageData, isImageType, ATTACHMENT_LIMITS, type AttachmentChip, type ImageType } from './attachments';
 import { LIMITS, type AssistantStatus, type ChatSettings, type TokenUsage, type TurnDelta, type UserTurn } from './session';
 import {
   cleanErrorKind,
@@ -31,7 +32,25 @@ export interface WireTurnError {
 }
 
 export type WireAssistantTurn = AssistantTurnWith<WireTurnError>;
-export type WireTurn = UserTurn | WireAssistantTurn;
+/** A user turn as the webview sees it: its attachments as chips, never their content. */
+export type WireUserTurn = Omit<UserTurn, 'attachments'> & { attachments?: AttachmentChip[] };
+export type WireTurn = WireUserTurn | WireAssistantTurn;
+
+/** Where the Add Context button (`menu`: the host asks) or a `#` completion takes context from. */
+export type ContextSource = 'menu' | 'activeFile' | 'selection' | 'openEditors' | 'workspaceFile' | 'problems';
+export const CONTEXT_SOURCES: readonly ContextSource[] = ['menu', 'activeFile', 'selection', 'openEditors', 'workspaceFile', 'problems'];
+
+/** The next message's attachments and what the request would cost against the model's context window. */
+export interface ContextState {
+  chips: AttachmentChip[];
+  /** Estimated tokens besides the attachments and the draft: system prompt, conversation so far, reply reserve. */
+  baseTokens: number;
+  window: number;
+  /** Whether the window is the model's own (from the model list) or the setting. */
+  windowSource: 'model' | 'setting';
+  /** Shown above the input until the context next changes (why a send was held back); '' for none. */
+  warning: string;
+}
 
 export interface TurnFinish {
   turnId: string;
@@ -48,6 +67,29 @@ export interface ModelsState {
   error?: string;
 }
 
+export type CompareStatus = 'streaming' | 'complete' | 'failed' | 'stopped';
+const COMPARE_STATUSES: readonly CompareStatus[] = ['streaming', 'complete', 'failed', 'stopped'];
+
+/** One model's reply in a comparison. */
+export interface CompareColumn {
+  model: string;
+  content: string;
+  status: CompareStatus;
+  /** Milliseconds from sending to the first text, and to the end. */
+  firstTokenMs: number | null;
+  totalMs: number | null;
+  usage: TokenUsage | null;
+  finishReason: string | null;
+  /** Why it failed; '' otherwise. */
+  error: string;
+}
+
+export interface CompareState {
+  id: string;
+  question: string;
+  columns: CompareColumn[];
+}
+
 export type HostMessage =
   | { type: 'init'; sessionId: string; title: string; settings: ChatSettings; turns: WireTurn[]; models: ModelsState }
   | { type: 'turnAdded'; turn: WireTurn }
@@ -57,7 +99,10 @@ export type HostMessage =
   | { type: 'settings'; settings: ChatSettings }
   | { type: 'title'; title: string }
   | { type: 'models'; models: ModelsState }
-  | { type: 'draft'; text: string };
+  | { type: 'draft'; text: string }
+  | { type: 'context'; context: ContextState }
+  /** The comparison in progress (whole, a few times a second), or null when there is none. */
+  | { type: 'compare'; compare: CompareState | null };
 
 export type CodeActionKind = 'copy' | 'insert' | 'new-file';
 
@@ -76,6 +121,18 @@ export type WebviewMessage =
   | { type: 'refreshModels' }
   | { type: 'newChat' }
   | { type: 'resync' }
+  | { type: 'addContext'; source: ContextSource }
+  | { type: 'removeAttachment'; id: string }
+  /** Cut the largest attachment so the message fits the context window. */
+  | { type: 'trimContext' }
+  /** Files dropped on the input (from the Explorer): their URIs. */
+  | { type: 'dropUris'; uris: string[] }
+  | { type: 'attachImage'; name: string; mimeType: ImageType; data: string }
+  /** Ask 2 or 3 models the same question; no models: the host asks which. */
+  | { type: 'compare'; text: string; models: string[] }
+  /** Keep one reply of the comparison in the thread. */
+  | { type: 'keepCompare'; id: string; index: number }
+  | { type: 'closeCompare' }
   /** The webview refused a message from the host (the host logs why). */
   | { type: 'refused'; reason: string };
 
@@ -133,6 +190,14 @@ const WEBVIEW_SHAPES: Record<WebviewMessage['type'], Shape> = {
   refreshModels: none,
   newChat: none,
   resync: none,
+  addContext: { source: exactly((v): v is ContextSource => CONTEXT_SOURCES.includes(v as ContextSource)) },
+  removeAttachment: { id: exactly(isId) },
+  trimContext: none,
+  dropUris: { uris: exactly((v): v is string[] => Array.isArray(v) && v.length > 0 && v.length <= ATTACHMENT_LIMITS.perTurn && v.every((u) => isNonEmptyText(u, 8192))) },
+  attachImage: { name: text(ATTACHMENT_LIMITS.imageName), mimeType: exactly(isImageType), data: exactly(isImageData) },
+  compare: { text: nonEmpty(LIMITS.text), models: exactly((v): v is string[] => Array.isArray(v) && v.length <= 3 && v.every((m) => isNonEmptyText(m, LIMITS.model))) },
+  keepCompare: { id: exactly(isId), index: exactly((v): v is number => isCount(v) && v < 3) },
+  closeCompare: none,
   refused: { reason: text(500) },
 };
 
@@ -155,7 +220,21 @@ function cleanWireError(value: unknown): WireTurnError | undefined {
 }
 
 function cleanWireTurn(value: unknown): WireTurn | undefined {
-  return cleanTurnWith(value, cleanWireError);
+  if (!isRecord(value) || value.role !== 'user') return cleanTurnWith(value, cleanWireError) as WireAssistantTurn | undefined;
+  const turn = cleanTurnWith({ ...value, attachments: undefined }, cleanWireError) as WireUserTurn | undefined;
+  const chips = cleanChips(value.attachments);
+  return turn && chips.length > 0 ? { ...turn, attachments: chips } : turn;
+}
+
+function cleanContextState(value: unknown): ContextState | undefined {
+  if (!isRecord(value)) return undefined;
+  return {
+    chips: cleanChips(value.chips),
+    baseTokens: cleanCount(value.baseTokens) ?? 0,
+    window: Math.max(1, cleanCount(value.window) ?? 1),
+    windowSource: value.windowSource === 'model' ? 'model' : 'setting',
+    warning: cleanText(value.warning, LIMITS.errorMessage) ?? '',
+  };
 }
 
 function cleanTurnFinish(value: unknown): TurnFinish | undefined {
@@ -187,6 +266,27 @@ function cleanModelsState(value: unknown): ModelsState | undefined {
   return state;
 }
 
+function cleanCompareColumn(value: unknown): CompareColumn | undefined {
+  if (!isRecord(value)) return undefined;
+  const ms = (v: unknown) => cleanCount(v) ?? null;
+  return {
+    model: cleanModelId(value.model),
+    content: cleanText(value.content, LIMITS.storedText) ?? '',
+    status: COMPARE_STATUSES.includes(value.status as CompareStatus) ? (value.status as CompareStatus) : 'failed',
+    firstTokenMs: ms(value.firstTokenMs),
+    totalMs: ms(value.totalMs),
+    usage: cleanUsage(value.usage),
+    finishReason: cleanFinishReason(value.finishReason),
+    error: cleanText(value.error, LIMITS.errorMessage) ?? '',
+  };
+}
+
+function cleanCompareState(value: unknown): CompareState | null | undefined {
+  if (value === null) return null;
+  if (!isRecord(value) || !isId(value.id)) return undefined;
+  return { id: value.id, question: cleanText(value.question, LIMITS.text) ?? '', columns: cleanArray(value.columns, 3, cleanCompareColumn) };
+}
+
 const HOST_SHAPES: Record<HostMessage['type'], Shape> = {
   init: {
     sessionId: exactly(isId),
@@ -203,6 +303,8 @@ const HOST_SHAPES: Record<HostMessage['type'], Shape> = {
   title: { title: text(LIMITS.title) },
   models: { models: cleanModelsState },
   draft: { text: text(LIMITS.storedText) },
+  context: { context: cleanContextState },
+  compare: { compare: cleanCompareState },
 };
 
 export function parseHostMessage(raw: unknown): Parsed<HostMessage> {

@@ -1,5 +1,6 @@
 // The chat session as data: what is saved to disk, and (nearly unchanged) what the webview is sent. Pure and
 // browser-safe; the webview bundle imports the types and `applyDelta`.
+import type { Attachment } from './attachments';
 
 /** Temperature and top_p are alternatives (the spec: "use either this or temperature, not both"). */
 export type Sampling = { mode: 'default' } | { mode: 'temperature'; value: number } | { mode: 'top_p'; value: number };
@@ -48,6 +49,8 @@ export interface UserTurn {
   role: 'user';
   createdAt: number;
   content: string;
+  /** Context sent with the message (absent when there was none). */
+  attachments?: Attachment[];
 }
 
 export interface AssistantTurn {

@@ -20,6 +20,7 @@ import {
   type TurnErrorAction,
   type UserTurn,
 } from './session';
+import { cleanAttachments } from './attachments';
 import { cleanArray, cleanCount, cleanText, conforms, isCount, isId, isRecord, type Cleaner, type Fields } from './validate';
 
 const STATUSES: readonly AssistantStatus[] = ['streaming', 'complete', 'stopped', 'interrupted', 'failed'];
@@ -119,7 +120,10 @@ export function cleanTurnError(value: unknown): TurnError | undefined {
 function cleanUserTurn(value: Fields): UserTurn | undefined {
   const content = cleanText(value.content, LIMITS.storedText);
   if (!isId(value.id) || content === undefined) return undefined;
-  return { id: value.id, role: 'user', createdAt: cleanCount(value.createdAt) ?? 0, content };
+  const turn: UserTurn = { id: value.id, role: 'user', createdAt: cleanCount(value.createdAt) ?? 0, content };
+  const attachments = cleanAttachments(value.attachments);
+  if (attachments.length > 0) turn.attachments = attachments;
+  return turn;
 }
 
 /** An assistant turn with a given kind of error (stored turns keep commands; the webview gets titles only). */

@@ -4,9 +4,12 @@ import type { AudioType, ImageType } from './mediaTypes';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
+/** OpenAI-compatible content parts: text, and images as (data) URLs. */
+export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
 export interface ChatMessage {
   role: Role;
-  content: string | null;
+  content: string | null | ContentPart[];
   name?: string;
   tool_calls?: WireToolCall[];
   tool_call_id?: string;

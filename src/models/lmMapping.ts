@@ -1,13 +1,16 @@
 // Translation between VS Code's language model API and the gateway's chat request, as plain data so it can be
 // tested without VS Code. lmProvider.ts turns VS Code's part classes into the tagged parts below.
-import type { ChatMessage, ChatRequest, ToolCall, ToolDefinition, WireToolCall } from '../gateway/types';
+import type { ChatMessage, ChatRequest, ContentPart, ToolCall, ToolDefinition, WireToolCall } from '../gateway/types';
 import { parseToolArguments } from '../gateway/chatStream';
 import type { CatalogModel } from './modelCatalog';
+import { CHARS_PER_TOKEN, TOKENS_PER_IMAGE, TOKENS_PER_MESSAGE } from '../chatProtocol/attachments';
 
 export type LmPart =
   | { readonly kind: 'text'; readonly value: string }
   | { readonly kind: 'toolCall'; readonly callId: string; readonly name: string; readonly input: unknown }
-  | { readonly kind: 'toolResult'; readonly callId: string; readonly content: string };
+  | { readonly kind: 'toolResult'; readonly callId: string; readonly content: string }
+  /** VS Code's image data part (LanguageModelDataPart with an image/* type). */
+  | { readonly kind: 'image'; readonly mimeType: string; readonly data: Uint8Array };
 
 export interface LmMessage {
   /** VS Code's stable roles are user and assistant; system arrives from newer hosts (proposed API). */
@@ -54,10 +57,26 @@ export function toChatInformation(model: CatalogModel): LmChatInformation {
     version,
     tooltip: `${model.id} on the Model Gateway${model.ownedBy ? `, owned by ${model.ownedBy}` : ''}`,
     detail: 'Model Gateway',
-    maxInputTokens: positiveField(model.raw, INPUT_LIMIT_FIELDS) ?? DEFAULT_MAX_INPUT_TOKENS,
+    maxInputTokens: contextWindowOf(model.raw) ?? DEFAULT_MAX_INPUT_TOKENS,
     maxOutputTokens: positiveField(model.raw, OUTPUT_LIMIT_FIELDS) ?? DEFAULT_MAX_OUTPUT_TOKENS,
-    capabilities: { toolCalling: true, imageInput: false },
+    capabilities: { toolCalling: true, imageInput: acceptsImages(model.raw) },
   };
+}
+
+/** The model's context window when the model list names it. */
+export function contextWindowOf(raw: Record<string, unknown>): number | undefined {
+  return positiveField(raw, INPUT_LIMIT_FIELDS);
+}
+
+/**
+ * Whether the model list says the model takes images: `input_modalities`/`modalities`/`architecture.input_modalities`
+ * naming image, `capabilities.vision`, or LiteLLM's `supports_vision`. No word, no images.
+ */
+export function acceptsImages(raw: Record<string, unknown>): boolean {
+  const lists = [raw.input_modalities, raw.modalities, (raw.architecture as Record<string, unknown> | undefined)?.input_modalities];
+  if (lists.some((list) => Array.isArray(list) && list.some((m) => typeof m === 'string' && /^image/i.test(m)))) return true;
+  const capabilities = raw.capabilities as Record<string, unknown> | undefined;
+  return raw.supports_vision === true || capabilities?.vision === true || capabilities?.image_input === true;
 }
 
 function positiveField(raw: Record<string, unknown>, fields: readonly string[]): number | undefined {
@@ -89,9 +108,15 @@ export function toChatMessages(messages: readonly LmMessage[]): ChatMessage[] {
     for (const part of message.content) {
       if (part.kind === 'toolResult') out.push({ role: 'tool', tool_call_id: part.callId, content: part.content });
     }
-    if (text !== '') out.push({ role: message.role, content: text, ...name });
+    const images = message.content.filter((p): p is Extract<LmPart, { kind: 'image' }> => p.kind === 'image');
+    if (images.length > 0 && message.role === 'user') out.push({ role: 'user', content: [...(text !== '' ? [{ type: 'text' as const, text }] : []), ...images.map(imagePart)], ...name });
+    else if (text !== '') out.push({ role: message.role, content: text, ...name });
   }
   return out;
+}
+
+function imagePart(image: Extract<LmPart, { kind: 'image' }>): ContentPart {
+  return { type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${Buffer.from(image.data).toString('base64')}` } };
 }
 
 function toWireToolCall(part: Extract<LmPart, { kind: 'toolCall' }>): WireToolCall {
@@ -185,8 +210,7 @@ function parseToolInput(call: ToolCall): object {
  * rounded up, plus a few tokens of framing per message. Errs slightly high, which keeps VS Code's prompt
  * budgeting on the safe side.
  */
-export const CHARS_PER_TOKEN = 4;
-export const TOKENS_PER_MESSAGE = 3;
+export { CHARS_PER_TOKEN, TOKENS_PER_MESSAGE };
 
 export function estimateTokens(input: string | LmMessage): number {
   if (typeof input === 'string') return Math.ceil(input.length / CHARS_PER_TOKEN);
@@ -194,6 +218,7 @@ export function estimateTokens(input: string | LmMessage): number {
   for (const part of input.content) {
     if (part.kind === 'text') chars += part.value.length;
     else if (part.kind === 'toolCall') chars += part.name.length + JSON.stringify(part.input ?? {}).length;
+    else if (part.kind === 'image') chars += TOKENS_PER_IMAGE * CHARS_PER_TOKEN;
     else chars += part.callId.length + part.content.length;
   }
   return Math.ceil(chars / CHARS_PER_TOKEN) + TOKENS_PER_MESSAGE;

@@ -139,9 +139,12 @@ export function toLmMessage(message: vscode.LanguageModelChatRequestMessage): Lm
   return { role: ROLES[message.role] ?? 'user', content, ...(message.name ? { name: message.name } : {}) };
 }
 
-/** Parts this provider cannot send (images, thinking, prompt-tsx outside a tool result) are left out. */
+/** Parts this provider cannot send (thinking, prompt-tsx outside a tool result, non-image data) are left out. */
 function toLmPart(part: unknown): LmPart | undefined {
   if (part instanceof vscode.LanguageModelTextPart) return { kind: 'text', value: part.value };
+  // LanguageModelDataPart is not in this engine's stable typings: recognised by shape.
+  const data = part as { mimeType?: unknown; data?: unknown };
+  if (typeof data.mimeType === 'string' && /^image\//.test(data.mimeType) && data.data instanceof Uint8Array) return { kind: 'image', mimeType: data.mimeType, data: data.data };
   if (part instanceof vscode.LanguageModelToolCallPart) return { kind: 'toolCall', callId: part.callId, name: part.name, input: part.input };
   if (part instanceof vscode.LanguageModelToolResultPart) return { kind: 'toolResult', callId: part.callId, content: toolResultText(part.content) };
   return undefined;

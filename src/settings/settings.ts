@@ -30,6 +30,14 @@ export interface ChatDefaults {
   maxTokens: number | undefined;
 }
 
+/** Context attached to chat messages. */
+export interface ChatContextSettings {
+  /** Tokens, used when the gateway's model list gives the model none. */
+  contextWindow: number;
+  /** Largest file that can be attached as text. */
+  maxAttachmentBytes: number;
+}
+
 export interface VideoDefaults {
   model: string;
   resolutions: string[];
@@ -66,6 +74,7 @@ export interface MediaDefaults {
 export interface Settings {
   gateway: GatewaySettings;
   chat: ChatDefaults;
+  chatContext: ChatContextSettings;
   video: VideoDefaults;
   media: MediaDefaults;
   /** Settings that were ignored, each said plainly so the user can fix it. */
@@ -202,6 +211,10 @@ export function readSettings(source: SettingsSource): Settings {
       temperature,
       topP,
       maxTokens: maxTokens === undefined ? undefined : Math.floor(maxTokens),
+    },
+    chatContext: {
+      contextWindow: Math.floor(numberIn(any('chat.contextWindow'), 256, 100_000_000, 'modelGateway.chat.contextWindow', problems) ?? 128_000),
+      maxAttachmentBytes: Math.floor(numberIn(any('chat.maxAttachmentKB'), 1, 100_000, 'modelGateway.chat.maxAttachmentKB', problems) ?? 256) * 1024,
     },
     video: {
       model: String(user('video.model') || 'model-1.0-video-edit'),

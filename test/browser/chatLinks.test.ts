@@ -2,25 +2,9 @@
 // the shell opens any clicked anchor that has an href (its pre/index.html does this for trusted clicks on the
 // window), so a link must reach the host exactly once, as the chat's `openLink`, and never the shell.
 import assert from 'node:assert/strict';
-import * as esbuild from 'esbuild';
 import type { Page } from 'playwright-core';
-import { REPO_ROOT } from './harness';
+import { chatBundle } from './chatBundle';
 import { useSuitePage } from './suitePage';
-
-function chatBundle(): Promise<string> {
-  return esbuild
-    .build({
-      stdin: { contents: "export { ChatApp } from './src/webview/chat/app';", resolveDir: REPO_ROOT, loader: 'ts' },
-      bundle: true,
-      format: 'iife',
-      globalName: 'Chat',
-      platform: 'browser',
-      target: 'chrome120',
-      write: false,
-      logLevel: 'error',
-    })
-    .then((result) => result.outputFiles[0].text);
-}
 
 const SETTINGS = { model: 'model-k3', systemPrompt: '', sampling: { mode: 'default' }, maxTokens: null, stop: [], jsonMode: false };
 

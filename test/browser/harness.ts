@@ -36,6 +36,11 @@ export function markdownCss(): string {
   return readFileSync(join(REPO_ROOT, 'src', 'webview', 'markdown', 'markdown.css'), 'utf8');
 }
 
+/** The chat panel's own styles (the page has the markdown styles already): its layout, the transcript's scrolling. */
+export function chatCss(): string {
+  return readFileSync(join(REPO_ROOT, 'src', 'webview', 'chat', 'chat.css'), 'utf8');
+}
+
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
@@ -79,6 +84,8 @@ export interface PageOptions {
   body?: string;
   /** The page's script instead of the markdown bundle. */
   script?: () => Promise<string>;
+  /** More CSS after the markdown styles. */
+  styles?: string;
 }
 
 /** Serves one page that loads the markdown bundle (with a nonce) on 127.0.0.1, counting every other request. */
@@ -86,7 +93,7 @@ export async function servePage(options: PageOptions = {}): Promise<ServedPage> 
   // Code run through page.evaluate cannot import, so the page carries the same PRNG the Node side uses.
   const script = options.script ? await options.script() : `${await markdownBundle()}\nwindow.seededRandom = ${seededRandom.toString()};\n`;
   const nonce = 'n' + Math.random().toString(36).slice(2);
-  const css = markdownCss();
+  const css = markdownCss() + (options.styles ?? '');
   const html =
     `<!doctype html><html><head><meta charset="utf-8"><style nonce="${nonce}">${css}</style></head>` +
     `<body>${options.body ?? '<div id="out" class="markdown-body"></div>'}` +

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { invalidRequest, isObject, modelNotFound } from './errors';
 import type { SseFrame } from './exchange';
-import { CHAT_MODELS, IMAGE_MODEL, SPEECH_MODEL, VIDEO_MODEL, isKnownModel } from './models';
+import { CHAT_MODELS, IMAGE_MODEL, SPEECH_MODEL, VIDEO_MODEL, acceptsImages, isKnownModel } from './models';
 import {
   countTokens,
   hasKeyword,
@@ -24,6 +24,8 @@ const MAX_CHUNKS = 1_000_000;
 interface SimMessage {
   role: string;
   text: string;
+  /** image_url parts in the message. */
+  images: number;
   tool_call_id?: string;
   tool_calls?: Array<{ id?: string; function?: { name?: string } }>;
 }
@@ -73,11 +75,24 @@ function messageText(content: unknown, index: number): string {
         if (!isObject(part) || typeof part.type !== 'string') {
           throw invalidRequest(`messages[${index}].content[${p}] must be an object with a type`);
         }
+        if (part.type === 'image_url') checkImagePart(part.image_url, `messages[${index}].content[${p}]`);
         return part.type === 'text' && typeof part.text === 'string' ? part.text : '';
       })
       .join('');
   }
   throw invalidRequest(`messages[${index}].content must be a string, null or an array of content parts`);
+}
+
+const IMAGE_URL = /^(data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/]+={0,2}|https?:\/\/\S+)$/;
+
+function checkImagePart(value: unknown, where: string): void {
+  if (!isObject(value) || typeof value.url !== 'string' || !IMAGE_URL.test(value.url)) {
+    throw invalidRequest(`${where}.image_url.url must be an http(s) URL or a base64 data URL of a PNG, JPEG, WebP or GIF image`);
+  }
+}
+
+function imageCount(content: unknown): number {
+  return Array.isArray(content) ? content.filter((part) => isObject(part) && part.type === 'image_url').length : 0;
 }
 
 function validateMessages(value: unknown): SimMessage[] {
@@ -92,7 +107,7 @@ function validateMessages(value: unknown): SimMessage[] {
     if (item.content === undefined && !(item.role === 'assistant' && Array.isArray(item.tool_calls))) {
       throw invalidRequest(`messages[${index}].content is required`);
     }
-    const message: SimMessage = { role: item.role, text: messageText(item.content, index) };
+    const message: SimMessage = { role: item.role, text: messageText(item.content, index), images: imageCount(item.content) };
     if (typeof item.tool_call_id === 'string') message.tool_call_id = item.tool_call_id;
     if (Array.isArray(item.tool_calls)) message.tool_calls = item.tool_calls as SimMessage['tool_calls'];
     return message;
@@ -147,6 +162,9 @@ export function validateChatRequest(body: unknown): ValidChatRequest {
   if (model === IMAGE_MODEL || model === SPEECH_MODEL) {
     const endpoint = model === IMAGE_MODEL ? 'an image model; use POST /v1/images/generations' : 'a speech model; use POST /v1/audio/speech';
     throw invalidRequest(`${model} is ${endpoint} (chat models: ${CHAT_MODELS.join(', ')})`);
+  }
+  if (!acceptsImages(model) && messages.some((m) => m.images > 0)) {
+    throw invalidRequest(`${model} does not accept image input; send text only, or use ${CHAT_MODELS.filter(acceptsImages).join(', ')}`);
   }
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
     throw invalidRequest("'stream' must be a boolean");

@@ -19,8 +19,20 @@ export function isKnownModel(id: string): boolean {
   return ALL_MODELS.includes(id);
 }
 
+/** Only model-5.2 says more about itself: its context window and that it reads images. model-k3 says nothing and
+ * refuses images in chat (see chat.ts). */
+export const VISION_MODEL = 'model-5.2';
+export const VISION_MODEL_CONTEXT = 200_000;
+const EXTRA: Record<string, Record<string, unknown>> = {
+  [VISION_MODEL]: { context_length: VISION_MODEL_CONTEXT, input_modalities: ['text', 'image'] },
+};
+
+export function acceptsImages(id: string): boolean {
+  return id === VISION_MODEL;
+}
+
 export function modelObject(id: string): { id: string; object: 'model'; created: number; owned_by: string } {
-  return { id, object: 'model', created: CREATED[id], owned_by: 'model-gateway' };
+  return { id, object: 'model', created: CREATED[id], owned_by: 'model-gateway', ...EXTRA[id] };
 }
 
 export function modelList(): { object: 'list'; data: ReturnType<typeof modelObject>[] } {

@@ -2,7 +2,10 @@
 // user's actions into protocol messages. Everything received is checked first; anything else is dropped.
 import type { ChatSettings, TokenUsage } from '../../chatProtocol/session';
 import { parseHostMessage, type HostMessage, type ModelsState, type WebviewMessage, type WireTurn } from '../../chatProtocol/messages';
+import { LazyRendering } from '../markdown';
 import { Announcer } from './announcer';
+import { ContextBar } from './attachments';
+import { CompareView } from './compareView';
 import { Composer } from './composer';
 import { el, iconButton } from './dom';
 import { ProtocolErrorBanner } from './protocolError';
@@ -16,6 +19,15 @@ export interface HostChannel {
 
 type TurnView = UserTurnView | AssistantTurnView;
 
+export interface ChatAppOptions {
+  /**
+   * How the replies of a chat being opened or restored are rendered: 'lazily' (default: what is on screen at once,
+   * the rest in idle time or when scrolled to) or 'at once' (every reply before the first frame: the one-shot baseline
+   * of the render bench, and the reference the tests compare with).
+   */
+  history?: 'lazily' | 'at once';
+}
+
 export class ChatApp {
   private views: TurnView[] = [];
   private initialized = false;
@@ -26,6 +38,8 @@ export class ChatApp {
   private readonly announcer: Announcer;
   private readonly settings: SettingsView;
   private readonly composer: Composer;
+  private readonly contextBar: ContextBar;
+  private readonly compareView: CompareView;
   private readonly transcript = el('main', { class: 'transcript', attrs: { 'aria-label': 'Messages', tabindex: '0' } });
   private readonly emptyState = el('div', { class: 'empty-state' });
   private readonly sessionUsage = el('span', { class: 'session-usage' });
@@ -33,28 +47,44 @@ export class ChatApp {
   private readonly context: TurnContext;
   private readonly protocolError = new ProtocolErrorBanner(() => this.host.post({ type: 'resync' }));
 
+  private historyRendering: LazyRendering;
+
   constructor(
     root: HTMLElement,
     private readonly host: HostChannel,
+    private readonly options: ChatAppOptions = {},
   ) {
     this.announcer = new Announcer(document.body);
+    this.historyRendering = this.newHistoryRendering();
     this.context = {
       post: (m) => host.post(m),
       announcer: this.announcer,
       edit: (id) => this.startEdit(id),
       followNewText: () => this.followNewText(),
+      deferRendering: (element, text, box) => this.historyRendering.defer(element, text, box),
+      skipWhileOffScreen: (box, text) => this.historyRendering.skipWhileOffScreen(box, text),
     };
     this.settings = new SettingsView(
       (settings) => host.post({ type: 'updateSettings', settings }),
       () => host.post({ type: 'refreshModels' }),
     );
     this.composer = new Composer({
-      send: (text) => host.post({ type: 'send', text }),
+      send: (text) => {
+        if (!this.contextBar.allowsSend(text)) return false;
+        host.post({ type: 'send', text });
+        return true;
+      },
       resend: (turnId, text) => host.post({ type: 'editResend', turnId, text }),
       stop: () => host.post({ type: 'stop' }),
       editLast: () => this.editLast(),
       notify: (text) => this.announcer.say(text),
     });
+    this.contextBar = new ContextBar(this.composer.textArea, { post: (m) => host.post(m), notify: (text) => this.announcer.say(text) });
+    this.composer.root.prepend(this.contextBar.root);
+    this.compareView = new CompareView(this.context, (question) => {
+      if (this.composer.textArea.value.trim() === '') this.composer.appendDraft(question);
+    });
+    this.contextBar.acceptDrops(this.composer.root);
     this.settingsToggle = iconButton('settings-gear', 'Chat settings', () => this.toggleSettings());
     this.settingsToggle.setAttribute('aria-expanded', 'false');
     this.settingsToggle.setAttribute('aria-controls', 'session-settings');
@@ -65,6 +95,7 @@ export class ChatApp {
       this.settingsToggle,
       el('span', { class: 'spacer' }),
       this.sessionUsage,
+      iconButton('split-horizontal', 'Compare models: ask 2 or 3 models the question in the input', () => this.startCompare()),
       iconButton('export', 'Export chat to Markdown', () => host.post({ type: 'exportSession' })),
       iconButton('add', 'New chat', () => host.post({ type: 'newChat' })),
     );
@@ -74,13 +105,18 @@ export class ChatApp {
     );
     this.transcript.append(this.emptyState);
     this.transcript.addEventListener('scroll', () => this.onScroll());
-    root.append(toolbar, this.settings.panel, this.protocolError.root, this.transcript, this.composer.root);
+    root.append(toolbar, this.settings.panel, this.protocolError.root, this.transcript, this.compareView.root, this.composer.root);
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && !event.defaultPrevented && this.busy) {
         event.preventDefault();
         host.post({ type: 'stop' });
       }
     });
+  }
+
+  /** Resolves once every reply of the chat as opened has been rendered (they render lazily: see ChatAppOptions). */
+  whenHistoryRendered(): Promise<void> {
+    return this.historyRendering.whenDone();
   }
 
   /** Checks and applies one message from the host. */
@@ -135,6 +171,10 @@ export class ChatApp {
         return this.settings.setModels(message.models);
       case 'draft':
         return this.composer.appendDraft(message.text);
+      case 'context':
+        return this.contextBar.set(message.context);
+      case 'compare':
+        return this.compareView.set(message.compare);
     }
   }
 
@@ -142,6 +182,8 @@ export class ChatApp {
     this.host.setState({ sessionId: message.sessionId });
     for (const view of this.views) view.dispose();
     this.views = [];
+    this.historyRendering.dispose();
+    this.historyRendering = this.newHistoryRendering();
     document.title = message.title;
     this.settings.set(message.settings);
     this.settings.setModels(message.models);
@@ -149,12 +191,20 @@ export class ChatApp {
     this.updateSessionUsage();
     this.awaitingResync = false;
     this.stickToBottom = true;
+    this.emptyState.hidden = this.views.length > 0;
+    if (this.options.history === 'at once') this.historyRendering.renderAllNow();
+    else this.historyRendering.renderVisibleNow();
     if (!this.initialized) this.composer.focus();
     this.initialized = true;
   }
 
+  /** A long chat opens at its last screen at once; the replies above render in idle time or when scrolled to. */
+  private newHistoryRendering(): LazyRendering {
+    return new LazyRendering(this.transcript, { onRendered: () => this.followNewText() });
+  }
+
   private addTurn(turn: WireTurn, live: boolean): void {
-    const view = turn.role === 'user' ? new UserTurnView(turn, this.context) : new AssistantTurnView(turn, this.context, live || turn.status === 'streaming');
+    const view = turn.role === 'user' ? new UserTurnView(turn, this.context, !live) : new AssistantTurnView(turn, this.context, live || turn.status === 'streaming');
     this.views.push(view);
     this.transcript.append(view.root);
   }
@@ -191,6 +241,14 @@ export class ChatApp {
     }
     this.sessionUsage.hidden = total.total === 0;
     this.sessionUsage.textContent = `This chat: ${usageText(total)}`;
+  }
+
+  private startCompare(): void {
+    const text = this.composer.textArea.value;
+    if (text.trim() === '') return this.announcer.say('Type the question to compare first.');
+    if (this.busy || !this.contextBar.allowsSend(text)) return;
+    this.host.post({ type: 'compare', text, models: [] });
+    this.composer.textArea.value = '';
   }
 
   private startEdit(turnId: string): void {

@@ -3,7 +3,8 @@
 import { el, icon, textButton } from './dom';
 
 export interface ComposerHandlers {
-  send(text: string): void;
+  /** False keeps the text in the box (the message was held back). */
+  send(text: string): boolean;
   resend(turnId: string, text: string): void;
   stop(): void;
   /** Starts editing the last user message; false when there is none. */
@@ -32,6 +33,10 @@ export class Composer {
     const help = el('div', { class: 'sr-only', attrs: { id: 'composer-help' }, text: 'Enter sends. Shift+Enter adds a new line. Escape stops a running reply. Up arrow in an empty box edits your last message.' });
     this.root = el('footer', { class: 'composer' }, this.editBanner, el('div', { class: 'composer-row' }, this.input, el('div', { class: 'composer-buttons' }, this.sendButton, this.stopButton)), help);
     this.input.addEventListener('keydown', (event) => this.onKeyDown(event));
+  }
+
+  get textArea(): HTMLTextAreaElement {
+    return this.input;
   }
 
   get isEditing(): boolean {
@@ -86,8 +91,8 @@ export class Composer {
     } else if (this.busy) {
       this.handlers.notify('A reply is still running. Press Escape to stop it first.');
       return;
-    } else {
-      this.handlers.send(text);
+    } else if (!this.handlers.send(text)) {
+      return;
     }
     this.input.value = '';
     this.setBusy(this.busy);

@@ -1,6 +1,7 @@
 // Entry point of the chat webview (bundled to dist/webview/chat.js, styles to dist/webview/chat.css).
 import '../markdown/markdown.css';
 import './chat.css';
+import './attachments.css';
 import type { WebviewMessage } from '../../chatProtocol/messages';
 import { ChatApp } from './app';
 

@@ -1,7 +1,9 @@
 // The two kinds of message in the transcript. An assistant turn keeps a mirror of its text so each delta can be
 // checked against what is already shown (a gap asks the host for the whole transcript again).
-import { applyDelta, type AssistantTurn, type TokenUsage, type UserTurn } from '../../chatProtocol/session';
-import { StreamingMarkdown } from '../markdown';
+import { applyDelta, type AssistantTurn, type TokenUsage } from '../../chatProtocol/session';
+import type { WireUserTurn } from '../../chatProtocol/messages';
+import { sentChips } from './attachments';
+import { StreamingMarkdown, type FrameScheduler } from '../markdown';
 import type { TurnFinish, WebviewMessage, WireAssistantTurn, WireTurnError } from '../../chatProtocol/messages';
 import type { Announcer } from './announcer';
 import { el, icon, iconButton, setLabel, textButton } from './dom';
@@ -13,23 +15,40 @@ export interface TurnContext {
   edit(turnId: string): void;
   /** A markdown view's DOM changed: follow the newest text if the transcript is scrolled to the bottom. */
   followNewText(): void;
+  /**
+   * For the complete text of a turn from history: a scheduler that renders it when the transcript gets to it (on
+   * screen first, the rest in idle time) instead of right away.
+   */
+  deferRendering(element: HTMLElement, text: string, box?: HTMLElement): FrameScheduler;
+  /** For a message from history without markdown: the browser may skip it while it is off screen. */
+  skipWhileOffScreen(box: HTMLElement, text: string): void;
 }
+
+/** One formatter for every count (toLocaleString makes a new one per call: slow for a chat of hundreds of turns). */
+const counts = new Intl.NumberFormat();
 
 export function usageText(usage: TokenUsage): string {
-  return `${usage.prompt.toLocaleString()} prompt · ${usage.completion.toLocaleString()} completion · ${usage.total.toLocaleString()} tokens`;
+  return `${counts.format(usage.prompt)} prompt · ${counts.format(usage.completion)} completion · ${counts.format(usage.total)} tokens`;
 }
 
-function markdownFor(container: HTMLElement, context: TurnContext, announce: () => boolean): StreamingMarkdown {
+/**
+ * `announce`: whether finished blocks are read out now (none for a view that is never announced: the plain text of
+ * each block is not even made). `deferred`: a history view's scheduler (it follows the bottom itself, once per slice).
+ */
+export function markdownFor(container: HTMLElement, context: TurnContext, announce: (() => boolean) | undefined, deferred?: FrameScheduler): StreamingMarkdown {
   return new StreamingMarkdown(container, {
-    onBlockCompleted: (text) => {
-      if (announce()) context.announcer.say(text);
-    },
+    scheduler: deferred,
+    onBlockCompleted: announce
+      ? (text) => {
+          if (announce()) context.announcer.say(text);
+        }
+      : undefined,
     onLinkActivated: (href) => context.post({ type: 'openLink', href }),
     onCodeAction: (action, code, lang) => {
       context.post({ type: 'codeAction', action, code, lang });
       if (action === 'copy') context.announcer.say('Code copied.');
     },
-    onRendered: () => context.followNewText(),
+    onRendered: deferred ? undefined : () => context.followNewText(),
   });
 }
 
@@ -38,13 +57,15 @@ export class UserTurnView {
   private readonly editButton: HTMLButtonElement;
 
   constructor(
-    readonly turn: UserTurn,
+    readonly turn: WireUserTurn,
     context: TurnContext,
+    fromHistory = false,
   ) {
     this.editButton = iconButton('edit', 'Edit and resend', () => context.edit(turn.id));
     const actions = el('div', { class: 'turn-actions' }, iconButton('copy', 'Copy message', () => context.post({ type: 'copyTurn', turnId: turn.id })), this.editButton);
     const header = el('div', { class: 'turn-header' }, icon('account'), el('span', { class: 'who', text: 'You' }), actions);
-    this.root = el('article', { class: 'turn user-turn', attrs: { 'aria-label': 'You said', 'data-turn-id': turn.id, tabindex: '-1' } }, header, el('div', { class: 'user-text', text: turn.content }));
+    this.root = el('article', { class: 'turn user-turn', attrs: { 'aria-label': 'You said', 'data-turn-id': turn.id, tabindex: '-1' } }, header, el('div', { class: 'user-text', text: turn.content }), sentChips(turn.attachments ?? []));
+    if (fromHistory) context.skipWhileOffScreen(this.root, turn.content);
   }
 
   get id(): string {
@@ -81,6 +102,8 @@ export class AssistantTurnView {
   private retryDeadline: number | undefined;
   private isLast = false;
   private live: boolean;
+  /** Restored from history, complete: rendered lazily. */
+  private readonly history: boolean;
 
   constructor(
     wire: WireAssistantTurn,
@@ -108,8 +131,12 @@ export class AssistantTurnView {
       this.errorBox,
       this.usageBox,
     );
-    this.content = markdownFor(this.contentBox, context, () => this.live);
-    this.reasoning = markdownFor(reasoningBody, context, () => false);
+    // A finished turn from history renders when the transcript gets to it; views are deferred in document order.
+    this.history = !live && wire.status !== 'streaming';
+    this.reasoning = markdownFor(reasoningBody, context, undefined, this.history ? context.deferRendering(reasoningBody, wire.reasoning) : undefined);
+    this.content = this.history
+      ? markdownFor(this.contentBox, context, undefined, context.deferRendering(this.contentBox, wire.content, this.root))
+      : markdownFor(this.contentBox, context, () => this.live);
     // History is rendered silently; only text arriving from now on is announced.
     this.applyDelta({
       turnId: wire.id,
@@ -247,9 +274,11 @@ export class AssistantTurnView {
     }
     this.content.dispose();
     this.contentBox.replaceChildren();
-    this.content = markdownFor(this.contentBox, this.context, () => false);
-    this.content.append(`\`\`\`json\n${text}\n\`\`\`\n`);
-    this.content.end();
+    const source = `\`\`\`json\n${text}\n\`\`\`\n`;
+    this.content = markdownFor(this.contentBox, this.context, undefined, this.history ? this.context.deferRendering(this.contentBox, source, this.root) : undefined);
+    this.content.append(source);
+    if (this.history) void this.content.finish();
+    else this.content.end();
   }
 
   private renderError(): void {

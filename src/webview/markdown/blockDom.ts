@@ -1,5 +1,6 @@
 import type { BlockView } from './markdownRenderer';
 import type { FragmentSanitizer } from './sanitizer';
+import { findTextEdit } from './textEdit';
 
 interface CodeDom {
   element: Element;
@@ -57,7 +58,7 @@ export class BlockDom {
     const current = this.view;
     if (view.kind === 'html') {
       if (current.kind !== 'html') return false;
-      if (current.html !== view.html) this.morphTo(view.html);
+      if (current.html !== view.html && !this.editText(current.html, view.html)) this.morphTo(view.html);
       this.view = view;
       return true;
     }
@@ -70,9 +71,35 @@ export class BlockDom {
       code.lines.length = same;
       addLines(code, view.lines.slice(same), this.sanitize);
     }
-    if (this.code.partial.data !== view.partial) this.code.partial.data = view.partial;
+    if (this.code.partial.data !== view.partial) setText(this.code.partial, view.partial);
     this.view = view;
     return true;
+  }
+
+  /**
+   * Text that grew inside one text run (the common case for an open block) changes that text node in place: no parse,
+   * no sanitising, no morph. The node is found by position and checked against the old text; any doubt morphs.
+   */
+  private editText(old: string, next: string): boolean {
+    const edit = findTextEdit(old, next);
+    const node = edit && this.textNodeAt(edit.run);
+    if (!edit || !node || node.data !== edit.before) return false;
+    setText(node, edit.after);
+    return true;
+  }
+
+  /** The `index`th text node of the block, in document order. */
+  private textNodeAt(index: number): Text | undefined {
+    let seen = 0;
+    for (const top of this.topNodes) {
+      if (top.nodeType === Node.TEXT_NODE) {
+        if (seen++ === index) return top as Text;
+        continue;
+      }
+      const walker = top.ownerDocument!.createTreeWalker(top, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) if (seen++ === index) return node as Text;
+    }
+    return undefined;
   }
 
   private morphTo(html: string): void {
@@ -95,6 +122,13 @@ export class BlockDom {
   remove(): void {
     for (const node of this.nodes) node.remove();
   }
+}
+
+/** Text that only grew is appended, so the browser can keep the shaped text before it. */
+function setText(node: CharacterData, text: string): void {
+  const old = node.data;
+  if (text.length > old.length && text.startsWith(old)) node.appendData(text.slice(old.length));
+  else node.data = text;
 }
 
 function addLines(code: CodeDom, lines: string[], sanitize: FragmentSanitizer): void {

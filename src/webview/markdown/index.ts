@@ -4,3 +4,4 @@ export { createSanitizer, type FragmentSanitizer } from './sanitizer';
 export { animationFrameScheduler, type FrameScheduler } from './frameScheduler';
 export { renderMarkdown } from './renderMarkdown';
 export { RUN_SIZE } from './blockRuns';
+export { LazyRendering, browserIdleScheduler, estimateHeight, type IdleScheduler, type LazyRenderingOptions } from './lazyRendering';

@@ -16,6 +16,15 @@ const INERT_DOCUMENT_USES = 16;
 
 export type FragmentSanitizer = (html: string) => DocumentFragment;
 
+const shared = new WeakMap<Window, FragmentSanitizer>();
+
+/** One sanitizer per window for every view in it (making one costs a DOMPurify instance: a transcript has hundreds). */
+export function sanitizerFor(window: Window & typeof globalThis): FragmentSanitizer {
+  let sanitize = shared.get(window);
+  if (!sanitize) shared.set(window, (sanitize = createSanitizer(window)));
+  return sanitize;
+}
+
 /**
  * A private DOMPurify instance (its hooks never leak into other users of DOMPurify on the page). The HTML is parsed in
  * an inert document (no browsing context: nothing loads or runs there) and sanitised in place, so the nodes inserted

@@ -3,7 +3,7 @@ import { BlockRuns } from './blockRuns';
 import { lineStarts, stableLineCount } from './commitPlanner';
 import { animationFrameScheduler, type FrameScheduler } from './frameScheduler';
 import { MarkdownRenderer, type BlockView, type ParsedBlock, type ParsedText, type ReferenceTable } from './markdownRenderer';
-import { createSanitizer, type FragmentSanitizer } from './sanitizer';
+import { sanitizerFor, type FragmentSanitizer } from './sanitizer';
 import { LineEndingNormalizer, withoutDanglingSurrogate } from './textNormalizer';
 
 export type CodeAction = 'copy' | 'insert' | 'new-file';
@@ -32,14 +32,15 @@ export interface StreamingMarkdownOptions {
    */
   minUpdateIntervalMs?: number;
   /**
-   * The share of the main thread that updates may take (default 0.05). An update costs a few milliseconds when a
-   * flood of text comes in or the machine is slow (measured from the frame's start to the end of `onRendered`, which
-   * is where the panel's scrolling makes the browser lay out); updates are then spaced out beyond
-   * `minUpdateIntervalMs` so that typing and scrolling stay responsive and the browser's fixed cost per update stays
-   * small next to the text each one brings. An ordinary stream's updates cost well under that share.
+   * The share of the main thread that updates may take (default 0.025). An update costs the browser a few
+   * milliseconds of style, layout and paint even when it adds a single word, more when a flood of text comes in or the
+   * machine is slow (measured from the frame's start to when the browser has rendered it, with a scheduler that has
+   * `afterRendering`; otherwise to the end of `onRendered`, which is where the panel's scrolling makes the browser lay
+   * out). Updates are spaced out beyond `minUpdateIntervalMs` to stay within that share, so that typing and scrolling
+   * stay responsive and the fixed cost of an update stays small next to the text it brings.
    */
   maxUpdateShare?: number;
-  /** The longest time between two updates, however expensive they are (default 150). */
+  /** The longest time between two updates, however expensive they are (default 250). */
   maxUpdateIntervalMs?: number;
   /** Share one renderer (markdown-it, highlighter) between many messages. */
   renderer?: MarkdownRenderer;
@@ -116,12 +117,12 @@ export class StreamingMarkdown {
     private readonly options: StreamingMarkdownOptions = {},
   ) {
     this.renderer = options.renderer ?? (sharedRenderer ??= new MarkdownRenderer());
-    this.sanitize = createSanitizer(container.ownerDocument.defaultView ?? window);
+    this.sanitize = sanitizerFor(container.ownerDocument.defaultView ?? window);
     this.scheduler = options.scheduler ?? animationFrameScheduler;
     this.frameBudgetMs = options.frameBudgetMs ?? 3;
     this.minUpdateIntervalMs = options.minUpdateIntervalMs ?? 50;
-    this.maxUpdateIntervalMs = Math.max(this.minUpdateIntervalMs, options.maxUpdateIntervalMs ?? 150);
-    this.maxUpdateShare = options.maxUpdateShare ?? 0.05;
+    this.maxUpdateIntervalMs = Math.max(this.minUpdateIntervalMs, options.maxUpdateIntervalMs ?? 250);
+    this.maxUpdateShare = options.maxUpdateShare ?? 0.025;
     this.runs = new BlockRuns(container);
     container.addEventListener('click', this.onClick);
     container.addEventListener('auxclick', this.onClick);
@@ -264,7 +265,14 @@ export class StreamingMarkdown {
       this.renderTail();
     }
     this.reportRendered();
-    if (budgetMs !== Infinity) this.updateCostMs = 0.7 * this.updateCostMs + 0.3 * (this.scheduler.now() - startedAt);
+    if (budgetMs !== Infinity) this.measureCost(startedAt);
+  }
+
+  /** What this update cost, the browser's rendering of it included when the scheduler can tell. */
+  private measureCost(startedAt: number): void {
+    const record = () => (this.updateCostMs = 0.7 * this.updateCostMs + 0.3 * (this.scheduler.now() - startedAt));
+    if (this.scheduler.afterRendering) this.scheduler.afterRendering(record);
+    else record();
   }
 
   private reportRendered(): void {

@@ -42,6 +42,31 @@ describe('LM mapping', () => {
       assert.equal(odd.maxInputTokens, DEFAULT_MAX_INPUT_TOKENS);
       assert.equal(odd.maxOutputTokens, DEFAULT_MAX_OUTPUT_TOKENS);
     });
+
+    it('declares image input only where the model list says the model reads images', () => {
+      const yes = [{ input_modalities: ['text', 'image'] }, { modalities: ['text', 'image'] }, { architecture: { input_modalities: ['image', 'text'] } }, { supports_vision: true }, { capabilities: { vision: true } }];
+      for (const extra of yes) assert.equal(toChatInformation(toCatalogModel(model('acme-chat', extra))).capabilities.imageInput, true, JSON.stringify(extra));
+      const no = [{}, { modalities: ['text'] }, { output_modalities: ['image'] }, { supports_vision: 'yes' }, { capabilities: ['vision'] }];
+      for (const extra of no) assert.equal(toChatInformation(toCatalogModel(model('acme-chat', extra))).capabilities.imageInput, false, JSON.stringify(extra));
+    });
+  });
+
+  describe('images', () => {
+    it("maps VS Code's image data parts to image_url parts with a data URL, after the text", () => {
+      const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47]);
+      const out = toChatMessages([user(text('What is this?'), { kind: 'image', mimeType: 'image/png', data: png })]);
+      assert.deepEqual(out, [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${Buffer.from(png).toString('base64')}` } },
+          ],
+        },
+      ]);
+      assert.deepEqual(toChatMessages([user({ kind: 'image', mimeType: 'image/jpeg', data: png })])[0].content, [{ type: 'image_url', image_url: { url: `data:image/jpeg;base64,${Buffer.from(png).toString('base64')}` } }]);
+      assert.ok(estimateTokens(user({ kind: 'image', mimeType: 'image/png', data: png })) > 700, 'an image counts like one in the chat');
+    });
   });
 
   describe('messages', () => {

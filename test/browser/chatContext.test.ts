@@ -1,0 +1,125 @@
+// The chat view's context bar and compare view in Chromium: chips with tokens and remove, the token meter, the
+// overflow warning that holds the message back and offers a trim, `#` completion, a pasted image, and keeping a
+// compared reply. What the view posts to the host is recorded.
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { chatBundle } from './chatBundle';
+import { useSuitePage } from './suitePage';
+
+const SETTINGS = { model: 'model-k3', systemPrompt: '', sampling: { mode: 'default' }, maxTokens: null, stop: [], jsonMode: false };
+const INIT = { type: 'init', sessionId: 's1', title: 'Context', settings: SETTINGS, turns: [], models: { models: ['model-k3', 'model-5.2'], loading: false } };
+
+function context(fields: { baseTokens?: number; window?: number; chips?: unknown[]; warning?: string } = {}): unknown {
+  return { type: 'context', context: { chips: [], baseTokens: 0, window: 1000, windowSource: 'setting', warning: '', ...fields } };
+}
+
+const CHIP = { id: 'att1', kind: 'text', label: 'a.ts', detail: 'src/a.ts, lines 1–40, typescript', tokens: 420 };
+
+type Posted = Array<{ type: string; [key: string]: unknown }>;
+
+async function openChat(page: Page, ...messages: unknown[]): Promise<void> {
+  await page.evaluate((first) => {
+    const w = window as unknown as { Chat: typeof import('../../src/webview/chat/app'); posted: Posted; app: { receive(m: unknown): void } };
+    document.body.replaceChildren();
+    const root = document.createElement('div');
+    document.body.append(root);
+    w.posted = [];
+    w.app = new w.Chat.ChatApp(root, { post: (m) => w.posted.push(m as Posted[number]), setState: () => undefined });
+    for (const message of first) w.app.receive(message);
+  }, messages);
+}
+
+function receive(page: Page, message: unknown): Promise<void> {
+  return page.evaluate((m) => (window as unknown as { app: { receive(m: unknown): void } }).app.receive(m), message);
+}
+
+function posted(page: Page): Promise<Posted> {
+  return page.evaluate(() => (window as unknown as { posted: Posted }).posted);
+}
+
+describe('chat context bar in Chromium', function () {
+  this.timeout(30_000);
+  const suite = useSuitePage(undefined, { body: '', script: chatBundle });
+
+  it('shows each attachment as a chip with its tokens, the total against the window, and removes a chip on request', async () => {
+    const page = suite.page;
+    await openChat(page, INIT, context({ baseTokens: 80, chips: [CHIP] }));
+    const chip = page.locator('.composer .chip[data-attachment-id="att1"]');
+    assert.match((await chip.textContent()) ?? '', /a\.ts≈420 tok/);
+    assert.equal(await chip.getAttribute('title'), CHIP.detail);
+    assert.equal(await page.locator('.context-meter').textContent(), '≈500 / 1,000 tokens');
+    await page.locator('.composer-input').fill('abcdefgh');
+    assert.equal(await page.locator('.context-meter').textContent(), '≈502 / 1,000 tokens', 'the draft counts as it is typed');
+    await chip.getByRole('button', { name: 'Remove a.ts' }).click();
+    assert.deepEqual((await posted(page)).filter((m) => m.type === 'removeAttachment'), [{ type: 'removeAttachment', id: 'att1' }]);
+  });
+
+  it('holds back a message that would overflow, keeps the text, and offers to trim the largest attachment', async () => {
+    const page = suite.page;
+    await openChat(page, INIT, context({ baseTokens: 700, chips: [CHIP] }));
+    assert.equal(await page.locator('.context-meter.over').count(), 1);
+    await page.locator('.composer-input').fill('Summarise it');
+    await page.locator('.composer-input').press('Enter');
+    assert.equal((await posted(page)).some((m) => m.type === 'send'), false, 'nothing was sent');
+    assert.equal(await page.locator('.composer-input').inputValue(), 'Summarise it', 'the text stays in the input');
+    const warning = page.locator('.context-warning');
+    assert.match((await warning.textContent()) ?? '', /overflow the model's context window by about 123 tokens \(≈1,123 of 1,000\)/);
+    await warning.getByRole('button', { name: 'Trim Largest Attachment' }).click();
+    assert.equal((await posted(page)).at(-1)?.type, 'trimContext');
+    await receive(page, context({ baseTokens: 700, chips: [{ ...CHIP, tokens: 200 }] }));
+    assert.equal(await warning.isHidden(), true);
+    await page.locator('.composer-input').press('Enter');
+    assert.deepEqual((await posted(page)).at(-1), { type: 'send', text: 'Summarise it' });
+  });
+
+  it('# opens a completion list; Enter picks a source, removes the #word, and sends nothing', async () => {
+    const page = suite.page;
+    await openChat(page, INIT, context());
+    const input = page.locator('.composer-input');
+    await input.pressSequentially('Explain #fi');
+    const menu = page.locator('.hash-menu');
+    assert.equal(await menu.isVisible(), true);
+    assert.deepEqual(await menu.locator('[role=option]').allTextContents(), ['#file — A workspace file…']);
+    await input.press('Enter');
+    const messages = await posted(page);
+    assert.deepEqual(messages.at(-1), { type: 'addContext', source: 'workspaceFile' });
+    assert.equal(messages.some((m) => m.type === 'send'), false);
+    assert.equal(await input.inputValue(), 'Explain ');
+    assert.equal(await menu.isHidden(), true);
+    await input.pressSequentially('#');
+    await input.press('ArrowDown');
+    await input.press('Tab');
+    assert.deepEqual((await posted(page)).at(-1), { type: 'addContext', source: 'activeFile' });
+    await page.locator('.add-context').click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'addContext', source: 'menu' });
+  });
+
+  it('a pasted image is posted as attachImage with its type and base64 data', async () => {
+    const page = suite.page;
+    await openChat(page, INIT, context());
+    await page.evaluate(() => {
+      const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([bytes], 'shot.png', { type: 'image/png' }));
+      document.querySelector('.composer-input')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
+    });
+    await page.waitForFunction(() => (window as unknown as { posted: Posted }).posted.some((m) => m.type === 'attachImage'));
+    const image = (await posted(page)).find((m) => m.type === 'attachImage');
+    assert.deepEqual(image, { type: 'attachImage', name: 'shot.png', mimeType: 'image/png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]).toString('base64') });
+  });
+
+  it('compare shows the replies side by side with their timings, and keeps the chosen one', async () => {
+    const page = suite.page;
+    await openChat(page, INIT, context());
+    const column = (model: string, status: string, content: string) => ({ model, content, status, firstTokenMs: 320, totalMs: status === 'streaming' ? null : 2100, usage: status === 'complete' ? { prompt: 10, completion: 5, total: 15 } : null, finishReason: null, error: '' });
+    await receive(page, { type: 'compare', compare: { id: 'cmp1', question: 'Which?', columns: [column('model-k3', 'streaming', 'One'), column('model-5.2', 'complete', 'Two')] } });
+    const columns = page.locator('.compare-column');
+    assert.equal(await columns.count(), 2);
+    assert.match((await columns.nth(1).locator('.compare-meta').textContent()) ?? '', /complete · first token 320 ms · total 2\.1 s · 10 prompt · 5 completion · 15 tokens/);
+    assert.equal(await columns.nth(0).getByRole('button', { name: 'Keep This Reply' }).isDisabled(), true, 'a streaming reply cannot be kept yet');
+    await columns.nth(1).getByRole('button', { name: 'Keep This Reply' }).click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'keepCompare', id: 'cmp1', index: 1 });
+    await receive(page, { type: 'compare', compare: null });
+    assert.equal(await page.locator('.compare').isHidden(), true);
+  });
+});

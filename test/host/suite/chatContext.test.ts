@@ -1,0 +1,242 @@
+// Context and images in the chat panel, in the real VS Code against the simulator: attachments reach the request
+// body the simulator logs, an overflowing message is held back until the user trims, and a pasted image goes out as
+// an image_url part (refused by a model without vision, with a resend without it).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ChatPanel } from '../../../src/chat/chatPanel';
+import type { ChatPanelManager } from '../../../src/chat/chatPanelManager';
+import type { ContextState, HostMessage, TurnFinish, WebviewMessage } from '../../../src/chatProtocol/messages';
+import type { Simulator } from '../../simulator';
+import { startSimulator } from '../../simulator';
+import { encodePng } from '../../simulator/png';
+import { VISION_MODEL_CONTEXT } from '../../simulator/models';
+import { config, extensionApi, until } from '../helpers';
+import { WorkspaceContextProvider } from '../../../src/chat/context/workspaceContextProvider';
+
+interface ChatTesting {
+  createManager(storageFolder: string): ChatPanelManager;
+}
+
+interface ChatBody {
+  model: string;
+  messages: Array<{ role: string; content: string | Array<{ type: string; text?: string; image_url?: { url: string } }> }>;
+}
+
+class Recorder {
+  readonly posted: HostMessage[] = [];
+  constructor(readonly panel: ChatPanel) {
+    panel.onDidPost((m) => this.posted.push(m));
+  }
+  send(message: WebviewMessage): Promise<void> {
+    return this.panel.handleMessage(message);
+  }
+  get context(): ContextState | undefined {
+    const last = [...this.posted].reverse().find((m) => m.type === 'context');
+    return last?.type === 'context' ? last.context : undefined;
+  }
+  async finish(from: number): Promise<TurnFinish> {
+    const message = await until(() => this.posted.slice(from).find((m) => m.type === 'turnFinished'), 'the reply to finish', 15_000);
+    assert.ok(message.type === 'turnFinished');
+    return message.finish;
+  }
+}
+
+describe('chat context and images (issue 13)', function () {
+  this.timeout(60_000);
+  let sim: Simulator;
+  let chat: ChatTesting;
+  let storage: string;
+  let manager: ChatPanelManager;
+  let folder: string;
+  const chatRequests = () => sim.log.filter((e) => e.path === '/v1/chat/completions');
+  const lastBody = () => chatRequests().at(-1)?.body as ChatBody;
+
+  async function openChat(model = 'model-k3'): Promise<Recorder> {
+    const recorder = new Recorder(await manager.newChat({ model }));
+    await until(() => recorder.posted.some((m) => m.type === 'init'), 'the webview to load', 20_000);
+    await until(() => recorder.context, 'the context state');
+    return recorder;
+  }
+
+  before(async () => {
+    sim = await startSimulator({ tokensPerSecond: 400 });
+    const api = await extensionApi();
+    chat = api.testing.chat as ChatTesting;
+    await config().update('baseUrl', sim.baseUrl, vscode.ConfigurationTarget.Global);
+    await until(() => api.connection.origin === sim.origin, 'the connection to follow the setting');
+    await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey);
+    folder = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'mg-context-test');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'sample.ts'), 'export const answer = 42;\nexport function double(x: number): number {\n  return x * 2;\n}\n');
+    fs.writeFileSync(path.join(folder, 'big.ts'), Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i}; // a line of padding to make the file large`).join('\n'));
+    fs.writeFileSync(path.join(folder, 'blob.bin'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1, 2, 3]));
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('modelGateway.clearApiKey', { confirm: false });
+    await config().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('chat.contextWindow', undefined, vscode.ConfigurationTarget.Global);
+    fs.rmSync(folder, { recursive: true, force: true });
+    await sim.close();
+  });
+
+  beforeEach(async () => {
+    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-context-host-'));
+    manager = chat.createManager(storage);
+    sim.clearLog();
+  });
+
+  afterEach(async () => {
+    manager.dispose();
+    await manager.flush();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fs.rmSync(storage, { recursive: true, force: true });
+  });
+
+  it('attaches the active file and a file dropped from the Explorer; the simulator sees both as fenced blocks, and regenerate sends them again', async () => {
+    const sample = vscode.Uri.file(path.join(folder, 'sample.ts'));
+    await vscode.window.showTextDocument(sample);
+    const recorder = await openChat();
+    await recorder.send({ type: 'addContext', source: 'activeFile' });
+    await recorder.send({ type: 'dropUris', uris: [vscode.Uri.file(path.join(folder, 'big.ts')).toString()] });
+    // The binary file is refused (with a warning), never attached.
+    await recorder.send({ type: 'dropUris', uris: [vscode.Uri.file(path.join(folder, 'blob.bin')).toString()] });
+    const chips = recorder.context!.chips;
+    assert.deepEqual(chips.map((c) => c.label), ['sample.ts', 'big.ts']);
+    assert.ok(chips.every((c) => c.tokens > 0));
+    assert.match(chips[0].detail, /mg-context-test\/sample\.ts, lines 1–4, typescript/);
+
+    const mark = recorder.posted.length;
+    await recorder.send({ type: 'send', text: 'What does double do?' });
+    assert.equal((await recorder.finish(mark)).status, 'complete');
+    const content = lastBody().messages[0].content as string;
+    assert.match(content, /^File `mg-context-test\/sample\.ts` \(lines 1–4, typescript\):\n\n```typescript\nexport const answer = 42;/);
+    assert.match(content, /File `mg-context-test\/big\.ts` \(lines 1–400, typescript\):/);
+    assert.ok(content.endsWith('\n\nWhat does double do?'));
+    assert.equal(recorder.context!.chips.length, 0, 'the tray is empty after sending');
+    const userTurn = recorder.posted.find((m) => m.type === 'turnAdded' && m.turn.role === 'user');
+    assert.ok(userTurn?.type === 'turnAdded' && userTurn.turn.role === 'user');
+    assert.deepEqual(userTurn.turn.attachments?.map((c) => c.label), ['sample.ts', 'big.ts'], 'the sent message shows its chips');
+
+    const again = recorder.posted.length;
+    await recorder.send({ type: 'regenerate' });
+    await recorder.finish(again);
+    assert.equal(chatRequests().length, 2);
+    assert.equal(lastBody().messages[0].content, content, 'regenerate sends the same context');
+  });
+
+  it('holds back a message that would overflow the context window, and sends it once the largest attachment is trimmed', async () => {
+    await config().update('chat.contextWindow', 1000, vscode.ConfigurationTarget.Global);
+    try {
+      const recorder = await openChat();
+      await recorder.send({ type: 'dropUris', uris: [vscode.Uri.file(path.join(folder, 'big.ts')).toString()] });
+      const state = recorder.context!;
+      assert.equal(state.window, 1000);
+      assert.equal(state.windowSource, 'setting');
+      assert.ok(state.baseTokens + state.chips[0].tokens > 1000, 'the file is larger than the window');
+
+      const mark = recorder.posted.length;
+      await recorder.send({ type: 'send', text: 'Summarise this file' });
+      const back = recorder.posted.slice(mark).find((m) => m.type === 'draft');
+      assert.ok(back?.type === 'draft' && back.text === 'Summarise this file', 'the text goes back to the input');
+      assert.match(recorder.context!.warning, /Not sent: the message would overflow the context window of model-k3 \(≈[\d,]+ of 1,000 tokens\)/);
+      assert.equal(chatRequests().length, 0, 'nothing reached the gateway');
+
+      await recorder.send({ type: 'trimContext' });
+      const trimmed = recorder.context!;
+      assert.equal(trimmed.warning, '');
+      assert.match(trimmed.chips[0].detail, /lines 1–\d+ \(trimmed from 400 lines\)/);
+      assert.ok(trimmed.baseTokens + trimmed.chips[0].tokens <= 1000);
+
+      const sent = recorder.posted.length;
+      await recorder.send({ type: 'send', text: 'Summarise' });
+      await recorder.finish(sent);
+      assert.match(lastBody().messages[0].content as string, /File `mg-context-test\/big\.ts` \(lines 1–\d+, trimmed from 400 lines, typescript\)/);
+    } finally {
+      await config().update('chat.contextWindow', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it("takes the context window from the model list when the gateway gives it", async () => {
+    const recorder = await openChat('model-5.2');
+    await until(() => recorder.context?.windowSource === 'model', 'the window of model-5.2');
+    assert.equal(recorder.context!.window, VISION_MODEL_CONTEXT);
+  });
+
+  it('sends a pasted image as an image_url part; a model without vision says so and resends without it', async () => {
+    const png = encodePng(2, 2, new Uint8Array(12).fill(200));
+    const data = png.toString('base64');
+    const vision = await openChat('model-5.2');
+    await vision.send({ type: 'attachImage', name: 'pasted.png', mimeType: 'image/png', data });
+    assert.deepEqual(vision.context!.chips.map((c) => [c.kind, c.label]), [['image', 'pasted.png']]);
+    const mark = vision.posted.length;
+    await vision.send({ type: 'send', text: 'What colour is this?' });
+    assert.equal((await vision.finish(mark)).status, 'complete');
+    const body = lastBody();
+    assert.equal(body.model, 'model-5.2');
+    assert.deepEqual(body.messages[0].content, [
+      { type: 'text', text: 'What colour is this?' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${data}` } },
+    ]);
+
+    const plain = await openChat('model-k3');
+    await plain.send({ type: 'attachImage', name: 'pasted.png', mimeType: 'image/png', data });
+    const start = plain.posted.length;
+    await plain.send({ type: 'send', text: 'And this?' });
+    const failed = await plain.finish(start);
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.error?.message ?? '', /model-k3: this model does not accept images/);
+    assert.equal(failed.error?.actions[0], 'Resend Without Image');
+    const retry = plain.posted.length;
+    await plain.send({ type: 'errorAction', turnId: failed.turnId, index: 0 });
+    assert.equal((await plain.finish(retry)).status, 'complete');
+    assert.deepEqual(lastBody().messages, [{ role: 'user', content: 'And this?' }]);
+  });
+
+  it('compare sends the question to two models at once and keeps the chosen reply in the thread', async () => {
+    const recorder = await openChat('model-k3');
+    await recorder.send({ type: 'compare', text: '[echo] Both of you, say this', models: ['model-k3', 'model-5.2'] });
+    const done = await until(() => {
+      const last = [...recorder.posted].reverse().find((m) => m.type === 'compare');
+      return last?.type === 'compare' && last.compare && last.compare.columns.every((c) => c.status === 'complete') ? last.compare : undefined;
+    }, 'both replies', 20_000);
+    assert.deepEqual(chatRequests().map((e) => (e.body as ChatBody).model).sort(), ['model-5.2', 'model-k3']);
+    for (const column of done.columns) {
+      assert.equal(column.content, 'Both of you, say this');
+      assert.ok(column.firstTokenMs !== null && column.totalMs !== null && column.totalMs >= column.firstTokenMs, JSON.stringify(column));
+      assert.ok(column.usage && column.usage.total > 0);
+    }
+    const mark = recorder.posted.length;
+    await recorder.send({ type: 'keepCompare', id: done.id, index: 1 });
+    await recorder.finish(mark);
+    assert.equal(recorder.posted.slice(mark).some((m) => m.type === 'compare' && m.compare === null), true, 'the comparison closes');
+    const turns = recorder.panel.controller.session.turns;
+    assert.deepEqual(turns.map((t) => t.role), ['user', 'assistant']);
+    assert.ok(turns[1].role === 'assistant' && turns[1].model === 'model-5.2' && turns[1].content === 'Both of you, say this');
+    assert.equal(chatRequests().length, 2, 'keeping a reply sends nothing more');
+  });
+
+  it('the workspace file picker leaves out files.exclude and .gitignore matches', async () => {
+    fs.writeFileSync(path.join(folder, '.gitignore'), 'ignored-*.ts\nbuild/\n!ignored-but-kept.ts\n');
+    for (const name of ['ignored-1.ts', 'ignored-but-kept.ts', 'excluded.ts', 'build/out.ts']) {
+      fs.mkdirSync(path.dirname(path.join(folder, name)), { recursive: true });
+      fs.writeFileSync(path.join(folder, name), 'export {};\n');
+    }
+    await vscode.workspace.getConfiguration('files').update('exclude', { '**/excluded.ts': true }, vscode.ConfigurationTarget.Global);
+    try {
+      const provider = new WorkspaceContextProvider({ editor: () => undefined, maxBytes: () => 1024 * 1024, newId: () => 'x' });
+      const listed = await until(async () => {
+        const files = (await provider.listWorkspaceFiles()).map((f) => f.path).filter((p) => p.includes('mg-context-test/'));
+        return files.some((p) => p.endsWith('ignored-but-kept.ts')) ? files : undefined;
+      }, 'the new files to be found');
+      const names = listed.map((p) => p.slice(p.indexOf('mg-context-test/') + 'mg-context-test/'.length));
+      assert.ok(names.includes('sample.ts') && names.includes('ignored-but-kept.ts'), names.join(', '));
+      for (const hidden of ['ignored-1.ts', 'excluded.ts', 'build/out.ts']) assert.ok(!names.includes(hidden), `${hidden} is not offered: ${names.join(', ')}`);
+    } finally {
+      await vscode.workspace.getConfiguration('files').update('exclude', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
