@@ -91,9 +91,17 @@ export class Workbench {
   /** Whether the palette offers a command (for `when` clauses that hide it). */
   async paletteOffers(title: string): Promise<boolean> {
     await this.filterPalette(title);
-    // The list settles within a frame or two of the input; an absent command leaves "No matching commands".
-    await until(async () => (await this.quickPickRow(title).count()) > 0 || (await this.page.locator('.quick-input-widget', { hasText: 'No matching commands' }).count()) > 0, `the palette to filter for ${title}`);
-    const offered = (await this.quickPickRow(title).count()) > 0;
+    // An absent command leaves "No matching commands", or only other (fuzzy or similar) rows: the answer is the
+    // same on two looks in a row once the list has settled.
+    let last: string | undefined;
+    const offered = await until(async () => {
+      const exact = (await this.quickPickRow(title).count()) > 0;
+      const settled = exact || (await this.page.locator('.quick-input-widget', { hasText: 'No matching commands' }).count()) > 0 || (await this.page.locator('.quick-input-list .monaco-list-row').count()) > 0;
+      const now = settled ? String(exact) : undefined;
+      const same = now !== undefined && now === last;
+      last = now;
+      return same ? { exact } : undefined;
+    }, `the palette to filter for ${title}`, WAIT_MS, 300).then((r) => r.exact);
     await this.page.keyboard.press('Escape');
     return offered;
   }
