@@ -15,7 +15,8 @@ function findTests(dir) {
   });
 }
 
-const mocha = new Mocha({ ui: 'bdd', timeout: 20_000, reporter: 'spec', color: !process.env.CI });
+// MOCHA_BAIL: stop at the first failure (the end-to-end flow's steps build on each other).
+const mocha = new Mocha({ ui: 'bdd', timeout: 20_000, reporter: 'spec', color: !process.env.CI, forbidOnly: true, bail: !!process.env.MOCHA_BAIL });
 if (grep) mocha.grep(grep);
 const files = dirs.flatMap(findTests).sort();
 for (const file of files) mocha.addFile(path.resolve(file));

@@ -1,5 +1,6 @@
 // `npm test`: build, then (a) mocha in Node for everything that does not import vscode, (b) the browser
-// tests in Chromium, (c) the suite inside a real VS Code extension host. `--only unit|browser|host` runs one.
+// tests in Chromium, (c) the suite inside a real VS Code extension host, (d) the end-to-end suite: the packaged
+// .vsix installed in code-server and driven in Chromium. `--only unit|browser|host|e2e` runs one.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureNode24, ensureSystemPackages, ROOT } from './host-cache.mjs';
@@ -35,7 +36,7 @@ const started = Date.now();
 const results = [];
 if ((await run(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--quiet'])).code !== 0) process.exit(1);
 const node = ensureNode24();
-if (wanted('browser') || wanted('host')) ensureSystemPackages(['chromium']);
+if (wanted('browser') || wanted('host') || wanted('e2e')) ensureSystemPackages(['chromium']);
 
 if (wanted('unit')) {
   results.push(['unit', counts('unit', await run(node, [join(ROOT, 'scripts', 'run-mocha.cjs'), 'unit', 'out/test/unit'], { capture: true }))]);
@@ -45,6 +46,9 @@ if (wanted('browser')) {
 }
 if (wanted('host')) {
   results.push(['host', counts('host', await run(node, [join(ROOT, 'scripts', 'run-host-tests.mjs')], { capture: true }))]);
+}
+if (wanted('e2e')) {
+  results.push(['e2e', counts('e2e', await run(process.execPath, [join(ROOT, 'scripts', 'run-e2e.mjs')], { capture: true }))]);
 }
 
 const passed = results.reduce((n, [, r]) => n + r.passed, 0);

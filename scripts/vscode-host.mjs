@@ -29,14 +29,22 @@ export function chromiumPath() {
 }
 
 /** Starts VS Code's own server; resolves once it is listening. */
-export async function startVSCodeServer({ port, userDataDir, extensionsDir, settings = {}, env = {}, onOutput }) {
+export async function startVSCodeServer({ port, userDataDir, extensionsDir, settings = {}, env = {}, args: extraArgs = [], smokeTestDriver = true, onOutput }) {
   const { node, serverMain } = ensureCodeServer();
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
   // The server has no flag for workspace trust; without this setting the window opens in Restricted Mode.
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ 'security.workspace.trust.enabled': false, ...settings }, null, 2));
-  const args = [serverMain, '--host', '127.0.0.1', '--port', String(port), '--without-connection-token', '--accept-server-license-terms', '--enable-smoke-test-driver', '--disable-telemetry', '--user-data-dir', userDataDir, '--server-data-dir', userDataDir, '--extensions-dir', extensionsDir];
-  const child = spawn(node, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = [serverMain, '--host', '127.0.0.1', '--port', String(port), '--without-connection-token', '--accept-server-license-terms', ...(smokeTestDriver ? ['--enable-smoke-test-driver'] : []), '--disable-telemetry', '--user-data-dir', userDataDir, '--server-data-dir', userDataDir, '--extensions-dir', extensionsDir, ...extraArgs];
+  // A process group of its own: the server's helpers (agent host, extension hosts) end with it.
+  const child = spawn(node, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const signalGroup = (signal) => {
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      /* already gone */
+    }
+  };
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('VS Code server did not start within 60 s')), 60_000);
     const onData = (buf) => {
@@ -58,10 +66,16 @@ export async function startVSCodeServer({ port, userDataDir, extensionsDir, sett
     child,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+        if (child.exitCode !== null) {
+          signalGroup('SIGKILL');
+          return resolve();
+        }
+        child.once('exit', () => {
+          signalGroup('SIGKILL');
+          resolve();
+        });
+        signalGroup('SIGTERM');
+        setTimeout(() => signalGroup('SIGKILL'), 5000).unref();
       }),
   };
 }

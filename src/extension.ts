@@ -12,12 +12,14 @@ import { ChatPanelManager } from './chat/chatPanelManager';
 import { ChatHistoryActions } from './chat/historyActions';
 import { TestConnectionCommand } from './diagnostics/testConnectionCommand';
 import { createGatewayClient } from './gateway/clientFactory';
-import { GatewayConnection, type ConnectionState } from './gateway/connection';
+import { GatewayConnection } from './gateway/connection';
 import { GatewayChatModelProvider, LM_VENDOR } from './models/lmProvider';
-import { ModelCatalog } from './models/modelCatalog';
+import { DEFAULT_TTL_MS, ModelCatalog } from './models/modelCatalog';
+import { RememberedModels } from './models/rememberedModels';
 import { ModelCommands } from './models/modelCommands';
 import { readSettings, SECTION, type Settings } from './settings/settings';
-import { registerCommands } from './ui/commands';
+import { registerCommands, type CommandHandlers } from './ui/commands';
+import { ExtensionContextKeys } from './ui/contextKeys';
 import { ConnectionStatusBar } from './ui/statusBar';
 import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
 import { realClock } from './util/clock';
@@ -53,6 +55,8 @@ interface Services {
   connection: GatewayConnection;
   settings(): Settings;
   onDidChangeSettings: vscode.Event<void>;
+  /** Registers commands (each run is logged at debug level). */
+  register(handlers: CommandHandlers): void;
   testing: Record<string, unknown>;
 }
 
@@ -84,13 +88,22 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     }),
   );
 
-  const services: Services = { context, log, keys, connection, settings: () => settings, onDidChangeSettings: settingsChanged.event, testing };
+  const register = (handlers: CommandHandlers) => registerCommands(context, handlers, log);
+  const services: Services = { context, log, keys, connection, settings: () => settings, onDidChangeSettings: settingsChanged.event, register, testing };
   wireKeysAndStatus(services);
   const models = wireModels(services);
   const videos = wireVideos(services, models);
   const media = wireMedia(services, models);
   wireChat(services, models, chatMediaPorts(services, videos, media));
-  registerCommands(context, { 'modelGateway.openLogs': () => log.show() });
+  register({ 'modelGateway.openLogs': () => log.show() });
+  const contextKeys = new ExtensionContextKeys({
+    connection,
+    hasKey: (origin) => keys.has(origin),
+    onDidChangeKey: keys.onDidChange,
+    chatViewType: CHAT_VIEW_TYPE,
+  });
+  context.subscriptions.push(contextKeys);
+  testing.contextKeys = contextKeys;
 
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
@@ -102,31 +115,33 @@ export async function deactivate(): Promise<void> {
   await Promise.allSettled(flushOnDeactivate.splice(0).map((flush) => flush()));
 }
 
-function wireKeysAndStatus({ context, log, keys, connection, testing }: Services): void {
+function wireKeysAndStatus({ context, log, keys, connection, register, testing }: Services): void {
   const keyCommands = new KeyCommands(keys, connection);
   const testConnection = new TestConnectionCommand({ connection, log, clock: realClock, proxySetting: vscodeProxySetting });
   const statusBar = new ConnectionStatusBar(connection);
   context.subscriptions.push(statusBar, testConnection);
-  registerCommands(context, { ...keyCommands.handlers(), ...testConnection.handlers(), 'modelGateway.showStatusMenu': () => statusBar.showMenu() });
-  const updateContextKeys = (state: ConnectionState) => {
-    void vscode.commands.executeCommand('setContext', 'modelGateway.hasBaseUrl', state.kind !== 'no-url');
-    void vscode.commands.executeCommand('setContext', 'modelGateway.hasApiKey', state.kind !== 'no-url' && state.kind !== 'no-key');
-  };
-  context.subscriptions.push(new vscode.Disposable(connection.onDidChangeState(updateContextKeys).dispose));
-  updateContextKeys(connection.state);
-  void connection.refreshKeyState().then(updateContextKeys);
+  register({ ...keyCommands.handlers(), ...testConnection.handlers(), 'modelGateway.showStatusMenu': () => statusBar.showMenu() });
+  void connection.refreshKeyState();
   void applySeededKey(keys).then(() => warnAboutLostKeys(keys));
   testing.statusBar = statusBar;
 }
 
-function wireModels({ context, log, connection, testing }: Services): ModelCatalog {
-  const models = new ModelCatalog(connection, realClock);
+function wireModels({ context, log, keys, connection, settings, register, testing }: Services): ModelCatalog {
+  const models = new ModelCatalog(connection, realClock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
   const lmProvider = new GatewayChatModelProvider(models, connection, log);
   const modelCommands = new ModelCommands({ catalog: models, connection });
   context.subscriptions.push(models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider));
-  registerCommands(context, modelCommands.handlers());
+  lmProvider.announceRemembered();
+  register(modelCommands.handlers());
   testing.models = models;
   testing.modelCommands = modelCommands;
+  /** What the next session builds: its own connection, catalog and provider over the same storage (not registered). */
+  testing.createModelsForTest = () => {
+    const next = new GatewayConnection(settings().gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting());
+    const catalog = new ModelCatalog(next, realClock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
+    const provider = new GatewayChatModelProvider(catalog, next, log);
+    return { connection: next, catalog, provider, dispose: () => [provider, catalog, next].forEach((d) => d.dispose()) };
+  };
   return models;
 }
 
@@ -149,7 +164,7 @@ function chatMediaPorts({ connection, settings }: Services, videos: VideoFeature
   };
 }
 
-function wireChat({ context, log, connection, settings, testing }: Services, models: ModelCatalog, media: ChatMediaPorts): void {
+function wireChat({ context, log, connection, settings, register, testing }: Services, models: ModelCatalog, media: ChatMediaPorts): void {
   const createManager = (storageFolder: string) =>
     new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, models, chatDefaults: () => settings().chat, contextSettings: () => settings().chatContext, log, clock: realClock, media });
   const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
@@ -166,9 +181,9 @@ function wireChat({ context, log, connection, settings, testing }: Services, mod
     defaultModel: () => chat.defaultModel(),
   });
   context.subscriptions.push(history, historyActions);
-  registerCommands(context, historyCommands.handlers());
+  register(historyCommands.handlers());
   // The handlers return nothing: a command's result may be sent across processes, and panels do not serialize.
-  registerCommands(context, {
+  register({
     'modelGateway.newChat': async (options?: unknown) => void (await chat.newChat({ model: modelOption(options) })),
     'modelGateway.askAboutSelection': async () => void (await chat.askAboutSelection()),
     'modelGateway.exportChat': async (target?: unknown) => void (await chat.exportChat(target)),
@@ -177,7 +192,7 @@ function wireChat({ context, log, connection, settings, testing }: Services, mod
   flushOnDeactivate.push(() => chat.flush());
 }
 
-function wireVideos({ context, log, keys, connection, settings, onDidChangeSettings, testing }: Services, models: ModelCatalog): VideoFeature {
+function wireVideos({ context, log, keys, connection, settings, onDidChangeSettings, register, testing }: Services, models: ModelCatalog): VideoFeature {
   const folder = (name: string) => vscode.Uri.joinPath(context.globalStorageUri, name).fsPath;
   // A round trip to the window: it hangs while a browser tab that was closed leaves this extension host running.
   const presence = new WindowPresence({ clock: realClock, ping: () => vscode.commands.executeCommand('setContext', 'modelGateway.windowAttached', true) });
@@ -216,7 +231,7 @@ function wireVideos({ context, log, keys, connection, settings, onDidChangeSetti
   };
   const videos = new VideoFeature(deps, { treeViewId: 'modelGateway.videoJobs', primary: true });
   context.subscriptions.push(videos);
-  registerCommands(context, videos.commands.handlers());
+  register(videos.commands.handlers());
   testing.videos = {
     feature: videos,
     /** A separate store, view model and commands (no tree view, no registered commands) over the given storage. */
@@ -225,7 +240,7 @@ function wireVideos({ context, log, keys, connection, settings, onDidChangeSetti
   return videos;
 }
 
-function wireMedia({ context, log, connection, settings, testing }: Services, models: ModelCatalog): MediaFeature {
+function wireMedia({ context, log, connection, settings, register, testing }: Services, models: ModelCatalog): MediaFeature {
   const history = new MediaHistory({
     folder: vscode.Uri.joinPath(context.globalStorageUri, 'media').fsPath,
     clock: realClock,
@@ -234,7 +249,7 @@ function wireMedia({ context, log, connection, settings, testing }: Services, mo
   });
   const media = new MediaFeature({ history, connection, models, settings: () => settings().media, log }, { viewId: 'modelGateway.media' });
   context.subscriptions.push(media);
-  registerCommands(context, media.handlers());
+  register(media.handlers());
   testing.media = media;
   return media;
 }

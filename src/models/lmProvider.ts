@@ -1,7 +1,9 @@
 // UI adapter: the gateway's chat models in VS Code's own chat and for other extensions (vscode.lm), as the
-// language model chat provider of vendor `model-gateway`. Nothing is sent until VS Code asks: the model list is
-// loaded on the first provideLanguageModelChatInformation, and only when a key is set. When VS Code is told the
-// list changed: see lmAnnouncer.ts.
+// language model chat provider of vendor `model-gateway`. Nothing is sent at startup: until the gateway has
+// answered a request in this session, VS Code is given the list remembered from the last one (ids and kinds,
+// per gateway); the first request that works makes VS Code ask again, and the list is then loaded. Without a
+// remembered list it is loaded when VS Code first asks, and only when a key is set. When VS Code is told the list
+// changed: see lmAnnouncer.ts.
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
 import { adviceFor } from '../gateway/errorAdvice';
@@ -14,7 +16,7 @@ import type { CatalogSnapshot, ModelCatalog } from './modelCatalog';
 export const LM_VENDOR = 'model-gateway';
 
 
-type Connection = Pick<GatewayConnection, 'access' | 'origin' | 'onDidChangeState'>;
+type Connection = Pick<GatewayConnection, 'access' | 'origin' | 'state' | 'onDidChangeState'>;
 
 export class GatewayChatModelProvider implements vscode.LanguageModelChatProvider<LmChatInformation & vscode.LanguageModelChatInformation>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -33,19 +35,36 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     ];
   }
 
+  /**
+   * Called once the provider is registered. VS Code's chat (restored with the window) may have asked every vendor
+   * for models before this extension activated (onStartupFinished); with a remembered list it is told to ask
+   * again, so the picker shows the gateway's models without a request.
+   */
+  announceRemembered(): void {
+    if (this.catalog.known()?.remembered) this.changed.fire();
+  }
+
   async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<LmChatInformation[]> {
     let snapshot: CatalogSnapshot | undefined;
+    const known = this.catalog.known();
+    if (known?.remembered && this.connection.state.kind === 'unknown') {
+      // No request yet in this session: answer from memory, if a key is still stored (reading it sends nothing).
+      snapshot = (await this.connection.access()).ok ? known : undefined;
+      this.announcer.provide(snapshot, false);
+      this.log.info(`VS Code chat: ${chatModels(snapshot).length} chat models remembered from the last model list (no request).`);
+      return chatModels(snapshot);
+    }
     try {
       snapshot = await this.catalog.load();
       this.announcer.provide(snapshot, true);
     } catch (error) {
       const advice = adviceFor(error, { origin: this.connection.origin });
       this.log.warn(`Could not list the gateway's models for VS Code chat: ${advice.message}`);
-      snapshot = this.catalog.current;
+      snapshot = this.catalog.known();
       this.announcer.provide(snapshot, false);
       if (!options.silent) void vscode.window.showWarningMessage(`Model Gateway: ${advice.message}`);
     }
-    return (snapshot?.models ?? []).filter((m) => m.kind === 'chat').map(toChatInformation);
+    return chatModels(snapshot);
   }
 
   async provideLanguageModelChatResponse(
@@ -96,6 +115,10 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     for (const s of this.subscriptions) s.dispose();
     this.changed.dispose();
   }
+}
+
+function chatModels(snapshot: CatalogSnapshot | undefined): LmChatInformation[] {
+  return (snapshot?.models ?? []).filter((m) => m.kind === 'chat').map(toChatInformation);
 }
 
 function reportText(delta: ChatDelta, progress: vscode.Progress<vscode.LanguageModelResponsePart>): void {

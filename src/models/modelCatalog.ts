@@ -4,6 +4,7 @@ import type { GatewayApi, Model } from '../gateway/types';
 import type { Clock } from '../util/clock';
 import { Emitter, type Disposable, type Event } from '../util/events';
 import { classifyModel, type ModelKind } from './modelKind';
+import type { RememberedModels } from './rememberedModels';
 
 export interface CatalogModel {
   readonly id: string;
@@ -20,6 +21,8 @@ export interface CatalogSnapshot {
   readonly models: readonly CatalogModel[];
   /** Clock time of the response. */
   readonly loadedAt: number;
+  /** True for the list remembered from an earlier session: ids and kinds only, not asked for now. */
+  readonly remembered?: true;
 }
 
 /** What the catalog needs from GatewayConnection. */
@@ -51,6 +54,7 @@ export class ModelCatalog implements Disposable {
     private readonly source: ModelSource,
     private readonly clock: Clock,
     private readonly ttlMs = DEFAULT_TTL_MS,
+    private readonly memory?: RememberedModels,
   ) {
     this.subscription = source.onDidChangeClient(() => this.invalidate());
   }
@@ -58,6 +62,18 @@ export class ModelCatalog implements Disposable {
   /** The last list loaded for the current gateway, fresh or not, without asking it. */
   get current(): CatalogSnapshot | undefined {
     return this.snapshot;
+  }
+
+  /**
+   * The list the current gateway gave when it was last asked, in this session or an earlier one, without asking
+   * it now. A remembered list has ids and kinds only.
+   */
+  known(): CatalogSnapshot | undefined {
+    if (this.snapshot) return this.snapshot;
+    const origin = this.source.origin;
+    const remembered = origin ? this.memory?.get(origin) : undefined;
+    if (!origin || !remembered) return undefined;
+    return { origin, models: remembered.map((m) => ({ ...toCatalogModel({ id: m.id, object: 'model' }), kind: m.kind })), loadedAt: 0, remembered: true };
   }
 
   isFresh(): boolean {
@@ -108,6 +124,7 @@ export class ModelCatalog implements Disposable {
     const next: CatalogSnapshot = { origin, models: dedupe(listed).map(toCatalogModel), loadedAt: this.clock.now() };
     const previous = this.snapshot;
     this.snapshot = next;
+    void this.memory?.remember(origin, next.models, this.clock.now()).catch(() => undefined);
     if (!previous || !sameModels(previous, next)) this.changed.fire(next);
     return next;
   }

@@ -170,6 +170,8 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     if (this.options.primary && empty !== this.shownEmpty) {
       this.shownEmpty = empty;
       void vscode.commands.executeCommand('setContext', 'modelGateway.videoJobs.empty', empty);
+      // The positive form for the walkthrough's completion event (an unset key reads as "not empty" there).
+      void vscode.commands.executeCommand('setContext', 'modelGateway.hasVideoJobs', !empty);
     }
   }
 

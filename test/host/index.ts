@@ -22,7 +22,7 @@ function findTests(dir: string): string[] {
 }
 
 export function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: 'spec' });
+  const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: 'spec', forbidOnly: true });
   const grep = process.env.MODEL_GATEWAY_HOST_GREP;
   if (grep) mocha.grep(grep);
   for (const file of findTests(path.join(__dirname, 'suite'))) mocha.addFile(file);

@@ -77,14 +77,13 @@ describe('API key, settings and status (issue 4)', function () {
     const settingsFile = path.join(folder.uri.fsPath, '.vscode', 'settings.json');
     const before = api.connection.baseUrl;
     fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
-    const changed = new Promise<void>((resolve) => {
-      const sub = vscode.workspace.onDidChangeConfiguration(() => (sub.dispose(), resolve()));
-    });
-    fs.writeFileSync(settingsFile, JSON.stringify({ 'modelGateway.baseUrl': 'http://127.0.0.1:9/v1', 'modelGateway.requestHeaders': { 'X-Evil': '1' } }));
+    // video.resolutions may be set per workspace: once VS Code shows its workspace value, it has read the file
+    // (and the extension has seen the change event, which reaches every listener in this host at once).
+    const witness = ['640x360'];
+    fs.writeFileSync(settingsFile, JSON.stringify({ 'modelGateway.baseUrl': 'http://127.0.0.1:9/v1', 'modelGateway.requestHeaders': { 'X-Evil': '1' }, 'modelGateway.video.resolutions': witness }));
     try {
-      await Promise.race([changed, new Promise((r) => setTimeout(r, 3000))]);
-      const inspected = config().inspect('baseUrl');
-      assert.notEqual(inspected?.globalValue, 'http://127.0.0.1:9/v1');
+      await until(() => JSON.stringify(config().inspect('video.resolutions')?.workspaceValue) === JSON.stringify(witness), 'VS Code to read the workspace settings file');
+      assert.notEqual(config().get('baseUrl'), 'http://127.0.0.1:9/v1', 'VS Code does not apply an application setting from a workspace');
       assert.equal(api.connection.baseUrl, before, 'the connection still uses the user value');
       await (await api.connection.api())!.listModels();
       assert.equal(sim.log.at(-1)?.headers['x-evil'], undefined, 'workspace headers are not sent');

@@ -532,7 +532,13 @@ describe('video jobs', function () {
     // Before the first poll (at least a second after the submit): three polls in a row are refused.
     sim.force429(1, 3);
     const pausedUntil = await paused;
-    assert.ok(pausedUntil > Date.now() - 100);
+    const observedAt = Date.now();
+    // The pause is the Retry-After (1 s) counted from the third 429: not before that request went out, not after
+    // the moment the pause was seen.
+    const third = sim.log.slice(firstForced).filter((e) => e.status === 429)[2];
+    assert.ok(third, 'the third 429 reached the store');
+    assert.ok(pausedUntil >= third.startedAt + 1000, `paused until ${pausedUntil - third.startedAt} ms after the third 429 was sent`);
+    assert.ok(pausedUntil <= observedAt + 1000, `paused for at most the Retry-After (${pausedUntil - observedAt} ms left when seen)`);
     assert.match(feature.view.treeView?.message ?? '', /Rate limited/);
     assert.equal(api.connection.state.kind, 'rate-limited', 'reported to the connection (status bar countdown)');
 

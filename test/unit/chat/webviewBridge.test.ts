@@ -100,7 +100,9 @@ describe('ChatWebviewBridge', () => {
     assert.ok(init.type === 'init');
     const reply = init.turns[1];
     assert.ok(reply.role === 'assistant');
-    assert.deepEqual(reply.error, { message: reply.error?.message, kind: 'rate_limit', actions: [], retryInMs: 3000 });
+    const { message, ...rest } = reply.error ?? { message: '' };
+    assert.equal(message, 'Rate limited by http://127.0.0.1:9, try again in 4 s. rate_limited.', 'the wait as it was when the error came');
+    assert.deepEqual(rest, { kind: 'rate_limit', actions: [], retryInMs: 3000 });
   });
 
   it('runs an error action by its index, and only this extension’s commands', async () => {

@@ -1,0 +1,60 @@
+// Reading the workbench's own views: the walkthrough's steps, tree rows, and VS Code's chat model picker.
+import type { Frame, Locator, Page } from 'playwright-core';
+import type { Workbench } from './workbench';
+
+/** A step of the open walkthrough, by its title. */
+export function walkthroughStep(wb: Workbench, title: string): Locator {
+  return wb.page.locator('button.getting-started-step', { hasText: title });
+}
+
+/** Whether the walkthrough shows the step as done (VS Code ticks it when its completion event fires). */
+export async function walkthroughStepDone(wb: Workbench, title: string): Promise<boolean> {
+  return (await walkthroughStep(wb, title).first().getAttribute('aria-checked')) === 'true';
+}
+
+/** One view of the Model Gateway side bar (Chats, Video Jobs, Media), by its name. */
+export function sideBarView(wb: Workbench, name: string): Locator {
+  return wb.page.locator('.part.sidebar .pane').filter({ has: wb.page.locator('.pane-header', { hasText: name }) });
+}
+
+/** The welcome text a view shows while it has nothing else to show. */
+export function welcomeView(wb: Workbench, view: string, text: string): Locator {
+  return sideBarView(wb, view).locator('.welcome-view-content', { hasText: text });
+}
+
+/** A row of the Video Jobs tree: a job (by the start of its prompt) or a result (by its file name). */
+export function videoRow(wb: Workbench, text: string | RegExp): Locator {
+  return sideBarView(wb, 'Video Jobs').locator('.monaco-list-row').filter({ hasText: text });
+}
+
+/** An action in the title bar of the Model Gateway side bar (the Video Jobs view's own actions). */
+export function viewTitleAction(wb: Workbench, label: string): Locator {
+  return wb.page.locator(`.part.sidebar .title-actions .action-label[aria-label="${label}"], .part.sidebar .pane-header .actions .action-label[aria-label="${label}"]`);
+}
+
+/** Clicks an inline action of a tree row (shown on hover). */
+export async function rowAction(row: Locator, label: string): Promise<void> {
+  await row.hover();
+  await row.locator(`.actions .action-label[aria-label="${label}"]`).click();
+}
+
+/** Opens a tree row's context menu and clicks `item`. */
+export async function rowMenu(wb: Workbench, row: Locator, item: string): Promise<void> {
+  await row.click({ button: 'right' });
+  await wb.menuItem(item);
+}
+
+/** The <video> of the preview panel, read through its webview frame. */
+export async function findVideo(page: Page): Promise<{ click(): Promise<void>; readyState(): Promise<number> } | undefined> {
+  for (const frame of page.frames()) {
+    if (frame.isDetached()) continue;
+    const video = frame.locator('video');
+    if ((await video.count().catch(() => 0)) === 0) continue;
+    return { click: () => video.click(), readyState: () => readyStateIn(frame) };
+  }
+  return undefined;
+}
+
+function readyStateIn(frame: Frame): Promise<number> {
+  return frame.locator('video').evaluate((v) => (v as HTMLVideoElement).readyState);
+}

@@ -1,0 +1,252 @@
+// Driving the VS Code workbench as a person does: the command palette, quick inputs, notifications, dialogs,
+// views and menus, and the chat webview's frame. Every wait is on a condition, never a fixed sleep.
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame, Locator, Page } from 'playwright-core';
+import { EXTENSION_ID, type E2ESession } from './session';
+
+/** The chat's composer, by its accessible name (stable while its look changes). */
+export const COMPOSER = 'textarea[aria-label="Message"]';
+
+/** Generous: the machine runs the suite on 2 busy cores. */
+export const WAIT_MS = 60_000;
+
+/** Polls `probe` until it returns something truthy. */
+export async function until<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, timeoutMs = WAIT_MS, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+export class Workbench {
+  constructor(readonly session: E2ESession) {}
+
+  get page(): Page {
+    return this.session.page;
+  }
+
+  /** The extension's status bar item, once the extension has activated. */
+  status(): Locator {
+    return this.page.locator(`[id="${EXTENSION_ID}.modelGateway.status"]`);
+  }
+
+  /** The first activation waits for the whole workbench and extension host to start: the slowest step. */
+  async waitForExtension(): Promise<void> {
+    await this.status().waitFor({ timeout: 6 * WAIT_MS });
+  }
+
+  /** Runs a command from the Command Palette by its full title, e.g. "Model Gateway: Set API Key". */
+  async runCommand(title: string): Promise<void> {
+    // A webview that takes the focus as it comes back (after a reload) closes the palette: open it again.
+    await until(async () => {
+      await this.filterPalette(title);
+      const row = this.quickPickRow(title).first();
+      await row.waitFor({ timeout: WAIT_MS / 2 });
+      await row.click({ timeout: 5000 });
+      return true;
+    }, `the command "${title}" to run from the palette`, 2 * WAIT_MS, 500);
+  }
+
+  /** Shows the Video Jobs view in the side bar (clicking the activity bar icon would hide it when shown). */
+  async showVideoJobs(): Promise<void> {
+    await this.runCommand('Model Gateway: Focus on Video Jobs View');
+    await this.page.locator('.part.sidebar .pane-header, .part.sidebar .composite.title', { hasText: /Video Jobs/i }).first().waitFor({ timeout: WAIT_MS });
+  }
+
+  /** Opens a workspace file from the Explorer; resolves when its text shows. */
+  async openFile(name: string, firstLine: string): Promise<void> {
+    await this.runCommand('View: Show Explorer');
+    const row = this.page.locator('.explorer-folders-view .monaco-list-row', { has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) });
+    await row.first().dblclick({ timeout: WAIT_MS });
+    await this.editorLines(firstLine).waitFor({ timeout: WAIT_MS });
+  }
+
+  /** Opens `file`, selects its line starting with `line` and runs `item` from the editor's context menu. */
+  async runOnLine(file: string, line: string, item: string): Promise<void> {
+    await this.openFile(file, line);
+    // The editor draws spaces as no-break spaces.
+    const row = this.page.locator('.editor-instance .monaco-editor .view-line').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(line).replace(/ /g, '\\s')}`) }).first();
+    await row.click();
+    await this.page.keyboard.press('Home');
+    await this.page.keyboard.press('Shift+End');
+    // On the line's first word, inside the selection, so the right click keeps it.
+    await row.locator('span span').first().click({ button: 'right' });
+    await this.menuItem(item);
+  }
+
+  /** The visible lines of the (first) text editor showing `text`. */
+  editorLines(text: string): Locator {
+    return this.page.locator('.editor-instance .monaco-editor .view-lines').filter({ hasText: text }).first();
+  }
+
+  /** Whether the palette offers a command (for `when` clauses that hide it). */
+  async paletteOffers(title: string): Promise<boolean> {
+    await this.filterPalette(title);
+    // An absent command leaves "No matching commands", or only other (fuzzy or similar) rows: the answer is the
+    // same on two looks in a row once the list has settled.
+    let last: string | undefined;
+    const offered = await until(async () => {
+      const exact = (await this.quickPickRow(title).count()) > 0;
+      const settled = exact || (await this.page.locator('.quick-input-widget', { hasText: 'No matching commands' }).count()) > 0 || (await this.page.locator('.quick-input-list .monaco-list-row').count()) > 0;
+      const now = settled ? String(exact) : undefined;
+      const same = now !== undefined && now === last;
+      last = now;
+      return same ? { exact } : undefined;
+    }, `the palette to filter for ${title}`, WAIT_MS, 300).then((r) => r.exact);
+    await this.page.keyboard.press('Escape');
+    return offered;
+  }
+
+  /** Opens the Command Palette and types `title` into it. */
+  private async filterPalette(title: string): Promise<void> {
+    await this.closeQuickInput();
+    // Keys typed into a focused webview reach the workbench only through the webview's forwarding, which can
+    // hand focus back to the webview and close the palette: take focus out of any webview first.
+    await this.page.evaluate(() => {
+      const active = document.activeElement;
+      if (active instanceof HTMLIFrameElement) active.blur();
+    });
+    const input = this.quickInputBox();
+    await until(async () => {
+      if (!(await input.isVisible()) || !(await input.isEditable())) await this.page.keyboard.press('F1');
+      return (await input.isVisible()) && (await input.isEditable());
+    }, 'the Command Palette', WAIT_MS, 500);
+    await input.fill(`>${title}`);
+  }
+
+  quickInputBox(): Locator {
+    return this.page.locator('.quick-input-widget input.input');
+  }
+
+  /** A row of the open quick pick whose label is exactly `label` (codicons in labels are ignored). */
+  quickPickRow(label: string | RegExp): Locator {
+    const exact = typeof label === 'string' ? new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) : label;
+    return this.page.locator('.quick-input-list .monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: exact }) });
+  }
+
+  /** Waits for the quick input titled `title` (or any), types `text` and accepts it. */
+  async answerInput(text: string, title?: string | RegExp): Promise<void> {
+    if (title) await this.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor({ timeout: WAIT_MS });
+    const input = this.quickInputBox();
+    await input.waitFor({ timeout: WAIT_MS });
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  /** Picks `label` in the open quick pick. */
+  async pick(label: string | RegExp): Promise<void> {
+    const row = this.quickPickRow(label);
+    await row.first().waitFor({ timeout: WAIT_MS });
+    await row.first().click();
+  }
+
+  async closeQuickInput(): Promise<void> {
+    if (await this.page.locator('.quick-input-widget').isVisible()) await this.page.keyboard.press('Escape');
+    await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: WAIT_MS });
+  }
+
+  /** A notification toast whose text matches. */
+  toast(text: string | RegExp): Locator {
+    return this.page.locator('.notification-toast').filter({ hasText: text });
+  }
+
+  /** Clicks a button of the toast matching `text`. */
+  async toastAction(text: string | RegExp, button: string): Promise<void> {
+    const toast = this.toast(text);
+    await toast.first().waitFor({ timeout: WAIT_MS });
+    await toast.first().locator('.monaco-button', { hasText: button }).click();
+  }
+
+  async closeToasts(): Promise<void> {
+    for (const toast of await this.page.locator('.notification-toast').all()) {
+      await toast.hover().catch(() => undefined);
+      await toast.locator('.codicon-notifications-clear').click().catch(() => undefined);
+    }
+  }
+
+  /** A modal dialog's button, by its exact label. */
+  async dialogButton(label: string): Promise<void> {
+    const button = this.page.locator('.monaco-dialog-box .monaco-button', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) });
+    await button.first().waitFor({ timeout: WAIT_MS });
+    await button.first().click();
+  }
+
+  /** Clicks an entry of the open context menu. */
+  async menuItem(label: string): Promise<void> {
+    const item = this.page.locator('.monaco-menu .action-item', { has: this.page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
+    await item.first().waitFor({ timeout: WAIT_MS });
+    // A menu drops a click that comes too soon after it opened (on a busy machine, one that is re-laid out as
+    // the tree under it changes): click again while it stays open. A click that worked closes it.
+    await until(async () => {
+      if (await item.first().isVisible()) await item.first().click({ timeout: 5000 }).catch(() => undefined);
+      return this.page
+        .locator('.monaco-menu')
+        .first()
+        .waitFor({ state: 'hidden', timeout: 2000 })
+        .then(() => true, () => false);
+    }, `the menu to run ${label}`);
+  }
+
+  /** The frame holding the chat webview's page (the inner frame of the webview host). */
+  async chatFrame(): Promise<Frame> {
+    return until(async () => {
+      for (const frame of this.page.frames()) {
+        if (frame.isDetached()) continue;
+        const composer = frame.locator(COMPOSER);
+        if ((await composer.count().catch(() => 0)) > 0 && (await composer.first().isVisible().catch(() => false))) return frame;
+      }
+      return undefined;
+    }, 'the chat webview');
+  }
+
+  /** Saves a numbered screenshot of the whole window in the run's artifacts folder. */
+  async screenshot(name: string): Promise<string> {
+    const dir = join(this.session.paths.artifacts, 'screenshots');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `${String(++this.session.screenshots).padStart(2, '0')}-${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /** Ids of the commands the extension has run, from its log (each run is logged at debug level). */
+  commandRuns(): Set<string> {
+    const runs = new Set<string>();
+    for (const file of logFiles(join(this.session.paths.userData, 'logs'))) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/\[debug\] Command (modelGateway\.[\w.]+)/g)) runs.add(match[1]);
+    }
+    return runs;
+  }
+
+  async reload(): Promise<void> {
+    await this.page.reload();
+    await this.waitForExtension();
+  }
+}
+
+/** Every log file the extension wrote, in any session of the server and any extension host. */
+function logFiles(dir: string): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return entries.flatMap((name) => {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) return logFiles(full);
+    return full.includes(EXTENSION_ID) && name.endsWith('.log') ? [full] : [];
+  });
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,102 @@
+// The next session's VS Code chat model picker: filled from the list remembered per gateway, with no request,
+// and refreshed from the gateway once a request of that session has worked.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ModelGatewayApi } from '../../../src/extension';
+import type { GatewayConnection } from '../../../src/gateway/connection';
+import type { GatewayChatModelProvider } from '../../../src/models/lmProvider';
+import type { ModelCatalog } from '../../../src/models/modelCatalog';
+import { REMEMBERED_MODELS_KEY } from '../../../src/models/rememberedModels';
+import type { Simulator } from '../../simulator';
+import { startSimulator } from '../../simulator';
+import { connectTo, disconnect, extensionApi, until } from '../helpers';
+
+interface NextSession {
+  connection: GatewayConnection;
+  catalog: ModelCatalog;
+  provider: GatewayChatModelProvider;
+  dispose(): void;
+}
+
+const ask = (provider: GatewayChatModelProvider) => provider.provideLanguageModelChatInformation({ silent: true });
+const modelRequests = (sim: Simulator) => sim.log.filter((e) => e.path === '/v1/models').length;
+
+describe('models remembered per gateway for the next session', function () {
+  this.timeout(60_000);
+  let sim: Simulator;
+  let api: ModelGatewayApi;
+  let next: NextSession | undefined;
+
+  before(async () => {
+    sim = await startSimulator();
+    api = await extensionApi();
+    await connectTo(api, sim);
+  });
+
+  afterEach(() => {
+    next?.dispose();
+    next = undefined;
+  });
+
+  after(async () => {
+    await disconnect();
+    await sim.close();
+  });
+
+  it('offers the remembered chat models without a request, then reloads them after the first request that works', async () => {
+    await (api.testing.models as ModelCatalog).load({ force: true });
+    const globalState = api.testing.globalState as vscode.Memento;
+    const remembered = await until(() => globalState.get<Record<string, { models: unknown[] }>>(REMEMBERED_MODELS_KEY)?.[sim.origin], 'the list to be remembered');
+    assert.deepEqual(remembered.models, [['model-k3', 'chat'], ['model-5.2', 'chat'], ['model-1.0-video-edit', 'video'], ['model-image-1.0', 'image'], ['model-speech-1.0', 'speech']], 'ids and kinds only');
+
+    next = (api.testing.createModelsForTest as () => NextSession)();
+    assert.equal(next.connection.state.kind, 'unknown', 'the next session has not talked to the gateway yet');
+    const before = modelRequests(sim);
+    const offered = await ask(next.provider);
+    assert.deepEqual(offered.map((m) => m.id), ['model-k3', 'model-5.2']);
+    assert.equal(modelRequests(sim), before, 'nothing was asked of the gateway');
+
+    const announced = new Promise<void>((resolve) => {
+      const subscription = next!.provider.onDidChangeLanguageModelChatInformation(() => (subscription.dispose(), resolve()));
+    });
+    const gateway = await next.connection.api();
+    await gateway!.chat({ model: 'model-k3', messages: [{ role: 'user', content: '[echo] first use' }] });
+    await announced;
+    const refreshed = await ask(next.provider);
+    assert.equal(modelRequests(sim), before + 1, 'the list was loaded once the gateway had answered');
+    assert.deepEqual(refreshed.map((m) => m.id), ['model-k3', 'model-5.2']);
+    assert.equal(next.catalog.known()?.remembered, undefined, 'a loaded list now');
+  });
+
+  it('offers nothing, and asks nothing, when the key is gone', async () => {
+    next = (api.testing.createModelsForTest as () => NextSession)();
+    await vscode.commands.executeCommand('modelGateway.clearApiKey', { confirm: false });
+    try {
+      const before = modelRequests(sim);
+      assert.deepEqual(await ask(next.provider), []);
+      assert.equal(modelRequests(sim), before);
+    } finally {
+      await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey);
+    }
+  });
+
+  it('keeps each gateway\'s list apart', async () => {
+    const other = await startSimulator();
+    try {
+      await connectTo(api, other);
+      // Whatever this window may have listed from the other gateway meanwhile is forgotten first.
+      const globalState = api.testing.globalState as vscode.Memento;
+      const { [other.origin]: _forgotten, ...rest } = globalState.get<Record<string, unknown>>(REMEMBERED_MODELS_KEY) ?? {};
+      await globalState.update(REMEMBERED_MODELS_KEY, rest);
+      next = (api.testing.createModelsForTest as () => NextSession)();
+      assert.equal(next.catalog.known(), undefined, 'nothing remembered for this gateway');
+      assert.ok((rest as Record<string, unknown>)[sim.origin], 'the first gateway\'s list is still kept');
+      const before = modelRequests(other);
+      await ask(next.provider);
+      assert.equal(modelRequests(other), before + 1, 'without a remembered list, VS Code\'s question is answered from the gateway');
+    } finally {
+      await connectTo(api, sim);
+      await other.close();
+    }
+  });
+});
