@@ -37,7 +37,8 @@ export interface Simulator {
   /** `times` (an extension): the fault applies to the next `times` requests only, then clears itself. */
   setDefaultFault(fault: string | null, times?: number): void;
   setRateLimit(limit: RateLimit | null): void;
-  force429(retryAfterSeconds: number, count?: number): void;
+  /** The next `count` requests (only those whose path starts with `pathPrefix`, when given) get a 429. */
+  force429(retryAfterSeconds: number, count?: number, pathPrefix?: string): void;
   waitForLog(predicate: (e: RequestLogEntry) => boolean, timeoutMs?: number): Promise<RequestLogEntry>;
   close(): Promise<void>;
 }
@@ -74,7 +75,7 @@ class GatewaySimulator implements Simulator {
   private readonly quiet: boolean;
   private readonly video = loadSampleVideo();
   private defaultFault: { name: string; remaining: number | undefined } | null = null;
-  private forced: { retryAfterSeconds: number; remaining: number } | null = null;
+  private forced: { retryAfterSeconds: number; remaining: number; pathPrefix?: string } | null = null;
   private shuttingDown = false;
   private address: AddressInfo | undefined;
 
@@ -134,8 +135,8 @@ class GatewaySimulator implements Simulator {
     this.rateLimiter.setLimit(limit);
   }
 
-  force429(retryAfterSeconds: number, count = 1): void {
-    this.forced = count > 0 ? { retryAfterSeconds, remaining: count } : null;
+  force429(retryAfterSeconds: number, count = 1, pathPrefix?: string): void {
+    this.forced = count > 0 ? { retryAfterSeconds, remaining: count, pathPrefix } : null;
   }
 
   waitForLog(predicate: (e: RequestLogEntry) => boolean, timeoutMs?: number): Promise<RequestLogEntry> {
@@ -201,7 +202,7 @@ class GatewaySimulator implements Simulator {
       exchange.sendError(auth.error);
       return;
     }
-    if (this.forced) {
+    if (this.forced && exchange.entry.path.startsWith(this.forced.pathPrefix ?? '')) {
       const { retryAfterSeconds } = this.forced;
       if (--this.forced.remaining <= 0) this.forced = null;
       exchange.sendError(rateLimitedError(retryAfterSeconds, 'Rate limit reached (forced by the simulator)'));

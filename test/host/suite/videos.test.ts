@@ -529,8 +529,9 @@ describe('video jobs', function () {
     const states: string[] = [];
     const watching = api.connection.onDidChangeState((state) => state.kind === 'rate-limited' && states.push(state.message));
     const firstForced = sim.log.length;
-    // Before the first poll (at least a second after the submit): three polls in a row are refused.
-    sim.force429(1, 3);
+    // Before the first poll (at least a second after the submit): three polls in a row are refused. Only polls:
+    // this window's other features (VS Code asking for the chat models) may call the gateway meanwhile.
+    sim.force429(1, 3, '/v1/videos/generations/');
     const pausedUntil = await paused;
     const observedAt = Date.now();
     // The pause is the Retry-After (1 s) counted from the third 429: not before that request went out, not after
