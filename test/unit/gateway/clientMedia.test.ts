@@ -4,12 +4,13 @@
 
 import * as assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GatewayClient, type GatewayClientOptions } from '../../../src/gateway/client';
+import { GatewayClient } from '../../../src/gateway/client';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { encodePng } from '../../simulator/png';
 import { encodeWav } from '../../simulator/wav';
 import { rejectionOf } from './helpers/rejection';
 import { recordingSleep, sendJson, startServer, type TestServer } from './helpers/server';
+import { useClients } from './helpers/clients';
 
 const PNG = encodePng(2, 2, new Uint8Array(12).fill(200));
 const WAV = encodeWav(new Float32Array(160));
@@ -34,13 +35,8 @@ describe('gateway: images and speech', () => {
   let steps: Step[] = [];
   let recorder: ReturnType<typeof recordingSleep>;
   const clock = new FakeClock(1_760_000_000_000);
-  const clients: GatewayClient[] = [];
 
-  function makeClient(options: Partial<GatewayClientOptions> = {}): GatewayClient {
-    const client = new GatewayClient({ baseUrl: server.baseUrl, apiKey: 'sk-media', sleep: recorder.sleep, random: () => 0, clock, ...options });
-    clients.push(client);
-    return client;
-  }
+  const { makeClient } = useClients(() => ({ baseUrl: server.baseUrl, apiKey: 'sk-media', sleep: recorder.sleep, random: () => 0, clock }));
 
   before(async () => {
     server = await startServer((req, res) => steps[Math.min(server.requests.length - 1, steps.length - 1)](res, req));
@@ -49,9 +45,6 @@ describe('gateway: images and speech', () => {
   beforeEach(() => {
     server.requests.length = 0;
     recorder = recordingSleep();
-  });
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
   });
 
   describe('generateImage', () => {

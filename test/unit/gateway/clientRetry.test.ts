@@ -2,10 +2,11 @@
 // request goes out before a server-requested wait is over.
 
 import * as assert from 'node:assert/strict';
-import { GatewayClient, type GatewayClientOptions } from '../../../src/gateway/client';
+import { GatewayClient } from '../../../src/gateway/client';
 import { rejectionOf } from './helpers/rejection';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { chunkFrame, DONE_FRAME, finishFrame, recordingSleep, sendJson, sseHead, startServer, waitUntil, type TestServer } from './helpers/server';
+import { useClients } from './helpers/clients';
 
 const REQUEST = { model: 'model-k3', messages: [{ role: 'user' as const, content: 'hi' }] };
 const VIDEO = { model: 'model-1.0-video-edit', input: { prompt: 'waves' } };
@@ -33,13 +34,8 @@ describe('gateway: GatewayClient retries', () => {
   let server: TestServer;
   let steps: Step[] = [];
   let recorder: ReturnType<typeof recordingSleep>;
-  const clients: GatewayClient[] = [];
 
-  function makeClient(options: Partial<GatewayClientOptions> = {}): GatewayClient {
-    const client = new GatewayClient({ baseUrl: server.baseUrl, apiKey: 'sk-retry', sleep: recorder.sleep, random: () => 0, ...options });
-    clients.push(client);
-    return client;
-  }
+  const { makeClient, track } = useClients(() => ({ baseUrl: server.baseUrl, apiKey: 'sk-retry', sleep: recorder.sleep, random: () => 0 }));
 
   before(async () => {
     server = await startServer((req, res) => {
@@ -51,9 +47,6 @@ describe('gateway: GatewayClient retries', () => {
   beforeEach(() => {
     server.requests.length = 0;
     recorder = recordingSleep();
-  });
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
   });
 
   describe('GET (listModels, getVideo)', () => {
@@ -169,8 +162,7 @@ describe('gateway: GatewayClient retries', () => {
           sendJson(res, 200, MODELS);
         },
       ];
-      const client = new GatewayClient({ baseUrl: server.baseUrl, apiKey: 'sk-retry', clock });
-      clients.push(client);
+      const client = track(new GatewayClient({ baseUrl: server.baseUrl, apiKey: 'sk-retry', clock }));
       const call = client.listModels();
       const startedAt = clock.now();
       await waitUntil(() => clock.nextDueAt() === startedAt + 2000, 'the retry wait to be scheduled');

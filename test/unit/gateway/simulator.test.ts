@@ -2,12 +2,12 @@
 // fault mode, with the simulator's request log as the witness of what went over the wire.
 
 import * as assert from 'node:assert/strict';
-import { GatewayClient, type GatewayClientOptions } from '../../../src/gateway/client';
 import { rejectionOf } from './helpers/rejection';
 import type { ChatRequest } from '../../../src/gateway/types';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { startSimulator, type Simulator } from '../../simulator';
 import { recordingSleep, waitUntil } from './helpers/server';
+import { useClients } from './helpers/clients';
 
 
 const chatRequest = (text: string, stream = true, model = 'model-k3'): ChatRequest => ({ model, messages: [{ role: 'user', content: text }], stream });
@@ -17,13 +17,8 @@ describe('gateway: GatewayClient against the simulator', function () {
   this.timeout(20_000);
   let sim: Simulator;
   let recorder: ReturnType<typeof recordingSleep>;
-  const clients: GatewayClient[] = [];
 
-  function makeClient(options: Partial<GatewayClientOptions> = {}): GatewayClient {
-    const client = new GatewayClient({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, sleep: recorder.sleep, random: () => 0, ...options });
-    clients.push(client);
-    return client;
-  }
+  const { makeClient } = useClients(() => ({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, sleep: recorder.sleep, random: () => 0 }));
 
   before(async () => {
     sim = await startSimulator();
@@ -33,9 +28,6 @@ describe('gateway: GatewayClient against the simulator', function () {
     sim.clearLog();
     sim.setDefaultFault(null);
     recorder = recordingSleep();
-  });
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
   });
 
   describe('happy paths', () => {

@@ -3,12 +3,12 @@
 // the witness that paid work is sent once.
 
 import * as assert from 'node:assert/strict';
-import { GatewayClient, type GatewayClientOptions } from '../../../src/gateway/client';
 import { fetchResultBytes } from '../../../src/gateway/resultFetch';
 import { startSimulator, type Simulator } from '../../simulator';
 import { parsePng, parseWav } from '../../util/mediaFiles';
 import { rejectionOf } from './helpers/rejection';
 import { recordingSleep } from './helpers/server';
+import { useClients } from './helpers/clients';
 
 const IMAGE = { model: 'model-image-1.0', prompt: 'a paper boat on a rainy street' };
 const SPEECH = { model: 'model-speech-1.0', input: 'Seven words are spoken here, one tone each.', voice: 'nova' };
@@ -18,14 +18,9 @@ describe('gateway: images and speech against the simulator', function () {
   this.timeout(20_000);
   let sim: Simulator;
   let recorder: ReturnType<typeof recordingSleep>;
-  const clients: GatewayClient[] = [];
   const posts = (path: string) => sim.log.filter((e) => e.method === 'POST' && e.path === path);
 
-  function makeClient(options: Partial<GatewayClientOptions> = {}): GatewayClient {
-    const client = new GatewayClient({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, sleep: recorder.sleep, random: () => 0, ...options });
-    clients.push(client);
-    return client;
-  }
+  const { makeClient } = useClients(() => ({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, sleep: recorder.sleep, random: () => 0 }));
 
   before(async () => {
     sim = await startSimulator();
@@ -35,9 +30,6 @@ describe('gateway: images and speech against the simulator', function () {
     sim.clearLog();
     sim.setDefaultFault(null);
     recorder = recordingSleep();
-  });
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
   });
 
   it('generates real PNGs of the size asked for, as base64', async () => {
