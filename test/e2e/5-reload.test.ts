@@ -12,13 +12,14 @@ import { until, WAIT_MS } from './harness/workbench';
 describe('e2e 5: reload', function () {
   this.timeout(6 * WAIT_MS);
   const e = useE2E();
-  let userTurns: number;
+  let userTexts: string[];
   let logAtReload: number;
 
 
   it('reloads the window with a chat open and a finished job', async () => {
     await e.wb.page.locator('.tabs-container .tab', { hasText: CHAT_TAB }).first().click();
-    userTurns = await (await e.chat.userTurns()).count();
+    userTexts = await e.chat.userTexts();
+    assert.ok(userTexts.length >= 2, `the chat has the earlier flows' messages: ${JSON.stringify(userTexts)}`);
     // The chat stays open in its group behind another editor, as a tab the user comes back to: a visible chat
     // would be restored at once and load its model list, and this flow shows that VS Code's chat needs no request.
     // A file of its own (an empty untitled editor would not come back after the reload; one open elsewhere
@@ -61,7 +62,18 @@ describe('e2e 5: reload', function () {
 
   it('restores the chat panel with its conversation when its tab is opened', async () => {
     await e.wb.page.locator('.tabs-container .tab', { hasText: CHAT_TAB }).first().click();
-    await until(async () => (await (await e.chat.userTurns()).count()) === userTurns, 'the conversation');
-    assert.match(await (await e.chat.assistantTurns()).first().locator('.content').innerText(), /Reply to/);
+    let seen: string[] = [];
+    await until(async () => {
+      seen = await e.chat.userTexts();
+      return JSON.stringify(seen) === JSON.stringify(userTexts);
+    }, 'the conversation', WAIT_MS).catch((error: Error) => {
+      throw new Error(`${error.message}: before the reload ${JSON.stringify(userTexts)}, now ${JSON.stringify(seen)}`);
+    });
+    // The first reply is far above the last screen, where a long chat renders only once scrolled to: scroll up.
+    const first = (await e.chat.assistantTurns()).first();
+    await until(async () => {
+      await first.scrollIntoViewIfNeeded();
+      return /Reply to/.test(await first.locator('.content').innerText());
+    }, 'the first reply, scrolled to');
   });
 });

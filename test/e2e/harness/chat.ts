@@ -29,6 +29,12 @@ export class ChatView {
     return (await this.frame()).locator('article.user-turn');
   }
 
+  /** What the user's messages say, in order. */
+  async userTexts(): Promise<string[]> {
+    // textContent: a turn scrolled far out of view is not laid out (content-visibility), so it has no innerText.
+    return (await this.userTurns()).locator('.user-text').allTextContents();
+  }
+
   /** Types `text` into the composer (as keystrokes, so the webview's key handling runs) and presses Enter. */
   async send(text: string): Promise<void> {
     const composer = await this.composer();

@@ -167,9 +167,11 @@ export class Workbench {
   }
 
   async closeToasts(): Promise<void> {
+    // Short waits: a toast can go by itself meanwhile, and one with a progress bar has no clear button; the
+    // page's default timeout would spend a minute on each.
     for (const toast of await this.page.locator('.notification-toast').all()) {
-      await toast.hover().catch(() => undefined);
-      await toast.locator('.codicon-notifications-clear').click().catch(() => undefined);
+      await toast.hover({ timeout: 2000 }).catch(() => undefined);
+      await toast.locator('.codicon-notifications-clear').click({ timeout: 2000 }).catch(() => undefined);
     }
   }
 
@@ -226,8 +228,15 @@ export class Workbench {
     return runs;
   }
 
+  /**
+   * Developer: Reload Window, as a user reloads: the workbench shuts down in order and saves its editors and
+   * views first (a bare page reload may lose what changed in the last seconds, such as the editor in front).
+   */
   async reload(): Promise<void> {
-    await this.page.reload();
+    const navigated = this.page.waitForEvent('framenavigated', { predicate: (frame) => frame === this.page.mainFrame(), timeout: 2 * WAIT_MS });
+    await this.runCommand('Developer: Reload Window');
+    await navigated;
+    await this.page.waitForLoadState('domcontentloaded');
     await this.waitForExtension();
   }
 }
