@@ -10,14 +10,15 @@ import { useE2E } from './harness/suite';
 import { until, WAIT_MS } from './harness/workbench';
 
 describe('e2e 5: reload', function () {
-  this.timeout(6 * WAIT_MS);
+  // A reload may need a second page load (see Workbench.reload).
+  this.timeout(12 * WAIT_MS);
   const e = useE2E();
   let userTexts: string[];
   let logAtReload: number;
 
 
   it('reloads the window with a chat open and a finished job', async () => {
-    await e.wb.page.locator('.tabs-container .tab', { hasText: CHAT_TAB }).first().click();
+    await e.chat.showTab();
     userTexts = await e.chat.userTexts();
     assert.ok(userTexts.length >= 2, `the chat has the earlier flows' messages: ${JSON.stringify(userTexts)}`);
     // The chat stays open in its group behind another editor, as a tab the user comes back to: a visible chat
@@ -61,7 +62,7 @@ describe('e2e 5: reload', function () {
   });
 
   it('restores the chat panel with its conversation when its tab is opened', async () => {
-    await e.wb.page.locator('.tabs-container .tab', { hasText: CHAT_TAB }).first().click();
+    await e.chat.showTab();
     let seen: string[] = [];
     await until(async () => {
       seen = await e.chat.userTexts();

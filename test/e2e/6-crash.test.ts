@@ -1,13 +1,13 @@
 // Crash recovery: the extension host is killed with SIGKILL while a reply streams (no deactivate, no flush).
 // After the window reloads, the reply is back with the text that had arrived, marked interrupted.
 import * as assert from 'node:assert/strict';
-import { CHAT_TAB } from './harness/chat';
 
 import { useE2E } from './harness/suite';
 import { until, WAIT_MS } from './harness/workbench';
 
 describe('e2e 6: crash recovery', function () {
-  this.timeout(6 * WAIT_MS);
+  // A reload may need a second page load (see Workbench.reload).
+  this.timeout(12 * WAIT_MS);
   const e = useE2E();
 
 
@@ -27,7 +27,7 @@ describe('e2e 6: crash recovery', function () {
     await e.s.sim.waitForLog((e) => e.path === '/v1/chat/completions' && e.aborted && JSON.stringify(e.body).includes('outlives a crash'), WAIT_MS);
 
     await e.wb.reload();
-    await e.wb.page.locator('.tabs-container .tab', { hasText: CHAT_TAB }).first().click();
+    await e.chat.showTab();
     const restored = await e.chat.waitForReplyCount(before + 1);
     await restored.locator('.turn-status.status-interrupted').waitFor({ timeout: WAIT_MS });
     const text = normalize(await e.chat.replyText(restored));

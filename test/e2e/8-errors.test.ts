@@ -14,6 +14,8 @@ describe('e2e 8: a refused key', function () {
 
   it('shows "API key missing or invalid" with a Set API Key action, which fixes it', async () => {
     await e.s.restartSimulator({ apiKey: ROTATED_KEY });
+    // The media steps opened their files over the chat.
+    await e.chat.showTab();
     const reply = await e.chat.sendAndWait('[echo] still there?');
     const error = reply.locator('.turn-error');
     await error.waitFor({ state: 'visible', timeout: WAIT_MS });

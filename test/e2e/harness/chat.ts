@@ -9,6 +9,11 @@ export const CHAT_TAB = /Compare the models/;
 export class ChatView {
   constructor(private readonly wb: Workbench) {}
 
+  /** Brings the flow's chat to the front by its tab, as after other editors were opened over it. */
+  async showTab(): Promise<void> {
+    await this.wb.page.locator('.tabs-container .tab', { hasText: CHAT_TAB }).first().click();
+  }
+
   frame(): Promise<Frame> {
     return this.wb.chatFrame();
   }

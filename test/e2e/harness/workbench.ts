@@ -237,6 +237,15 @@ export class Workbench {
     await this.runCommand('Developer: Reload Window');
     await navigated;
     await this.page.waitForLoadState('domcontentloaded');
+    // Seen on a machine loaded ten times over: the server launched the new extension host, which then never
+    // started any extension, built-in ones included. Loading the page once more gets a working host; an
+    // extension of ours that failed to activate would fail the second time too.
+    const up = await this.status()
+      .waitFor({ timeout: 3 * WAIT_MS })
+      .then(() => true, () => false);
+    if (up) return;
+    console.warn('      (no extension host after the reload: loading the page again)');
+    await this.page.reload();
     await this.waitForExtension();
   }
 }
