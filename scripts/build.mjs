@@ -56,7 +56,7 @@ const CHUNKS = {
   undiciParts: join(root, 'src', 'gateway', 'undiciParts.ts'),
   connectionTest: join(root, 'src', 'diagnostics', 'connectionTest.ts'),
   // Each feature's panels and commands when one of its commands first runs (or a chat panel is restored).
-  chatFeature: join(root, 'src', 'chat', 'chatFeature.ts'),
+  chatCommands: join(root, 'src', 'chat', 'chatCommands.ts'),
   mediaCommands: join(root, 'src', 'media', 'mediaCommands.ts'),
   videoCommands: join(root, 'src', 'videos', 'videoCommands.ts'),
   keyCommands: join(root, 'src', 'auth', 'keyCommands.ts'),

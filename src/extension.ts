@@ -4,10 +4,10 @@ import * as vscode from 'vscode';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { applySeededKey } from './auth/seedKey';
 import * as path from 'node:path';
-import type { ChatFeature } from './chat/chatFeature';
+import type { ChatFeature } from './chat/chatCommands';
 import { ChatHistoryView } from './chat/chatHistoryView';
 import type { ChatPanelManagerOptions } from './chat/chatPanelManager';
-import { createChatStore } from './chat/chatStore';
+import { createChatStore } from './chat/chatStoreProvider';
 import { TestConnectionCommand } from './diagnostics/testConnectionCommand';
 import { createGatewayClient } from './gateway/clientFactory';
 import { GatewayConnection } from './gateway/connection';
@@ -170,7 +170,7 @@ function chatMediaPorts({ connection, settings }: Services, videos: VideoFeature
   };
 }
 
-/** The commands chatFeature.ts implements (registered before it loads). */
+/** The commands chatCommands.ts implements (registered before it loads). */
 const CHAT_COMMAND_IDS = [
   'modelGateway.newChat',
   'modelGateway.askAboutSelection',
@@ -207,7 +207,7 @@ function wireChat({ context, log, connection, settings, register, testing }: Ser
   let loaded: ChatFeature | undefined;
   const chat = lazy(() => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { createChatFeature } = require('./chat/chatFeature') as typeof import('./chat/chatFeature');
+    const { createChatFeature } = require('./chat/chatCommands') as typeof import('./chat/chatCommands');
     loaded = createChatFeature({ manager: { ...managerOptions(chatFolder), store }, history, gateway: () => connection.access(), clock: realClock });
     return loaded;
   });
@@ -226,7 +226,7 @@ function wireChat({ context, log, connection, settings, register, testing }: Ser
     },
     createManager: (storageFolder: string) => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { ChatPanelManager } = require('./chat/chatFeature') as typeof import('./chat/chatFeature');
+      const { ChatPanelManager } = require('./chat/chatCommands') as typeof import('./chat/chatCommands');
       return new ChatPanelManager(managerOptions(storageFolder));
     },
     history,

@@ -20,7 +20,7 @@ import { pickDefaultModel, settingsFromDefaults } from './chatModels';
 import { ChatPanel } from './chatPanel';
 import { selectionPrompt, sessionMarkdown } from './markdownText';
 import type { ChatSessionStore } from './sessionStore';
-import { createChatStore } from './chatStore';
+import { createChatStore } from './chatStoreProvider';
 import { ChatWebviewBridge, type ChatWorkbench } from './webviewBridge';
 import { ChatMediaHub } from './hub/mediaHub';
 import type { ChatMediaPorts } from './hub/ports';

@@ -71,7 +71,7 @@ describe('activation bundle (production build)', function () {
 
   it('loads no other file with extension.js, and every other file after it', () => {
     const lazy = files.filter((f) => f !== 'extension.js');
-    assert.ok(['client.js', 'undiciParts.js', 'connectionTest.js', 'chatFeature.js', 'videoCommands.js', 'mediaCommands.js'].every((f) => lazy.includes(f)), lazy.join(', '));
+    assert.ok(['client.js', 'undiciParts.js', 'connectionTest.js', 'chatCommands.js', 'videoCommands.js', 'mediaCommands.js'].every((f) => lazy.includes(f)), lazy.join(', '));
     const output = execFileSync(process.execPath, ['-e', LOADER, dist, JSON.stringify(lazy), join(root, 'node_modules', '@types', 'vscode', 'index.d.ts')], { encoding: 'utf8' });
     const report = JSON.parse(output) as { atActivation: string[]; activate: string; lazy: Record<string, number> };
     assert.deepEqual(report.atActivation, ['extension.js']);

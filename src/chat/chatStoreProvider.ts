@@ -1,5 +1,5 @@
 // UI adapter: the chat session store of a window, over the chat folder, with its problems told to the user. Built
-// at activation for the Chats view; the chat panels (chatFeature.ts) load on first use and share it.
+// at activation for the Chats view; the chat panels (chatCommands.ts) load on first use and share it.
 import * as vscode from 'vscode';
 import type { Clock } from '../util/clock';
 import { NodeFileSystem } from './fileSystem';
