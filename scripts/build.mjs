@@ -1,8 +1,8 @@
-// One build for everything: the extension bundle (Node, CommonJS, `vscode` external), one browser bundle per
-// webview entry, and a plain transpile of src/, test/ and bench/ into out/ so mocha and the benches can load
+// One build for everything: the extension host's code (Node, CommonJS, `vscode` external: extension.js, which
+// activation loads, and the files loaded on first use), one browser bundle per webview entry, and a plain transpile of src/, test/ and bench/ into out/ so mocha and the benches can load
 // each module on its own.
 import * as esbuild from 'esbuild';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, watch as watchFs, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -76,7 +76,7 @@ async function resolveInner(build, args) {
  * Routes each relative import of a build of `chunk`: another file's entry module becomes a require of that file
  * (the first-use seams); `elsewhere(path)` may send a module somewhere else; anything else is bundled.
  */
-function routing(name, chunk, elsewhere = () => undefined) {
+function routing(chunk, elsewhere = () => undefined) {
   return (build) =>
     build.onResolve({ filter: /^\./ }, async (args) => {
       if (args.pluginData?.inner || args.namespace !== 'file') return undefined;
@@ -105,7 +105,7 @@ function homedModules(chunk, homes, exported) {
     setup(build) {
       build.onResolve({ filter: /^homes:entry$/ }, () => ({ path: chunk, namespace: 'homes-entry' }));
       build.onLoad({ filter: /.*/, namespace: 'homes-entry' }, () => ({ contents: homesEntry(chunk, [...exported].filter((file) => homes.get(file) === chunk).sort()), resolveDir: root, loader: 'js' }));
-      routing('homed-modules', chunk, (file) => {
+      routing(chunk, (file) => {
         const home = homes.get(file);
         // No side effects: an import whose bindings are all unused is dropped, so it loads no other file.
         return home && home !== chunk ? { path: file, namespace: 'home-ref', pluginData: { home }, sideEffects: false } : undefined;
@@ -166,8 +166,9 @@ async function extensionHostBuilds() {
   return chunksOf().map(optionsFor);
 }
 
+const extensionHostFiles = await extensionHostBuilds();
 const builds = [
-  ...(await extensionHostBuilds()),
+  ...extensionHostFiles,
   {
     ...common,
     entryPoints: webviewEntries(),
@@ -203,7 +204,21 @@ function copyStatic() {
 
 const started = Date.now();
 if (watch) {
-  for (const options of builds) (await esbuild.context(options)).watch();
+  const hostCode = new Set(extensionHostFiles);
+  for (const options of builds.filter((o) => !hostCode.has(o))) (await esbuild.context(options)).watch();
+  // The extension host's files are rebuilt together, homes found again: an edit may change which file uses a module.
+  let timer;
+  watchFs(join(root, 'src'), { recursive: true }, () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      try {
+        await Promise.all((await extensionHostBuilds()).map((options) => esbuild.build(options)));
+        console.log('[build] extension host rebuilt');
+      } catch (error) {
+        console.error(`[build] ${error.message}`);
+      }
+    }, 200);
+  });
   copyStatic();
   console.log('[build] watching for changes');
 } else {
