@@ -2,23 +2,21 @@
 // activate() makes no network calls; the first request loads undici.
 import * as vscode from 'vscode';
 import { ApiKeyStore } from './auth/apiKeyStore';
-import { KeyCommands } from './auth/keyCommands';
 import { applySeededKey } from './auth/seedKey';
-import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import { ChatHistoryCommands } from './chat/chatHistoryCommands';
+import type { ChatFeature } from './chat/chatCommands';
 import { ChatHistoryView } from './chat/chatHistoryView';
-import { ChatPanelManager } from './chat/chatPanelManager';
-import { ChatHistoryActions } from './chat/historyActions';
+import type { ChatPanelManagerOptions } from './chat/chatPanelManager';
+import { createChatStore } from './chat/chatStoreProvider';
 import { TestConnectionCommand } from './diagnostics/testConnectionCommand';
 import { createGatewayClient } from './gateway/clientFactory';
 import { GatewayConnection } from './gateway/connection';
 import { GatewayChatModelProvider, LM_VENDOR } from './models/lmProvider';
 import { DEFAULT_TTL_MS, ModelCatalog } from './models/modelCatalog';
 import { RememberedModels } from './models/rememberedModels';
-import { ModelCommands } from './models/modelCommands';
 import { readSettings, SECTION, type Settings } from './settings/settings';
-import { registerCommands, type CommandHandlers } from './ui/commands';
+import { lazyHandlers, registerCommands, type CommandHandlers } from './ui/commands';
+import { lazy } from './util/lazy';
 import { ExtensionContextKeys } from './ui/contextKeys';
 import { ConnectionStatusBar } from './ui/statusBar';
 import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
@@ -30,10 +28,8 @@ import { DurationHistory } from './videos/durationHistory';
 import { JobStore } from './videos/jobStore';
 import { lazyApiFor, VideoFeature, type VideoTestOptions } from './videos/videoJobsView';
 import { WindowPresence } from './videos/windowPresence';
-import { CHAT_VIEW_TYPE } from './chatProtocol/messages';
+import { CHAT_VIEW_TYPE } from './chatProtocol/viewType';
 import type { ChatMediaPorts } from './chat/hub/ports';
-import { chatMediaPort } from './media/chatMedia';
-import { chatVideoPort } from './videos/chatVideos';
 
 /**
  * What activate() returns in the test build, for the extension-host tests. The packaged extension exports
@@ -94,7 +90,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   const models = wireModels(services);
   const videos = wireVideos(services, models);
   const media = wireMedia(services, models);
-  wireChat(services, models, chatMediaPorts(services, videos, media));
+  wireChat(services, models, () => chatMediaPorts(services, videos, media));
   register({ 'modelGateway.openLogs': () => log.show() });
   const contextKeys = new ExtensionContextKeys({
     connection,
@@ -108,6 +104,8 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
   testing.activationMs = activationMs;
+  // Which of the extension's files activation loaded (the rest load on first use): the startup bench and a host test.
+  if (TEST_BUILD) testing.loadedAtActivation = Object.keys(require.cache).filter((file) => path.dirname(file) === __dirname).map((file) => path.basename(file));
   return TEST_BUILD ? { connection, testing } : undefined;
 }
 
@@ -116,11 +114,15 @@ export async function deactivate(): Promise<void> {
 }
 
 function wireKeysAndStatus({ context, log, keys, connection, register, testing }: Services): void {
-  const keyCommands = new KeyCommands(keys, connection);
+  const keyCommands = lazy(() => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { KeyCommands } = require('./auth/keyCommands') as typeof import('./auth/keyCommands');
+    return new KeyCommands(keys, connection);
+  });
   const testConnection = new TestConnectionCommand({ connection, log, clock: realClock, proxySetting: vscodeProxySetting });
   const statusBar = new ConnectionStatusBar(connection);
   context.subscriptions.push(statusBar, testConnection);
-  register({ ...keyCommands.handlers(), ...testConnection.handlers(), 'modelGateway.showStatusMenu': () => statusBar.showMenu() });
+  register({ ...lazyHandlers(['modelGateway.setApiKey', 'modelGateway.rotateApiKey', 'modelGateway.clearApiKey', 'modelGateway.setBaseUrl'], () => keyCommands().handlers()), ...testConnection.handlers(), 'modelGateway.showStatusMenu': () => statusBar.showMenu() });
   void connection.refreshKeyState();
   void applySeededKey(keys).then(() => warnAboutLostKeys(keys));
   testing.statusBar = statusBar;
@@ -129,12 +131,16 @@ function wireKeysAndStatus({ context, log, keys, connection, register, testing }
 function wireModels({ context, log, keys, connection, settings, register, testing }: Services): ModelCatalog {
   const models = new ModelCatalog(connection, realClock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
   const lmProvider = new GatewayChatModelProvider(models, connection, log);
-  const modelCommands = new ModelCommands({ catalog: models, connection });
+  const modelCommands = lazy(() => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { ModelCommands } = require('./models/modelCommands') as typeof import('./models/modelCommands');
+    return new ModelCommands({ catalog: models, connection });
+  });
   context.subscriptions.push(models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider));
   lmProvider.announceRemembered();
-  register(modelCommands.handlers());
+  register(lazyHandlers(['modelGateway.listModels', 'modelGateway.refreshModels'], () => modelCommands().handlers()));
   testing.models = models;
-  testing.modelCommands = modelCommands;
+  Object.defineProperty(testing, 'modelCommands', { get: modelCommands, enumerable: true });
   /** What the next session builds: its own connection, catalog and provider over the same storage (not registered). */
   testing.createModelsForTest = () => {
     const next = new GatewayConnection(settings().gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting());
@@ -149,8 +155,8 @@ function wireModels({ context, log, keys, connection, settings, register, testin
 function chatMediaPorts({ connection, settings }: Services, videos: VideoFeature, media: MediaFeature): ChatMediaPorts {
   const view = videos.view;
   return {
-    media: chatMediaPort(media.deps, (entry, index) => media.items.save({ entry, index })),
-    videos: chatVideoPort({
+    media: media.chatPort(),
+    videos: videos.chatPort({
       store: () => view.store,
       origin: () => connection.origin,
       access: () => connection.access(),
@@ -164,32 +170,68 @@ function chatMediaPorts({ connection, settings }: Services, videos: VideoFeature
   };
 }
 
-function wireChat({ context, log, connection, settings, register, testing }: Services, models: ModelCatalog, media: ChatMediaPorts): void {
-  const createManager = (storageFolder: string) =>
-    new ChatPanelManager({ extensionUri: context.extensionUri, storageFolder, connection, models, chatDefaults: () => settings().chat, contextSettings: () => settings().chatContext, log, clock: realClock, media });
+/** The commands chatCommands.ts implements (registered before it loads). */
+const CHAT_COMMAND_IDS = [
+  'modelGateway.newChat',
+  'modelGateway.askAboutSelection',
+  'modelGateway.exportChat',
+  'modelGateway.chats.open',
+  'modelGateway.chats.rename',
+  'modelGateway.chats.delete',
+  'modelGateway.chats.export',
+  'modelGateway.chats.branch',
+  'modelGateway.chats.generateTitle',
+  'modelGateway.chats.filter',
+  'modelGateway.chats.clearFilter',
+];
+
+/**
+ * The Chats view and the session store are built at activation; the panels, their manager and the commands load
+ * on first use: the first chat command, or a chat panel VS Code restores after a reload.
+ */
+function wireChat({ context, log, connection, settings, register, testing }: Services, models: ModelCatalog, media: () => ChatMediaPorts): void {
+  const managerOptions = (storageFolder: string): ChatPanelManagerOptions => ({
+    extensionUri: context.extensionUri,
+    storageFolder,
+    connection,
+    models,
+    chatDefaults: () => settings().chat,
+    contextSettings: () => settings().chatContext,
+    log,
+    clock: realClock,
+    media: media(),
+  });
   const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
-  const chat = createManager(chatFolder);
-  context.subscriptions.push(chat, vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, chat));
-  const history = new ChatHistoryView({ store: chat.store, folder: chatFolder, clock: realClock });
-  const historyActions = new ChatHistoryActions(chat.store, { find: (id) => chat.openChat(id), close: (id) => chat.closeSession(id) }, realClock, randomUUID);
-  const historyCommands = new ChatHistoryCommands({
-    view: history,
-    actions: historyActions,
-    openSession: (id) => chat.openSession(id),
-    exportSession: (session, target) => chat.exportSession(session, target),
-    gateway: () => connection.access(),
-    defaultModel: () => chat.defaultModel(),
+  const store = createChatStore(chatFolder, realClock, log);
+  const history = new ChatHistoryView({ store, folder: chatFolder, clock: realClock });
+  let loaded: ChatFeature | undefined;
+  const chat = lazy(() => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { createChatFeature } = require('./chat/chatCommands') as typeof import('./chat/chatCommands');
+    loaded = createChatFeature({ manager: { ...managerOptions(chatFolder), store }, history, gateway: () => connection.access(), clock: realClock });
+    return loaded;
   });
-  context.subscriptions.push(history, historyActions);
-  register(historyCommands.handlers());
-  // The handlers return nothing: a command's result may be sent across processes, and panels do not serialize.
-  register({
-    'modelGateway.newChat': async (options?: unknown) => void (await chat.newChat({ model: modelOption(options) })),
-    'modelGateway.askAboutSelection': async () => void (await chat.askAboutSelection()),
-    'modelGateway.exportChat': async (target?: unknown) => void (await chat.exportChat(target)),
-  });
-  testing.chat = { manager: chat, createManager, history, historyCommands };
-  flushOnDeactivate.push(() => chat.flush());
+  context.subscriptions.push(
+    history,
+    { dispose: () => loaded?.dispose() },
+    vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, { deserializeWebviewPanel: (panel, state) => chat().manager.deserializeWebviewPanel(panel, state) }),
+  );
+  register(lazyHandlers(CHAT_COMMAND_IDS, () => chat().handlers()));
+  testing.chat = {
+    get manager() {
+      return chat().manager;
+    },
+    get historyCommands() {
+      return chat().historyCommands;
+    },
+    createManager: (storageFolder: string) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { ChatPanelManager } = require('./chat/chatCommands') as typeof import('./chat/chatCommands');
+      return new ChatPanelManager(managerOptions(storageFolder));
+    },
+    history,
+  };
+  flushOnDeactivate.push(() => (loaded ? loaded.manager.flush() : store.flush()));
 }
 
 function wireVideos({ context, log, keys, connection, settings, onDidChangeSettings, register, testing }: Services, models: ModelCatalog): VideoFeature {
@@ -231,7 +273,7 @@ function wireVideos({ context, log, keys, connection, settings, onDidChangeSetti
   };
   const videos = new VideoFeature(deps, { treeViewId: 'modelGateway.videoJobs', primary: true });
   context.subscriptions.push(videos);
-  register(videos.commands.handlers());
+  register(videos.handlers());
   testing.videos = {
     feature: videos,
     /** A separate store, view model and commands (no tree view, no registered commands) over the given storage. */
@@ -252,12 +294,6 @@ function wireMedia({ context, log, connection, settings, register, testing }: Se
   register(media.handlers());
   testing.media = media;
   return media;
-}
-
-/** `{ model }` from List Models' "start a chat with it"; anything else means the default model. */
-function modelOption(options: unknown): string | undefined {
-  const model = typeof options === 'object' && options !== null ? (options as { model?: unknown }).model : undefined;
-  return typeof model === 'string' ? model : undefined;
 }
 
 /** Says plainly which settings were ignored and why, once per distinct set of problems. */

@@ -18,9 +18,9 @@ import { ChatController } from './chatController';
 import { ChatModelList, type ModelCatalogView } from './chatModelList';
 import { pickDefaultModel, settingsFromDefaults } from './chatModels';
 import { ChatPanel } from './chatPanel';
-import { NodeFileSystem } from './fileSystem';
 import { selectionPrompt, sessionMarkdown } from './markdownText';
-import { ChatSessionStore, type StoreReporter } from './sessionStore';
+import type { ChatSessionStore } from './sessionStore';
+import { createChatStore } from './chatStoreProvider';
 import { ChatWebviewBridge, type ChatWorkbench } from './webviewBridge';
 import { ChatMediaHub } from './hub/mediaHub';
 import type { ChatMediaPorts } from './hub/ports';
@@ -40,6 +40,8 @@ export interface ChatPanelManagerOptions {
   clock: Clock;
   /** Images, speech and video jobs for /image, /speak and /video (the media and video features, as ports). */
   media?: ChatMediaPorts;
+  /** The session store over `storageFolder`, when it was built before the manager (the Chats view loads first). */
+  store?: ChatSessionStore;
 }
 
 /** Common fence names to VS Code language ids, for "Open in New File". */
@@ -55,8 +57,6 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   private lastActive: ChatPanel | undefined;
   private lastEditor: vscode.TextEditor | undefined;
   private readonly models: ChatModelList;
-  /** Session files already reported as unreadable (each is reported once). */
-  private readonly reportedCorrupt = new Set<string>();
   private disposed = false;
   /** Opens an http(s) URL outside VS Code; replaceable so tests do not launch a browser. */
   openExternal: (url: string) => Promise<void> = async (url) => {
@@ -64,7 +64,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   };
 
   constructor(private readonly options: ChatPanelManagerOptions) {
-    this.store = new ChatSessionStore(new NodeFileSystem(options.storageFolder), { clock: options.clock, report: this.storeReporter() });
+    this.store = options.store ?? createChatStore(options.storageFolder, options.clock, options.log);
     this.models = new ChatModelList(options.models, (error) => adviceFor(error, { origin: this.options.connection.origin }).message);
     this.lastEditor = vscode.window.activeTextEditor;
     this.subscriptions.push(
@@ -203,22 +203,6 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   /** Waits until every open chat has written what it holds. */
   async flush(): Promise<void> {
     await this.store.flush();
-  }
-
-  private storeReporter(): Partial<StoreReporter> {
-    const log = this.options.log;
-    return {
-      error: (error, what) => log.error(`Chat: ${what} failed: ${String(error)}`),
-      repaired: (id, repaired, dropped) => log.warn(`Chat: chat ${id} had unreadable parts: ${repaired} message(s) repaired, ${dropped} left out; the rest is kept.`),
-      corrupt: (file, movedTo, reason) => {
-        log.warn(`Chat: ${file} could not be read (${reason}); it was moved aside as ${movedTo}.`);
-        if (this.reportedCorrupt.has(file)) return;
-        this.reportedCorrupt.add(file);
-        void vscode.window.showWarningMessage(`A saved chat could not be read (${reason}). It was kept as ${movedTo} in the chat folder, and the chat starts empty.`, 'Open Logs').then((choice) => {
-          if (choice) void vscode.commands.executeCommand('modelGateway.openLogs');
-        });
-      },
-    };
   }
 
   /** Chats without a model take the default once the list is known. */

@@ -21,7 +21,7 @@ import {
 import { cleanArray, cleanCount, cleanText, conforms, hasOnlyKeys, isCount, isId, isNonEmptyText, isRecord, isText, type Cleaner } from './validate';
 import { cleanWireMediaTurn, type WireMediaTurn } from './mediaTurn';
 
-export const CHAT_VIEW_TYPE = 'modelGateway.chat';
+export { CHAT_VIEW_TYPE } from './viewType';
 
 export interface WireTurnError {
   message: string;

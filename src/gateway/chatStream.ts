@@ -17,6 +17,8 @@ import { ChunkTemplate } from './chunkTemplate';
 import { SseDecoder, SseOverflowError } from './sse';
 import type { ChatDelta, ChatResult, ToolCall, Usage } from './types';
 
+export { parseToolArguments } from './toolArguments';
+
 type Json = Record<string, unknown>;
 
 export type StreamFailureKind = 'sse-error-event' | 'error-object-in-stream' | 'invalid-json' | 'oversized';
@@ -402,16 +404,3 @@ export class ChatStreamParser {
   }
 }
 
-/**
- * The arguments of an assembled tool call as an object. An empty string (a tool without parameters whose
- * arguments were null or never sent, fixture case 20) is `{}`; text that is not a JSON object gives undefined.
- */
-export function parseToolArguments(text: string): Record<string, unknown> | undefined {
-  if (text.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}

@@ -1,15 +1,40 @@
 // UI adapter: the media feature of one window: the history (in the global storage folder), the Media view, the
 // gallery and player panels, and the commands. The extension builds one; host tests reach it through the testing
-// hooks.
+// hooks. The view and the history are built at activation; the panels and commands (mediaCommands.ts) on first use.
 import * as vscode from 'vscode';
+import { lazyHandlers } from '../ui/commands';
+import { lazy } from '../util/lazy';
 import type { Logger } from '../util/logger';
-import { GenerateImageCommand } from './generateImageCommand';
+import type { GenerateImageCommand } from './generateImageCommand';
 import type { MediaCoreDeps } from './mediaGeneration';
 import type { MediaHistory } from './mediaHistory';
 import { MediaHistoryView } from './mediaHistoryView';
-import { MediaItemCommands } from './mediaItemCommands';
-import { MediaPanels } from './mediaPanel';
-import { SpeechCommands } from './speechCommands';
+import type { MediaItemCommands } from './mediaItemCommands';
+import type { MediaPanels } from './mediaPanel';
+import type { SpeechCommands } from './speechCommands';
+
+/** The commands the panels and commands of mediaCommands.ts implement (registered before they load). */
+const COMMAND_IDS = [
+  'modelGateway.generateImage',
+  'modelGateway.readSelectionAloud',
+  'modelGateway.synthesizeSpeech',
+  'modelGateway.media.show',
+  'modelGateway.media.save',
+  'modelGateway.media.copy',
+  'modelGateway.media.open',
+  'modelGateway.media.remove',
+  'modelGateway.media.clear',
+];
+
+type MediaCommandsModule = typeof import('./mediaCommands');
+
+interface LoadedMedia {
+  module: MediaCommandsModule;
+  panels: MediaPanels;
+  generateImage: GenerateImageCommand;
+  speech: SpeechCommands;
+  items: MediaItemCommands;
+}
 
 export interface MediaFeatureDeps extends Omit<MediaCoreDeps, 'history'> {
   history: MediaHistory;
@@ -18,22 +43,50 @@ export interface MediaFeatureDeps extends Omit<MediaCoreDeps, 'history'> {
 
 export class MediaFeature implements vscode.Disposable {
   readonly view: MediaHistoryView;
-  readonly panels: MediaPanels;
-  readonly generateImage: GenerateImageCommand;
-  readonly speech: SpeechCommands;
-  readonly items: MediaItemCommands;
+  private readonly load: () => LoadedMedia;
+  private loaded = false;
 
   constructor(
     readonly deps: MediaFeatureDeps,
     options: { viewId?: string } = {},
   ) {
     this.view = new MediaHistoryView(deps.history, options.viewId);
-    this.panels = new MediaPanels(deps.history);
-    const commandDeps = { core: deps, panels: this.panels, reveal: (id: string) => this.view.reveal(id) };
-    this.generateImage = new GenerateImageCommand(commandDeps);
-    this.speech = new SpeechCommands(commandDeps);
-    this.items = new MediaItemCommands({ history: deps.history, panels: this.panels, settings: deps.settings, selection: () => this.view.selection() });
+    this.load = lazy(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const module = require('./mediaCommands') as MediaCommandsModule;
+      const panels = new module.MediaPanels(deps.history);
+      const commandDeps = { core: deps, panels, reveal: (id: string) => this.view.reveal(id) };
+      this.loaded = true;
+      return {
+        module,
+        panels,
+        generateImage: new module.GenerateImageCommand(commandDeps),
+        speech: new module.SpeechCommands(commandDeps),
+        items: new module.MediaItemCommands({ history: deps.history, panels, settings: deps.settings, selection: () => this.view.selection() }),
+      };
+    });
     deps.history.watch();
+  }
+
+  get panels(): MediaPanels {
+    return this.load().panels;
+  }
+
+  get generateImage(): GenerateImageCommand {
+    return this.load().generateImage;
+  }
+
+  get speech(): SpeechCommands {
+    return this.load().speech;
+  }
+
+  get items(): MediaItemCommands {
+    return this.load().items;
+  }
+
+  /** The chat's /image and /speak port. */
+  chatPort(): ReturnType<MediaCommandsModule['chatMediaPort']> {
+    return this.load().module.chatMediaPort(this.deps, (entry, index) => this.items.save({ entry, index }));
   }
 
   get history(): MediaHistory {
@@ -41,15 +94,14 @@ export class MediaFeature implements vscode.Disposable {
   }
 
   handlers(): Record<string, (argument?: unknown) => unknown> {
-    return {
-      'modelGateway.generateImage': (argument) => this.generateImage.run(argument),
-      ...this.speech.handlers(),
-      ...this.items.handlers(),
-    };
+    return lazyHandlers(COMMAND_IDS, () => {
+      const { generateImage, speech, items } = this.load();
+      return { 'modelGateway.generateImage': (argument?: unknown) => generateImage.run(argument), ...speech.handlers(), ...items.handlers() };
+    });
   }
 
   dispose(): void {
-    this.panels.dispose();
+    if (this.loaded) this.panels.dispose();
     this.view.dispose();
     this.deps.history.dispose();
   }

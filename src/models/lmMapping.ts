@@ -1,7 +1,7 @@
 // Translation between VS Code's language model API and the gateway's chat request, as plain data so it can be
 // tested without VS Code. lmProvider.ts turns VS Code's part classes into the tagged parts below.
 import type { ChatMessage, ChatRequest, ContentPart, ToolCall, ToolDefinition, WireToolCall } from '../gateway/types';
-import { parseToolArguments } from '../gateway/chatStream';
+import { parseToolArguments } from '../gateway/toolArguments';
 import type { CatalogModel } from './modelCatalog';
 import { CHARS_PER_TOKEN, TOKENS_PER_IMAGE, TOKENS_PER_MESSAGE } from '../chatProtocol/attachments';
 

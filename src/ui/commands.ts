@@ -17,3 +17,19 @@ export function registerCommands(context: vscode.ExtensionContext, handlers: Com
     );
   }
 }
+
+/**
+ * Handlers for `ids` whose implementation loads on the first run of any of them (`load` requires a file the build
+ * keeps out of the activation bundle). The ids are registered at activation, so the commands exist from the start.
+ */
+export function lazyHandlers(ids: readonly string[], load: () => CommandHandlers): CommandHandlers {
+  let loaded: CommandHandlers | undefined;
+  const handler = (id: string) => {
+    loaded ??= load();
+    const run = loaded[id];
+    if (!run) throw new Error(`Command ${id} has no implementation (the loaded handlers are ${Object.keys(loaded).join(', ')}).`);
+    return run;
+  };
+  return Object.fromEntries(ids.map((id) => [id, (...args: unknown[]) => handler(id)(...args)]));
+}
+

@@ -9,6 +9,8 @@ import { openResult, ResultFetchError, type OpenResultOptions, type ResultFetchE
 import { formatBytes } from '../util/bytes';
 import { createNewFile, NewFileError } from '../util/newFile';
 
+export { isWindowsReservedName, resultFileStem } from './resultFileName';
+
 export type DownloadErrorCode = ResultFetchErrorCode | 'http_status' | 'incomplete' | 'not_video' | 'too_large' | 'file';
 
 export class DownloadError extends Error {
@@ -38,19 +40,6 @@ export function videoExtensionFor(contentType: string | undefined): { ok: true; 
   const shown = type.length > 60 ? `${type.slice(0, 59)}…` : type;
   const hint = type.startsWith('text/html') ? ' (a web page: often a sign-in or error page)' : '';
   return { ok: false, reason: `The link sent ${shown}${hint} instead of a video, so nothing was saved.` };
-}
-
-/** CON, PRN, AUX, NUL, COM0-9, LPT0-9 (also with ¹²³), CONIN$, CONOUT$: Windows opens a device for these, whatever the extension. */
-export function isWindowsReservedName(stem: string): boolean {
-  return /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$/i.test(stem.replace(/[. ]+$/, '').split('.')[0]);
-}
-
-/** The file name without extension for a job's result: its id made safe (letters, digits, `_`, `-`), else "video". */
-export function resultFileStem(jobId: string | undefined, index: number): string {
-  let stem = (jobId ?? '').replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^[_-]+/, '').slice(0, 80);
-  if (stem === '') stem = 'video';
-  if (isWindowsReservedName(stem)) stem = `video-${stem}`;
-  return index > 0 ? `${stem}-${index + 1}` : stem;
 }
 
 /** How to reach the link (`connection.resultFetchOptions()` gives the proxy and the gateway's credentials). */

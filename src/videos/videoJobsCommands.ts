@@ -3,6 +3,7 @@
 // (refresh, remove, clear), submissionCommands.ts (uncertain submissions, resubmit), finishedJobCommands.ts (the
 // notification when a job ends, Show Error). What they say to or ask of the user goes through CommandUi.
 import type { CommandHandlers } from '../ui/commands';
+import type { VideoJobRecord } from './jobRecord';
 import type { VideoCommandContext } from './sharedCommands';
 import { downloadResultToWorkspace } from './downloadResultCommand';
 import { announceFinished, showJobError } from './finishedJobCommands';
@@ -12,11 +13,10 @@ import { copyJobId, copyResultUrl, openResult, previewResult } from './resultCom
 import { adoptJobId, checkSubmission, resubmitJob } from './submissionCommands';
 
 export class VideoJobCommands {
-  private readonly subscription: { dispose(): void };
+  constructor(private readonly ctx: VideoCommandContext) {}
 
-  constructor(private readonly ctx: VideoCommandContext) {
-    this.subscription = ctx.view.onDidFinish((record) => void announceFinished(ctx, record));
-  }
+  /** The notification when a job ends (the feature calls it for every job that finishes). */
+  readonly announceFinished = (record: VideoJobRecord) => announceFinished(this.ctx, record);
 
   readonly generateVideo = (argument?: unknown) => generateVideo(this.ctx, argument);
   readonly refreshAll = () => refreshAll(this.ctx);
@@ -51,7 +51,4 @@ export class VideoJobCommands {
     };
   }
 
-  dispose(): void {
-    this.subscription.dispose();
-  }
 }

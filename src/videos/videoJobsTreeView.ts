@@ -3,7 +3,7 @@
 // Menus pick actions by the capability tokens in each item's contextValue (see package.json, `viewItem =~`).
 import * as vscode from 'vscode';
 import { escapeMarkdown } from '../util/html';
-import { resultFileStem } from './download';
+import { resultFileStem } from './resultFileName';
 import type { VideoJobRecord } from './jobRecord';
 import { expiryText, formatAge, formatDuration, jobContextTokens, jobDescription, linkWithoutQuery, resultContextTokens, shortPrompt, statusGroup, statusText, type StatusGroup, type VideoJobNode } from './jobPresentation';
 import { JobTreeNodes, type JobList } from './jobTreeNodes';

@@ -9,16 +9,18 @@ import type { GatewayApi } from '../gateway/types';
 import type { VideoDefaults } from '../settings/settings';
 import { showAdvice } from '../ui/notify';
 import type { VideoJobsHost } from './sharedCommands';
-import { vscodeCommandUi, type CommandUi } from './commandUiView';
+import type { CommandUi } from './commandUiView';
 import { MissingApiKeyError } from './errors';
 import type { VideoJobRecord } from './jobRecord';
 import { isRunning, type VideoJobNode } from './jobPresentation';
 import type { Memento } from '../util/memento';
 import type { JobsChange, JobStore } from './jobStore';
 import type { AuthRequired } from './pollScheduler';
-import { VideoJobCommands } from './videoJobsCommands';
+import type { VideoJobCommands } from './videoJobsCommands';
 import { VideoJobsTreeProvider } from './videoJobsTreeView';
-import { VideoPreviewPanels } from './videoPreviewPanel';
+import type { VideoPreviewPanels } from './videoPreviewPanel';
+import { lazy } from '../util/lazy';
+import { lazyHandlers, type CommandHandlers } from '../ui/commands';
 
 type Subscription = { dispose(): void };
 
@@ -242,17 +244,66 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   }
 }
 
-/** Everything of the video feature one instance needs; the extension builds one, host tests build more. */
+type VideoCommandsModule = typeof import('./videoCommands');
+type ChatVideoPortDeps = Parameters<VideoCommandsModule['chatVideoPort']>[0];
+
+/** The commands videoCommands.ts implements (registered before it loads). */
+const COMMAND_IDS = [
+  'modelGateway.generateVideo',
+  'modelGateway.videos.refreshAll',
+  'modelGateway.videos.clearFinished',
+  'modelGateway.videos.refresh',
+  'modelGateway.videos.openResult',
+  'modelGateway.videos.preview',
+  'modelGateway.videos.download',
+  'modelGateway.videos.copyUrl',
+  'modelGateway.videos.copyJobId',
+  'modelGateway.videos.resubmit',
+  'modelGateway.videos.checkSubmission',
+  'modelGateway.videos.showError',
+  'modelGateway.videos.remove',
+];
+
+/**
+ * Everything of the video feature one instance needs; the extension builds one, host tests build more. The view
+ * and the store (polling resumes at activation) are built at once; the commands and previews (videoCommands.ts)
+ * on first use, which may be the first job that finishes.
+ */
 export class VideoFeature implements vscode.Disposable {
   readonly view: VideoJobsView;
-  readonly previews = new VideoPreviewPanels();
-  readonly commands: VideoJobCommands;
+  private readonly load: () => { module: VideoCommandsModule; commands: VideoJobCommands; previews: VideoPreviewPanels };
+  private loaded = false;
+  private readonly finishSubscription: Subscription;
 
   constructor(deps: VideoFeatureDeps, options: ViewOptions & { ui?: CommandUi }) {
     this.view = new VideoJobsView(deps, options);
     const { connection, models, settings, keyFor } = deps;
-    const ui = options.ui ?? vscodeCommandUi;
-    this.commands = new VideoJobCommands({ view: this.view, connection, models, settings, keyFor, previews: this.previews, ui });
+    this.load = lazy(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const module = require('./videoCommands') as VideoCommandsModule;
+      const previews = new module.VideoPreviewPanels();
+      const ui = options.ui ?? module.vscodeCommandUi;
+      this.loaded = true;
+      return { module, previews, commands: new module.VideoJobCommands({ view: this.view, connection, models, settings, keyFor, previews, ui }) };
+    });
+    this.finishSubscription = this.view.onDidFinish((record) => void this.commands.announceFinished(record));
+  }
+
+  get commands(): VideoJobCommands {
+    return this.load().commands;
+  }
+
+  get previews(): VideoPreviewPanels {
+    return this.load().previews;
+  }
+
+  handlers(): CommandHandlers {
+    return lazyHandlers(COMMAND_IDS, () => this.commands.handlers());
+  }
+
+  /** The chat's /video port. */
+  chatPort(deps: ChatVideoPortDeps): ReturnType<VideoCommandsModule['chatVideoPort']> {
+    return this.load().module.chatVideoPort(deps);
   }
 
   get store(): JobStore {
@@ -260,8 +311,8 @@ export class VideoFeature implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.commands.dispose();
-    this.previews.dispose();
+    this.finishSubscription.dispose();
+    if (this.loaded) this.previews.dispose();
     this.view.dispose();
   }
 }

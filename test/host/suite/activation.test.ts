@@ -21,6 +21,12 @@ describe('activation', () => {
     assert.deepEqual(missing, [], `declared but not registered: ${missing.join(', ')}`);
   });
 
+  it("loads only dist/extension.js to activate: every feature's panels and commands load on first use", async () => {
+    const extension = vscode.extensions.getExtension<{ testing: { loadedAtActivation: string[] } }>(EXTENSION_ID)!;
+    const api = await extension.activate();
+    assert.deepEqual(api.testing.loadedAtActivation, ['extension.js']);
+  });
+
   it('contributes the video jobs view', async () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
     const views = Object.values(extension.packageJSON.contributes.views).flat() as Array<{ id: string }>;

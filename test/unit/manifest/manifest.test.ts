@@ -37,7 +37,7 @@ describe('extension manifest', () => {
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean);
-    for (const bundle of ['extension', 'client', 'undiciParts', 'connectionTest']) assert.ok(listed.includes(`dist/${bundle}.js`), listed.join(', '));
+    for (const bundle of ['extension', 'client', 'undiciParts', 'connectionTest', 'chatCommands', 'videoCommands', 'mediaCommands', 'keyCommands', 'modelCommands', 'shared']) assert.ok(listed.includes(`dist/${bundle}.js`), listed.join(', '));
     assert.ok(listed.includes('package.json'));
     const unwanted = listed.filter((f) => /\.(ts|map|mp4|sse)$/.test(f) || /^(src|test|bench|scripts|out|node_modules|\.ci|\.vscode-test)\//.test(f));
     assert.deepEqual(unwanted, []);
