@@ -45,9 +45,20 @@ function transcriptHtml(page: Page): Promise<string> {
   );
 }
 
-/** Replies whose markdown has not been rendered yet (they hold a placeholder height). */
-function unrendered(page: Page): Promise<string[]> {
-  return page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('.assistant-turn')).filter((turn) => turn.style.minHeight !== '').map((turn) => turn.dataset.turnId!));
+/**
+ * Replies whose markdown has not been rendered yet: they hold a placeholder height, or their message is not even
+ * built (the older turns of an opened chat are built after its last screens).
+ */
+function unrendered(page: Page, turns: Array<{ id: string; role: string }>): Promise<string[]> {
+  const replies = turns.filter((turn) => turn.role === 'assistant').map((turn) => turn.id);
+  return page.evaluate(
+    (ids) =>
+      ids.filter((id) => {
+        const turn = document.querySelector<HTMLElement>(`.assistant-turn[data-turn-id="${id}"]`);
+        return !turn || turn.style.minHeight !== '';
+      }),
+    replies,
+  );
 }
 
 const frames = (page: Page, count: number) =>
@@ -64,10 +75,10 @@ describe('long chat in the chat view in Chromium (lazy rendering)', function () 
   it('shows the last screen at once, renders the rest in idle time, and ends with the DOM of rendering all at once', async () => {
     await openChat(suite.page, turns, 'at once');
     const reference = await transcriptHtml(suite.page);
-    assert.deepEqual(await unrendered(suite.page), []);
+    assert.deepEqual(await unrendered(suite.page, turns), []);
 
     await openChat(suite.page, turns, 'lazily');
-    const pending = await unrendered(suite.page);
+    const pending = await unrendered(suite.page, turns);
     assert.ok(pending.length > 20, `most replies wait: ${pending.length}`);
     const onScreen = await suite.page.evaluate(() => {
       const view = document.querySelector('.transcript')!.getBoundingClientRect();
@@ -81,7 +92,7 @@ describe('long chat in the chat view in Chromium (lazy rendering)', function () 
     assert.ok(onScreen.includes('a59') && onScreen.length >= 2, JSON.stringify(onScreen));
     assert.deepEqual(onScreen.filter((id) => pending.includes(id)), [], 'every reply on the last screen is rendered at once');
     await suite.page.evaluate(() => (window as unknown as ChatWindow).app.whenHistoryRendered());
-    assert.deepEqual(await unrendered(suite.page), []);
+    assert.deepEqual(await unrendered(suite.page, turns), []);
     const html = await transcriptHtml(suite.page);
     let at = 0;
     while (at < html.length && html[at] === reference[at]) at++;
@@ -91,21 +102,36 @@ describe('long chat in the chat view in Chromium (lazy rendering)', function () 
   it('renders a reply when it is scrolled into view, with no idle time at all', async () => {
     await openChat(suite.page, turns, 'lazily', false);
     await frames(suite.page, 3);
-    const before = await unrendered(suite.page);
+    const before = await unrendered(suite.page, turns);
     assert.ok(before.includes('a1') && before.includes('a29'), JSON.stringify(before));
     await suite.page.evaluate(() => (document.querySelector('.transcript') as HTMLElement).scrollTo(0, 0));
     await frames(suite.page, 6);
-    const after = await unrendered(suite.page);
+    const after = await unrendered(suite.page, turns);
     assert.ok(!after.includes('a1'), 'the first reply rendered once scrolled to');
     assert.ok(after.includes('a29'), 'a reply far from the viewport still waits');
     const firstReply = await suite.page.evaluate(() => document.querySelector('[data-turn-id="a1"] .content')!.textContent!.length);
     assert.ok(firstReply > 100, `first reply has its text: ${firstReply}`);
   });
 
+  it('builds the older messages after the last screens; usage counts them, and removing turns counts them', async () => {
+    await openChat(suite.page, turns, 'at once');
+    const usage = await suite.page.evaluate(() => document.querySelector('.session-usage')!.textContent);
+    await openChat(suite.page, turns, 'lazily', false);
+    const page = suite.page;
+    const built = await page.evaluate(() => document.querySelectorAll('.transcript .turn').length);
+    assert.ok(built >= 2 && built < turns.length / 2, `messages built at once: ${built}`);
+    assert.equal(await page.evaluate(() => document.querySelector('.session-usage')!.textContent), usage);
+    await page.evaluate(() => (window as unknown as ChatWindow).app.receive({ type: 'turnsRemoved', fromIndex: 10 }));
+    const ids = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('.transcript .turn'), (turn) => turn.dataset.turnId));
+    assert.deepEqual(ids, turns.slice(0, 10).map((turn) => turn.id));
+    assert.equal(await page.evaluate(() => document.querySelector('.older-turns')), null, 'no spacer left');
+  });
+
   it('copy, edit and code actions work on replies that rendered lazily, and their text is there for find-in-page', async () => {
     await openChat(suite.page, turns, 'lazily');
     const page = suite.page;
-    // Before rendering: copying the whole reply needs only its id.
+    // Before rendering (as soon as its message is built): copying the whole reply needs only its id.
+    await page.waitForSelector('[data-turn-id="a1"]', { state: 'attached' });
     await page.evaluate(() => document.querySelector<HTMLElement>('[data-turn-id="a1"] button[aria-label="Copy reply"]')!.click());
     await page.evaluate(() => (window as unknown as ChatWindow).app.whenHistoryRendered());
     await page.evaluate(() => (document.querySelector('.transcript') as HTMLElement).scrollTo(0, 0));

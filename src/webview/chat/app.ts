@@ -12,6 +12,7 @@ import { ProtocolErrorBanner } from './protocolError';
 import { SettingsView } from './settingsView';
 import { AssistantTurnView, usageText, UserTurnView, type TurnContext } from './turnViews';
 import { MediaTurnView } from './mediaTurnView';
+import { OlderTurns } from './olderTurns';
 import { parseSlash } from '../../chatProtocol/slash';
 
 export interface HostChannel {
@@ -52,6 +53,8 @@ export class ChatApp {
   private readonly protocolError = new ProtocolErrorBanner(() => this.host.post({ type: 'resync' }));
 
   private historyRendering: LazyRendering;
+  /** The older turns of a chat being opened, built after its last screens. */
+  private olderTurns: OlderTurns | undefined;
 
   constructor(
     root: HTMLElement,
@@ -130,7 +133,8 @@ export class ChatApp {
   }
 
   /** Resolves once every reply of the chat as opened has been rendered (they render lazily: see ChatAppOptions). */
-  whenHistoryRendered(): Promise<void> {
+  async whenHistoryRendered(): Promise<void> {
+    await this.olderTurns?.whenBuilt();
     return this.historyRendering.whenDone();
   }
 
@@ -161,7 +165,7 @@ export class ChatApp {
         if (message.turn.role === 'assistant') this.announcer.say('Waiting for the reply.');
         return;
       case 'turnUpdated': {
-        const view = this.views.find((v) => v.id === message.turn.id);
+        const view = this.findView(message.turn.id);
         if (view instanceof MediaTurnView) view.update(message.turn);
         else this.resync();
         return;
@@ -180,6 +184,7 @@ export class ChatApp {
         return;
       }
       case 'turnsRemoved':
+        this.olderTurns?.buildAll(); // fromIndex counts every turn
         for (const view of this.views.splice(message.fromIndex)) view.dispose();
         this.updateSessionUsage();
         return;
@@ -204,17 +209,29 @@ export class ChatApp {
     this.saveState();
     for (const view of this.views) view.dispose();
     this.views = [];
+    this.olderTurns?.dispose();
+    this.olderTurns = undefined;
     this.historyRendering.dispose();
     this.historyRendering = this.newHistoryRendering();
     document.title = message.title;
     this.settings.set(message.settings);
     this.settings.setModels(message.models);
-    for (const turn of message.turns) this.addTurn(turn, false);
+    const lazily = this.options.history !== 'at once';
+    const { now, older } = lazily ? OlderTurns.split(message.turns, this.transcript) : { now: message.turns, older: [] };
+    for (const turn of now) this.addTurn(turn, false);
+    if (older.length > 0) {
+      this.olderTurns = new OlderTurns(older, {
+        transcript: this.transcript,
+        build: (turn, before) => this.addOlderTurn(turn, before),
+        built: () => this.refreshControls(),
+      });
+      this.olderTurns.start(this.views[0]?.root ?? null);
+    }
     this.updateSessionUsage();
     this.awaitingResync = false;
     this.stickToBottom = true;
     this.emptyState.hidden = this.views.length > 0;
-    if (this.options.history === 'at once') this.historyRendering.renderAllNow();
+    if (!lazily) this.historyRendering.renderAllNow();
     else this.historyRendering.renderVisibleNow();
     if (!this.initialized) this.composer.focus();
     this.initialized = true;
@@ -245,8 +262,23 @@ export class ChatApp {
     this.transcript.append(view.root);
   }
 
-  private assistantView(turnId: string): AssistantTurnView | undefined {
+  /** A turn from history older than every view so far (the older turns of an opened chat are built last). */
+  private addOlderTurn(turn: WireTurn, before: Node | null): void {
+    const view = turn.role === 'user' ? new UserTurnView(turn, this.context, true) : turn.role === 'media' ? new MediaTurnView(turn, this.context) : new AssistantTurnView(turn, this.context, false);
+    this.views.unshift(view);
+    this.transcript.insertBefore(view.root, before);
+  }
+
+  /** The view of a turn; builds the older turns first when it is not among the views built. */
+  private findView(turnId: string): TurnView | undefined {
     const view = this.views.find((v) => v.id === turnId);
+    if (view || !this.olderTurns?.count) return view;
+    this.olderTurns.buildAll();
+    return this.views.find((v) => v.id === turnId);
+  }
+
+  private assistantView(turnId: string): AssistantTurnView | undefined {
+    const view = this.findView(turnId);
     return view instanceof AssistantTurnView ? view : undefined;
   }
 
@@ -268,8 +300,8 @@ export class ChatApp {
 
   private updateSessionUsage(): void {
     const total: TokenUsage = { prompt: 0, completion: 0, total: 0 };
-    for (const view of this.views) {
-      const usage = view instanceof AssistantTurnView ? view.usage : null;
+    const older = (this.olderTurns?.turns ?? []).map((turn) => (turn.role === 'assistant' ? turn.usage : null));
+    for (const usage of [...older, ...this.views.map((view) => (view instanceof AssistantTurnView ? view.usage : null))]) {
       if (!usage) continue;
       total.prompt += usage.prompt;
       total.completion += usage.completion;
@@ -288,11 +320,12 @@ export class ChatApp {
   }
 
   private startEdit(turnId: string): void {
-    const view = this.views.find((v) => v.id === turnId);
+    const view = this.findView(turnId);
     if (view instanceof UserTurnView) this.composer.startEdit(view.id, view.turn.content);
   }
 
   private editLast(): boolean {
+    if (!this.views.some((v) => v instanceof UserTurnView)) this.olderTurns?.buildAll();
     const last = [...this.views].reverse().find((v) => v instanceof UserTurnView);
     if (!(last instanceof UserTurnView)) return false;
     this.composer.startEdit(last.id, last.turn.content);

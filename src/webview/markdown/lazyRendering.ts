@@ -44,6 +44,8 @@ interface Item {
   /** The view's next piece of work; undefined once it has rendered everything (or was disposed). */
   pending: (() => void) | undefined;
   near: boolean;
+  /** Some of its work has run: it needs no placeholder any more. */
+  ran: boolean;
 }
 
 /**
@@ -72,6 +74,8 @@ export class LazyRendering {
   /** The viewport's width, read at the first defer() (later reads would lay out every view added since). */
   private width: number | undefined;
   private disposed = false;
+  /** renderVisibleNow() has run: views and boxes added later get their placeholder at once. */
+  private started = false;
   private readonly whenDoneWaiters: Array<() => void> = [];
 
   constructor(
@@ -89,11 +93,13 @@ export class LazyRendering {
    */
   defer(element: HTMLElement, text: string, box: HTMLElement = element): FrameScheduler {
     this.width ??= this.viewport.clientWidth;
-    const item: Item = { index: this.items.length, element, box, text, pending: undefined, near: false };
+    const item: Item = { index: this.items.length, element, box, text, pending: undefined, near: false, ran: false };
     this.items.push(item);
     this.byBox.set(box, item);
     return {
       requestFrame: (callback) => {
+        // A view of a message built after the first screen (cancelling a request takes the placeholder off).
+        if (this.started && !item.ran && item.box.style.minHeight === '') this.placeholder(item);
         item.pending = callback;
         this.next = Math.max(this.next, item.index);
         this.observer?.observe(box);
@@ -113,7 +119,8 @@ export class LazyRendering {
    * the boxes of deferred views, at a height estimated from its text until laid out once.
    */
   skipWhileOffScreen(box: HTMLElement, text: string): void {
-    this.plainBoxes.push({ box, text });
+    if (this.started) this.plainPlaceholder(box, text);
+    else this.plainBoxes.push({ box, text });
   }
 
   /** Resolves once every view deferred so far has rendered everything (or was disposed), or on dispose(). */
@@ -132,6 +139,7 @@ export class LazyRendering {
    * others their placeholders.
    */
   renderVisibleNow(): void {
+    this.started = true;
     this.placeholders();
     this.options.onRendered?.();
     const view = this.viewport.getBoundingClientRect();
@@ -174,19 +182,22 @@ export class LazyRendering {
    * screen (`md-lazy`: content-visibility: auto), at the estimated height until laid out once, then at their last.
    */
   private placeholders(): void {
-    const width = this.width ?? this.viewport.clientWidth;
-    for (const item of this.items) {
-      if (!item.pending) continue;
-      const height = `${estimateHeight(item.text, item.box === item.element ? width : width - BOX_PADDING_PX) + (item.box === item.element ? 0 : BOX_CHROME_PX)}px`;
-      item.box.classList.add('md-lazy');
-      item.box.style.minHeight = height;
-      item.box.style.containIntrinsicSize = `auto ${height}`;
-    }
-    for (const { box, text } of this.plainBoxes) {
-      box.classList.add('md-lazy');
-      box.style.containIntrinsicSize = `auto ${estimateHeight(text, width - BOX_PADDING_PX) + BOX_CHROME_PX}px`;
-    }
+    for (const item of this.items) if (item.pending && !item.ran) this.placeholder(item);
+    for (const { box, text } of this.plainBoxes) this.plainPlaceholder(box, text);
     this.plainBoxes = [];
+  }
+
+  private plainPlaceholder(box: HTMLElement, text: string): void {
+    box.classList.add('md-lazy');
+    box.style.containIntrinsicSize = `auto ${estimateHeight(text, (this.width ?? this.viewport.clientWidth) - BOX_PADDING_PX) + BOX_CHROME_PX}px`;
+  }
+
+  private placeholder(item: Item): void {
+    const width = this.width ?? this.viewport.clientWidth;
+    const height = `${estimateHeight(item.text, item.box === item.element ? width : width - BOX_PADDING_PX) + (item.box === item.element ? 0 : BOX_CHROME_PX)}px`;
+    item.box.classList.add('md-lazy');
+    item.box.style.minHeight = height;
+    item.box.style.containIntrinsicSize = `auto ${height}`;
   }
 
   private watchNearViews(): void {
@@ -246,6 +257,7 @@ export class LazyRendering {
   private runOnce(item: Item): void {
     const work = item.pending!;
     item.pending = undefined;
+    item.ran = true;
     work(); // a view with more to do asks again at once
     if (!item.pending) this.settle(item);
   }
