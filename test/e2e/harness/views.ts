@@ -1,6 +1,6 @@
 // Reading the workbench's own views: the walkthrough's steps, tree rows, and VS Code's chat model picker.
 import type { Frame, Locator, Page } from 'playwright-core';
-import { until, type Workbench } from './workbench';
+import type { Workbench } from './workbench';
 
 /** A step of the open walkthrough, by its title. */
 export function walkthroughStep(wb: Workbench, title: string): Locator {
@@ -40,14 +40,7 @@ export async function rowAction(row: Locator, label: string): Promise<void> {
 
 /** Opens a tree row's context menu and clicks `item`. */
 export async function rowMenu(wb: Workbench, row: Locator, item: string): Promise<void> {
-  // On a busy machine a right click can land while the tree is re-laid out (or a hover is shown) and open no
-  // menu: click again until the menu is there.
-  const menu = wb.page.locator('.monaco-menu').first();
-  await until(async () => {
-    if (!(await menu.isVisible())) await row.click({ button: 'right', timeout: 5000 });
-    return menu.waitFor({ timeout: 3000 }).then(() => true, () => false);
-  }, `the context menu of a row, to run ${item}`);
-  await wb.menuItem(item);
+  await wb.menuItem(item, () => row.click({ button: 'right', timeout: 5000 }));
 }
 
 /** The <video> of the preview panel, read through its webview frame. */

@@ -79,8 +79,7 @@ export class Workbench {
     await this.page.keyboard.press('Home');
     await this.page.keyboard.press('Shift+End');
     // On the line's first word, inside the selection, so the right click keeps it.
-    await row.locator('span span').first().click({ button: 'right' });
-    await this.menuItem(item);
+    await this.menuItem(item, () => row.locator('span span').first().click({ button: 'right', timeout: 5000 }));
   }
 
   /** The visible lines of the (first) text editor showing `text`. */
@@ -182,19 +181,20 @@ export class Workbench {
     await button.first().click();
   }
 
-  /** Clicks an entry of the open context menu. */
-  async menuItem(label: string): Promise<void> {
-    const item = this.page.locator('.monaco-menu .action-item', { has: this.page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
-    await item.first().waitFor({ timeout: WAIT_MS });
-    // A menu drops a click that comes too soon after it opened (on a busy machine, one that is re-laid out as
-    // the tree under it changes): click again while it stays open. A click that worked closes it.
+  /**
+   * Clicks an entry of the context menu that `open` opens (or of the one already open). A menu can close before
+   * the click (a webview that takes the focus as it loads closes it) or drop a click that comes too soon after it
+   * opened (on a busy machine, one re-laid out as the tree under it changes): open it again, click again, until a
+   * click lands and the menu closes.
+   */
+  async menuItem(label: string, open?: () => Promise<void>): Promise<void> {
+    const menu = this.page.locator('.monaco-menu').first();
+    const item = this.page.locator('.monaco-menu .action-item', { has: this.page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) }).first();
     await until(async () => {
-      if (await item.first().isVisible()) await item.first().click({ timeout: 5000 }).catch(() => undefined);
-      return this.page
-        .locator('.monaco-menu')
-        .first()
-        .waitFor({ state: 'hidden', timeout: 2000 })
-        .then(() => true, () => false);
+      if (open && !(await menu.isVisible())) await open();
+      if (!(await item.waitFor({ timeout: 3000 }).then(() => true, () => false))) return false;
+      if (!(await item.click({ timeout: 5000 }).then(() => true, () => false))) return false;
+      return menu.waitFor({ state: 'hidden', timeout: 2000 }).then(() => true, () => false);
     }, `the menu to run ${label}`);
   }
 
