@@ -34,6 +34,7 @@ import { CHAT_VIEW_TYPE } from './chatProtocol/messages';
 import type { ChatMediaPorts } from './chat/hub/ports';
 import { chatMediaPort } from './media/chatMedia';
 import { chatVideoPort } from './videos/chatVideos';
+import { compareModels } from './chat/compareCommand';
 
 /**
  * What activate() returns in the test build, for the extension-host tests. The packaged extension exports
@@ -187,6 +188,7 @@ function wireChat({ context, log, connection, settings, register, testing }: Ser
     'modelGateway.newChat': async (options?: unknown) => void (await chat.newChat({ model: modelOption(options) })),
     'modelGateway.askAboutSelection': async () => void (await chat.askAboutSelection()),
     'modelGateway.exportChat': async (target?: unknown) => void (await chat.exportChat(target)),
+    'modelGateway.compareModels': (options?: unknown) => compareModels(chat, options),
   });
   testing.chat = { manager: chat, createManager, history, historyCommands };
   flushOnDeactivate.push(() => chat.flush());
