@@ -175,6 +175,7 @@ const CHAT_COMMAND_IDS = [
   'modelGateway.newChat',
   'modelGateway.askAboutSelection',
   'modelGateway.exportChat',
+  'modelGateway.compareModels',
   'modelGateway.chats.open',
   'modelGateway.chats.rename',
   'modelGateway.chats.delete',

@@ -9,6 +9,7 @@ import type { Clock } from '../util/clock';
 import { ChatHistoryCommands } from './chatHistoryCommands';
 import type { ChatHistoryView } from './chatHistoryView';
 import { ChatPanelManager, type ChatPanelManagerOptions } from './chatPanelManager';
+import { compareModels } from './compareCommand';
 import { ChatHistoryActions } from './historyActions';
 
 export { ChatPanelManager } from './chatPanelManager';
@@ -46,6 +47,7 @@ export function createChatFeature(deps: ChatFeatureDeps): ChatFeature {
       'modelGateway.newChat': async (options?: unknown) => void (await chat.newChat({ model: modelOption(options) })),
       'modelGateway.askAboutSelection': async () => void (await chat.askAboutSelection()),
       'modelGateway.exportChat': async (target?: unknown) => void (await chat.exportChat(target)),
+      'modelGateway.compareModels': (options?: unknown) => compareModels(chat, options),
     }),
     dispose: () => {
       actions.dispose();

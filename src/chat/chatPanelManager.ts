@@ -270,7 +270,8 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     return panel;
   }
 
-  private readonly contextSources = new WorkspaceContextProvider({
+  /** Where every chat of this manager takes context from (tests answer its questions). */
+  readonly contextSources = new WorkspaceContextProvider({
     // The editor used last, even when the chat now covers it: the chat has focus when its button is pressed.
     editor: () => vscode.window.activeTextEditor ?? (this.lastEditor && !this.lastEditor.document.isClosed ? this.lastEditor : undefined) ?? vscode.window.visibleTextEditors[0],
     maxBytes: () => this.contextSettings().maxAttachmentBytes,

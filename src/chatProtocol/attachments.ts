@@ -3,8 +3,9 @@
 // Pure and browser-safe: the webview shows the chips and counts the tokens with the same functions.
 import { cleanArray, cleanCount, cleanText, isId, isRecord, type Fields } from './validate';
 
-export type TextSource = 'file' | 'selection' | 'problems';
-export const TEXT_SOURCES: readonly TextSource[] = ['file', 'selection', 'problems'];
+/** `lines`: lines N–M of a file the user picked (Lines of a File…). */
+export type TextSource = 'file' | 'selection' | 'lines' | 'problems';
+export const TEXT_SOURCES: readonly TextSource[] = ['file', 'selection', 'lines', 'problems'];
 
 export interface TextAttachment {
   kind: 'text';
@@ -159,7 +160,7 @@ export function chipOf(attachment: Attachment): AttachmentChip {
     return { id: attachment.id, kind: 'image', label: attachment.name, detail: `${attachment.mimeType.slice(6).toUpperCase()} image, ${sizeText(imageBytes(attachment))}`, tokens };
   }
   const name = attachment.path.split('/').pop() || attachment.path;
-  const label = attachment.source === 'problems' ? `Problems: ${name}` : attachment.source === 'selection' ? `${name}:${attachment.startLine}-${attachment.endLine}` : name;
+  const label = attachment.source === 'problems' ? `Problems: ${name}` : attachment.source === 'selection' || attachment.source === 'lines' ? `${name}:${attachment.startLine}-${attachment.endLine}` : name;
   const lines = attachment.endLine - attachment.startLine + 1;
   const trimmed = lines < attachment.totalLines ? ` (trimmed from ${attachment.totalLines} lines)` : '';
   return { id: attachment.id, kind: 'text', label, detail: `${attachment.path}, ${lineRange(attachment.startLine, attachment.endLine)}${trimmed}${attachment.language ? `, ${attachment.language}` : ''}`, tokens };

@@ -39,8 +39,8 @@ export type WireTurn = WireUserTurn | WireAssistantTurn | WireMediaTurn;
 export type { WireMediaTurn };
 
 /** Where the Add Context button (`menu`: the host asks) or a `#` completion takes context from. */
-export type ContextSource = 'menu' | 'activeFile' | 'selection' | 'openEditors' | 'workspaceFile' | 'problems';
-export const CONTEXT_SOURCES: readonly ContextSource[] = ['menu', 'activeFile', 'selection', 'openEditors', 'workspaceFile', 'problems'];
+export type ContextSource = 'menu' | 'activeFile' | 'selection' | 'lines' | 'openEditors' | 'workspaceFile' | 'problems';
+export const CONTEXT_SOURCES: readonly ContextSource[] = ['menu', 'activeFile', 'selection', 'lines', 'openEditors', 'workspaceFile', 'problems'];
 
 /** The next message's attachments and what the request would cost against the model's context window. */
 export interface ContextState {

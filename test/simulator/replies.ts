@@ -2,9 +2,19 @@
 
 const KEYWORD = /\[(?:long:\d+|chunks:\d+|reasoning|hostile|echo|parallel|refusal|fault:[a-z0-9-]+|fail|not-image|not-audio)\]/gi;
 
-/** The user's text without simulator keywords, on one line, at most `max` characters. */
+/** One block of context the extension puts before the user's words (src/chat/contextPrompt.ts). */
+const CONTEXT_BLOCK = /^(?:(?:File|Selection from) `[^`\n]*` \([^\n]*\)|Problems reported in `[^`\n]*`):\n\n(`{3,})[^\n]*\n[\s\S]*?\n\1\n\n/;
+
+/** The user's own words after any attached context, as a model reading the question would take them. */
+export function withoutContext(text: string): string {
+  let rest = text;
+  for (let match = CONTEXT_BLOCK.exec(rest); match; match = CONTEXT_BLOCK.exec(rest)) rest = rest.slice(match[0].length);
+  return rest;
+}
+
+/** The user's words (without attached context and simulator keywords), on one line, at most `max` characters. */
 export function snippetOf(text: string, max = 60): string {
-  const flat = text.replace(KEYWORD, '').replace(/\s+/g, ' ').trim();
+  const flat = withoutContext(text).replace(KEYWORD, '').replace(/\s+/g, ' ').trim();
   if (flat === '') return '(empty message)';
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
@@ -74,7 +84,7 @@ export function markdownReply(userText: string, model: string): string {
   const hash = stableHash(userText);
   const first = CODE_SAMPLES[hash % CODE_SAMPLES.length];
   const second = CODE_SAMPLES[(hash + 1 + (hash >>> 8) % (CODE_SAMPLES.length - 1)) % CODE_SAMPLES.length];
-  const words = withoutKeywords(userText).split(/\s+/).filter(Boolean).length;
+  const words = withoutKeywords(withoutContext(userText)).split(/\s+/).filter(Boolean).length;
   return [
     `## Reply to “${topic}”`,
     '',

@@ -8,6 +8,7 @@ import { ATTACHMENT_LIMITS, type Attachment, type TextAttachment, type TextSourc
 import { checkTextFile, lineCount, sizeRefusal } from './fileCheck';
 import { IgnoreRules } from './gitignore';
 import { checkImage, IMAGE_EXTENSIONS, imageSizeRefusal } from './images';
+import { editorLineCount, parseLineRange, sliceLines, type LineRange } from './lineRange';
 import { isSecretPath } from './secrets';
 
 export interface WorkspaceContextOptions {
@@ -18,10 +19,31 @@ export interface WorkspaceContextOptions {
 }
 
 const MAX_PICKER_FILES = 10_000;
+/** Lines of a File… reads files up to this size (a range of a large log is the point of it); the range itself must fit the attachment limit. */
+const MAX_LINES_SOURCE_BYTES = 50 * 1024 * 1024;
+
+type FileItem = vscode.QuickPickItem & { uri: vscode.Uri };
+
+/** The two questions Lines of a File… asks. */
+export interface LinesQuestions {
+  file(items: readonly FileItem[]): Thenable<FileItem | undefined>;
+  range(options: vscode.InputBoxOptions): Thenable<string | undefined>;
+}
+const ATTACH_ANYWAY = 'Attach Anyway';
+
+async function askModal(message: string): Promise<boolean> {
+  try {
+    return (await vscode.window.showWarningMessage(message, { modal: true }, ATTACH_ANYWAY)) === ATTACH_ANYWAY;
+  } catch {
+    // A question VS Code could not show was not answered yes.
+    return false;
+  }
+}
 
 const MENU: ReadonlyArray<vscode.QuickPickItem & { source: ContextSource }> = [
   { label: '$(file) Active File', detail: 'The whole file in the editor you used last', source: 'activeFile' },
   { label: '$(selection) Selection', detail: 'What is selected in that editor', source: 'selection' },
+  { label: '$(list-selection) Lines of a File…', detail: 'Lines N–M of that file or of any workspace file', source: 'lines' },
   { label: '$(files) Open Editors', detail: 'Every file open in an editor tab', source: 'openEditors' },
   { label: '$(search) Workspace File…', detail: 'Pick files of the workspace (files.exclude and .gitignore are left out)', source: 'workspaceFile' },
   { label: '$(warning) Problems', detail: "The current file's errors and warnings", source: 'problems' },
@@ -44,6 +66,8 @@ export class WorkspaceContextProvider {
         return this.withEditor((editor) => this.fromDocument(editor.document, 'file'));
       case 'selection':
         return this.withEditor((editor) => this.fromSelections(editor));
+      case 'lines':
+        return this.pickLines();
       case 'openEditors':
         return this.fromOpenEditors();
       case 'workspaceFile':
@@ -95,14 +119,18 @@ export class WorkspaceContextProvider {
     return true;
   }
 
+  /** Which file and which lines, for Lines of a File…; replaceable so tests can answer. */
+  linesQuestions: LinesQuestions = {
+    file: (items) => vscode.window.showQuickPick(items, { title: 'Attach Lines of a File', placeHolder: 'Which file? Type to search the workspace', matchOnDescription: true }),
+    range: (options) => vscode.window.showInputBox(options),
+  };
+
+  /** Asks whether to attach a file that looks like it holds secrets (a modal); replaceable so tests can answer. */
+  askAttachSecrets: (message: string) => Promise<boolean> = askModal;
+
   private async confirmSecrets(path: string): Promise<boolean> {
     if (!isSecretPath(path)) return true;
-    const choice = await vscode.window.showWarningMessage(
-      `${path} looks like it holds secrets (keys, passwords or tokens). Attaching it sends its content to the gateway.`,
-      { modal: true },
-      'Attach Anyway',
-    );
-    return choice === 'Attach Anyway';
+    return this.askAttachSecrets(`${path} looks like it holds secrets (keys, passwords or tokens). Attaching it sends its content to the gateway.`);
   }
 
   private async fromDocument(document: vscode.TextDocument, source: TextSource): Promise<Attachment[]> {
@@ -127,6 +155,56 @@ export class WorkspaceContextProvider {
       if (!this.tooLarge(path, text)) out.push(this.textAttachment('selection', path, document.languageId, text, selection.start.line + 1));
     }
     return out;
+  }
+
+  /** Lines of a File…: the file (the editor used last is offered first), then the lines (its selection, if any). */
+  private async pickLines(): Promise<Attachment[]> {
+    const editor = this.options.editor();
+    const current = editor ? [{ label: `$(file) ${this.displayPath(editor.document).split('/').pop()}`, description: `${this.displayPath(editor.document)} · the editor you used last`, uri: editor.document.uri }] : [];
+    const files = vscode.workspace.workspaceFolders?.length ? await this.listWorkspaceFiles() : [];
+    const items = [...current, ...files.filter((f) => f.uri.toString() !== editor?.document.uri.toString()).map(({ uri, path }) => ({ label: path.split('/').pop() ?? path, description: path, uri }))];
+    if (items.length === 0) return this.refuse('Open a file or a folder to attach lines from.');
+    const picked = await this.linesQuestions.file(items);
+    if (!picked) return [];
+    const source = await this.linesSource(picked.uri, editor);
+    if (!source) return [];
+    const total = editorLineCount(source.text);
+    const selected = editor && editor.document.uri.toString() === picked.uri.toString() && !editor.selection.isEmpty ? editor.selection : undefined;
+    const answer = await this.linesQuestions.range({
+      title: `Attach Lines of ${source.path}`,
+      prompt: `Lines from 1 to ${total}: 12-40, 12, or 12- for the rest of the file`,
+      value: selected ? `${selected.start.line + 1}-${selected.end.character === 0 && selected.end.line > selected.start.line ? selected.end.line : selected.end.line + 1}` : `1-${total}`,
+      validateInput: (text) => {
+        const range = parseLineRange(text, total);
+        return 'error' in range ? range.error : undefined;
+      },
+    });
+    const range = answer === undefined ? undefined : parseLineRange(answer, total);
+    if (!range || 'error' in range) return [];
+    return this.fromLines(source, range);
+  }
+
+  /** The text of a file to take lines from: the open document (with unsaved edits) or the file, if it is text. */
+  private async linesSource(uri: vscode.Uri, editor: vscode.TextEditor | undefined): Promise<{ path: string; language: string; text: string } | undefined> {
+    const open = editor?.document.uri.toString() === uri.toString() ? editor.document : vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (open) return { path: this.displayPath(open), language: open.languageId, text: open.getText() };
+    const path = this.displayPath(uri);
+    try {
+      const stat = await vscode.workspace.fs.stat(uri);
+      if (stat.size > MAX_LINES_SOURCE_BYTES) return void this.warn(sizeRefusal(path, stat.size, MAX_LINES_SOURCE_BYTES));
+      const verdict = checkTextFile(path, await vscode.workspace.fs.readFile(uri), MAX_LINES_SOURCE_BYTES);
+      if (!verdict.ok) return void this.warn(verdict.reason);
+      const language = (await vscode.workspace.openTextDocument(uri).then((d) => d.languageId, () => '')) || '';
+      return { path, language, text: verdict.text };
+    } catch (error) {
+      return void this.warn(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private async fromLines(source: { path: string; language: string; text: string }, range: LineRange): Promise<Attachment[]> {
+    const text = sliceLines(source.text, range);
+    if (this.tooLarge(source.path, text) || !(await this.confirmSecrets(source.path))) return [];
+    return [this.textAttachment('lines', source.path, source.language, text, range.start)];
   }
 
   private async fromOpenEditors(): Promise<Attachment[]> {

@@ -18,6 +18,7 @@ export const HASH_ITEMS: ReadonlyArray<{ word: string; source: ContextSource; la
   { word: 'selection', source: 'selection', label: 'The selection' },
   { word: 'editors', source: 'openEditors', label: 'All open editors' },
   { word: 'problems', source: 'problems', label: "The current file's problems" },
+  { word: 'lines', source: 'lines', label: 'Lines of a file…' },
 ];
 
 /** The `#word` being typed just before the caret, if any. */

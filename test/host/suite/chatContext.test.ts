@@ -160,6 +160,90 @@ describe('chat context and images (issue 13)', function () {
     }
   });
 
+  it('attaches lines N–M of a file: the editor used last is offered first, with its selection as the range; the simulator sees those lines', async () => {
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(folder, 'sample.ts')));
+    editor.selection = new vscode.Selection(1, 0, 2, 5);
+    const recorder = await openChat();
+    const sources = manager.contextSources;
+    const questions = sources.linesQuestions;
+    const offered: string[][] = [];
+    const asked: vscode.InputBoxOptions[] = [];
+    const answers = ['2-3', '399-'];
+    sources.linesQuestions = {
+      file: async (items) => {
+        offered.push(items.map((i) => i.description ?? ''));
+        return offered.length === 1 ? items[0] : items.find((i) => i.description?.endsWith('mg-context-test/big.ts'));
+      },
+      range: async (options) => (asked.push(options), answers.shift()),
+    };
+    try {
+      await recorder.send({ type: 'addContext', source: 'lines' });
+      assert.equal(offered[0][0], 'mg-context-test/sample.ts · the editor you used last');
+      assert.equal(offered[0].filter((d) => d.includes('sample.ts')).length, 1, 'the active file is offered once');
+      assert.equal(asked[0].value, '2-3', 'the selection is the range proposed');
+      assert.equal(asked[0].validateInput?.('2-9'), 'The file has 5 lines.');
+      await recorder.send({ type: 'addContext', source: 'lines' });
+      assert.equal(asked[1].value, '1-400');
+      const chips = recorder.context!.chips;
+      assert.deepEqual(chips.map((c) => c.label), ['sample.ts:2-3', 'big.ts:399-400']);
+      assert.equal(chips[0].detail, 'mg-context-test/sample.ts, lines 2–3, typescript');
+
+      const mark = recorder.posted.length;
+      await recorder.send({ type: 'send', text: 'What do these lines do?' });
+      await recorder.finish(mark);
+      const content = lastBody().messages[0].content as string;
+      assert.match(content, /^File `mg-context-test\/sample\.ts` \(lines 2–3, typescript\):\n\n```typescript\nexport function double\(x: number\): number \{\n {2}return x \* 2;\n```\n\n/);
+      assert.match(content, /File `mg-context-test\/big\.ts` \(lines 399–400, typescript\):\n\n```typescript\nexport const value398 = 398;[^\n]*\nexport const value399 = 399;[^\n]*\n```\n\nWhat do these lines do\?$/);
+    } finally {
+      sources.linesQuestions = questions;
+    }
+  });
+
+  it('attaches a .env file only on an explicit yes: the real modal is asked, and an unanswered or declined question attaches nothing', async () => {
+    fs.writeFileSync(path.join(folder, '.env'), 'GATEWAY_KEY=sk-not-a-real-key\n');
+    const env = vscode.Uri.file(path.join(folder, '.env')).toString();
+    const sample = vscode.Uri.file(path.join(folder, 'sample.ts')).toString();
+    const message = /^mg-context-test\/\.env looks like it holds secrets \(keys, passwords or tokens\)\. Attaching it sends its content to the gateway\.$/;
+    // As far as the harness goes: VS Code refuses to show modal dialogs while extension tests run, and says what it
+    // was asked to show. The question the extension asks goes that way.
+    await assert.rejects(Promise.resolve(vscode.window.showWarningMessage('mg-context-test/.env looks like it holds secrets', { modal: true }, 'Attach Anyway')), /refused to show dialog in tests\. Contents: mg-context-test\/\.env looks like it holds secrets/);
+    const recorder = await openChat();
+    const sources = manager.contextSources;
+    const modal = sources.askAttachSecrets;
+    const asked: string[] = [];
+    const answers: boolean[] = [];
+    sources.askAttachSecrets = async (question) => {
+      asked.push(question);
+      const answer = await modal(question);
+      answers.push(answer);
+      return answer;
+    };
+    try {
+      await recorder.send({ type: 'dropUris', uris: [env, sample] });
+      assert.equal(asked.length, 1, 'asked about the .env file only');
+      assert.match(asked[0], message);
+      assert.deepEqual(answers, [false], 'the modal was not answered yes');
+      assert.deepEqual(recorder.context!.chips.map((c) => c.label), ['sample.ts'], 'the other file is attached, the .env file is not');
+
+      // The user closes the question (Escape): still nothing.
+      sources.askAttachSecrets = async (question) => (asked.push(question), false);
+      await recorder.send({ type: 'dropUris', uris: [env] });
+      assert.deepEqual(recorder.context!.chips.map((c) => c.label), ['sample.ts']);
+
+      // Attach Anyway: attached, and sent.
+      sources.askAttachSecrets = async (question) => (asked.push(question), true);
+      await recorder.send({ type: 'dropUris', uris: [env] });
+      assert.deepEqual(recorder.context!.chips.map((c) => c.label), ['sample.ts', '.env']);
+      assert.equal(asked.length, 3);
+      const mark = recorder.posted.length;
+      await recorder.send({ type: 'send', text: 'Is this configuration complete?' });
+      await recorder.finish(mark);
+      assert.match(lastBody().messages[0].content as string, /File `mg-context-test\/\.env` \(line 1, [^)]*\):\n\n```[^\n]*\nGATEWAY_KEY=sk-not-a-real-key\n```/);
+    } finally {
+      sources.askAttachSecrets = modal;
+    }
+  });
+
   it("takes the context window from the model list when the gateway gives it", async () => {
     const recorder = await openChat('model-5.2');
     await until(() => recorder.context?.windowSource === 'model', 'the window of model-5.2');

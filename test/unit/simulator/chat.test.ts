@@ -67,6 +67,14 @@ describe('simulator: models and chat completions', () => {
     assert.equal(a, a2);
   });
 
+  it("answers the user's words, not the context attached before them (as the extension sends it)", async () => {
+    const question = 'Why does it double?';
+    const withContext = ['File `src/a.ts` (lines 1–2, typescript):', '', '````typescript', 'const fence = "```";', 'export const double = (x: number) => x * 2;', '````', '', 'Problems reported in `src/a.ts`:', '', '```', 'src/a.ts:1:1 error: nothing', '```', '', question].join('\n');
+    const content: string = (await completed(chatBody(withContext))).choices[0].message.content;
+    assert.ok(content.startsWith(`## Reply to “${question}”`), content.slice(0, 80));
+    assert.match(content, /You wrote \*\*4 words\*\*/);
+  });
+
   it('streams chunks that add up to the non-streamed reply, then usage, then [DONE]', async () => {
     const body = chatBody('Compare the two chat models', { stream_options: { include_usage: true } });
     const whole = (await completed(body)).choices[0].message.content;

@@ -3,6 +3,7 @@ import { attachmentTokens, chipOf, estimateTextTokens, TOKENS_PER_IMAGE, type Im
 import { checkTextFile, lineCount, looksBinary } from '../../../../src/chat/context/fileCheck';
 import { IgnoreRules } from '../../../../src/chat/context/gitignore';
 import { checkImage, sniffImageType } from '../../../../src/chat/context/images';
+import { editorLineCount, parseLineRange, sliceLines } from '../../../../src/chat/context/lineRange';
 import { isSecretPath } from '../../../../src/chat/context/secrets';
 import { applyTrim, budgetOf, planTrim } from '../../../../src/chat/context/trim';
 import { hashQuery } from '../../../../src/webview/chat/attachments';
@@ -33,6 +34,41 @@ describe('chat context (pure core)', () => {
       assert.equal(chip.tokens, attachmentTokens({ ...textFile(100), endLine: 40 }));
       assert.match(chip.detail, /src\/a\.ts, lines 1–40 \(trimmed from 100 lines\), typescript/);
       assert.match(chipOf(image).detail, /PNG image, 12 B/);
+    });
+  });
+
+  describe('lines of a file', () => {
+    it('reads a line, a range (any dash, a colon or ..) and an open range to the end', () => {
+      assert.deepEqual(parseLineRange('12-40', 100), { start: 12, end: 40 });
+      assert.deepEqual(parseLineRange(' 12 – 40 ', 100), { start: 12, end: 40 });
+      assert.deepEqual(parseLineRange('12:40', 100), { start: 12, end: 40 });
+      assert.deepEqual(parseLineRange('12..40', 100), { start: 12, end: 40 });
+      assert.deepEqual(parseLineRange('7', 100), { start: 7, end: 7 });
+      assert.deepEqual(parseLineRange('90-', 100), { start: 90, end: 100 });
+    });
+
+    it('says why a range cannot be attached', () => {
+      assert.match((parseLineRange('', 10) as { error: string }).error, /from 1 to 10: 12-40, 12, or 12- for the rest/);
+      assert.match((parseLineRange('a-b', 10) as { error: string }).error, /from 1 to 10/);
+      assert.match((parseLineRange('0-3', 10) as { error: string }).error, /counted from 1/);
+      assert.match((parseLineRange('8-3', 10) as { error: string }).error, /ends \(line 3\) before it starts \(line 8\)/);
+      assert.match((parseLineRange('5-11', 10) as { error: string }).error, /has 10 lines/);
+      assert.match((parseLineRange('2', 1) as { error: string }).error, /has 1 line\.$/);
+    });
+
+    it('takes exactly those lines, whatever the line breaks, and counts lines as an editor does', () => {
+      const text = 'one\r\ntwo\nthree\nfour\n';
+      assert.equal(sliceLines(text, { start: 2, end: 3 }), 'two\nthree');
+      assert.equal(sliceLines(text, { start: 4, end: 4 }), 'four');
+      assert.equal(editorLineCount(text), 5);
+      assert.equal(editorLineCount(''), 1);
+    });
+
+    it('shows lines of a file as file:N-M, sent under the file heading with the range', () => {
+      const lines: TextAttachment = { ...textFile(3), source: 'lines', startLine: 20, endLine: 22 };
+      assert.equal(chipOf(lines).label, 'a.ts:20-22');
+      assert.match(chipOf(lines).detail, /^src\/a\.ts, lines 20–22, typescript$/);
+      assert.match(fencedAttachment(lines), /^File `src\/a\.ts` \(lines 20–22, typescript\):\n\n```typescript\nline 0001/);
     });
   });
 
