@@ -23,7 +23,18 @@ export class ChatView {
   }
 
   async assistantTurns(): Promise<Locator> {
-    return (await this.frame()).locator('article.assistant-turn');
+    return (await this.builtFrame()).locator('article.assistant-turn');
+  }
+
+  /**
+   * The chat's frame once every message is built: a long chat builds its older messages after its last screens
+   * (in idle time, behind a spacer), and counting or indexing messages before that would miss them.
+   */
+  private async builtFrame(): Promise<Frame> {
+    return until(async () => {
+      const frame = await this.frame();
+      return (await frame.locator('.older-turns').count()) === 0 ? frame : undefined;
+    }, 'the older messages to be built');
   }
 
   async lastReply(): Promise<Locator> {
@@ -31,7 +42,7 @@ export class ChatView {
   }
 
   async userTurns(): Promise<Locator> {
-    return (await this.frame()).locator('article.user-turn');
+    return (await this.builtFrame()).locator('article.user-turn');
   }
 
   /** What the user's messages say, in order. */
