@@ -23,7 +23,7 @@ describe('e2e 8: a refused key', function () {
     await until(async () => /API key missing or invalid/.test((await e.chat.liveRegions()).assertive), 'the error to be announced');
     // What it shows says the state; what it tells a screen reader (its tooltip) says why.
     await until(async () => /Gateway: unauthorized/.test(await e.wb.status().innerText()), 'the status bar to say unauthorized');
-    assert.match((await e.wb.status().getAttribute('aria-label')) ?? '', /API key missing or invalid/);
+    assert.match((await e.wb.status().getAttribute('aria-label')) ?? '', /Invalid API key|API key missing or invalid/);
     await e.wb.screenshot('chat-key-refused');
 
     await error.locator('button', { hasText: 'Set API Key' }).click();
