@@ -16,6 +16,7 @@
 import { ChunkTemplate } from './chunkTemplate';
 import { SseDecoder, SseOverflowError } from './sse';
 import type { ChatDelta, ChatResult, ToolCall, Usage } from './types';
+import { isRecord } from '../util/records';
 
 export { parseToolArguments } from './toolArguments';
 
@@ -181,10 +182,6 @@ function textOfThinking(thinking: unknown): string {
   return text;
 }
 
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** Collects metadata and choices from chat-completion chunks (streamed) or one completion (non-streamed). */
 export class ChatStreamAccumulator {
   id = '';
@@ -246,7 +243,7 @@ export class ChatStreamAccumulator {
       this.failure = { kind: 'invalid-json', payload: data.length > 200 ? `${data.slice(0, 200)}…` : data };
       return;
     }
-    if (!isObject(chunk)) return;
+    if (!isRecord(chunk)) return;
     this.handleChunk(chunk);
     if (this.failure === null) this.#template.learn(data, chunk);
   }
@@ -271,11 +268,11 @@ export class ChatStreamAccumulator {
       this.#takeMetadata(chunk);
       for (let i = 0; i < choices.length; i++) {
         const choice = choices[i];
-        if (isObject(choice)) this.#applyChoice(choice, false);
+        if (isRecord(choice)) this.#applyChoice(choice, false);
       }
     }
     const usage = chunk.usage;
-    if (isObject(usage)) this.usage = usage as Usage;
+    if (isRecord(usage)) this.usage = usage as Usage;
   }
 
   /** A complete, non-streamed `chat.completion` body. */
@@ -287,9 +284,9 @@ export class ChatStreamAccumulator {
     const choices = body.choices;
     if (Array.isArray(choices) && choices.length > 0) {
       this.#takeMetadata(body);
-      for (const choice of choices) if (isObject(choice)) this.#applyChoice(choice, true);
+      for (const choice of choices) if (isRecord(choice)) this.#applyChoice(choice, true);
     }
-    if (isObject(body.usage)) this.usage = body.usage as Usage;
+    if (isRecord(body.usage)) this.usage = body.usage as Usage;
     this.done = true;
   }
 
@@ -320,7 +317,7 @@ export class ChatStreamAccumulator {
     const index = typeof choice.index === 'number' ? choice.index : 0;
     const acc = this.#choiceAt(index);
     const body = complete ? choice.message : choice.delta;
-    if (isObject(body)) {
+    if (isRecord(body)) {
       const wantDelta = index === 0 && this.#onDelta !== undefined;
       const added = acc.applyDelta(body, wantDelta);
       if (added !== undefined) this.#onDelta!(added);
@@ -357,7 +354,7 @@ function noteDistinct(seen: string[], value: unknown): void {
 function errorPayloadOf(data: string): unknown {
   try {
     const parsed: unknown = JSON.parse(data);
-    if (isObject(parsed) && isObject(parsed.error)) return parsed.error;
+    if (isRecord(parsed) && isRecord(parsed.error)) return parsed.error;
     return parsed;
   } catch {
     return data;

@@ -7,7 +7,7 @@ import { formatBytes } from '../util/bytes';
 import { GatewayError } from './errors';
 import { badResponse, type FailureMapper } from './failures';
 import { describeBytes, sniffAudio, sniffImage } from './mediaTypes';
-import { isRecord } from './responseReaders';
+import { isRecord } from '../util/records';
 import type { GeneratedImage, ImageGeneration, SpeechAudio } from './types';
 
 /** The most images one answer may hold, whatever was asked. */

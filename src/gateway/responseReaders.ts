@@ -8,6 +8,7 @@ import { GatewayError } from './errors';
 import { AttemptFailure, badResponse, tooLarge, type FailureMapper } from './failures';
 import { headerText, type Headers } from './retry';
 import type { ChatDelta, ChatOptions, ChatResult, VideoJob } from './types';
+import { isRecord } from '../util/records';
 
 type ResponseData = Dispatcher.ResponseData;
 
@@ -170,6 +171,3 @@ function fullDelta(result: ChatResult): ChatDelta | undefined {
   return Object.keys(delta).length > 0 ? delta : undefined;
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}

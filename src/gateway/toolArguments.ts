@@ -1,5 +1,6 @@
 // Apart from chatStream.ts so VS Code's chat provider (loaded at activation) reads tool calls without loading the
 // stream parser, which loads with the client on the first request.
+import { isRecord } from '../util/records';
 
 /**
  * The arguments of an assembled tool call as an object. An empty string (a tool without parameters whose
@@ -9,7 +10,7 @@ export function parseToolArguments(text: string): Record<string, unknown> | unde
   if (text.trim() === '') return {};
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return isRecord(value) ? value : undefined;
   } catch {
     return undefined;
   }

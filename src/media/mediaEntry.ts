@@ -1,6 +1,7 @@
 // One entry of the Media history: what was asked, of which gateway and model, and the files kept for it. Entries are
 // written once and never changed, so several windows can add and remove them without a lock. Pure, browser-safe.
 import { isMediaType, type MediaType } from '../gateway/mediaTypes';
+import { isRecord } from '../util/records';
 
 export type MediaKind = 'image' | 'speech';
 
@@ -41,10 +42,6 @@ export function isEntryId(value: unknown): value is string {
 
 export function isFileName(value: unknown): value is string {
   return typeof value === 'string' && /^m[a-z0-9]{6,40}-\d{1,2}\.[a-z0-9]{2,5}$/.test(value);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function text(value: unknown, max: number): value is string {

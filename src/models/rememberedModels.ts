@@ -2,6 +2,7 @@
 // without a request. Only ids and kinds are kept (nothing else from the response), for a bounded number of
 // gateways; what is read back is checked again, since other versions or windows write the same entry.
 import type { Memento } from '../util/memento';
+import { isRecord } from '../util/records';
 import type { ModelKind } from './modelKind';
 
 export interface RememberedModel {
@@ -58,6 +59,6 @@ export class RememberedModels {
 
   private all(): Record<string, unknown> {
     const value = this.memento.get<unknown>(REMEMBERED_MODELS_KEY);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return isRecord(value) ? value : {};
   }
 }

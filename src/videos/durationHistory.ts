@@ -1,6 +1,7 @@
 // How long video jobs took on each gateway, per model: the last 50 completions, each with the resolution and
 // duration that were asked for. The poll scheduler plans a job's polls around it. Pure: it persists as one JSON
 // value through an injected JsonStore (the extension keeps it in the global storage folder).
+import { isRecord } from '../util/records';
 
 /** Somewhere to keep one JSON value. `load` gives undefined when nothing was saved yet. */
 export interface JsonStore {
@@ -172,9 +173,9 @@ function serialize(samples: Samples): unknown {
 /** Reads a stored history field by field: whatever is malformed is dropped, the rest kept. */
 function parseHistory(stored: unknown, limit: number): Samples {
   const result: Samples = new Map();
-  if (!isObject(stored) || stored.version !== FORMAT_VERSION || !isObject(stored.origins)) return result;
+  if (!isRecord(stored) || stored.version !== FORMAT_VERSION || !isRecord(stored.origins)) return result;
   for (const [origin, models] of Object.entries(stored.origins)) {
-    if (!isText(origin) || !isObject(models)) continue;
+    if (!isText(origin) || !isRecord(models)) continue;
     const parsed = new Map<string, DurationSample[]>();
     for (const [model, list] of Object.entries(models)) {
       if (!isText(model) || !Array.isArray(list)) continue;
@@ -187,7 +188,7 @@ function parseHistory(stored: unknown, limit: number): Samples {
 }
 
 function cleanSample(value: unknown): DurationSample | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isRecord(value)) return undefined;
   const { ms, at, id, resolution, duration } = value;
   if (typeof ms !== 'number' || !(ms > 0 && ms <= MAX_SAMPLE_MS)) return undefined;
   if (typeof at !== 'number' || !Number.isFinite(at) || at < 0) return undefined;
@@ -208,6 +209,3 @@ function isText(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= MAX_TEXT;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

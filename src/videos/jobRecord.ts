@@ -2,6 +2,7 @@
 import type { VideoJob, VideoRequest } from '../gateway/types';
 import type { ErrorFields } from '../gateway/errors';
 import { isFinalStatus } from './status';
+import { isRecord } from '../util/records';
 
 /**
  * States only this extension knows about:
@@ -145,7 +146,6 @@ const LOCAL_STATES: readonly LocalState[] = ['submitting', 'uncertain', 'not_fou
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A well-formed record built from what storage held (a file another window or an older version wrote), or
@@ -153,10 +153,10 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
  * (`nextPollAt`, `pollCount`, `lastPolledAt`) in the record, and the scheduler alone owns it now.
  */
 export function recordFromStored(value: unknown): VideoJobRecord | undefined {
-  if (!isPlainObject(value)) return undefined;
+  if (!isRecord(value)) return undefined;
   const { key, origin, model, prompt, status, createdAt, resultUrls, parameters } = value;
   if (!isString(key) || !isString(origin) || !isString(model) || !isString(prompt) || !isString(status) || !isTime(createdAt)) return undefined;
-  if (!Array.isArray(resultUrls) || !isPlainObject(parameters)) return undefined;
+  if (!Array.isArray(resultUrls) || !isRecord(parameters)) return undefined;
   const record: VideoJobRecord = {
     key,
     origin,
@@ -171,11 +171,11 @@ export function recordFromStored(value: unknown): VideoJobRecord | undefined {
   if (isString(value.id)) record.id = value.id;
   if (isString(parameters.resolution)) record.parameters.resolution = parameters.resolution;
   if (typeof parameters.duration === 'number') record.parameters.duration = parameters.duration;
-  if (isPlainObject(parameters.extra)) record.parameters.extra = parameters.extra;
-  if (isPlainObject(value.inputExtra)) record.inputExtra = value.inputExtra;
+  if (isRecord(parameters.extra)) record.parameters.extra = parameters.extra;
+  if (isRecord(value.inputExtra)) record.inputExtra = value.inputExtra;
   if (isString(value.sourceVideoUrl)) record.sourceVideoUrl = value.sourceVideoUrl;
   if (LOCAL_STATES.includes(value.localState as LocalState)) record.localState = value.localState as LocalState;
-  if (isPlainObject(value.error) && isString(value.error.message)) {
+  if (isRecord(value.error) && isString(value.error.message)) {
     record.error = { message: value.error.message };
     if (isString(value.error.code)) record.error.code = value.error.code;
     if (typeof value.error.status === 'number') record.error.status = value.error.status;

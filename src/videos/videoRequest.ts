@@ -4,6 +4,7 @@
 import { classifyModel } from '../models/modelKind';
 import type { Model, VideoRequest } from '../gateway/types';
 import type { VideoDefaults } from '../settings/settings';
+import { isRecord } from '../util/records';
 
 export interface VideoAnswers {
   prompt: string;
@@ -74,16 +75,12 @@ export function parseFieldPath(path: string): string[] {
   return segments;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function setAtPath(root: Record<string, unknown>, segments: string[], value: unknown, shownPath: string): void {
   let node = root;
   for (const segment of segments.slice(0, -1)) {
     const next = node[segment];
     if (next === undefined) node[segment] = {};
-    else if (!isPlainObject(next)) throw new VideoRequestError(`Cannot put the source video at ${shownPath}: ${segment} is already set to a non-object value (check modelGateway.video.extraParameters).`);
+    else if (!isRecord(next)) throw new VideoRequestError(`Cannot put the source video at ${shownPath}: ${segment} is already set to a non-object value (check modelGateway.video.extraParameters).`);
     node = node[segment] as Record<string, unknown>;
   }
   node[segments[segments.length - 1]] = value;
@@ -99,7 +96,7 @@ export function buildVideoRequest(answers: VideoAnswers, defaults: Pick<RequestD
     if ('error' in checked) throw new VideoRequestError(checked.error);
   }
   // A JSON copy: settings are JSON, and VS Code hands them out as frozen proxies that structuredClone refuses.
-  const extra = isPlainObject(defaults.extraParameters) ? (JSON.parse(JSON.stringify(defaults.extraParameters)) as Record<string, unknown>) : {};
+  const extra = isRecord(defaults.extraParameters) ? (JSON.parse(JSON.stringify(defaults.extraParameters)) as Record<string, unknown>) : {};
   for (const key of Object.keys(extra)) if (UNSAFE_SEGMENTS.has(key)) delete extra[key];
   const parameters: Record<string, unknown> = {
     ...extra,
@@ -124,7 +121,7 @@ export function buildVideoRequest(answers: VideoAnswers, defaults: Pick<RequestD
  * filling what is missing from settings. Throws VideoRequestError with a message that names the bad member.
  */
 export function answersFromArgument(argument: unknown, defaults: RequestDefaults): VideoAnswers {
-  if (!isPlainObject(argument)) throw new VideoRequestError('modelGateway.generateVideo takes { prompt, model?, resolution?, duration?, videoUrl? }.');
+  if (!isRecord(argument)) throw new VideoRequestError('modelGateway.generateVideo takes { prompt, model?, resolution?, duration?, videoUrl? }.');
   const { prompt, model, resolution, duration, videoUrl } = argument;
   if (typeof prompt !== 'string') throw new VideoRequestError('prompt must be a string.');
   const promptProblem = validatePrompt(prompt);
