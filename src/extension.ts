@@ -4,7 +4,6 @@ import * as vscode from 'vscode';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { applySeededKey } from './auth/seedKey';
 import * as path from 'node:path';
-import type { ChatFeature } from './chat/chatCommands';
 import { ChatHistoryView } from './chat/chatHistoryView';
 import type { ChatPanelManagerOptions } from './chat/chatPanelManager';
 import { createChatStore } from './chat/chatStoreProvider';
@@ -205,16 +204,14 @@ function wireChat({ context, log, connection, settings, register, testing }: Ser
   const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
   const store = createChatStore(chatFolder, realClock, log);
   const history = new ChatHistoryView({ store, folder: chatFolder, clock: realClock });
-  let loaded: ChatFeature | undefined;
   const chat = lazy(() => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { createChatFeature } = require('./chat/chatCommands') as typeof import('./chat/chatCommands');
-    loaded = createChatFeature({ manager: { ...managerOptions(chatFolder), store }, history, gateway: () => connection.access(), clock: realClock });
-    return loaded;
+    return createChatFeature({ manager: { ...managerOptions(chatFolder), store }, history, gateway: () => connection.access(), clock: realClock });
   });
   context.subscriptions.push(
     history,
-    { dispose: () => loaded?.dispose() },
+    { dispose: () => chat.peek()?.dispose() },
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, { deserializeWebviewPanel: (panel, state) => chat().manager.deserializeWebviewPanel(panel, state) }),
   );
   register(lazyHandlers(CHAT_COMMAND_IDS, () => chat().handlers()));
@@ -232,7 +229,7 @@ function wireChat({ context, log, connection, settings, register, testing }: Ser
     },
     history,
   };
-  flushOnDeactivate.push(() => (loaded ? loaded.manager.flush() : store.flush()));
+  flushOnDeactivate.push(() => (chat.peek()?.manager ?? store).flush());
 }
 
 function wireVideos({ context, log, keys, connection, settings, onDidChangeSettings, register, testing }: Services, models: ModelCatalog): VideoFeature {

@@ -3,7 +3,7 @@
 // hooks. The view and the history are built at activation; the panels and commands (mediaCommands.ts) on first use.
 import * as vscode from 'vscode';
 import { lazyHandlers } from '../ui/commands';
-import { lazy } from '../util/lazy';
+import { lazy, type Lazy } from '../util/lazy';
 import type { Logger } from '../util/logger';
 import type { GenerateImageCommand } from './generateImageCommand';
 import type { MediaCoreDeps } from './mediaGeneration';
@@ -43,8 +43,7 @@ export interface MediaFeatureDeps extends Omit<MediaCoreDeps, 'history'> {
 
 export class MediaFeature implements vscode.Disposable {
   readonly view: MediaHistoryView;
-  private readonly load: () => LoadedMedia;
-  private loaded = false;
+  private readonly load: Lazy<LoadedMedia>;
 
   constructor(
     readonly deps: MediaFeatureDeps,
@@ -56,7 +55,6 @@ export class MediaFeature implements vscode.Disposable {
       const module = require('./mediaCommands') as MediaCommandsModule;
       const panels = new module.MediaPanels(deps.history);
       const commandDeps = { core: deps, panels, reveal: (id: string) => this.view.reveal(id) };
-      this.loaded = true;
       return {
         module,
         panels,
@@ -101,7 +99,7 @@ export class MediaFeature implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.loaded) this.panels.dispose();
+    this.load.peek()?.panels.dispose();
     this.view.dispose();
     this.deps.history.dispose();
   }

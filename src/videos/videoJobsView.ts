@@ -19,7 +19,7 @@ import type { AuthRequired } from './pollScheduler';
 import type { VideoJobCommands } from './videoJobsCommands';
 import { VideoJobsTreeProvider } from './videoJobsTreeView';
 import type { VideoPreviewPanels } from './videoPreviewPanel';
-import { lazy } from '../util/lazy';
+import { lazy, type Lazy } from '../util/lazy';
 import { lazyHandlers, type CommandHandlers } from '../ui/commands';
 
 type Subscription = { dispose(): void };
@@ -271,8 +271,7 @@ const COMMAND_IDS = [
  */
 export class VideoFeature implements vscode.Disposable {
   readonly view: VideoJobsView;
-  private readonly load: () => { module: VideoCommandsModule; commands: VideoJobCommands; previews: VideoPreviewPanels };
-  private loaded = false;
+  private readonly load: Lazy<{ module: VideoCommandsModule; commands: VideoJobCommands; previews: VideoPreviewPanels }>;
   private readonly finishSubscription: Subscription;
 
   constructor(deps: VideoFeatureDeps, options: ViewOptions & { ui?: CommandUi }) {
@@ -283,7 +282,6 @@ export class VideoFeature implements vscode.Disposable {
       const module = require('./videoCommands') as VideoCommandsModule;
       const previews = new module.VideoPreviewPanels();
       const ui = options.ui ?? module.vscodeCommandUi;
-      this.loaded = true;
       return { module, previews, commands: new module.VideoJobCommands({ view: this.view, connection, models, settings, keyFor, previews, ui }) };
     });
     this.finishSubscription = this.view.onDidFinish((record) => void this.commands.announceFinished(record));
@@ -312,7 +310,7 @@ export class VideoFeature implements vscode.Disposable {
 
   dispose(): void {
     this.finishSubscription.dispose();
-    if (this.loaded) this.previews.dispose();
+    this.load.peek()?.previews.dispose();
     this.view.dispose();
   }
 }
