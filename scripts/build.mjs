@@ -167,6 +167,7 @@ async function extensionHostBuilds() {
 }
 
 const extensionHostFiles = await extensionHostBuilds();
+const isExtensionHostFile = (options) => extensionHostFiles.includes(options);
 const builds = [
   ...extensionHostFiles,
   {
@@ -204,8 +205,7 @@ function copyStatic() {
 
 const started = Date.now();
 if (watch) {
-  const hostCode = new Set(extensionHostFiles);
-  for (const options of builds.filter((o) => !hostCode.has(o))) (await esbuild.context(options)).watch();
+  for (const options of builds.filter((o) => !isExtensionHostFile(o))) (await esbuild.context(options)).watch();
   // The extension host's files are rebuilt together, homes found again: an edit may change which file uses a module.
   let timer;
   watchFs(join(root, 'src'), { recursive: true }, () => {
@@ -225,7 +225,7 @@ if (watch) {
   // A test file that was moved or deleted must not keep running from an old copy in out/.
   if (!production) rmSync(join(root, 'out'), { recursive: true, force: true });
   const analyze = args.has('--analyze');
-  const withMeta = (options) => (options.plugins?.[0]?.name === 'homed-modules' && (analyze || metafileOut) ? { ...options, metafile: true } : options);
+  const withMeta = (options) => (isExtensionHostFile(options) && (analyze || metafileOut) ? { ...options, metafile: true } : options);
   const results = await Promise.all(builds.map((options) => esbuild.build(withMeta(options))));
   const metafiles = results.map((r) => r.metafile).filter(Boolean);
   if (analyze) for (const metafile of metafiles) console.log(await esbuild.analyzeMetafile(metafile));
