@@ -252,19 +252,21 @@ export class ChatApp {
   }
 
   private addTurn(turn: WireTurn, live: boolean): void {
-    const view =
-      turn.role === 'user'
-        ? new UserTurnView(turn, this.context, !live)
-        : turn.role === 'media'
-          ? new MediaTurnView(turn, this.context)
-          : new AssistantTurnView(turn, this.context, live || turn.status === 'streaming');
+    const view = this.viewOf(turn, live);
     this.views.push(view);
     this.transcript.append(view.root);
   }
 
+  /** The view of a turn: `live` when it arrives now, not from the chat's history. */
+  private viewOf(turn: WireTurn, live: boolean): TurnView {
+    if (turn.role === 'user') return new UserTurnView(turn, this.context, !live);
+    if (turn.role === 'media') return new MediaTurnView(turn, this.context);
+    return new AssistantTurnView(turn, this.context, live || turn.status === 'streaming');
+  }
+
   /** A turn from history older than every view so far (the older turns of an opened chat are built last). */
   private addOlderTurn(turn: WireTurn, before: Node | null): void {
-    const view = turn.role === 'user' ? new UserTurnView(turn, this.context, true) : turn.role === 'media' ? new MediaTurnView(turn, this.context) : new AssistantTurnView(turn, this.context, false);
+    const view = this.viewOf(turn, false);
     this.views.unshift(view);
     this.transcript.insertBefore(view.root, before);
   }
