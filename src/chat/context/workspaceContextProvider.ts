@@ -40,6 +40,11 @@ async function askModal(message: string): Promise<boolean> {
   }
 }
 
+/** The language VS Code gives a file ('' when it cannot open it as text). */
+function languageOf(uri: vscode.Uri): Promise<string> {
+  return Promise.resolve(vscode.workspace.openTextDocument(uri)).then((document) => document.languageId, () => '');
+}
+
 const MENU: ReadonlyArray<vscode.QuickPickItem & { source: ContextSource }> = [
   { label: '$(file) Active File', detail: 'The whole file in the editor you used last', source: 'activeFile' },
   { label: '$(selection) Selection', detail: 'What is selected in that editor', source: 'selection' },
@@ -194,7 +199,7 @@ export class WorkspaceContextProvider {
       if (stat.size > MAX_LINES_SOURCE_BYTES) return void this.warn(sizeRefusal(path, stat.size, MAX_LINES_SOURCE_BYTES));
       const verdict = checkTextFile(path, await vscode.workspace.fs.readFile(uri), MAX_LINES_SOURCE_BYTES);
       if (!verdict.ok) return void this.warn(verdict.reason);
-      const language = (await vscode.workspace.openTextDocument(uri).then((d) => d.languageId, () => '')) || '';
+      const language = await languageOf(uri);
       return { path, language, text: verdict.text };
     } catch (error) {
       return void this.warn(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
@@ -261,7 +266,7 @@ export class WorkspaceContextProvider {
     const verdict = checkTextFile(path, bytes, this.options.maxBytes());
     if (!verdict.ok) return this.refuse(verdict.reason);
     if (!(await this.confirmSecrets(path))) return [];
-    const language = (await vscode.workspace.openTextDocument(uri).then((d) => d.languageId, () => '')) || '';
+    const language = await languageOf(uri);
     return [this.textAttachment('file', path, language, verdict.text, 1)];
   }
 
