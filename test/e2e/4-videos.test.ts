@@ -30,7 +30,7 @@ describe('e2e 4: video jobs', function () {
     await e.wb.answerInput('', 'Generate Video (5/5)');
   }
 
-  const statusOf = async (prompt: string) => (await videoRow(e.wb, prompt).first().innerText().catch(() => '')).replace(/\s+/g, ' ');
+  const statusOf = async (prompt: string) => (await videoRow(e.wb, prompt).first().innerText({ timeout: 1000 }).catch(() => '')).replace(/\s+/g, ' ');
 
   it('marks an uncertain submission, and Check Submission offers to remove it', async () => {
     await e.wb.showVideoJobs();

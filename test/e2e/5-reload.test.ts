@@ -35,7 +35,7 @@ describe('e2e 5: reload', function () {
   });
 
   it('still has the job list and the chat tab', async () => {
-    await until(async () => /completed/.test(await videoRow(e.wb, 'A paper boat').first().innerText().catch(() => '')), 'the finished job after the reload');
+    await until(async () => /completed/.test(await videoRow(e.wb, 'A paper boat').first().innerText({ timeout: 1000 }).catch(() => '')), 'the finished job after the reload');
     await e.wb.page.locator('.tabs-container .tab', { hasText: CHAT_TAB }).first().waitFor({ timeout: WAIT_MS });
   });
 

@@ -13,7 +13,8 @@ describe('e2e 8: a refused key', function () {
 
 
   it('shows "API key missing or invalid" with a Set API Key action, which fixes it', async () => {
-    await e.s.restartSimulator({ apiKey: ROTATED_KEY });
+    // The gateway rotates the key; its jobs and their files stay, for the pictures after this step.
+    e.s.sim.rotateKey(ROTATED_KEY);
     // The media steps opened their files over the chat.
     await e.chat.showTab();
     const reply = await e.chat.sendAndWait('[echo] still there?');

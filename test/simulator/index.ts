@@ -37,6 +37,8 @@ export interface Simulator {
   /** `times` (an extension): the fault applies to the next `times` requests only, then clears itself. */
   setDefaultFault(fault: string | null, times?: number): void;
   setRateLimit(limit: RateLimit | null): void;
+  /** Revokes the valid key for `key`, as a gateway whose key was rotated: jobs, files and the log stay. */
+  rotateKey(key: string): void;
   /** The next `count` requests (only those whose path starts with `pathPrefix`, when given) get a 429. */
   force429(retryAfterSeconds: number, count?: number, pathPrefix?: string): void;
   waitForLog(predicate: (e: RequestLogEntry) => boolean, timeoutMs?: number): Promise<RequestLogEntry>;
@@ -133,6 +135,10 @@ class GatewaySimulator implements Simulator {
 
   setRateLimit(limit: RateLimit | null): void {
     this.rateLimiter.setLimit(limit);
+  }
+
+  rotateKey(key: string): void {
+    this.keys.valid = key;
   }
 
   force429(retryAfterSeconds: number, count = 1, pathPrefix?: string): void {

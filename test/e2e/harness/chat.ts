@@ -72,7 +72,7 @@ export class ChatView {
   /** The rendered text of a reply (its Markdown content). */
   async replyText(turn?: Locator): Promise<string> {
     const reply = turn ?? (await this.lastReply());
-    return (await reply.locator('.content').innerText().catch(() => '')) ?? '';
+    return (await reply.locator('.content').innerText({ timeout: 1000 }).catch(() => '')) ?? '';
   }
 
   /** Whether the reply is streaming and how long its text is, read in one go. */

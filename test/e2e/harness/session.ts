@@ -163,12 +163,6 @@ export class E2ESession {
     return this.serverOutput;
   }
 
-  /** Replaces the simulator by one on the same port with another key, as a gateway that revoked the key would. */
-  async restartSimulator(options: SimulatorOptions): Promise<void> {
-    const port = Number(new URL(this.sim.origin).port);
-    await this.sim.close();
-    this.sim = await startSimulator({ ...SIM_OPTIONS, ...options, port });
-  }
 
   /** The pid of the extension host process (a child of the server started with --type=extensionHost). */
   extensionHostPids(): number[] {

@@ -61,6 +61,17 @@ describe('simulator: authentication and rate limits', () => {
     }
   });
 
+  it('rotates its key: the old one gets 401, the new one works, and its jobs stay', async () => {
+    const old = sim.apiKey;
+    const job = await callJson(sim, '/v1/videos/generations', { body: { model: 'model-1.0-video-edit', input: { prompt: 'a boat' } } });
+    assert.equal(job.status, 200, JSON.stringify(job.json));
+    sim.rotateKey('sk-sim-rotated-key');
+    assert.equal((await call(sim, '/v1/models', { key: old })).status, 401);
+    assert.equal((await call(sim, '/v1/models')).status, 200);
+    assert.equal(sim.apiKey, 'sk-sim-rotated-key');
+    assert.equal((await call(sim, `/v1/videos/generations/${job.json.id}`)).status, 200);
+  });
+
   it('rate limits per key with 429, an integer Retry-After and the window on the injected clock', async () => {
     sim.setRateLimit({ requests: 2, windowMs: 10_000 });
     assert.equal((await call(sim, '/v1/models')).status, 200);
