@@ -8,7 +8,7 @@ import { chatBundle } from '../../test/browser/chatBundle';
 import { chatCss, REPO_ROOT, servePage } from '../../test/browser/harness';
 import { generateTranscript } from './corpus';
 import { summarise, traceEvents, type MainThreadTasks } from './mainThreadTrace';
-import { LAST_SCREEN_MARK, loadTranscript, OPEN_MARK, runTranscript, type TranscriptInput, type TranscriptResult } from './transcriptScenario';
+import { LAST_SCREEN_MARK, loadTranscript, OPEN_MARK, runTranscript, SCROLLED_MARK, type TranscriptInput, type TranscriptResult } from './transcriptScenario';
 
 const LAST_SCREEN_TARGET_MS = 150;
 const TURNS = 500;
@@ -62,7 +62,7 @@ export async function transcriptBench(browser: Browser, runs: number): Promise<o
           const cdp = await context.newCDPSession(page);
           await cdp.send('HeapProfiler.collectGarbage');
           const { value: result, events } = await traceEvents(page, cdp, () => page.evaluate(runTranscript, variant.input));
-          const run = { result, open: summarise(events, OPEN_MARK, LAST_SCREEN_MARK), afterOpen: summarise(events, LAST_SCREEN_MARK) };
+          const run = { result, open: summarise(events, OPEN_MARK, LAST_SCREEN_MARK), afterOpen: summarise(events, LAST_SCREEN_MARK, SCROLLED_MARK) };
           results.get(variant)!.push(run);
           console.log(
             `  done: transcript, ${variant.label}: last screen ${fmt(result.lastScreenMs)} ms (${fmt(run.open.cpuMs)} ms CPU), all rendered ${fmt(result.allRenderedMs)} ms, ` +
