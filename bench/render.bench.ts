@@ -13,6 +13,8 @@ import { transcriptBench } from './render/transcriptBench';
 
 const FRAME_TARGET_MS = 16;
 const RATIO_TARGET = 2;
+/** Issue 12: at full speed a stream may cost at most 1.3× a one-shot render. */
+const MAX_SPEED_RATIO_TARGET = 1.3;
 const ARRIVAL_RATE = 20_000; // chars/s: ~5k tokens/s, far above real models, so frames carry hundreds of chars
 const MAX_SPEED = 'max speed';
 
@@ -165,7 +167,7 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
     const wallRatio = ours.result.renderMs / oneShotMs;
     const longest = ours.main.longestTaskMs;
     console.log(
-      `${feed}: streaming / one-shot ${fmt(wallRatio, 2)}x in the page${cpuRatio} (target <= ${RATIO_TARGET}x); longest frame ${fmt(ours.result.longestFrameMs)} ms, ` +
+      `${feed}: streaming / one-shot ${fmt(wallRatio, 2)}x in the page${cpuRatio} (target <= ${feed === MAX_SPEED ? MAX_SPEED_RATIO_TARGET : RATIO_TARGET}x); longest frame ${fmt(ours.result.longestFrameMs)} ms, ` +
         `longest task ${fmt(longest)} ms, longest non-GC task ${fmt(ours.main.longestNonGcTaskMs)} ms (target < ${FRAME_TARGET_MS} ms)`,
     );
     const naive = rows.find((row) => row.feed === feed && row.renderer === 'naive re-render');
