@@ -1,6 +1,7 @@
 // UI adapter: VS Code's configuration as the SettingsSource the pure settings reader expects.
 import * as vscode from 'vscode';
 import type { SettingsSource } from '../settings/settings';
+import { isRecord } from '../util/records';
 
 /**
  * VS Code's configuration, read through one snapshot per call and section. Both halves were once most of
@@ -8,45 +9,54 @@ import type { SettingsSource } from '../settings/settings';
  * some 30 user-level settings), so each section is inspected once and its keys looked up in the result.
  */
 export function vscodeSettingsSource(): SettingsSource {
-  const sections = new Map<string, { configuration: vscode.WorkspaceConfiguration; levels?: SectionLevels }>();
+  const sections = new Map<string, SectionSnapshot>();
   const read = (key: string) => {
     const dot = key.indexOf('.');
-    const name = key.slice(dot + 1);
-    const sectionName = key.slice(0, dot);
-    let section = sections.get(sectionName);
-    if (!section) sections.set(sectionName, (section = { configuration: vscode.workspace.getConfiguration(sectionName) }));
-    return { section, sectionName, name };
+    const name = key.slice(0, dot);
+    let section = sections.get(name);
+    if (!section) sections.set(name, (section = new SectionSnapshot(name)));
+    return { section, path: key.slice(dot + 1) };
   };
   return {
     userValue<T>(key: string): T | undefined {
-      const { section, sectionName, name } = read(key);
-      section.levels ??= inspectSection(sectionName);
-      return (valueAt(section.levels.user, name) ?? valueAt(section.levels.defaults, name)) as T | undefined;
+      const { section, path } = read(key);
+      return section.userValue(path) as T | undefined;
     },
     value<T>(key: string): T | undefined {
-      const { section, name } = read(key);
-      return section.configuration.get<T>(name);
+      const { section, path } = read(key);
+      return section.value<T>(path);
     },
   };
 }
 
-interface SectionLevels {
-  user: unknown;
-  defaults: unknown;
-}
+/** One section, each half built on first use: the effective values, and the user and default levels. */
+class SectionSnapshot {
+  private configuration: vscode.WorkspaceConfiguration | undefined;
+  private levels: { user: unknown; defaults: unknown } | undefined;
 
-/** The whole section at user level and as declared, each as the nested object VS Code keeps it in. */
-function inspectSection(section: string): SectionLevels {
-  const inspected = vscode.workspace.getConfiguration().inspect<unknown>(section);
-  return { user: inspected?.globalValue, defaults: inspected?.defaultValue };
+  constructor(private readonly name: string) {}
+
+  value<T>(path: string): T | undefined {
+    this.configuration ??= vscode.workspace.getConfiguration(this.name);
+    return this.configuration.get<T>(path);
+  }
+
+  userValue(path: string): unknown {
+    // The whole section at user level and as declared, each as the nested object VS Code keeps it in.
+    if (!this.levels) {
+      const inspected = vscode.workspace.getConfiguration().inspect<unknown>(this.name);
+      this.levels = { user: inspected?.globalValue, defaults: inspected?.defaultValue };
+    }
+    return valueAt(this.levels.user, path) ?? valueAt(this.levels.defaults, path);
+  }
 }
 
 /** The value at a dotted path such as `chat.temperature`, or undefined. */
 function valueAt(tree: unknown, path: string): unknown {
   let node = tree;
   for (const part of path.split('.')) {
-    if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
-    node = (node as Record<string, unknown>)[part];
+    if (!isRecord(node)) return undefined;
+    node = node[part];
   }
   return node;
 }
