@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 
 import { findVideo, rowAction, rowMenu, videoRow, viewTitleAction, walkthroughStepDone, welcomeView } from './harness/views';
 import { useE2E } from './harness/suite';
-import { until, WAIT_MS } from './harness/workbench';
+import { textNow, until, WAIT_MS } from './harness/workbench';
 
 const BOAT = 'A paper boat drifting down a rain-soaked street';
 const HAVE_ENOUGH_DATA = 4;
@@ -30,7 +30,7 @@ describe('e2e 4: video jobs', function () {
     await e.wb.answerInput('', 'Generate Video (5/5)');
   }
 
-  const statusOf = async (prompt: string) => (await videoRow(e.wb, prompt).first().innerText({ timeout: 1000 }).catch(() => '')).replace(/\s+/g, ' ');
+  const statusOf = async (prompt: string) => (await textNow(videoRow(e.wb, prompt).first())).replace(/\s+/g, ' ');
 
   it('marks an uncertain submission, and Check Submission offers to remove it', async () => {
     await e.wb.showVideoJobs();

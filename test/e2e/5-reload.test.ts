@@ -7,7 +7,7 @@ import { CHAT_TAB } from './harness/chat';
 
 import { videoRow } from './harness/views';
 import { useE2E } from './harness/suite';
-import { until, WAIT_MS } from './harness/workbench';
+import { textNow, until, WAIT_MS } from './harness/workbench';
 
 describe('e2e 5: reload', function () {
   // A reload may need a second page load (see Workbench.reload).
@@ -35,7 +35,7 @@ describe('e2e 5: reload', function () {
   });
 
   it('still has the job list and the chat tab', async () => {
-    await until(async () => /completed/.test(await videoRow(e.wb, 'A paper boat').first().innerText({ timeout: 1000 }).catch(() => '')), 'the finished job after the reload');
+    await until(async () => /completed/.test(await textNow(videoRow(e.wb, 'A paper boat').first())), 'the finished job after the reload');
     await e.wb.page.locator('.tabs-container .tab', { hasText: CHAT_TAB }).first().waitFor({ timeout: WAIT_MS });
   });
 

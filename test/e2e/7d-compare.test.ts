@@ -3,7 +3,7 @@
 // The chat is closed afterwards, so the flow goes on with the chat it had on screen.
 import * as assert from 'node:assert/strict';
 import { useE2E } from './harness/suite';
-import { until, WAIT_MS } from './harness/workbench';
+import { textNow, until, WAIT_MS } from './harness/workbench';
 
 const QUESTION = '[echo] Which retry strategy suits the video poller?';
 const MODELS = ['model-k3', 'model-5.2'];
@@ -21,8 +21,8 @@ describe('e2e 7d: Compare Models…', function () {
     await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Compare Models' }).waitFor({ timeout: WAIT_MS });
     // The chat's own model may be ticked already: a click that unticks a model is undone, until both are ticked.
     const count = e.wb.page.locator('.quick-input-widget .quick-input-count');
-    // With nothing ticked the count is hidden: read it only when shown, or each read waits out the page's timeout.
-    const selected = async () => ((await count.isVisible()) ? Number(/(\d+) Selected/.exec(await count.innerText({ timeout: 1000 }).catch(() => ''))?.[1] ?? 0) : 0);
+    // With nothing ticked the count is hidden: read it only when shown.
+    const selected = async () => ((await count.isVisible()) ? Number(/(\d+) Selected/.exec(await textNow(count))?.[1] ?? 0) : 0);
     for (const model of MODELS) {
       if ((await selected()) === 2) break;
       const row = e.wb.quickPickRow(model).first();

@@ -1,7 +1,7 @@
 // The chat webview as a person sees it: its frame inside the workbench, the composer, the turns and their
 // buttons. Frames are looked up again on each use, since a reload or a hidden panel replaces them.
 import type { Frame, Locator } from 'playwright-core';
-import { COMPOSER, until, WAIT_MS, type Workbench } from './workbench';
+import { COMPOSER, textNow, until, WAIT_MS, type Workbench } from './workbench';
 
 /** The tab of the chat the flow opens, titled after its first message. */
 export const CHAT_TAB = /Compare the models/;
@@ -72,7 +72,7 @@ export class ChatView {
   /** The rendered text of a reply (its Markdown content). */
   async replyText(turn?: Locator): Promise<string> {
     const reply = turn ?? (await this.lastReply());
-    return (await reply.locator('.content').innerText({ timeout: 1000 }).catch(() => '')) ?? '';
+    return textNow(reply.locator('.content'));
   }
 
   /** Whether the reply is streaming and how long its text is, read in one go. */

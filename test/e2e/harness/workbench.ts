@@ -27,6 +27,12 @@ export async function until<T>(probe: () => T | undefined | null | false | Promi
   }
 }
 
+/** The element's text as shown now, or '' when it is not there: a read inside `until` must not itself wait out
+ * the page's 60 s timeout (Compare Models… once took 67 s that way). */
+export function textNow(locator: Locator): Promise<string> {
+  return locator.innerText({ timeout: 1000 }).catch(() => '');
+}
+
 export class Workbench {
   constructor(readonly session: E2ESession) {}
 
