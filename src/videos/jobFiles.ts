@@ -78,7 +78,13 @@ export class JobFiles {
     this.removedDir = join(root, 'removed');
     this.finishedDir = join(root, 'finished');
     this.leasesDir = join(root, 'leases');
-    for (const dir of [this.jobsDir, this.removedDir, this.finishedDir, this.leasesDir]) mkdirSync(dir, { recursive: true });
+    for (const dir of [this.jobsDir, this.removedDir, this.finishedDir, this.leasesDir]) {
+      try {
+        mkdirSync(dir, { recursive: true });
+      } catch {
+        // Storage that cannot be written: the jobs that are there are still shown, and each write says why it failed.
+      }
+    }
   }
 
   private jobPath(key: string): string {
@@ -87,9 +93,9 @@ export class JobFiles {
 
   /** Every job file's text, read at once (used when the store starts). Removed jobs are left out. */
   readAllSync(): Map<string, string> {
-    const removed = new Set(readdirSync(this.removedDir));
+    const removed = new Set(namesInSync(this.removedDir));
     const texts = new Map<string, string>();
-    for (const name of readdirSync(this.jobsDir)) {
+    for (const name of namesInSync(this.jobsDir)) {
       const key = keyOf(name);
       if (key === undefined || removed.has(key)) continue;
       try {
@@ -244,6 +250,14 @@ export class JobFiles {
     for (const name of await readdir(this.leasesDir)) if (name.endsWith('.tmp')) await old(this.leasesDir, name, TEMP_MAX_AGE_MS);
     for (const name of await readdir(this.removedDir)) await old(this.removedDir, name, TOMBSTONE_MAX_AGE_MS);
     for (const name of await readdir(this.finishedDir)) if (!existsSync(this.jobPath(name))) await old(this.finishedDir, name, TOMBSTONE_MAX_AGE_MS);
+  }
+}
+
+function namesInSync(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 

@@ -7,6 +7,7 @@ import type { GatewayApi, VideoRequest } from '../gateway/types';
 import type { Clock } from '../util/clock';
 import { Emitter, type Disposable, type Event } from '../util/events';
 import { readError, type ErrorFields } from '../gateway/errors';
+import { JobStorageError } from './errors';
 import { endOwner, newOwnerId, ownerAlive } from './owners';
 import { JobFiles, type RefreshRequest } from './jobFiles';
 import {
@@ -152,7 +153,8 @@ export class JobStore implements Disposable {
   }
 
   /**
-   * Submits a job. A 'submitting' record is stored first; the gateway's answer replaces it and is persisted before
+   * Submits a job. A 'submitting' record is stored first (when it cannot be written, nothing is sent: this rejects
+   * with a JobStorageError naming the folder); the gateway's answer replaces it and is persisted before
    * any event fires or this returns. If the request may have reached the gateway without an answer, the record
    * turns 'uncertain' and is returned (never resubmitted automatically). A definite refusal removes the record and
    * rethrows the error.
@@ -269,7 +271,16 @@ export class JobStore implements Disposable {
     const record = recordFromRequest(this.newKey(), origin, request, this.clock.now());
     record.submitter = this.owner;
     this.records.set(record.key, record);
-    await this.commit([record.key]);
+    this.roles.follow([record.key]);
+    try {
+      await this.sync.persistOrThrow(record.key);
+    } catch (error) {
+      // On disk before the request leaves, or not sent at all.
+      this.forget([record.key]);
+      this.sync.discard(record.key);
+      throw new JobStorageError(this.files.jobsDir, error);
+    }
+    this.publish([record.key], []);
 
     let outcome: { job: Awaited<ReturnType<GatewayApi['submitVideo']>> } | { error: ErrorFields; raw: unknown };
     try {

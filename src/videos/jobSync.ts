@@ -44,6 +44,8 @@ export class JobSync implements Disposable {
   private readonly disk = new Map<string, { text: string; stamp?: FileStamp }>();
   /** Keys changed in memory and not written yet; what another window wrote does not replace them. */
   private readonly dirty = new Set<string>();
+  /** Why the last write of a key failed (cleared when one succeeds). */
+  private readonly failures = new Map<string, unknown>();
   private tail: Promise<void> = Promise.resolve();
   private queuedWrite: Promise<void> | undefined;
   private queuedRescan: Promise<void> | undefined;
@@ -110,6 +112,18 @@ export class JobSync implements Disposable {
     return write;
   }
 
+  /** Like persist, but rejects with the write's error when the record could not be written. */
+  async persistOrThrow(key: string): Promise<void> {
+    await this.persist(key);
+    if (this.failures.has(key)) throw this.failures.get(key);
+  }
+
+  /** Forgets a key whose record was never written (its first write failed): no retry, no deletion to write. */
+  discard(key: string): void {
+    this.dirty.delete(key);
+    this.failures.delete(key);
+  }
+
   /** Reads what other windows changed since the last look; runs by itself on watch events and on a timer. */
   rescan(): Promise<void> {
     if (this.disposed) return Promise.resolve();
@@ -173,9 +187,11 @@ export class JobSync implements Disposable {
           this.disk.delete(key);
           this.host.dropRemoved(key);
         } else this.disk.set(key, { text });
+        this.failures.delete(key);
       } catch (error) {
         // Kept in memory, and written with the next change.
         this.dirty.add(key);
+        this.failures.set(key, error);
         this.host.onError(error);
       }
     }

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GatewayApi, VideoJob, VideoRequest } from '../../../src/gateway/types';
 import { FakeClock, settle } from '../../../src/util/fakeClock';
@@ -363,22 +363,48 @@ describe('JobStore', () => {
       assert.deepEqual(store.jobs().map((job) => job.key), [good.key]);
     });
 
-    it('keeps working from memory when a write fails, reports it, and writes the job with the next change', async () => {
+    it('sends nothing when the job cannot be saved first, and names the folder', async () => {
       const errors: unknown[] = [];
       const store = createStore({ onPersistError: (error) => errors.push(error) });
       await store.flush(); // the start-up sweep of old temp files
       const jobs = join(folder, 'jobs');
+      rmSync(jobs, { recursive: true });
+      writeFileSync(jobs, 'not a folder'); // every write into it fails, as on a read-only folder or a full disk
+      const changes: string[][] = [];
+      store.onDidChange((change) => changes.push(change.keys));
+
+      await assert.rejects(store.submit(A, request), (error: Error) => {
+        assert.equal(error.name, 'JobStorageError');
+        assert.ok(error.message.includes(jobs), error.message);
+        assert.match(error.message, /not sent/);
+        return true;
+      });
+      assert.equal(gateway.calls.length, 0, 'no request left');
+      assert.deepEqual(store.jobs(), [], 'no job lives only in memory');
+      assert.deepEqual(changes, []);
+
+      rmSync(jobs);
+      await store.flush();
+      assert.equal(existsSync(jobs), false, 'the failed record is not written later, nor its removal');
+    });
+
+    it('keeps working from memory when a later write fails, reports it, and writes the job with the next change', async () => {
+      const errors: unknown[] = [];
+      const store = createStore({ onPersistError: (error) => errors.push(error) });
+      gateway.script('vid_1', 'in_progress', 'completed');
+      const job = await store.submit(A, request);
+      const jobs = join(folder, 'jobs');
       renameSync(jobs, `${jobs}.away`);
       writeFileSync(jobs, 'not a folder');
-      gateway.onSubmit = () => {
-        rmSync(jobs);
-        renameSync(`${jobs}.away`, jobs);
-        return { id: 'vid_1', object: 'video.generation.job', status: 'queued' };
-      };
-      const job = await store.submit(A, request);
-      assert.equal(job.id, 'vid_1');
-      assert.equal(errors.length, 1, `the write of the submitting record failed: ${errors.join('; ')}`);
-      assert.equal(stored()[0].id, 'vid_1', 'the next write stored the job');
+      await clock.advanceAsync(2_000); // in_progress: the write fails
+      await store.flush();
+      assert.equal(store.get(job.key)?.status, 'in_progress');
+      assert.equal(errors.length, 1, `the write of the polled record failed: ${errors.join('; ')}`);
+      rmSync(jobs);
+      renameSync(`${jobs}.away`, jobs);
+      await clock.advanceAsync(4_000); // completed
+      await store.flush();
+      assert.equal(stored()[0].status, 'completed', 'the next write stored the job');
     });
   });
 
