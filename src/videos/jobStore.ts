@@ -55,6 +55,12 @@ export interface JobStoreOptions {
   newKey?: () => string;
 }
 
+/** Job files this version could not read (damaged), moved out of the jobs folder by this window. */
+export interface SetAsideBatch {
+  folder: string;
+  files: string[];
+}
+
 export interface JobsChange {
   /** Keys of exactly the records added, changed or removed. */
   keys: string[];
@@ -84,6 +90,9 @@ export class JobStore implements Disposable {
    * that announces it: across the windows sharing the folder, each job's end is announced once.
    */
   readonly onDidFinish = this.finishEmitter.event;
+  private readonly setAsideEmitter = new Emitter<SetAsideBatch>();
+  /** Fires once per load or re-scan that set damaged job files aside (after the constructor, for those it found). */
+  readonly onDidSetAside = this.setAsideEmitter.event;
   readonly onDidChangePause: Event<PauseChange>;
   readonly onAuthRequired: Event<AuthRequired>;
 
@@ -111,6 +120,8 @@ export class JobStore implements Disposable {
         applyFromDisk: (incoming, gone) => this.applyFromDisk(incoming, gone),
         dropRemoved: (key) => this.publish(this.forget([key]), []),
         refreshRequested: (request) => this.refreshRequested(request),
+        // Later, so that what the first load found reaches the listeners added once the store is built.
+        setAside: (files) => queueMicrotask(() => !this.disposed && this.setAsideEmitter.fire({ folder: this.files.setAsideDir, files })),
         onError: (error) => this.onPersistError(error),
       },
     });
@@ -264,6 +275,7 @@ export class JobStore implements Disposable {
     for (const disposable of this.disposables) disposable.dispose();
     this.changeEmitter.dispose();
     this.finishEmitter.dispose();
+    this.setAsideEmitter.dispose();
   }
 
   private async submitReplacing(origin: string, request: VideoRequest, replaces: string | undefined): Promise<VideoJobRecord> {

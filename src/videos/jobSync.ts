@@ -6,7 +6,8 @@ import type { Clock, TimerHandle } from '../util/clock';
 import type { Disposable } from '../util/events';
 import type { Memento } from '../util/memento';
 import { isJobKey, sameStamp, type FileStamp, type JobFiles, type RefreshRequest } from './jobFiles';
-import { recordFromStored, recordText, type VideoJobRecord } from './jobRecord';
+import { isRecord } from '../util/records';
+import { JOB_SCHEMA_VERSION, recordFromStored, recordText, storedSchemaVersion, type VideoJobRecord } from './jobRecord';
 
 /** Where versions before the shared folder kept every job, as one array. */
 export const VIDEO_JOBS_STORAGE_KEY = 'modelGateway.videoJobs.v1';
@@ -25,6 +26,8 @@ export interface JobSyncHost {
   dropRemoved(key: string): void;
   /** A window that does not poll asked for a check; true when this store handled it (it polls that origin). */
   refreshRequested(request: RefreshRequest): boolean;
+  /** Job files that could not be read were moved to these paths (one call per load or re-scan that moved any). */
+  setAside(paths: string[]): void;
   onError(error: unknown): void;
 }
 
@@ -40,8 +43,10 @@ export interface JobSyncOptions {
 export class JobSync implements Disposable {
   private readonly files: JobFiles;
   private readonly host: JobSyncHost;
-  /** The text of each job file as this window last wrote or read it. */
-  private readonly disk = new Map<string, { text: string; stamp?: FileStamp }>();
+  /** The text of each job file as this window last wrote or read it; `ours` when this window wrote it. */
+  private readonly disk = new Map<string, { text: string; stamp?: FileStamp; ours?: boolean }>();
+  /** Files of a newer version that this one cannot read, already reported. */
+  private readonly foreign = new Set<string>();
   /** Keys changed in memory and not written yet; what another window wrote does not replace them. */
   private readonly dirty = new Set<string>();
   /** Why the last write of a key failed (cleared when one succeeds). */
@@ -84,14 +89,16 @@ export class JobSync implements Disposable {
     if (!failed) void Promise.resolve(legacy.storage.update(key, undefined)).then(undefined, (error: unknown) => this.host.onError(error));
   }
 
-  /** Every well-formed job in the folder, read at once. */
+  /** Every well-formed job in the folder, read at once; damaged files are set aside. */
   loadSync(): VideoJobRecord[] {
     const records: VideoJobRecord[] = [];
+    const setAside: string[] = [];
     for (const [key, text] of this.files.readAllSync()) {
       this.disk.set(key, { text });
-      const record = parseJobFile(key, text);
+      const record = this.readJob(key, text, setAside);
       if (record) records.push(record);
     }
+    if (setAside.length > 0) this.host.setAside(setAside);
     return records;
   }
 
@@ -182,11 +189,14 @@ export class JobSync implements Disposable {
           continue;
         }
         const text = recordText(record);
-        if (this.disk.get(key)?.text === text) continue;
-        if ((await this.files.write(key, text)) === 'removed') {
+        const known = this.disk.get(key);
+        if (known?.text === text) continue;
+        // A newer version's file is backed up before this version first rewrites it.
+        const backupOf = record.schemaVersion !== undefined && known && !known.ours ? record.schemaVersion : undefined;
+        if ((await this.files.write(key, text, backupOf)) === 'removed') {
           this.disk.delete(key);
           this.host.dropRemoved(key);
-        } else this.disk.set(key, { text });
+        } else this.disk.set(key, { text, ours: true });
         this.failures.delete(key);
       } catch (error) {
         // Kept in memory, and written with the next change.
@@ -200,16 +210,18 @@ export class JobSync implements Disposable {
   private async readChanges(): Promise<void> {
     const { stamps, requests } = await this.files.scan();
     const incoming: VideoJobRecord[] = [];
+    const setAside: string[] = [];
     for (const [key, stamp] of stamps) {
       const known = this.disk.get(key);
       if (known && sameStamp(known.stamp, stamp)) continue;
       const file = await this.files.read(key);
       if (!file) continue;
-      this.disk.set(key, file);
+      this.disk.set(key, known?.text === file.text ? { ...known, stamp: file.stamp } : file);
       if (known?.text === file.text) continue;
-      const record = parseJobFile(key, file.text);
+      const record = this.readJob(key, file.text, setAside);
       if (record) incoming.push(record);
     }
+    if (setAside.length > 0 && !this.disposed) this.host.setAside(setAside);
     const gone: string[] = [];
     for (const key of this.disk.keys()) {
       if (stamps.has(key)) continue;
@@ -226,13 +238,40 @@ export class JobSync implements Disposable {
       if (!request || this.host.refreshRequested(request)) this.files.dropRefreshRequest(name);
     }
   }
-}
 
-function parseJobFile(key: string, text: string): VideoJobRecord | undefined {
-  try {
-    const record = recordFromStored(JSON.parse(text));
-    return record?.key === key ? record : undefined;
-  } catch {
+  /**
+   * The record a job file holds. A file this version cannot read is set aside (its new path joins `setAside`), unless
+   * a newer version wrote it: that one stays where it is, for that version, and is reported once.
+   */
+  private readJob(key: string, text: string, setAside: string[]): VideoJobRecord | undefined {
+    const parsed = parseJobFile(key, text);
+    if (typeof parsed === 'object') return parsed;
+    if (typeof parsed === 'number') {
+      if (!this.foreign.has(key)) this.host.onError(new Error(`${key}.json was written by a newer version (schema ${parsed}); it is left as it is`));
+      this.foreign.add(key);
+      return undefined;
+    }
+    try {
+      const moved = this.files.setAsideSync(key, text, this.options.clock.now());
+      if (moved) setAside.push(moved);
+      if (moved) this.disk.delete(key);
+    } catch (error) {
+      this.host.onError(error);
+    }
     return undefined;
   }
+}
+
+/** The record; the schema version of a newer version's file this one cannot read; 'damaged' for anything else. */
+function parseJobFile(key: string, text: string): VideoJobRecord | number | 'damaged' {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 'damaged';
+  }
+  const record = recordFromStored(value);
+  if (record?.key === key) return record;
+  const version = isRecord(value) ? storedSchemaVersion(value) : 1;
+  return version > JOB_SCHEMA_VERSION ? version : 'damaged';
 }
