@@ -1,7 +1,9 @@
 // UI adapter: the notification when a job ends (Open / Preview for a video, Show Error for a failure) and Show
-// Error itself.
+// Error itself; the notice when damaged job files were set aside.
+import * as vscode from 'vscode';
 import { targetOf, type VideoCommandContext } from './sharedCommands';
 import type { VideoJobRecord } from './jobRecord';
+import type { SetAsideBatch } from './jobStore';
 import { quoted, statusText } from './jobPresentation';
 import { openResult, previewResult } from './resultCommands';
 import { isSuccessStatus } from './status';
@@ -38,4 +40,15 @@ export async function showJobError(ctx: VideoCommandContext, argument?: unknown)
   const resubmit = 'Resubmit';
   const failed = record.localState === 'uncertain' ? 'may not have been submitted' : 'failed';
   if ((await ctx.ui.ask('error', `The video job ${quoted(record)} ${failed}.`, facts.join('\n'), resubmit)) === resubmit) await resubmitJob(ctx, record.key);
+}
+
+/** Said once per batch, by the window that moved the files: where they are, and a way to look at them. */
+export async function announceSetAside(ctx: VideoCommandContext, batch: SetAsideBatch): Promise<void> {
+  const count = batch.files.length === 1 ? 'a video job file' : `${batch.files.length} video job files`;
+  const reveal = 'Reveal Folder';
+  const open = 'Open File';
+  const message = `Model Gateway could not read ${count} (damaged) and moved ${batch.files.length === 1 ? 'it' : 'them'} to ${batch.folder}. Nothing was deleted; the rest of the jobs are unaffected.`;
+  const choice = await ctx.ui.notify('warning', message, reveal, open);
+  if (choice === reveal) await ctx.ui.showFile(vscode.Uri.file(batch.folder), 'os');
+  if (choice === open) await ctx.ui.showFile(vscode.Uri.file(batch.files[0]), 'open');
 }

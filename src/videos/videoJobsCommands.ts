@@ -6,7 +6,8 @@ import type { CommandHandlers } from '../ui/commands';
 import type { VideoJobRecord } from './jobRecord';
 import type { VideoCommandContext } from './sharedCommands';
 import { downloadResultToWorkspace } from './downloadResultCommand';
-import { announceFinished, showJobError } from './finishedJobCommands';
+import { announceFinished, announceSetAside, showJobError } from './finishedJobCommands';
+import type { SetAsideBatch } from './jobStore';
 import { generateVideo } from './generateVideoCommand';
 import { clearFinished, refreshAll, refreshJob, removeJob } from './jobListCommands';
 import { copyJobId, copyResultUrl, openResult, previewResult } from './resultCommands';
@@ -17,6 +18,8 @@ export class VideoJobCommands {
 
   /** The notification when a job ends (the feature calls it for every job that finishes). */
   readonly announceFinished = (record: VideoJobRecord) => announceFinished(this.ctx, record);
+  /** The notice when damaged job files were set aside. */
+  readonly announceSetAside = (batch: SetAsideBatch) => announceSetAside(this.ctx, batch);
 
   readonly generateVideo = (argument?: unknown) => generateVideo(this.ctx, argument);
   readonly refreshAll = () => refreshAll(this.ctx);

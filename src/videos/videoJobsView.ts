@@ -14,7 +14,7 @@ import { MissingApiKeyError } from './errors';
 import type { VideoJobRecord } from './jobRecord';
 import { isRunning, type VideoJobNode } from './jobPresentation';
 import type { Memento } from '../util/memento';
-import type { JobsChange, JobStore } from './jobStore';
+import type { JobsChange, JobStore, SetAsideBatch } from './jobStore';
 import type { AuthRequired } from './pollScheduler';
 import type { VideoJobCommands } from './videoJobsCommands';
 import { VideoJobsTreeProvider } from './videoJobsTreeView';
@@ -86,6 +86,9 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   private readonly jobsChanged = new vscode.EventEmitter<readonly string[]>();
   /** The keys of jobs that changed, whichever store is current (the chat's /video cards follow this). */
   readonly onDidChangeJobs = this.jobsChanged.event;
+  private readonly setAside = new vscode.EventEmitter<SetAsideBatch>();
+  /** Damaged job files the current store set aside. */
+  readonly onDidSetAside = this.setAside.event;
 
   constructor(
     private readonly deps: VideoFeatureDeps,
@@ -154,6 +157,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
         if (this.rebuildWanted) void this.rebuildStore();
       }),
       store.onDidFinish((record) => this.finished.fire(record)),
+      store.onDidSetAside((batch) => this.setAside.fire(batch)),
       // The poll that met the 429 already told the connection (the status bar's countdown); only the message changes.
       store.onDidChangePause(() => this.update()),
       store.onAuthRequired((required) => this.onAuthRequired(required)),
@@ -241,6 +245,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     this.provider.dispose();
     this.finished.dispose();
     this.jobsChanged.dispose();
+    this.setAside.dispose();
   }
 }
 
@@ -273,6 +278,7 @@ export class VideoFeature implements vscode.Disposable {
   readonly view: VideoJobsView;
   private readonly load: Lazy<{ module: VideoCommandsModule; commands: VideoJobCommands; previews: VideoPreviewPanels }>;
   private readonly finishSubscription: Subscription;
+  private readonly setAsideSubscription: Subscription;
 
   constructor(deps: VideoFeatureDeps, options: ViewOptions & { ui?: CommandUi }) {
     this.view = new VideoJobsView(deps, options);
@@ -285,6 +291,7 @@ export class VideoFeature implements vscode.Disposable {
       return { module, previews, commands: new module.VideoJobCommands({ view: this.view, connection, models, settings, keyFor, previews, ui }) };
     });
     this.finishSubscription = this.view.onDidFinish((record) => void this.commands.announceFinished(record));
+    this.setAsideSubscription = this.view.onDidSetAside((batch) => void this.commands.announceSetAside(batch));
   }
 
   get commands(): VideoJobCommands {
@@ -310,6 +317,7 @@ export class VideoFeature implements vscode.Disposable {
 
   dispose(): void {
     this.finishSubscription.dispose();
+    this.setAsideSubscription.dispose();
     this.load.peek()?.previews.dispose();
     this.view.dispose();
   }
