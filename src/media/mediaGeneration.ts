@@ -54,6 +54,7 @@ export async function generateImages(deps: MediaCoreDeps, ask: ImageAsk, options
   const { api, origin } = await gatewayAccess(deps);
   const model = await resolveModel(deps, ask.model, defaults.imageModel, 'image');
   const request = buildImageRequest(ask, model, defaults);
+  await deps.history.checkWritable();
   const generation = await api.generateImage(request, { signal: options.signal, maxBytes: defaults.maxBytes });
   const notes = [...generation.rejected];
   const files: NewMediaFile[] = [];
@@ -87,6 +88,7 @@ export async function synthesizeSpeech(deps: MediaCoreDeps, ask: SpeechAsk, opti
   const { api, origin } = await gatewayAccess(deps);
   const model = await resolveModel(deps, ask.model, defaults.speechModel, 'speech');
   const request = buildSpeechRequest(ask, model, defaults);
+  await deps.history.checkWritable();
   const audio = await api.synthesizeSpeech(request, { signal: options.signal, maxBytes: defaults.maxBytes });
   return deps.history.add({ kind: 'speech', origin, model, prompt: request.input, voice: request.voice, files: [{ data: audio.audio, contentType: audio.contentType }], notes: [] });
 }

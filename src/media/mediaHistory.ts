@@ -37,6 +37,19 @@ export interface MediaSetAside {
   files: string[];
 }
 
+/** The history cannot be written (a read-only folder, a full disk): a request whose result it would keep is not sent. */
+export class MediaStorageError extends Error {
+  override readonly name = 'MediaStorageError';
+  readonly code = 'storage';
+  constructor(
+    readonly folder: string,
+    cause: unknown,
+  ) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`Nothing was sent: the Media history folder ${folder} cannot be written (${reason}), so the result could not be kept. Make the folder writable or free some disk space, then try again.`, { cause });
+  }
+}
+
 export interface MediaHistoryOptions {
   /** The history's own folder (inside the global storage folder). */
   folder: string;
@@ -129,6 +142,23 @@ export class MediaHistory implements Disposable {
     this.changed.fire();
     await this.prune();
     return this.byId.get(id) ?? added;
+  }
+
+  /**
+   * Rejects with a MediaStorageError when the history's folders cannot be written (a probe file in each): call it
+   * before a request whose result `add` will keep, so a paid result is never made only to be lost.
+   */
+  async checkWritable(): Promise<void> {
+    await this.ready;
+    for (const folder of [this.filesFolder, this.entriesFolder]) {
+      const probe = join(folder, `probe.${randomBytes(4).toString('hex')}.tmp`);
+      try {
+        await writeFileAtomic(probe, '');
+        await rm(probe, { force: true });
+      } catch (error) {
+        throw new MediaStorageError(folder, error);
+      }
+    }
   }
 
   /** Forgets an entry everywhere: the entry first (no window lists it after), then its files. */

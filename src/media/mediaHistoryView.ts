@@ -26,7 +26,7 @@ function age(ms: number): string {
 async function announceSetAside(batch: MediaSetAside): Promise<void> {
   const reveal = 'Reveal Folder';
   const open = 'Open File';
-  const message = `Model Gateway could not read ${batch.files.length === 1 ? 'a Media history file' : `${batch.files.length} Media history files`} (damaged) and moved them to ${batch.folder}. Nothing was deleted.`;
+  const message = `Model Gateway could not read ${batch.files.length === 1 ? 'a Media history file' : `${batch.files.length} Media history files`} (damaged) and moved ${batch.files.length === 1 ? 'it' : 'them'} to ${batch.folder}. Nothing was deleted.`;
   const choice = await vscode.window.showWarningMessage(message, reveal, open);
   if (choice === reveal) await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(batch.folder));
   if (choice === open) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(batch.files[0]));
