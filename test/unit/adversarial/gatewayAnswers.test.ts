@@ -13,7 +13,11 @@ import { base64DecodedLength } from '../../../src/util/base64';
 import { encodePng } from '../../simulator/png';
 import { runInWorker } from '../../util/inWorker';
 import { readImageAnswer } from './gatewayDrivers';
+import { createHarness } from '../chat/harness';
 import { rejectionOf } from '../gateway/helpers/rejection';
+import { FailureMapper } from '../../../src/gateway/failures';
+import { realClock } from '../../../src/util/clock';
+import { settle } from '../../../src/util/fakeClock';
 import { chunkFrame, DONE_FRAME, sseHead, startServer, type TestServer } from '../gateway/helpers/server';
 
 const DRIVERS = join(__dirname, 'gatewayDrivers.js');
@@ -136,6 +140,33 @@ describe('gateway: a chat reply is bounded', () => {
     assert.equal(failureKind(parser), 'reply-too-long');
     assert.equal(parser.accumulator.result().content.length, MAX_REPLY_CHARS);
     assert.equal(MAX_REPLY_CHARS, 32 * MB);
+  });
+
+  it('reaches the chat panel as an interrupted reply with its text and the reason', async () => {
+    const parser = new ChatStreamParser(undefined, 12);
+    push(parser, frame({ content: 'Some text, then more' }));
+    const failures = new FailureMapper({ origin: 'http://127.0.0.1:9', apiKey: 'sk-x', timeoutMs: 1000, idleTimeoutMs: 1000, clock: realClock });
+    const error = failures.stream(parser.accumulator.failure!, parser.accumulator, 'req-1');
+    const h = createHarness();
+    assert.equal(h.controller.send('Go on'), true);
+    await settle();
+    h.gateway.calls[0].emit({ content: 'Some text, ' });
+    h.gateway.calls[0].reject(error);
+    await h.controller.idle;
+    const turn = h.session.turns.at(-1);
+    assert.ok(turn?.role === 'assistant');
+    assert.equal(turn.status, 'interrupted');
+    assert.equal(turn.content, 'Some text, t', 'the text up to the cap is kept, also what only the partial result had');
+    assert.match(turn.error?.message ?? '', /^The reply passed 12 B of text .* It was stopped there; the text received before it is kept\.$/);
+    assert.deepEqual(turn.error?.actions.map((a) => a.title), ['Open Logs']);
+  });
+
+  it('notes at most 16 distinct response ids, models and object types (a hostile stream may send a new one per chunk)', () => {
+    const parser = new ChatStreamParser();
+    for (let i = 0; i < 100; i++) push(parser, `data: ${JSON.stringify({ id: `c${i}`, model: `m${i}`, object: `o${i}`, choices: [{ index: 0, delta: { content: 'a' } }] })}\n\n`);
+    const acc = parser.accumulator;
+    assert.deepEqual([acc.responseIdsSeen.length, acc.modelsSeen.length, acc.objectTypesSeen.length], [16, 16, 16]);
+    assert.equal(acc.result().content.length, 100);
   });
 
   describe('through the client', function () {
