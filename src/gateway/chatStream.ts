@@ -14,7 +14,8 @@
 // - finish_reason keeps the last non-null value; usage the last non-null top-level object (never summed).
 // - A reply holds at most MAX_REPLY_CHARS of text, content, reasoning, refusal and tool-call arguments of every
 //   choice together: a stream that never ends would otherwise grow a string to V8's limit and fail with a raw
-//   RangeError. The text up to the cap is kept and the stream fails as `reply-too-long`.
+//   RangeError. The text up to the cap is kept and the stream fails as `reply-too-long`. Each new tool call or
+//   choice counts as ENTRY_CHARS, so empty ones cannot pile up either.
 
 import { ChunkTemplate } from './chunkTemplate';
 import { MAX_REPLY_CHARS, ReplyBudget } from './replyBudget';
@@ -164,6 +165,7 @@ class ChoiceAccumulator {
       const id = typeof wire.id === 'string' ? wire.id : '';
       let position = this.#callAtWireIndex.get(wireIndex);
       if (position === undefined || (id !== '' && this.toolCalls[position].id !== '' && this.toolCalls[position].id !== id)) {
+        if (!this.budget.takeEntry()) break;
         position = this.toolCalls.length;
         this.toolCalls.push({ id: '', type: 'function', name: '', arguments: '' });
         this.#callAtWireIndex.set(wireIndex, position);
@@ -344,6 +346,7 @@ export class ChatStreamAccumulator {
   #applyChoice(choice: Json, complete: boolean): void {
     const index = typeof choice.index === 'number' ? choice.index : 0;
     const acc = this.#choiceAt(index);
+    if (acc === undefined) return;
     const body = complete ? choice.message : choice.delta;
     if (isRecord(body)) {
       const wantDelta = index === 0 && this.#onDelta !== undefined;
@@ -354,10 +357,14 @@ export class ChatStreamAccumulator {
     if (finish !== null && finish !== undefined) acc.setFinishReason(finish);
   }
 
-  #choiceAt(index: number): ChoiceAccumulator {
+  /** The choice at `index`, or undefined when a new one does not fit in the reply's budget. */
+  #choiceAt(index: number): ChoiceAccumulator | undefined {
     if (index === 0) return (this.#first ??= new ChoiceAccumulator(0, this.#budget));
     let acc = this.#others.get(index);
-    if (acc === undefined) this.#others.set(index, (acc = new ChoiceAccumulator(index, this.#budget)));
+    if (acc === undefined) {
+      if (!this.#budget.takeEntry()) return undefined;
+      this.#others.set(index, (acc = new ChoiceAccumulator(index, this.#budget)));
+    }
     return acc;
   }
 

@@ -5,6 +5,12 @@
 /** The most text one reply may hold, in characters: content, reasoning, refusal and tool-call arguments together. */
 export const MAX_REPLY_CHARS = 32 * 1024 * 1024;
 
+/**
+ * What a new tool call or choice costs, in characters: a stream that opens a new (empty) one with every chunk would
+ * otherwise grow the heap without adding any text.
+ */
+export const ENTRY_CHARS = 64;
+
 /** Characters left for a reply, shared by all of its choices. */
 export class ReplyBudget {
   exceeded = false;
@@ -24,6 +30,17 @@ export class ReplyBudget {
     if (end > 0 && isHighSurrogate(text.charCodeAt(end - 1))) end--;
     this.room = 0;
     return text.slice(0, end);
+  }
+
+  /** Takes ENTRY_CHARS for a new tool call or choice; false (and the budget exceeded) when they do not fit. */
+  takeEntry(): boolean {
+    if (this.room < ENTRY_CHARS) {
+      this.exceeded = true;
+      this.room = 0;
+      return false;
+    }
+    this.room -= ENTRY_CHARS;
+    return true;
   }
 }
 

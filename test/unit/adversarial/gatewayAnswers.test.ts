@@ -9,6 +9,7 @@ import { ChatStreamAccumulator, ChatStreamParser, MAX_REPLY_CHARS } from '../../
 import { GatewayClient } from '../../../src/gateway/client';
 import { adviceFor } from '../../../src/gateway/errorAdvice';
 import { describeErrorBody } from '../../../src/gateway/errors';
+import { ENTRY_CHARS } from '../../../src/gateway/replyBudget';
 import { base64DecodedLength } from '../../../src/util/base64';
 import { encodePng } from '../../simulator/png';
 import { runInWorker } from '../../util/inWorker';
@@ -106,17 +107,17 @@ describe('gateway: a chat reply is bounded', () => {
 
   it('counts content, reasoning, refusal and tool-call arguments of every choice, and keeps the text up to the cap', () => {
     const deltas: string[] = [];
-    const parser = new ChatStreamParser((d) => deltas.push(JSON.stringify(d)), 33);
+    const parser = new ChatStreamParser((d) => deltas.push(JSON.stringify(d)), 33 + 2 * ENTRY_CHARS);
     push(parser, frame({ content: 'abcde' }) + frame({ reasoning_content: 'fghij' }) + frame({ refusal: 'k' }));
     push(parser, frame({ tool_calls: [{ index: 0, id: 't', function: { name: 'f', arguments: '{"a":1}' } }] }));
     push(parser, frame({ content: 'second choice' }, 1));
     assert.equal(parser.accumulator.failure, null);
     push(parser, frame({ content: 'more than fits' }) + frame({ content: 'never read' }));
     const acc = parser.accumulator;
-    assert.deepEqual(acc.failure, { kind: 'reply-too-long', payload: 33 });
+    assert.deepEqual(acc.failure, { kind: 'reply-too-long', payload: 33 + 2 * ENTRY_CHARS });
     const result = acc.result();
     assert.equal(result.content, 'abcdemo');
-    assert.equal(result.content.length + result.reasoning.length + result.refusal.length + result.toolCalls[0].arguments.length + 'second choice'.length, 33);
+    assert.equal(result.content.length + result.reasoning.length + result.refusal.length + result.toolCalls[0].arguments.length + 'second choice'.length, 33, 'and a tool call and a second choice, ENTRY_CHARS each');
     assert.equal(deltas.at(-1), JSON.stringify({ content: 'mo' }), 'the caller saw exactly the text that was kept');
   });
 
@@ -159,6 +160,15 @@ describe('gateway: a chat reply is bounded', () => {
     assert.equal(turn.content, 'Some text, t', 'the text up to the cap is kept, also what only the partial result had');
     assert.match(turn.error?.message ?? '', /^The reply passed 12 B of text .* It was stopped there; the text received before it is kept\.$/);
     assert.deepEqual(turn.error?.actions.map((a) => a.title), ['Open Logs']);
+  });
+
+  it('counts each new tool call or choice, so a stream of empty ones stops too', () => {
+    const parser = new ChatStreamParser(undefined, ENTRY_CHARS * 10);
+    for (let i = 0; i < 1000 && failureKind(parser) === undefined; i++) {
+      push(parser, frame({ tool_calls: [{ index: i, id: `t${i}`, function: { name: 'f', arguments: '' } }] }) + frame({}, i + 1));
+    }
+    assert.equal(failureKind(parser), 'reply-too-long');
+    assert.equal(parser.accumulator.result().toolCalls.length + parser.accumulator.choices().length - 1, 10);
   });
 
   it('notes at most 16 distinct response ids, models and object types (a hostile stream may send a new one per chunk)', () => {
