@@ -59,6 +59,10 @@ describe('adversarial model output (each parser in a worker, ended after 20 s)',
     assert.ok(((await inWorker('fence', '['.repeat(MB))) as number) > MB);
     assert.match(String(await inWorker('toolCallInput', '{"a":'.repeat(MB / 5))), /are not a JSON object/);
   });
+
+  it('a chat exported to Markdown whose reply, reasoning, tool call and title are a megabyte of markup', async () => {
+    for (const text of ['`'.repeat(MB), '[*_<>\\'.repeat(MB / 6), ` ${'\n'.repeat(MB)}`]) assert.ok(((await inWorker('exportChat', text)) as number) > MB);
+  });
 });
 
 // The regexes the scanners replaced, to check the scanners against on short texts (where they are fast).

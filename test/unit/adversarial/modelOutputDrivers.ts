@@ -3,7 +3,8 @@
 
 import { cleanTitle } from '../../../src/chat/historyModel';
 import { spokenText } from '../../../src/chat/hub/spokenText';
-import { fenced, prettyJson } from '../../../src/chat/markdownText';
+import { fenced, prettyJson, sessionMarkdown } from '../../../src/chat/markdownText';
+import { defaultSettings, emptyAssistantTurn } from '../../../src/chatProtocol/session';
 import { toLmToolCalls } from '../../../src/models/lmMapping';
 import { lineStarts, stableLineCount } from '../../../src/webview/markdown/commitPlanner';
 import { MarkdownRenderer, type ReferenceTable } from '../../../src/webview/markdown/markdownRenderer';
@@ -35,4 +36,11 @@ export function toolCallInput(args: string): string {
   } catch (error) {
     return (error as Error).message;
   }
+}
+
+/** A chat exported to Markdown whose reply, reasoning, tool call and title are `text`. */
+export function exportChat(text: string): number {
+  const reply = { ...emptyAssistantTurn('a', text.slice(0, 100), 0), content: text, reasoning: text, status: 'complete' as const, toolCalls: [{ id: 'x', name: 'f', arguments: text }] };
+  const session = { id: 's', title: text, createdAt: 0, updatedAt: 0, settings: defaultSettings(), turns: [{ id: 'u', role: 'user' as const, createdAt: 0, content: 'Hi' }, reply] };
+  return sessionMarkdown(session, new Date(0)).length;
 }
