@@ -10,7 +10,7 @@ import { checkExternalUrl, shorten } from '../util/externalUrl';
 import { formatBytes } from '../util/bytes';
 import { formatSeconds } from './failures';
 import { errorCodeOf, networkFailureSentence } from './networkErrors';
-import { resolveProxy, type ProxyEnv } from './proxy';
+import { proxyAgentSettings, resolveProxy, type ProxyEnv } from './proxy';
 import { loadUndici } from './undiciLoader';
 
 export type ResultFetchErrorCode = 'bad_url' | 'bad_redirect' | 'too_many_redirects' | 'network' | 'timeout' | 'aborted' | 'http_status' | 'too_large';
@@ -40,6 +40,8 @@ export interface OpenResultOptions {
   signal?: AbortSignal;
   /** Proxy URL; `false` never uses one; undefined uses HTTPS_PROXY/HTTP_PROXY/NO_PROXY, as the client does. */
   proxy?: string | false;
+  /** VS Code's `http.proxyStrictSSL`: false skips certificate checks on the proxy path only. Default true. */
+  proxyStrictSSL?: boolean;
   /** Environment read for proxy settings. Default process.env. */
   env?: ProxyEnv;
   /** Sent only while a hop goes to `credentials.origin`. */
@@ -169,7 +171,7 @@ async function requestOnce(url: URL, method: 'GET' | 'HEAD', options: OpenResult
   const proxy = resolveProxy(url, options.proxy, options.env ?? process.env);
   const connect = { timeout: Math.min(timeoutMs, 30_000) };
   const dispatcher: Dispatcher = proxy
-    ? new undici.ProxyAgent({ uri: proxy, connections: 1, connect, proxyTls: connect, requestTls: connect })
+    ? new undici.ProxyAgent(proxyAgentSettings(proxy, 1, connect, options.proxyStrictSSL))
     : new undici.Pool(url.origin, { connections: 1, connect });
   let response: Dispatcher.ResponseData;
   try {
