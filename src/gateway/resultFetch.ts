@@ -144,6 +144,59 @@ export async function resolveFinalUrl(url: string, options: Omit<OpenResultOptio
   return { finalUrl: get.finalUrl, status: get.status, contentType: get.headers['content-type'] };
 }
 
+/** Whether a result link can still be fetched, as the extension itself found out (checkResultLink). */
+export type ResultLinkCheck =
+  | { state: 'available'; finalUrl: string; contentType: string | undefined }
+  /** A definitive answer: 404, 410, or a 403 that says the link expired. Only this is "expired". */
+  | { state: 'gone'; status: number; message: string }
+  /** Anything else that failed (no network, a timeout, a 5xx, a 429, another 4xx): worth a retry. */
+  | { state: 'unavailable'; message: string };
+
+const GONE_STATUSES = new Set([404, 410]);
+/** How much of a 403's body is read to see whether it says the link expired. */
+const EXPIRY_NOTE_BYTES = 4096;
+
+/**
+ * Asks where a result link leads and whether it still answers: a HEAD, or, when that is refused, a GET of the first
+ * byte (signed links are often valid for GET only), following redirects hop by hop (http(s) only, at most
+ * `maxRedirects`), reading at most 4 KB of an error body. Never rejects except when cancelled.
+ */
+export async function checkResultLink(url: string, options: Omit<OpenResultOptions, 'method' | 'range'> = {}): Promise<ResultLinkCheck> {
+  try {
+    const head = await openResult(url, { ...options, method: 'HEAD' });
+    head.body.destroy();
+    if (head.status < 400) return { state: 'available', finalUrl: head.finalUrl, contentType: head.headers['content-type'] };
+    const get = await openResult(url, { ...options, method: 'GET', range: 'bytes=0-0' });
+    try {
+      if (get.status < 400) return { state: 'available', finalUrl: get.finalUrl, contentType: get.headers['content-type'] };
+      const host = new URL(get.finalUrl).host;
+      if (GONE_STATUSES.has(get.status) || (get.status === 403 && (await saysExpired(get.body)))) {
+        return { state: 'gone', status: get.status, message: `${host} answered HTTP ${get.status}: the link no longer works.` };
+      }
+      return { state: 'unavailable', message: `${host} answered HTTP ${get.status}.` };
+    } finally {
+      get.body.destroy();
+    }
+  } catch (error) {
+    if (error instanceof ResultFetchError && error.code === 'aborted') throw error;
+    return { state: 'unavailable', message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Whether the start of an error body says "expired" (S3's "Request has expired", a gateway's own JSON error…). */
+async function saysExpired(body: Readable): Promise<boolean> {
+  let text = '';
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      text += chunk.toString('latin1');
+      if (text.length >= EXPIRY_NOTE_BYTES) break;
+    }
+  } catch {
+    // A body cut off is read as far as it came.
+  }
+  return text.slice(0, EXPIRY_NOTE_BYTES).toLowerCase().includes('expired');
+}
+
 function nextHop(location: string, from: URL): URL {
   let resolved: string;
   try {

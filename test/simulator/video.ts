@@ -31,7 +31,11 @@ interface StoredJob {
   submittedAtMs: number;
   schedule: VideoSchedule;
   fails: boolean;
+  /** How its result link answers: the file; a redirect to the second ("CDN") origin (`[redirect]`); 410 (`[gone]`). */
+  link: ResultLink;
 }
+
+export type ResultLink = 'direct' | 'redirect' | 'gone';
 
 export interface ValidVideoRequest {
   model: string;
@@ -103,6 +107,7 @@ export class VideoJobs {
       submittedAtMs: this.now(),
       schedule: typeof this.schedule === 'function' ? this.schedule(request) : this.schedule,
       fails: hasKeyword(request.prompt, 'fail'),
+      link: hasKeyword(request.prompt, 'redirect') ? 'redirect' : hasKeyword(request.prompt, 'gone') ? 'gone' : 'direct',
     };
     this.jobs.set(job.id, job);
     return { id: job.id, object: 'video.generation.job', status: 'queued', created: Math.floor(job.submittedAtMs / 1000), model: job.model };
@@ -148,7 +153,14 @@ export class VideoJobs {
     const job = this.jobs.get(id);
     const completed = job && !job.fails && this.now() - job.submittedAtMs >= job.schedule.queuedMs + job.schedule.inProgressMs;
     if (!job || !completed) return new SimErrorResponse({ status: 404, code: 'not_found', message: `No video file for '${id}'` });
-    return this.signer.problem(id, sig, expires, this.now());
+    const problem = this.signer.problem(id, sig, expires, this.now());
+    if (problem || job.link !== 'gone') return problem;
+    return new SimErrorResponse({ status: 410, code: 'gone', message: `The file of '${id}' is gone` });
+  }
+
+  /** Whether the job's result link redirects to the CDN origin (asked only once the link passed fileAccessProblem). */
+  redirects(id: string): boolean {
+    return this.jobs.get(id)?.link === 'redirect';
   }
 
   private signedUrl(job: StoredJob, origin: string, finishedAt: number): string {
