@@ -3,7 +3,7 @@
 // leads (after redirects, the origin the CSP then allows), or is told the link is gone ("expired") or unreachable
 // (Retry). With neither a copy nor a link the turn has no source and shows "expired".
 import type { MediaTurn } from '../../chatProtocol/session';
-import type { WireMediaTurn } from '../../chatProtocol/mediaTurn';
+import { cleanMediaSrc, type WireMediaTurn } from '../../chatProtocol/mediaTurn';
 import type { LinkState } from './linkChecks';
 import type { KeptFile } from './ports';
 
@@ -29,9 +29,13 @@ export function wireMediaTurn(turn: MediaTurn, sources: MediaSources): WireMedia
   }
   if (!url) return wire;
   const link = sources.link(url);
-  if (link.state === 'available') {
+  if (link.state === 'available' && cleanMediaSrc(link.finalUrl)) {
     wire.src = link.finalUrl;
     if (contentType) wire.contentType = contentType;
+  } else if (link.state === 'available') {
+    // Longer than the page accepts: said, not shown as "expired" (a copy is still there to open or download).
+    wire.linkState = 'unreachable';
+    wire.linkProblem = 'its link leads to an address too long for the chat to play; open the link instead';
   } else if (link.state === 'checking') {
     wire.linkState = 'checking';
   } else {

@@ -105,6 +105,8 @@ describe('chat hub: media turns', () => {
     assert.equal(via({ state: 'available', finalUrl: cdn, contentType: 'image/png' }).src, cdn);
     assert.equal(via({ state: 'available', finalUrl: cdn, contentType: 'image/png' }).linkState, undefined);
     assert.deepEqual(pickLink(via({ state: 'checking' })), [undefined, 'checking', undefined]);
+    const tooLong = via({ state: 'available', finalUrl: `https://cdn2.example.net/${'a'.repeat(20_000)}`, contentType: 'video/mp4' });
+    assert.deepEqual([tooLong.src, tooLong.linkState], [undefined, 'unreachable'], 'a source the page would drop is not shown as expired');
     assert.deepEqual(pickLink(via({ state: 'gone', status: 410, message: 'gone (410)' })), [undefined, 'expired', 'gone (410)']);
     assert.deepEqual(pickLink(via({ state: 'unavailable', message: 'HTTP 503' })), [undefined, 'unreachable', 'HTTP 503']);
     assert.ok(parseHostMessage({ type: 'turnUpdated', turn: via({ state: 'unavailable', message: 'HTTP 503' }) }).ok);
