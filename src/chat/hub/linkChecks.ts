@@ -1,11 +1,12 @@
 // What the extension itself found out about each result link a chat shows from the gateway's link (no kept copy):
 // where it finally leads after redirects (the page plays that, with its origin allowed by the CSP), or that it is
 // gone (only then "expired", with Regenerate), or that it could not be reached (Retry, never a paid Regenerate).
-// Pure: the check itself is handed in (gateway/resultFetch's checkResultLink through the API's proxy).
+// ResultLinkChecks is handed the check itself; checkLinkThrough builds the real one (gateway/resultFetch's
+// checkResultLink through the API's proxy).
 import { checkResultLink, type OpenResultOptions, type ResultLinkCheck } from '../../gateway/resultFetch';
 import { Emitter, type Disposable, type Event } from '../../util/events';
 
-export type LinkState = ResultLinkCheck | { state: 'checking' };
+export type LinkCheckState = ResultLinkCheck | { state: 'checking' };
 
 export type CheckLink = (url: string, signal: AbortSignal) => Promise<ResultLinkCheck>;
 
@@ -27,7 +28,7 @@ export function checkLinkThrough(connection: { resultFetchOptions(): Promise<Pic
 const PARALLEL_CHECKS = 3;
 
 export class ResultLinkChecks implements Disposable {
-  private readonly states = new Map<string, LinkState>();
+  private readonly states = new Map<string, LinkCheckState>();
   private readonly waiting: string[] = [];
   private running = 0;
   private readonly abort = new AbortController();
@@ -38,7 +39,7 @@ export class ResultLinkChecks implements Disposable {
   constructor(private readonly check: CheckLink) {}
 
   /** What is known of `url`; the first time, it is checked (and is `checking` until then). */
-  state(url: string): LinkState {
+  state(url: string): LinkCheckState {
     let state = this.states.get(url);
     if (!state) {
       state = { state: 'checking' };

@@ -8,7 +8,7 @@ import type { MediaActionKind } from '../../chatProtocol/messages';
 import type { Clock } from '../../util/clock';
 import type { Logger } from '../../util/logger';
 import { Emitter, type Disposable, type Event } from '../../util/events';
-import { ResultLinkChecks, type CheckLink, type LinkState } from './linkChecks';
+import { ResultLinkChecks, type CheckLink, type LinkCheckState } from './linkChecks';
 import type { ChatMediaPorts, ChatVideoJob, KeptMedia } from './ports';
 import { spokenText } from './spokenText';
 
@@ -93,7 +93,7 @@ export class ChatMediaHub implements Disposable {
   }
 
   /** What is known of a result link the page would play from (checked the first time it is asked for). */
-  link(url: string): LinkState {
+  link(url: string): LinkCheckState {
     return this.links.state(url);
   }
 

@@ -4,7 +4,7 @@
 // (Retry). With neither a copy nor a link the turn has no source and shows "expired".
 import type { MediaTurn } from '../../chatProtocol/session';
 import { cleanMediaSrc, type WireMediaTurn } from '../../chatProtocol/mediaTurn';
-import type { LinkState } from './linkChecks';
+import type { LinkCheckState } from './linkChecks';
 import type { KeptFile } from './ports';
 
 export interface MediaSources {
@@ -12,7 +12,7 @@ export interface MediaSources {
   /** The webview's URL for a local file. */
   webviewSrc(path: string): string;
   /** What the extension found out about a gateway link (checking it the first time). */
-  link(url: string): LinkState;
+  link(url: string): LinkCheckState;
 }
 
 export function wireMediaTurn(turn: MediaTurn, sources: MediaSources): WireMediaTurn {

@@ -8,7 +8,7 @@ import { chatCsp, mediaOriginsOf } from '../../../../src/chat/hub/csp';
 import { defaultSettings, type MediaTurn } from '../../../../src/chatProtocol/session';
 import { sessionMarkdown } from '../../../../src/chat/markdownText';
 import { wireMediaTurn } from '../../../../src/chat/hub/wireMedia';
-import type { LinkState } from '../../../../src/chat/hub/linkChecks';
+import type { LinkCheckState } from '../../../../src/chat/hub/linkChecks';
 import type { WireMediaTurn } from '../../../../src/chatProtocol/mediaTurn';
 
 const pickLink = (wire: WireMediaTurn) => [wire.src, wire.linkState, wire.linkProblem];
@@ -101,7 +101,7 @@ describe('chat hub: media turns', () => {
     assert.ok(parsed.ok, parsed.ok ? '' : parsed.reason);
     // The kept copy is gone: where the gateway's link leads once the extension has checked it; neither: no source.
     const cdn = 'https://cdn2.example.net/1.png?t=1';
-    const via = (link: LinkState) => wireMediaTurn(IMAGE, { keptFile: () => undefined, webviewSrc: () => 'x', link: () => link });
+    const via = (link: LinkCheckState) => wireMediaTurn(IMAGE, { keptFile: () => undefined, webviewSrc: () => 'x', link: () => link });
     assert.equal(via({ state: 'available', finalUrl: cdn, contentType: 'image/png' }).src, cdn);
     assert.equal(via({ state: 'available', finalUrl: cdn, contentType: 'image/png' }).linkState, undefined);
     assert.deepEqual(pickLink(via({ state: 'checking' })), [undefined, 'checking', undefined]);
