@@ -37,19 +37,6 @@ export interface MediaSetAside {
   files: string[];
 }
 
-/** The history cannot be written (a read-only folder, a full disk): a request whose result it would keep is not sent. */
-export class MediaStorageError extends Error {
-  override readonly name = 'MediaStorageError';
-  readonly code = 'storage';
-  constructor(
-    readonly folder: string,
-    cause: unknown,
-  ) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`Nothing was sent: the Media history folder ${folder} cannot be written (${reason}), so the result could not be kept. Make the folder writable or free some disk space, then try again.`, { cause });
-  }
-}
-
 export interface MediaHistoryOptions {
   /** The history's own folder (inside the global storage folder). */
   folder: string;
@@ -142,23 +129,6 @@ export class MediaHistory implements Disposable {
     this.changed.fire();
     await this.prune();
     return this.byId.get(id) ?? added;
-  }
-
-  /**
-   * Rejects with a MediaStorageError when the history's folders cannot be written (a probe file in each): call it
-   * before a request whose result `add` will keep, so a paid result is never made only to be lost.
-   */
-  async checkWritable(): Promise<void> {
-    await this.ready;
-    for (const folder of [this.filesFolder, this.entriesFolder]) {
-      const probe = join(folder, `probe.${randomBytes(4).toString('hex')}.tmp`);
-      try {
-        await writeFileAtomic(probe, '');
-        await rm(probe, { force: true });
-      } catch (error) {
-        throw new MediaStorageError(folder, error);
-      }
-    }
   }
 
   /** Forgets an entry everywhere: the entry first (no window lists it after), then its files. */
@@ -254,7 +224,7 @@ export class MediaHistory implements Disposable {
     if (!isRecord(parsed) || parsed.id !== id) return 'damaged';
     if (isMediaEntry(parsed)) return parsed;
     this.unreadable.add(id);
-    this.report(new Error(`${id}.json is not a media entry this version can read (a newer version's?); it and its files are kept as they are`), 'reading the media history');
+    this.report(new Error(`${id}.json is from a newer version: kept as is`), 'reading the media history');
     return 'foreign';
   }
 
@@ -273,7 +243,7 @@ export class MediaHistory implements Disposable {
         moved.push(join(this.setAsideFolder, `${prefix}${name}`));
       }
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.report(error, `setting aside media entry ${id}`);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.report(error, `setting ${id} aside`);
     }
     return moved;
   }

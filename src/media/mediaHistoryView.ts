@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import { formatBytes } from '../util/bytes';
 import { escapeMarkdown } from '../util/html';
 import { entrySummary, shortText, type MediaEntry } from './mediaEntry';
-import type { MediaHistory, MediaSetAside } from './mediaHistory';
+import { showAdvice } from '../ui/notify';
+import type { MediaHistory } from './mediaHistory';
 
 /** A tree element, and the argument every media command takes: an entry, and a file of it (default the first). */
 export interface MediaNode {
@@ -20,16 +21,6 @@ function age(ms: number): string {
   if (s < 3600) return `${Math.round(s / 60)} min ago`;
   if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
   return `${Math.round(s / 86_400)} d ago`;
-}
-
-/** Said once per batch, by the window that moved the files: where they are, and a way to look at them. */
-async function announceSetAside(batch: MediaSetAside): Promise<void> {
-  const reveal = 'Reveal Folder';
-  const open = 'Open File';
-  const message = `Model Gateway could not read ${batch.files.length === 1 ? 'a Media history file' : `${batch.files.length} Media history files`} (damaged) and moved ${batch.files.length === 1 ? 'it' : 'them'} to ${batch.folder}. Nothing was deleted.`;
-  const choice = await vscode.window.showWarningMessage(message, reveal, open);
-  if (choice === reveal) await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(batch.folder));
-  if (choice === open) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(batch.files[0]));
 }
 
 export class MediaHistoryView implements vscode.TreeDataProvider<MediaNode>, vscode.Disposable {
@@ -46,7 +37,13 @@ export class MediaHistoryView implements vscode.TreeDataProvider<MediaNode>, vsc
     this.treeView = viewId ? vscode.window.createTreeView(viewId, { treeDataProvider: this, showCollapseAll: false }) : undefined;
     this.subscriptions.push(
       new vscode.Disposable(history.onDidChange(() => this.update()).dispose),
-      new vscode.Disposable(history.onDidSetAside((batch) => void announceSetAside(batch)).dispose),
+      // Said once per batch, by the window that moved the files: where they are, and a way to look at them.
+      new vscode.Disposable(
+        history.onDidSetAside(({ files, folder }) => {
+          const message = `Damaged Media history files (${files.length}) were moved, not deleted, to ${folder}.`;
+          void showAdvice({ kind: 'other', message, actions: [{ title: 'Reveal Folder', command: 'revealFileInOS', args: [vscode.Uri.file(folder)] }] }, 'warning');
+        }).dispose,
+      ),
       vscode.window.onDidChangeWindowState((state) => state.focused && void history.reload()),
     );
     void history.ready.then(() => this.update());

@@ -32,6 +32,6 @@ export class JobStorageError extends Error {
     cause: unknown,
   ) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`The video job was not sent: it could not be saved in ${folder} first (${reason}). Make the folder writable or free some disk space, then try again.`, { cause });
+    super(`Not sent: could not save the video job in ${folder} (${reason}). Make it writable or free disk space, then try again.`, { cause });
   }
 }

@@ -44,10 +44,9 @@ export async function showJobError(ctx: VideoCommandContext, argument?: unknown)
 
 /** Said once per batch, by the window that moved the files: where they are, and a way to look at them. */
 export async function announceSetAside(ctx: VideoCommandContext, batch: SetAsideBatch): Promise<void> {
-  const count = batch.files.length === 1 ? 'a video job file' : `${batch.files.length} video job files`;
   const reveal = 'Reveal Folder';
   const open = 'Open File';
-  const message = `Model Gateway could not read ${count} (damaged) and moved ${batch.files.length === 1 ? 'it' : 'them'} to ${batch.folder}. Nothing was deleted; the rest of the jobs are unaffected.`;
+  const message = `Damaged video job files (${batch.files.length}) could not be read and were moved, not deleted, to ${batch.folder}. The other jobs are unaffected.`;
   const choice = await ctx.ui.notify('warning', message, reveal, open);
   if (choice === reveal) await ctx.ui.showFile(vscode.Uri.file(batch.folder), 'os');
   if (choice === open) await ctx.ui.showFile(vscode.Uri.file(batch.files[0]), 'open');

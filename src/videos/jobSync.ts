@@ -247,7 +247,7 @@ export class JobSync implements Disposable {
     const parsed = parseJobFile(key, text);
     if (typeof parsed === 'object') return parsed;
     if (typeof parsed === 'number') {
-      if (!this.foreign.has(key)) this.host.onError(new Error(`${key}.json was written by a newer version (schema ${parsed}); it is left as it is`));
+      if (!this.foreign.has(key)) this.host.onError(new Error(`${key}.json is from a newer version (schema ${parsed}): left as is`));
       this.foreign.add(key);
       return undefined;
     }

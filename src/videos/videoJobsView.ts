@@ -63,6 +63,8 @@ interface ViewOptions {
   treeViewId?: string;
   /** Only the primary instance sets context keys and asks for a key when the gateway refuses one. */
   primary: boolean;
+  /** Damaged job files the current store set aside. */
+  onSetAside?(batch: SetAsideBatch): void;
 }
 
 function pollBoundsOf(video: VideoDefaults): { minMs: number; maxMs: number } {
@@ -86,9 +88,6 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   private readonly jobsChanged = new vscode.EventEmitter<readonly string[]>();
   /** The keys of jobs that changed, whichever store is current (the chat's /video cards follow this). */
   readonly onDidChangeJobs = this.jobsChanged.event;
-  private readonly setAside = new vscode.EventEmitter<SetAsideBatch>();
-  /** Damaged job files the current store set aside. */
-  readonly onDidSetAside = this.setAside.event;
 
   constructor(
     private readonly deps: VideoFeatureDeps,
@@ -157,7 +156,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
         if (this.rebuildWanted) void this.rebuildStore();
       }),
       store.onDidFinish((record) => this.finished.fire(record)),
-      store.onDidSetAside((batch) => this.setAside.fire(batch)),
+      store.onDidSetAside((batch) => this.options.onSetAside?.(batch)),
       // The poll that met the 429 already told the connection (the status bar's countdown); only the message changes.
       store.onDidChangePause(() => this.update()),
       store.onAuthRequired((required) => this.onAuthRequired(required)),
@@ -245,7 +244,6 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     this.provider.dispose();
     this.finished.dispose();
     this.jobsChanged.dispose();
-    this.setAside.dispose();
   }
 }
 
@@ -278,10 +276,9 @@ export class VideoFeature implements vscode.Disposable {
   readonly view: VideoJobsView;
   private readonly load: Lazy<{ module: VideoCommandsModule; commands: VideoJobCommands; previews: VideoPreviewPanels }>;
   private readonly finishSubscription: Subscription;
-  private readonly setAsideSubscription: Subscription;
 
   constructor(deps: VideoFeatureDeps, options: ViewOptions & { ui?: CommandUi }) {
-    this.view = new VideoJobsView(deps, options);
+    this.view = new VideoJobsView(deps, { ...options, onSetAside: (batch) => void this.commands.announceSetAside(batch) });
     const { connection, models, settings, keyFor } = deps;
     this.load = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -291,7 +288,6 @@ export class VideoFeature implements vscode.Disposable {
       return { module, previews, commands: new module.VideoJobCommands({ view: this.view, connection, models, settings, keyFor, previews, ui }) };
     });
     this.finishSubscription = this.view.onDidFinish((record) => void this.commands.announceFinished(record));
-    this.setAsideSubscription = this.view.onDidSetAside((batch) => void this.commands.announceSetAside(batch));
   }
 
   get commands(): VideoJobCommands {
@@ -317,7 +313,6 @@ export class VideoFeature implements vscode.Disposable {
 
   dispose(): void {
     this.finishSubscription.dispose();
-    this.setAsideSubscription.dispose();
     this.load.peek()?.previews.dispose();
     this.view.dispose();
   }

@@ -626,7 +626,7 @@ describe('video jobs', function () {
     const jobs = path.join(folder, 'jobs');
     const restore = makeReadOnly(jobs);
     try {
-      await assert.rejects(bundle.commands.generateVideo({ prompt: 'A lantern floating over a dark lake' }), /not sent/);
+      await assert.rejects(bundle.commands.generateVideo({ prompt: 'A lantern floating over a dark lake' }), /not sent/i);
       const error = ui.shown.find((s) => s.kind === 'advice');
       assert.ok(error, `an error is shown: ${JSON.stringify(ui.shown)}`);
       assert.ok(error.message.includes(jobs), `it names the folder: ${error.message}`);
