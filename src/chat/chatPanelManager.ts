@@ -53,6 +53,8 @@ const LANGUAGE_ALIASES: Record<string, string> = {
 export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.Disposable {
   readonly store: ChatSessionStore;
   private readonly panels = new Set<ChatPanel>();
+  /** Sessions being loaded into a new panel, by session id. */
+  private readonly opening = new Map<string, Promise<ChatPanel | undefined>>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private lastActive: ChatPanel | undefined;
   private lastEditor: vscode.TextEditor | undefined;
@@ -107,15 +109,26 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     return this.attach(panel, session);
   }
 
-  /** Opens a saved session, or focuses its panel when it is already open. */
-  async openSession(id: string): Promise<ChatPanel | undefined> {
+  /**
+   * Opens a saved session, or focuses its panel when it is already open. A second open while the first is still
+   * loading the session (a double-click in the Chats view) gets the same panel: one chat is one panel.
+   */
+  openSession(id: string): Promise<ChatPanel | undefined> {
     const open = [...this.panels].find((p) => p.sessionId === id);
     if (open) {
       open.reveal();
-      return open;
+      return Promise.resolve(open);
     }
+    const pending = this.opening.get(id);
+    if (pending) return pending;
+    const opened = this.loadIntoPanel(id).finally(() => this.opening.delete(id));
+    this.opening.set(id, opened);
+    return opened;
+  }
+
+  private async loadIntoPanel(id: string): Promise<ChatPanel | undefined> {
     const session = await this.store.load(id);
-    if (!session) return undefined;
+    if (!session || this.disposed) return undefined;
     const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, session.title, vscode.ViewColumn.Active, { retainContextWhenHidden: false });
     return this.attach(panel, session);
   }
@@ -138,16 +151,22 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   /** WebviewPanelSerializer: brings back a panel that was open before the reload, with its session. */
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     const id = isRecord(state) && isId(state.sessionId) ? state.sessionId : undefined;
-    const open = id ? [...this.panels].find((p) => p.sessionId === id) : undefined;
+    const open = id ? [...this.panels].find((p) => p.sessionId === id) ?? (await this.opening.get(id)) : undefined;
     if (open) {
       panel.dispose();
       open.reveal();
       return;
     }
-    const saved = id ? await this.store.load(id) : undefined;
-    const now = this.options.clock.now();
-    const session = saved ?? { id: id ?? randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings: settingsFromDefaults(this.options.chatDefaults()), turns: [] };
-    this.attach(panel, session);
+    const restore = async () => {
+      const saved = id ? await this.store.load(id) : undefined;
+      const now = this.options.clock.now();
+      const session = saved ?? { id: id ?? randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings: settingsFromDefaults(this.options.chatDefaults()), turns: [] };
+      return this.attach(panel, session);
+    };
+    if (!id) return void (await restore());
+    const restored = restore().finally(() => this.opening.delete(id));
+    this.opening.set(id, restored);
+    await restored;
   }
 
   async askAboutSelection(editor: vscode.TextEditor | undefined = vscode.window.activeTextEditor ?? this.lastEditor): Promise<ChatPanel | undefined> {
