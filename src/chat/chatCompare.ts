@@ -59,10 +59,11 @@ export class ChatCompare implements Disposable {
   async keep(id: string, index: number): Promise<boolean> {
     const run = this.run;
     const column = run?.id === id ? run.column(index) : undefined;
-    if (!run || !column || column.status === 'streaming' || column.content === '') return false;
+    const status = run?.id === id ? run.kept(index) : undefined;
+    if (!run || !column || !status) return false;
     // The other replies are no longer wanted.
     run.stop();
-    const kept = await this.controller.keepReply(run.question, { model: column.model, content: column.content, usage: column.usage, finishReason: column.finishReason });
+    const kept = await this.controller.keepReply(run.question, { model: column.model, content: column.content, usage: column.usage, finishReason: column.finishReason, ...status });
     if (!kept) return false;
     this.context.tray.take();
     this.close();

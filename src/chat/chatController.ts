@@ -55,6 +55,16 @@ export type ChatEvent =
   /** Another window's changes to this chat were merged in: the transcript should be shown again. */
   | { type: 'reloaded' };
 
+/** A reply obtained elsewhere (Compare), with the status it ended in and, when it broke off, why. */
+export interface KeptReply {
+  model: string;
+  content: string;
+  usage: AssistantTurn['usage'];
+  finishReason: string | null;
+  status: Extract<AssistantTurn['status'], 'complete' | 'interrupted' | 'stopped'>;
+  error?: TurnError;
+}
+
 const DEFAULT_FLUSH_MS = 25;
 
 interface Run {
@@ -150,10 +160,11 @@ export class ChatController implements Disposable {
   }
 
   /** Adds a question and a reply obtained elsewhere (the one the user kept from a comparison), saved at once. */
-  async keepReply(question: { text: string; attachments: readonly Attachment[] }, reply: { model: string; content: string; usage: AssistantTurn['usage']; finishReason: string | null }): Promise<boolean> {
+  async keepReply(question: { text: string; attachments: readonly Attachment[] }, reply: KeptReply): Promise<boolean> {
     if (this.running || this.disposed || question.text.trim() === '') return false;
     this.addUserTurn(question.text, question.attachments);
-    const turn: AssistantTurn = { ...emptyAssistantTurn(this.deps.newId(), reply.model, this.deps.clock.now()), content: reply.content, status: 'complete', usage: reply.usage, finishReason: reply.finishReason };
+    const turn: AssistantTurn = { ...emptyAssistantTurn(this.deps.newId(), reply.model, this.deps.clock.now()), content: reply.content, status: reply.status, usage: reply.usage, finishReason: reply.finishReason };
+    if (reply.error) turn.error = reply.error;
     this.state.turns.push(turn);
     this.touch();
     this.events.fire({ type: 'turnAdded', turn });

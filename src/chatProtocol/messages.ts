@@ -72,8 +72,9 @@ export interface ModelsState {
 }
 
 export type MediaModelLists = Record<MediaKind, string[]>;
-export type CompareStatus = 'streaming' | 'complete' | 'failed' | 'stopped';
-const COMPARE_STATUSES: readonly CompareStatus[] = ['streaming', 'complete', 'failed', 'stopped'];
+/** `interrupted`: the reply broke off (a dropped or stalled stream) after some text arrived; the text is kept. */
+export type CompareStatus = 'streaming' | 'complete' | 'interrupted' | 'failed' | 'stopped';
+const COMPARE_STATUSES: readonly CompareStatus[] = ['streaming', 'complete', 'interrupted', 'failed', 'stopped'];
 
 /** One model's reply in a comparison. */
 export interface CompareColumn {

@@ -117,6 +117,11 @@ describe('chat context bar in Chromium', function () {
     assert.equal(await columns.count(), 2);
     assert.match((await columns.nth(1).locator('.compare-meta').textContent()) ?? '', /complete · first token 320 ms · total 2\.1 s · 10 prompt · 5 completion · 15 tokens/);
     assert.equal(await columns.nth(0).getByRole('button', { name: 'Keep This Reply' }).isDisabled(), true, 'a streaming reply cannot be kept yet');
+    // The first reply stalls: its text is kept, marked interrupted with why, and it can be kept as such.
+    await receive(page, { type: 'compare', compare: { id: 'cmp1', question: 'Which?', columns: [{ ...column('model-k3', 'interrupted', 'One'), error: 'The gateway stopped answering.' }, column('model-5.2', 'complete', 'Two')] } });
+    assert.match((await columns.nth(0).locator('.compare-meta').textContent()) ?? '', /^interrupted · /);
+    assert.equal(await columns.nth(0).locator('.turn-error').textContent(), 'The gateway stopped answering.');
+    assert.equal(await columns.nth(0).getByRole('button', { name: 'Keep This Reply' }).isDisabled(), false, 'a reply that broke off can be kept');
     await columns.nth(1).getByRole('button', { name: 'Keep This Reply' }).click();
     assert.deepEqual((await posted(page)).at(-1), { type: 'keepCompare', id: 'cmp1', index: 1 });
     await receive(page, { type: 'compare', compare: null });
