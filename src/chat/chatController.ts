@@ -26,6 +26,7 @@ import {
 import { cleanFinishReason, cleanModelId, cleanToolCallId, cleanToolName, turnErrorFrom, usageFromGateway } from '../chatProtocol/sessionData';
 import { clip } from '../chatProtocol/validate';
 import { buildChatRequest } from './request';
+import { fitHistory } from './historyFit';
 import type { Attachment } from '../chatProtocol/attachments';
 import { hasImages } from './contextPrompt';
 import { imageRejectionAdvice } from './imageRejection';
@@ -63,6 +64,12 @@ export interface KeptReply {
   finishReason: string | null;
   status: Extract<AssistantTurn['status'], 'complete' | 'interrupted' | 'stopped'>;
   error?: TurnError;
+}
+
+/** How a request is sent when the chat no longer fits the model's context window (the user chose it). */
+export interface FitOptions {
+  /** Send only the newest turns that fit this many tokens; the reply records how many were left out. */
+  fitWindow?: number;
 }
 
 const DEFAULT_FLUSH_MS = 25;
@@ -110,10 +117,10 @@ export class ChatController implements Disposable {
   }
 
   /** Sends a message (with its context) and streams the reply. Returns false (and does nothing) while a reply is running. */
-  send(text: string, attachments: readonly Attachment[] = []): boolean {
+  send(text: string, attachments: readonly Attachment[] = [], options: FitOptions = {}): boolean {
     if (this.running || this.disposed || text.trim() === '') return false;
     this.addUserTurn(text, attachments);
-    void this.reply();
+    void this.reply(options);
     return true;
   }
 
@@ -122,19 +129,19 @@ export class ChatController implements Disposable {
   }
 
   /** Replaces the last reply with a new one (also how a failed or interrupted reply is retried). */
-  async regenerate(): Promise<boolean> {
+  async regenerate(options: FitOptions = {}): Promise<boolean> {
     await this.stopAndWait();
     const turns = this.state.turns;
     let from = turns.length;
     while (from > 0 && turns[from - 1].role === 'assistant') from--;
     if (from === 0 || this.disposed) return false;
     if (from < turns.length) this.removeFrom(from);
-    void this.reply();
+    void this.reply(options);
     return true;
   }
 
   /** Replaces a user message and everything after it, then asks again from there. */
-  async editAndResend(turnId: string, text: string): Promise<boolean> {
+  async editAndResend(turnId: string, text: string, options: FitOptions = {}): Promise<boolean> {
     if (text.trim() === '') return false;
     await this.stopAndWait();
     const index = this.state.turns.findIndex((t) => t.id === turnId && t.role === 'user');
@@ -143,7 +150,7 @@ export class ChatController implements Disposable {
     const attachments = (this.state.turns[index] as UserTurn).attachments ?? [];
     this.removeFrom(index);
     this.addUserTurn(text, attachments);
-    void this.reply();
+    void this.reply(options);
     return true;
   }
 
@@ -261,12 +268,18 @@ export class ChatController implements Disposable {
     this.events.fire({ type: 'turnsRemoved', fromIndex: index });
   }
 
-  private async reply(): Promise<void> {
+  private async reply(options: FitOptions = {}): Promise<void> {
     const turn = emptyAssistantTurn(this.deps.newId(), this.state.settings.model, this.deps.clock.now());
     let finished!: () => void;
     const run: Run = { turn, abort: new AbortController(), pending: undefined, timer: undefined, finished: new Promise((resolve) => (finished = resolve)) };
     this.running = run;
-    const history = this.state.turns.slice();
+    let history = this.state.turns.slice();
+    const fit = options.fitWindow === undefined ? undefined : fitHistory(history, this.state.settings, options.fitWindow);
+    if (fit) {
+      history = history.slice(fit.fromIndex);
+      // Said on the reply, saved with it: what the model did not see stays visible afterwards.
+      if (fit.omittedTurns > 0) turn.omittedTurns = fit.omittedTurns;
+    }
     this.state.turns.push(turn);
     this.touch();
     this.events.fire({ type: 'turnAdded', turn });
@@ -279,6 +292,7 @@ export class ChatController implements Disposable {
       if (!access.ok) throw new ChatSetupError(access.advice);
       origin = access.origin;
       if (run.abort.signal.aborted) throw abortError();
+      if (fit && !fit.fits) throw new ChatSetupError(adviceFor({ message: `Not sent: even the last message alone (≈${fit.total.toLocaleString('en-US')} tokens) is larger than the model's context window (${fit.window.toLocaleString('en-US')}). Shorten it or remove some of its context.` }));
       const request = buildChatRequest(history, this.state.settings, turn.model);
       const result = await access.api.chat(request, { signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta) });
       this.complete(run, result);

@@ -12,7 +12,7 @@ import { WorkspaceContextProvider } from './context/workspaceContextProvider';
 import { DEFAULT_MAX_INPUT_TOKENS } from '../models/lmMapping';
 import type { Clock } from '../util/clock';
 import { CHAT_VIEW_TYPE, type ModelsState } from '../chatProtocol/messages';
-import { NEW_CHAT_TITLE, type ChatSession, type MediaTurn } from '../chatProtocol/session';
+import { NEW_CHAT_TITLE, type ChatSession, type ChatSettings, type MediaTurn } from '../chatProtocol/session';
 import { isId, isRecord } from '../chatProtocol/validate';
 import { ChatController } from './chatController';
 import { ChatModelList, type ModelCatalogView } from './chatModelList';
@@ -25,6 +25,7 @@ import { ChatWebviewBridge, type ChatWorkbench } from './webviewBridge';
 import { ChatMediaHub } from './hub/mediaHub';
 import type { ChatMediaPorts } from './hub/ports';
 import { wireMediaTurn } from './hub/wireMedia';
+import { branchFromSummary } from './summaryBranchCommand';
 
 export interface ChatPanelManagerOptions {
   extensionUri: vscode.Uri;
@@ -99,12 +100,12 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     return [...this.panels].find((p) => p.panel.active) ?? this.lastActive;
   }
 
-  /** Opens a new chat; `model` (from List Models' "start a chat") overrides the default model. */
-  async newChat(options: { model?: string } = {}): Promise<ChatPanel> {
+  /** Opens a new chat; `model` (from List Models' "start a chat") overrides the default model, `settings` (a branch) all of them. */
+  async newChat(options: { model?: string; settings?: ChatSettings } = {}): Promise<ChatPanel> {
     const now = this.options.clock.now();
     const defaults = this.options.chatDefaults();
     const model = options.model?.trim() || defaults.model;
-    const session: ChatSession = { id: randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings: settingsFromDefaults({ ...defaults, model }), turns: [] };
+    const session: ChatSession = { id: randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings: options.settings ?? settingsFromDefaults({ ...defaults, model }), turns: [] };
     const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, session.title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { retainContextWhenHidden: false });
     return this.attach(panel, session);
   }
@@ -258,7 +259,12 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       action: (turnId: string, action: Parameters<ChatMediaHub['action']>[1]) => hub.action(turnId, action),
       wire: (turn: MediaTurn) => wireMediaTurn(turn, { keptFile: (e, f) => ports.media.keptFile(e, f), webviewSrc: (file) => webviewPanel.webview.asWebviewUri(vscode.Uri.file(file)).toString() }),
     };
-    const context = new ChatContext(controller, { sources: this.contextSources, windowFor: (model) => this.contextWindow(model), newId: () => randomUUID() });
+    const context = new ChatContext(controller, {
+      sources: this.contextSources,
+      windowFor: (model) => this.contextWindow(model),
+      newId: () => randomUUID(),
+      summarize: (pending) => branchFromSummary(controller.session, pending, this.summaryDeps),
+    });
     const compare = new ChatCompare(controller, context, {
       gateway: () => this.options.connection.access(),
       clock,
@@ -296,6 +302,17 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     maxBytes: () => this.contextSettings().maxAttachmentBytes,
     newId: () => randomUUID(),
   });
+
+  /** Branch with a Summary: how the summary is asked for and where the new chat opens. */
+  private readonly summaryDeps = {
+    gateway: () => this.options.connection.access(),
+    defaultModel: () => this.defaultModel(),
+    windowFor: (model: string) => this.contextWindow(model).tokens,
+    openChat: async (settings: ChatSettings, draft: string) => {
+      const panel = await this.newChat({ settings });
+      panel.bridge.postDraft(draft);
+    },
+  };
 
   private async pickCompareModels(current: string): Promise<string[] | undefined> {
     const models = await this.models.models();
