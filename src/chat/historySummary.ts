@@ -10,7 +10,7 @@ import { fitHistory } from './historyFit';
 
 export const SUMMARY_INSTRUCTION =
   'Summarize the conversation you are given so that it can continue in a new chat. Keep the facts, decisions, names, code identifiers and open questions; leave out pleasantries. Use short paragraphs or a list, at most about 300 words, and add nothing that is not in the conversation.';
-/** The summary's reply reserve. */
+/** The summary's reply reserve: at most this, and at most a quarter of the window (the transcript needs the rest). */
 export const SUMMARY_MAX_TOKENS = 1024;
 
 export interface SummaryRequest {
@@ -21,7 +21,8 @@ export interface SummaryRequest {
 
 /** The request for a summary of `session` by `model`, its transcript cut to the newest turns that fit `window`. */
 export function summaryRequest(session: Readonly<ChatSession>, model: string, window: number): SummaryRequest {
-  const settings = { ...defaultSettings(), systemPrompt: SUMMARY_INSTRUCTION, maxTokens: SUMMARY_MAX_TOKENS };
+  const maxTokens = Math.max(1, Math.min(SUMMARY_MAX_TOKENS, Math.floor(window / 4)));
+  const settings = { ...defaultSettings(), systemPrompt: SUMMARY_INSTRUCTION, maxTokens };
   const fit = fitHistory(session.turns, settings, window);
   const lines: string[] = [];
   for (const turn of session.turns.slice(fit.fromIndex)) {
@@ -33,7 +34,7 @@ export function summaryRequest(session: Readonly<ChatSession>, model: string, wi
   const room = Math.max(0, (window - fixedTokens(settings)) * CHARS_PER_TOKEN - 100);
   if (!fit.fits && transcript.length > room) transcript = `…${transcript.slice(transcript.length - room)}`;
   return {
-    request: { model, messages: [{ role: 'system', content: SUMMARY_INSTRUCTION }, { role: 'user', content: transcript }], stream: true, max_tokens: SUMMARY_MAX_TOKENS },
+    request: { model, messages: [{ role: 'system', content: SUMMARY_INSTRUCTION }, { role: 'user', content: transcript }], stream: true, max_tokens: maxTokens },
     omittedTurns: fit.omittedTurns,
   };
 }

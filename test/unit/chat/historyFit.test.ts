@@ -78,9 +78,9 @@ describe('long chats: branch with a summary', () => {
   const session: ChatSession = { id: 's', title: 'Otters', createdAt: 0, updatedAt: 0, settings: { ...defaultSettings(), model: 'model-k3', systemPrompt: 'Be brief' }, turns: [...exchanges(30)] };
 
   it('asks for a summary of the newest turns that fit, and says which it does not cover', () => {
-    const asked = summaryRequest(session, 'model-k3', 1024 + 100 + 26 * 10);
+    const asked = summaryRequest(session, 'model-k3', 600);
     assert.equal(asked.request.model, 'model-k3');
-    assert.equal(asked.request.max_tokens, 1024);
+    assert.equal(asked.request.max_tokens, 150, 'a small window keeps three quarters for the transcript');
     assert.equal(asked.request.messages[0].content, SUMMARY_INSTRUCTION);
     const transcript = String(asked.request.messages[1].content);
     assert.ok(transcript.startsWith('User:\n'), 'starts at a question');
@@ -88,6 +88,7 @@ describe('long chats: branch with a summary', () => {
     assert.equal(transcript.split('User:\n').length - 1, 30 - asked.omittedTurns / 2);
     const all = summaryRequest(session, 'model-k3', 100_000);
     assert.equal(all.omittedTurns, 0);
+    assert.equal(all.request.max_tokens, 1024);
     assert.equal(String(all.request.messages[1].content).split('Assistant:\n').length - 1, 30);
   });
 
