@@ -26,7 +26,8 @@ import {
 import { cleanFinishReason, cleanModelId, cleanToolCallId, cleanToolName, turnErrorFrom, usageFromGateway } from '../chatProtocol/sessionData';
 import { clip } from '../chatProtocol/validate';
 import { buildChatRequest } from './request';
-import { fitHistory } from './historyFit';
+import { fitHistory, type FitOptions } from './historyFit';
+import type { KeptReply } from './compareRun';
 import type { Attachment } from '../chatProtocol/attachments';
 import { hasImages } from './contextPrompt';
 import { imageRejectionAdvice } from './imageRejection';
@@ -55,22 +56,6 @@ export type ChatEvent =
   | { type: 'title'; title: string }
   /** Another window's changes to this chat were merged in: the transcript should be shown again. */
   | { type: 'reloaded' };
-
-/** A reply obtained elsewhere (Compare), with the status it ended in and, when it broke off, why. */
-export interface KeptReply {
-  model: string;
-  content: string;
-  usage: AssistantTurn['usage'];
-  finishReason: string | null;
-  status: Extract<AssistantTurn['status'], 'complete' | 'interrupted' | 'stopped'>;
-  error?: TurnError;
-}
-
-/** How a request is sent when the chat no longer fits the model's context window (the user chose it). */
-export interface FitOptions {
-  /** Send only the newest turns that fit this many tokens; the reply records how many were left out. */
-  fitWindow?: number;
-}
 
 const DEFAULT_FLUSH_MS = 25;
 

@@ -6,7 +6,7 @@ import type { GatewayAccess } from '../gateway/connection';
 import { adviceFor } from '../gateway/errorAdvice';
 import type { Attachment } from '../chatProtocol/attachments';
 import type { CompareColumn, CompareState } from '../chatProtocol/messages';
-import { LIMITS, type AssistantStatus, type ChatSettings, type Turn, type TurnError, type UserTurn } from '../chatProtocol/session';
+import { LIMITS, type AssistantStatus, type ChatSettings, type TokenUsage, type Turn, type TurnError, type UserTurn } from '../chatProtocol/session';
 import { cleanFinishReason, turnErrorFrom, usageFromGateway } from '../chatProtocol/sessionData';
 import { clip } from '../chatProtocol/validate';
 import type { Clock, TimerHandle } from '../util/clock';
@@ -30,6 +30,14 @@ export interface CompareDeps {
 export interface KeptStatus {
   status: Extract<AssistantStatus, 'complete' | 'interrupted' | 'stopped'>;
   error?: TurnError;
+}
+
+/** A kept reply as the chat adds it to the thread: the column's text and figures, with how it ended. */
+export interface KeptReply extends KeptStatus {
+  model: string;
+  content: string;
+  usage: TokenUsage | null;
+  finishReason: string | null;
 }
 
 export class CompareRun implements Disposable {

@@ -4,6 +4,12 @@
 import type { ChatSettings, Turn } from '../chatProtocol/session';
 import { fixedTokens, turnTokens } from './request';
 
+/** How a request is sent when the chat no longer fits the model's context window (the user chose it). */
+export interface FitOptions {
+  /** Send only the newest turns that fit this many tokens; the reply records how many were left out. */
+  fitWindow?: number;
+}
+
 export interface HistoryFit {
   /** The first turn to send: 0 when everything fits, else always a user turn (an exchange is never split). */
   fromIndex: number;
