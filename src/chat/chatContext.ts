@@ -42,7 +42,7 @@ export interface ChatContextDeps {
 }
 
 /** What was held back because the chat does not fit, to be done once the user picks a way out. */
-type HeldAction = { kind: 'send'; text: string } | { kind: 'regenerate' } | { kind: 'edit'; turnId: string; text: string };
+type HeldAction = { kind: 'send'; text: string } | { kind: 'regenerate' } | { kind: 'edit'; turnId: string; text: string } | { kind: 'withoutImages'; text: string };
 
 export class ChatContext implements Disposable {
   readonly tray = new ContextTray();
@@ -150,6 +150,19 @@ export class ChatContext implements Disposable {
     return this.controller.editAndResend(turnId, text);
   }
 
+  /** Resend Without Image (after a model refused images): held back like Edit and resend when it does not fit. */
+  async resendWithoutImages(): Promise<boolean> {
+    const turns = this.controller.session.turns;
+    const index = turns.findLastIndex((t) => t.role === 'user');
+    const last = turns[index] as UserTurn | undefined;
+    if (last) {
+      const fit = this.fit([...turns.slice(0, index), this.question(last.content, (last.attachments ?? []).filter((a) => a.kind !== 'image'))]);
+      if (fit.fromIndex > 0 || !fit.fits) return this.hold({ kind: 'withoutImages', text: last.content }, fit);
+    }
+    this.release();
+    return this.controller.resendWithoutImages();
+  }
+
   /**
    * The user's way out of what was held back: send it with only the newest turns that fit, branch a new chat from a
    * summary, or drop it. `text` is the input's text now (a held message is sent as it reads now). False when nothing
@@ -168,6 +181,7 @@ export class ChatContext implements Disposable {
     const window = this.deps.windowFor(this.controller.session.settings.model).tokens;
     if (action.kind === 'regenerate') return this.controller.regenerate({ fitWindow: window });
     if (action.kind === 'edit') return this.controller.editAndResend(action.turnId, action.text, { fitWindow: window });
+    if (action.kind === 'withoutImages') return this.controller.resendWithoutImages({ fitWindow: window });
     // The message must fit on its own, attachments and all (else it is held again, saying so).
     const fit = fitHistory([...this.controller.session.turns, this.question(action.text, this.tray.attachments)], this.controller.session.settings, window);
     if (!fit.fits) return this.hold(action, fit);
@@ -188,13 +202,14 @@ export class ChatContext implements Disposable {
   private hold(action: HeldAction, fit: HistoryFit): false {
     const model = this.controller.session.settings.model || 'the model';
     const what = action.kind === 'send' ? 'Not sent' : action.kind === 'regenerate' ? 'Not regenerated' : 'Not resent';
+    const shown = action.kind === 'withoutImages' ? 'edit' : action.kind;
     const size = `≈${fit.whole.toLocaleString('en-US')} of ${fit.window.toLocaleString('en-US')} tokens`;
     const hasContext = action.kind === 'send' && this.tray.attachments.length > 0;
     // Only ways out that exist: no advice to trim attachments when there are none.
     const alone = !fit.fits ? (hasContext ? ' Even the message alone does not fit: trim or remove an attachment, or shorten it.' : ' Even the message alone does not fit: shorten it.') : '';
     const earlier = this.controller.session.turns.some((t) => turnTokens(t) > 0);
     this.warning = `${what}: the ${earlier ? 'chat' : 'message'} would overflow the context window of ${model} (${size}).${alone}`;
-    this.held = { action, overflow: { action: action.kind, omittedTurns: fit.fits ? fit.omittedTurns : 0, canSummarize: earlier && this.deps.summarize !== undefined, total: fit.whole, window: fit.window } };
+    this.held = { action, overflow: { action: shown, omittedTurns: fit.fits ? fit.omittedTurns : 0, canSummarize: earlier && this.deps.summarize !== undefined, total: fit.whole, window: fit.window } };
     this.update();
     return false;
   }

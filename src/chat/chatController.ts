@@ -140,14 +140,14 @@ export class ChatController implements Disposable {
   }
 
   /** Sends the last message again without its images (after a model refused them). */
-  async resendWithoutImages(): Promise<boolean> {
+  async resendWithoutImages(options: FitOptions = {}): Promise<boolean> {
     await this.stopAndWait();
     const index = this.state.turns.findLastIndex((t) => t.role === 'user');
     const turn = this.state.turns[index] as UserTurn | undefined;
     if (!turn || this.disposed || !hasImages(turn)) return false;
     this.removeFrom(index);
     this.addUserTurn(turn.content, (turn.attachments ?? []).filter((a) => a.kind !== 'image'));
-    void this.reply();
+    void this.reply(options);
     return true;
   }
 

@@ -323,7 +323,7 @@ export class ChatWebviewBridge implements Disposable {
     const action = turn?.role === 'assistant' ? turn.error?.actions[index] : undefined;
     if (!action) return;
     if (action.command === RESEND_WITHOUT_IMAGES.command) {
-      await this.controller.resendWithoutImages();
+      await (this.context ? this.context.resendWithoutImages() : this.controller.resendWithoutImages());
       return;
     }
     if (!ALLOWED_COMMAND.test(action.command)) {

@@ -163,6 +163,23 @@ describe('long chats: ChatContext holds back what does not fit until the user ch
     assert.equal(h.gateway.calls.length, 1, 'cancel sends nothing');
   });
 
+  it('Resend Without Image is held back too, and its newest-turns resend leaves out the image and the oldest turns', async () => {
+    const { h, context } = setup(70);
+    h.session.turns.push({ ...user('q', 'What is this?'), attachments: [{ kind: 'image', id: 'i1', name: 'x.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' }] });
+    h.session.turns.push({ ...reply('f', ''), status: 'failed' });
+    assert.equal(await context.resendWithoutImages(), false);
+    assert.equal(context.state.overflow?.action, 'edit');
+    assert.equal(h.gateway.calls.length, 0);
+    assert.equal(await context.resolveOverflow('newest'), true);
+    await settle();
+    const messages = h.gateway.calls[0].request.messages;
+    assert.equal(messages.at(-1)?.content, 'What is this?', 'text only');
+    assert.ok(messages.length < 11, 'the oldest turns are left out');
+    assert.ok((h.session.turns.at(-1) as AssistantTurn).omittedTurns! > 0);
+    h.gateway.calls[0].resolve(result('ok'));
+    await h.controller.idle;
+  });
+
   it('Branch with a Summary gets the held message; a message too large on its own offers no newest-turns send', async () => {
     const { h, context, summaries } = setup(40);
     assert.equal(context.send(WORDS.repeat(4)), false);
