@@ -188,6 +188,12 @@ export class ChatContext implements Disposable {
     return this.controller.send(action.text, this.tray.take(), { fitWindow: window });
   }
 
+  /** What the next message (with the attachments) would cost `model`, which takes the whole chat (Compare). */
+  fitFor(text: string, model: string): HistoryFit {
+    const session = this.controller.session;
+    return fitHistory([...session.turns, this.question(text, this.tray.attachments)], session.settings, this.deps.windowFor(model).tokens);
+  }
+
   private fit(turns: readonly Turn[]): HistoryFit {
     const session = this.controller.session;
     return fitHistory(turns, session.settings, this.deps.windowFor(session.settings.model).tokens);

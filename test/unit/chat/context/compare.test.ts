@@ -109,6 +109,21 @@ describe('chat context: compare', () => {
     context.dispose();
   });
 
+  it('refuses to compare when the chat and question would overflow a model\'s context window, sending nothing', async () => {
+    const h = createHarness();
+    h.session.turns.push({ id: 'u0', role: 'user', createdAt: 0, content: 'x'.repeat(4000) });
+    const warnings: string[] = [];
+    const context = new ChatContext(h.controller, { sources: { collect: async () => [], fromUris: async () => [], warn: () => undefined }, windowFor: (model) => ({ tokens: model === 'small' ? 500 : 100_000, source: 'model' }), newId: () => 'a' });
+    const compare = new ChatCompare(h.controller, context, { gateway: async () => h.access.result, clock: h.clock, newId: () => 'cmp', warn: (m) => warnings.push(m), pickModels: async () => undefined });
+    assert.equal(await compare.start('Q', ['model-k3', 'small']), false);
+    assert.match(warnings[0], /^Not compared: the chat and the question would overflow the context window of small\./);
+    await settle();
+    assert.equal(h.gateway.calls.length, 0);
+    assert.equal(await compare.start('Q', ['model-k3', 'model-5.2']), true);
+    compare.dispose();
+    context.dispose();
+  });
+
   it('needs 2 or 3 models and no running reply; a cancelled pick starts nothing', async () => {
     const one = setup(['model-k3']);
     assert.equal(await one.compare.start('Q', []), false);
