@@ -1,20 +1,21 @@
 // .gitignore rules for the workspace file picker, matched by the `ignore` package (git's own semantics), each
 // .gitignore applied from the folder it sits in, deeper files last so they override. The files come from a cloned
-// repository, so nothing in them may freeze the host: `ignore` turns a pattern into a regular expression, and a
-// pattern with many wildcards, above all `**` in the middle, backtracks polynomially in the depth of the path. So
-// a pattern is kept only within a wildcard budget, a folder keeps a bounded number of rules, and a very deep or
-// long path is judged by its ancestor folder (an ignored folder ignores everything in it, as in git).
+// repository, so nothing in them may freeze the host: `ignore` turns a pattern into a regular expression, and one
+// with many wildcards (above all two `**`) backtracks polynomially in the length and depth of the path. So a
+// pattern is kept only within a wildcard budget (`*?` rewritten `?*`, which matches the same), a folder keeps a
+// bounded number of rules, and a very deep or long path is judged by its ancestor folder (an ignored folder ignores
+// everything in it, as in git). Patterns over the budget are rare in real repositories; they are not applied.
 import ignore, { type Ignore } from 'ignore';
 
 export const GITIGNORE_LIMITS = {
   /** Rules kept per workspace folder, all its .gitignore files together; later lines are not applied. */
-  rulesPerFolder: 1000,
+  rulesPerFolder: 500,
   /** Characters of one pattern. */
   patternChars: 512,
   /** Runs of `*` in one pattern. */
-  starRuns: 4,
-  /** `**` inside a pattern (a leading `**` and a trailing `/**` cost nothing more than a plain name). */
-  innerGlobstars: 1,
+  starRuns: 3,
+  /** `**` in one pattern, besides a trailing one (`build/**` costs no more than `build/`). */
+  globstars: 1,
   /** A path deeper or longer than this is judged by its ancestor folder within both limits. */
   pathSegments: 32,
   pathChars: 1024,
@@ -32,7 +33,7 @@ function trimSlashes(path: string): string {
 export function withinBudget(line: string): boolean {
   if (line.length > GITIGNORE_LIMITS.patternChars) return false;
   let runs = 0;
-  let inner = 0;
+  let globstars = 0;
   for (let i = 0; i < line.length; i++) {
     if (line[i] === '\\') {
       i++;
@@ -42,12 +43,33 @@ export function withinBudget(line: string): boolean {
     const start = i;
     while (line[i + 1] === '*') i++;
     runs++;
-    const globstar = i > start;
-    const leading = start === 0 || (start === 1 && (line[0] === '/' || line[0] === '!'));
     const trailing = i === line.length - 1 || (i === line.length - 2 && line[i + 1] === '/');
-    if (globstar && !leading && !trailing) inner++;
+    if (i > start && !trailing) globstars++;
   }
-  return runs <= GITIGNORE_LIMITS.starRuns && inner <= GITIGNORE_LIMITS.innerGlobstars;
+  return runs <= GITIGNORE_LIMITS.starRuns && globstars <= GITIGNORE_LIMITS.globstars;
+}
+
+/**
+ * The same pattern with each run of `*` and `?` inside a name written as its `?`s then one `*` (`*?*?` is `??*`:
+ * at least two characters either way); `ignore` turns `*?` into a regex that backtracks, `?*` into one that does not.
+ */
+export function canonicalStars(line: string): string {
+  let out = '';
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '\\') {
+      out += line.slice(i, i + 2);
+      i++;
+    } else if (c === '*' || c === '?') {
+      let end = i;
+      let questions = 0;
+      while (line[end] === '*' || line[end] === '?') questions += line[end++] === '?' ? 1 : 0;
+      const run = line.slice(i, end);
+      out += questions === 0 || questions === run.length ? run : `${'?'.repeat(questions)}*`;
+      i = end - 1;
+    } else out += c;
+  }
+  return out;
 }
 
 function isRule(line: string): boolean {
@@ -76,8 +98,9 @@ export class IgnoreRules {
     const lines: string[] = [];
     for (const line of content.split('\n')) {
       if (this.kept >= GITIGNORE_LIMITS.rulesPerFolder) break;
-      if (!isRule(line) || !withinBudget(line)) continue;
-      lines.push(line.endsWith('\r') ? line.slice(0, -1) : line);
+      const pattern = canonicalStars(line.endsWith('\r') ? line.slice(0, -1) : line);
+      if (!isRule(pattern) || !withinBudget(pattern)) continue;
+      lines.push(pattern);
       this.kept++;
     }
     if (lines.length > 0) this.layers.push({ base: trimSlashes(base), matcher: ignore().add(lines) });
