@@ -20,6 +20,11 @@ export function insideFolders(path: string, folders: readonly string[]): string 
   return undefined;
 }
 
+/** Whether two absolute paths name the same place (Windows compares without case: `c:\\` from a URI, `C:\\` from realpath). */
+export function samePath(a: string, b: string): boolean {
+  return process.platform === 'win32' ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
 export interface FileFacts {
   /** The path as the user sees it (relative to the workspace when inside it). */
   display: string;
@@ -37,7 +42,7 @@ export interface FileFacts {
 export function factsOf(display: string, path: string, realPath: string, folders: readonly string[]): FileFacts {
   const realRelative = insideFolders(realPath, folders);
   const outside = realRelative === undefined;
-  return { display, realPath, linked: realPath !== path, outside, secretName: isSecretPath(display) || isSecretPath(realRelative ?? realPath) };
+  return { display, realPath, linked: !samePath(realPath, path), outside, secretName: isSecretPath(display) || isSecretPath(realRelative ?? realPath) };
 }
 
 const SENDS = 'Attaching it sends its content to the gateway.';

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { ContextSource } from '../../chatProtocol/messages';
 import { ATTACHMENT_LIMITS, type Attachment, type TextAttachment, type TextSource } from '../../chatProtocol/attachments';
-import { consentQuestion, factsOf, insideFolders, realFolders, type FileFacts } from './consent';
+import { consentQuestion, factsOf, insideFolders, realFolders, samePath, type FileFacts } from './consent';
 import { checkTextFile, lineCount, sizeRefusal } from './fileCheck';
 import { notAFileRefusal, readBounded, resolveFile } from './fileRead';
 import { IgnoreRules } from './gitignore';
@@ -152,7 +152,7 @@ export class WorkspaceContextProvider {
     range: (options) => vscode.window.showInputBox(options),
   };
 
-  /** Asks whether to attach a file that looks like it holds secrets (a modal); replaceable so tests can answer. */
+  /** Asks for the yes a file needs (outside the workspace, a credential by name or content): a modal; replaceable so tests can answer. */
   askAttachSecrets: (message: string) => Promise<boolean> = askModal;
 
   /** Asks the consent question the facts (and the text about to be sent) call for; true when none is needed. */
@@ -310,7 +310,7 @@ export class WorkspaceContextProvider {
     if (uri.scheme !== 'file') return void this.warn(`${path} is not a file on disk; open it in an editor and attach the Active File instead.`);
     try {
       const resolved = await resolveFile(uri.fsPath);
-      const via = resolved.realPath !== uri.fsPath ? resolved.realPath : undefined;
+      const via = samePath(resolved.realPath, uri.fsPath) ? undefined : resolved.realPath;
       if (resolved.kind !== 'file') return void this.warn(notAFileRefusal(path, resolved.kind, via));
       if (resolved.size > maxBytes) return void this.warn(tooLarge(resolved.size));
       const facts = factsOf(path, uri.fsPath, resolved.realPath, await this.workspaceRoots());
