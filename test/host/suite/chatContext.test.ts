@@ -295,6 +295,30 @@ describe('chat context and images (issue 13)', function () {
       assert.equal(recorder.context!.chips.length, 0);
     });
 
+    it('Lines of a File… on a link out of the workspace asks the same question before reading; declined, no range is asked', async () => {
+      const env = path.join(outside, '.env');
+      fs.writeFileSync(env, 'TOKEN=1\n');
+      fs.mkdirSync(path.join(folder, 'docs'), { recursive: true });
+      fs.symlinkSync(env, path.join(folder, 'docs', 'settings.txt'));
+      const recorder = await openChat();
+      await until(async () => (await sources.listWorkspaceFiles()).some((f) => f.path.endsWith('docs/settings.txt')), 'the link to be listed');
+      const questions = sources.linesQuestions;
+      const ranges: string[] = [];
+      sources.linesQuestions = {
+        file: async (items) => items.find((i) => i.description?.endsWith('docs/settings.txt')),
+        range: async (options) => (ranges.push(options.value ?? ''), '1'),
+      };
+      try {
+        answerWith(false);
+        await recorder.send({ type: 'addContext', source: 'lines' });
+        assert.deepEqual(asked, [`mg-context-test/docs/settings.txt links to ${env}, outside the workspace. It looks like it holds secrets (keys, passwords or tokens). Attaching it sends its content to the gateway.`]);
+        assert.deepEqual(ranges, [], 'the file was not read, so no range was offered');
+        assert.equal(recorder.context!.chips.length, 0);
+      } finally {
+        sources.linesQuestions = questions;
+      }
+    });
+
     it('a link to /dev/zero is refused with a clear message, without reading it', async function () {
       if (!fs.existsSync('/dev/zero')) this.skip();
       fs.mkdirSync(path.join(folder, 'docs'), { recursive: true });
