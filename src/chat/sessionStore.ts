@@ -48,6 +48,8 @@ export interface StoreOptions {
   /** This extension host's process id (named in temp and lock files). */
   pid?: number;
   isAlive?: (pid: number) => boolean;
+  /** How long a lock may go unrefreshed before another window breaks it (fileLock.ts). */
+  lockStaleMs?: number;
   report?: Partial<StoreReporter>;
 }
 
@@ -132,7 +134,7 @@ export class ChatSessionStore {
   ) {
     this.clock = options.clock ?? realClock;
     this.pid = options.pid ?? process.pid;
-    this.lock = { clock: this.clock, pid: this.pid, isAlive: options.isAlive ?? processIsAlive };
+    this.lock = { clock: this.clock, pid: this.pid, isAlive: options.isAlive ?? processIsAlive, staleMs: options.lockStaleMs };
     this.report = { error: () => undefined, corrupt: () => undefined, repaired: () => undefined, ...options.report };
   }
 

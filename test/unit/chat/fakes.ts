@@ -92,6 +92,10 @@ export class MemoryFileSystem implements StoreFileSystem {
   async modifiedAt(name: string): Promise<number | undefined> {
     return this.modified.get(name);
   }
+
+  async touch(name: string): Promise<void> {
+    if (this.files.has(name)) this.modified.set(name, this.now());
+  }
 }
 
 export function result(content: string, extra: Partial<ChatResult> = {}): ChatResult {
