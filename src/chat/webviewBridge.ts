@@ -56,6 +56,7 @@ export function wireError(error: TurnError, now: number): WireTurnError {
 
 export function wireTurn(turn: Turn, now: number, media: (turn: MediaTurn) => WireMediaTurn = NO_HUB_WIRE): WireTurn {
   if (turn.role === 'media') return media(turn);
+  if (turn.role === 'newer') return { id: turn.id, role: 'newer', createdAt: turn.createdAt, kind: turn.kind, content: '' };
   if (turn.role === 'user') {
     const { attachments, ...rest } = turn;
     return attachments && attachments.length > 0 ? { ...rest, attachments: attachments.map(chipOf) } : rest;
