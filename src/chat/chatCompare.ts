@@ -46,6 +46,8 @@ export class ChatCompare implements Disposable {
       this.deps.warn(`Compare needs ${COMPARE_MODELS.min} or ${COMPARE_MODELS.max} different models (${chosen.length} chosen).`);
       return false;
     }
+    // Nothing leaves when the chat cannot be saved (the store tells the user; the question goes back to the input).
+    if (!(await this.controller.saveBeforeSend())) return false;
     this.close();
     const session = this.controller.session;
     const run = new CompareRun(this.deps.newId(), { text, attachments: [...this.context.tray.attachments] }, session.turns, session.settings, chosen, this.deps);

@@ -53,9 +53,19 @@ export type ChatEvent =
   | { type: 'settings'; settings: ChatSettings }
   | { type: 'title'; title: string }
   /** Another window's changes to this chat were merged in: the transcript should be shown again. */
-  | { type: 'reloaded' };
+  | { type: 'reloaded' }
+  /** A message could not be saved, so it was not sent: its text (and context) go back to the input. */
+  | { type: 'notSent'; text: string; attachments: readonly Attachment[] };
 
 const DEFAULT_FLUSH_MS = 25;
+
+/** The chat as it was before a send changed it, and what the user typed: restored when the send cannot be saved. */
+interface Undo {
+  turns: Turn[];
+  title: string;
+  updatedAt: number;
+  draft?: { text: string; attachments: readonly Attachment[] };
+}
 
 interface Run {
   turn: AssistantTurn;
@@ -102,8 +112,9 @@ export class ChatController implements Disposable {
   /** Sends a message (with its context) and streams the reply. Returns false (and does nothing) while a reply is running. */
   send(text: string, attachments: readonly Attachment[] = []): boolean {
     if (this.running || this.disposed || text.trim() === '') return false;
+    const undo = this.undoPoint({ text, attachments });
     this.addUserTurn(text, attachments);
-    void this.reply();
+    void this.reply(undo);
     return true;
   }
 
@@ -118,8 +129,9 @@ export class ChatController implements Disposable {
     let from = turns.length;
     while (from > 0 && turns[from - 1].role === 'assistant') from--;
     if (from === 0 || this.disposed) return false;
+    const undo = this.undoPoint();
     if (from < turns.length) this.removeFrom(from);
-    void this.reply();
+    void this.reply(undo);
     return true;
   }
 
@@ -131,9 +143,10 @@ export class ChatController implements Disposable {
     if (index < 0 || this.disposed) return false;
     // The edited message keeps the context it was sent with.
     const attachments = (this.state.turns[index] as UserTurn).attachments ?? [];
+    const undo = this.undoPoint({ text, attachments: [] });
     this.removeFrom(index);
     this.addUserTurn(text, attachments);
-    void this.reply();
+    void this.reply(undo);
     return true;
   }
 
@@ -143,23 +156,42 @@ export class ChatController implements Disposable {
     const index = this.state.turns.findLastIndex((t) => t.role === 'user');
     const turn = this.state.turns[index] as UserTurn | undefined;
     if (!turn || this.disposed || !hasImages(turn)) return false;
+    const undo = this.undoPoint();
     this.removeFrom(index);
     this.addUserTurn(turn.content, (turn.attachments ?? []).filter((a) => a.kind !== 'image'));
-    void this.reply();
+    void this.reply(undo);
     return true;
   }
 
   /** Adds a question and a reply obtained elsewhere (the one the user kept from a comparison), saved at once. */
   async keepReply(question: { text: string; attachments: readonly Attachment[] }, reply: { model: string; content: string; usage: AssistantTurn['usage']; finishReason: string | null }): Promise<boolean> {
     if (this.running || this.disposed || question.text.trim() === '') return false;
+    const undo = this.undoPoint();
     this.addUserTurn(question.text, question.attachments);
     const turn: AssistantTurn = { ...emptyAssistantTurn(this.deps.newId(), reply.model, this.deps.clock.now()), content: reply.content, status: 'complete', usage: reply.usage, finishReason: reply.finishReason };
     this.state.turns.push(turn);
     this.touch();
     this.events.fire({ type: 'turnAdded', turn });
-    await this.persist();
+    // Kept only once it is on disk: otherwise the comparison stays open, with the reply in it.
+    if (!(await this.saveBeforeSend())) {
+      if (!this.disposed) this.restore(undo);
+      return false;
+    }
     if (!this.disposed) this.events.fire({ type: 'turnFinished', turn });
     return true;
+  }
+
+  /**
+   * Saves the chat before a request that is not one of its own turns leaves (a comparison): false, with the user
+   * told by the store, when it cannot be written, and then nothing may be sent.
+   */
+  async saveBeforeSend(): Promise<boolean> {
+    try {
+      await this.persist({ beforeSend: true });
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async updateSettings(settings: ChatSettings): Promise<void> {
@@ -250,7 +282,19 @@ export class ChatController implements Disposable {
     this.events.fire({ type: 'turnsRemoved', fromIndex: index });
   }
 
-  private async reply(): Promise<void> {
+  private undoPoint(draft?: Undo['draft']): Undo {
+    return { turns: this.state.turns.slice(), title: this.state.title, updatedAt: this.state.updatedAt, draft };
+  }
+
+  /** Puts the chat back as it was before a send that could not be saved, and the typed text back in the input. */
+  private restore(undo: Undo): void {
+    Object.assign(this.state, { turns: undo.turns, title: undo.title, updatedAt: undo.updatedAt });
+    this.events.fire({ type: 'title', title: undo.title });
+    this.events.fire({ type: 'reloaded' });
+    if (undo.draft) this.events.fire({ type: 'notSent', text: undo.draft.text, attachments: undo.draft.attachments });
+  }
+
+  private async reply(undo: Undo): Promise<void> {
     const turn = emptyAssistantTurn(this.deps.newId(), this.state.settings.model, this.deps.clock.now());
     let finished!: () => void;
     const run: Run = { turn, abort: new AbortController(), pending: undefined, timer: undefined, finished: new Promise((resolve) => (finished = resolve)) };
@@ -259,10 +303,17 @@ export class ChatController implements Disposable {
     this.state.turns.push(turn);
     this.touch();
     this.events.fire({ type: 'turnAdded', turn });
+    // The question is on disk before it leaves for the gateway; when it cannot be written, nothing is sent.
+    try {
+      await this.persist({ beforeSend: true });
+    } catch {
+      this.running = undefined;
+      if (!this.disposed) this.restore(undo);
+      finished();
+      return;
+    }
     let origin: string | undefined;
     try {
-      // The question is on disk before it leaves for the gateway.
-      await this.persist();
       turn.model = await this.modelForReply();
       const access = await this.deps.gateway();
       if (!access.ok) throw new ChatSetupError(access.advice);
@@ -393,10 +444,13 @@ export class ChatController implements Disposable {
     this.state.updatedAt = this.deps.clock.now();
   }
 
-  /** Saves the session; turns another window added meanwhile are taken in, and the transcript shown again. */
-  private async persist(): Promise<void> {
+  /**
+   * Saves the session; turns another window added meanwhile are taken in, and the transcript shown again. With
+   * `beforeSend`, a failure rejects (the store has told the user), so that the request is not sent.
+   */
+  private async persist(options: { beforeSend?: boolean } = {}): Promise<void> {
     const sent = baseOf(this.state);
-    const merged = await this.deps.store.save(this.state);
+    const merged = await (options.beforeSend ? this.deps.store.saveBeforeSend(this.state) : this.deps.store.save(this.state));
     if (!merged || this.disposed) return;
     const next = mergeSessions(sent, this.state, merged, this.running?.turn.id);
     const titleChanged = next.title !== this.state.title;

@@ -5,6 +5,8 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:f
 import { join } from 'node:path';
 
 export interface StoreFileSystem {
+  /** Where the files are, for messages (the folder's path). */
+  readonly location: string;
   /** The file's text, or undefined when it does not exist. */
   read(name: string): Promise<string | undefined>;
   /** Creates or replaces the file, flushed to disk before it resolves. */
@@ -59,6 +61,10 @@ export class NodeFileSystem implements StoreFileSystem {
   private created = false;
 
   constructor(private readonly folder: string) {}
+
+  get location(): string {
+    return this.folder;
+  }
 
   async read(name: string): Promise<string | undefined> {
     assertPlainName(name);

@@ -261,6 +261,9 @@ export class ChatWebviewBridge implements Disposable {
         return this.send({ type: 'title', title: event.title });
       case 'reloaded':
         return this.sendInit();
+      case 'notSent':
+        // Not saved, so not sent: what the user typed goes back to the input.
+        return this.send({ type: 'draft', text: event.text });
     }
   }
 
