@@ -1,12 +1,10 @@
-// One VS Code window's chat store in a process of its own, driven over IPC by storeProcesses.test.ts: `hold` takes a
-// chat's lock and keeps it until the process is killed; `append` adds questions to the chat, one save each.
-import { withFileLock } from '../../../src/chat/fileLock';
-import { NodeFileSystem, processIsAlive } from '../../../src/chat/fileSystem';
+// One VS Code window's chat store in a process of its own, driven over IPC by storeProcesses.test.ts: `append` adds
+// questions to a chat, one save each (as a window does for each question it sends).
+import { NodeFileSystem } from '../../../src/chat/fileSystem';
 import { ChatSessionStore } from '../../../src/chat/sessionStore';
 import type { ChatSession } from '../../../src/chatProtocol/session';
-import { realClock } from '../../../src/util/clock';
 
-export type StoreProcessCommand = { type: 'hold'; folder: string; file: string } | { type: 'append'; folder: string; sessionId: string; prefix: string; count: number };
+export type StoreProcessCommand = { type: 'append'; folder: string; sessionId: string; prefix: string; count: number };
 export type StoreProcessReply = { type: 'holding' } | { type: 'appended'; errors: string[] } | { type: 'failed'; error: string };
 
 const send = (reply: StoreProcessReply) => process.send?.(reply);
@@ -25,12 +23,5 @@ async function append(command: Extract<StoreProcessCommand, { type: 'append' }>)
 }
 
 process.on('message', (command: StoreProcessCommand) => {
-  const run =
-    command.type === 'hold'
-      ? withFileLock(new NodeFileSystem(command.folder), command.file, { clock: realClock, pid: process.pid, isAlive: processIsAlive }, async () => {
-          send({ type: 'holding' });
-          await new Promise(() => undefined); // until SIGKILL
-        })
-      : append(command);
-  run.catch((error: unknown) => send({ type: 'failed', error: String(error) }));
+  append(command).catch((error: unknown) => send({ type: 'failed', error: String(error) }));
 });

@@ -19,15 +19,20 @@ function start(): ChildProcess {
   return fork(join(__dirname, 'storeProcess.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 }
 
-function ask(child: ChildProcess, command: StoreProcessCommand): Promise<StoreProcessReply> {
+/** A process that takes the lock of `file` in `folder` and holds it until killed. */
+function holder(folder: string, file: string): ChildProcess {
+  return fork(join(__dirname, 'storeLockHolder.js'), [folder, file], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+}
+
+function reply(child: ChildProcess, command?: StoreProcessCommand): Promise<StoreProcessReply> {
   return new Promise((resolve, reject) => {
     const onExit = () => reject(new Error(`process ${child.pid} exited`));
     child.once('exit', onExit);
-    child.once('message', (reply: StoreProcessReply) => {
+    child.once('message', (message: StoreProcessReply) => {
       child.off('exit', onExit);
-      resolve(reply);
+      resolve(message);
     });
-    child.send(command);
+    if (command) child.send(command);
   });
 }
 
@@ -55,16 +60,15 @@ describe('chat store with four real processes', function () {
 
   it(`loses no question when a window dies holding the chat's lock (${TRIALS} trials)`, async () => {
     const failures: string[] = [];
-    let holder = start();
     for (let trial = 0; trial < TRIALS; trial++) {
       const folder = join(root, `t${trial}`);
       const seed = new ChatSessionStore(new NodeFileSystem(folder));
       await seed.save({ id: 's1', title: 'Shared', createdAt: 1, updatedAt: 1, settings: defaultSettings(), turns: [{ id: 'seed', role: 'user', createdAt: 1, content: 'seed' }] });
-      assert.deepEqual(await ask(holder, { type: 'hold', folder, file: 's1.json' }), { type: 'holding' });
-      await killed(holder);
-      holder = start(); // forked now so that it starts while the others work
-      const replies = await Promise.all(writers.map((child, i) => ask(child, { type: 'append', folder, sessionId: 's1', prefix: `w${i}`, count: QUESTIONS })));
-      for (const reply of replies) if (reply.type !== 'appended' || reply.errors.length > 0) failures.push(`trial ${trial}: ${JSON.stringify(reply)}`);
+      const dying = holder(folder, 's1.json');
+      assert.deepEqual(await reply(dying), { type: 'holding' });
+      await killed(dying);
+      const replies = await Promise.all(writers.map((child, i) => reply(child, { type: 'append', folder, sessionId: 's1', prefix: `w${i}`, count: QUESTIONS })));
+      for (const answer of replies) if (answer.type !== 'appended' || answer.errors.length > 0) failures.push(`trial ${trial}: ${JSON.stringify(answer)}`);
       const ids = (await new ChatSessionStore(new NodeFileSystem(folder)).peek('s1'))?.turns.map((t) => t.id) ?? [];
       const expected = ['seed', ...writers.flatMap((_c, i) => Array.from({ length: QUESTIONS }, (_x, q) => `w${i}-${q}`))];
       const missing = expected.filter((id) => !ids.includes(id));
@@ -72,7 +76,6 @@ describe('chat store with four real processes', function () {
       const leftovers = readdirSync(folder).filter((name) => name.includes('.lock'));
       if (leftovers.length > 0) failures.push(`trial ${trial}: left ${leftovers.join(', ')}`);
     }
-    holder.kill('SIGKILL');
     assert.deepEqual(failures, []);
   });
 });
