@@ -262,7 +262,8 @@ export class ChatWebviewBridge implements Disposable {
       case 'reloaded':
         return this.sendInit();
       case 'notSent':
-        // Not saved, so not sent: what the user typed goes back to the input.
+        // Not saved, so not sent: what the user typed goes back to the input, and its context to the tray.
+        for (const attachment of event.attachments) this.context?.tray.add(attachment);
         return this.send({ type: 'draft', text: event.text });
     }
   }

@@ -98,6 +98,16 @@ describe('chat store: storage that cannot be written', () => {
     assert.equal(told.length, 1);
     assert.deepEqual(posted.filter((m) => m.type === 'draft'), [{ type: 'draft', text: 'Which?' }]);
 
+    // A message with context: the text goes back to the input and the attachment to the tray.
+    const file = { kind: 'text', id: 'f1', source: 'file', path: 'a.ts', language: 'typescript', startLine: 1, endLine: 1, totalLines: 1, text: 'let a;' } as const;
+    context.tray.add(file);
+    await compareBridge.handle({ type: 'send', text: 'With context' });
+    await settle();
+    await h.controller.idle;
+    assert.equal(h.gateway.calls.length, 0);
+    assert.deepEqual(posted.filter((m) => m.type === 'draft').at(-1), { type: 'draft', text: 'With context' });
+    assert.deepEqual(context.tray.attachments, [file], 'the context is attached again');
+
     h.fs.readOnly = false;
     assert.equal(await compare.start('Which?', ['model-k3', 'model-5.2']), true);
     await settle();
