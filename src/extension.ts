@@ -75,7 +75,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   context.subscriptions.push(
     settingsChanged,
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!e.affectsConfiguration(SECTION) && !e.affectsConfiguration('http.proxy')) return;
+      if (!e.affectsConfiguration(SECTION) && !e.affectsConfiguration('http.proxy') && !e.affectsConfiguration('http.proxyStrictSSL')) return;
       settings = readSettings(vscodeSettingsSource());
       reportSettingsProblems(settings);
       connection.updateSettings(settings.gateway, vscodeProxySetting());
@@ -118,7 +118,7 @@ function wireKeysAndStatus({ context, log, keys, connection, register, testing }
     const { KeyCommands } = require('./auth/keyCommands') as typeof import('./auth/keyCommands');
     return new KeyCommands(keys, connection);
   });
-  const testConnection = new TestConnectionCommand({ connection, log, clock: realClock, proxySetting: vscodeProxySetting });
+  const testConnection = new TestConnectionCommand({ connection, log, clock: realClock, proxySetting: () => vscodeProxySetting().url });
   const statusBar = new ConnectionStatusBar(connection);
   context.subscriptions.push(statusBar, testConnection);
   register({ ...lazyHandlers(['modelGateway.setApiKey', 'modelGateway.rotateApiKey', 'modelGateway.clearApiKey', 'modelGateway.setBaseUrl'], () => keyCommands().handlers()), ...testConnection.handlers(), 'modelGateway.showStatusMenu': () => statusBar.showMenu() });
