@@ -31,6 +31,7 @@ import { hasImages } from './contextPrompt';
 import { imageRejectionAdvice } from './imageRejection';
 import { baseOf, mergeSessions } from './sessionMerge';
 import type { ChatSessionStore } from './sessionStore';
+import { ChatNotSavedError } from './notSaved';
 
 export interface ChatControllerDeps {
   store: ChatSessionStore;
@@ -450,7 +451,7 @@ export class ChatController implements Disposable {
    */
   private async persist(options: { beforeSend?: boolean } = {}): Promise<void> {
     const sent = baseOf(this.state);
-    const merged = await (options.beforeSend ? this.deps.store.saveBeforeSend(this.state) : this.deps.store.save(this.state));
+    const merged = await (options.beforeSend ? this.deps.store.saveBeforeSend(this.state, (error, folder) => new ChatNotSavedError(folder, error)) : this.deps.store.save(this.state));
     if (!merged || this.disposed) return;
     const next = mergeSessions(sent, this.state, merged, this.running?.turn.id);
     const titleChanged = next.title !== this.state.title;

@@ -46,29 +46,8 @@ export interface StoreReporter {
   corrupt(file: string, movedTo: string, reason: string): void;
   /** A session file had turns that were repaired or dropped; the rest of the session was kept. */
   repaired(sessionId: string, repaired: number, dropped: number): void;
-  /** A chat could not be saved before a request, so the request was not sent (the user must be told). */
-  notSaved(failure: ChatNotSavedError): void;
-}
-
-/** The chat could not be written before its request: nothing was sent. Names the folder and why, in words. */
-export class ChatNotSavedError extends Error {
-  constructor(
-    readonly folder: string,
-    readonly reason: string,
-  ) {
-    super(`Model Gateway could not save the chat in ${folder} (${reason}), so nothing was sent. Your message is back in the input box: free some disk space or make the folder writable, then send it again.`);
-  }
-}
-
-/** Why a write failed, in words. */
-function writeFailureReason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'EROFS') return 'the folder is read-only';
-  if (code === 'ENOSPC') return 'the disk is full';
-  if (code === 'EDQUOT') return 'the disk quota is used up';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  const message = error instanceof Error ? error.message : String(error);
-  return message.length > 200 ? `${message.slice(0, 199)}…` : message;
+  /** A chat could not be saved before a request, so the request was not sent: `failure` says so to the user. */
+  notSaved(failure: Error): void;
 }
 
 export interface StoreOptions {
@@ -226,14 +205,14 @@ export class ChatSessionStore {
   }
 
   /**
-   * Saves the session before a request that depends on it leaves: like save(), but a failure rejects with a
-   * ChatNotSavedError (and is reported as `notSaved`), so the caller sends nothing.
+   * Saves the session before a request that depends on it leaves: like save(), but a failure rejects with the
+   * error `explain` makes of it (for this folder), reported as `notSaved`, so the caller sends nothing.
    */
-  saveBeforeSend(session: ChatSession): Promise<ChatSession | undefined> {
+  saveBeforeSend(session: ChatSession, explain: (error: unknown, folder: string) => Error): Promise<ChatSession | undefined> {
     const snapshot = this.snapshot(session);
     return this.queue.run(() => this.writeSession(snapshot)).catch((error: unknown) => {
       this.report.error(error, `saving chat ${session.id}`);
-      const failure = new ChatNotSavedError(this.fs.location, writeFailureReason(error));
+      const failure = explain(error, this.fs.location);
       this.report.notSaved(failure);
       throw failure;
     });

@@ -4,32 +4,35 @@
 // exactly as it was read. Pure and browser-safe.
 import { isId, isRecord, type Fields } from './validate';
 
+/** Field names written as one string (the activation bundle is kept small). */
+const words = (names: string): readonly string[] => names.split(' ');
+
 /** A record's known fields, and its nested records (matched to the stored ones by position, or by `id`). */
 interface Shape {
   readonly keys: readonly string[];
   readonly nested?: Readonly<Record<string, { shape: Shape; list?: 'byIndex' | 'byId' }>>;
 }
 
-const USAGE: Shape = { keys: ['prompt', 'completion', 'total'] };
-const ACTION: Shape = { keys: ['title', 'command', 'args'] };
-const ERROR: Shape = { keys: ['message', 'kind', 'actions', 'retryAt'], nested: { actions: { shape: ACTION, list: 'byIndex' } } };
-const TOOL_CALL: Shape = { keys: ['id', 'name', 'arguments'] };
-const ATTACHMENT: Shape = { keys: ['kind', 'id', 'source', 'path', 'language', 'startLine', 'endLine', 'totalLines', 'text', 'name', 'mimeType', 'data'] };
-const SAMPLING: Shape = { keys: ['mode', 'value'] };
-const MEDIA_MODELS: Shape = { keys: ['image', 'video', 'speech'] };
+const USAGE: Shape = { keys: words('prompt completion total') };
+const ACTION: Shape = { keys: words('title command args') };
+const ERROR: Shape = { keys: words('message kind actions retryAt'), nested: { actions: { shape: ACTION, list: 'byIndex' } } };
+const TOOL_CALL: Shape = { keys: words('id name arguments') };
+const ATTACHMENT: Shape = { keys: words('kind id source path language startLine endLine totalLines text name mimeType data') };
+const SAMPLING: Shape = { keys: words('mode value') };
+const MEDIA_MODELS: Shape = { keys: words('image video speech') };
 const SETTINGS: Shape = {
-  keys: ['model', 'systemPrompt', 'sampling', 'maxTokens', 'stop', 'jsonMode', 'mediaModels'],
+  keys: words('model systemPrompt sampling maxTokens stop jsonMode mediaModels'),
   nested: { sampling: { shape: SAMPLING }, mediaModels: { shape: MEDIA_MODELS } },
 };
 const TURNS: Readonly<Record<string, Shape>> = {
-  user: { keys: ['id', 'role', 'createdAt', 'content', 'attachments'], nested: { attachments: { shape: ATTACHMENT, list: 'byId' } } },
+  user: { keys: words('id role createdAt content attachments'), nested: { attachments: { shape: ATTACHMENT, list: 'byId' } } },
   assistant: {
-    keys: ['id', 'role', 'createdAt', 'model', 'content', 'reasoning', 'refusal', 'toolCalls', 'status', 'finishReason', 'usage', 'error'],
+    keys: words('id role createdAt model content reasoning refusal toolCalls status finishReason usage error'),
     nested: { toolCalls: { shape: TOOL_CALL, list: 'byIndex' }, usage: { shape: USAGE }, error: { shape: ERROR } },
   },
-  media: { keys: ['id', 'role', 'createdAt', 'kind', 'content', 'prompt', 'model', 'state', 'entryId', 'fileName', 'jobKey', 'url', 'contentType', 'detail'] },
+  media: { keys: words('id role createdAt kind content prompt model state entryId fileName jobKey url contentType detail') },
 };
-const SESSION_KEYS = ['id', 'title', 'createdAt', 'updatedAt', 'settings', 'turns'];
+const SESSION_KEYS = words('id title createdAt updatedAt settings turns');
 
 /** The roles this version knows; any other is a newer version's kind of turn. */
 export function isKnownRole(role: unknown): boolean {

@@ -3,7 +3,6 @@
 import * as assert from 'node:assert/strict';
 import { ChatCompare } from '../../../src/chat/chatCompare';
 import { ChatContext } from '../../../src/chat/chatContext';
-import type { ChatNotSavedError } from '../../../src/chat/sessionStore';
 import { ChatWebviewBridge, type ChatWorkbench } from '../../../src/chat/webviewBridge';
 import type { HostMessage } from '../../../src/chatProtocol/messages';
 import { settle } from '../../../src/util/fakeClock';
@@ -11,7 +10,7 @@ import { result } from './fakes';
 import { createHarness } from './harness';
 
 function setup() {
-  const told: ChatNotSavedError[] = [];
+  const told: Error[] = [];
   // chatStoreProvider.ts shows `notSaved` to the user.
   const h = createHarness({ report: { notSaved: (failure) => told.push(failure) } });
   const posted: HostMessage[] = [];
