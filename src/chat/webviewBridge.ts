@@ -56,6 +56,7 @@ export function wireError(error: TurnError, now: number): WireTurnError {
 
 export function wireTurn(turn: Turn, now: number, media: (turn: MediaTurn) => WireMediaTurn = NO_HUB_WIRE): WireTurn {
   if (turn.role === 'media') return media(turn);
+  if (turn.role === 'newer') return { id: turn.id, role: 'newer', createdAt: turn.createdAt, kind: turn.kind, content: '' };
   if (turn.role === 'user') {
     const { attachments, ...rest } = turn;
     return attachments && attachments.length > 0 ? { ...rest, attachments: attachments.map(chipOf) } : rest;
@@ -180,6 +181,8 @@ export class ChatWebviewBridge implements Disposable {
       case 'trimContext':
         return this.context?.trim();
       case 'dropUris':
+        // Untrusted paths (the webview can name any file): the sources read one outside the workspace only after the
+        // host's own dialog naming its real path, and check every one for credentials.
         return this.context?.addUris(message.uris);
       case 'attachImage':
         return this.context?.addImage(message.name, message.data);
@@ -195,11 +198,16 @@ export class ChatWebviewBridge implements Disposable {
       case 'stop':
         controller.stop();
         return;
+      // Through the context when there is one: a conversation that no longer fits is held back, never sent whole.
       case 'regenerate':
-        await controller.regenerate();
+        await (this.context ? this.context.regenerate() : controller.regenerate());
         return;
       case 'editResend':
-        await controller.editAndResend(message.turnId, message.text);
+        await (this.context ? this.context.editAndResend(message.turnId, message.text) : controller.editAndResend(message.turnId, message.text));
+        return;
+      case 'resolveOverflow':
+        // Sending the newest turns took the input's text; when nothing was sent it goes back.
+        if (this.context && !(await this.context.resolveOverflow(message.choice, message.text)) && message.choice === 'newest' && message.text.trim() !== '') this.send({ type: 'draft', text: message.text });
         return;
       case 'updateSettings':
         await controller.updateSettings(message.settings);
@@ -267,6 +275,10 @@ export class ChatWebviewBridge implements Disposable {
         return this.send({ type: 'title', title: event.title });
       case 'reloaded':
         return this.sendInit();
+      case 'notSent':
+        // Not saved, so not sent: what the user typed goes back to the input, and its context to the tray.
+        for (const attachment of event.attachments) this.context?.tray.add(attachment);
+        return this.send({ type: 'draft', text: event.text });
     }
   }
 
@@ -325,7 +337,7 @@ export class ChatWebviewBridge implements Disposable {
     const action = turn?.role === 'assistant' ? turn.error?.actions[index] : undefined;
     if (!action) return;
     if (action.command === RESEND_WITHOUT_IMAGES.command) {
-      await this.controller.resendWithoutImages();
+      await (this.context ? this.context.resendWithoutImages() : this.controller.resendWithoutImages());
       return;
     }
     if (!ALLOWED_COMMAND.test(action.command)) {

@@ -74,6 +74,16 @@ export interface AssistantTurn {
   finishReason: string | null;
   usage: TokenUsage | null;
   error?: TurnError;
+  /**
+   * The chat no longer fitted the model's context window and the user chose to send only the newest turns: how many
+   * of the oldest were not sent with this reply's request. Absent when everything was sent.
+   */
+  omittedTurns?: number;
+}
+
+/** "the 12 oldest turns": how a reply (and the offer before it) names what was left out. */
+export function oldestTurnsText(count: number): string {
+  return count === 1 ? 'the oldest turn' : `the ${count.toLocaleString('en-US')} oldest turns`;
 }
 
 /**
@@ -106,7 +116,23 @@ export interface MediaTurn {
 
 export type MediaState = 'pending' | 'complete' | 'failed';
 
-export type Turn = UserTurn | AssistantTurn | MediaTurn;
+/**
+ * A turn of a kind a newer version of the extension wrote (its `role` is `kind`). It is shown as "made by a newer
+ * version", sent to no model, and written back exactly as it was read (`stored`).
+ */
+export interface NewerTurn {
+  id: string;
+  role: 'newer';
+  createdAt: number;
+  kind: string;
+  content: '';
+  stored: Record<string, unknown>;
+}
+
+export type Turn = UserTurn | AssistantTurn | MediaTurn | NewerTurn;
+
+/** How a newer version's turn is shown and exported. */
+export const NEWER_TURN_TEXT = 'Made by a newer version of Model Gateway';
 
 export interface ChatSession {
   id: string;

@@ -5,7 +5,7 @@
 //   removed/<key>          a tombstone: a window that was still writing the job deletes its file again;
 //   finished/<key>         created exclusively by the one window that announces the job's end;
 //   leases/<origin>.lock   which window polls a gateway (see pollLease.ts);
-//   jobs/<key>.json.v<N>-backup  a file of a newer schema version N as it was before this version first rewrote it;
+//   jobs/<key>.v<N>.bak.json  a file of a newer schema version N as it was before this version first rewrote it;
 //   set-aside/<key>.<time>.json  a job file that could not be read (damaged), moved out of the way, never deleted.
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
@@ -157,7 +157,7 @@ export class JobFiles {
   async write(key: string, text: string, backupOf?: number): Promise<'written' | 'removed'> {
     if (this.isRemoved(key)) return 'removed';
     const path = this.jobPath(key);
-    if (backupOf !== undefined) await backUp(path, `${path}.v${backupOf}-backup`);
+    if (backupOf !== undefined) await backUp(path, join(this.jobsDir, `${key}.v${backupOf}.bak.json`));
     const temp = join(this.jobsDir, tempName(`${key}.json`));
     try {
       const handle = await open(temp, 'w');

@@ -10,7 +10,7 @@ import { Composer } from './composer';
 import { el, iconButton } from './dom';
 import { ProtocolErrorBanner } from './protocolError';
 import { SettingsView } from './settingsView';
-import { AssistantTurnView, usageText, UserTurnView, type TurnContext } from './turnViews';
+import { AssistantTurnView, NewerTurnView, usageText, UserTurnView, type TurnContext } from './turnViews';
 import { MediaTurnView } from './mediaTurnView';
 import { OlderTurns } from './olderTurns';
 import { parseSlash } from '../../chatProtocol/slash';
@@ -20,7 +20,7 @@ export interface HostChannel {
   setState(state: { sessionId: string; draft?: string }): void;
 }
 
-type TurnView = UserTurnView | AssistantTurnView | MediaTurnView;
+type TurnView = UserTurnView | AssistantTurnView | MediaTurnView | NewerTurnView;
 
 export interface ChatAppOptions {
   /**
@@ -97,7 +97,7 @@ export class ChatApp {
         this.saveState();
       },
     });
-    this.contextBar = new ContextBar(this.composer.textArea, { post: (m) => host.post(m), notify: (text) => this.announcer.say(text) });
+    this.contextBar = new ContextBar(this.composer.textArea, { post: (m) => host.post(m), notify: (text) => this.announcer.say(text), hasHistory: () => this.views.length > 0 || (this.olderTurns?.turns.length ?? 0) > 0 });
     this.composer.root.prepend(this.contextBar.root);
     this.compareView = new CompareView(this.context, (question) => {
       if (this.composer.textArea.value.trim() === '') this.composer.appendDraft(question);
@@ -261,6 +261,7 @@ export class ChatApp {
   private viewOf(turn: WireTurn, live: boolean): TurnView {
     if (turn.role === 'user') return new UserTurnView(turn, this.context, !live);
     if (turn.role === 'media') return new MediaTurnView(turn, this.context);
+    if (turn.role === 'newer') return new NewerTurnView(turn);
     return new AssistantTurnView(turn, this.context, live || turn.status === 'streaming');
   }
 
@@ -316,7 +317,8 @@ export class ChatApp {
   private startCompare(): void {
     const text = this.composer.textArea.value;
     if (text.trim() === '') return this.announcer.say('Type the question to compare first.');
-    if (this.busy || !this.contextBar.allowsSend(text)) return;
+    // Compare sends the whole conversation to every model: it is never sent with turns left out.
+    if (this.busy || !this.contextBar.allowsSend(text, false)) return;
     this.host.post({ type: 'compare', text, models: [] });
     this.composer.textArea.value = '';
   }

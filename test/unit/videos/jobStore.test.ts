@@ -426,7 +426,7 @@ describe('JobStore', () => {
       assert.equal(written.status, 'in_progress');
       assert.equal(written.schemaVersion, 2);
       for (const member of ['thumbnails', 'priority', 'parameters', 'error']) assert.deepEqual(written[member], newer[member as keyof typeof newer], member);
-      assert.equal(readFileSync(join(jobs, 'k1.json.v2-backup'), 'utf8'), original, 'the newer version\'s text, beside it');
+      assert.equal(readFileSync(join(jobs, 'k1.v2.bak.json'), 'utf8'), original, 'the newer version\'s text, beside it');
     });
 
     it('keeps unknown members of a file of its own version, without a backup', async () => {
