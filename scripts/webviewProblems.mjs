@@ -8,11 +8,10 @@ const BINDING = '__modelGatewayWebviewProblem';
 /**
  * Runs in every frame as it is created (a Playwright init script, which no page CSP stops). Only webview frames
  * (VS Code serves them from .../webview/browser/pre/) are watched. VS Code writes a webview's HTML into its inner
- * frame with document.open(), which drops every listener of that document and its window: they are added again
- * right after each open().
+ * frame with document.open(), which gives that frame a fresh window (and fake.html runs no init script): the outer
+ * (host) frame, whose functions live on, arms each new window as soon as open() returns.
  */
 function watchFrame(binding, everyFrame) {
-  if (!everyFrame && !location.pathname.includes('/webview/browser/pre/')) return;
   const report = (kind, text) => {
     try {
       const send = window[binding];
@@ -21,23 +20,52 @@ function watchFrame(binding, everyFrame) {
       /* the driver is gone */
     }
   };
-  const onError = (event) => {
-    if (event instanceof ErrorEvent) report('uncaught exception', `${event.message} (${event.filename}:${event.lineno})`);
+  const arm = (target) => {
+    if (!target || target.__modelGatewayWatched) return;
+    target.__modelGatewayWatched = true;
+    target.addEventListener('error', (event) => {
+      if (event.constructor.name === 'ErrorEvent') report('uncaught exception', `${event.message} (${event.filename}:${event.lineno})`);
+    });
+    target.addEventListener('unhandledrejection', (event) => report('unhandled rejection', event.reason?.stack ?? event.reason?.message ?? event.reason));
+    target.addEventListener(
+      'securitypolicyviolation',
+      (event) => report('CSP violation', `${event.violatedDirective} blocked ${event.blockedURI || '(inline)'} in ${event.sourceFile || event.documentURI}:${event.lineNumber}`),
+      true,
+    );
   };
-  const onRejection = (event) => report('unhandled rejection', event.reason instanceof Error ? event.reason.stack ?? event.reason.message : event.reason);
-  const onViolation = (event) => report('CSP violation', `${event.violatedDirective} blocked ${event.blockedURI || '(inline)'} in ${event.sourceFile || event.documentURI}:${event.lineNumber}`);
-  const listen = () => {
-    window.addEventListener('error', onError);
-    window.addEventListener('unhandledrejection', onRejection);
-    window.addEventListener('securitypolicyviolation', onViolation, true);
-  };
-  listen();
-  const open = Document.prototype.open;
-  Document.prototype.open = function (...args) {
-    const result = open.apply(this, args);
-    if (this === document) listen();
-    return result;
-  };
+  if (everyFrame) return arm(window);
+  if (!location.pathname.includes('/webview/browser/pre/')) return;
+  arm(window);
+  // The inner frame a webview host page creates: the first time the host's code reaches its window (right after
+  // creating it), listen for its document (fake.html) and patch that document's open() and write(), with this
+  // frame's functions, to arm each window they give it before its HTML (and the scripts in it) is written.
+  const contentWindow = Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, 'contentWindow');
+  const known = new WeakSet();
+  Object.defineProperty(HTMLIFrameElement.prototype, 'contentWindow', {
+    configurable: true,
+    enumerable: contentWindow.enumerable,
+    get() {
+      const frame = this;
+      const inner = contentWindow.get.call(frame);
+      if (inner && !known.has(frame)) {
+        known.add(frame);
+        inner.addEventListener('DOMContentLoaded', (event) => {
+          const doc = event.target;
+          const { open, write } = doc;
+          doc.open = function (...args) {
+            const result = open.apply(doc, args);
+            arm(contentWindow.get.call(frame));
+            return result;
+          };
+          doc.write = function (...args) {
+            arm(contentWindow.get.call(frame));
+            return write.apply(doc, args);
+          };
+        });
+      }
+      return inner;
+    },
+  });
 }
 
 /**

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha = require('mocha');
+import { describeProblems, takeWebviewProblems } from './webviewProblems';
 
 /** What other extensions' fetch depends on; captured when this file loads, before any test runs a request. */
 export function processWideFetchState() {
@@ -30,6 +31,12 @@ export function run(): Promise<void> {
     console.log(`!!! the host suite is narrowed by MODEL_GATEWAY_HOST_GREP=${grep} !!!`);
     mocha.grep(grep);
   }
+  // An uncaught exception or a CSP violation in a webview fails the test during which the driver saw it.
+  mocha.suite.afterEach(function () {
+    const problems = takeWebviewProblems();
+    if (problems.length === 0 || this.currentTest?.state === 'failed') return;
+    (this.test as Mocha.Hook | undefined)?.error(new Error(`a webview reported ${problems.length} problem(s) during this test:\n${describeProblems(problems)}`));
+  });
   for (const file of findTests(path.join(__dirname, 'suite'))) mocha.addFile(file);
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
