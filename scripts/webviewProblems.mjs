@@ -24,7 +24,11 @@ function watchFrame(binding, everyFrame) {
     if (!target || target.__modelGatewayWatched) return;
     target.__modelGatewayWatched = true;
     target.addEventListener('error', (event) => {
-      if (event.constructor.name === 'ErrorEvent') report('uncaught exception', `${event.message} (${event.filename}:${event.lineno})`);
+      // Chromium reports a ResizeObserver whose callback changed layout as an ErrorEvent with no error behind it
+      // (nothing threw; the notifications wait for the next frame). VS Code's own webview host frame does this
+      // when a video resizes under load, so it says nothing about our page.
+      if (event.constructor.name !== 'ErrorEvent' || (event.error == null && /^ResizeObserver loop/.test(event.message))) return;
+      report('uncaught exception', `${event.message} (${event.filename}:${event.lineno})`);
     });
     target.addEventListener('unhandledrejection', (event) => report('unhandled rejection', event.reason?.stack ?? event.reason?.message ?? event.reason));
     target.addEventListener(

@@ -72,6 +72,7 @@ export class ChatPanel implements vscode.Disposable {
       panel.webview.html = chatHtml(panel.webview, extensionUri, controller.session.id, origins);
       return true;
     };
+    bridge.pageRebuiltForMedia = allowNewOrigins;
     this.subscriptions.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => void this.handleMessage(raw)),
       panel.onDidChangeViewState(() => {
@@ -83,7 +84,7 @@ export class ChatPanel implements vscode.Disposable {
       }),
       controller.onEvent((event) => {
         if (event.type === 'title') panel.title = event.title;
-        if (event.type === 'turnUpdated' || event.type === 'reloaded') allowNewOrigins();
+        if (event.type === 'reloaded') allowNewOrigins();
       }),
       // The page is allowed the new origin before it is given a source there: a refused load would show as failed.
       ...(media ? [media.onDidChangeSources((turnIds) => allowNewOrigins() || bridge.resendMediaTurns(turnIds))] : []),

@@ -127,6 +127,13 @@ export class ChatWebviewBridge implements Disposable {
     this.sendInit();
   }
 
+  /**
+   * Asked before a changed media turn is posted: true when the page was just rebuilt to allow a new media origin.
+   * The rebuilt page says `ready` and gets the whole session, so the turn is not posted to the old page, whose CSP
+   * would refuse its source.
+   */
+  pageRebuiltForMedia: () => boolean = () => false;
+
   /** Sends these media turns again, as they are now (their source changed without the turn changing). */
   resendMediaTurns(turnIds: readonly string[]): void {
     for (const turn of this.controller.session.turns) {
@@ -262,6 +269,7 @@ export class ChatWebviewBridge implements Disposable {
       case 'turnAdded':
         return this.send({ type: 'turnAdded', turn: this.wireTurn(event.turn, now) });
       case 'turnUpdated':
+        if (this.pageRebuiltForMedia()) return;
         return this.send({ type: 'turnUpdated', turn: this.wireMedia(event.turn) });
       case 'delta':
         return this.send({ type: 'turnDelta', delta: event.delta });
