@@ -1,9 +1,10 @@
 // UI adapter: the commands that set, replace and clear the API key for the configured gateway origin, and
 // set the gateway URL. Keys go only to SecretStorage, keyed by origin (see ApiKeyStore).
 import * as vscode from 'vscode';
+import { vscodeUserInterface } from '../ui/userInterface';
 import type { ApiKeyStore } from './apiKeyStore';
 import type { GatewayConnection } from '../gateway/connection';
-import { adviceFor } from '../gateway/errorAdvice';
+import { adviceFor } from '../ui/errorAdvice';
 import { parseBaseUrl, readSettings, SECTION } from '../settings/settings';
 import { vscodeSettingsSource } from '../ui/vscodeSettings';
 import { showAdvice } from '../ui/notify';
@@ -64,7 +65,7 @@ export class KeyCommands {
     const api = await this.connection.api();
     if (!api) return false;
     try {
-      const models = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking the key with ${origin}…` }, () => api.listModels());
+      const models = await vscodeUserInterface.withProgress(`Checking the key with ${origin}…`, () => api.listModels());
       void vscode.window.showInformationMessage(`The key works: ${origin} lists ${models.length} model${models.length === 1 ? '' : 's'}.`);
       return true;
     } catch (error) {

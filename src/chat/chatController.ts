@@ -1,7 +1,7 @@
 // Runs one chat session: sends its requests through the gateway API, keeps the transcript, and reports every
 // change as an event (the panel turns them into webview messages). Streamed output is gathered for a few
 // milliseconds, written to the session's journal, and only then reported, so what the user has seen is on disk.
-import { adviceFor, type ErrorAdvice } from '../gateway/errorAdvice';
+import { accessAdvice, adviceFor, type ErrorAdvice } from '../ui/errorAdvice';
 import type { GatewayAccess } from '../gateway/connection';
 import type { ChatDelta, ChatResult } from '../gateway/types';
 import type { Clock, TimerHandle } from '../util/clock';
@@ -265,7 +265,7 @@ export class ChatController implements Disposable {
       await this.persist();
       turn.model = await this.modelForReply();
       const access = await this.deps.gateway();
-      if (!access.ok) throw new ChatSetupError(access.advice);
+      if (!access.ok) throw new ChatSetupError(accessAdvice(access));
       origin = access.origin;
       if (run.abort.signal.aborted) throw abortError();
       const request = buildChatRequest(history, this.state.settings, turn.model);

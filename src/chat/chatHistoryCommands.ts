@@ -2,8 +2,8 @@
 // tests). The work is done by ChatHistoryActions; this file asks the user and reports.
 import * as vscode from 'vscode';
 import type { GatewayAccess } from '../gateway/connection';
-import { adviceFor, type ErrorAdvice } from '../gateway/errorAdvice';
-import { showAdvice } from '../ui/notify';
+import { accessAdvice, adviceFor, type ErrorAdvice } from '../ui/errorAdvice';
+import { vscodeUserInterface, type UserInterface } from '../ui/userInterface';
 import type { ChatRequest } from '../gateway/types';
 import type { CommandHandlers } from '../ui/commands';
 import { isId } from '../chatProtocol/validate';
@@ -11,31 +11,6 @@ import type { ChatHistoryView } from './chatHistoryView';
 import type { ChatHistoryActions } from './historyActions';
 import { cleanTitle, TITLE_INSTRUCTION, titlePromptText, turnLabel } from './historyModel';
 import type { ChatSession } from '../chatProtocol/session';
-
-export interface HistoryUi {
-  input(options: { title: string; prompt: string; value: string }): Thenable<string | undefined>;
-  /** A modal question; true when the user chose `action`. */
-  confirm(message: string, detail: string, action: string): Thenable<boolean>;
-  notify(kind: 'info' | 'warning' | 'error', message: string, ...actions: string[]): Thenable<string | undefined>;
-  pick(items: Array<{ label: string; id: string }>, placeHolder: string): Thenable<string | undefined>;
-  progress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Thenable<T>;
-  advise(advice: ErrorAdvice): void;
-}
-
-export const vscodeHistoryUi: HistoryUi = {
-  input: (options) => vscode.window.showInputBox({ ...options, ignoreFocusOut: true }),
-  confirm: async (message, detail, action) => (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action,
-  notify: (kind, message, ...actions) =>
-    kind === 'error' ? vscode.window.showErrorMessage(message, ...actions) : kind === 'warning' ? vscode.window.showWarningMessage(message, ...actions) : vscode.window.showInformationMessage(message, ...actions),
-  pick: async (items, placeHolder) => (await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true }))?.id,
-  progress: (title, task) =>
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => {
-      const abort = new AbortController();
-      token.onCancellationRequested(() => abort.abort());
-      return task(abort.signal);
-    }),
-  advise: (advice) => void showAdvice(advice),
-};
 
 export interface ChatHistoryCommandDeps {
   view: ChatHistoryView;
@@ -56,7 +31,7 @@ function idOf(target: unknown): string | undefined {
 
 export class ChatHistoryCommands {
   /** Replaceable, so host tests answer the prompts. */
-  ui: HistoryUi = vscodeHistoryUi;
+  ui: UserInterface = vscodeUserInterface;
 
   constructor(private readonly deps: ChatHistoryCommandDeps) {}
 
@@ -105,7 +80,7 @@ export class ChatHistoryCommands {
     const chat = await this.target(target);
     if (!chat) return;
     const title = chat.session.title;
-    if (!(await this.ui.confirm(`Delete the chat “${title}”?`, 'Its messages are removed from disk. You can undo this from the notification for 30 seconds.', 'Delete'))) return;
+    if ((await this.ui.ask('warning', `Delete the chat “${title}”?`, 'Its messages are removed from disk. You can undo this from the notification for 30 seconds.', 'Delete')) !== 'Delete') return;
     const token = await this.deps.actions.delete(chat.id);
     this.deps.view.search.forget(chat.id);
     await this.deps.view.refresh();
@@ -135,7 +110,7 @@ export class ChatHistoryCommands {
       return;
     }
     const items = turns.map((turn, index) => ({ label: turnLabel(turn, index), id: turn.id })).reverse();
-    const turnId = await this.ui.pick(items, 'Branch Here: the new chat keeps the messages up to the one you pick');
+    const turnId = await this.ui.pickItem(items, { placeHolder: 'Branch Here: the new chat keeps the messages up to the one you pick' });
     if (!turnId) return;
     const copy = await this.deps.actions.branch(chat.id, turnId);
     await this.deps.view.refresh();
@@ -153,11 +128,11 @@ export class ChatHistoryCommands {
     }
     let origin: string | undefined;
     try {
-      const title = await this.ui.progress('Generating a chat title…', async (signal) => {
+      const title = await this.ui.withProgress('Generating a chat title…', async (_report, signal) => {
         const model = chat.session.settings.model || (await this.deps.defaultModel());
         if (!model) throw Object.assign(new Error('No chat model is available to write the title.'), { code: 'no_model' });
         const access = await this.deps.gateway();
-        if (!access.ok) throw new AccessError(access.advice);
+        if (!access.ok) throw new AccessError(accessAdvice(access));
         origin = access.origin;
         const request: ChatRequest = { model, messages: [{ role: 'system', content: TITLE_INSTRUCTION }, { role: 'user', content: conversation }], stream: true, max_tokens: 32 };
         return cleanTitle((await access.api.chat(request, { signal })).content);

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
-import { adviceFor } from '../gateway/errorAdvice';
+import { adviceFor } from '../ui/errorAdvice';
 import type { ChatContextSettings, ChatDefaults } from '../settings/settings';
 import { ChatContext, type ContextWindow } from './chatContext';
 import { ChatCompare } from './chatCompare';

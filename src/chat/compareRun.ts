@@ -3,7 +3,7 @@
 // a few times a second, whole (it is small: a question's worth of replies). Nothing is saved until the user keeps
 // one reply, which the chat controller then adds to the thread.
 import type { GatewayAccess } from '../gateway/connection';
-import { adviceFor } from '../gateway/errorAdvice';
+import { accessAdvice, adviceFor } from '../ui/errorAdvice';
 import type { Attachment } from '../chatProtocol/attachments';
 import type { CompareColumn, CompareState } from '../chatProtocol/messages';
 import { LIMITS, type ChatSettings, type Turn, type UserTurn } from '../chatProtocol/session';
@@ -70,7 +70,7 @@ export class CompareRun implements Disposable {
     let origin: string | undefined;
     try {
       const access = await this.deps.gateway();
-      if (!access.ok) throw Object.assign(new Error(access.advice.message), { advice: access.advice });
+      if (!access.ok) throw Object.assign(new Error(accessAdvice(access).message), { advice: accessAdvice(access) });
       origin = access.origin;
       const request = buildChatRequest(turns, settings, column.model);
       const result = await access.api.chat(request, {

@@ -1,6 +1,6 @@
 // A gateway that refuses a message because of its image answers with a plain 400. When the message carried
 // images, that is what the user is told, with a way to send the same message without them.
-import { OPEN_LOGS, type AdviceAction, type ErrorAdvice } from '../gateway/errorAdvice';
+import { OPEN_LOGS, type AdviceAction, type ErrorAdvice } from '../ui/errorAdvice';
 
 /** Handled by the chat itself (webviewBridge), not run as a VS Code command. */
 export const RESEND_WITHOUT_IMAGES: AdviceAction = { title: 'Resend Without Image', command: 'modelGateway.chat.resendWithoutImages' };

@@ -7,7 +7,7 @@
 // (sessionMerge.ts), never overwritten; the index is re-read under its lock before each change; a temp file is
 // removed only when it is stale (its writer, named in it, is gone, and it is old). A session file that cannot be
 // read at all is moved aside as `<name>.corrupt-<time>` and reported; one with bad turns loses only those turns.
-import { adviceFor } from '../gateway/errorAdvice';
+import { adviceFor } from '../ui/errorAdvice';
 import { applyDelta, LIMITS, type AssistantTurn, type ChatSession, type TurnDelta } from '../chatProtocol/session';
 import { isTurnDelta, repairSession } from '../chatProtocol/sessionData';
 import { hasOnlyKeys, isCount, isId, isRecord, isText } from '../chatProtocol/validate';

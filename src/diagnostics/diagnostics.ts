@@ -2,7 +2,7 @@
 // the model list, round-trip time) and says for each, in a plain sentence, what worked or what to do about it.
 // No vscode; the network checks come in as NetworkProbes, the sentences from wording.ts. The report never contains
 // the API key.
-import { adviceFor } from '../gateway/errorAdvice';
+import { adviceFor } from '../ui/errorAdvice';
 import { readError } from '../gateway/errors';
 import { isLoopbackHost, unbracketHost } from '../gateway/proxy';
 import type { GatewayApi, Model } from '../gateway/types';

@@ -1,6 +1,6 @@
 // The connection report for people: a Markdown document, a one-line summary, and the command that fixes the first
 // failed step. Pure; the command shows these.
-import { REPLACE_API_KEY, SET_API_KEY, SET_BASE_URL, type AdviceAction } from '../gateway/errorAdvice';
+import { REPLACE_API_KEY, SET_API_KEY, SET_BASE_URL, type AdviceAction } from '../ui/errorAdvice';
 import type { DiagnosticReport, StepFix, StepStatus } from './diagnostics';
 
 const ICONS: Record<StepStatus, string> = { ok: '✅', warning: '⚠️', failed: '❌', skipped: '➖' };

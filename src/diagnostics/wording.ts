@@ -1,7 +1,7 @@
 // What Test Connection says: the step titles, and for each failure of each layer the sentence and the advice.
 // The errno sentences themselves are the gateway's (gateway/networkErrors.ts), shared with the client's errors.
 // The network checks time out with ETIMEDOUT (ProbeTimeout), said here with the check's own deadline.
-import type { ErrorAdvice } from '../gateway/errorAdvice';
+import type { ErrorAdvice } from '../ui/errorAdvice';
 import { readError, type ErrorFields } from '../gateway/errors';
 import { networkFailureSentence } from '../gateway/networkErrors';
 import type { ProbeTarget } from './networkProbes';

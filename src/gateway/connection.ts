@@ -4,7 +4,6 @@
 import { Emitter, type Event } from '../util/events';
 import type { Clock } from '../util/clock';
 import type { GatewaySettings } from '../settings/settings';
-import { adviceFor, SET_BASE_URL, type ErrorAdvice } from './errorAdvice';
 import { readError } from './errors';
 import type { OpenResultOptions } from './resultFetch';
 import type { ChatOptions, ChatRequest, GatewayApi, ImageRequest, MediaRequestOptions, RequestOptions, SpeechRequest, VideoRequest } from './types';
@@ -38,14 +37,9 @@ export interface KeySource {
   readonly onDidChange: Event<string>;
 }
 
-/** What a feature needs to reach the gateway, or what is missing and how the user fixes it. */
-export type GatewayAccess = { ok: true; api: GatewayApi; origin: string } | { ok: false; missing: 'url' | 'key'; origin?: string; advice: ErrorAdvice };
-
-/** Advice for a missing URL or key: the one wording every feature shows. */
-export function missingAccessAdvice(missing: 'url' | 'key', origin?: string): ErrorAdvice {
-  if (missing === 'key') return adviceFor({ status: 401, message: 'No API key is stored for it' }, { origin });
-  return { kind: 'other', message: 'No gateway URL is set.', actions: [SET_BASE_URL] };
-}
+/** What a feature needs to reach the gateway, or what is missing (ui/errorAdvice's accessAdvice words it). */
+export type GatewayAccess = { ok: true; api: GatewayApi; origin: string } | MissingAccess;
+export type MissingAccess = { ok: false; missing: 'url' | 'key'; origin?: string };
 
 /** Maps a call's failure to the connection state it reveals, or undefined when it says nothing about the link. */
 export function stateForError(origin: string, error: unknown, now: number): ConnectionState | undefined {
@@ -152,13 +146,13 @@ export class GatewayConnection {
     return this.client;
   }
 
-  /** The API and origin, or what is missing with the advice to show. The one check every feature makes. */
+  /** The API and origin, or what is missing. The one check every feature makes. */
   async access(): Promise<GatewayAccess> {
     const api = await this.api();
     const origin = this.origin;
     if (api && origin) return { ok: true, api, origin };
     const missing = origin ? 'key' : 'url';
-    return { ok: false, missing, origin, advice: missingAccessAdvice(missing, origin) };
+    return { ok: false, missing, origin };
   }
 
   /**

@@ -2,8 +2,8 @@
 // cancellable progress, keeps the result in the Media history and opens it in the gallery. With an argument
 // `{ prompt, model?, size?, count?, responseFormat? }` it asks nothing. Resolves with the new entry, or undefined
 // (cancelled, or failed: the failure is shown, with Try Again).
-import * as vscode from 'vscode';
-import { showAdvice } from '../ui/notify';
+import { accessAdvice } from '../ui/errorAdvice';
+import type { UserInterface } from '../ui/userInterface';
 import { mediaFailureAdvice } from './mediaAdvice';
 import type { MediaEntry } from './mediaEntry';
 import { generateImages, type MediaCoreDeps } from './mediaGeneration';
@@ -15,6 +15,7 @@ export interface MediaCommandDeps {
   core: MediaCoreDeps;
   panels: Pick<MediaPanels, 'show'>;
   reveal(id: string): Promise<void>;
+  ui: UserInterface;
 }
 
 export class GenerateImageCommand {
@@ -26,13 +27,13 @@ export class GenerateImageCommand {
       try {
         ask = imageAskOf(argument);
       } catch (error) {
-        void vscode.window.showErrorMessage(`Generate Image: ${(error as MediaRequestError).message}`);
+        void this.deps.ui.notify('error', `Generate Image: ${(error as MediaRequestError).message}`);
         return undefined;
       }
     } else {
       const access = await this.deps.core.connection.access();
       if (!access.ok) {
-        void showAdvice(access.advice, 'warning');
+        this.deps.ui.advise(accessAdvice(access), 'warning');
         return undefined;
       }
       ask = await this.ask();
@@ -59,19 +60,15 @@ export class GenerateImageCommand {
     const count = ask.count ?? this.deps.core.settings().imageCount;
     const title = `Generating ${count === 1 ? 'an image' : `${count} images`}${ask.model ? ` with ${ask.model}` : ''}…`;
     try {
-      const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => {
-        const controller = new AbortController();
-        token.onCancellationRequested(() => controller.abort());
-        return generateImages(this.deps.core, ask, { signal: controller.signal });
-      });
+      const outcome = await this.deps.ui.withProgress(title, (_report, signal) => generateImages(this.deps.core, ask, { signal }), { cancellable: true });
       this.deps.panels.show(outcome.entry);
       void this.deps.reveal(outcome.entry.id);
-      if (outcome.notes.length > 0) void vscode.window.showWarningMessage(`Not everything the gateway sent was kept. ${outcome.notes.join(' ')}`);
+      if (outcome.notes.length > 0) void this.deps.ui.notify('warning', `Not everything the gateway sent was kept. ${outcome.notes.join(' ')}`);
       return outcome.entry;
     } catch (error) {
       const advice = mediaFailureAdvice(error, { origin: this.deps.core.connection.origin, model: ask.model, what: 'image', retry: { title: 'Try Again', command: 'modelGateway.generateImage', args: [ask] } });
-      if (advice.kind === 'aborted') vscode.window.setStatusBarMessage('Image generation cancelled.', 4000);
-      else void showAdvice(advice);
+      if (advice.kind === 'aborted') this.deps.ui.status('Image generation cancelled.');
+      else this.deps.ui.advise(advice);
       return undefined;
     }
   }

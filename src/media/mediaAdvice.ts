@@ -1,7 +1,7 @@
 // What a failed image or speech request tells the user, and the way forward: the gateway's advice (gateway/
 // errorAdvice.ts), a warning when paid work may have been done anyway, and Try Again with the same request, so what
 // the user typed is never lost. Pure.
-import { adviceFor, type AdviceAction, type ErrorAdvice } from '../gateway/errorAdvice';
+import { adviceFor, type AdviceAction, type ErrorAdvice } from '../ui/errorAdvice';
 import { readError } from '../gateway/errors';
 import { MediaError } from './mediaGeneration';
 import { MediaRequestError } from './mediaRequest';

@@ -1,8 +1,8 @@
 // The media core every caller shares (the commands here, and the chat): ask the gateway for images or speech, fetch
 // image links, check that what arrived really is an image or audio within the size limit, and keep it in the history.
 // Pure Node (no `vscode`); failures are GatewayErrors from the client or MediaErrors from here, both read by
-// gateway/errorAdvice's adviceFor.
-import type { ErrorAdvice } from '../gateway/errorAdvice';
+// ui/errorAdvice's adviceFor.
+import { accessAdvice, type ErrorAdvice } from '../ui/errorAdvice';
 import type { GatewayAccess } from '../gateway/connection';
 import { describeBytes, sniffImage } from '../gateway/mediaTypes';
 import { fetchResultBytes, ResultFetchError, type OpenResultOptions } from '../gateway/resultFetch';
@@ -103,7 +103,7 @@ export async function resolveModel(deps: Pick<MediaCoreDeps, 'models'>, asked: s
 
 async function gatewayAccess(deps: MediaCoreDeps): Promise<Extract<GatewayAccess, { ok: true }>> {
   const access = await deps.connection.access();
-  if (!access.ok) throw new MediaError('missing_access', access.advice.message, access.advice);
+  if (!access.ok) throw new MediaError('missing_access', accessAdvice(access).message, accessAdvice(access));
   return access;
 }
 

@@ -1,7 +1,7 @@
 // UI adapter: the questions Generate Image and Synthesize Speech ask (text, model, size, count, voice), each an input
 // box or quick pick that validates as the user types. Each resolves undefined when the user cancels.
 import * as vscode from 'vscode';
-import { adviceFor } from '../gateway/errorAdvice';
+import { adviceFor } from '../ui/errorAdvice';
 import { pickModelId, type ModelChoices } from '../ui/modelPicker';
 import type { CatalogSnapshot } from '../models/modelCatalog';
 import { countProblem, IMAGE_SIZES, MAX_IMAGE_COUNT, sizeProblem, VOICES, voiceProblem } from './mediaRequest';

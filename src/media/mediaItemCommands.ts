@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { MediaDefaults } from '../settings/settings';
+import type { UserInterface } from '../ui/userInterface';
 import { formatBytes } from '../util/bytes';
 import { isEntryId, shortText, type MediaEntry, type MediaFileRef } from './mediaEntry';
 import type { MediaHistory } from './mediaHistory';
@@ -17,6 +18,7 @@ export interface MediaItemDeps {
   panels: Pick<MediaPanels, 'show'>;
   settings(): MediaDefaults;
   selection(): readonly MediaNode[];
+  ui: UserInterface;
 }
 
 interface Target {
@@ -67,15 +69,13 @@ export class MediaItemCommands {
     if (!data) return undefined;
     const folders = vscode.workspace.workspaceFolders ?? [];
     if (folders.length === 0) {
-      const open = 'Open Folder…';
-      const choice = await vscode.window.showInformationMessage('Open a folder first: generated media is saved into the workspace.', open);
-      if (choice === open) await vscode.commands.executeCommand('vscode.openFolder');
+      this.deps.ui.advise({ kind: 'other', message: 'Open a folder first: generated media is saved into the workspace.', actions: [{ title: 'Open Folder…', command: 'vscode.openFolder' }] }, 'warning');
       return undefined;
     }
-    const folder = folders.length > 1 ? await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Save into which folder?' }) : folders[0];
+    const folder = folders.length > 1 ? await this.deps.ui.pickFolder('Save into which folder?') : folders[0];
     if (!folder) return undefined;
     if (folder.uri.scheme !== 'file') {
-      void vscode.window.showErrorMessage(`Save to Workspace needs a folder on disk; ${folder.name} is not one (${folder.uri.scheme}:).`);
+      void this.deps.ui.notify('error', `Save to Workspace needs a folder on disk; ${folder.name} is not one (${folder.uri.scheme}:).`);
       return undefined;
     }
     const name = mediaFileName(target.entry, target.index);
@@ -85,20 +85,20 @@ export class MediaItemCommands {
       if (written === 'exists') {
         const keepBoth = 'Keep Both';
         const replace = 'Replace';
-        const choice = await vscode.window.showWarningMessage(`${name} already exists in ${vscode.workspace.asRelativePath(vscode.Uri.file(dir), true) || folder.name}.`, { modal: true, detail: 'Keep Both saves this one under a new name.' }, keepBoth, replace);
+        const choice = await this.deps.ui.ask('warning', `${name} already exists in ${vscode.workspace.asRelativePath(vscode.Uri.file(dir), true) || folder.name}.`, 'Keep Both saves this one under a new name.', keepBoth, replace);
         if (choice === keepBoth) written = await writeUnderFreeName(dir, name, data);
         else if (choice === replace) written = await replaceFile(dir, name, data);
         else return undefined;
       }
       const uri = vscode.Uri.file(written);
-      void vscode.window.showInformationMessage(`Saved ${vscode.workspace.asRelativePath(uri, folders.length > 1)} (${formatBytes(data.length)}).`, 'Open', 'Reveal in Explorer').then((choice) => {
-        if (choice === 'Open') void vscode.commands.executeCommand('vscode.open', uri);
-        if (choice === 'Reveal in Explorer') void vscode.commands.executeCommand('revealInExplorer', uri);
+      void this.deps.ui.notify('info', `Saved ${vscode.workspace.asRelativePath(uri, folders.length > 1)} (${formatBytes(data.length)}).`, 'Open', 'Reveal in Explorer').then((choice) => {
+        if (choice === 'Open') void this.deps.ui.showFile(uri, 'open');
+        if (choice === 'Reveal in Explorer') void this.deps.ui.showFile(uri, 'reveal');
       });
       return written;
     } catch (error) {
       const message = error instanceof SaveError ? error.message : `Could not save ${name}: ${(error as Error).message}`;
-      void vscode.window.showErrorMessage(message);
+      void this.deps.ui.notify('error', message);
       return undefined;
     }
   }
@@ -108,8 +108,8 @@ export class MediaItemCommands {
     const target = this.target(argument);
     if (!target) return undefined;
     const text = target.file.sourceUrl ?? this.deps.history.filePath(target.file);
-    await vscode.env.clipboard.writeText(text);
-    vscode.window.setStatusBarMessage(target.file.sourceUrl ? 'Copied the image’s link (it may expire; the kept file stays).' : 'Copied the path of the kept file.', 4000);
+    await this.deps.ui.copy(text);
+    this.deps.ui.status(target.file.sourceUrl ? 'Copied the image’s link (it may expire; the kept file stays).' : 'Copied the path of the kept file.');
     return text;
   }
 
@@ -117,7 +117,7 @@ export class MediaItemCommands {
   async open(argument?: unknown): Promise<boolean> {
     const target = this.target(argument);
     if (!target || !(await this.keptBytes(target))) return false;
-    await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(this.deps.history.filePath(target.file)));
+    await this.deps.ui.showFile(vscode.Uri.file(this.deps.history.filePath(target.file)), 'open');
     return true;
   }
 
@@ -130,11 +130,11 @@ export class MediaItemCommands {
   async clear(): Promise<number> {
     const count = this.deps.history.entries().length;
     if (count === 0) {
-      vscode.window.setStatusBarMessage('The media history is empty.', 4000);
+      this.deps.ui.status('The media history is empty.');
       return 0;
     }
     const clear = 'Clear';
-    const choice = await vscode.window.showWarningMessage(`Remove all ${count} entries from the media history?`, { modal: true, detail: 'Their kept files are deleted too. Files saved into a workspace stay.' }, clear);
+    const choice = await this.deps.ui.ask('warning', `Remove all ${count} entries from the media history?`, 'Their kept files are deleted too. Files saved into a workspace stay.', clear);
     return choice === clear ? this.deps.history.clear() : 0;
   }
 
@@ -142,14 +142,14 @@ export class MediaItemCommands {
   private target(argument: unknown): Target | undefined {
     const node = argument === undefined ? this.deps.selection()[0] : nodeOf(argument);
     if (!node) {
-      void vscode.window.showInformationMessage(argument === undefined ? 'Select an image or clip in the Media view first.' : 'That is not an item of the media history.');
+      void this.deps.ui.notify('info', argument === undefined ? 'Select an image or clip in the Media view first.' : 'That is not an item of the media history.');
       return undefined;
     }
     const entry = this.deps.history.get(node.entry);
     const index = node.index ?? 0;
     const file = entry?.files[index];
     if (!entry || !file) {
-      void vscode.window.showInformationMessage('That item is no longer in the media history.');
+      void this.deps.ui.notify('info', 'That item is no longer in the media history.');
       return undefined;
     }
     return { entry, index, file };
@@ -160,7 +160,7 @@ export class MediaItemCommands {
     try {
       return await readFile(this.deps.history.filePath(target.file));
     } catch {
-      void vscode.window.showErrorMessage(`The file of “${shortText(target.entry.prompt, 40)}” is no longer in the media history folder.`);
+      void this.deps.ui.notify('error', `The file of “${shortText(target.entry.prompt, 40)}” is no longer in the media history folder.`);
       return undefined;
     }
   }

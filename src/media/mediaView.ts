@@ -3,6 +3,7 @@
 // hooks. The view and the history are built at activation; the panels and commands (mediaCommands.ts) on first use.
 import * as vscode from 'vscode';
 import { lazyHandlers } from '../ui/commands';
+import { vscodeUserInterface, type UserInterface } from '../ui/userInterface';
 import { lazy, type Lazy } from '../util/lazy';
 import type { Logger } from '../util/logger';
 import type { GenerateImageCommand } from './generateImageCommand';
@@ -47,20 +48,21 @@ export class MediaFeature implements vscode.Disposable {
 
   constructor(
     readonly deps: MediaFeatureDeps,
-    options: { viewId?: string } = {},
+    options: { viewId?: string; ui?: UserInterface } = {},
   ) {
     this.view = new MediaHistoryView(deps.history, options.viewId);
     this.load = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const module = require('./mediaCommands') as MediaCommandsModule;
       const panels = new module.MediaPanels(deps.history);
-      const commandDeps = { core: deps, panels, reveal: (id: string) => this.view.reveal(id) };
+      const ui = options.ui ?? vscodeUserInterface;
+      const commandDeps = { core: deps, panels, reveal: (id: string) => this.view.reveal(id), ui };
       return {
         module,
         panels,
         generateImage: new module.GenerateImageCommand(commandDeps),
         speech: new module.SpeechCommands(commandDeps),
-        items: new module.MediaItemCommands({ history: deps.history, panels, settings: deps.settings, selection: () => this.view.selection() }),
+        items: new module.MediaItemCommands({ history: deps.history, panels, settings: deps.settings, selection: () => this.view.selection(), ui }),
       };
     });
     deps.history.watch();

@@ -2,8 +2,7 @@
 // selection offered, and a voice). Both keep the audio in the Media history and play it in the player beside the
 // editor. With an argument `{ text, model?, voice?, format? }` Synthesize Speech asks nothing. Each resolves with the
 // new entry, or undefined (cancelled, or failed: the failure is shown, with Try Again).
-import * as vscode from 'vscode';
-import { showAdvice } from '../ui/notify';
+import { accessAdvice } from '../ui/errorAdvice';
 import type { MediaCommandDeps } from './generateImageCommand';
 import { mediaFailureAdvice } from './mediaAdvice';
 import type { MediaEntry } from './mediaEntry';
@@ -25,12 +24,12 @@ export class SpeechCommands {
     const text = selectedText();
     if (text === '') {
       const type = 'Type Text…';
-      const choice = await vscode.window.showInformationMessage('Select the text to read aloud first, or type it.', type);
+      const choice = await this.deps.ui.notify('info', 'Select the text to read aloud first, or type it.', type);
       return choice === type ? this.synthesize() : undefined;
     }
     const problem = speechTextProblem(text);
     if (problem) {
-      void vscode.window.showErrorMessage(`Read Selection Aloud: ${problem}`);
+      void this.deps.ui.notify('error', `Read Selection Aloud: ${problem}`);
       return undefined;
     }
     if (!(await this.ensureAccess())) return undefined;
@@ -42,7 +41,7 @@ export class SpeechCommands {
       try {
         return await this.speak(speechAskOf(argument));
       } catch (error) {
-        void vscode.window.showErrorMessage(`Synthesize Speech: ${(error as MediaRequestError).message}`);
+        void this.deps.ui.notify('error', `Synthesize Speech: ${(error as MediaRequestError).message}`);
         return undefined;
       }
     }
@@ -56,24 +55,20 @@ export class SpeechCommands {
 
   private async ensureAccess(): Promise<boolean> {
     const access = await this.deps.core.connection.access();
-    if (!access.ok) void showAdvice(access.advice, 'warning');
+    if (!access.ok) this.deps.ui.advise(accessAdvice(access), 'warning');
     return access.ok;
   }
 
   private async speak(ask: SpeechAsk): Promise<MediaEntry | undefined> {
     try {
-      const entry = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Synthesizing speech…', cancellable: true }, (_progress, token) => {
-        const controller = new AbortController();
-        token.onCancellationRequested(() => controller.abort());
-        return synthesizeSpeech(this.deps.core, ask, { signal: controller.signal });
-      });
+      const entry = await this.deps.ui.withProgress('Synthesizing speech…', (_report, signal) => synthesizeSpeech(this.deps.core, ask, { signal }), { cancellable: true });
       this.deps.panels.show(entry, { beside: true });
       void this.deps.reveal(entry.id);
       return entry;
     } catch (error) {
       const advice = mediaFailureAdvice(error, { origin: this.deps.core.connection.origin, model: ask.model, what: 'speech', retry: { title: 'Try Again', command: 'modelGateway.synthesizeSpeech', args: [ask] } });
-      if (advice.kind === 'aborted') vscode.window.setStatusBarMessage('Speech cancelled.', 4000);
-      else void showAdvice(advice);
+      if (advice.kind === 'aborted') this.deps.ui.status('Speech cancelled.');
+      else this.deps.ui.advise(advice);
       return undefined;
     }
   }

@@ -6,7 +6,7 @@
 // changed: see lmAnnouncer.ts.
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
-import { adviceFor } from '../gateway/errorAdvice';
+import { accessAdvice, adviceFor } from '../ui/errorAdvice';
 import type { ChatDelta } from '../gateway/types';
 import type { Logger } from '../util/logger';
 import { estimateTokens, toChatInformation, toChatRequest, toLmToolCalls, type LmChatInformation, type LmMessage, type LmPart } from './lmMapping';
@@ -75,7 +75,7 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     token: vscode.CancellationToken,
   ): Promise<void> {
     const access = await this.connection.access();
-    if (!access.ok) throw vscode.LanguageModelError.NoPermissions(`Model Gateway: ${access.advice.message} Run "${access.advice.actions[0]?.title ?? 'Set API Key'}".`);
+    if (!access.ok) throw vscode.LanguageModelError.NoPermissions(`Model Gateway: ${accessAdvice(access).message} Run "${accessAdvice(access).actions[0]?.title ?? 'Set API Key'}".`);
     const { api } = access;
     const request = toChatRequest({
       model: model.id,

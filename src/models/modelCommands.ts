@@ -1,8 +1,9 @@
 // UI adapter: List Models (a quick pick grouped chat / video / image / speech / other, with actions per model) and
 // Refresh Models.
 import * as vscode from 'vscode';
+import { vscodeUserInterface } from '../ui/userInterface';
 import type { GatewayConnection } from '../gateway/connection';
-import { adviceFor } from '../gateway/errorAdvice';
+import { accessAdvice, adviceFor } from '../ui/errorAdvice';
 import { showAdvice } from '../ui/notify';
 import type { CatalogSnapshot, ModelCatalog } from './modelCatalog';
 import { ACTION_TITLES, buildModelList, summarizeModels, type DefaultModels, type ModelAction, type ModelListEntry, type ModelListGroup } from './modelList';
@@ -96,9 +97,7 @@ export class ModelCommands {
     if (!(await this.ensureConfigured())) return undefined;
     const origin = this.deps.connection.origin;
     try {
-      const snapshot = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Loading models from ${origin}…` }, () =>
-        this.deps.catalog.load({ force: true }),
-      );
+      const snapshot = await vscodeUserInterface.withProgress(`Loading models from ${origin}…`, () => this.deps.catalog.load({ force: true }));
       if (snapshot) void vscode.window.showInformationMessage(`${origin} lists ${summarizeModels(snapshot.models)}.`);
       return snapshot;
     } catch (error) {
@@ -143,7 +142,7 @@ export class ModelCommands {
   /** True when a URL and key are set; otherwise says what is missing, with the command that fixes it. */
   private async ensureConfigured(): Promise<boolean> {
     const access = await this.deps.connection.access();
-    if (!access.ok) void showAdvice(access.advice, 'warning');
+    if (!access.ok) void showAdvice(accessAdvice(access), 'warning');
     return access.ok;
   }
 }

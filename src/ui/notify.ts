@@ -1,6 +1,6 @@
 // UI adapter: shows an ErrorAdvice as a notification whose buttons run the advised commands.
 import * as vscode from 'vscode';
-import type { ErrorAdvice } from '../gateway/errorAdvice';
+import type { ErrorAdvice } from './errorAdvice';
 
 export async function showAdvice(advice: ErrorAdvice, severity: 'error' | 'warning' = 'error'): Promise<void> {
   const show = severity === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;

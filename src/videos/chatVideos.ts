@@ -1,7 +1,8 @@
 // The video feature as the chat's /video port: submits through the Video Jobs store, so the chat's job is the
 // tree's job, polled by the same scheduler (one polling window per gateway); the chat only reads it. Pure; the
 // chat's port type is matched structurally (the chat and videos folders do not import each other).
-import { adviceFor } from '../gateway/errorAdvice';
+import { accessAdvice, adviceFor } from '../ui/errorAdvice';
+import type { MissingAccess } from '../gateway/connection';
 import type { VideoDefaults } from '../settings/settings';
 import { displayStatus, isFinalRecord, type VideoJobRecord } from './jobRecord';
 import type { JobStore } from './jobStore';
@@ -12,7 +13,7 @@ export interface ChatVideoDeps {
   /** The current store (the view rebuilds it when the poll settings change). */
   store(): JobStore;
   origin(): string | undefined;
-  access(): Promise<{ ok: true } | { ok: false; advice: { message: string } }>;
+  access(): Promise<{ ok: true } | MissingAccess>;
   settings(): VideoDefaults;
   reveal(key: string): Promise<void>;
   /** Fires with changed job keys, whichever store is current. */
@@ -43,7 +44,7 @@ export function chatVideoPort(deps: ChatVideoDeps) {
     submit: async (ask: { prompt: string; model?: string }) => {
       const access = await deps.access();
       const origin = deps.origin();
-      if (!access.ok || !origin) throw new Error(access.ok ? 'Set the gateway URL first.' : access.advice.message);
+      if (!access.ok || !origin) throw new Error(access.ok ? 'Set the gateway URL first.' : accessAdvice(access).message);
       const settings = deps.settings();
       try {
         const request = buildVideoRequest(answersFromArgument({ prompt: ask.prompt, ...(ask.model && { model: ask.model }) }, settings), settings);

@@ -1,6 +1,6 @@
 // UI adapter: Generate Video. Without an argument it walks through prompt, model, resolution, duration and source
 // video, then submits; with `{ prompt, model?, resolution?, duration?, videoUrl? }` it submits at once.
-import { adviceFor } from '../gateway/errorAdvice';
+import { accessAdvice, adviceFor } from '../ui/errorAdvice';
 import type { VideoCommandContext } from './sharedCommands';
 import type { ModelChoices } from './commandUiView';
 import type { VideoJobRecord } from './jobRecord';
@@ -24,8 +24,8 @@ export async function generateVideo(ctx: VideoCommandContext, argument?: unknown
 async function ensureAccess(ctx: VideoCommandContext, interactive: boolean): Promise<boolean> {
   const access = await ctx.connection.access();
   if (access.ok) return true;
-  if (!interactive) throw new Error(access.advice.message);
-  ctx.ui.advise(access.advice);
+  if (!interactive) throw new Error(accessAdvice(access).message);
+  ctx.ui.advise(accessAdvice(access));
   return false;
 }
 

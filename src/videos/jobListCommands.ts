@@ -1,5 +1,5 @@
 // UI adapter: keeping the Video Jobs list: Refresh Job, Refresh All, Remove from List, Clear Finished.
-import { SET_API_KEY } from '../gateway/errorAdvice';
+import { SET_API_KEY } from '../ui/errorAdvice';
 import { targetOf, type VideoCommandContext } from './sharedCommands';
 import { isFinalRecord } from './jobRecord';
 import { quoted, statusText } from './jobPresentation';

@@ -1,6 +1,6 @@
 // UI adapter: a submission whose answer was lost ("uncertain"): the warning, Check Submission, following the job by
 // the id the gateway's console shows, and Resubmit (asking first, since it may make a second, paid job).
-import { adviceFor } from '../gateway/errorAdvice';
+import { adviceFor } from '../ui/errorAdvice';
 import { targetOf, type VideoCommandContext } from './sharedCommands';
 import type { VideoJobRecord } from './jobRecord';
 import { quoted, statusText } from './jobPresentation';

@@ -4,7 +4,7 @@
 import type { ModelCatalog } from '../models/modelCatalog';
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
-import { adviceFor, SET_API_KEY } from '../gateway/errorAdvice';
+import { adviceFor, SET_API_KEY } from '../ui/errorAdvice';
 import type { GatewayApi } from '../gateway/types';
 import type { VideoDefaults } from '../settings/settings';
 import { showAdvice } from '../ui/notify';

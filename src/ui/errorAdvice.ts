@@ -1,6 +1,7 @@
 // Turns any failure into words a person can act on, with the actions that move them forward. Every feature
 // shows errors through this, so a 401 reads the same in the chat panel, the video tree and a notification.
-import { readError } from './errors';
+import type { MissingAccess } from '../gateway/connection';
+import { readError } from '../gateway/errors';
 
 export interface AdviceAction {
   title: string;
@@ -65,4 +66,10 @@ export function adviceFor(error: unknown, context: AdviceContext = {}): ErrorAdv
   if (e.status !== undefined && e.status >= 500) return { kind: 'server', message: `The gateway failed (HTTP ${e.status}). ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
   if (e.status !== undefined && e.status >= 400) return { kind: 'bad_request', message: `The gateway rejected the request (HTTP ${e.status}). ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
   return { kind: 'other', message: server || 'Something went wrong.', actions: [OPEN_LOGS] };
+}
+
+/** Advice for a missing URL or key: the one wording every feature shows. */
+export function accessAdvice({ missing, origin }: Pick<MissingAccess, 'missing' | 'origin'>): ErrorAdvice {
+  if (missing === 'key') return adviceFor({ status: 401, message: 'No API key is stored for it' }, { origin });
+  return { kind: 'other', message: 'No gateway URL is set.', actions: [SET_BASE_URL] };
 }
