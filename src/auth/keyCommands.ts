@@ -8,6 +8,8 @@ import { adviceFor } from '../ui/errorAdvice';
 import { parseBaseUrl, readSettings, SECTION } from '../settings/settings';
 import { vscodeSettingsSource } from '../ui/vscodeSettings';
 import { showAdvice } from '../ui/notify';
+import type { HandlersFor } from '../ui/commands';
+import type { AUTH_COMMANDS } from './feature';
 
 export class KeyCommands {
   constructor(
@@ -15,12 +17,12 @@ export class KeyCommands {
     private readonly connection: GatewayConnection,
   ) {}
 
-  handlers() {
+  handlers(): HandlersFor<typeof AUTH_COMMANDS> {
     return {
-      'modelGateway.setApiKey': (key?: unknown) => this.setApiKey(key, 'set'),
-      'modelGateway.rotateApiKey': (key?: unknown) => this.setApiKey(key, 'rotate'),
-      'modelGateway.clearApiKey': (options?: { confirm?: boolean }) => this.clearApiKey(options),
-      'modelGateway.setBaseUrl': (url?: unknown) => this.setBaseUrl(url),
+      setApiKey: (key?: unknown) => this.setApiKey(key, 'set'),
+      rotateApiKey: (key?: unknown) => this.setApiKey(key, 'rotate'),
+      clearApiKey: (options?: { confirm?: boolean }) => this.clearApiKey(options),
+      setBaseUrl: (url?: unknown) => this.setBaseUrl(url),
     };
   }
 

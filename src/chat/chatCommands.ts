@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type * as vscode from 'vscode';
 import type { GatewayAccess } from '../gateway/connection';
-import type { CommandHandlers } from '../ui/commands';
+import type { HandlersFor } from '../ui/commands';
+import type { CHAT_COMMANDS } from './feature';
 import type { Clock } from '../util/clock';
 import { ChatHistoryCommands } from './chatHistoryCommands';
 import type { ChatHistoryView } from './chatHistoryView';
@@ -24,7 +25,7 @@ export interface ChatFeatureDeps {
 export interface ChatFeature extends vscode.Disposable {
   manager: ChatPanelManager;
   historyCommands: ChatHistoryCommands;
-  handlers(): CommandHandlers;
+  handlers(): HandlersFor<typeof CHAT_COMMANDS>;
 }
 
 export function createChatFeature(deps: ChatFeatureDeps): ChatFeature {
@@ -44,10 +45,10 @@ export function createChatFeature(deps: ChatFeatureDeps): ChatFeature {
     // The handlers return nothing: a command's result may be sent across processes, and panels do not serialize.
     handlers: () => ({
       ...historyCommands.handlers(),
-      'modelGateway.newChat': async (options?: unknown) => void (await chat.newChat({ model: modelOption(options) })),
-      'modelGateway.askAboutSelection': async () => void (await chat.askAboutSelection()),
-      'modelGateway.exportChat': async (target?: unknown) => void (await chat.exportChat(target)),
-      'modelGateway.compareModels': (options?: unknown) => compareModels(chat, options),
+      newChat: async (options?: unknown) => void (await chat.newChat({ model: modelOption(options) })),
+      askAboutSelection: async () => void (await chat.askAboutSelection()),
+      exportChat: async (target?: unknown) => void (await chat.exportChat(target)),
+      compareModels: (options?: unknown) => compareModels(chat, options),
     }),
     dispose: () => {
       actions.dispose();

@@ -5,7 +5,8 @@ import type { GatewayAccess } from '../gateway/connection';
 import { accessAdvice, adviceFor, type ErrorAdvice } from '../ui/errorAdvice';
 import { vscodeUserInterface, type UserInterface } from '../ui/userInterface';
 import type { ChatRequest } from '../gateway/types';
-import type { CommandHandlers } from '../ui/commands';
+import type { HandlersFor } from '../ui/commands';
+import type { CHAT_HISTORY_COMMANDS } from './feature';
 import { isId } from '../chatProtocol/validate';
 import type { ChatHistoryView } from './chatHistoryView';
 import type { ChatHistoryActions } from './historyActions';
@@ -35,16 +36,16 @@ export class ChatHistoryCommands {
 
   constructor(private readonly deps: ChatHistoryCommandDeps) {}
 
-  handlers(): CommandHandlers {
+  handlers(): HandlersFor<typeof CHAT_HISTORY_COMMANDS> {
     return {
-      'modelGateway.chats.open': (target?: unknown) => this.open(target),
-      'modelGateway.chats.rename': (target?: unknown, title?: unknown) => this.rename(target, title),
-      'modelGateway.chats.delete': (target?: unknown) => this.delete(target),
-      'modelGateway.chats.export': (target?: unknown, uri?: unknown) => this.export(target, uri),
-      'modelGateway.chats.branch': (target?: unknown) => this.branch(target),
-      'modelGateway.chats.generateTitle': (target?: unknown) => this.generateTitle(target),
-      'modelGateway.chats.filter': () => this.filter(),
-      'modelGateway.chats.clearFilter': () => this.deps.view.setFilter(''),
+      openSaved: (target?: unknown) => this.open(target),
+      rename: (target?: unknown, title?: unknown) => this.rename(target, title),
+      delete: (target?: unknown) => this.delete(target),
+      exportSaved: (target?: unknown, uri?: unknown) => this.export(target, uri),
+      branch: (target?: unknown) => this.branch(target),
+      generateTitle: (target?: unknown) => this.generateTitle(target),
+      filter: () => this.filter(),
+      clearFilter: () => this.deps.view.setFilter(''),
     };
   }
 

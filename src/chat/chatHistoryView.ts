@@ -8,6 +8,7 @@ import { watchFolder } from './fileSystem';
 import { groupSessions, sessionDescription, type HistoryGroup } from './historyModel';
 import { SessionSearchIndex } from './historySearch';
 import type { ChatSessionStore, SessionSummary } from './sessionStore';
+import { CHAT_COMMANDS } from './feature';
 
 export const CHATS_VIEW_ID = 'modelGateway.chats';
 const FILTERED_CONTEXT_KEY = 'modelGateway.chats.filtered';
@@ -37,7 +38,7 @@ export class ChatSessionNode extends vscode.TreeItem {
     const tokens = ['session', 'open', 'renamable', 'deletable', 'exportable'];
     if (summary.turns > 0) tokens.push('branchable', 'titleable');
     this.contextValue = tokens.join(' ');
-    this.command = { command: 'modelGateway.chats.open', title: 'Open Chat', arguments: [summary.id] };
+    this.command = { command: CHAT_COMMANDS.openSaved, title: 'Open Chat', arguments: [summary.id] };
   }
 }
 

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { Clock } from '../util/clock';
 import { NodeFileSystem } from './fileSystem';
 import { ChatSessionStore, type StoreReporter } from './sessionStore';
+import { SHARED_COMMANDS } from '../ui/commandIds';
 
 export function createChatStore(folder: string, clock: Clock, log: vscode.LogOutputChannel): ChatSessionStore {
   return new ChatSessionStore(new NodeFileSystem(folder), { clock, report: storeReporter(log) });
@@ -20,7 +21,7 @@ function storeReporter(log: vscode.LogOutputChannel): Partial<StoreReporter> {
       if (reportedCorrupt.has(file)) return;
       reportedCorrupt.add(file);
       void vscode.window.showWarningMessage(`A saved chat could not be read (${reason}). It was kept as ${movedTo} in the chat folder, and the chat starts empty.`, 'Open Logs').then((choice) => {
-        if (choice) void vscode.commands.executeCommand('modelGateway.openLogs');
+        if (choice) void vscode.commands.executeCommand(SHARED_COMMANDS.openLogs);
       });
     },
   };

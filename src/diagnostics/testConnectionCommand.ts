@@ -2,7 +2,8 @@
 // progress notification, logs each step, shows the report read-only (connectionReportView.ts) and a one-line
 // verdict with the command that fixes the first problem.
 import * as vscode from 'vscode';
-import { vscodeUserInterface } from '../ui/userInterface';
+import type { HandlersFor } from '../ui/commands';
+import type { REPORT_COMMANDS } from './feature';
 import type { GatewayConnection } from '../gateway/connection';
 import { OPEN_LOGS } from '../ui/errorAdvice';
 import { resolveProxy } from '../gateway/proxy';
@@ -25,11 +26,11 @@ export class TestConnectionCommand implements vscode.Disposable {
 
   constructor(private readonly deps: TestConnectionDeps) {}
 
-  handlers() {
+  handlers(): HandlersFor<typeof REPORT_COMMANDS> {
     return {
-      'modelGateway.testConnection': () => this.run(),
-      'modelGateway.runConnectionTestAgain': () => this.run(),
-      'modelGateway.copyConnectionReport': () => this.copyReport(),
+      testConnection: () => this.run(),
+      runConnectionTestAgain: () => this.run(),
+      copyConnectionReport: () => this.copyReport(),
     };
   }
 
@@ -40,7 +41,7 @@ export class TestConnectionCommand implements vscode.Disposable {
     const { runDiagnostics, createNetworkProbes, renderReport, summarizeReport, fixesFor } = require('./connectionTest') as typeof import('./connectionTest');
     const baseUrl = connection.baseUrl;
     const proxy = baseUrl ? resolveProxy(new URL(baseUrl), this.deps.proxySetting(), process.env) : undefined;
-    const report = await vscodeUserInterface.withProgress(`Testing the connection to ${connection.origin ?? 'the gateway'}…`, () => runDiagnostics({ baseUrl, api: () => connection.api(), proxy, probes: createNetworkProbes(clock), clock }));
+    const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Testing the connection to ${connection.origin ?? 'the gateway'}…` }, () => runDiagnostics({ baseUrl, api: () => connection.api(), proxy, probes: createNetworkProbes(clock), clock }));
     log.info(`Connection test of ${baseUrl ?? '(no URL)'}:`);
     for (const step of report.steps) log.info(`  ${step.title}: ${step.status}. ${step.message}${step.suggestion ? ` ${step.suggestion}` : ''}`);
     await this.view.show(renderReport(report));

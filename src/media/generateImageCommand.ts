@@ -4,6 +4,7 @@
 // (cancelled, or failed: the failure is shown, with Try Again).
 import { accessAdvice } from '../ui/errorAdvice';
 import type { UserInterface } from '../ui/userInterface';
+import { MEDIA_COMMANDS } from './feature';
 import { mediaFailureAdvice } from './mediaAdvice';
 import type { MediaEntry } from './mediaEntry';
 import { generateImages, type MediaCoreDeps } from './mediaGeneration';
@@ -66,7 +67,7 @@ export class GenerateImageCommand {
       if (outcome.notes.length > 0) void this.deps.ui.notify('warning', `Not everything the gateway sent was kept. ${outcome.notes.join(' ')}`);
       return outcome.entry;
     } catch (error) {
-      const advice = mediaFailureAdvice(error, { origin: this.deps.core.connection.origin, model: ask.model, what: 'image', retry: { title: 'Try Again', command: 'modelGateway.generateImage', args: [ask] } });
+      const advice = mediaFailureAdvice(error, { origin: this.deps.core.connection.origin, model: ask.model, what: 'image', retry: { title: 'Try Again', command: MEDIA_COMMANDS.generateImage, args: [ask] } });
       if (advice.kind === 'aborted') this.deps.ui.status('Image generation cancelled.');
       else this.deps.ui.advise(advice);
       return undefined;

@@ -6,3 +6,4 @@ export { GenerateImageCommand } from './generateImageCommand';
 export { MediaItemCommands } from './mediaItemCommands';
 export { MediaPanels } from './mediaPanel';
 export { SpeechCommands } from './speechCommands';
+export { vscodeUserInterface } from '../ui/userInterface';

@@ -7,6 +7,7 @@ import { formatBytes } from '../util/bytes';
 import { escapeMarkdown } from '../util/html';
 import { entrySummary, shortText, type MediaEntry } from './mediaEntry';
 import type { MediaHistory } from './mediaHistory';
+import { MEDIA_COMMANDS } from './feature';
 
 /** A tree element, and the argument every media command takes: an entry, and a file of it (default the first). */
 export interface MediaNode {
@@ -77,7 +78,7 @@ export class MediaHistoryView implements vscode.TreeDataProvider<MediaNode>, vsc
     tooltip.isTrusted = false;
     item.tooltip = tooltip;
     item.contextValue = ['mediaEntry', entry.kind, several ? '' : 'single'].filter(Boolean).join(' ');
-    item.command = { command: 'modelGateway.media.show', title: 'Show', arguments: [{ entry: entry.id }] };
+    item.command = { command: MEDIA_COMMANDS.show, title: 'Show', arguments: [{ entry: entry.id }] };
     return item;
   }
 
@@ -88,7 +89,7 @@ export class MediaHistoryView implements vscode.TreeDataProvider<MediaNode>, vsc
     item.description = file ? `${file.contentType.slice('image/'.length).toUpperCase()} · ${formatBytes(file.bytes)}` : '';
     item.iconPath = new vscode.ThemeIcon('file-media');
     item.contextValue = `mediaFile ${entry.kind}`;
-    item.command = { command: 'modelGateway.media.open', title: 'Open', arguments: [{ entry: entry.id, index }] };
+    item.command = { command: MEDIA_COMMANDS.open, title: 'Open', arguments: [{ entry: entry.id, index }] };
     return item;
   }
 

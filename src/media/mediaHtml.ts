@@ -1,12 +1,16 @@
 // The pages of the image gallery and the speech player, as plain strings. Pure (no `vscode`), so the CSP and the
 // escaping are tested in Node. The pages run no script at all: each action is a `command:` link to one of the few
-// commands the panel allows (`enableCommandUris` lists exactly MEDIA_PAGE_COMMANDS), carrying only an entry id and a
+// commands the panel allows (`enableCommandUris` lists exactly the page's `commands`), carrying only an entry id and a
 // file index, which the command looks up in the history.
 import { escapeHtml, htmlPage } from '../util/html';
 import { entrySummary, shortText, type MediaEntry } from './mediaEntry';
 
-export const MEDIA_PAGE_COMMANDS = ['modelGateway.media.save', 'modelGateway.media.copy', 'modelGateway.media.open'] as const;
-export type MediaPageCommand = (typeof MEDIA_PAGE_COMMANDS)[number];
+/** The commands a page links to (the media feature's definition names them). */
+export interface PageCommands {
+  save: string;
+  copy: string;
+  open: string;
+}
 
 /** Where each file of the entry is shown from: a webview resource URI of the kept file, or nothing (it is gone). */
 export interface PageSources {
@@ -14,10 +18,11 @@ export interface PageSources {
   cspSource: string;
   files: Array<string | undefined>;
   nonce: string;
+  commands: PageCommands;
 }
 
 /** The argument a page's link passes: `{ entry, index }`. */
-export function commandLink(command: MediaPageCommand, entry: MediaEntry, index: number): string {
+export function commandLink(command: string, entry: MediaEntry, index: number): string {
   return `command:${command}?${encodeURIComponent(JSON.stringify([{ entry: entry.id, index }]))}`;
 }
 
@@ -44,7 +49,7 @@ function page(title: string, csp: string, nonce: string, body: string): string {
   return htmlPage({ title, csp, nonce, style: STYLE, body });
 }
 
-function link(command: MediaPageCommand, entry: MediaEntry, index: number, label: string, title: string): string {
+function link(command: string, entry: MediaEntry, index: number, label: string, title: string): string {
   return `<a href="${escapeHtml(commandLink(command, entry, index))}" title="${escapeHtml(title)}">${escapeHtml(label)}</a>`;
 }
 
@@ -60,7 +65,7 @@ export function galleryHtml(entry: MediaEntry, sources: PageSources): string {
       : '<div class="gone">The file is no longer in the history folder.</div>';
     const caption = file.revisedPrompt && file.revisedPrompt !== entry.prompt ? `<figcaption>Revised prompt: ${escapeHtml(shortText(file.revisedPrompt, 300))}</figcaption>` : '';
     const actions = src
-      ? `<nav>${link('modelGateway.media.save', entry, index, 'Save to Workspace', 'Save this image into the workspace')} ${link('modelGateway.media.copy', entry, index, 'Copy', 'Copy the image’s link, or its file path')} ${link('modelGateway.media.open', entry, index, 'Open', 'Open the image in an editor')}</nav>`
+      ? `<nav>${link(sources.commands.save, entry, index, 'Save to Workspace', 'Save this image into the workspace')} ${link(sources.commands.copy, entry, index, 'Copy', 'Copy the image’s link, or its file path')} ${link(sources.commands.open, entry, index, 'Open', 'Open the image in an editor')}</nav>`
       : '';
     return `<figure>\n${picture}\n${caption}\n${actions}\n</figure>`;
   });
@@ -77,7 +82,7 @@ export function playerHtml(entry: MediaEntry, sources: PageSources): string {
   const src = sources.files[0];
   const player = src
     ? `<audio controls autoplay preload="auto" src="${escapeHtml(src)}">This audio cannot play here; use Open.</audio>
-<nav>${link('modelGateway.media.save', entry, 0, 'Save to Workspace', 'Save this audio into the workspace')} ${link('modelGateway.media.open', entry, 0, 'Open', 'Open the audio file in an editor')}</nav>`
+<nav>${link(sources.commands.save, entry, 0, 'Save to Workspace', 'Save this audio into the workspace')} ${link(sources.commands.open, entry, 0, 'Open', 'Open the audio file in an editor')}</nav>`
     : '<div class="gone">The audio file is no longer in the history folder.</div>';
   const body = `<h1>Speech</h1>
 <p class="meta">${escapeHtml(entrySummary(entry))} · ${escapeHtml(new Date(entry.createdAt).toLocaleString())}</p>

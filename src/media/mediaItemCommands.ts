@@ -39,14 +39,14 @@ export function nodeOf(argument: unknown): MediaNode | undefined {
 export class MediaItemCommands {
   constructor(private readonly deps: MediaItemDeps) {}
 
-  handlers(): Record<string, (argument?: unknown) => unknown> {
+  handlers(): Record<'show' | 'save' | 'copy' | 'open' | 'remove' | 'clear', (argument?: unknown) => unknown> {
     return {
-      'modelGateway.media.show': (argument) => this.show(argument),
-      'modelGateway.media.save': (argument) => this.save(argument),
-      'modelGateway.media.copy': (argument) => this.copy(argument),
-      'modelGateway.media.open': (argument) => this.open(argument),
-      'modelGateway.media.remove': (argument) => this.remove(argument),
-      'modelGateway.media.clear': () => this.clear(),
+      show: (argument) => this.show(argument),
+      save: (argument) => this.save(argument),
+      copy: (argument) => this.copy(argument),
+      open: (argument) => this.open(argument),
+      remove: (argument) => this.remove(argument),
+      clear: () => this.clear(),
     };
   }
 

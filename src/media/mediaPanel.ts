@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { MediaEntry } from './mediaEntry';
 import type { MediaHistory } from './mediaHistory';
-import { galleryHtml, MEDIA_PAGE_COMMANDS, playerHtml } from './mediaHtml';
+import { MEDIA_PAGE_COMMANDS } from './feature';
+import { galleryHtml, playerHtml } from './mediaHtml';
 import { shortText } from './mediaEntry';
 
 export const GALLERY_VIEW_TYPE = 'modelGateway.imageGallery';
@@ -33,7 +34,7 @@ export class MediaPanels implements vscode.Disposable {
     const panel = vscode.window.createWebviewPanel(entry.kind === 'image' ? GALLERY_VIEW_TYPE : PLAYER_VIEW_TYPE, title, { viewColumn: column, preserveFocus: options.beside === true }, {
       enableScripts: false,
       enableForms: false,
-      enableCommandUris: MEDIA_PAGE_COMMANDS,
+      enableCommandUris: Object.values(MEDIA_PAGE_COMMANDS),
       localResourceRoots: [vscode.Uri.file(this.history.filesFolder)],
       retainContextWhenHidden: false,
     });
@@ -53,7 +54,7 @@ export class MediaPanels implements vscode.Disposable {
       const path = this.history.filePath(file);
       return existsSync(path) ? webview.asWebviewUri(vscode.Uri.file(path)).toString() : undefined;
     });
-    const sources = { cspSource: webview.cspSource, files, nonce: randomBytes(16).toString('base64') };
+    const sources = { cspSource: webview.cspSource, files, nonce: randomBytes(16).toString('base64'), commands: MEDIA_PAGE_COMMANDS };
     return entry.kind === 'image' ? galleryHtml(entry, sources) : playerHtml(entry, sources);
   }
 

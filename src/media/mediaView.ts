@@ -2,8 +2,7 @@
 // gallery and player panels, and the commands. The extension builds one; host tests reach it through the testing
 // hooks. The view and the history are built at activation; the panels and commands (mediaCommands.ts) on first use.
 import * as vscode from 'vscode';
-import { lazyHandlers } from '../ui/commands';
-import { vscodeUserInterface, type UserInterface } from '../ui/userInterface';
+import type { UserInterface } from '../ui/userInterface';
 import { lazy, type Lazy } from '../util/lazy';
 import type { Logger } from '../util/logger';
 import type { GenerateImageCommand } from './generateImageCommand';
@@ -13,19 +12,6 @@ import { MediaHistoryView } from './mediaHistoryView';
 import type { MediaItemCommands } from './mediaItemCommands';
 import type { MediaPanels } from './mediaPanel';
 import type { SpeechCommands } from './speechCommands';
-
-/** The commands the panels and commands of mediaCommands.ts implement (registered before they load). */
-const COMMAND_IDS = [
-  'modelGateway.generateImage',
-  'modelGateway.readSelectionAloud',
-  'modelGateway.synthesizeSpeech',
-  'modelGateway.media.show',
-  'modelGateway.media.save',
-  'modelGateway.media.copy',
-  'modelGateway.media.open',
-  'modelGateway.media.remove',
-  'modelGateway.media.clear',
-];
 
 type MediaCommandsModule = typeof import('./mediaCommands');
 
@@ -55,7 +41,7 @@ export class MediaFeature implements vscode.Disposable {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const module = require('./mediaCommands') as MediaCommandsModule;
       const panels = new module.MediaPanels(deps.history);
-      const ui = options.ui ?? vscodeUserInterface;
+      const ui = options.ui ?? module.vscodeUserInterface;
       const commandDeps = { core: deps, panels, reveal: (id: string) => this.view.reveal(id), ui };
       return {
         module,
@@ -91,13 +77,6 @@ export class MediaFeature implements vscode.Disposable {
 
   get history(): MediaHistory {
     return this.deps.history;
-  }
-
-  handlers(): Record<string, (argument?: unknown) => unknown> {
-    return lazyHandlers(COMMAND_IDS, () => {
-      const { generateImage, speech, items } = this.load();
-      return { 'modelGateway.generateImage': (argument?: unknown) => generateImage.run(argument), ...speech.handlers(), ...items.handlers() };
-    });
   }
 
   dispose(): void {

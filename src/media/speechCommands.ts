@@ -3,6 +3,7 @@
 // editor. With an argument `{ text, model?, voice?, format? }` Synthesize Speech asks nothing. Each resolves with the
 // new entry, or undefined (cancelled, or failed: the failure is shown, with Try Again).
 import { accessAdvice } from '../ui/errorAdvice';
+import { MEDIA_COMMANDS } from './feature';
 import type { MediaCommandDeps } from './generateImageCommand';
 import { mediaFailureAdvice } from './mediaAdvice';
 import type { MediaEntry } from './mediaEntry';
@@ -13,10 +14,10 @@ import { speechAskOf, speechTextProblem, type MediaRequestError, type SpeechAsk 
 export class SpeechCommands {
   constructor(private readonly deps: MediaCommandDeps) {}
 
-  handlers(): Record<string, (argument?: unknown) => Promise<MediaEntry | undefined>> {
+  handlers(): Record<'readSelectionAloud' | 'synthesizeSpeech', (argument?: unknown) => Promise<MediaEntry | undefined>> {
     return {
-      'modelGateway.readSelectionAloud': () => this.readSelectionAloud(),
-      'modelGateway.synthesizeSpeech': (argument) => this.synthesize(argument),
+      readSelectionAloud: () => this.readSelectionAloud(),
+      synthesizeSpeech: (argument) => this.synthesize(argument),
     };
   }
 
@@ -66,7 +67,7 @@ export class SpeechCommands {
       void this.deps.reveal(entry.id);
       return entry;
     } catch (error) {
-      const advice = mediaFailureAdvice(error, { origin: this.deps.core.connection.origin, model: ask.model, what: 'speech', retry: { title: 'Try Again', command: 'modelGateway.synthesizeSpeech', args: [ask] } });
+      const advice = mediaFailureAdvice(error, { origin: this.deps.core.connection.origin, model: ask.model, what: 'speech', retry: { title: 'Try Again', command: MEDIA_COMMANDS.synthesizeSpeech, args: [ask] } });
       if (advice.kind === 'aborted') this.deps.ui.status('Speech cancelled.');
       else this.deps.ui.advise(advice);
       return undefined;

@@ -1,6 +1,9 @@
 // UI adapter: List Models (a quick pick grouped chat / video / image / speech / other, with actions per model) and
 // Refresh Models.
 import * as vscode from 'vscode';
+import type { HandlersFor } from '../ui/commands';
+import { SHARED_COMMANDS } from '../ui/commandIds';
+import type { MODEL_COMMANDS } from './feature';
 import { vscodeUserInterface } from '../ui/userInterface';
 import type { GatewayConnection } from '../gateway/connection';
 import { accessAdvice, adviceFor } from '../ui/errorAdvice';
@@ -33,10 +36,10 @@ interface ActionButton extends vscode.QuickInputButton {
 export class ModelCommands {
   constructor(private readonly deps: ModelCommandDeps) {}
 
-  handlers() {
+  handlers(): HandlersFor<typeof MODEL_COMMANDS> {
     return {
-      'modelGateway.listModels': () => this.listModels(),
-      'modelGateway.refreshModels': () => this.refreshModels(),
+      listModels: () => this.listModels(),
+      refreshModels: () => this.refreshModels(),
     };
   }
 
@@ -130,7 +133,7 @@ export class ModelCommands {
     }
     switch (action) {
       case 'startChat':
-        await vscode.commands.executeCommand('modelGateway.newChat', { model: id });
+        await vscode.commands.executeCommand(SHARED_COMMANDS.newChat, { model: id });
         return;
       case 'copyId':
         await vscode.env.clipboard.writeText(id);

@@ -2,6 +2,7 @@
 // shows errors through this, so a 401 reads the same in the chat panel, the video tree and a notification.
 import type { MissingAccess } from '../gateway/connection';
 import { readError } from '../gateway/errors';
+import { SHARED_COMMANDS } from './commandIds';
 
 export interface AdviceAction {
   title: string;
@@ -18,12 +19,12 @@ export interface ErrorAdvice {
 }
 
 
-export const SET_API_KEY: AdviceAction = { title: 'Set API Key', command: 'modelGateway.setApiKey' };
-export const TEST_CONNECTION: AdviceAction = { title: 'Test Connection', command: 'modelGateway.testConnection' };
-export const OPEN_LOGS: AdviceAction = { title: 'Open Logs', command: 'modelGateway.openLogs' };
-export const SET_BASE_URL: AdviceAction = { title: 'Set Gateway URL', command: 'modelGateway.setBaseUrl' };
-export const REPLACE_API_KEY: AdviceAction = { title: 'Replace API Key', command: 'modelGateway.rotateApiKey' };
-export const LIST_MODELS: AdviceAction = { title: 'List Models', command: 'modelGateway.listModels' };
+export const SET_API_KEY: AdviceAction = { title: 'Set API Key', command: SHARED_COMMANDS.setApiKey };
+export const TEST_CONNECTION: AdviceAction = { title: 'Test Connection', command: SHARED_COMMANDS.testConnection };
+export const OPEN_LOGS: AdviceAction = { title: 'Open Logs', command: SHARED_COMMANDS.openLogs };
+export const SET_BASE_URL: AdviceAction = { title: 'Set Gateway URL', command: SHARED_COMMANDS.setBaseUrl };
+export const REPLACE_API_KEY: AdviceAction = { title: 'Replace API Key', command: SHARED_COMMANDS.rotateApiKey };
+export const LIST_MODELS: AdviceAction = { title: 'List Models', command: SHARED_COMMANDS.listModels };
 /** Only generated images and audio have a size limit the user sets. */
 export const OPEN_MEDIA_LIMIT_SETTING: AdviceAction = { title: 'Change the Limit', command: 'workbench.action.openSettings', args: ['modelGateway.media.maxSizeMB'] };
 

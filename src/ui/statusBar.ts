@@ -2,6 +2,7 @@
 // countdown) or offline. Clicking it opens a menu with the actions that fit the state.
 import * as vscode from 'vscode';
 import type { ConnectionState, GatewayConnection } from '../gateway/connection';
+import { SHARED_COMMANDS } from './commandIds';
 
 interface Look {
   text: string;
@@ -39,19 +40,19 @@ interface MenuItem extends vscode.QuickPickItem {
 
 export function menuFor(state: ConnectionState): MenuItem[] {
   const item = (label: string, command: string, detail?: string): MenuItem => ({ label, command, detail });
-  const common = [item('$(comment-discussion) New Chat', 'modelGateway.newChat'), item('$(list-unordered) List Models', 'modelGateway.listModels'), item('$(output) Open Logs', 'modelGateway.openLogs')];
+  const common = [item('$(comment-discussion) New Chat', SHARED_COMMANDS.newChat), item('$(list-unordered) List Models', SHARED_COMMANDS.listModels), item('$(output) Open Logs', SHARED_COMMANDS.openLogs)];
   switch (state.kind) {
     case 'no-url':
-      return [item('$(globe) Set Gateway URL', 'modelGateway.setBaseUrl'), item('$(output) Open Logs', 'modelGateway.openLogs')];
+      return [item('$(globe) Set Gateway URL', SHARED_COMMANDS.setBaseUrl), item('$(output) Open Logs', SHARED_COMMANDS.openLogs)];
     case 'no-key':
-      return [item('$(key) Set API Key', 'modelGateway.setApiKey'), item('$(globe) Change Gateway URL', 'modelGateway.setBaseUrl'), item('$(output) Open Logs', 'modelGateway.openLogs')];
+      return [item('$(key) Set API Key', SHARED_COMMANDS.setApiKey), item('$(globe) Change Gateway URL', SHARED_COMMANDS.setBaseUrl), item('$(output) Open Logs', SHARED_COMMANDS.openLogs)];
     case 'unauthorized':
     case 'forbidden':
-      return [item('$(key) Replace API Key', 'modelGateway.rotateApiKey'), item('$(pulse) Test Connection', 'modelGateway.testConnection'), ...common];
+      return [item('$(key) Replace API Key', SHARED_COMMANDS.rotateApiKey), item('$(pulse) Test Connection', SHARED_COMMANDS.testConnection), ...common];
     case 'offline':
-      return [item('$(pulse) Test Connection', 'modelGateway.testConnection'), item('$(globe) Change Gateway URL', 'modelGateway.setBaseUrl'), ...common];
+      return [item('$(pulse) Test Connection', SHARED_COMMANDS.testConnection), item('$(globe) Change Gateway URL', SHARED_COMMANDS.setBaseUrl), ...common];
     default:
-      return [...common, item('$(pulse) Test Connection', 'modelGateway.testConnection'), item('$(key) Replace API Key', 'modelGateway.rotateApiKey'), item('$(trash) Clear API Key', 'modelGateway.clearApiKey')];
+      return [...common, item('$(pulse) Test Connection', SHARED_COMMANDS.testConnection), item('$(key) Replace API Key', SHARED_COMMANDS.rotateApiKey), item('$(trash) Clear API Key', SHARED_COMMANDS.clearApiKey)];
   }
 }
 
@@ -62,7 +63,7 @@ export class ConnectionStatusBar implements vscode.Disposable {
 
   constructor(private readonly connection: GatewayConnection) {
     this.item.name = 'Model Gateway';
-    this.item.command = 'modelGateway.showStatusMenu';
+    this.item.command = SHARED_COMMANDS.showStatusMenu;
     this.subscription = new vscode.Disposable(connection.onDidChangeState(() => this.render()).dispose);
     this.render();
     this.item.show();

@@ -2,7 +2,8 @@
 // generateVideoCommand.ts, downloadResultCommand.ts, resultCommands.ts (open, preview, copy), jobListCommands.ts
 // (refresh, remove, clear), submissionCommands.ts (uncertain submissions, resubmit), finishedJobCommands.ts (the
 // notification when a job ends, Show Error). What they say to or ask of the user goes through CommandUi.
-import type { CommandHandlers } from '../ui/commands';
+import type { HandlersFor } from '../ui/commands';
+import type { VIDEO_COMMANDS } from './feature';
 import type { VideoJobRecord } from './jobRecord';
 import type { VideoCommandContext } from './sharedCommands';
 import { downloadResultToWorkspace } from './downloadResultCommand';
@@ -33,21 +34,21 @@ export class VideoJobCommands {
   readonly showError = (argument?: unknown) => showJobError(this.ctx, argument);
   readonly remove = (argument?: unknown) => removeJob(this.ctx, argument);
 
-  handlers(): CommandHandlers {
+  handlers(): HandlersFor<typeof VIDEO_COMMANDS> {
     return {
-      'modelGateway.generateVideo': this.generateVideo,
-      'modelGateway.videos.refreshAll': this.refreshAll,
-      'modelGateway.videos.clearFinished': this.clearFinished,
-      'modelGateway.videos.refresh': this.refresh,
-      'modelGateway.videos.openResult': this.openResult,
-      'modelGateway.videos.preview': this.preview,
-      'modelGateway.videos.download': this.download,
-      'modelGateway.videos.copyUrl': this.copyUrl,
-      'modelGateway.videos.copyJobId': this.copyJobId,
-      'modelGateway.videos.resubmit': this.resubmit,
-      'modelGateway.videos.checkSubmission': this.checkSubmission,
-      'modelGateway.videos.showError': this.showError,
-      'modelGateway.videos.remove': this.remove,
+      generateVideo: this.generateVideo,
+      refreshAll: this.refreshAll,
+      clearFinished: this.clearFinished,
+      refresh: this.refresh,
+      openResult: this.openResult,
+      preview: this.preview,
+      download: this.download,
+      copyUrl: this.copyUrl,
+      copyJobId: this.copyJobId,
+      resubmit: this.resubmit,
+      checkSubmission: this.checkSubmission,
+      showError: this.showError,
+      remove: this.remove,
     };
   }
 

@@ -8,6 +8,7 @@ import type { VideoJobRecord } from './jobRecord';
 import { expiryText, formatAge, formatDuration, jobContextTokens, jobDescription, linkWithoutQuery, resultContextTokens, shortPrompt, statusGroup, statusText, type StatusGroup, type VideoJobNode } from './jobPresentation';
 import { JobTreeNodes, type JobList } from './jobTreeNodes';
 import { checkResultUrl } from './resultLinks';
+import { VIDEO_COMMANDS } from './feature';
 
 const ICONS: Record<StatusGroup, { id: string; color?: string }> = {
   queued: { id: 'clock' },
@@ -75,7 +76,7 @@ function resultTreeItem(record: VideoJobRecord, index: number, now: number): vsc
   item.iconPath = new vscode.ThemeIcon('file-media');
   item.tooltip = new vscode.MarkdownString(`${escapeMarkdown(linkWithoutQuery(url))}${usable ? '' : '\n\nOnly http and https links can be opened.'}`);
   item.contextValue = resultContextTokens(url).join(' ');
-  if (usable) item.command = { command: 'modelGateway.videos.preview', title: 'Preview', arguments: [{ kind: 'result', key: record.key, index }] };
+  if (usable) item.command = { command: VIDEO_COMMANDS.preview, title: 'Preview', arguments: [{ kind: 'result', key: record.key, index }] };
   return item;
 }
 

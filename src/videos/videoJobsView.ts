@@ -4,7 +4,7 @@
 import type { ModelCatalog } from '../models/modelCatalog';
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
-import { adviceFor, SET_API_KEY } from '../ui/errorAdvice';
+import { adviceFor, REPLACE_API_KEY, SET_API_KEY } from '../ui/errorAdvice';
 import type { GatewayApi } from '../gateway/types';
 import type { VideoDefaults } from '../settings/settings';
 import { showAdvice } from '../ui/notify';
@@ -20,7 +20,6 @@ import type { VideoJobCommands } from './videoJobsCommands';
 import { VideoJobsTreeProvider } from './videoJobsTreeView';
 import type { VideoPreviewPanels } from './videoPreviewPanel';
 import { lazy, type Lazy } from '../util/lazy';
-import { lazyHandlers, type CommandHandlers } from '../ui/commands';
 
 type Subscription = { dispose(): void };
 
@@ -192,7 +191,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     if (!this.options.primary || required.origin !== this.origin) return;
     const advice = adviceFor(required.error, { origin: required.origin, retriesAutomatically: true });
     advice.message = `Video status checks are paused. ${advice.message}`;
-    if (!advice.actions.some((a) => a.command === SET_API_KEY.command || a.command === 'modelGateway.rotateApiKey')) advice.actions.unshift(SET_API_KEY);
+    if (!advice.actions.some((a) => a.command === SET_API_KEY.command || a.command === REPLACE_API_KEY.command)) advice.actions.unshift(SET_API_KEY);
     void showAdvice(advice, 'warning');
   }
 
@@ -247,23 +246,6 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
 type VideoCommandsModule = typeof import('./videoCommands');
 type ChatVideoPortDeps = Parameters<VideoCommandsModule['chatVideoPort']>[0];
 
-/** The commands videoCommands.ts implements (registered before it loads). */
-const COMMAND_IDS = [
-  'modelGateway.generateVideo',
-  'modelGateway.videos.refreshAll',
-  'modelGateway.videos.clearFinished',
-  'modelGateway.videos.refresh',
-  'modelGateway.videos.openResult',
-  'modelGateway.videos.preview',
-  'modelGateway.videos.download',
-  'modelGateway.videos.copyUrl',
-  'modelGateway.videos.copyJobId',
-  'modelGateway.videos.resubmit',
-  'modelGateway.videos.checkSubmission',
-  'modelGateway.videos.showError',
-  'modelGateway.videos.remove',
-];
-
 /**
  * Everything of the video feature one instance needs; the extension builds one, host tests build more. The view
  * and the store (polling resumes at activation) are built at once; the commands and previews (videoCommands.ts)
@@ -293,10 +275,6 @@ export class VideoFeature implements vscode.Disposable {
 
   get previews(): VideoPreviewPanels {
     return this.load().previews;
-  }
-
-  handlers(): CommandHandlers {
-    return lazyHandlers(COMMAND_IDS, () => this.commands.handlers());
   }
 
   /** The chat's /video port. */

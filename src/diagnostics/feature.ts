@@ -1,0 +1,46 @@
+// UI adapter: the diagnostics feature: Test Connection and its report (the checks load on first run), the
+// connection's status bar item and its menu, and the log.
+import type * as vscode from 'vscode';
+import type { GatewayConnection } from '../gateway/connection';
+import { commandHandlers, type CommandHandlers } from '../ui/commands';
+import { SHARED_COMMANDS } from '../ui/commandIds';
+import { defineFeature } from '../ui/feature';
+import { ConnectionStatusBar } from '../ui/statusBar';
+import { vscodeProxySetting } from '../ui/vscodeSettings';
+import type { Clock } from '../util/clock';
+import { TestConnectionCommand } from './testConnectionCommand';
+
+/** The commands TestConnectionCommand implements. */
+export const REPORT_COMMANDS = {
+  testConnection: SHARED_COMMANDS.testConnection,
+  runConnectionTestAgain: 'modelGateway.runConnectionTestAgain',
+  copyConnectionReport: 'modelGateway.copyConnectionReport',
+} as const;
+
+export const DIAGNOSTICS_COMMANDS = {
+  ...REPORT_COMMANDS,
+  showStatusMenu: SHARED_COMMANDS.showStatusMenu,
+  openLogs: SHARED_COMMANDS.openLogs,
+} as const;
+
+export interface DiagnosticsNeeds {
+  context: vscode.ExtensionContext;
+  log: vscode.LogOutputChannel;
+  connection: GatewayConnection;
+  clock: Clock;
+  register(handlers: CommandHandlers): void;
+  testing: Record<string, unknown> | undefined;
+}
+
+export const diagnosticsFeature = defineFeature({
+  name: 'diagnostics',
+  commands: DIAGNOSTICS_COMMANDS,
+  views: [],
+  activate({ context, log, connection, clock, register, testing }: DiagnosticsNeeds): void {
+    const testConnection = new TestConnectionCommand({ connection, log, clock, proxySetting: vscodeProxySetting });
+    const statusBar = new ConnectionStatusBar(connection);
+    context.subscriptions.push(statusBar, testConnection);
+    register(commandHandlers(DIAGNOSTICS_COMMANDS, { ...testConnection.handlers(), showStatusMenu: () => statusBar.showMenu(), openLogs: () => log.show() }));
+    if (TEST_BUILD && testing) testing.statusBar = statusBar;
+  },
+});
