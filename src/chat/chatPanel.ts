@@ -42,7 +42,6 @@ export class ChatPanel implements vscode.Disposable {
   private closedByUser = true;
   private disposed = false;
   /** The webview has said `ready` at least once; before that there is nothing to bring up to date. */
-  private hasLoaded = false;
   private readonly disposedEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposedEmitter.event;
 
@@ -69,10 +68,7 @@ export class ChatPanel implements vscode.Disposable {
       panel.webview.onDidReceiveMessage((raw: unknown) => void this.handleMessage(raw)),
       panel.onDidChangeViewState(() => {
         if (!panel.visible) bridge.markNotLive();
-        else if (this.hasLoaded) bridge.revive();
-      }),
-      bridge.onDidReceive((message) => {
-        if (message.type === 'ready') this.hasLoaded = true;
+        else if (bridge.hasLoaded) bridge.revive();
       }),
       controller.onEvent((event) => {
         if (event.type === 'title') panel.title = event.title;

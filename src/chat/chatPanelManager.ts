@@ -261,8 +261,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       this.panels.delete(panel);
       if (this.lastActive === panel) this.lastActive = [...this.panels].at(-1);
     });
-    bridge.onDidReceive((message) => {
-      if (message.type !== 'ready') return;
+    bridge.onDidLoad(() => {
       // The catalog is shared: another chat or feature may have loaded the list already.
       if (this.models.known) void this.adoptDefaultModel();
       else if (!this.models.state.loading) void this.refreshModels();

@@ -80,6 +80,10 @@ export class ChatWebviewBridge implements Disposable {
   private readonly received = new Emitter<WebviewMessage>();
   /** Every valid message that arrived from the webview. */
   readonly onDidReceive: Event<WebviewMessage> = this.received.event;
+  private readonly loaded = new Emitter<void>();
+  /** The page said `ready`: it loaded (again) and was sent the whole session. The one place `ready` is handled. */
+  readonly onDidLoad: Event<void> = this.loaded.event;
+  private loadedOnce = false;
   private live = false;
   private pendingDraft = '';
   /** Message types already logged as trimmed (logged once each, not once per message). */
@@ -112,6 +116,11 @@ export class ChatWebviewBridge implements Disposable {
   private readonly hub: BridgeMediaHub | undefined;
 
   /** The webview went away (hidden or closed); nothing is posted until it is back. */
+  /** Whether the page has loaded at least once (a page that never did will say `ready` itself). */
+  get hasLoaded(): boolean {
+    return this.loadedOnce;
+  }
+
   markNotLive(): void {
     this.live = false;
   }
@@ -155,6 +164,11 @@ export class ChatWebviewBridge implements Disposable {
     const controller = this.controller;
     switch (message.type) {
       case 'ready':
+        this.live = true;
+        this.loadedOnce = true;
+        this.sendInit();
+        this.loaded.fire();
+        return;
       case 'resync':
         this.live = true;
         this.sendInit();
@@ -332,5 +346,6 @@ export class ChatWebviewBridge implements Disposable {
     this.subscription.dispose();
     this.posted.dispose();
     this.received.dispose();
+    this.loaded.dispose();
   }
 }

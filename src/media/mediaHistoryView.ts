@@ -8,19 +8,12 @@ import { escapeMarkdown } from '../util/html';
 import { entrySummary, shortText, type MediaEntry } from './mediaEntry';
 import type { MediaHistory } from './mediaHistory';
 import { MEDIA_COMMANDS } from './feature';
+import { formatAge } from '../util/age';
 
 /** A tree element, and the argument every media command takes: an entry, and a file of it (default the first). */
 export interface MediaNode {
   readonly entry: string;
   readonly index?: number;
-}
-
-function age(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s} s ago`;
-  if (s < 3600) return `${Math.round(s / 60)} min ago`;
-  if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
-  return `${Math.round(s / 86_400)} d ago`;
 }
 
 export class MediaHistoryView implements vscode.TreeDataProvider<MediaNode>, vscode.Disposable {
@@ -72,7 +65,7 @@ export class MediaHistoryView implements vscode.TreeDataProvider<MediaNode>, vsc
     const several = entry.files.length > 1;
     const item = new vscode.TreeItem(shortText(entry.prompt, 50), several ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = entry.id;
-    item.description = `${entrySummary(entry)} · ${age(Date.now() - entry.createdAt)}`;
+    item.description = `${entrySummary(entry)} · ${formatAge(Date.now() - entry.createdAt)}`;
     item.iconPath = new vscode.ThemeIcon(entry.kind === 'image' ? 'file-media' : 'unmute');
     const tooltip = new vscode.MarkdownString(`**${entry.kind === 'image' ? 'Image' : 'Speech'}** · ${escapeMarkdown(entrySummary(entry))}\n\n${escapeMarkdown(shortText(entry.prompt, 1000))}\n\n${escapeMarkdown(`${entry.origin} · ${new Date(entry.createdAt).toLocaleString()} · ${formatBytes(entry.files.reduce((n, f) => n + f.bytes, 0))}`)}`);
     tooltip.isTrusted = false;

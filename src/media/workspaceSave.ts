@@ -2,10 +2,10 @@
 // file: its folder stays inside the workspace folder (symbolic links that lead out are refused), its name comes from
 // the entry (kind, time, prompt words), its extension from the allowlist by the bytes' type, and it is created
 // exclusively, so an existing file is only ever replaced when the caller asked the user first.
-import { mkdir, realpath, rename, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, realpath, rm, type FileHandle } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { MEDIA_EXTENSIONS } from '../gateway/mediaTypes';
-import { tempPathFor } from '../util/atomicFile';
+import { writeFileAtomic } from '../util/atomicFile';
 import { createNewFile, NewFileError, openNewFile } from '../util/newFile';
 import type { MediaEntry } from './mediaEntry';
 
@@ -78,14 +78,10 @@ export async function writeUnderFreeName(dir: string, name: string, data: Uint8A
 /** Replaces `dir/name` (the user agreed) in one step: a temp file beside it, renamed over it. */
 export async function replaceFile(dir: string, name: string, data: Uint8Array): Promise<string> {
   const file = join(dir, name);
-  const temp = tempPathFor(file);
-  const written = await writeNewFile(dir, temp.slice(dir.length + 1), data);
-  if (written === 'exists') throw new SaveError('file', `A temporary file ${temp} is in the way.`);
   try {
-    await rename(temp, file);
+    await writeFileAtomic(file, data);
     return file;
   } catch (error) {
-    await rm(temp, { force: true }).catch(() => undefined);
     throw new SaveError('file', `Could not replace ${file}: ${(error as Error).message}`);
   }
 }

@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import { resultFetchOptionsFor, resultLinkOf, type VideoCommandContext } from './sharedCommands';
 import { formatBytes } from '../util/bytes';
 import { DownloadError, downloadResult, resultFileStem } from './download';
-import { expiryNote, formatAge, quoted } from './jobPresentation';
+import { formatAge } from '../util/age';
+import { expiryNote, quoted } from './jobPresentation';
 import { urlExpiry } from './resultLinks';
 
 /** Where the file goes: straight into a local folder, or through a temporary file copied to a folder or a file. */

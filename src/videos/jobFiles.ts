@@ -6,10 +6,11 @@
 //   finished/<key>         created exclusively by the one window that announces the job's end;
 //   leases/<origin>.lock   which window polls a gateway (see pollLease.ts).
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
-import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Disposable } from '../util/events';
+import { createExclusiveSync, writeFileAtomic } from '../util/atomicFile';
 
 /** Keys become file names: plain, short, no dots. */
 export function isJobKey(key: string): boolean {
@@ -31,36 +32,6 @@ export interface RefreshRequest {
   origin: string;
   /** The jobs to check; all of the origin's when absent. */
   keys?: string[];
-}
-
-/** A temp file's name: the writer's pid and a random part, so two windows never share one. */
-export function tempName(name: string): string {
-  return `${name}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-}
-
-/**
- * Creates the file only if nothing has that name yet, atomically: the text is complete in a temp file, which is then
- * linked to the name (a link fails when the name is taken). False when the name was taken.
- */
-export function createExclusiveSync(path: string, text: string): boolean {
-  const temp = join(dirname(path), tempName(basename(path)));
-  writeFileSync(temp, text, 'utf8');
-  try {
-    linkSync(temp, path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  } finally {
-    unlinkSync(temp);
-  }
-}
-
-/** Replaces the file atomically (a temp file, then rename): a reader sees the old text or the new, never a mix. */
-export function replaceSync(path: string, text: string): void {
-  const temp = join(dirname(path), tempName(basename(path)));
-  writeFileSync(temp, text, 'utf8');
-  renameSync(temp, path);
 }
 
 const TEMP_MAX_AGE_MS = 60 * 60_000;
@@ -146,20 +117,7 @@ export class JobFiles {
   async write(key: string, text: string): Promise<'written' | 'removed'> {
     if (this.isRemoved(key)) return 'removed';
     const path = this.jobPath(key);
-    const temp = join(this.jobsDir, tempName(`${key}.json`));
-    try {
-      const handle = await open(temp, 'w');
-      try {
-        await handle.writeFile(text, 'utf8');
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, path);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
+    await writeFileAtomic(path, text);
     // The remover creates the tombstone before deleting the file, so checking after the rename cannot miss it.
     if (!this.isRemoved(key)) return 'written';
     await rm(path, { force: true });

@@ -1,4 +1,5 @@
 // How a job reads in the Video Jobs view and in messages: status groups, menu tokens, short texts. Pure.
+import { formatAge } from '../util/age';
 import { displayStatus, isFinalRecord, isPollable, type VideoJobRecord } from './jobRecord';
 import { checkResultUrl, urlExpiry } from './resultLinks';
 import { isSuccessStatus } from './status';
@@ -58,15 +59,6 @@ export function quoted(record: VideoJobRecord, max = 50): string {
   return `“${shortPrompt(record.prompt, max)}”`;
 }
 
-export function formatAge(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds} s ago`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
-  return `${Math.floor(hours / 24)} d ago`;
-}
 
 export function formatDuration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));

@@ -8,7 +8,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock, TimerHandle } from '../util/clock';
 import { Emitter, type Disposable } from '../util/events';
-import { createExclusiveSync, replaceSync } from './jobFiles';
+import { createExclusiveSync, replaceSync } from '../util/atomicFile';
 
 export interface LeaseTiming {
   /** How often the holder renews the heartbeat, and how often the others look at it. */

@@ -65,6 +65,19 @@ describe('ChatWebviewBridge', () => {
     assert.deepEqual(init.models, { models: ['model-k3'], loading: false });
   });
 
+  it("handles the page's `ready` itself: hasLoaded and onDidLoad (the panel and its manager only listen), not on resync", async () => {
+    const { bridge } = setup();
+    let loads = 0;
+    bridge.onDidLoad(() => loads++);
+    await bridge.handle({ type: 'resync' });
+    assert.equal(bridge.hasLoaded, false);
+    assert.equal(loads, 0);
+    await bridge.handle({ type: 'ready' });
+    await bridge.handle({ type: 'ready' });
+    assert.equal(bridge.hasLoaded, true);
+    assert.equal(loads, 2, 'a page built again says ready again');
+  });
+
   it('streams a reply to the webview as deltas, never the transcript again', async () => {
     const { h, bridge, posted } = setup();
     await bridge.handle({ type: 'ready' });
