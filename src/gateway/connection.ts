@@ -2,7 +2,7 @@
 // origin with that origin's key, rebuilds it when settings or keys change, and watches every call's outcome
 // to keep a connection state (for the status bar and welcome views).
 import { Emitter, type Event } from '../util/events';
-import type { Clock } from '../util/clock';
+import type { Clock, TimerHandle } from '../util/clock';
 import type { GatewaySettings } from '../settings/settings';
 import { readError } from './errors';
 import type { OpenResultOptions } from './resultFetch';
@@ -68,6 +68,7 @@ export class GatewayConnection {
   private generation = 0;
   private currentState: ConnectionState;
   private readonly subscriptions: Array<{ dispose(): void }> = [];
+  private rateLimitTimer: TimerHandle | undefined;
 
   constructor(
     settings: GatewaySettings,
@@ -220,14 +221,27 @@ export class GatewayConnection {
   private setState(state: ConnectionState): ConnectionState {
     if (JSON.stringify(state) !== JSON.stringify(this.currentState)) {
       this.currentState = state;
+      this.armRateLimitEnd(state);
       this.stateChanged.fire(state);
     }
     return state;
   }
 
+  /** A rate limit ends by itself when its wait is over: the state reads connected again (the status bar only shows it). */
+  private armRateLimitEnd(state: ConnectionState): void {
+    if (this.rateLimitTimer) this.clock.clearTimeout(this.rateLimitTimer);
+    this.rateLimitTimer = undefined;
+    if (state.kind !== 'rate-limited') return;
+    this.rateLimitTimer = this.clock.setTimeout(() => {
+      this.rateLimitTimer = undefined;
+      if (this.currentState === state) this.setState({ kind: 'connected', origin: state.origin });
+    }, state.until - this.clock.now());
+  }
+
   dispose(): void {
     this.client?.api.close?.();
     this.client = undefined;
+    if (this.rateLimitTimer) this.clock.clearTimeout(this.rateLimitTimer);
     for (const s of this.subscriptions) s.dispose();
     this.stateChanged.dispose();
     this.clientChanged.dispose();

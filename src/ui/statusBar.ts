@@ -92,12 +92,8 @@ export class ConnectionStatusBar implements vscode.Disposable {
 
   private startCountdown(): void {
     if (this.countdown) return;
-    // Ticks only while rate limited; when the wait ends the state reads as connected again.
-    this.countdown = setInterval(() => {
-      const state = this.connection.state;
-      if (state.kind === 'rate-limited' && state.until <= Date.now()) this.connection.report(state.origin, { ok: true });
-      else this.render();
-    }, 1000);
+    // Ticks only while rate limited, to count down; the connection itself ends the state when the wait is over.
+    this.countdown = setInterval(() => this.render(), 1000);
   }
 
   private stopCountdown(): void {
