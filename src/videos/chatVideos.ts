@@ -10,7 +10,7 @@ import { isSuccessStatus } from './status';
 import { answersFromArgument, buildVideoRequest } from './videoRequest';
 
 export interface ChatVideoDeps {
-  /** The current store (the view rebuilds it when the poll settings change). */
+  /** The job store. */
   store(): JobStore;
   origin(): string | undefined;
   access(): Promise<{ ok: true } | MissingAccess>;

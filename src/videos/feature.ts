@@ -111,7 +111,7 @@ export const videosFeature = defineFeature({
             await vscode.commands.executeCommand(`${VIDEO_JOBS_VIEW}.focus`);
             await view.reveal(key);
           },
-          onDidChange: (listener) => view.onDidChangeJobs(listener),
+          onDidChange: (listener) => view.store.onDidChange((change) => listener(change.keys)),
         }),
     };
   },

@@ -228,6 +228,11 @@ export class JobStore implements Disposable {
     this.roles.setFocused(focused);
   }
 
+  /** The poll settings changed: the live scheduler takes the new bounds (nothing is rebuilt). */
+  setPollIntervals(bounds: { minIntervalMs: number; maxIntervalMs: number }): void {
+    this.scheduler.setIntervals(bounds);
+  }
+
   pausedUntil(origin: string): number | undefined {
     return this.scheduler.pausedUntil(origin);
   }

@@ -90,6 +90,7 @@ export class PollScheduler implements Disposable {
   private readonly clock: Clock;
   private readonly pollFn: PollFunction;
   private readonly policy: TimingPolicy;
+  private timingOptions: PollSchedulerOptions;
   private readonly maxInFlight: number;
   private readonly minGapMs: number;
 
@@ -111,9 +112,17 @@ export class PollScheduler implements Disposable {
   readonly onDidChangePause = this.pauseEmitter.event;
   readonly onAuthRequired = this.authEmitter.event;
 
+  /** New poll bounds (a settings change) on the live scheduler: every poll planned from now on keeps to them. */
+  setIntervals(bounds: { minIntervalMs: number; maxIntervalMs: number }): void {
+    this.timingOptions = { ...this.timingOptions, ...bounds };
+    // In place: the origin watch and every job's timing hold this policy object.
+    Object.assign(this.policy, timingPolicy(this.timingOptions));
+  }
+
   constructor(options: PollSchedulerOptions) {
     this.clock = options.clock;
     this.pollFn = options.poll;
+    this.timingOptions = options;
     this.policy = timingPolicy(options);
     this.watch = new OriginWatch(this.policy);
     this.maxInFlight = Math.max(1, options.maxInFlight ?? 3);

@@ -4,7 +4,6 @@ import type { GatewayConnection } from '../gateway/connection';
 import type { OpenResultOptions } from '../gateway/resultFetch';
 import type { ModelCatalog } from '../models/modelCatalog';
 import type { VideoDefaults } from '../settings/settings';
-import type { Event } from '../util/events';
 import type { CommandUi } from './commandUiView';
 import type { VideoJobRecord } from './jobRecord';
 import type { JobStore } from './jobStore';
@@ -21,7 +20,6 @@ export interface VideoJobsHost {
   selection(): readonly VideoJobNode[];
   reveal(key: string): Promise<void>;
   refresh(): void;
-  readonly onDidFinish: Event<VideoJobRecord>;
 }
 
 export interface VideoCommandContext {

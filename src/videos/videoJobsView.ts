@@ -1,6 +1,6 @@
 // UI adapter: keeps the Video Jobs view in step with the job store: the tree, its badge (running jobs), its
 // message (rate-limit pause, refused key), the `modelGateway.videoJobs.empty` context key, window focus, and the
-// store itself, rebuilt over the same storage when the poll settings change.
+// poll settings, which the live store takes as they change.
 import type { ModelCatalog } from '../models/modelCatalog';
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
@@ -71,42 +71,37 @@ function pollBoundsOf(video: VideoDefaults): { minMs: number; maxMs: number } {
 export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   readonly provider: VideoJobsTreeProvider;
   readonly treeView: vscode.TreeView<VideoJobNode> | undefined;
-  private currentStore: JobStore;
-  /** The poll bounds the current store was built with. */
+  readonly store: JobStore;
+  /** The poll bounds the store keeps to. */
   private bounds: { minMs: number; maxMs: number };
-  private rebuildWanted = false;
-  private rebuilding: Promise<void> | undefined;
-  private storeSubscriptions: Subscription[] = [];
   private readonly subscriptions: Subscription[] = [];
   /** The value last given to the `modelGateway.videoJobs.empty` context key. */
   private shownEmpty: boolean | undefined;
-  private readonly finished = new vscode.EventEmitter<VideoJobRecord>();
-  readonly onDidFinish = this.finished.event;
-  private readonly jobsChanged = new vscode.EventEmitter<readonly string[]>();
-  /** The keys of jobs that changed, whichever store is current (the chat's /video cards follow this). */
-  readonly onDidChangeJobs = this.jobsChanged.event;
 
   constructor(
     private readonly deps: VideoFeatureDeps,
     private readonly options: ViewOptions,
   ) {
     this.bounds = pollBoundsOf(deps.settings());
-    this.currentStore = deps.createStore(deps.settings());
+    this.store = deps.createStore(deps.settings());
     this.provider = new VideoJobsTreeProvider({ jobs: () => this.visibleJobs(), get: (key) => this.visibleJob(key) });
     this.treeView = options.treeViewId ? vscode.window.createTreeView(options.treeViewId, { treeDataProvider: this.provider, showCollapseAll: false }) : undefined;
-    this.bindStore();
+    const store = this.store;
     this.subscriptions.push(
-      vscode.window.onDidChangeWindowState((state) => this.currentStore.setFocused(state.focused)),
+      store.onDidChange((change: JobsChange) => {
+        this.provider.jobsChanged(change.keys);
+        this.update();
+      }),
+      // The poll that met the 429 already told the connection (the status bar's countdown); only the message changes.
+      store.onDidChangePause(() => this.update()),
+      store.onAuthRequired((required) => this.onAuthRequired(required)),
+      vscode.window.onDidChangeWindowState((state) => store.setFocused(state.focused)),
       deps.connection.onDidChangeClient(() => this.onClientChanged()),
-      deps.onDidChangeKey((origin) => this.currentStore.resumeAuth(origin)),
+      deps.onDidChangeKey((origin) => store.resumeAuth(origin)),
       deps.onDidChangeSettings(() => this.onSettingsChanged()),
     );
-    this.currentStore.setFocused(vscode.window.state.focused);
+    store.setFocused(vscode.window.state.focused);
     this.update();
-  }
-
-  get store(): JobStore {
-    return this.currentStore;
   }
 
   /** The gateway whose jobs are shown: the configured one. */
@@ -120,11 +115,11 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
 
   visibleJobs(): VideoJobRecord[] {
     const origin = this.origin;
-    return origin ? this.currentStore.jobs(origin) : [];
+    return origin ? this.store.jobs(origin) : [];
   }
 
   private visibleJob(key: string): VideoJobRecord | undefined {
-    const record = this.currentStore.get(key);
+    const record = this.store.get(key);
     return record && record.origin === this.origin ? record : undefined;
   }
 
@@ -133,7 +128,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   }
 
   async reveal(key: string): Promise<void> {
-    if (!this.treeView || !this.currentStore.get(key)) return;
+    if (!this.treeView || !this.store.get(key)) return;
     await this.treeView.reveal(this.provider.jobNode(key), { select: true, focus: false }).then(undefined, () => undefined);
   }
 
@@ -141,22 +136,6 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   refresh(): void {
     this.provider.refresh();
     this.update();
-  }
-
-  private bindStore(): void {
-    const store = this.currentStore;
-    this.storeSubscriptions = [
-      store.onDidChange((change: JobsChange) => {
-        this.provider.jobsChanged(change.keys);
-        this.update();
-        this.jobsChanged.fire(change.keys);
-        if (this.rebuildWanted) void this.rebuildStore();
-      }),
-      store.onDidFinish((record) => this.finished.fire(record)),
-      // The poll that met the 429 already told the connection (the status bar's countdown); only the message changes.
-      store.onDidChangePause(() => this.update()),
-      store.onAuthRequired((required) => this.onAuthRequired(required)),
-    ];
   }
 
   /** The badge (the shown jobs still running), the message and the context key; the tree refreshes its own elements. */
@@ -180,9 +159,9 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     const origin = this.origin;
     if (!origin) return undefined;
     const host = new URL(origin).host;
-    const pausedUntil = this.currentStore.pausedUntil(origin);
+    const pausedUntil = this.store.pausedUntil(origin);
     if (pausedUntil !== undefined) return `Rate limited by ${host}: status checks resume at ${new Date(pausedUntil).toLocaleTimeString()}.`;
-    if (this.currentStore.isAuthBlocked(origin)) return `Status checks are paused: ${host} did not accept the API key. Set a key to resume.`;
+    if (this.store.isAuthBlocked(origin)) return `Status checks are paused: ${host} did not accept the API key. Set a key to resume.`;
     return undefined;
   }
 
@@ -198,48 +177,22 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   private onClientChanged(): void {
     // The gateway or its key changed: jobs of the (new) current gateway may be polled again.
     const origin = this.origin;
-    if (origin) this.currentStore.resumeAuth(origin);
+    if (origin) this.store.resumeAuth(origin);
     this.refresh();
   }
 
   private onSettingsChanged(): void {
     const next = pollBoundsOf(this.deps.settings());
     if (next.minMs === this.bounds.minMs && next.maxMs === this.bounds.maxMs) return;
-    this.rebuildWanted = true;
-    void this.rebuildStore();
-  }
-
-  /**
-   * Replaces the store by one built with the current settings, over the same storage. Waits while a submission is
-   * on its way (its answer must land in the store that sent it); retried on the store's next change.
-   */
-  private rebuildStore(): Promise<void> {
-    if (this.rebuilding) return this.rebuilding;
-    this.rebuilding = (async () => {
-      const old = this.currentStore;
-      await old.flush();
-      if (!this.rebuildWanted || old !== this.currentStore || old.jobs().some((job) => job.localState === 'submitting')) return;
-      this.rebuildWanted = false;
-      for (const s of this.storeSubscriptions) s.dispose();
-      old.dispose();
-      this.bounds = pollBoundsOf(this.deps.settings());
-      this.currentStore = this.deps.createStore(this.deps.settings());
-      this.currentStore.setFocused(vscode.window.state.focused);
-      this.bindStore();
-      this.refresh();
-    })().finally(() => {
-      this.rebuilding = undefined;
-    });
-    return this.rebuilding;
+    this.bounds = next;
+    this.store.setPollIntervals({ minIntervalMs: next.minMs, maxIntervalMs: next.maxMs });
   }
 
   dispose(): void {
-    for (const s of [...this.subscriptions, ...this.storeSubscriptions]) s.dispose();
-    this.currentStore.dispose();
+    for (const s of this.subscriptions) s.dispose();
+    this.store.dispose();
     this.treeView?.dispose();
     this.provider.dispose();
-    this.finished.dispose();
-    this.jobsChanged.dispose();
   }
 }
 
@@ -266,7 +219,7 @@ export class VideoFeature implements vscode.Disposable {
       const ui = options.ui ?? module.vscodeCommandUi;
       return { module, previews, commands: new module.VideoJobCommands({ view: this.view, connection, models, settings, keyFor, previews, ui }) };
     });
-    this.finishSubscription = this.view.onDidFinish((record) => void this.commands.announceFinished(record));
+    this.finishSubscription = this.view.store.onDidFinish((record) => void this.commands.announceFinished(record));
   }
 
   get commands(): VideoJobCommands {

@@ -85,7 +85,7 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
     videos = (api.testing.videos as { feature: VideoFeature }).feature;
     await config().update('video.pollMinSeconds', 1, vscode.ConfigurationTarget.Global);
     await config().update('video.pollMaxSeconds', 1, vscode.ConfigurationTarget.Global);
-    await until(() => videos.view.pollBoundsMs.minMs === 1000 && videos.view.pollBoundsMs.maxMs === 1000, 'the store to be rebuilt with the poll settings');
+    await until(() => videos.view.pollBoundsMs.minMs === 1000 && videos.view.pollBoundsMs.maxMs === 1000, 'the store to take the poll settings');
     await connectTo(api, sim);
     videos.store.setFocused(true);
     await media.history.ready;

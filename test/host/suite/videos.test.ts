@@ -92,7 +92,7 @@ describe('video jobs', function () {
     feature = hooks.feature;
     await config().update('video.pollMinSeconds', 1, vscode.ConfigurationTarget.Global);
     await config().update('video.pollMaxSeconds', 1, vscode.ConfigurationTarget.Global);
-    await until(() => feature.view.pollBoundsMs.minMs === 1000 && feature.view.pollBoundsMs.maxMs === 1000, 'the store to be rebuilt with the poll settings');
+    await until(() => feature.view.pollBoundsMs.minMs === 1000 && feature.view.pollBoundsMs.maxMs === 1000, 'the store to take the poll settings');
     await connectTo(api, sim);
     // A headless browser may not report the window as focused; polling would then slow down on purpose.
     feature.store.setFocused(true);
