@@ -15,7 +15,7 @@ import { modelsFeature } from './models/feature';
 import { readSettings, SECTION, type Settings } from './settings/settings';
 import { registerCommands, type CommandHandlers } from './ui/commands';
 import { ExtensionContextKeys } from './ui/contextKeys';
-import type { FeatureDefinition } from './ui/feature';
+import type { FeatureDefinition, SharedServices } from './ui/feature';
 import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
 import { realClock } from './util/clock';
 import { videosFeature } from './videos/feature';
@@ -71,7 +71,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     onDidChangeSettings: settingsChanged.event,
     register: (handlers: CommandHandlers) => registerCommands(context, handlers, log),
     testing,
-  };
+  } satisfies SharedServices;
   authFeature.activate(services);
   diagnosticsFeature.activate(services);
   const models = modelsFeature.activate(services);

@@ -1,10 +1,9 @@
 // UI adapter: the auth feature: API keys per origin in SecretStorage and the gateway URL. Its commands load
 // keyCommands.ts on first use; a seeded key (npm start) and keys lost with the keyring are handled at activation.
 import * as vscode from 'vscode';
-import type { GatewayConnection } from '../gateway/connection';
-import { lazyCommands, type CommandHandlers } from '../ui/commands';
+import { lazyCommands } from '../ui/commands';
 import { SHARED_COMMANDS } from '../ui/commandIds';
-import { defineFeature } from '../ui/feature';
+import { defineFeature, type SharedServices } from '../ui/feature';
 import type { ApiKeyStore } from './apiKeyStore';
 import { applySeededKey } from './seedKey';
 
@@ -15,11 +14,9 @@ export const AUTH_COMMANDS = {
   setBaseUrl: SHARED_COMMANDS.setBaseUrl,
 } as const;
 
-export interface AuthNeeds {
+export type AuthNeeds = Pick<SharedServices, 'connection' | 'register'> & {
   keys: ApiKeyStore;
-  connection: GatewayConnection;
-  register(handlers: CommandHandlers): void;
-}
+};
 
 export const authFeature = defineFeature({
   name: 'auth',

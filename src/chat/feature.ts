@@ -3,13 +3,10 @@
 // restores after a reload (the serializer below).
 import * as vscode from 'vscode';
 import { CHAT_VIEW_TYPE } from '../chatProtocol/viewType';
-import type { GatewayConnection } from '../gateway/connection';
 import type { ModelCatalog } from '../models/modelCatalog';
-import type { Settings } from '../settings/settings';
-import { lazyCommands, type CommandHandlers } from '../ui/commands';
+import { lazyCommands } from '../ui/commands';
 import { SHARED_COMMANDS } from '../ui/commandIds';
-import { defineFeature } from '../ui/feature';
-import type { Clock } from '../util/clock';
+import { defineFeature, type SharedServices } from '../ui/feature';
 import { lazy } from '../util/lazy';
 import { CHATS_VIEW_ID, ChatHistoryView } from './chatHistoryView';
 import type { ChatPanelManagerOptions } from './chatPanelManager';
@@ -36,18 +33,11 @@ export const CHAT_COMMANDS = {
   ...CHAT_HISTORY_COMMANDS,
 } as const;
 
-export interface ChatNeeds {
-  context: vscode.ExtensionContext;
-  log: vscode.LogOutputChannel;
-  connection: GatewayConnection;
+export type ChatNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'> & {
   models: ModelCatalog;
-  clock: Clock;
-  settings(): Settings;
   /** The /image, /speak and /video ports, from the media and video features (built on first use). */
   chatMedia(): ChatMediaPorts;
-  register(handlers: CommandHandlers): void;
-  testing: Record<string, unknown> | undefined;
-}
+};
 
 export const chatFeature = defineFeature({
   name: 'chat',

@@ -1,13 +1,10 @@
 // UI adapter: the diagnostics feature: Test Connection and its report (the checks load on first run), the
 // connection's status bar item and its menu, and the log.
-import type * as vscode from 'vscode';
-import type { GatewayConnection } from '../gateway/connection';
-import { commandHandlers, type CommandHandlers } from '../ui/commands';
+import { commandHandlers } from '../ui/commands';
 import { SHARED_COMMANDS } from '../ui/commandIds';
-import { defineFeature } from '../ui/feature';
+import { defineFeature, type SharedServices } from '../ui/feature';
 import { ConnectionStatusBar } from '../ui/statusBar';
 import { vscodeProxySetting } from '../ui/vscodeSettings';
-import type { Clock } from '../util/clock';
 import { TestConnectionCommand } from './testConnectionCommand';
 
 /** The commands TestConnectionCommand implements. */
@@ -23,14 +20,7 @@ export const DIAGNOSTICS_COMMANDS = {
   openLogs: SHARED_COMMANDS.openLogs,
 } as const;
 
-export interface DiagnosticsNeeds {
-  context: vscode.ExtensionContext;
-  log: vscode.LogOutputChannel;
-  connection: GatewayConnection;
-  clock: Clock;
-  register(handlers: CommandHandlers): void;
-  testing: Record<string, unknown> | undefined;
-}
+export type DiagnosticsNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'testing'>;
 
 export const diagnosticsFeature = defineFeature({
   name: 'diagnostics',

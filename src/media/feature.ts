@@ -3,12 +3,9 @@
 // on first use. Returns the chat's /image and /speak port.
 import * as vscode from 'vscode';
 import type { ChatMediaPort } from '../chat/hub/ports';
-import type { GatewayConnection } from '../gateway/connection';
 import type { ModelCatalog } from '../models/modelCatalog';
-import type { Settings } from '../settings/settings';
-import { lazyCommands, type CommandHandlers } from '../ui/commands';
-import { defineFeature } from '../ui/feature';
-import type { Clock } from '../util/clock';
+import { lazyCommands } from '../ui/commands';
+import { defineFeature, type SharedServices } from '../ui/feature';
 import { MediaHistory } from './mediaHistory';
 import { MediaFeature } from './mediaView';
 
@@ -29,16 +26,9 @@ export const MEDIA_PAGE_COMMANDS = { save: MEDIA_COMMANDS.save, copy: MEDIA_COMM
 
 const MEDIA_VIEW = 'modelGateway.media';
 
-export interface MediaNeeds {
-  context: vscode.ExtensionContext;
-  log: vscode.LogOutputChannel;
-  connection: GatewayConnection;
+export type MediaNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'> & {
   models: ModelCatalog;
-  clock: Clock;
-  settings(): Settings;
-  register(handlers: CommandHandlers): void;
-  testing: Record<string, unknown> | undefined;
-}
+};
 
 export const mediaFeature = defineFeature({
   name: 'media',

@@ -2,13 +2,11 @@
 // Refresh Models (modelCommands.ts, loaded on first use). Returns the catalog the other features share.
 import * as vscode from 'vscode';
 import { createGatewayClient } from '../gateway/clientFactory';
-import { GatewayConnection, type KeySource } from '../gateway/connection';
-import type { Settings } from '../settings/settings';
-import { lazyCommands, type CommandHandlers } from '../ui/commands';
+import { GatewayConnection } from '../gateway/connection';
+import { lazyCommands } from '../ui/commands';
 import { SHARED_COMMANDS } from '../ui/commandIds';
-import { defineFeature } from '../ui/feature';
+import { defineFeature, type SharedServices } from '../ui/feature';
 import { vscodeProxySetting } from '../ui/vscodeSettings';
-import type { Clock } from '../util/clock';
 import { lazy } from '../util/lazy';
 import { GatewayChatModelProvider, LM_VENDOR } from './lmProvider';
 import { DEFAULT_TTL_MS, ModelCatalog } from './modelCatalog';
@@ -19,16 +17,7 @@ export const MODEL_COMMANDS = {
   refreshModels: 'modelGateway.refreshModels',
 } as const;
 
-export interface ModelsNeeds {
-  context: vscode.ExtensionContext;
-  log: vscode.LogOutputChannel;
-  keys: KeySource;
-  connection: GatewayConnection;
-  clock: Clock;
-  settings(): Settings;
-  register(handlers: CommandHandlers): void;
-  testing: Record<string, unknown> | undefined;
-}
+export type ModelsNeeds = Pick<SharedServices, 'context' | 'log' | 'keys' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'>;
 
 export const modelsFeature = defineFeature({
   name: 'models',

@@ -4,12 +4,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatVideoPort } from '../chat/hub/ports';
-import type { GatewayConnection } from '../gateway/connection';
 import type { ModelCatalog } from '../models/modelCatalog';
 import type { Settings } from '../settings/settings';
-import { lazyCommands, type CommandHandlers } from '../ui/commands';
-import { defineFeature } from '../ui/feature';
-import type { Clock } from '../util/clock';
+import { lazyCommands } from '../ui/commands';
+import { defineFeature, type SharedServices } from '../ui/feature';
 import { JsonFile } from '../util/jsonFile';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import { DurationHistory } from './durationHistory';
@@ -35,18 +33,10 @@ export const VIDEO_COMMANDS = {
 
 const VIDEO_JOBS_VIEW = 'modelGateway.videoJobs';
 
-export interface VideoNeeds {
-  context: vscode.ExtensionContext;
-  log: vscode.LogOutputChannel;
+export type VideoNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'onDidChangeSettings' | 'register' | 'testing'> & {
   keys: Pick<ApiKeyStore, 'onDidChange' | 'get'>;
-  connection: GatewayConnection;
   models: ModelCatalog;
-  clock: Clock;
-  settings(): Settings;
-  onDidChangeSettings: vscode.Event<void>;
-  register(handlers: CommandHandlers): void;
-  testing: Record<string, unknown> | undefined;
-}
+};
 
 export const videosFeature = defineFeature({
   name: 'videos',
