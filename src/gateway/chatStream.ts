@@ -12,23 +12,36 @@
 // - Tool calls are keyed by `index`; id/type/name are replaced only when non-empty, arguments concatenated.
 //   A different non-empty id at an index already holding an id starts a new call (Cerebras, case 34).
 // - finish_reason keeps the last non-null value; usage the last non-null top-level object (never summed).
+// - A reply holds at most MAX_REPLY_CHARS of text, content, reasoning, refusal and tool-call arguments of every
+//   choice together: a stream that never ends would otherwise grow a string to V8's limit and fail with a raw
+//   RangeError. The text up to the cap is kept and the stream fails as `reply-too-long`. Each new tool call or
+//   choice counts as ENTRY_CHARS, so empty ones cannot pile up either.
 
 import { ChunkTemplate } from './chunkTemplate';
+import { MAX_REPLY_CHARS, ReplyBudget } from './replyBudget';
 import { SseDecoder, SseOverflowError } from './sse';
 import type { ChatDelta, ChatResult, ToolCall, Usage } from './types';
 import { isRecord } from '../util/records';
 
 export { parseToolArguments } from './toolArguments';
+export { MAX_REPLY_CHARS } from './replyBudget';
 
 type Json = Record<string, unknown>;
 
-export type StreamFailureKind = 'sse-error-event' | 'error-object-in-stream' | 'invalid-json' | 'oversized';
+/** Distinct response ids, models and object types noted per stream (diagnostics; a hostile stream could send millions). */
+const MAX_SEEN = 16;
+
+export type StreamFailureKind = 'sse-error-event' | 'error-object-in-stream' | 'invalid-json' | 'oversized' | 'reply-too-long';
 
 export interface StreamFailure {
   kind: StreamFailureKind;
-  /** The server's error object (or the offending text for invalid JSON, or what was too long for oversized). */
+  /**
+   * The server's error object (or the offending text for invalid JSON, what was too long for oversized, the cap in
+   * characters for reply-too-long).
+   */
   payload: unknown;
 }
+
 
 export interface ChoiceSnapshot {
   index: number;
@@ -58,7 +71,10 @@ class ChoiceAccumulator {
   /** Wire index → position in toolCalls of the call currently receiving deltas at that index. */
   readonly #callAtWireIndex = new Map<number, number>();
 
-  constructor(readonly index: number) {}
+  constructor(
+    readonly index: number,
+    readonly budget: ReplyBudget,
+  ) {}
 
   /** Applies one streamed `delta`; returns what it added, or undefined when it added nothing. */
   applyDelta(delta: Json, wantDelta: boolean): ChatDelta | undefined {
@@ -66,7 +82,7 @@ class ChoiceAccumulator {
     if (typeof role === 'string' && role !== '') this.role = role;
     let out: ChatDelta | undefined;
 
-    const content = delta.content;
+    const content = typeof delta.content === 'string' ? this.budget.take(delta.content) : delta.content;
     if (typeof content === 'string') {
       if (content !== '') {
         this.content += content;
@@ -76,14 +92,15 @@ class ChoiceAccumulator {
       out = this.#applyContentParts(content, wantDelta);
     }
 
-    const refusal = delta.refusal;
-    if (typeof refusal === 'string' && refusal !== '') {
+    const refusal = typeof delta.refusal === 'string' ? this.budget.take(delta.refusal) : undefined;
+    if (refusal !== undefined && refusal !== '') {
       this.refusal += refusal;
       if (wantDelta) (out ??= {}).refusal = refusal;
     }
 
-    const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
-    if (typeof reasoning === 'string' && reasoning !== '') {
+    const wireReasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
+    const reasoning = typeof wireReasoning === 'string' ? this.budget.take(wireReasoning) : undefined;
+    if (reasoning !== undefined && reasoning !== '') {
       this.reasoning += reasoning;
       if (wantDelta) {
         out ??= {};
@@ -126,8 +143,8 @@ class ChoiceAccumulator {
     for (const part of parts) {
       if (part === null || typeof part !== 'object') continue;
       const p = part as Json;
-      if (p.type === 'text' && typeof p.text === 'string') text += p.text;
-      else if (p.type === 'thinking') thinking += textOfThinking(p.thinking);
+      if (p.type === 'text' && typeof p.text === 'string') text += this.budget.take(p.text);
+      else if (p.type === 'thinking') thinking += this.budget.take(textOfThinking(p.thinking));
     }
     this.content += text;
     this.reasoning += thinking;
@@ -148,6 +165,7 @@ class ChoiceAccumulator {
       const id = typeof wire.id === 'string' ? wire.id : '';
       let position = this.#callAtWireIndex.get(wireIndex);
       if (position === undefined || (id !== '' && this.toolCalls[position].id !== '' && this.toolCalls[position].id !== id)) {
+        if (!this.budget.takeEntry()) break;
         position = this.toolCalls.length;
         this.toolCalls.push({ id: '', type: 'function', name: '', arguments: '' });
         this.#callAtWireIndex.set(wireIndex, position);
@@ -160,7 +178,7 @@ class ChoiceAccumulator {
       if (fn !== null && typeof fn === 'object') {
         const { name, arguments: args } = fn as Json;
         if (typeof name === 'string' && name !== '') call.name = change.name = name;
-        const text = typeof args === 'string' ? args : args !== null && typeof args === 'object' ? JSON.stringify(args) : '';
+        const text = this.budget.take(typeof args === 'string' ? args : args !== null && typeof args === 'object' ? JSON.stringify(args) : '');
         if (text !== '') {
           call.arguments += text;
           change.arguments = text;
@@ -197,11 +215,13 @@ export class ChatStreamAccumulator {
 
   readonly #onDelta: ((delta: ChatDelta) => void) | undefined;
   readonly #template = new ChunkTemplate();
+  readonly #budget: ReplyBudget;
   #first: ChoiceAccumulator | undefined;
   readonly #others = new Map<number, ChoiceAccumulator>();
 
-  constructor(onDelta?: (delta: ChatDelta) => void) {
+  constructor(onDelta?: (delta: ChatDelta) => void, maxReplyChars = MAX_REPLY_CHARS) {
     this.#onDelta = onDelta;
+    this.#budget = new ReplyBudget(maxReplyChars);
   }
 
   /** No further event changes the result: [DONE] arrived or the stream failed. */
@@ -249,10 +269,18 @@ export class ChatStreamAccumulator {
   }
 
   /** Content for the first choice from a chunk that matched the template (metadata unchanged by construction). */
-  #appendContent(content: string): void {
-    if (content === '') return;
-    this.#first!.content += content;
-    if (this.#onDelta !== undefined) this.#onDelta({ content });
+  #appendContent(wireContent: string): void {
+    const content = this.#budget.take(wireContent);
+    if (content !== '') {
+      this.#first!.content += content;
+      if (this.#onDelta !== undefined) this.#onDelta({ content });
+    }
+    this.#checkBudget();
+  }
+
+  /** After the text that fitted was taken: a reply past the cap ends the stream as failed. */
+  #checkBudget(): void {
+    if (this.#budget.exceeded && this.failure === null) this.failure = { kind: 'reply-too-long', payload: this.#budget.limit };
   }
 
   /** One parsed `chat.completion.chunk`. */
@@ -273,6 +301,7 @@ export class ChatStreamAccumulator {
     }
     const usage = chunk.usage;
     if (isRecord(usage)) this.usage = usage as Usage;
+    this.#checkBudget();
   }
 
   /** A complete, non-streamed `chat.completion` body. */
@@ -287,7 +316,8 @@ export class ChatStreamAccumulator {
       for (const choice of choices) if (isRecord(choice)) this.#applyChoice(choice, true);
     }
     if (isRecord(body.usage)) this.usage = body.usage as Usage;
-    this.done = true;
+    this.#checkBudget();
+    if (this.failure === null) this.done = true;
   }
 
   /** The assembled first choice with the response metadata. */
@@ -316,6 +346,7 @@ export class ChatStreamAccumulator {
   #applyChoice(choice: Json, complete: boolean): void {
     const index = typeof choice.index === 'number' ? choice.index : 0;
     const acc = this.#choiceAt(index);
+    if (acc === undefined) return;
     const body = complete ? choice.message : choice.delta;
     if (isRecord(body)) {
       const wantDelta = index === 0 && this.#onDelta !== undefined;
@@ -326,10 +357,14 @@ export class ChatStreamAccumulator {
     if (finish !== null && finish !== undefined) acc.setFinishReason(finish);
   }
 
-  #choiceAt(index: number): ChoiceAccumulator {
-    if (index === 0) return (this.#first ??= new ChoiceAccumulator(0));
+  /** The choice at `index`, or undefined when a new one does not fit in the reply's budget. */
+  #choiceAt(index: number): ChoiceAccumulator | undefined {
+    if (index === 0) return (this.#first ??= new ChoiceAccumulator(0, this.#budget));
     let acc = this.#others.get(index);
-    if (acc === undefined) this.#others.set(index, (acc = new ChoiceAccumulator(index)));
+    if (acc === undefined) {
+      if (!this.#budget.takeEntry()) return undefined;
+      this.#others.set(index, (acc = new ChoiceAccumulator(index, this.#budget)));
+    }
     return acc;
   }
 
@@ -347,7 +382,7 @@ export class ChatStreamAccumulator {
 }
 
 function noteDistinct(seen: string[], value: unknown): void {
-  if (typeof value !== 'string' || value === '' || seen[seen.length - 1] === value) return;
+  if (typeof value !== 'string' || value === '' || seen.length >= MAX_SEEN || seen[seen.length - 1] === value) return;
   if (!seen.includes(value)) seen.push(value);
 }
 
@@ -366,8 +401,8 @@ export class ChatStreamParser {
   readonly accumulator: ChatStreamAccumulator;
   readonly #sse: SseDecoder;
 
-  constructor(onDelta?: (delta: ChatDelta) => void) {
-    const accumulator = (this.accumulator = new ChatStreamAccumulator(onDelta));
+  constructor(onDelta?: (delta: ChatDelta) => void, maxReplyChars = MAX_REPLY_CHARS) {
+    const accumulator = (this.accumulator = new ChatStreamAccumulator(onDelta, maxReplyChars));
     this.#sse = new SseDecoder(
       { onEvent: (type, data) => accumulator.handleEvent(type, data) },
       { lenientLineFallback: true },

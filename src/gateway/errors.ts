@@ -4,6 +4,7 @@
 
 import { STATUS_CODES } from 'node:http';
 import type { ChatResult, GatewayErrorCode } from './types';
+import { elementText, htmlText } from './htmlText';
 
 export type GatewayErrorKind =
   | 'auth'
@@ -154,8 +155,8 @@ export function describeErrorBody(status: number, body: string, contentType: str
     return { message: `${statusLine}: ${clip(text)}` };
   }
   if (/^\s*</.test(text) || (contentType ?? '').includes('html')) {
-    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1] ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1];
-    const summary = redact(collapse(stripTags(title ?? text)), secret);
+    const title = elementText(text, 'title') ?? elementText(text, 'h1');
+    const summary = redact(collapse(htmlText(title ?? text)), secret);
     return { message: summary ? `${statusLine} from an intermediary: ${clip(summary)}` : `${statusLine} (HTML page)` };
   }
   return { message: `${statusLine}: ${clip(collapse(text))}` };
@@ -218,18 +219,6 @@ function tryParseJson(text: string): unknown {
   }
 }
 
-function stripTags(html: string): string {
-  return html
-    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'");
-}
-
 function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
@@ -264,6 +253,8 @@ export interface ErrorFields {
   retryAfterMs?: number;
   requestId?: string;
   outcomeUnknown?: boolean;
+  /** A reply was cut short and the text received before the failure is kept (a GatewayError's `partial`). */
+  partialKept?: boolean;
 }
 
 /** The one reader of failures: any thrown value becomes ErrorFields; fields of the wrong type are dropped. */
@@ -277,5 +268,6 @@ export function readError(error: unknown): ErrorFields {
   if (typeof e.retryAfterMs === 'number' && Number.isFinite(e.retryAfterMs)) fields.retryAfterMs = e.retryAfterMs;
   if (typeof e.requestId === 'string') fields.requestId = e.requestId;
   if (e.outcomeUnknown === true) fields.outcomeUnknown = true;
+  if (typeof e.partial === 'object' && e.partial !== null) fields.partialKept = true;
   return fields;
 }

@@ -139,6 +139,10 @@ export class FailureMapper {
       const message = `${String(failure.payload)} The reply was stopped there; the text received before it is kept.`;
       return new GatewayError({ status: 0, code: 'bad_response', message, requestId, partial });
     }
+    if (failure.kind === 'reply-too-long') {
+      const message = `The reply passed ${formatBytes(Number(failure.payload))} of text (reasoning and tool-call arguments included), the most one reply may hold. It was stopped there; the text received before it is kept.`;
+      return new GatewayError({ status: 0, code: 'too_large', message, requestId, partial });
+    }
     if (failure.kind === 'invalid-json') {
       return new GatewayError({ status: 0, code: 'bad_response', message: 'The gateway sent a stream event that is not valid JSON.', requestId, partial });
     }

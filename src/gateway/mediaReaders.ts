@@ -8,6 +8,7 @@ import { GatewayError } from './errors';
 import { badResponse, type FailureMapper } from './failures';
 import { describeBytes, sniffAudio, sniffImage } from './mediaTypes';
 import { isRecord } from '../util/records';
+import { base64DecodedLength } from '../util/base64';
 import type { GeneratedImage, ImageGeneration, SpeechAudio } from './types';
 
 /** The most images one answer may hold, whatever was asked. */
@@ -15,7 +16,6 @@ export const MAX_IMAGES = 10;
 export const DEFAULT_MAX_MEDIA_BYTES = 25 * 1024 * 1024;
 const MAX_URL_CHARS = 16 * 1024;
 const MAX_REVISED_PROMPT_CHARS = 4000;
-const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
 export interface ImageReadContext {
   /** How many images were asked for (the answer is cut to that many). */
@@ -90,9 +90,9 @@ function absolute(url: string, baseUrl: string): string {
 }
 
 function decodeImage(base64: string, maxBytes: number): { data: Uint8Array; contentType: NonNullable<ReturnType<typeof sniffImage>> } | string {
-  if (!BASE64.test(base64)) return 'its b64_json is not base64.';
-  const estimated = Math.floor((base64.replace(/\s+/g, '').length * 3) / 4);
-  if (estimated > maxBytes) return `it is larger than the limit of ${formatBytes(maxBytes)} (${formatBytes(estimated)}).`;
+  const size = base64DecodedLength(base64);
+  if (size === undefined) return 'its b64_json is not base64.';
+  if (size > maxBytes) return `it is larger than the limit of ${formatBytes(maxBytes)} (${formatBytes(size)}).`;
   const data = new Uint8Array(Buffer.from(base64, 'base64'));
   if (data.length === 0) return 'its b64_json is empty.';
   const contentType = sniffImage(data);

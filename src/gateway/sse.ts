@@ -3,9 +3,11 @@
 // What this layer adds to eventsource-parser 3.1.1:
 // - UTF-8 decoding with a streaming TextDecoder, so characters split across chunks survive and exactly one
 //   leading BOM is stripped (a mid-stream BOM is kept, as the spec says).
-// - A lone CR at the very end of the stream is a line end per the spec's ABNF, but eventsource-parser withholds
-//   it forever (it might be the first half of a CRLF) and so never dispatches a final `data: [DONE]\r\r`
-//   (fixture case 78). `end()` completes it by feeding the LF that would have made it a CRLF.
+// - Line ends are made LF before eventsource-parser sees them (a CRLF split across chunks included): its CR path
+//   searches for the next CR from every line, to the end of the chunk when there is none, which is quadratic in
+//   the lines of a chunk (a 64 KB chunk of one CR and then LFs took 120 ms, 1 MB half a minute). This also completes a lone
+//   CR at the very end of the stream, a line end per the spec's ABNF that eventsource-parser would withhold
+//   forever as the possible first half of a CRLF (a final `data: [DONE]\r\r`, fixture case 78).
 // - The persistent last event id: eventsource-parser reports `id` per event block only.
 // - An optional lenient line mode for streams that never send a blank line (fixture case 43): when the stream
 //   ends without a single event dispatched, every line is re-read as its own event.
@@ -45,7 +47,8 @@ function formatChars(chars: number): string {
 
 const CR = 13;
 const LF = 10;
-const LINE_BREAK = /[\r\n]/g;
+const LINE_BREAK = /\n/g;
+const CR_LINE_END = /\r\n?/g;
 export const MAX_EVENT_CHARS = 16 * 1024 * 1024;
 /** Text kept for the lenient fallback is capped: beyond this the stream is not worth rescuing. */
 const LENIENT_FALLBACK_LIMIT = 16 * 1024 * 1024;
@@ -56,6 +59,7 @@ export class SseDecoder {
   readonly #parser: EventSourceParser;
   #lastEventId = '';
   #dispatched = 0;
+  /** The text fed last ended with a CR: an LF starting the next text is the rest of that CRLF. */
   #endsWithCR = false;
   #ended = false;
   /** Text seen before the first dispatch, for the lenient fallback; null once not needed. */
@@ -66,7 +70,6 @@ export class SseDecoder {
   /** Characters of the line not yet ended, and of the event since the last blank line. */
   #lineChars = 0;
   #eventChars = 0;
-  #afterCR = false;
 
   constructor(sink: SseSink, options: SseDecoderOptions = {}) {
     this.#sink = sink;
@@ -91,12 +94,11 @@ export class SseDecoder {
     if (text.length > 0) this.#feed(text);
   }
 
-  /** End of stream: flush the decoder, complete a trailing lone CR, discard any unterminated event. */
+  /** End of stream: flush the decoder, discard any unterminated event. */
   end(): void {
     if (this.#ended) return;
     const rest = this.#decoder.decode();
     if (rest.length > 0) this.#feed(rest);
-    if (this.#endsWithCR) this.#parser.feed('\n');
     this.#ended = true;
     if (this.#dispatched === 0 && this.#undispatched !== null && this.#undispatchedLength > 0) {
       this.#replayLineByLine(this.#undispatched.join(''));
@@ -104,37 +106,37 @@ export class SseDecoder {
     this.#undispatched = null;
   }
 
-  #feed(text: string): void {
+  #feed(raw: string): void {
+    const text = this.#withLineFeeds(raw);
+    if (text.length === 0) return;
     this.#measure(text);
     if (this.#undispatched !== null) this.#remember(text);
-    this.#endsWithCR = text.charCodeAt(text.length - 1) === CR;
     this.#parser.feed(text);
   }
 
-  /** Tracks the unfinished line and event (line ends: CRLF, CR or LF; a blank line ends an event). */
+  /** The text with every line end (CRLF, CR, LF) an LF; an LF that completes a CRLF split across texts is dropped. */
+  #withLineFeeds(raw: string): string {
+    const text = this.#endsWithCR && raw.charCodeAt(0) === LF ? raw.slice(1) : raw;
+    this.#endsWithCR = raw.charCodeAt(raw.length - 1) === CR;
+    return text.includes('\r') ? text.replace(CR_LINE_END, '\n') : text;
+  }
+
+  /** Tracks the unfinished line and event (line ends are LFs by now; a blank line ends an event). */
   #measure(text: string): void {
     let start = 0;
     LINE_BREAK.lastIndex = 0;
     for (let match = LINE_BREAK.exec(text); match !== null; match = LINE_BREAK.exec(text)) {
-      const at = match.index;
-      const segment = at - start;
-      start = at + 1;
-      if (segment === 0 && this.#afterCR && text.charCodeAt(at) === LF) {
-        this.#afterCR = false; // the LF of a CRLF
-        this.#eventChars++;
-        continue;
-      }
+      const segment = match.index - start;
+      start = match.index + 1;
       if (this.#lineChars + segment === 0) this.#eventChars = 0;
       else this.#eventChars += segment + 1;
       this.#lineChars = 0;
-      this.#afterCR = text.charCodeAt(at) === CR;
       this.#check();
     }
     const tail = text.length - start;
     if (tail > 0) {
       this.#lineChars += tail;
       this.#eventChars += tail;
-      this.#afterCR = false;
     }
     this.#check();
   }
@@ -159,7 +161,7 @@ export class SseDecoder {
   #replayLineByLine(text: string): void {
     this.#usedLenientFallback = true;
     const parser = this.#createParser(false);
-    parser.feed(text.replace(/\r\n|\r|\n/g, '\n\n'));
+    parser.feed(text.replace(LINE_BREAK, '\n\n'));
     parser.feed('\n\n');
   }
 

@@ -61,7 +61,8 @@ export function adviceFor(error: unknown, context: AdviceContext = {}): ErrorAdv
   if (e.code === 'network') return { kind: 'network', message: `Cannot reach ${where}. ${server}`.trim(), actions: [TEST_CONNECTION, OPEN_LOGS] };
   if (e.code === 'timeout') return { kind: 'timeout', message: `${where} stopped answering. ${server}`.trim().replace(/^the/, 'The'), actions: [TEST_CONNECTION, OPEN_LOGS] };
   if (e.code === 'stream_interrupted') return { kind: 'interrupted', message: `The reply was cut off before it finished. ${server}`.trim(), actions: [OPEN_LOGS] };
-  if (e.code === 'too_large') return { kind: 'bad_response', message: server || 'The answer was too large.', actions: [OPEN_MEDIA_LIMIT_SETTING] };
+  // The media limit is the only one a user sets; a chat reply past its cap keeps its text and has nothing to change.
+  if (e.code === 'too_large') return { kind: 'bad_response', message: server || 'The answer was too large.', actions: e.partialKept ? [OPEN_LOGS] : [OPEN_MEDIA_LIMIT_SETTING] };
   if (e.code === 'bad_response') return { kind: 'bad_response', message: `The gateway sent a response that could not be read. ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
   if (e.status === 404) return { kind: 'not_found', message: `Not found on ${where}. ${server}${ref}`.trim(), actions: context.model ? [LIST_MODELS] : [] };
   if (e.status !== undefined && e.status >= 500) return { kind: 'server', message: `The gateway failed (HTTP ${e.status}). ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
