@@ -12,7 +12,8 @@ import { JsonFile } from '../util/jsonFile';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import { DurationHistory } from './durationHistory';
 import { JobStore } from './jobStore';
-import { lazyApiFor, VideoFeature, type VideoTestOptions } from './videoJobsView';
+import { lazyApiFor } from './lazyApi';
+import { VideoFeature, type VideoTestOptions } from './videoFeature';
 import { WindowPresence } from './windowPresence';
 
 export const VIDEO_COMMANDS = {

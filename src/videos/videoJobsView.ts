@@ -5,46 +5,16 @@ import type { ModelCatalog } from '../models/modelCatalog';
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/connection';
 import { adviceFor, REPLACE_API_KEY, SET_API_KEY } from '../ui/errorAdvice';
-import type { GatewayApi } from '../gateway/types';
 import type { VideoDefaults } from '../settings/settings';
 import { showAdvice } from '../ui/notify';
 import type { VideoJobsHost } from './sharedCommands';
-import type { CommandUi } from './commandUiView';
-import { MissingApiKeyError } from './errors';
 import type { VideoJobRecord } from './jobRecord';
 import { isRunning, type VideoJobNode } from './jobPresentation';
-import type { Memento } from '../util/memento';
 import type { JobsChange, JobStore } from './jobStore';
 import type { AuthRequired } from './pollScheduler';
-import type { VideoJobCommands } from './videoJobsCommands';
 import { VideoJobsTreeProvider } from './videoJobsTreeView';
-import type { VideoPreviewPanels } from './videoPreviewPanel';
-import { lazy, type Lazy } from '../util/lazy';
 
 type Subscription = { dispose(): void };
-
-/**
- * The store asks for an origin's API synchronously; the connection builds its client (and reads the key) lazily.
- * Each call waits for the connection and fails like a 401 when the origin has no key or is no longer configured,
- * so the store's polling of that origin waits for a key instead of failing the job.
- */
-export function lazyApiFor(connection: Pick<GatewayConnection, 'apiFor'>): (origin: string) => GatewayApi {
-  return (origin) => {
-    const api = async () => {
-      const resolved = await connection.apiFor(origin);
-      if (!resolved) throw new MissingApiKeyError(origin);
-      return resolved;
-    };
-    return {
-      listModels: async (options) => (await api()).listModels(options),
-      chat: async (request, options) => (await api()).chat(request, options),
-      submitVideo: async (request, options) => (await api()).submitVideo(request, options),
-      getVideo: async (id, options) => (await api()).getVideo(id, options),
-      generateImage: async (request, options) => (await api()).generateImage(request, options),
-      synthesizeSpeech: async (request, options) => (await api()).synthesizeSpeech(request, options),
-    };
-  };
-}
 
 export interface VideoFeatureDeps {
   connection: GatewayConnection;
@@ -57,7 +27,7 @@ export interface VideoFeatureDeps {
   createStore(video: VideoDefaults): JobStore;
 }
 
-interface ViewOptions {
+export interface ViewOptions {
   /** The contributed view to show the tree in; test instances have none. */
   treeViewId?: string;
   /** Only the primary instance sets context keys and asks for a key when the gateway refuses one. */
@@ -194,63 +164,4 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     this.treeView?.dispose();
     this.provider.dispose();
   }
-}
-
-type VideoCommandsModule = typeof import('./videoCommands');
-type ChatVideoPortDeps = Parameters<VideoCommandsModule['chatVideoPort']>[0];
-
-/**
- * Everything of the video feature one instance needs; the extension builds one, host tests build more. The view
- * and the store (polling resumes at activation) are built at once; the commands and previews (videoCommands.ts)
- * on first use, which may be the first job that finishes.
- */
-export class VideoFeature implements vscode.Disposable {
-  readonly view: VideoJobsView;
-  private readonly load: Lazy<{ module: VideoCommandsModule; commands: VideoJobCommands; previews: VideoPreviewPanels }>;
-  private readonly finishSubscription: Subscription;
-
-  constructor(deps: VideoFeatureDeps, options: ViewOptions & { ui?: CommandUi }) {
-    this.view = new VideoJobsView(deps, options);
-    const { connection, models, settings, keyFor } = deps;
-    this.load = lazy(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const module = require('./videoCommands') as VideoCommandsModule;
-      const previews = new module.VideoPreviewPanels();
-      const ui = options.ui ?? module.vscodeCommandUi;
-      return { module, previews, commands: new module.VideoJobCommands({ view: this.view, connection, models, settings, keyFor, previews, ui }) };
-    });
-    this.finishSubscription = this.view.store.onDidFinish((record) => void this.commands.announceFinished(record));
-  }
-
-  get commands(): VideoJobCommands {
-    return this.load().commands;
-  }
-
-  get previews(): VideoPreviewPanels {
-    return this.load().previews;
-  }
-
-  /** The chat's /video port. */
-  chatPort(deps: ChatVideoPortDeps): ReturnType<VideoCommandsModule['chatVideoPort']> {
-    return this.load().module.chatVideoPort(deps);
-  }
-
-  get store(): JobStore {
-    return this.view.store;
-  }
-
-  dispose(): void {
-    this.finishSubscription.dispose();
-    this.load.peek()?.previews.dispose();
-    this.view.dispose();
-  }
-}
-
-export interface VideoTestOptions {
-  /** The store's folder; by default `videos` in the global storage folder, or a test folder named after `storageKey`. */
-  folder?: string;
-  /** Jobs to migrate, as earlier versions kept them in `globalState`. */
-  storage?: Memento;
-  storageKey?: string;
-  ui?: CommandUi;
 }

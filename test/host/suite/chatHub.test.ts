@@ -9,7 +9,7 @@ import type { ChatPanel } from '../../../src/chat/chatPanel';
 import type { ChatPanelManager } from '../../../src/chat/chatPanelManager';
 import type { ModelGatewayApi } from '../../../src/extension';
 import type { MediaFeature } from '../../../src/media/mediaView';
-import type { VideoFeature } from '../../../src/videos/videoJobsView';
+import type { VideoFeature } from '../../../src/videos/videoFeature';
 import { CHAT_VIEW_TYPE, type HostMessage, type WireMediaTurn } from '../../../src/chatProtocol/messages';
 import { startSimulator, type Simulator } from '../../simulator';
 import { parsePng } from '../../util/mediaFiles';

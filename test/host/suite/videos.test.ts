@@ -8,7 +8,7 @@ import type { ModelGatewayApi } from '../../../src/extension';
 import type { VideoJobRecord } from '../../../src/videos/jobRecord';
 import type { Memento } from '../../../src/util/memento';
 import type { VideoJobNode } from '../../../src/videos/jobPresentation';
-import type { VideoFeature, VideoTestOptions } from '../../../src/videos/videoJobsView';
+import type { VideoFeature, VideoTestOptions } from '../../../src/videos/videoFeature';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { startProxy } from '../../unit/gateway/helpers/proxy';
