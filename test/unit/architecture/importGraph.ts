@@ -42,7 +42,7 @@ function importsOf(text: string): Array<{ specifier: string; typeOnly: boolean }
  */
 export function isAdapterFile(path: string): boolean {
   if (path.startsWith('webview/')) return false;
-  return path === 'extension.ts' || (path.startsWith('ui/') && path !== 'ui/errorAdvice.ts' && path !== 'ui/commandIds.ts') || /(View|Tree|Commands?|Panel|PanelManager|Provider|\/feature)\.ts$/.test(path);
+  return path === 'extension.ts' || (path.startsWith('ui/') && path !== 'ui/errorAdvice.ts' && path !== 'ui/commandIds.ts') || /(View|Tree|Commands?|Panel|PanelManager|Provider|\/feature|Feature)\.ts$/.test(path);
 }
 
 export function folderOf(path: string): string {
