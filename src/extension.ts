@@ -53,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   context.subscriptions.push(
     settingsChanged,
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!e.affectsConfiguration(SECTION) && !e.affectsConfiguration('http.proxy')) return;
+      if (!e.affectsConfiguration(SECTION) && !e.affectsConfiguration('http.proxy') && !e.affectsConfiguration('http.proxyStrictSSL')) return;
       settings = readSettings(vscodeSettingsSource());
       reportSettingsProblems(settings);
       connection.updateSettings(settings.gateway, vscodeProxySetting());

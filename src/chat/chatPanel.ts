@@ -12,6 +12,10 @@ import { chatCsp, mediaOriginsOf } from './hub/csp';
 /** What the chat's media turns add to the page: the kept files' folder, and the gateway's result origins. */
 export interface PanelMedia {
   roots: vscode.Uri[];
+  /** Origins the page plays from beyond the turns' own links: where redirected result links finally lead. */
+  origins(): string[];
+  /** Fires with the media turns whose source changed (a check of their link finished). */
+  onDidChangeSources(listener: (turnIds: string[]) => void): { dispose(): void };
 }
 
 /** The folders the webview may load from: the built chat bundle and the codicon font, nothing else. */
@@ -55,14 +59,17 @@ export class ChatPanel implements vscode.Disposable {
   ) {
     panel.webview.options = chatWebviewOptions(extensionUri, media?.roots);
     panel.title = controller.session.title;
-    let origins = mediaOriginsOf(controller.session.turns);
+    const originsNow = () => [...new Set([...mediaOriginsOf(controller.session.turns), ...(media?.origins() ?? [])])].sort();
+    let origins = originsNow();
     panel.webview.html = chatHtml(panel.webview, extensionUri, controller.session.id, origins);
-    // A result from an origin the page does not allow yet: the page is built again with it (and says `ready` again).
-    const allowNewOrigins = () => {
-      const next = mediaOriginsOf(controller.session.turns);
-      if (next.every((o) => origins.includes(o))) return;
+    // A result from an origin the page does not allow yet: the page is built again with it (and says `ready` again,
+    // so it is sent every turn anew). True when it was rebuilt.
+    const allowNewOrigins = (): boolean => {
+      const next = originsNow();
+      if (next.every((o) => origins.includes(o))) return false;
       origins = next;
       panel.webview.html = chatHtml(panel.webview, extensionUri, controller.session.id, origins);
+      return true;
     };
     this.subscriptions.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => void this.handleMessage(raw)),
@@ -74,6 +81,8 @@ export class ChatPanel implements vscode.Disposable {
         if (event.type === 'title') panel.title = event.title;
         if (event.type === 'turnUpdated' || event.type === 'reloaded') allowNewOrigins();
       }),
+      // The page is allowed the new origin before it is given a source there: a refused load would show as failed.
+      ...(media ? [media.onDidChangeSources((turnIds) => allowNewOrigins() || bridge.resendMediaTurns(turnIds))] : []),
       panel.onDidDispose(() => void this.onPanelClosed().catch((error: unknown) => log.error(`Chat: closing failed: ${String(error)}`))),
     );
   }

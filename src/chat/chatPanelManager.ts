@@ -22,6 +22,7 @@ import { selectionPrompt, sessionMarkdown } from './markdownText';
 import type { ChatSessionStore } from './sessionStore';
 import { createChatStore } from './chatStoreProvider';
 import { ChatWebviewBridge, type ChatWorkbench } from './webviewBridge';
+import { checkLinkThrough } from './hub/linkChecks';
 import { ChatMediaHub } from './hub/mediaHub';
 import type { ChatMediaPorts } from './hub/ports';
 import { wireMediaTurn } from './hub/wireMedia';
@@ -30,7 +31,7 @@ export interface ChatPanelManagerOptions {
   extensionUri: vscode.Uri;
   /** Local folder for the session files (under the extension's globalStorageUri). */
   storageFolder: string;
-  connection: Pick<GatewayConnection, 'access' | 'api' | 'origin' | 'onDidChangeClient'>;
+  connection: Pick<GatewayConnection, 'access' | 'api' | 'origin' | 'onDidChangeClient' | 'resultFetchOptions'>;
   /** The shared, cached model list (the same one List Models and VS Code's chat use). */
   models: ModelCatalogView;
   chatDefaults: () => ChatDefaults;
@@ -232,12 +233,12 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       newId: () => randomUUID(),
     });
     const ports = this.options.media;
-    const hub = ports ? new ChatMediaHub({ controller, ports, clock, newId: () => randomUUID(), log }) : undefined;
+    const hub = ports ? new ChatMediaHub({ controller, ports, clock, newId: () => randomUUID(), log, checkLink: checkLinkThrough(this.options.connection) }) : undefined;
     const bridgeHub = hub && ports && {
       handleSend: (text: string) => hub.handleSend(text),
       readAloud: (turnId: string) => hub.readAloud(turnId),
       action: (turnId: string, action: Parameters<ChatMediaHub['action']>[1]) => hub.action(turnId, action),
-      wire: (turn: MediaTurn) => wireMediaTurn(turn, { keptFile: (e, f) => ports.media.keptFile(e, f), webviewSrc: (file) => webviewPanel.webview.asWebviewUri(vscode.Uri.file(file)).toString() }),
+      wire: (turn: MediaTurn) => wireMediaTurn(turn, { keptFile: (e, f) => ports.media.keptFile(e, f), webviewSrc: (file) => webviewPanel.webview.asWebviewUri(vscode.Uri.file(file)).toString(), link: (url) => hub.link(url) }),
     };
     const context = new ChatContext(controller, { sources: this.contextSources, windowFor: (model) => this.contextWindow(model), newId: () => randomUUID() });
     const compare = new ChatCompare(controller, context, {
@@ -248,7 +249,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       pickModels: (current) => this.pickCompareModels(current),
     });
     const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models.state, clock, log, { context, compare, hub: bridgeHub });
-    const panel = new ChatPanel(webviewPanel, controller, bridge, extensionUri, log, ports && { roots: [vscode.Uri.file(ports.media.filesFolder)] });
+    const panel = new ChatPanel(webviewPanel, controller, bridge, extensionUri, log, hub && ports && { roots: [vscode.Uri.file(ports.media.filesFolder)], origins: () => hub.playableOrigins(), onDidChangeSources: hub.onDidChangeSources });
     if (hub) panel.onDidDispose(() => hub.dispose());
     this.panels.add(panel);
     this.lastActive = panel;

@@ -135,6 +135,13 @@ export class ChatWebviewBridge implements Disposable {
     this.sendInit();
   }
 
+  /** Sends these media turns again, as they are now (their source changed without the turn changing). */
+  resendMediaTurns(turnIds: readonly string[]): void {
+    for (const turn of this.controller.session.turns) {
+      if (turn.role === 'media' && turnIds.includes(turn.id)) this.send({ type: 'turnUpdated', turn: this.wireMedia(turn) });
+    }
+  }
+
   postModels(models: ModelsState): void {
     this.send({ type: 'models', models });
   }

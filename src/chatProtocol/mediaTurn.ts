@@ -13,9 +13,19 @@ const CONTENT_TYPE = /^(image|audio|video)\/[a-z0-9.+-]{1,60}$/;
 
 /** What the webview is sent for a media turn: where to load it from, never a file path. */
 export type WireMediaTurn = Omit<MediaTurn, 'entryId' | 'fileName' | 'jobKey'> & {
-  /** The kept copy (under the webview's resource root) or the gateway's own link; http(s) or data: only. */
+  /** The kept copy (under the webview's resource root) or where the gateway's link leads; http(s) or data: only. */
   src?: string;
+  /**
+   * A complete turn without a source: the extension is checking the gateway's link, found it gone ("expired", with
+   * Regenerate), or could not reach it (Retry). Absent with no source: nothing to show (no link, no copy).
+   */
+  linkState?: LinkState;
+  /** What the check found, in words. */
+  linkProblem?: string;
 };
+
+export type LinkState = 'checking' | 'expired' | 'unreachable';
+const LINK_STATES: readonly string[] = ['checking', 'expired', 'unreachable'];
 
 export function isMediaKind(value: unknown): value is MediaKind {
   return typeof value === 'string' && (MEDIA_KINDS as readonly string[]).includes(value);
@@ -91,6 +101,8 @@ export function cleanWireMediaTurn(value: unknown): WireMediaTurn | undefined {
     src: cleanMediaSrc(value.src),
     contentType: cleanContentType(value.contentType),
     url: cleanMediaUrl(value.url),
+    linkState: typeof value.linkState === 'string' && LINK_STATES.includes(value.linkState) ? value.linkState : undefined,
+    linkProblem: cleanText(value.linkProblem, LIMITS.mediaDetail) || undefined,
   });
 }
 

@@ -112,9 +112,9 @@ export type HostMessage =
   | { type: 'compare'; compare: CompareState | null };
 
 export type CodeActionKind = 'copy' | 'insert' | 'new-file';
-/** What a media turn offers: make it again, save the kept file to the workspace, show its video job. */
-export type MediaActionKind = 'regenerate' | 'save' | 'reveal';
-const MEDIA_ACTIONS: readonly string[] = ['regenerate', 'save', 'reveal'];
+/** What a media turn offers: make it again, save the kept file to the workspace, show its video job, check its link again. */
+export type MediaActionKind = 'regenerate' | 'save' | 'reveal' | 'retry';
+const MEDIA_ACTIONS: readonly string[] = ['regenerate', 'save', 'reveal', 'retry'];
 
 export type WebviewMessage =
   | { type: 'ready' }

@@ -27,7 +27,7 @@ export const diagnosticsFeature = defineFeature({
   commands: DIAGNOSTICS_COMMANDS,
   views: [],
   activate({ context, log, connection, clock, register, testing }: DiagnosticsNeeds): void {
-    const testConnection = new TestConnectionCommand({ connection, log, clock, proxySetting: vscodeProxySetting });
+    const testConnection = new TestConnectionCommand({ connection, log, clock, proxySetting: () => vscodeProxySetting().url });
     const statusBar = new ConnectionStatusBar(connection);
     context.subscriptions.push(statusBar, testConnection);
     register(commandHandlers(DIAGNOSTICS_COMMANDS, { ...testConnection.handlers(), showStatusMenu: () => statusBar.showMenu(), openLogs: () => log.show() }));

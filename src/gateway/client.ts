@@ -10,7 +10,7 @@ import { endpointPathProblem } from '../util/endpointPath';
 import { realClock, sleeperFor, type Clock, type Sleep } from '../util/clock';
 import { GatewayError, redact } from './errors';
 import { abortedError, AttemptFailure, badResponse, FailureMapper, isRetryable, withAttempts, withOutcomeUnknown, type RetryPolicy } from './failures';
-import { resolveProxy } from './proxy';
+import { proxyAgentSettings, resolveProxy } from './proxy';
 import { defaultBackoffMs, headerText, serverRetryDelayMs, type Headers } from './retry';
 import type {
   ChatOptions,
@@ -50,6 +50,8 @@ export interface GatewayClientOptions {
   headers?: Record<string, string>;
   /** Proxy URL; `false` ignores HTTPS_PROXY/HTTP_PROXY; undefined uses them (honouring NO_PROXY). */
   proxy?: string | false;
+  /** VS Code's `http.proxyStrictSSL`: false skips certificate checks on the proxy path only. Default true. */
+  proxyStrictSSL?: boolean;
   /** Environment read for proxy settings. Default process.env. */
   env?: Record<string, string | undefined>;
   /** Maximum parallel connections to the gateway. Default 16. */
@@ -99,6 +101,7 @@ export class GatewayClient implements GatewayApi {
   readonly #maxRetryWaitMs: number;
   readonly #extraHeaders: Record<string, string>;
   readonly #proxyOption: string | false | undefined;
+  readonly #proxyStrictSSL: boolean;
   readonly #env: Record<string, string | undefined>;
   readonly #connections: number;
   readonly #clock: Clock;
@@ -124,6 +127,7 @@ export class GatewayClient implements GatewayApi {
     this.#maxRetryWaitMs = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
     this.#extraHeaders = { ...options.headers };
     this.#proxyOption = options.proxy;
+    this.#proxyStrictSSL = options.proxyStrictSSL ?? true;
     this.#env = options.env ?? process.env;
     this.#connections = options.connections ?? 16;
     this.#clock = options.clock ?? realClock;
@@ -360,7 +364,7 @@ export class GatewayClient implements GatewayApi {
     const proxy = resolveProxy(new URL(this.#origin), this.#proxyOption, this.#env);
     const connect = { timeout: Math.min(this.#timeoutMs, 30_000) };
     this.#dispatcher = proxy
-      ? new undici.ProxyAgent({ uri: proxy, connections: this.#connections, connect, proxyTls: connect, requestTls: connect })
+      ? new undici.ProxyAgent(proxyAgentSettings(proxy, this.#connections, connect, this.#proxyStrictSSL))
       : new undici.Pool(this.#origin, { connections: this.#connections, connect });
     return this.#dispatcher;
   }

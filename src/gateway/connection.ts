@@ -5,6 +5,7 @@ import { Emitter, type Event } from '../util/events';
 import type { Clock, TimerHandle } from '../util/clock';
 import type { GatewaySettings } from '../settings/settings';
 import { readError } from './errors';
+import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
 import type { ChatOptions, ChatRequest, GatewayApi, ImageRequest, MediaRequestOptions, RequestOptions, SpeechRequest, VideoRequest } from './types';
 
@@ -15,6 +16,8 @@ export interface ClientConfig {
   idleTimeoutMs: number;
   headers: Record<string, string>;
   proxy?: string;
+  /** VS Code's `http.proxyStrictSSL` (default true). */
+  proxyStrictSSL?: boolean;
   paths?: { images: string; speech: string };
 }
 
@@ -61,7 +64,7 @@ export class GatewayConnection {
   readonly onDidChangeClient: Event<void> = this.clientChanged.event;
 
   private settings: GatewaySettings;
-  private proxy: string | undefined;
+  private proxy: ProxySetting | undefined;
   private client: { origin: string; api: GatewayApi & { close?(): void } } | undefined;
   private creating: Promise<GatewayConnection['client']> | undefined;
   /** Bumped whenever settings or keys change, so a client being created for the old ones is discarded. */
@@ -75,7 +78,7 @@ export class GatewayConnection {
     private readonly keys: KeySource,
     private readonly createClient: ClientFactory,
     private readonly clock: Clock,
-    proxy?: string,
+    proxy?: ProxySetting,
   ) {
     this.settings = settings;
     this.proxy = proxy;
@@ -95,7 +98,7 @@ export class GatewayConnection {
     return this.currentState;
   }
 
-  updateSettings(settings: GatewaySettings, proxy?: string): void {
+  updateSettings(settings: GatewaySettings, proxy?: ProxySetting): void {
     const same = JSON.stringify([settings, proxy]) === JSON.stringify([this.settings, this.proxy]);
     this.settings = settings;
     this.proxy = proxy;
@@ -142,7 +145,7 @@ export class GatewayConnection {
       return undefined;
     }
     const { baseUrl, headers, timeoutMs, idleTimeoutMs, paths } = this.settings;
-    this.client = { origin, api: this.createClient({ baseUrl: baseUrl!, apiKey, headers, timeoutMs, idleTimeoutMs, proxy: this.proxy, ...(paths && { paths }) }) };
+    this.client = { origin, api: this.createClient({ baseUrl: baseUrl!, apiKey, headers, timeoutMs, idleTimeoutMs, ...this.proxyOptions(), ...(paths && { paths }) }) };
     if (this.currentState.kind === 'no-key' || this.currentState.kind === 'no-url') this.setState({ kind: 'unknown', origin });
     return this.client;
   }
@@ -160,14 +163,19 @@ export class GatewayConnection {
    * What `openResult`/`resolveFinalUrl` need to fetch a result link as the client would reach the gateway: the same
    * proxy, and the key with the configured extra headers scoped to the configured gateway's own origin.
    */
-  async resultFetchOptions(): Promise<Pick<OpenResultOptions, 'proxy' | 'credentials'>> {
+  async resultFetchOptions(): Promise<Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'>> {
     const origin = this.origin;
-    const options: Pick<OpenResultOptions, 'proxy' | 'credentials'> = { proxy: this.proxy };
+    const options: Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'> = this.proxyOptions();
     const apiKey = origin ? await this.keys.get(origin) : undefined;
     if (origin && apiKey && origin === this.origin) {
       options.credentials = { origin, headers: { ...this.settings.headers, authorization: `Bearer ${apiKey}` } };
     }
     return options;
+  }
+
+  /** The proxy options every request is made with; strictSSL only when it is off, the rare case. */
+  private proxyOptions(): { proxy: string | undefined; proxyStrictSSL?: false } {
+    return this.proxy?.strictSSL === false ? { proxy: this.proxy.url, proxyStrictSSL: false } : { proxy: this.proxy?.url };
   }
 
   /** The API for a given origin, only while that origin is the configured one (keys never cross origins). */

@@ -9,6 +9,12 @@ import { BlockList, isIP } from 'node:net';
 
 export type ProxyEnv = Record<string, string | undefined>;
 
+/** VS Code's proxy settings: `http.proxy` (undefined: the environment's) and `http.proxyStrictSSL`. */
+export interface ProxySetting {
+  url?: string;
+  strictSSL: boolean;
+}
+
 /** The proxy URL to use for `target`, or undefined to connect directly. `explicit: false` disables proxies. */
 export function resolveProxy(target: URL, explicit: string | false | undefined, env: ProxyEnv): string | undefined {
   if (explicit === false) return undefined;
@@ -19,6 +25,26 @@ export function resolveProxy(target: URL, explicit: string | false | undefined, 
   const noProxy = envValue(env, 'no_proxy', 'NO_PROXY');
   if (noProxy !== undefined && matchesNoProxy(target, noProxy)) return undefined;
   return withScheme(fromEnv);
+}
+
+/** What undici's ProxyAgent is given: the proxy, the pool size, and the TLS options of each leg. */
+export interface ProxyAgentSettings {
+  uri: string;
+  connections: number;
+  connect: { timeout: number };
+  proxyTls: { timeout: number; rejectUnauthorized?: false };
+  requestTls: { timeout: number; rejectUnauthorized?: false };
+}
+
+/**
+ * The ProxyAgent options for a request that goes through `uri`. With VS Code's `http.proxyStrictSSL` off
+ * (`strictSSL: false`), certificates are not checked on the proxy path: neither the proxy's own (an https proxy) nor,
+ * through its tunnel, the target's, which is what a TLS-inspecting corporate proxy presents, as VS Code does. A
+ * direct connection never gets here, so it is always verified.
+ */
+export function proxyAgentSettings(uri: string, connections: number, connect: { timeout: number }, strictSSL = true): ProxyAgentSettings {
+  const tls = strictSSL ? { ...connect } : { ...connect, rejectUnauthorized: false as const };
+  return { uri, connections, connect, proxyTls: tls, requestTls: { ...tls } };
 }
 
 function envValue(env: ProxyEnv, lower: string, upper: string): string | undefined {

@@ -10,7 +10,7 @@ import { checkExternalUrl, shorten } from '../util/externalUrl';
 import { formatBytes } from '../util/bytes';
 import { formatSeconds } from './failures';
 import { errorCodeOf, networkFailureSentence } from './networkErrors';
-import { resolveProxy, type ProxyEnv } from './proxy';
+import { proxyAgentSettings, resolveProxy, type ProxyEnv } from './proxy';
 import { loadUndici } from './undiciLoader';
 
 export type ResultFetchErrorCode = 'bad_url' | 'bad_redirect' | 'too_many_redirects' | 'network' | 'timeout' | 'aborted' | 'http_status' | 'too_large';
@@ -40,6 +40,8 @@ export interface OpenResultOptions {
   signal?: AbortSignal;
   /** Proxy URL; `false` never uses one; undefined uses HTTPS_PROXY/HTTP_PROXY/NO_PROXY, as the client does. */
   proxy?: string | false;
+  /** VS Code's `http.proxyStrictSSL`: false skips certificate checks on the proxy path only. Default true. */
+  proxyStrictSSL?: boolean;
   /** Environment read for proxy settings. Default process.env. */
   env?: ProxyEnv;
   /** Sent only while a hop goes to `credentials.origin`. */
@@ -142,6 +144,59 @@ export async function resolveFinalUrl(url: string, options: Omit<OpenResultOptio
   return { finalUrl: get.finalUrl, status: get.status, contentType: get.headers['content-type'] };
 }
 
+/** Whether a result link can still be fetched, as the extension itself found out (checkResultLink). */
+export type ResultLinkCheck =
+  | { state: 'available'; finalUrl: string; contentType: string | undefined }
+  /** A definitive answer: 404, 410, or a 403 that says the link expired. Only this is "expired". */
+  | { state: 'gone'; status: number; message: string }
+  /** Anything else that failed (no network, a timeout, a 5xx, a 429, another 4xx): worth a retry. */
+  | { state: 'unavailable'; message: string };
+
+const GONE_STATUSES = new Set([404, 410]);
+/** How much of a 403's body is read to see whether it says the link expired. */
+const EXPIRY_NOTE_BYTES = 4096;
+
+/**
+ * Asks where a result link leads and whether it still answers: a HEAD, or, when that is refused, a GET of the first
+ * byte (signed links are often valid for GET only), following redirects hop by hop (http(s) only, at most
+ * `maxRedirects`), reading at most 4 KB of an error body. Never rejects except when cancelled.
+ */
+export async function checkResultLink(url: string, options: Omit<OpenResultOptions, 'method' | 'range'> = {}): Promise<ResultLinkCheck> {
+  try {
+    const head = await openResult(url, { ...options, method: 'HEAD' });
+    head.body.destroy();
+    if (head.status < 400) return { state: 'available', finalUrl: head.finalUrl, contentType: head.headers['content-type'] };
+    const get = await openResult(url, { ...options, method: 'GET', range: 'bytes=0-0' });
+    try {
+      if (get.status < 400) return { state: 'available', finalUrl: get.finalUrl, contentType: get.headers['content-type'] };
+      const host = new URL(get.finalUrl).host;
+      if (GONE_STATUSES.has(get.status) || (get.status === 403 && (await saysExpired(get.body)))) {
+        return { state: 'gone', status: get.status, message: `${host} answered HTTP ${get.status}: the link no longer works.` };
+      }
+      return { state: 'unavailable', message: `${host} answered HTTP ${get.status}.` };
+    } finally {
+      get.body.destroy();
+    }
+  } catch (error) {
+    if (error instanceof ResultFetchError && error.code === 'aborted') throw error;
+    return { state: 'unavailable', message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Whether the start of an error body says "expired" (S3's "Request has expired", a gateway's own JSON error…). */
+async function saysExpired(body: Readable): Promise<boolean> {
+  let text = '';
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      text += chunk.toString('latin1');
+      if (text.length >= EXPIRY_NOTE_BYTES) break;
+    }
+  } catch {
+    // A body cut off is read as far as it came.
+  }
+  return text.slice(0, EXPIRY_NOTE_BYTES).toLowerCase().includes('expired');
+}
+
 function nextHop(location: string, from: URL): URL {
   let resolved: string;
   try {
@@ -169,7 +224,7 @@ async function requestOnce(url: URL, method: 'GET' | 'HEAD', options: OpenResult
   const proxy = resolveProxy(url, options.proxy, options.env ?? process.env);
   const connect = { timeout: Math.min(timeoutMs, 30_000) };
   const dispatcher: Dispatcher = proxy
-    ? new undici.ProxyAgent({ uri: proxy, connections: 1, connect, proxyTls: connect, requestTls: connect })
+    ? new undici.ProxyAgent(proxyAgentSettings(proxy, 1, connect, options.proxyStrictSSL))
     : new undici.Pool(url.origin, { connections: 1, connect });
   let response: Dispatcher.ResponseData;
   try {

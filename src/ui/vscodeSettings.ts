@@ -1,5 +1,6 @@
 // UI adapter: VS Code's configuration as the SettingsSource the pure settings reader expects.
 import * as vscode from 'vscode';
+import type { ProxySetting } from '../gateway/proxy';
 import type { SettingsSource } from '../settings/settings';
 import { isRecord } from '../util/records';
 
@@ -61,8 +62,12 @@ function valueAt(tree: unknown, path: string): unknown {
   return node;
 }
 
-/** VS Code's own proxy setting, passed to our client explicitly (we never touch the global dispatcher). */
-export function vscodeProxySetting(): string | undefined {
-  const proxy = vscode.workspace.getConfiguration('http').get<string>('proxy');
-  return proxy && proxy.trim() ? proxy.trim() : undefined;
+/**
+ * VS Code's own proxy settings, passed to our client explicitly (we never touch the global dispatcher):
+ * `http.proxy`, and `http.proxyStrictSSL` (false: certificates on the proxy path are not checked).
+ */
+export function vscodeProxySetting(): ProxySetting {
+  const http = vscode.workspace.getConfiguration('http');
+  const proxy = http.get<string>('proxy');
+  return { url: proxy && proxy.trim() ? proxy.trim() : undefined, strictSSL: http.get<boolean>('proxyStrictSSL') !== false };
 }

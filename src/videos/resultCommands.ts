@@ -18,12 +18,12 @@ export async function previewResult(ctx: VideoCommandContext, argument?: unknown
   const link = resultLinkOf(ctx, argument);
   if (!link) return undefined;
   const { record, index } = link.target;
-  const { proxy } = await resultFetchOptionsFor(ctx, record);
+  const { proxy, proxyStrictSSL } = await resultFetchOptionsFor(ctx, record);
   const resolved = await ctx.ui.withProgress(
     'Opening the preview…',
     async (_report, signal): Promise<{ url: string; problem?: string }> => {
       try {
-        const { finalUrl, status } = await resolveFinalUrl(link.url, { proxy, signal, timeoutMs: 15_000 });
+        const { finalUrl, status } = await resolveFinalUrl(link.url, { proxy, proxyStrictSSL, signal, timeoutMs: 15_000 });
         return status < 400 ? { url: finalUrl } : { url: link.url, problem: `it answered HTTP ${status}` };
       } catch (error) {
         return { url: link.url, problem: error instanceof Error ? error.message : String(error) };

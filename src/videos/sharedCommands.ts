@@ -36,9 +36,10 @@ export interface VideoCommandContext {
  * How to fetch a job's result links: through the proxy the API calls use, with the gateway's key and headers for
  * its own origin only, and only while the job's gateway is the configured one.
  */
-export async function resultFetchOptionsFor(ctx: VideoCommandContext, record: VideoJobRecord): Promise<Pick<OpenResultOptions, 'proxy' | 'credentials'>> {
+export async function resultFetchOptionsFor(ctx: VideoCommandContext, record: VideoJobRecord): Promise<Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'>> {
   const options = await ctx.connection.resultFetchOptions();
-  return record.origin === ctx.connection.origin ? options : { proxy: options.proxy };
+  const { credentials: _credentials, ...withoutKey } = options;
+  return record.origin === ctx.connection.origin ? options : withoutKey;
 }
 
 export interface Target {

@@ -1,6 +1,7 @@
 // Inline media in the chat view obeys the page's CSP (chat/hub/csp.ts, as the panel builds it): the gateway's own
 // result loads; an image that model text points at is not loaded (it stays a plain link), and a media source from any
-// other origin is refused by the browser and shown as "expired", never as a broken element.
+// other origin is refused by the browser and shown as not loaded, with Retry, never as a broken element. "Expired"
+// with Regenerate only when the host says the extension found the link gone.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -58,6 +59,11 @@ describe('chat hub in Chromium: inline media under the CSP, and the slash menu',
     const page = suite.page;
     const text = `Here is a chart: ![chart](${model.origin}/from-markdown.png) and <img src="${model.origin}/from-html.png">`;
     const turn = (id: string, src: string) => ({ id, role: 'media', createdAt: 3, kind: 'image', content: '/image a chart', prompt: 'a chart', model: 'model-image-1.0', state: 'complete', src, contentType: 'image/png', url: src });
+    // A result shown from the gateway's link, as the host sends it while or after checking that link: no source.
+    const checked = (id: string) => {
+      const { src: _src, ...rest } = turn(id, `${gateway.origin}/${id}.png?sig=1`);
+      return rest;
+    };
     const init = {
       type: 'init',
       sessionId: 's1',
@@ -68,6 +74,9 @@ describe('chat hub in Chromium: inline media under the CSP, and the slash menu',
         { id: 'a1', role: 'assistant', createdAt: 2, model: 'model-k3', content: text, reasoning: '', refusal: '', toolCalls: [], status: 'complete', finishReason: 'stop', usage: null },
         turn('m1', `${gateway.origin}/result.png?sig=1`),
         turn('m2', `${model.origin}/not-from-the-gateway.png`),
+        { ...checked('m3'), linkState: 'expired', linkProblem: '127.0.0.1 answered HTTP 410: the link no longer works.' },
+        { ...checked('m4'), linkState: 'unreachable', linkProblem: '127.0.0.1 answered HTTP 503.' },
+        { ...checked('m5'), linkState: 'checking' },
       ],
       models: { models: ['model-k3'], loading: false },
     };
@@ -91,14 +100,31 @@ describe('chat hub in Chromium: inline media under the CSP, and the slash menu',
     assert.equal(await result.evaluate((img: HTMLImageElement) => img.naturalWidth), 4, 'the gateway\'s result is shown');
     assert.deepEqual(gateway.requests, ['/result.png?sig=1']);
 
-    // The other origin's media turn: refused by the CSP, shown as expired with Regenerate.
-    const expired = page.locator('[data-turn-id="m2"] .media-expired');
-    await expired.waitFor();
-    assert.match((await expired.textContent()) ?? '', /expired/);
+    // The other origin's media turn: refused by the CSP, shown as not loaded with Retry (the host checks the link
+    // again), never as expired: the page's own failure is no proof the result is gone, and Regenerate costs money.
+    const notLoaded = page.locator('[data-turn-id="m2"] .media-unreachable');
+    await notLoaded.waitFor();
+    assert.match((await notLoaded.textContent()) ?? '', /did not load here/);
     assert.equal(await page.locator('[data-turn-id="m2"] img').count(), 0, 'no broken image left behind');
+    assert.equal(await page.locator('[data-turn-id="m2"]').getByRole('button', { name: 'Regenerate' }).count(), 0, 'no paid regeneration offered');
+    await notLoaded.getByRole('button', { name: 'Retry' }).click();
+    const posted = () => page.evaluate(() => (window as unknown as { posted: unknown[] }).posted);
+    assert.deepEqual((await posted()).at(-1), { type: 'mediaAction', turnId: 'm2', action: 'retry' });
+
+    // Found gone by the extension: expired, with why, and Regenerate.
+    const expired = page.locator('[data-turn-id="m3"] .media-expired');
+    assert.match((await expired.textContent()) ?? '', /expired: .*HTTP 410/);
     await expired.getByRole('button', { name: 'Regenerate' }).click();
-    const posted = await page.evaluate(() => (window as unknown as { posted: unknown[] }).posted);
-    assert.deepEqual(posted.at(-1), { type: 'mediaAction', turnId: 'm2', action: 'regenerate' });
+    assert.deepEqual((await posted()).at(-1), { type: 'mediaAction', turnId: 'm3', action: 'regenerate' });
+    // Unreachable: Retry, no Regenerate anywhere on the card; checking: neither.
+    const unreachable = page.locator('[data-turn-id="m4"] .media-unreachable');
+    assert.match((await unreachable.textContent()) ?? '', /could not be reached: .*HTTP 503/);
+    assert.equal(await page.locator('[data-turn-id="m4"]').getByRole('button', { name: 'Regenerate' }).count(), 0);
+    await unreachable.getByRole('button', { name: 'Retry' }).click();
+    assert.deepEqual((await posted()).at(-1), { type: 'mediaAction', turnId: 'm4', action: 'retry' });
+    assert.match((await page.locator('[data-turn-id="m5"] .media-checking').textContent()) ?? '', /Checking/);
+    assert.equal(await page.locator('[data-turn-id="m5"] button').filter({ hasText: /Regenerate|Retry/ }).count(), 0);
+    assert.equal(await page.locator('[data-turn-id="m1"]').getByRole('button', { name: 'Regenerate' }).count(), 0, 'a result that shows is not offered again');
 
     // Model text: the image is a plain link, never an element.
     assert.equal(await page.locator('[data-turn-id="a1"] img').count(), 0);

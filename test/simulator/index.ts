@@ -30,6 +30,8 @@ export interface SimulatorOptions {
 export interface Simulator {
   readonly baseUrl: string;
   readonly origin: string;
+  /** A second origin (another port) that serves only result files: where a `[redirect]` video's link leads. */
+  readonly cdnOrigin: string;
   readonly apiKey: string;
   readonly keys: SimKeys;
   readonly log: RequestLogEntry[];
@@ -47,6 +49,11 @@ export interface Simulator {
 
 const DEFAULT_SLOW_HEADERS_MS = 3000;
 const DEFAULT_FAULT_AFTER = 3;
+
+function originOf(address: AddressInfo | undefined): string {
+  const host = address?.family === 'IPv6' ? `[${address.address}]` : address?.address;
+  return `http://${host}:${address?.port}`;
+}
 
 function nonNegativeInt(value: string | undefined, fallback: number): number {
   if (value === undefined || !/^\d+$/.test(value.trim())) return fallback;
@@ -67,6 +74,7 @@ const CORS_HEADERS = {
 class GatewaySimulator implements Simulator {
   readonly keys: SimKeys;
   private readonly server: Server;
+  private readonly cdn: Server;
   private readonly sockets = new Set<Socket>();
   private readonly requestLog = new RequestLog();
   private readonly rateLimiter: RateLimiter;
@@ -80,6 +88,7 @@ class GatewaySimulator implements Simulator {
   private forced: { retryAfterSeconds: number; remaining: number; pathPrefix?: string } | null = null;
   private shuttingDown = false;
   private address: AddressInfo | undefined;
+  private cdnAddress: AddressInfo | undefined;
 
   constructor(private readonly options: SimulatorOptions) {
     this.keys = makeKeys(options.apiKey);
@@ -90,10 +99,13 @@ class GatewaySimulator implements Simulator {
     this.jobs = new VideoJobs(this.now, options.video ?? DEFAULT_VIDEO_SCHEDULE);
     this.images = new GeneratedImages(this.now);
     this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.on('connection', (socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
+    this.cdn = createServer((req, res) => void this.handle(req, res, true));
+    for (const server of [this.server, this.cdn]) {
+      server.on('connection', (socket) => {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+      });
+    }
   }
 
   async listen(): Promise<void> {
@@ -105,11 +117,19 @@ class GatewaySimulator implements Simulator {
       });
     });
     this.address = this.server.address() as AddressInfo;
+    await new Promise<void>((resolve, reject) => {
+      this.cdn.once('error', reject);
+      this.cdn.listen(0, this.options.host ?? '127.0.0.1', () => resolve());
+    });
+    this.cdnAddress = this.cdn.address() as AddressInfo;
   }
 
   get origin(): string {
-    const host = this.address?.family === 'IPv6' ? `[${this.address.address}]` : this.address?.address;
-    return `http://${host}:${this.address?.port}`;
+    return originOf(this.address);
+  }
+
+  get cdnOrigin(): string {
+    return originOf(this.cdnAddress);
   }
 
   get baseUrl(): string {
@@ -152,19 +172,20 @@ class GatewaySimulator implements Simulator {
   async close(): Promise<void> {
     if (this.shuttingDown) return;
     this.shuttingDown = true;
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const closed = Promise.all([this.server, this.cdn].map((server) => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()))));
     for (const socket of this.sockets) socket.destroy();
     this.server.closeAllConnections();
+    this.cdn.closeAllConnections();
     this.requestLog.rejectWaiters('simulator closed');
     await closed;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async handle(req: IncomingMessage, res: ServerResponse, viaCdn = false): Promise<void> {
     const exchange = new Exchange(req, res, this.requestLog, () => this.shuttingDown);
     if (!this.quiet) res.on('close', () => this.printLine(exchange.entry));
     try {
       await exchange.readBody();
-      await this.route(exchange);
+      await this.route(exchange, viaCdn);
     } catch (error) {
       if (exchange.closed) return;
       if (error instanceof SimErrorResponse) {
@@ -183,7 +204,7 @@ class GatewaySimulator implements Simulator {
     process.stderr.write(`${entry.method} ${entry.path} ${entry.status} ${took}ms ${notes}\n`);
   }
 
-  private async route(exchange: Exchange): Promise<void> {
+  private async route(exchange: Exchange, viaCdn: boolean): Promise<void> {
     const path = exchange.url.pathname;
     const method = exchange.req.method ?? 'GET';
     for (const [name, value] of Object.entries(CORS_HEADERS)) exchange.res.setHeader(name, value);
@@ -198,9 +219,10 @@ class GatewaySimulator implements Simulator {
     }
     if (path.startsWith('/files/')) {
       if (!(await this.applyFault(exchange, this.resolveFault(exchange, '')))) return;
-      this.serveFile(exchange, path.slice('/files/'.length));
+      this.serveFile(exchange, path.slice('/files/'.length), viaCdn);
       return;
     }
+    if (viaCdn) throw notFound(`The CDN origin serves only /files/, not ${path}`);
     if (path !== '/v1' && !path.startsWith('/v1/')) throw notFound(`No route for ${method} ${path}; the API lives under /v1`);
 
     const auth = authenticate(exchange.header('authorization'), this.keys);
@@ -318,7 +340,7 @@ class GatewaySimulator implements Simulator {
     exchange.sendBytes(200, { 'content-type': 'audio/wav' }, speak(request));
   }
 
-  private serveFile(exchange: Exchange, name: string): void {
+  private serveFile(exchange: Exchange, name: string, viaCdn: boolean): void {
     const method = exchange.req.method;
     if (method !== 'GET' && method !== 'HEAD') {
       exchange.sendError({ status: 405, code: 'method_not_allowed', message: `${method} is not allowed on files`, headers: { allow: 'GET, HEAD' } });
@@ -335,6 +357,12 @@ class GatewaySimulator implements Simulator {
     if (!match) throw notFound(`No file named '${name}'`);
     const problem = this.jobs.fileAccessProblem(match[1], exchange.url.searchParams.get('sig'), exchange.url.searchParams.get('expires'));
     if (problem) throw problem;
+    if (!viaCdn && this.jobs.redirects(match[1])) {
+      // As a gateway whose signed link hands over to a CDN: same file, same signature, another origin.
+      exchange.head(302, { location: `${this.cdnOrigin}${exchange.url.pathname}${exchange.url.search}`, 'content-length': 0 });
+      exchange.res.end();
+      return;
+    }
     const size = this.video.length;
     const common = {
       'content-type': 'video/mp4',

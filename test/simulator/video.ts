@@ -31,7 +31,16 @@ interface StoredJob {
   submittedAtMs: number;
   schedule: VideoSchedule;
   fails: boolean;
+  /**
+   * How its result link answers: the file; a redirect to the second ("CDN") origin (`[redirect]`); 410 (`[gone]`);
+   * 503 to the first two requests, then the file (`[flaky-link]`).
+   */
+  link: ResultLink;
+  /** `[flaky-link]`: how many more file requests get a 503. */
+  flakyLeft: number;
 }
+
+export type ResultLink = 'direct' | 'redirect' | 'gone' | 'flaky';
 
 export interface ValidVideoRequest {
   model: string;
@@ -103,6 +112,8 @@ export class VideoJobs {
       submittedAtMs: this.now(),
       schedule: typeof this.schedule === 'function' ? this.schedule(request) : this.schedule,
       fails: hasKeyword(request.prompt, 'fail'),
+      link: hasKeyword(request.prompt, 'redirect') ? 'redirect' : hasKeyword(request.prompt, 'gone') ? 'gone' : hasKeyword(request.prompt, 'flaky-link') ? 'flaky' : 'direct',
+      flakyLeft: 2,
     };
     this.jobs.set(job.id, job);
     return { id: job.id, object: 'video.generation.job', status: 'queued', created: Math.floor(job.submittedAtMs / 1000), model: job.model };
@@ -148,7 +159,19 @@ export class VideoJobs {
     const job = this.jobs.get(id);
     const completed = job && !job.fails && this.now() - job.submittedAtMs >= job.schedule.queuedMs + job.schedule.inProgressMs;
     if (!job || !completed) return new SimErrorResponse({ status: 404, code: 'not_found', message: `No video file for '${id}'` });
-    return this.signer.problem(id, sig, expires, this.now());
+    const problem = this.signer.problem(id, sig, expires, this.now());
+    if (problem) return problem;
+    if (job.link === 'gone') return new SimErrorResponse({ status: 410, code: 'gone', message: `The file of '${id}' is gone` });
+    if (job.link === 'flaky' && job.flakyLeft > 0) {
+      job.flakyLeft--;
+      return new SimErrorResponse({ status: 503, code: 'service_unavailable', message: 'The file store is busy (simulated)' });
+    }
+    return undefined;
+  }
+
+  /** Whether the job's result link redirects to the CDN origin (asked only once the link passed fileAccessProblem). */
+  redirects(id: string): boolean {
+    return this.jobs.get(id)?.link === 'redirect';
   }
 
   private signedUrl(job: StoredJob, origin: string, finishedAt: number): string {

@@ -7,7 +7,8 @@ import { clip } from '../../chatProtocol/validate';
 import type { MediaActionKind } from '../../chatProtocol/messages';
 import type { Clock } from '../../util/clock';
 import type { Logger } from '../../util/logger';
-import type { Disposable } from '../../util/events';
+import { Emitter, type Disposable, type Event } from '../../util/events';
+import { ResultLinkChecks, type CheckLink, type LinkCheckState } from './linkChecks';
 import type { ChatMediaPorts, ChatVideoJob, KeptMedia } from './ports';
 import { spokenText } from './spokenText';
 
@@ -24,15 +25,30 @@ export interface MediaHubDeps {
   clock: Clock;
   newId: () => string;
   log: Logger;
+  /** Checks a result link as the extension reaches it (gateway/resultFetch's checkResultLink, through the API's proxy). */
+  checkLink: CheckLink;
 }
 
 export class ChatMediaHub implements Disposable {
   private readonly running = new Map<string, AbortController>();
-  private readonly subscription: Disposable;
+  private readonly subscriptions: Disposable[];
   private disposed = false;
+  private readonly links: ResultLinkChecks;
+  private readonly sourcesChanged = new Emitter<string[]>();
+  /** Fires with the media turns whose source changed: a check of their link finished, or started again. */
+  readonly onDidChangeSources: Event<string[]> = this.sourcesChanged.event;
 
   constructor(private readonly deps: MediaHubDeps) {
-    this.subscription = deps.ports.videos.onDidChange((keys) => void this.followJobs(keys));
+    this.links = new ResultLinkChecks(deps.checkLink);
+    this.subscriptions = [
+      deps.ports.videos.onDidChange((keys) => void this.followJobs(keys)),
+      this.links.onDidChange((url) => {
+        const ids = this.deps.controller.session.turns.filter((t) => t.role === 'media' && t.url === url).map((t) => t.id);
+        if (ids.length > 0) this.sourcesChanged.fire(ids);
+      }),
+      this.links,
+      this.sourcesChanged,
+    ];
     // Jobs that moved on while the chat was closed, and requests a closed window left without an answer.
     const leftPending = deps.controller.session.turns.filter((t) => t.role === 'media' && t.kind !== 'video' && t.state === 'pending').map((t) => t.id);
     void this.followJobs(undefined).then(() => this.settleInterrupted(leftPending));
@@ -73,11 +89,22 @@ export class ChatMediaHub implements Disposable {
     if (action === 'regenerate') return this.start({ ...this.baseOf(turn), state: 'pending' }, false);
     if (action === 'save' && turn.entryId && turn.fileName) return this.deps.ports.media.save(turn.entryId, turn.fileName);
     if (action === 'reveal' && turn.jobKey) return this.deps.ports.videos.reveal(turn.jobKey);
+    if (action === 'retry' && turn.url) this.links.recheck(turn.url);
+  }
+
+  /** What is known of a result link the page would play from (checked the first time it is asked for). */
+  link(url: string): LinkCheckState {
+    return this.links.state(url);
+  }
+
+  /** The origins the page must allow beyond the turns' own links: where redirected links finally lead. */
+  playableOrigins(): string[] {
+    return this.links.playableOrigins();
   }
 
   dispose(): void {
     this.disposed = true;
-    this.subscription.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
     for (const abort of this.running.values()) abort.abort();
     this.running.clear();
   }

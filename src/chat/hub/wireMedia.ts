@@ -1,13 +1,18 @@
 // A media turn as the webview sees it: where its media loads from. The kept copy comes first (under the webview's
-// resource root); the gateway's own link is the fallback; with neither, the turn has no source and shows "expired".
+// resource root); else the gateway's link, once the extension has checked it: the page plays where it finally
+// leads (after redirects, the origin the CSP then allows), or is told the link is gone ("expired") or unreachable
+// (Retry). With neither a copy nor a link the turn has no source and shows "expired".
 import type { MediaTurn } from '../../chatProtocol/session';
-import type { WireMediaTurn } from '../../chatProtocol/mediaTurn';
+import { cleanMediaSrc, type WireMediaTurn } from '../../chatProtocol/mediaTurn';
+import type { LinkCheckState } from './linkChecks';
 import type { KeptFile } from './ports';
 
 export interface MediaSources {
   keptFile(entryId: string, fileName: string): KeptFile | undefined;
   /** The webview's URL for a local file. */
   webviewSrc(path: string): string;
+  /** What the extension found out about a gateway link (checking it the first time). */
+  link(url: string): LinkCheckState;
 }
 
 export function wireMediaTurn(turn: MediaTurn, sources: MediaSources): WireMediaTurn {
@@ -20,9 +25,22 @@ export function wireMediaTurn(turn: MediaTurn, sources: MediaSources): WireMedia
   if (file) {
     wire.src = sources.webviewSrc(file.path);
     wire.contentType = file.contentType;
-  } else if (url) {
-    wire.src = url;
+    return wire;
+  }
+  if (!url) return wire;
+  const link = sources.link(url);
+  if (link.state === 'available' && cleanMediaSrc(link.finalUrl)) {
+    wire.src = link.finalUrl;
     if (contentType) wire.contentType = contentType;
+  } else if (link.state === 'available') {
+    // Longer than the page accepts: said, not shown as "expired" (a copy is still there to open or download).
+    wire.linkState = 'unreachable';
+    wire.linkProblem = 'its link leads to an address too long for the chat to play; open the link instead';
+  } else if (link.state === 'checking') {
+    wire.linkState = 'checking';
+  } else {
+    wire.linkState = link.state === 'gone' ? 'expired' : 'unreachable';
+    wire.linkProblem = link.message;
   }
   return wire;
 }

@@ -1,7 +1,8 @@
 // A /image, /video or /speak turn in the transcript: what was typed, then the media itself (an image, a video that
-// plays inline, an audio player), its live status while pending, or why it failed. A source that does not load (an
-// expired link) shows "expired" and Regenerate, never a broken element. Sources come only from the host, checked by
-// the protocol; the page's CSP allows only the gateway's own result origins.
+// plays inline, an audio player), its live status while pending, or why it failed. "Expired" with Regenerate (a new,
+// paid request) only when the extension itself found the link gone; a link it could not reach, or a source that does
+// not load here, offers Retry (the host checks the link again), never a broken element. Sources come only from the
+// host, checked by the protocol; the page's CSP allows only the origins of the results the extension received.
 import type { WebviewMessage } from '../../chatProtocol/messages';
 import type { WireMediaTurn } from '../../chatProtocol/mediaTurn';
 import type { Announcer } from './announcer';
@@ -23,6 +24,8 @@ export class MediaTurnView {
   private readonly modelBadge = el('span', { class: 'model-badge' });
   private readonly text = el('div', { class: 'user-text' });
   private shown: WireMediaTurn | undefined;
+  /** The source failed to load here; Retry asks the host to check the link again. */
+  private loadFailed = false;
 
   constructor(
     private turn: WireMediaTurn,
@@ -62,7 +65,8 @@ export class MediaTurnView {
     this.modelBadge.hidden = turn.model === '';
     this.root.setAttribute('aria-busy', String(turn.state === 'pending'));
     // The element is kept while its source stays the same: a status update must not restart a playing video.
-    if (!(this.shown && this.shown.src === turn.src && this.shown.state === turn.state && turn.state === 'complete')) this.renderBody();
+    const same = this.shown && this.shown.src === turn.src && this.shown.state === turn.state && this.shown.linkState === turn.linkState && this.shown.linkProblem === turn.linkProblem;
+    if (!(same && turn.state === 'complete' && !this.loadFailed)) this.renderBody();
     this.shown = turn;
     this.renderStatus();
     this.renderActions();
@@ -70,12 +74,52 @@ export class MediaTurnView {
 
   private renderBody(): void {
     const turn = this.turn;
+    this.loadFailed = false;
     this.body.replaceChildren();
     if (turn.state !== 'complete') return;
-    if (!turn.src) return this.showExpired();
-    const media = this.mediaElement(turn.src);
-    media.addEventListener('error', () => this.showExpired(), { once: true });
-    this.body.append(media);
+    if (turn.src) {
+      const media = this.mediaElement(turn.src);
+      media.addEventListener('error', () => this.showNotLoaded(), { once: true });
+      this.body.append(media);
+    } else if (turn.linkState === 'checking') {
+      this.body.append(el('div', { class: 'media-checking', attrs: { role: 'status' } }, icon('loading codicon-modifier-spin'), el('span', { text: 'Checking the gateway’s link…' })));
+    } else if (turn.linkState === 'unreachable') {
+      this.showRetry(`The ${this.kindName()} could not be reached: ${turn.linkProblem ?? 'the link did not answer'}`);
+    } else this.showExpired();
+    this.renderActions();
+  }
+
+  private kindName(): string {
+    return KIND_NAME[this.turn.kind].toLowerCase();
+  }
+
+  /** The page could not load a source the host found fetchable (a link that stopped working since, a format it cannot play). */
+  private showNotLoaded(): void {
+    this.loadFailed = true;
+    this.showRetry(`The ${this.kindName()} did not load here.`);
+    this.renderActions();
+  }
+
+  private showRetry(text: string): void {
+    this.body.replaceChildren(
+      el(
+        'div',
+        { class: 'media-unreachable', attrs: { role: 'group', 'aria-label': 'Media not loaded' } },
+        icon('warning'),
+        el('span', { text }),
+        textButton('refresh', 'Retry', () => {
+          // The element is built again once the host has answered, even with the same source.
+          this.shown = undefined;
+          this.post('retry');
+        }),
+      ),
+    );
+  }
+
+  /** Only a failed turn, or a result the extension found gone, is worth asking (and paying) for again. */
+  private gone(): boolean {
+    const turn = this.turn;
+    return turn.state === 'failed' || (turn.state === 'complete' && !turn.src && turn.linkState !== 'checking' && turn.linkState !== 'unreachable');
   }
 
   private mediaElement(src: string): HTMLElement {
@@ -99,7 +143,7 @@ export class MediaTurnView {
         'div',
         { class: 'media-expired', attrs: { role: 'group', 'aria-label': 'Media no longer available' } },
         icon('history'),
-        el('span', { text: `expired: this ${KIND_NAME[turn.kind].toLowerCase()} is no longer available (its link expired and no copy is kept).` }),
+        el('span', { text: `expired: this ${KIND_NAME[turn.kind].toLowerCase()} is no longer available (${turn.linkProblem ? `${turn.linkProblem.replace(/\.$/, '')}, ` : 'its link expired, '}and no copy is kept).` }),
         textButton('refresh', 'Regenerate', () => this.post('regenerate')),
       ),
     );
@@ -122,11 +166,11 @@ export class MediaTurnView {
     if (turn.url) buttons.push(iconButton('link-external', 'Open the gateway’s link', () => this.context.post({ type: 'openLink', href: turn.url! })));
     if (turn.kind !== 'video' && turn.state === 'complete' && turn.src && turn.src !== turn.url) buttons.push(iconButton('save', 'Save to workspace', () => this.post('save')));
     if (turn.kind === 'video') buttons.push(iconButton('list-tree', 'Show in Video Jobs', () => this.post('reveal')));
-    if (turn.state !== 'pending') buttons.push(iconButton('refresh', 'Regenerate', () => this.post('regenerate')));
+    if (this.gone()) buttons.push(iconButton('refresh', 'Regenerate', () => this.post('regenerate')));
     this.actions.replaceChildren(...buttons);
   }
 
-  private post(action: 'regenerate' | 'save' | 'reveal'): void {
+  private post(action: 'regenerate' | 'save' | 'reveal' | 'retry'): void {
     this.context.post({ type: 'mediaAction', turnId: this.turn.id, action });
   }
 }

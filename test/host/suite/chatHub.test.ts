@@ -185,8 +185,8 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
 
     const done = await until(() => {
       const turn = mediaTurns(posted).get(card.id);
-      return turn && turn.state !== 'pending' ? turn : undefined;
-    }, 'the card to show the finished job', 30_000);
+      return turn && turn.state !== 'pending' && turn.linkState !== 'checking' ? turn : undefined;
+    }, 'the card to show the finished job, its link checked', 30_000);
     assert.equal(done.state, 'complete', done.detail);
     const job = videos.store.get(jobs[0].key)!;
     assert.equal(job.status, 'completed');
@@ -204,10 +204,71 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
     assert.equal(videos.store.jobs(sim.origin).filter((j) => j.prompt === prompt).length, 1, 'still one job');
 
     // Saved with the session: after a reload the card shows the finished video again.
-    const { restored, again } = await reload(panel);
-    assert.equal(again?.state, 'complete');
-    assert.equal(again?.src, job.resultUrls[0]);
+    const { restored } = await reload(panel);
+    const again = await until(() => [...mediaTurns(restored.posted).values()].find((t) => t.src), 'the restored card, its link checked again', 20_000);
+    assert.equal(again.state, 'complete');
+    assert.equal(again.src, job.resultUrls[0]);
     assert.ok(directive(cspOf(restored.panel), 'media-src').split(' ').includes(sim.origin));
+  });
+
+  /** Sends each `/video` prompt and waits until every card has left `pending` and its link check (`checking`). */
+  async function finishedCards(panel: ChatPanel, posted: HostMessage[], prompts: string[]): Promise<WireMediaTurn[]> {
+    for (const prompt of prompts) await panel.handleMessage({ type: 'send', text: `/video ${prompt}` });
+    return until(() => {
+      const cards = [...mediaTurns(posted).values()].filter((t) => t.kind === 'video');
+      const settled = cards.filter((t) => t.state !== 'pending' && t.linkState !== 'checking');
+      return cards.length === prompts.length && settled.length === prompts.length ? prompts.map((p) => settled.find((t) => t.prompt === p)!) : undefined;
+    }, 'the video cards to finish and their links to be checked', 40_000);
+  }
+
+  it('a result link that redirects to another origin plays from there, with no Regenerate; a link that is really gone says expired (issue 21)', async () => {
+    const { panel, posted } = await openChat(managers[0]);
+    const [redirected, gone] = await finishedCards(panel, posted, ['a kite over the dunes [redirect]', 'a kite over the sea [gone]']);
+
+    // The page is given where the link finally leads (the simulator's second, "CDN" origin), and may load from there.
+    assert.equal(redirected.state, 'complete', redirected.detail);
+    const link = redirected.url!;
+    assert.ok(link.startsWith(`${sim.origin}/files/`), link);
+    assert.ok(redirected.src?.startsWith(`${sim.cdnOrigin}/files/`), `plays ${redirected.src}`);
+    assert.equal(redirected.linkState, undefined, 'neither checking, unreachable nor expired: the view offers no Regenerate');
+    const mediaSrc = await until(() => {
+      const d = directive(cspOf(panel), 'media-src');
+      return d.split(' ').includes(sim.cdnOrigin) ? d : undefined;
+    }, 'the CSP to allow the CDN origin');
+    assert.ok(!mediaSrc.includes('*:') && !mediaSrc.includes('http://*'), mediaSrc);
+    // The page that has the source is one that allows its origin: the last init or update carrying it came after.
+    assert.ok(sim.log.some((e) => e.path.startsWith('/files/') && e.headers.host === new URL(sim.cdnOrigin).host), 'the extension followed the redirect itself');
+    assert.equal(sim.log.filter((e) => e.method === 'POST' && e.path === '/v1/videos/generations').length, 2, 'nothing was submitted again');
+
+    // The simulator's 410: the extension found it gone, so it is "expired" (and only then Regenerate).
+    assert.equal(gone.state, 'complete');
+    assert.equal(gone.src, undefined);
+    assert.equal(gone.linkState, 'expired');
+    assert.match(gone.linkProblem ?? '', /HTTP 410/);
+
+    // After a reload the redirected card plays again from the final origin.
+    const { restored } = await reload(panel);
+    const again = await until(() => [...mediaTurns(restored.posted).values()].find((t) => t.id === redirected.id && t.src), 'the restored card to be checked again', 20_000);
+    assert.ok(again.src?.startsWith(`${sim.cdnOrigin}/files/`));
+    await until(() => directive(cspOf(restored.panel), 'media-src').split(' ').includes(sim.cdnOrigin), 'the restored page to allow the CDN origin');
+  });
+
+  it('a link that cannot be reached for the moment offers Retry, which plays it once it answers; nothing is resubmitted (issue 21)', async () => {
+    const { panel, posted } = await openChat(managers[0]);
+    const [card] = await finishedCards(panel, posted, ['a lantern in fog [flaky-link]']);
+    assert.equal(card.state, 'complete', card.detail);
+    assert.equal(card.linkState, 'unreachable', 'a 503 is not "expired"');
+    assert.match(card.linkProblem ?? '', /HTTP 503/);
+    assert.equal(card.src, undefined);
+
+    await panel.handleMessage({ type: 'mediaAction', turnId: card.id, action: 'retry' });
+    const played = await until(() => {
+      const turn = mediaTurns(posted).get(card.id);
+      return turn?.src ? turn : undefined;
+    }, 'the card to play after Retry', 20_000);
+    assert.ok(played.src?.startsWith(`${sim.origin}/files/`));
+    assert.equal(played.linkState, undefined);
+    assert.equal(sim.log.filter((e) => e.method === 'POST' && e.path === '/v1/videos/generations').length, 1, 'Retry is not Regenerate');
   });
 
   it('an unknown slash command is refused by the same reader the webview uses, and nothing is sent', async () => {

@@ -80,7 +80,7 @@ describe('GatewayConnection', () => {
   it('gives result fetches the client\'s proxy and the key with the extra headers for the configured origin only', async () => {
     const keys = memoryKeys();
     const settings = { ...settingsFor('https://a.example/v1'), headers: { 'x-team': 'blue' } };
-    const connection = new GatewayConnection(settings, keys, () => fakeApi(), new FakeClock(), 'http://proxy.corp:3128');
+    const connection = new GatewayConnection(settings, keys, () => fakeApi(), new FakeClock(), { url: 'http://proxy.corp:3128', strictSSL: true });
     assert.deepEqual(await connection.resultFetchOptions(), { proxy: 'http://proxy.corp:3128' }, 'no key, no credentials');
     await keys.set('https://a.example', 'sk-a');
     assert.deepEqual(await connection.resultFetchOptions(), {

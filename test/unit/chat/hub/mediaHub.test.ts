@@ -7,6 +7,7 @@ import type { MediaTurn } from '../../../../src/chatProtocol/session';
 import { settle } from '../../../../src/util/fakeClock';
 import { Emitter } from '../../../../src/util/events';
 import { createHarness, type Harness } from '../harness';
+import type { ResultLinkCheck } from '../../../../src/gateway/resultFetch';
 import { result } from '../fakes';
 
 class FakePorts implements ChatMediaPorts {
@@ -15,6 +16,9 @@ class FakePorts implements ChatMediaPorts {
   readonly changed = new Emitter<readonly string[]>();
   fail: string | undefined;
   private n = 0;
+  /** Link checks asked for, answered by `answerLink`. */
+  readonly linkChecks: Array<{ url: string; answer: (check: ResultLinkCheck) => void }> = [];
+  readonly checkLink = (url: string): Promise<ResultLinkCheck> => new Promise((answer) => this.linkChecks.push({ url, answer }));
 
   readonly media = {
     filesFolder: '/store/files',
@@ -49,7 +53,7 @@ function setup(): { h: Harness; ports: FakePorts; hub: ChatMediaHub } {
   const h = createHarness();
   const ports = new FakePorts();
   let n = 0;
-  const hub = new ChatMediaHub({ controller: h.controller, ports, clock: h.clock, newId: () => `m${++n}`, log: { info: () => undefined, warn: () => undefined, error: () => undefined } as never });
+  const hub = new ChatMediaHub({ controller: h.controller, ports, clock: h.clock, newId: () => `m${++n}`, log: { info: () => undefined, warn: () => undefined, error: () => undefined } as never, checkLink: ports.checkLink });
   return { h, ports, hub };
 }
 
@@ -127,13 +131,49 @@ describe('ChatMediaHub', () => {
     assert.equal(ports.asked.length, 1, 'one submission');
   });
 
+  it('a finished video plays from where its link finally leads, only once the extension checked it; a failure to reach it is retried, not regenerated', async () => {
+    const { h, ports, hub } = setup();
+    const changed: string[][] = [];
+    hub.onDidChangeSources((ids) => changed.push(ids));
+    hub.handleSend('/video waves');
+    await settle();
+    ports.jobs.set('job1', { key: 'job1', model: 'model-video', state: 'complete', detail: 'completed', url: 'http://127.0.0.1:9/v.mp4?sig=1' });
+    ports.changed.fire(['job1']);
+    await settle();
+    const [turn] = media(h);
+    assert.deepEqual(hub.link(turn.url!), { state: 'checking' });
+    assert.deepEqual(hub.link(turn.url!), { state: 'checking' });
+    assert.deepEqual(ports.linkChecks.map((c) => c.url), ['http://127.0.0.1:9/v.mp4?sig=1'], 'one check per link');
+    assert.deepEqual(hub.playableOrigins(), []);
+
+    // Unreachable (a 503): Retry checks again; nothing is submitted.
+    ports.linkChecks[0].answer({ state: 'unavailable', message: '127.0.0.1:9 answered HTTP 503.' });
+    await settle();
+    assert.deepEqual(changed, [[turn.id]]);
+    assert.equal(hub.link(turn.url!).state, 'unavailable');
+    await hub.action(turn.id, 'retry');
+    assert.deepEqual(hub.link(turn.url!), { state: 'checking' });
+    assert.equal(ports.linkChecks.length, 2);
+    await hub.action(turn.id, 'retry');
+    assert.equal(ports.linkChecks.length, 2, 'a check under way is not started twice');
+
+    // It redirects to a CDN: the page is told the final link, and may load from that origin.
+    ports.linkChecks[1].answer({ state: 'available', finalUrl: 'http://127.0.0.1:10/cdn/v.mp4?sig=1', contentType: 'video/mp4' });
+    await settle();
+    assert.deepEqual(hub.link(turn.url!), { state: 'available', finalUrl: 'http://127.0.0.1:10/cdn/v.mp4?sig=1', contentType: 'video/mp4' });
+    assert.deepEqual(hub.playableOrigins(), ['http://127.0.0.1:10']);
+    assert.equal(changed.length, 3);
+    assert.equal(ports.asked.length, 1, 'still one submission: nothing was regenerated');
+    hub.dispose();
+  });
+
   it('a reopened chat catches up with jobs that finished while it was closed', async () => {
     const { h, ports, hub } = setup();
     hub.handleSend('/video waves');
     await settle();
     hub.dispose();
     ports.jobs.set('job1', { key: 'job1', model: 'model-video', state: 'failed', detail: 'The job failed: content policy.' });
-    new ChatMediaHub({ controller: h.controller, ports, clock: h.clock, newId: () => 'z1', log: {} as never });
+    new ChatMediaHub({ controller: h.controller, ports, clock: h.clock, newId: () => 'z1', log: {} as never, checkLink: ports.checkLink });
     await settle();
     assert.deepEqual([media(h)[0].state, media(h)[0].detail], ['failed', 'The job failed: content policy.']);
   });
@@ -149,7 +189,7 @@ describe('ChatMediaHub', () => {
     release();
     await settle();
     assert.equal(media(h)[0].state, 'pending', 'the closed chat wrote nothing more');
-    new ChatMediaHub({ controller: h.controller, ports, clock: h.clock, newId: () => 'z1', log: {} as never });
+    new ChatMediaHub({ controller: h.controller, ports, clock: h.clock, newId: () => 'z1', log: {} as never, checkLink: ports.checkLink });
     await settle();
     assert.equal(media(h)[0].state, 'failed');
     assert.match(media(h)[0].detail ?? '', /^Interrupted: .*Regenerate asks again/);

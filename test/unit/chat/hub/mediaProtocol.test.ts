@@ -8,6 +8,10 @@ import { chatCsp, mediaOriginsOf } from '../../../../src/chat/hub/csp';
 import { defaultSettings, type MediaTurn } from '../../../../src/chatProtocol/session';
 import { sessionMarkdown } from '../../../../src/chat/markdownText';
 import { wireMediaTurn } from '../../../../src/chat/hub/wireMedia';
+import type { LinkCheckState } from '../../../../src/chat/hub/linkChecks';
+import type { WireMediaTurn } from '../../../../src/chatProtocol/mediaTurn';
+
+const pickLink = (wire: WireMediaTurn) => [wire.src, wire.linkState, wire.linkProblem];
 
 const IMAGE: MediaTurn = {
   id: 't1',
@@ -89,18 +93,28 @@ describe('chat hub: media turns', () => {
   });
 
   it('sends the webview a source it may load, and nothing that names a file', () => {
-    const wire = wireMediaTurn(IMAGE, { keptFile: () => ({ path: '/store/files/mabc1234-0.png', contentType: 'image/png' }), webviewSrc: (p) => `https://file%2B.vscode-resource.vscode-cdn.net${p}` });
+    const unchecked = () => assert.fail('a kept copy needs no link check');
+    const wire = wireMediaTurn(IMAGE, { keptFile: () => ({ path: '/store/files/mabc1234-0.png', contentType: 'image/png' }), webviewSrc: (p) => `https://file%2B.vscode-resource.vscode-cdn.net${p}`, link: unchecked });
     assert.equal(wire.src, 'https://file%2B.vscode-resource.vscode-cdn.net/store/files/mabc1234-0.png');
     assert.ok(!('entryId' in wire) && !('fileName' in wire));
     const parsed = parseHostMessage({ type: 'turnAdded', turn: wire });
     assert.ok(parsed.ok, parsed.ok ? '' : parsed.reason);
-    // The kept copy is gone: the gateway's own link; neither: no source (the view shows "expired").
-    assert.equal(wireMediaTurn(IMAGE, { keptFile: () => undefined, webviewSrc: () => 'x' }).src, IMAGE.url);
-    assert.equal(wireMediaTurn({ ...IMAGE, url: undefined }, { keptFile: () => undefined, webviewSrc: () => 'x' }).src, undefined);
+    // The kept copy is gone: where the gateway's link leads once the extension has checked it; neither: no source.
+    const cdn = 'https://cdn2.example.net/1.png?t=1';
+    const via = (link: LinkCheckState) => wireMediaTurn(IMAGE, { keptFile: () => undefined, webviewSrc: () => 'x', link: () => link });
+    assert.equal(via({ state: 'available', finalUrl: cdn, contentType: 'image/png' }).src, cdn);
+    assert.equal(via({ state: 'available', finalUrl: cdn, contentType: 'image/png' }).linkState, undefined);
+    assert.deepEqual(pickLink(via({ state: 'checking' })), [undefined, 'checking', undefined]);
+    const tooLong = via({ state: 'available', finalUrl: `https://cdn2.example.net/${'a'.repeat(20_000)}`, contentType: 'video/mp4' });
+    assert.deepEqual([tooLong.src, tooLong.linkState], [undefined, 'unreachable'], 'a source the page would drop is not shown as expired');
+    assert.deepEqual(pickLink(via({ state: 'gone', status: 410, message: 'gone (410)' })), [undefined, 'expired', 'gone (410)']);
+    assert.deepEqual(pickLink(via({ state: 'unavailable', message: 'HTTP 503' })), [undefined, 'unreachable', 'HTTP 503']);
+    assert.ok(parseHostMessage({ type: 'turnUpdated', turn: via({ state: 'unavailable', message: 'HTTP 503' }) }).ok);
+    assert.equal(wireMediaTurn({ ...IMAGE, url: undefined }, { keptFile: () => undefined, webviewSrc: () => 'x', link: unchecked }).src, undefined);
   });
 
   it('refuses a media turn message with a script source', () => {
-    const bad = { ...wireMediaTurn(IMAGE, { keptFile: () => undefined, webviewSrc: () => '' }), src: 'javascript:alert(1)' };
+    const bad = { ...wireMediaTurn(IMAGE, { keptFile: () => undefined, webviewSrc: () => '', link: () => ({ state: 'checking' }) }), src: 'javascript:alert(1)' };
     assert.equal(parseHostMessage({ type: 'turnUpdated', turn: bad }).ok, false);
     assert.equal(cleanWireMediaTurn(bad)?.src, undefined);
     assert.equal(cleanWireMediaTurn({ ...bad, src: 'data:text/html;base64,PHNjcmlwdD4=' })?.src, undefined);
@@ -110,6 +124,7 @@ describe('chat hub: media turns', () => {
   it('accepts the new webview messages exactly', () => {
     assert.ok(parseWebviewMessage({ type: 'readAloud', turnId: 't1' }).ok);
     assert.ok(parseWebviewMessage({ type: 'mediaAction', turnId: 't1', action: 'regenerate' }).ok);
+    assert.ok(parseWebviewMessage({ type: 'mediaAction', turnId: 't1', action: 'retry' }).ok);
     assert.equal(parseWebviewMessage({ type: 'mediaAction', turnId: 't1', action: 'delete' }).ok, false);
     assert.ok(parseWebviewMessage({ type: 'updateSettings', settings: { ...defaultSettings(), mediaModels: { image: 'model-image-1.0', video: '', speech: '' } } }).ok);
   });
