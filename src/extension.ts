@@ -3,22 +3,22 @@
 // activate() makes no network calls; the first request loads undici.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ApiKeyStore } from './auth/apiKeyStore';
-import { authFeature } from './auth/feature';
-import { chatFeature } from './chat/feature';
+import { ApiKeyStore } from './auth/core/apiKeyStore';
+import { authFeature } from './auth/vscode/feature';
+import { chatFeature } from './chat/vscode/feature';
 import { CHAT_VIEW_TYPE } from './chatProtocol/viewType';
-import { diagnosticsFeature } from './diagnostics/feature';
+import { diagnosticsFeature } from './diagnostics/vscode/feature';
 import { createGatewayClient } from './gateway/clientFactory';
 import { GatewayConnection } from './gateway/connection';
-import { mediaFeature } from './media/feature';
-import { modelsFeature } from './models/feature';
+import { mediaFeature } from './media/vscode/feature';
+import { modelsFeature } from './models/vscode/feature';
 import { readSettings, SECTION, type Settings } from './settings/settings';
-import { registerCommands, type CommandHandlers } from './ui/commands';
-import { ExtensionContextKeys } from './ui/contextKeys';
-import type { FeatureDefinition, SharedServices } from './ui/feature';
-import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscodeSettings';
+import { registerCommands, type CommandHandlers } from './ui/vscode/commands';
+import { ExtensionContextKeys } from './ui/vscode/contextKeys';
+import type { FeatureDefinition, SharedServices } from './ui/vscode/featureDefinition';
+import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscode/vscodeSettings';
 import { realClock } from './util/clock';
-import { videosFeature } from './videos/feature';
+import { videosFeature } from './videos/vscode/feature';
 
 /**
  * What activate() returns in the test build, for the extension-host tests. The packaged extension exports

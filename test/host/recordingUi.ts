@@ -1,9 +1,9 @@
-// The one fake of the user seam (src/ui/userInterface.ts, with the video commands' extra question).
+// The one fake of the user seam (src/ui/vscode/userInterface.ts, with the video commands' extra question).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ErrorAdvice } from '../../src/ui/errorAdvice';
-import type { InputOptions, ModelChoices, PickItem, ProgressReport } from '../../src/ui/userInterface';
-import type { CommandUi } from '../../src/videos/commandUiView';
+import type { ErrorAdvice } from '../../src/ui/core/errorAdvice';
+import type { InputOptions, ModelChoices, PickItem, ProgressReport } from '../../src/ui/vscode/userInterface';
+import type { CommandUi } from '../../src/videos/vscode/commandUi';
 
 /**
  * Stands in for the user: records every message, answers modal questions with `answer`, and text inputs and

@@ -5,7 +5,7 @@ import * as diagnostics from 'node:diagnostics_channel';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
-import type { VideoFeature } from '../../../src/videos/videoFeature';
+import type { VideoFeature } from '../../../src/videos/vscode/videoFeature';
 import { EXTENSION_ID, until } from '../helpers';
 import { CONTROL_URL_ENV, WINDOW_HEADER, type AgentId, type Command, type Envelope, type JobSummary, type Reply, type WindowState } from './protocol';
 

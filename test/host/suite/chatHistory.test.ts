@@ -3,12 +3,12 @@
 // the commands' UI object; everything else is the shipped code path.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ChatHistoryCommands } from '../../../src/chat/chatHistoryCommands';
-import type { UserInterface } from '../../../src/ui/userInterface';
-import type { ChatHistoryNode, ChatHistoryView, ChatSessionNode } from '../../../src/chat/chatHistoryView';
-import type { ChatPanelManager } from '../../../src/chat/chatPanelManager';
-import { NodeFileSystem } from '../../../src/chat/fileSystem';
-import { ChatSessionStore } from '../../../src/chat/sessionStore';
+import type { ChatHistoryCommands } from '../../../src/chat/vscode/chatHistoryCommands';
+import type { UserInterface } from '../../../src/ui/vscode/userInterface';
+import type { ChatHistoryNode, ChatHistoryView, ChatSessionNode } from '../../../src/chat/vscode/chatHistoryView';
+import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
+import { NodeFileSystem } from '../../../src/chat/core/fileSystem';
+import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
 import type { ModelGatewayApi } from '../../../src/extension';
 import { defaultSettings, type ChatSession } from '../../../src/chatProtocol/session';
 import type { Simulator } from '../../simulator';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { AssistantTurn, UserTurn } from '../../../src/chatProtocol/session';
-import { ChatSessionStore } from '../../../src/chat/sessionStore';
+import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
 import { settle } from '../../../src/util/fakeClock';
 import { gatewayError, result } from './fakes';
 import { createHarness, eventTypes, type Harness } from './harness';

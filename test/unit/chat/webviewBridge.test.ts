@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { ChatSession } from '../../../src/chatProtocol/session';
-import { ChatWebviewBridge, type ChatWorkbench } from '../../../src/chat/webviewBridge';
+import { ChatWebviewBridge, type ChatWorkbench } from '../../../src/chat/core/webviewBridge';
 import { settle } from '../../../src/util/fakeClock';
 import { parseHostMessage, type HostMessage } from '../../../src/chatProtocol/messages';
-import { ChatSessionStore } from '../../../src/chat/sessionStore';
+import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
 import { gatewayError, result } from './fakes';
 import { createHarness, type Harness } from './harness';
 

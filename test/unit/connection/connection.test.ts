@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { ApiKeyStore } from '../../../src/auth/apiKeyStore';
+import { ApiKeyStore } from '../../../src/auth/core/apiKeyStore';
 import { GatewayConnection, stateForError, type ClientConfig } from '../../../src/gateway/connection';
-import { adviceFor } from '../../../src/ui/errorAdvice';
+import { adviceFor } from '../../../src/ui/core/errorAdvice';
 import type { GatewayApi } from '../../../src/gateway/types';
 import type { GatewaySettings } from '../../../src/settings/settings';
 import { FakeClock } from '../../../src/util/fakeClock';

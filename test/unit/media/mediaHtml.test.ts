@@ -1,8 +1,8 @@
 // The gallery and player pages: a CSP with no script at all and media only from the webview's resource root, every
 // text from the gateway or the user escaped, and links that carry nothing but an entry id and an index.
 import * as assert from 'node:assert/strict';
-import type { MediaEntry } from '../../../src/media/mediaEntry';
-import { commandLink, galleryHtml, playerHtml } from '../../../src/media/mediaHtml';
+import type { MediaEntry } from '../../../src/media/core/mediaEntry';
+import { commandLink, galleryHtml, playerHtml } from '../../../src/media/core/mediaHtml';
 
 const PAGE_COMMANDS = { save: 'modelGateway.media.save', copy: 'modelGateway.media.copy', open: 'modelGateway.media.open' };
 

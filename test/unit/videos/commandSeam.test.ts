@@ -1,4 +1,4 @@
-// The video and media commands reach the user only through the one user seam (src/ui/userInterface.ts; the videos'
+// The video and media commands reach the user only through the one user seam (src/ui/vscode/userInterface.ts; the videos'
 // CommandUi adds one question): a message, question, picker, dialog, progress, clipboard or browser call made around
 // it would be invisible to the host tests.
 import * as assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ const SRC = path.join(__dirname, '../../../../src');
 const ALLOWED = new Set(['workspace', 'Uri', 'FileSystemError', 'WebviewPanel']);
 
 describe('command seam (videos, media)', () => {
-  const commandFiles = ['videos', 'media'].flatMap((folder) =>
+  const commandFiles = ['videos/core', 'videos/vscode', 'media/core', 'media/vscode'].flatMap((folder) =>
     readdirSync(path.join(SRC, folder))
       .filter((name) => /Commands?\.ts$/.test(name) && name !== 'mediaCommands.ts' && name !== 'videoCommands.ts')
       .map((name) => `${folder}/${name}`),

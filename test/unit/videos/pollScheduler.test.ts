@@ -7,7 +7,7 @@ import {
   type PauseChange,
   type PollEvent,
   type PollSchedulerOptions,
-} from '../../../src/videos/pollScheduler';
+} from '../../../src/videos/core/pollScheduler';
 import { deferred, FakeGateway, FakeGatewayError, seededRandom, type Deferred } from './fakes';
 
 const A = 'https://a.example';
