@@ -77,6 +77,11 @@ describe('layering (src/ import graph)', () => {
     assert.deepEqual([...outside, ...packages], []);
   });
 
+  it('keeps every file of src/ at 450 lines or fewer', () => {
+    const long = files.filter((f) => f.text.split('\n').length > 451).map((f) => `${f.path}: ${f.text.split('\n').length - 1} lines`);
+    assert.deepEqual(long, []);
+  });
+
   it('no two folders import each other, and no two features', () => {
     const cycles = [...findFolderCycles(graph.edges), ...findFolderCycles(graph.edges, topFolderOf)];
     assert.deepEqual(cycles, [], `folder loops: ${cycles.map((c) => c.join(' ⇄ ')).join('; ')}`);
