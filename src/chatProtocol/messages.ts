@@ -52,7 +52,27 @@ export interface ContextState {
   windowSource: 'model' | 'setting';
   /** Shown above the input until the context next changes (why a send was held back); '' for none. */
   warning: string;
+  /** A message, Regenerate or Edit and resend held back because the chat does not fit; absent when nothing is held. */
+  overflow?: HistoryOverflow;
 }
+
+/** What was held back because the chat no longer fits the model's context window, and the ways out there are. */
+export interface HistoryOverflow {
+  action: OverflowAction;
+  /** How many of the oldest turns would not be sent so that the rest fits; 0 when the newest message alone is too large. */
+  omittedTurns: number;
+  /** Whether there are earlier turns a summary could stand for (Branch with a Summary). */
+  canSummarize: boolean;
+  /** Estimated tokens with every turn, and the window. */
+  total: number;
+  window: number;
+}
+
+export type OverflowAction = 'send' | 'regenerate' | 'edit';
+const OVERFLOW_ACTIONS: readonly OverflowAction[] = ['send', 'regenerate', 'edit'];
+/** The ways out of an overflow: send the newest turns that fit, branch a new chat from a summary, or neither. */
+export type OverflowChoice = 'newest' | 'summary' | 'cancel';
+const OVERFLOW_CHOICES: readonly OverflowChoice[] = ['newest', 'summary', 'cancel'];
 
 export interface TurnFinish {
   turnId: string;
@@ -72,8 +92,9 @@ export interface ModelsState {
 }
 
 export type MediaModelLists = Record<MediaKind, string[]>;
-export type CompareStatus = 'streaming' | 'complete' | 'failed' | 'stopped';
-const COMPARE_STATUSES: readonly CompareStatus[] = ['streaming', 'complete', 'failed', 'stopped'];
+/** `interrupted`: the reply broke off (a dropped or stalled stream) after some text arrived; the text is kept. */
+export type CompareStatus = 'streaming' | 'complete' | 'interrupted' | 'failed' | 'stopped';
+const COMPARE_STATUSES: readonly CompareStatus[] = ['streaming', 'complete', 'interrupted', 'failed', 'stopped'];
 
 /** One model's reply in a comparison. */
 export interface CompareColumn {
@@ -146,6 +167,8 @@ export type WebviewMessage =
   /** Keep one reply of the comparison in the thread. */
   | { type: 'keepCompare'; id: string; index: number }
   | { type: 'closeCompare' }
+  /** The user's way out of an overflow; `text` is what the input holds now (sent instead of the held text when not empty). */
+  | { type: 'resolveOverflow'; choice: OverflowChoice; text: string }
   /** The webview refused a message from the host (the host logs why). */
   | { type: 'refused'; reason: string };
 
@@ -213,6 +236,7 @@ const WEBVIEW_SHAPES: Record<WebviewMessage['type'], Shape> = {
   compare: { text: nonEmpty(LIMITS.text), models: exactly((v): v is string[] => Array.isArray(v) && v.length <= 3 && v.every((m) => isNonEmptyText(m, LIMITS.model))) },
   keepCompare: { id: exactly(isId), index: exactly((v): v is number => isCount(v) && v < 3) },
   closeCompare: none,
+  resolveOverflow: { choice: exactly((v): v is OverflowChoice => OVERFLOW_CHOICES.includes(v as OverflowChoice)), text: text(LIMITS.text) },
   refused: { reason: text(500) },
 };
 
@@ -244,12 +268,25 @@ function cleanWireTurn(value: unknown): WireTurn | undefined {
 
 function cleanContextState(value: unknown): ContextState | undefined {
   if (!isRecord(value)) return undefined;
+  const overflow = cleanOverflow(value.overflow);
   return {
     chips: cleanChips(value.chips),
     baseTokens: cleanCount(value.baseTokens) ?? 0,
     window: Math.max(1, cleanCount(value.window) ?? 1),
     windowSource: value.windowSource === 'model' ? 'model' : 'setting',
     warning: cleanText(value.warning, LIMITS.errorMessage) ?? '',
+    ...(overflow && { overflow }),
+  };
+}
+
+function cleanOverflow(value: unknown): HistoryOverflow | undefined {
+  if (!isRecord(value) || !OVERFLOW_ACTIONS.includes(value.action as OverflowAction)) return undefined;
+  return {
+    action: value.action as OverflowAction,
+    omittedTurns: Math.min(cleanCount(value.omittedTurns) ?? 0, LIMITS.turns),
+    canSummarize: value.canSummarize === true,
+    total: cleanCount(value.total) ?? 0,
+    window: Math.max(1, cleanCount(value.window) ?? 1),
   };
 }
 

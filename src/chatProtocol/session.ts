@@ -74,6 +74,16 @@ export interface AssistantTurn {
   finishReason: string | null;
   usage: TokenUsage | null;
   error?: TurnError;
+  /**
+   * The chat no longer fitted the model's context window and the user chose to send only the newest turns: how many
+   * of the oldest were not sent with this reply's request. Absent when everything was sent.
+   */
+  omittedTurns?: number;
+}
+
+/** "the 12 oldest turns": how a reply (and the offer before it) names what was left out. */
+export function oldestTurnsText(count: number): string {
+  return count === 1 ? 'the oldest turn' : `the ${count.toLocaleString('en-US')} oldest turns`;
 }
 
 /**

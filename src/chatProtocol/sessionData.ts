@@ -150,6 +150,8 @@ function cleanAssistantTurn<E>(value: unknown, cleanError: Cleaner<E>): Assistan
   };
   const error = value.error === undefined ? undefined : cleanError(value.error);
   if (error !== undefined) turn.error = error;
+  const omittedTurns = cleanCount(value.omittedTurns);
+  if (omittedTurns !== undefined && omittedTurns > 0) turn.omittedTurns = Math.min(omittedTurns, LIMITS.turns);
   return turn;
 }
 

@@ -72,6 +72,40 @@ describe('chat context bar in Chromium', function () {
     assert.deepEqual((await posted(page)).at(-1), { type: 'send', text: 'Summarise it' });
   });
 
+  it('a chat longer than the window goes to the host, which offers the ways out; the reply sent without the oldest turns says so', async () => {
+    const page = suite.page;
+    const question = { id: 'u1', role: 'user', createdAt: 1, content: 'Earlier question' };
+    const answer = { id: 'a1', role: 'assistant', createdAt: 2, model: 'model-k3', content: 'Earlier answer', reasoning: '', refusal: '', toolCalls: [], status: 'complete', finishReason: 'stop', usage: null, omittedTurns: 12 };
+    await openChat(page, { ...INIT, turns: [question, answer] }, context({ baseTokens: 1200 }));
+    assert.equal(await page.locator('.assistant-turn .turn-note').textContent(), "Sent without the 12 oldest turns of the chat: they did not fit the model's context window, so the model did not see them.");
+    const warning = page.locator('.context-warning');
+    assert.match((await warning.textContent()) ?? '', /press Send to choose between sending only the newest turns that fit and branching a new chat from a summary/);
+    assert.doesNotMatch((await warning.textContent()) ?? '', /attachment/, 'no advice about attachments there are not');
+
+    await page.locator('.composer-input').fill('Newest question');
+    await page.locator('.composer-input').press('Enter');
+    assert.deepEqual((await posted(page)).at(-1), { type: 'send', text: 'Newest question' }, 'the host decides');
+    const overflow = { action: 'send', omittedTurns: 12, canSummarize: true, total: 1220, window: 1000 };
+    await receive(page, { type: 'draft', text: 'Newest question' });
+    await receive(page, { type: 'context', context: { chips: [], baseTokens: 1200, window: 1000, windowSource: 'setting', warning: 'Not sent: the chat would overflow the context window of model-k3 (≈1,220 of 1,000 tokens).', overflow } });
+    const text = (await warning.textContent()) ?? '';
+    assert.match(text, /Send Without the 12 Oldest Turns: the model sees only the newest turns that fit; the 12 oldest turns are not sent, and the reply says so\./);
+    assert.match(text, /Branch with a Summary: the chat model summarizes this chat, then a new chat opens with the summary in its input for you to read and edit\. Nothing is sent there until you send it\./);
+    await warning.getByRole('button', { name: 'Branch with a Summary…' }).focus();
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await posted(page)).at(-1), { type: 'resolveOverflow', choice: 'summary', text: 'Newest question' }, 'reachable by keyboard');
+    await warning.getByRole('button', { name: 'Send Without the 12 Oldest Turns' }).click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'resolveOverflow', choice: 'newest', text: 'Newest question' });
+    assert.equal(await page.locator('.composer-input').inputValue(), '', 'the text went with it');
+
+    await receive(page, { type: 'context', context: { chips: [], baseTokens: 1200, window: 1000, windowSource: 'setting', warning: 'Not regenerated: …', overflow: { ...overflow, action: 'regenerate', omittedTurns: 1, canSummarize: false } } });
+    assert.equal(await warning.getByRole('button', { name: 'Branch with a Summary…' }).count(), 0);
+    await warning.getByRole('button', { name: 'Regenerate Without the Oldest Turn' }).click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'resolveOverflow', choice: 'newest', text: '' });
+    await warning.getByRole('button', { name: 'Cancel' }).click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'resolveOverflow', choice: 'cancel', text: '' });
+  });
+
   it('# opens a completion list; Enter picks a source, removes the #word, and sends nothing', async () => {
     const page = suite.page;
     await openChat(page, INIT, context());
@@ -117,6 +151,11 @@ describe('chat context bar in Chromium', function () {
     assert.equal(await columns.count(), 2);
     assert.match((await columns.nth(1).locator('.compare-meta').textContent()) ?? '', /complete · first token 320 ms · total 2\.1 s · 10 prompt · 5 completion · 15 tokens/);
     assert.equal(await columns.nth(0).getByRole('button', { name: 'Keep This Reply' }).isDisabled(), true, 'a streaming reply cannot be kept yet');
+    // The first reply stalls: its text is kept, marked interrupted with why, and it can be kept as such.
+    await receive(page, { type: 'compare', compare: { id: 'cmp1', question: 'Which?', columns: [{ ...column('model-k3', 'interrupted', 'One'), error: 'The gateway stopped answering.' }, column('model-5.2', 'complete', 'Two')] } });
+    assert.match((await columns.nth(0).locator('.compare-meta').textContent()) ?? '', /^interrupted · /);
+    assert.equal(await columns.nth(0).locator('.turn-error').textContent(), 'The gateway stopped answering.');
+    assert.equal(await columns.nth(0).getByRole('button', { name: 'Keep This Reply' }).isDisabled(), false, 'a reply that broke off can be kept');
     await columns.nth(1).getByRole('button', { name: 'Keep This Reply' }).click();
     assert.deepEqual((await posted(page)).at(-1), { type: 'keepCompare', id: 'cmp1', index: 1 });
     await receive(page, { type: 'compare', compare: null });

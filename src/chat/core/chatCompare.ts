@@ -46,6 +46,15 @@ export class ChatCompare implements Disposable {
       this.deps.warn(`Compare needs ${COMPARE_MODELS.min} or ${COMPARE_MODELS.max} different models (${chosen.length} chosen).`);
       return false;
     }
+    // Compare sends the whole conversation to every model: it is never sent over a model's window, nor cut.
+    const over = chosen.find((model) => {
+      const fit = this.context.fitFor(text, model);
+      return fit.fromIndex > 0 || !fit.fits;
+    });
+    if (over) {
+      this.deps.warn(`Not compared: the chat and the question would overflow the context window of ${over}. Send the question in the chat instead, which offers to leave out the oldest turns or to branch a new chat from a summary.`);
+      return false;
+    }
     this.close();
     const session = this.controller.session;
     const run = new CompareRun(this.deps.newId(), { text, attachments: [...this.context.tray.attachments] }, session.turns, session.settings, chosen, this.deps);
@@ -59,10 +68,11 @@ export class ChatCompare implements Disposable {
   async keep(id: string, index: number): Promise<boolean> {
     const run = this.run;
     const column = run?.id === id ? run.column(index) : undefined;
-    if (!run || !column || column.status === 'streaming' || column.content === '') return false;
+    const status = run?.id === id ? run.kept(index) : undefined;
+    if (!run || !column || !status) return false;
     // The other replies are no longer wanted.
     run.stop();
-    const kept = await this.controller.keepReply(run.question, { model: column.model, content: column.content, usage: column.usage, finishReason: column.finishReason });
+    const kept = await this.controller.keepReply(run.question, { model: column.model, content: column.content, usage: column.usage, finishReason: column.finishReason, ...status });
     if (!kept) return false;
     this.context.tray.take();
     this.close();

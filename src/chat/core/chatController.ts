@@ -26,6 +26,8 @@ import {
 import { cleanFinishReason, cleanModelId, cleanToolCallId, cleanToolName, turnErrorFrom, usageFromGateway } from '../../chatProtocol/sessionData';
 import { clip } from '../../chatProtocol/validate';
 import { buildChatRequest } from './request';
+import { fitHistory, type FitOptions } from './historyFit';
+import type { KeptReply } from './compareRun';
 import type { Attachment } from '../../chatProtocol/attachments';
 import { hasImages } from './contextPrompt';
 import { imageRejectionAdvice } from './imageRejection';
@@ -100,10 +102,10 @@ export class ChatController implements Disposable {
   }
 
   /** Sends a message (with its context) and streams the reply. Returns false (and does nothing) while a reply is running. */
-  send(text: string, attachments: readonly Attachment[] = []): boolean {
+  send(text: string, attachments: readonly Attachment[] = [], options: FitOptions = {}): boolean {
     if (this.running || this.disposed || text.trim() === '') return false;
     this.addUserTurn(text, attachments);
-    void this.reply();
+    void this.reply(options);
     return true;
   }
 
@@ -112,19 +114,19 @@ export class ChatController implements Disposable {
   }
 
   /** Replaces the last reply with a new one (also how a failed or interrupted reply is retried). */
-  async regenerate(): Promise<boolean> {
+  async regenerate(options: FitOptions = {}): Promise<boolean> {
     await this.stopAndWait();
     const turns = this.state.turns;
     let from = turns.length;
     while (from > 0 && turns[from - 1].role === 'assistant') from--;
     if (from === 0 || this.disposed) return false;
     if (from < turns.length) this.removeFrom(from);
-    void this.reply();
+    void this.reply(options);
     return true;
   }
 
   /** Replaces a user message and everything after it, then asks again from there. */
-  async editAndResend(turnId: string, text: string): Promise<boolean> {
+  async editAndResend(turnId: string, text: string, options: FitOptions = {}): Promise<boolean> {
     if (text.trim() === '') return false;
     await this.stopAndWait();
     const index = this.state.turns.findIndex((t) => t.id === turnId && t.role === 'user');
@@ -133,27 +135,28 @@ export class ChatController implements Disposable {
     const attachments = (this.state.turns[index] as UserTurn).attachments ?? [];
     this.removeFrom(index);
     this.addUserTurn(text, attachments);
-    void this.reply();
+    void this.reply(options);
     return true;
   }
 
   /** Sends the last message again without its images (after a model refused them). */
-  async resendWithoutImages(): Promise<boolean> {
+  async resendWithoutImages(options: FitOptions = {}): Promise<boolean> {
     await this.stopAndWait();
     const index = this.state.turns.findLastIndex((t) => t.role === 'user');
     const turn = this.state.turns[index] as UserTurn | undefined;
     if (!turn || this.disposed || !hasImages(turn)) return false;
     this.removeFrom(index);
     this.addUserTurn(turn.content, (turn.attachments ?? []).filter((a) => a.kind !== 'image'));
-    void this.reply();
+    void this.reply(options);
     return true;
   }
 
   /** Adds a question and a reply obtained elsewhere (the one the user kept from a comparison), saved at once. */
-  async keepReply(question: { text: string; attachments: readonly Attachment[] }, reply: { model: string; content: string; usage: AssistantTurn['usage']; finishReason: string | null }): Promise<boolean> {
+  async keepReply(question: { text: string; attachments: readonly Attachment[] }, reply: KeptReply): Promise<boolean> {
     if (this.running || this.disposed || question.text.trim() === '') return false;
     this.addUserTurn(question.text, question.attachments);
-    const turn: AssistantTurn = { ...emptyAssistantTurn(this.deps.newId(), reply.model, this.deps.clock.now()), content: reply.content, status: 'complete', usage: reply.usage, finishReason: reply.finishReason };
+    const turn: AssistantTurn = { ...emptyAssistantTurn(this.deps.newId(), reply.model, this.deps.clock.now()), content: reply.content, status: reply.status, usage: reply.usage, finishReason: reply.finishReason };
+    if (reply.error) turn.error = reply.error;
     this.state.turns.push(turn);
     this.touch();
     this.events.fire({ type: 'turnAdded', turn });
@@ -250,12 +253,18 @@ export class ChatController implements Disposable {
     this.events.fire({ type: 'turnsRemoved', fromIndex: index });
   }
 
-  private async reply(): Promise<void> {
+  private async reply(options: FitOptions = {}): Promise<void> {
     const turn = emptyAssistantTurn(this.deps.newId(), this.state.settings.model, this.deps.clock.now());
     let finished!: () => void;
     const run: Run = { turn, abort: new AbortController(), pending: undefined, timer: undefined, finished: new Promise((resolve) => (finished = resolve)) };
     this.running = run;
-    const history = this.state.turns.slice();
+    let history = this.state.turns.slice();
+    const fit = options.fitWindow === undefined ? undefined : fitHistory(history, this.state.settings, options.fitWindow);
+    if (fit) {
+      history = history.slice(fit.fromIndex);
+      // Said on the reply, saved with it: what the model did not see stays visible afterwards.
+      if (fit.omittedTurns > 0) turn.omittedTurns = fit.omittedTurns;
+    }
     this.state.turns.push(turn);
     this.touch();
     this.events.fire({ type: 'turnAdded', turn });
@@ -268,6 +277,7 @@ export class ChatController implements Disposable {
       if (!access.ok) throw new ChatSetupError(accessAdvice(access));
       origin = access.origin;
       if (run.abort.signal.aborted) throw abortError();
+      if (fit && !fit.fits) throw new ChatSetupError(adviceFor({ message: `Not sent: even the last message alone (≈${fit.total.toLocaleString('en-US')} tokens) is larger than the model's context window (${fit.window.toLocaleString('en-US')}). Shorten it or remove some of its context.` }));
       const request = buildChatRequest(history, this.state.settings, turn.model);
       const result = await access.api.chat(request, { signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta) });
       this.complete(run, result);

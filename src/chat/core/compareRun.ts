@@ -6,8 +6,8 @@ import type { GatewayAccess } from '../../gateway/connection';
 import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
 import type { Attachment } from '../../chatProtocol/attachments';
 import type { CompareColumn, CompareState } from '../../chatProtocol/messages';
-import { LIMITS, type ChatSettings, type Turn, type UserTurn } from '../../chatProtocol/session';
-import { cleanFinishReason, usageFromGateway } from '../../chatProtocol/sessionData';
+import { LIMITS, type AssistantStatus, type ChatSettings, type TokenUsage, type Turn, type TurnError, type UserTurn } from '../../chatProtocol/session';
+import { cleanFinishReason, turnErrorFrom, usageFromGateway } from '../../chatProtocol/sessionData';
 import { clip } from '../../chatProtocol/validate';
 import type { Clock, TimerHandle } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
@@ -26,8 +26,24 @@ export interface CompareDeps {
   clock: Clock;
 }
 
+/** How a column's reply joins the thread when kept: with the status and error a reply in the chat would have had. */
+export interface KeptStatus {
+  status: Extract<AssistantStatus, 'complete' | 'interrupted' | 'stopped'>;
+  error?: TurnError;
+}
+
+/** A kept reply as the chat adds it to the thread: the column's text and figures, with how it ended. */
+export interface KeptReply extends KeptStatus {
+  model: string;
+  content: string;
+  usage: TokenUsage | null;
+  finishReason: string | null;
+}
+
 export class CompareRun implements Disposable {
   private readonly columns: CompareColumn[];
+  /** Why each column failed or broke off, with its actions (the webview is sent only the message). */
+  private readonly errors = new Map<CompareColumn, TurnError>();
   private readonly abort = new AbortController();
   private readonly changed = new Emitter<CompareState>();
   readonly onDidChange: Event<CompareState> = this.changed.event;
@@ -61,6 +77,17 @@ export class CompareRun implements Disposable {
     return this.columns[index];
   }
 
+  /** What keeping column `index` puts in the thread; undefined when it has no reply to keep (yet). */
+  kept(index: number): KeptStatus | undefined {
+    const column = this.columns[index];
+    if (!column || column.content === '') return undefined;
+    const error = this.errors.get(column);
+    if (column.status === 'complete') return { status: 'complete' };
+    if (column.status === 'interrupted' && error) return { status: 'interrupted', error };
+    if (column.status === 'stopped') return { status: 'stopped' };
+    return undefined;
+  }
+
   stop(): void {
     this.abort.abort();
   }
@@ -89,8 +116,13 @@ export class CompareRun implements Disposable {
       column.status = 'complete';
     } catch (error) {
       const advice = (error as { advice?: ReturnType<typeof adviceFor> }).advice ?? adviceFor(error, { origin, model: column.model, now: this.deps.clock.now() });
-      column.status = this.abort.signal.aborted ? 'stopped' : 'failed';
-      if (column.status === 'failed') column.error = clip(advice.message, LIMITS.errorMessage);
+      // As in the chat: text that arrived before a dropped or stalled stream is kept, marked interrupted with why.
+      column.status = this.abort.signal.aborted ? 'stopped' : column.content === '' ? 'failed' : 'interrupted';
+      if (column.status !== 'stopped') {
+        const error = turnErrorFrom({ message: advice.message, kind: advice.kind, actions: advice.actions, retryAt: advice.retryAt });
+        this.errors.set(column, error);
+        column.error = error.message;
+      }
     } finally {
       column.totalMs = this.deps.clock.now() - started;
       this.scheduleReport();

@@ -33,16 +33,21 @@ export function buildChatRequest(turns: readonly Turn[], settings: ChatSettings,
   return request;
 }
 
+/** Estimated tokens of what a turn adds to the request: 0 for the turns `conversationBefore` leaves out. */
+export function turnTokens(turn: Turn): number {
+  if (turn.role === 'user') return estimateTextTokens(turn.content) + TOKENS_PER_MESSAGE + (turn.attachments ?? []).reduce((sum, a) => sum + attachmentTokens(a), 0);
+  if (turn.role === 'assistant' && turn.content !== '') return estimateTextTokens(turn.content) + TOKENS_PER_MESSAGE;
+  return 0;
+}
+
+/** Estimated tokens every request of a chat costs whatever turns it carries: the system prompt and the reply's reserve. */
+export function fixedTokens(settings: ChatSettings): number {
+  const system = settings.systemPrompt.trim() !== '' ? estimateTextTokens(settings.systemPrompt) + TOKENS_PER_MESSAGE : 0;
+  return (settings.maxTokens ?? 0) + system;
+}
+
 /** Estimated tokens of the request for the next reply, before new attachments and the draft: system prompt, history,
  * and the reply's reserve (max tokens when set). */
 export function conversationTokens(turns: readonly Turn[], settings: ChatSettings): number {
-  let tokens = settings.maxTokens ?? 0;
-  if (settings.systemPrompt.trim() !== '') tokens += estimateTextTokens(settings.systemPrompt) + TOKENS_PER_MESSAGE;
-  for (const turn of turns) {
-    if (turn.role === 'user') {
-      tokens += estimateTextTokens(turn.content) + TOKENS_PER_MESSAGE;
-      for (const attachment of turn.attachments ?? []) tokens += attachmentTokens(attachment);
-    } else if (turn.content !== '') tokens += estimateTextTokens(turn.content) + TOKENS_PER_MESSAGE;
-  }
-  return tokens;
+  return turns.reduce((sum, turn) => sum + turnTokens(turn), fixedTokens(settings));
 }

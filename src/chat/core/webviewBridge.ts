@@ -209,11 +209,16 @@ export class ChatWebviewBridge implements Disposable {
       case 'stop':
         controller.stop();
         return;
+      // Through the context when there is one: a conversation that no longer fits is held back, never sent whole.
       case 'regenerate':
-        await controller.regenerate();
+        await (this.context ? this.context.regenerate() : controller.regenerate());
         return;
       case 'editResend':
-        await controller.editAndResend(message.turnId, message.text);
+        await (this.context ? this.context.editAndResend(message.turnId, message.text) : controller.editAndResend(message.turnId, message.text));
+        return;
+      case 'resolveOverflow':
+        // Sending the newest turns took the input's text; when nothing was sent it goes back.
+        if (this.context && !(await this.context.resolveOverflow(message.choice, message.text)) && message.choice === 'newest' && message.text.trim() !== '') this.send({ type: 'draft', text: message.text });
         return;
       case 'updateSettings':
         await controller.updateSettings(message.settings);
@@ -339,7 +344,7 @@ export class ChatWebviewBridge implements Disposable {
     const action = turn?.role === 'assistant' ? turn.error?.actions[index] : undefined;
     if (!action) return;
     if (action.command === RESEND_WITHOUT_IMAGES.command) {
-      await this.controller.resendWithoutImages();
+      await (this.context ? this.context.resendWithoutImages() : this.controller.resendWithoutImages());
       return;
     }
     if (!ALLOWED_COMMAND.test(action.command)) {

@@ -12,7 +12,7 @@ import { WorkspaceContextProvider } from './context/workspaceContextProvider';
 import { DEFAULT_MAX_INPUT_TOKENS } from '../../models/core/lmMapping';
 import type { Clock } from '../../util/clock';
 import { CHAT_VIEW_TYPE, type ModelsState } from '../../chatProtocol/messages';
-import { NEW_CHAT_TITLE, type ChatSession, type MediaTurn } from '../../chatProtocol/session';
+import { NEW_CHAT_TITLE, type ChatSession, type ChatSettings, type MediaTurn } from '../../chatProtocol/session';
 import { isId, isRecord } from '../../chatProtocol/validate';
 import { ChatController } from '../core/chatController';
 import { ChatModelList, type ModelCatalogView } from '../core/chatModelList';
@@ -26,6 +26,7 @@ import { checkLinkThrough } from '../core/hub/linkChecks';
 import { ChatMediaHub } from '../core/hub/mediaHub';
 import type { ChatMediaPorts } from '../core/hub/ports';
 import { wireMediaTurn } from '../core/hub/wireMedia';
+import { branchFromSummary } from './summaryBranchCommand';
 
 export interface ChatPanelManagerOptions {
   extensionUri: vscode.Uri;
@@ -54,6 +55,8 @@ const LANGUAGE_ALIASES: Record<string, string> = {
 export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.Disposable {
   readonly store: ChatSessionStore;
   private readonly panels = new Set<ChatPanel>();
+  /** Sessions being loaded into a new panel, by session id. */
+  private readonly opening = new Map<string, Promise<ChatPanel | undefined>>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private lastActive: ChatPanel | undefined;
   private lastEditor: vscode.TextEditor | undefined;
@@ -98,25 +101,36 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     return [...this.panels].find((p) => p.panel.active) ?? this.lastActive;
   }
 
-  /** Opens a new chat; `model` (from List Models' "start a chat") overrides the default model. */
-  async newChat(options: { model?: string } = {}): Promise<ChatPanel> {
+  /** Opens a new chat; `model` (from List Models' "start a chat") overrides the default model, `settings` (a branch) all of them. */
+  async newChat(options: { model?: string; settings?: ChatSettings } = {}): Promise<ChatPanel> {
     const now = this.options.clock.now();
     const defaults = this.options.chatDefaults();
     const model = options.model?.trim() || defaults.model;
-    const session: ChatSession = { id: randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings: settingsFromDefaults({ ...defaults, model }), turns: [] };
+    const session: ChatSession = { id: randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings: options.settings ?? settingsFromDefaults({ ...defaults, model }), turns: [] };
     const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, session.title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { retainContextWhenHidden: false });
     return this.attach(panel, session);
   }
 
-  /** Opens a saved session, or focuses its panel when it is already open. */
-  async openSession(id: string): Promise<ChatPanel | undefined> {
+  /**
+   * Opens a saved session, or focuses its panel when it is already open. A second open while the first is still
+   * loading the session (a double-click in the Chats view) gets the same panel: one chat is one panel.
+   */
+  openSession(id: string): Promise<ChatPanel | undefined> {
     const open = [...this.panels].find((p) => p.sessionId === id);
     if (open) {
       open.reveal();
-      return open;
+      return Promise.resolve(open);
     }
+    const pending = this.opening.get(id);
+    if (pending) return pending;
+    const opened = this.loadIntoPanel(id).finally(() => this.opening.delete(id));
+    this.opening.set(id, opened);
+    return opened;
+  }
+
+  private async loadIntoPanel(id: string): Promise<ChatPanel | undefined> {
     const session = await this.store.load(id);
-    if (!session) return undefined;
+    if (!session || this.disposed) return undefined;
     const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, session.title, vscode.ViewColumn.Active, { retainContextWhenHidden: false });
     return this.attach(panel, session);
   }
@@ -139,16 +153,22 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   /** WebviewPanelSerializer: brings back a panel that was open before the reload, with its session. */
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     const id = isRecord(state) && isId(state.sessionId) ? state.sessionId : undefined;
-    const open = id ? [...this.panels].find((p) => p.sessionId === id) : undefined;
+    const open = id ? [...this.panels].find((p) => p.sessionId === id) ?? (await this.opening.get(id)) : undefined;
     if (open) {
       panel.dispose();
       open.reveal();
       return;
     }
-    const saved = id ? await this.store.load(id) : undefined;
-    const now = this.options.clock.now();
-    const session = saved ?? { id: id ?? randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings: settingsFromDefaults(this.options.chatDefaults()), turns: [] };
-    this.attach(panel, session);
+    const restore = async () => {
+      const saved = id ? await this.store.load(id) : undefined;
+      const now = this.options.clock.now();
+      const session = saved ?? { id: id ?? randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings: settingsFromDefaults(this.options.chatDefaults()), turns: [] };
+      return this.attach(panel, session);
+    };
+    if (!id) return void (await restore());
+    const restored = restore().finally(() => this.opening.delete(id));
+    this.opening.set(id, restored);
+    await restored;
   }
 
   async askAboutSelection(editor: vscode.TextEditor | undefined = vscode.window.activeTextEditor ?? this.lastEditor): Promise<ChatPanel | undefined> {
@@ -240,7 +260,12 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       action: (turnId: string, action: Parameters<ChatMediaHub['action']>[1]) => hub.action(turnId, action),
       wire: (turn: MediaTurn) => wireMediaTurn(turn, { keptFile: (e, f) => ports.media.keptFile(e, f), webviewSrc: (file) => webviewPanel.webview.asWebviewUri(vscode.Uri.file(file)).toString(), link: (url) => hub.link(url) }),
     };
-    const context = new ChatContext(controller, { sources: this.contextSources, windowFor: (model) => this.contextWindow(model), newId: () => randomUUID() });
+    const context = new ChatContext(controller, {
+      sources: this.contextSources,
+      windowFor: (model) => this.contextWindow(model),
+      newId: () => randomUUID(),
+      summarize: (pending) => branchFromSummary(controller.session, pending, this.summaryDeps),
+    });
     const compare = new ChatCompare(controller, context, {
       gateway: () => this.options.connection.access(),
       clock,
@@ -277,6 +302,17 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     maxBytes: () => this.contextSettings().maxAttachmentBytes,
     newId: () => randomUUID(),
   });
+
+  /** Branch with a Summary: how the summary is asked for and where the new chat opens. */
+  private readonly summaryDeps = {
+    gateway: () => this.options.connection.access(),
+    defaultModel: () => this.defaultModel(),
+    windowFor: (model: string) => this.contextWindow(model).tokens,
+    openChat: async (settings: ChatSettings, draft: string) => {
+      const panel = await this.newChat({ settings });
+      panel.bridge.postDraft(draft);
+    },
+  };
 
   private async pickCompareModels(current: string): Promise<string[] | undefined> {
     const models = await this.models.models();

@@ -97,7 +97,7 @@ export class ChatApp {
         this.saveState();
       },
     });
-    this.contextBar = new ContextBar(this.composer.textArea, { post: (m) => host.post(m), notify: (text) => this.announcer.say(text) });
+    this.contextBar = new ContextBar(this.composer.textArea, { post: (m) => host.post(m), notify: (text) => this.announcer.say(text), hasHistory: () => this.views.length > 0 || (this.olderTurns?.turns.length ?? 0) > 0 });
     this.composer.root.prepend(this.contextBar.root);
     this.compareView = new CompareView(this.context, (question) => {
       if (this.composer.textArea.value.trim() === '') this.composer.appendDraft(question);
@@ -316,7 +316,8 @@ export class ChatApp {
   private startCompare(): void {
     const text = this.composer.textArea.value;
     if (text.trim() === '') return this.announcer.say('Type the question to compare first.');
-    if (this.busy || !this.contextBar.allowsSend(text)) return;
+    // Compare sends the whole conversation to every model: it is never sent with turns left out.
+    if (this.busy || !this.contextBar.allowsSend(text, false)) return;
     this.host.post({ type: 'compare', text, models: [] });
     this.composer.textArea.value = '';
   }

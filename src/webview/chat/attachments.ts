@@ -5,10 +5,13 @@
 import { ATTACHMENT_LIMITS, estimateTextTokens, isImageType, type AttachmentChip, type ImageType } from '../../chatProtocol/attachments';
 import type { ContextSource, ContextState, WebviewMessage } from '../../chatProtocol/messages';
 import { el, icon, iconButton, textButton } from './dom';
+import { overflowChoices } from './overflowView';
 
 export interface ContextBarHost {
   post(message: WebviewMessage): void;
   notify(text: string): void;
+  /** Whether the chat has turns before the next message (which the host can leave out or summarize). */
+  hasHistory(): boolean;
 }
 
 /** What `#` offers, in order. */
@@ -98,9 +101,13 @@ export class ContextBar {
     return this.state.baseTokens + this.state.chips.reduce((sum, c) => sum + c.tokens, 0) + estimateTextTokens(draft);
   }
 
-  /** False (and the warning shown) when the message would overflow the context window. */
-  allowsSend(draft: string): boolean {
+  /**
+   * False (and the warning shown) when the message would overflow the context window. With `waysOut`, a chat with
+   * history goes to the host anyway: it holds the message back and offers to send only the newest turns, or a summary.
+   */
+  allowsSend(draft: string, waysOut = true): boolean {
     if (this.total(draft) <= this.state.window) return true;
+    if (waysOut && this.host.hasHistory()) return true;
     this.render();
     this.host.notify(this.warning.textContent ?? 'The message is too large for the model.');
     return false;
@@ -121,15 +128,30 @@ export class ContextBar {
     this.meter.classList.toggle('over', over > 0);
     const messages: Array<Node | string> = [];
     for (const text of [this.state.warning, this.notice]) if (text) messages.push(el('p', { text }));
-    if (over > 0) {
-      const canTrim = this.state.chips.length > 0;
-      messages.push(
-        el('p', { text: `This message would overflow the model's context window by about ${formatTokens(over)} tokens (≈${formatTokens(total)} of ${formatTokens(window)}). Nothing is cut without you: ${canTrim ? 'trim the largest attachment, remove one, or shorten the message.' : 'shorten the message or start a new chat.'}` }),
-      );
+    const overflow = this.state.overflow;
+    const canTrim = this.state.chips.length > 0 && (!overflow || overflow.action === 'send');
+    if (overflow) {
+      messages.push(...overflowChoices(overflow, (m) => this.host.post(m), (choice) => this.takeInput(choice)));
+      if (canTrim) messages.push(textButton('fold', 'Trim Largest Attachment', () => this.host.post({ type: 'trimContext' })));
+    } else if (over > 0) {
+      const history = this.host.hasHistory();
+      const ways = canTrim ? 'trim the largest attachment, remove one, or shorten the message' : history ? 'shorten the message' : 'shorten the message or start a new chat';
+      const more = history ? `; or press Send to choose between sending only the newest turns that fit and branching a new chat from a summary.` : '.';
+      messages.push(el('p', { text: `This message would overflow the model's context window by about ${formatTokens(over)} tokens (≈${formatTokens(total)} of ${formatTokens(window)}). Nothing is cut without you: ${ways}${more}` }));
       if (canTrim) messages.push(textButton('fold', 'Trim Largest Attachment', () => this.host.post({ type: 'trimContext' })));
     }
     this.warning.replaceChildren(...messages);
     this.warning.hidden = messages.length === 0;
+  }
+
+  /** The input's text for a way out that sends it (emptied: the host gives it back if nothing was sent). */
+  private takeInput(choice: string): string {
+    const text = this.input.value;
+    if (choice === 'newest') {
+      this.input.value = '';
+      this.input.dispatchEvent(new Event('input'));
+    }
+    return text;
   }
 
   // ---- # completion ---------------------------------------------------------------------------------------

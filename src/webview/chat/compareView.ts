@@ -95,6 +95,8 @@ export class CompareView {
     view.meta.textContent = columnMeta(column);
     view.error.textContent = column.error;
     view.error.hidden = column.error === '';
+    // A reply that broke off keeps its text: it can be kept, and joins the thread marked interrupted.
     view.keep.disabled = column.status === 'streaming' || column.status === 'failed' || column.content === '';
+    view.keep.title = column.status === 'interrupted' ? 'Keep the text that arrived; it joins the thread marked interrupted' : '';
   }
 }

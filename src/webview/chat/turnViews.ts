@@ -1,6 +1,6 @@
 // The two kinds of message in the transcript. An assistant turn keeps a mirror of its text so each delta can be
 // checked against what is already shown (a gap asks the host for the whole transcript again).
-import { applyDelta, type AssistantTurn, type TokenUsage } from '../../chatProtocol/session';
+import { applyDelta, oldestTurnsText, type AssistantTurn, type TokenUsage } from '../../chatProtocol/session';
 import type { WireUserTurn } from '../../chatProtocol/messages';
 import { sentChips } from './attachments';
 import { StreamingMarkdown, type FrameScheduler } from '../markdown';
@@ -119,11 +119,16 @@ export class AssistantTurnView {
     const actions = el('div', { class: 'turn-actions' }, iconButton('copy', 'Copy reply', () => context.post({ type: 'copyTurn', turnId: wire.id })), readAloud, this.regenerateButton);
     const header = el('div', { class: 'turn-header' }, icon('sparkle'), el('span', { class: 'who', text: 'Assistant' }), this.modelBadge, actions);
     const reasoningBody = el('div', { class: 'reasoning-body markdown-body' });
+    // Sent with only the newest turns (the user chose it): said on the reply, so it is visible afterwards too.
+    const omitted = wire.omittedTurns
+      ? el('p', { class: 'turn-note', attrs: { role: 'note' } }, icon('fold-up'), el('span', { text: omittedTurnsNote(wire.omittedTurns) }))
+      : null;
     this.reasoningBox.append(el('summary', {}, icon('chevron-right'), icon('lightbulb'), this.reasoningLabel), reasoningBody);
     this.root = el(
       'article',
       { class: 'turn assistant-turn', attrs: { 'aria-label': 'Assistant replied', 'data-turn-id': wire.id, tabindex: '-1' } },
       header,
+      omitted,
       this.reasoningBox,
       this.contentBox,
       this.refusalBox,
@@ -327,4 +332,10 @@ function prettyJson(text: string): string {
   } catch {
     return text;
   }
+}
+
+/** What a reply sent with only the newest turns says about the rest. */
+export function omittedTurnsNote(count: number): string {
+  const [they, them] = count === 1 ? ['it', 'it'] : ['they', 'them'];
+  return `Sent without ${oldestTurnsText(count)} of the chat: ${they} did not fit the model's context window, so the model did not see ${them}.`;
 }

@@ -10,6 +10,7 @@ import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager
 import type { ModelGatewayApi } from '../../../src/extension';
 import type { ModelCatalog } from '../../../src/models/core/modelCatalog';
 import { CHAT_VIEW_TYPE, type HostMessage, type TurnFinish, type WebviewMessage, type WireTurn } from '../../../src/chatProtocol/messages';
+import { defaultSettings, type AssistantTurn, type Turn } from '../../../src/chatProtocol/session';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { config, until } from '../helpers';
@@ -392,6 +393,67 @@ describe('chat panel (issue: chat)', function () {
     assert.equal(finish.status, 'interrupted');
     assert.equal(finish.error?.kind, 'timeout');
     assert.equal(recorder.deltaText(mark), 'one two');
+  });
+
+  it('a chat longer than the context window offers both ways out: the newest turns go out without the oldest, and the reply says so; a summary opens a new chat with it in the input', async () => {
+    await config().update('chat.contextWindow', 600, vscode.ConfigurationTarget.Global);
+    try {
+      // Ten exchanges of about 100 tokens a message: the history alone is over three times the window.
+      const now = Date.now();
+      const long = (n: number, who: string) => `${who} ${n}: ${'otters hold hands while they sleep '.repeat(11)}`;
+      const turns: Turn[] = [];
+      for (let n = 1; n <= 10; n++) {
+        turns.push({ id: `u${n}`, role: 'user', createdAt: now, content: long(n, 'Question') });
+        turns.push({ id: `a${n}`, role: 'assistant', createdAt: now, model: 'model-k3', content: long(n, 'Answer'), reasoning: '', refusal: '', toolCalls: [], status: 'complete', finishReason: 'stop', usage: null });
+      }
+      const id = `host-long-${now}`;
+      await manager.store.save({ id, title: 'Long otter chat', createdAt: now, updatedAt: now, settings: { ...defaultSettings(), model: 'model-k3' }, turns });
+      const recorder = new PanelRecorder((await manager.openSession(id))!);
+      await recorder.init();
+
+      let mark = recorder.mark();
+      await recorder.send({ type: 'send', text: '[echo] And the newest question?' });
+      const held = await until(() => recorder.since(mark).findLast((m) => m.type === 'context' && m.context.overflow), 'the ways out');
+      assert.ok(held.type === 'context' && held.context.overflow);
+      assert.deepEqual({ ...held.context.overflow, total: 0 }, { action: 'send', omittedTurns: 16, canSummarize: true, total: 0, window: 600 });
+      assert.match(held.context.warning, /^Not sent: the chat would overflow the context window of model-k3 \(≈2,\d{3} of 600 tokens\)\.$/);
+      assert.doesNotMatch(held.context.warning, /attachment/);
+      assert.ok(recorder.since(mark).some((m) => m.type === 'draft' && m.text === '[echo] And the newest question?'), 'the text goes back to the input');
+      assert.equal(chatRequests(sim).length, 0, 'nothing was sent');
+
+      mark = recorder.mark();
+      await recorder.send({ type: 'resolveOverflow', choice: 'newest', text: '[echo] And the newest question?' });
+      assert.equal((await recorder.finish(mark)).status, 'complete');
+      const body = chatRequests(sim)[0].body as { messages: Array<{ role: string; content: string }> };
+      assert.deepEqual(body.messages.map((m) => m.content), [long(9, 'Question'), long(9, 'Answer'), long(10, 'Question'), long(10, 'Answer'), '[echo] And the newest question?'], 'the 16 oldest turns were not sent');
+      const reply = recorder.addedTurns(mark).find((t) => t.role === 'assistant');
+      assert.ok(reply?.role === 'assistant' && reply.omittedTurns === 16, 'the reply says so');
+      await manager.flush();
+      const saved = await manager.store.peek(id);
+      assert.equal((saved?.turns.at(-1) as AssistantTurn | undefined)?.omittedTurns, 16, 'and keeps saying so after a reload');
+
+      // Regenerate obeys the same rule: held back, nothing sent.
+      mark = recorder.mark();
+      await recorder.send({ type: 'regenerate' });
+      const again = await until(() => recorder.since(mark).findLast((m) => m.type === 'context' && m.context.overflow), 'the ways out for Regenerate');
+      assert.ok(again.type === 'context' && again.context.overflow?.action === 'regenerate');
+      assert.equal(chatRequests(sim).length, 1);
+
+      // Branch with a Summary: the chat model writes it; a new chat opens with it in its input, and sends nothing.
+      await recorder.send({ type: 'resolveOverflow', choice: 'summary', text: '' });
+      const branch = await until(() => manager.openPanels.find((p) => p.sessionId !== id), 'the new chat');
+      const summaryBody = chatRequests(sim)[1].body as { messages: Array<{ role: string; content: string }>; max_tokens: number };
+      assert.match(summaryBody.messages[0].content, /^Summarize the conversation/);
+      assert.match(summaryBody.messages[1].content, /^User:\n/);
+      const branched = new PanelRecorder(branch);
+      const draft = await until(() => branched.posted.find((m) => m.type === 'draft'), 'the summary in the new chat\'s input', 20_000);
+      assert.ok(draft.type === 'draft');
+      assert.match(draft.text, /^Summary of our earlier chat “Long otter chat” \(written by model-k3; read and edit it before sending\)\./);
+      assert.equal(branch.controller.session.turns.length, 0, 'nothing is sent in the new chat');
+      assert.equal(chatRequests(sim).length, 2);
+    } finally {
+      await config().update('chat.contextWindow', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('exports the session to a Markdown file', async () => {

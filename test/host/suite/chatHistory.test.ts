@@ -113,6 +113,24 @@ describe('Chats view (issue 13: history)', function () {
     assert.equal(chat.manager.openPanels.filter((p) => p.sessionId === id).length, 1);
   });
 
+  it('a double-click (two opens while the first is still loading) opens one panel', async () => {
+    const session = await saved('Double-clicked', 'Open me twice');
+    await chat.history.refresh();
+    const node = await until(() => sessionNode(session.id), 'the chat in the Chats view');
+    // The tree item's command runs once per click: a double-click runs it twice before the first has loaded.
+    await Promise.all([
+      vscode.commands.executeCommand(node.command!.command, ...(node.command!.arguments ?? [])),
+      vscode.commands.executeCommand(node.command!.command, ...(node.command!.arguments ?? [])),
+      vscode.commands.executeCommand('modelGateway.chats.open', session.id),
+    ]);
+    const panels = chat.manager.openPanels.filter((p) => p.sessionId === session.id);
+    assert.equal(panels.length, 1, 'one chat is one panel');
+    const chatTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.label === 'Double-clicked');
+    await until(() => chatTabs().length > 0 || undefined, 'the chat tab');
+    assert.equal(chatTabs().length, 1, `one tab (tabs: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')})`);
+    await chat.manager.closeSession(session.id);
+  });
+
   it('renames a chat, open or not, and filters by title and message text', async () => {
     const session = await saved('Old title', 'Tell me about pangolins and their scales');
     await chat.history.refresh();

@@ -7,7 +7,7 @@ import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager
 import type { CompareState, HostMessage } from '../../../src/chatProtocol/messages';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
-import { connectTo, disconnect, extensionApi, until } from '../helpers';
+import { config, connectTo, disconnect, extensionApi, until } from '../helpers';
 
 describe('Compare Models… command (issue 13)', function () {
   this.timeout(60_000);
@@ -62,6 +62,45 @@ describe('Compare Models… command (issue 13)', function () {
     const reply = panel.controller.session.turns[1];
     assert.ok(reply.role === 'assistant' && reply.model === 'model-5.2');
     assert.equal(chatModels().length, 2, 'keeping a reply sends nothing more');
+  });
+
+  it('keeps a stalled column marked interrupted, with the reason, as a stalled reply in the chat is', async () => {
+    await config().update('idleTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.commands.executeCommand('modelGateway.newChat', { model: 'model-k3' });
+      const panel = await until(() => manager.activePanel, 'the new chat');
+      const posted: HostMessage[] = [];
+      panel.onDidPost((m) => posted.push(m));
+      await until(() => posted.some((m) => m.type === 'init'), 'the chat to load', 20_000);
+      // The model list is loaded first, so the fault below meets a chat request.
+      await until(async () => (await manager.refreshModels()).models.length > 0 || undefined, 'the model list');
+      sim.clearLog();
+      // The first of the two requests stalls after its first words; the other finishes.
+      sim.setDefaultFault('stall', 1);
+      await vscode.commands.executeCommand('modelGateway.compareModels', { question: '[echo] one two three four', models: ['model-k3', 'model-5.2'] });
+      const done = await until(() => {
+        const last = [...posted].reverse().find((m): m is Extract<HostMessage, { type: 'compare' }> => m.type === 'compare')?.compare;
+        return last && last.columns.every((c) => c.status !== 'streaming') ? last : undefined;
+      }, 'both columns to end', 20_000);
+      const stalled = done.columns.findIndex((c) => c.status === 'interrupted');
+      assert.ok(stalled >= 0, `one column broke off: ${done.columns.map((c) => c.status).join(', ')}`);
+      const column = done.columns[stalled];
+      assert.ok(column.content !== '' && 'one two three four'.startsWith(column.content.trim()), column.content);
+
+      await panel.handleMessage({ type: 'keepCompare', id: done.id, index: stalled });
+      await until(() => panel.controller.session.turns.length === 2, 'the kept reply in the thread');
+      const reply = panel.controller.session.turns[1];
+      assert.ok(reply.role === 'assistant');
+      assert.equal(reply.content, column.content);
+      assert.equal(reply.status, 'interrupted');
+      assert.equal(reply.error?.kind, 'timeout');
+      assert.match(reply.error?.message ?? '', /sent nothing for 1 s/);
+      const finished = await until(() => posted.find((m) => m.type === 'turnFinished'), 'the thread to show the kept reply');
+      assert.ok(finished.type === 'turnFinished' && finished.finish.status === 'interrupted' && finished.finish.error?.kind === 'timeout');
+    } finally {
+      sim.setDefaultFault(null);
+      await config().update('idleTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('opens a chat for the comparison when none is open', async () => {

@@ -29,7 +29,7 @@ describe('chat markdown text', () => {
       turns: [
         { id: 'u', role: 'user', createdAt: 0, content: 'How?' },
         { ...emptyAssistantTurn('a', 'model-k3', 0), content: 'Like this.', reasoning: 'Think.', status: 'complete', usage: { prompt: 3, completion: 4, total: 7 } },
-        { ...emptyAssistantTurn('b', 'model-k3', 0), content: 'Half', status: 'interrupted', error: { message: 'Cut off.', kind: 'interrupted', actions: [] } },
+        { ...emptyAssistantTurn('b', 'model-k3', 0), content: 'Half', status: 'interrupted', error: { message: 'Cut off.', kind: 'interrupted', actions: [] }, omittedTurns: 12 },
         { ...emptyAssistantTurn('c', 'model-k3', 0), status: 'complete', toolCalls: [{ id: 'x', name: 'lookup', arguments: '{"q":1}' }] },
       ],
     };
@@ -40,6 +40,7 @@ describe('chat markdown text', () => {
     assert.match(md, /## Assistant \(model-k3\)\n\n<details><summary>Reasoning<\/summary>\n\nThink\.\n\n<\/details>\n\nLike this\./);
     assert.match(md, /_3 prompt \+ 4 completion = 7 tokens_/);
     assert.match(md, /Half\n\n_Interrupted: Cut off\._/);
+    assert.match(md, /## Assistant \(model-k3\)\n\n_Sent without the 12 oldest turns of the chat \(they did not fit the model's context window\)\._\n\nHalf/);
     assert.match(md, /\*\*Tool call\*\* `lookup`\n\n```json\n\{\n  "q": 1\n\}\n```/);
     assert.match(md, /_Session: 3 prompt \+ 4 completion = 7 tokens_\n$/);
   });

@@ -82,6 +82,48 @@ describe('chat context: compare', () => {
     context.dispose();
   });
 
+  it('keeps a stalled column marked interrupted with the reason, exactly as a stalled reply in the chat', async () => {
+    const { h, compare, context } = setup();
+    assert.equal(await compare.start('Q', ['model-k3', 'model-5.2']), true);
+    await settle();
+    h.gateway.calls[0].emit({ content: 'Half a ' });
+    h.gateway.calls[0].reject(gatewayError({ code: 'timeout', message: 'The gateway sent nothing for 60 s; the reply was cut off.', partial: result('Half a ') }));
+    h.gateway.calls[1].resolve(result('Whole'));
+    await compare.current!.finished;
+    const state = compare.state!;
+    assert.equal(state.columns[0].status, 'interrupted');
+    assert.match(state.columns[0].error, /stopped answering\. The gateway sent nothing for 60 s/);
+    assert.ok(parseHostMessage({ type: 'compare', compare: state }).ok, 'the state fits the protocol');
+
+    assert.equal(await compare.keep(state.id, 0), true);
+    const reply = h.session.turns[1];
+    assert.ok(reply.role === 'assistant');
+    assert.equal(reply.content, 'Half a ');
+    assert.equal(reply.status, 'interrupted', 'not complete: the reply broke off');
+    assert.equal(reply.error?.kind, 'timeout');
+    assert.match(reply.error?.message ?? '', /sent nothing for 60 s; the reply was cut off/);
+    assert.deepEqual(reply.error?.actions.map((a) => a.title), ['Test Connection', 'Open Logs']);
+    const saved = JSON.parse(h.fs.files.get('s1.json') ?? '{}');
+    assert.equal(saved.session.turns[1].status, 'interrupted', 'saved as interrupted');
+    compare.dispose();
+    context.dispose();
+  });
+
+  it('refuses to compare when the chat and question would overflow a model\'s context window, sending nothing', async () => {
+    const h = createHarness();
+    h.session.turns.push({ id: 'u0', role: 'user', createdAt: 0, content: 'x'.repeat(4000) });
+    const warnings: string[] = [];
+    const context = new ChatContext(h.controller, { sources: { collect: async () => [], fromUris: async () => [], warn: () => undefined }, windowFor: (model) => ({ tokens: model === 'small' ? 500 : 100_000, source: 'model' }), newId: () => 'a' });
+    const compare = new ChatCompare(h.controller, context, { gateway: async () => h.access.result, clock: h.clock, newId: () => 'cmp', warn: (m) => warnings.push(m), pickModels: async () => undefined });
+    assert.equal(await compare.start('Q', ['model-k3', 'small']), false);
+    assert.match(warnings[0], /^Not compared: the chat and the question would overflow the context window of small\./);
+    await settle();
+    assert.equal(h.gateway.calls.length, 0);
+    assert.equal(await compare.start('Q', ['model-k3', 'model-5.2']), true);
+    compare.dispose();
+    context.dispose();
+  });
+
   it('needs 2 or 3 models and no running reply; a cancelled pick starts nothing', async () => {
     const one = setup(['model-k3']);
     assert.equal(await one.compare.start('Q', []), false);
