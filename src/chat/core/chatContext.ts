@@ -18,7 +18,10 @@ import { conversationTokens, turnTokens } from './request';
 export interface ContextSources {
   /** Attachments from a source, after any question the user must answer (which file, a secrets file). */
   collect(source: ContextSource): Promise<Attachment[]>;
-  /** Files dropped on the input. */
+  /**
+   * Files dropped on the input. The webview names them, so they prove no act of the user: a file outside the
+   * workspace is read only after the user's yes in a host dialog.
+   */
   fromUris(uris: readonly string[]): Promise<Attachment[]>;
   /** Tells the user something went wrong (a refused file or image). */
   warn(message: string): void;

@@ -194,6 +194,8 @@ export class ChatWebviewBridge implements Disposable {
       case 'trimContext':
         return this.context?.trim();
       case 'dropUris':
+        // Untrusted paths (the webview can name any file): the sources read one outside the workspace only after the
+        // host's own dialog naming its real path, and check every one for credentials.
         return this.context?.addUris(message.uris);
       case 'attachImage':
         return this.context?.addImage(message.name, message.data);

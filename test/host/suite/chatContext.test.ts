@@ -244,6 +244,136 @@ describe('chat context and images (issue 13)', function () {
     }
   });
 
+  describe('consent and special files (issue 21)', () => {
+    let outside: string;
+    let asked: string[];
+    let warnings: string[];
+    let sources: WorkspaceContextProvider;
+    let restore: () => void;
+
+    /** Answers every consent question with `answer` (after `meanwhile`, as if the user took a moment), recording it. */
+    function answerWith(answer: boolean, meanwhile: () => void = () => undefined): void {
+      sources.askAttachSecrets = async (question) => {
+        asked.push(question);
+        meanwhile();
+        return answer;
+      };
+    }
+
+    beforeEach(() => {
+      outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-outside-')));
+      asked = [];
+      warnings = [];
+      sources = manager.contextSources;
+      const { askAttachSecrets, warn } = sources;
+      sources.warn = (message) => void warnings.push(message);
+      restore = () => {
+        sources.askAttachSecrets = askAttachSecrets;
+        sources.warn = warn;
+      };
+    });
+
+    afterEach(() => {
+      restore();
+      fs.rmSync(outside, { recursive: true, force: true });
+      fs.rmSync(path.join(folder, 'docs'), { recursive: true, force: true });
+    });
+
+    it('a link with an innocent name to a key outside the workspace asks, naming the real path; declined, nothing is attached', async () => {
+      const key = path.join(outside, 'id_ed25519');
+      fs.writeFileSync(key, 'not really a key, but named like one\n');
+      fs.mkdirSync(path.join(folder, 'docs'), { recursive: true });
+      fs.symlinkSync(key, path.join(folder, 'docs', 'setup-notes.md'));
+      const recorder = await openChat();
+      answerWith(false);
+      await recorder.send({ type: 'dropUris', uris: [vscode.Uri.file(path.join(folder, 'docs', 'setup-notes.md')).toString()] });
+      assert.deepEqual(asked, [`mg-context-test/docs/setup-notes.md links to ${key}, outside the workspace. It looks like it holds secrets (keys, passwords or tokens). Attaching it sends its content to the gateway.`]);
+      assert.equal(recorder.context!.chips.length, 0);
+      // The real modal: VS Code refuses dialogs in tests, which is not a yes.
+      restore();
+      await recorder.send({ type: 'dropUris', uris: [vscode.Uri.file(path.join(folder, 'docs', 'setup-notes.md')).toString()] });
+      assert.equal(recorder.context!.chips.length, 0);
+    });
+
+    it('Lines of a File… on a link out of the workspace asks the same question before reading; declined, no range is asked', async () => {
+      const env = path.join(outside, '.env');
+      fs.writeFileSync(env, 'TOKEN=1\n');
+      fs.mkdirSync(path.join(folder, 'docs'), { recursive: true });
+      fs.symlinkSync(env, path.join(folder, 'docs', 'settings.txt'));
+      const recorder = await openChat();
+      await until(async () => (await sources.listWorkspaceFiles()).some((f) => f.path.endsWith('docs/settings.txt')), 'the link to be listed');
+      const questions = sources.linesQuestions;
+      const ranges: string[] = [];
+      sources.linesQuestions = {
+        file: async (items) => items.find((i) => i.description?.endsWith('docs/settings.txt')),
+        range: async (options) => (ranges.push(options.value ?? ''), '1'),
+      };
+      try {
+        answerWith(false);
+        await recorder.send({ type: 'addContext', source: 'lines' });
+        assert.deepEqual(asked, [`mg-context-test/docs/settings.txt links to ${env}, outside the workspace. It looks like it holds secrets (keys, passwords or tokens). Attaching it sends its content to the gateway.`]);
+        assert.deepEqual(ranges, [], 'the file was not read, so no range was offered');
+        assert.equal(recorder.context!.chips.length, 0);
+      } finally {
+        sources.linesQuestions = questions;
+      }
+    });
+
+    it('a link to /dev/zero is refused with a clear message, without reading it', async function () {
+      if (!fs.existsSync('/dev/zero')) this.skip();
+      fs.mkdirSync(path.join(folder, 'docs'), { recursive: true });
+      fs.symlinkSync('/dev/zero', path.join(folder, 'docs', 'zero.txt'));
+      const recorder = await openChat();
+      answerWith(true);
+      await recorder.send({ type: 'dropUris', uris: [vscode.Uri.file(path.join(folder, 'docs', 'zero.txt')).toString()] });
+      assert.deepEqual(warnings, ['mg-context-test/docs/zero.txt (it links to /dev/zero) is a device, not a regular file; only files can be attached.']);
+      assert.deepEqual(asked, [], 'nothing to ask about: it is refused first');
+      assert.equal(recorder.context!.chips.length, 0);
+    });
+
+    it('a path the webview names outside the workspace is read only after a yes in the host dialog; declined, nothing is sent', async () => {
+      const notes = path.join(outside, 'notes.txt');
+      fs.writeFileSync(notes, 'written before the question\n');
+      const recorder = await openChat();
+      answerWith(false);
+      await recorder.send({ type: 'dropUris', uris: [vscode.Uri.file(notes).toString()] });
+      assert.deepEqual(asked, [`${notes} is outside the workspace. Attaching it sends its content to the gateway.`]);
+      assert.equal(recorder.context!.chips.length, 0);
+      const mark = recorder.posted.length;
+      await recorder.send({ type: 'send', text: 'Anything attached?' });
+      await recorder.finish(mark);
+      assert.deepEqual(lastBody().messages, [{ role: 'user', content: 'Anything attached?' }], 'the file never reached the gateway');
+
+      // Yes: the file is read after the answer (what it holds when the user says yes is what is sent).
+      answerWith(true, () => fs.writeFileSync(notes, 'written while the question was open\n'));
+      await recorder.send({ type: 'dropUris', uris: [vscode.Uri.file(notes).toString()] });
+      assert.deepEqual(recorder.context!.chips.map((c) => c.label), ['notes.txt']);
+      const sent = recorder.posted.length;
+      await recorder.send({ type: 'send', text: 'And now?' });
+      await recorder.finish(sent);
+      const content = lastBody().messages.at(-1)!.content as string;
+      assert.match(content, /written while the question was open/);
+      assert.doesNotMatch(content, /written before the question/);
+    });
+
+    it('credential names and credential content ask; the question says which kind, never the secret', async () => {
+      fs.mkdirSync(path.join(folder, 'docs', '.kube'), { recursive: true });
+      fs.writeFileSync(path.join(folder, 'docs', '.kube', 'config'), 'apiVersion: v1\nkind: Config\n');
+      fs.writeFileSync(path.join(folder, 'docs', 'deploy.ts'), 'export const key = "AKIAIOSFODNN7EXAMPLE";\n');
+      fs.writeFileSync(path.join(folder, 'docs', 'plain.ts'), 'export const x = 1;\n');
+      const recorder = await openChat();
+      answerWith(false);
+      const uris = ['.kube/config', 'deploy.ts', 'plain.ts'].map((name) => vscode.Uri.file(path.join(folder, 'docs', name)).toString());
+      await recorder.send({ type: 'dropUris', uris });
+      assert.deepEqual(asked, [
+        'mg-context-test/docs/.kube/config looks like it holds secrets (keys, passwords or tokens). Attaching it sends its content to the gateway.',
+        'mg-context-test/docs/deploy.ts contains what looks like an AWS access key. Attaching it sends its content to the gateway.',
+      ]);
+      assert.ok(asked.every((q) => !q.includes('AKIAIOSFODNN7EXAMPLE')));
+      assert.deepEqual(recorder.context!.chips.map((c) => c.label), ['plain.ts']);
+    });
+  });
+
   it("takes the context window from the model list when the gateway gives it", async () => {
     const recorder = await openChat('model-5.2');
     await until(() => recorder.context?.windowSource === 'model', 'the window of model-5.2');

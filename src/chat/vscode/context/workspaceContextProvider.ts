@@ -1,15 +1,19 @@
 // UI adapter: where chat context comes from in the editor: the active file, the selection, the open editors, any
 // workspace file (a quick pick that leaves out files.exclude and .gitignore matches), the current file's problems,
-// and files dropped from the Explorer. Binary and oversized files are refused with a message; a file that looks
-// like it holds secrets is attached only when the user confirms.
+// and files dropped from the Explorer. Binary and oversized files, devices and other special files are refused with
+// a message; a file whose real path is outside the workspace, or whose name or content looks like a credential, is
+// attached only when the user confirms. A path the webview names (a drop) is untrusted: nothing outside the
+// workspace is read before the user says yes in the host's own dialog.
 import * as vscode from 'vscode';
 import type { ContextSource } from '../../../chatProtocol/messages';
 import { ATTACHMENT_LIMITS, type Attachment, type TextAttachment, type TextSource } from '../../../chatProtocol/attachments';
+import { consentQuestion, factsOf, insideFolders, realFolders, samePath, type FileFacts } from '../../core/context/consent';
 import { checkTextFile, lineCount, sizeRefusal } from '../../core/context/fileCheck';
+import { notAFileRefusal, readBounded, resolveFile } from '../../core/context/fileRead';
 import { IgnoreRules } from '../../core/context/gitignore';
 import { checkImage, IMAGE_EXTENSIONS, imageSizeRefusal } from '../../core/context/images';
 import { editorLineCount, parseLineRange, sliceLines, type LineRange } from '../../core/context/lineRange';
-import { isSecretPath } from '../../core/context/secrets';
+import { isSecretPath, secretInContent } from '../../core/context/secrets';
 
 export interface WorkspaceContextOptions {
   /** The editor the user worked in last (the chat panel has focus when its button is pressed). */
@@ -21,6 +25,24 @@ export interface WorkspaceContextOptions {
 const MAX_PICKER_FILES = 10_000;
 /** Lines of a File… reads files up to this size (a range of a large log is the point of it); the range itself must fit the attachment limit. */
 const MAX_LINES_SOURCE_BYTES = 50 * 1024 * 1024;
+/** A .gitignore larger than this hides nothing (git's own templates are a few KB). */
+const MAX_GITIGNORE_BYTES = 256 * 1024;
+
+/** A file read for attaching: its bytes, what is known about it, and whether the user already said yes to it. */
+interface ReadFile {
+  bytes: Uint8Array;
+  facts: FileFacts;
+  confirmed: boolean;
+}
+
+/** Text to attach, with what the consent question needs. */
+interface TextSourceFile {
+  path: string;
+  language: string;
+  text: string;
+  facts: FileFacts;
+  confirmed: boolean;
+}
 
 type FileItem = vscode.QuickPickItem & { uri: vscode.Uri };
 
@@ -130,18 +152,40 @@ export class WorkspaceContextProvider {
     range: (options) => vscode.window.showInputBox(options),
   };
 
-  /** Asks whether to attach a file that looks like it holds secrets (a modal); replaceable so tests can answer. */
+  /** Asks for the yes a file needs (outside the workspace, a credential by name or content): a modal; replaceable so tests can answer. */
   askAttachSecrets: (message: string) => Promise<boolean> = askModal;
 
-  private async confirmSecrets(path: string): Promise<boolean> {
-    if (!isSecretPath(path)) return true;
-    return this.askAttachSecrets(`${path} looks like it holds secrets (keys, passwords or tokens). Attaching it sends its content to the gateway.`);
+  /** Asks the consent question the facts (and the text about to be sent) call for; true when none is needed. */
+  private async confirm(facts: FileFacts, text?: string): Promise<boolean> {
+    const question = consentQuestion(facts, text === undefined ? undefined : secretInContent(text));
+    return question === undefined || this.askAttachSecrets(question);
+  }
+
+  /** The real paths of the workspace's folders on disk. */
+  private workspaceRoots(): Promise<string[]> {
+    return realFolders((vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath));
+  }
+
+  /**
+   * What is known about an open document. The user opened it, so only a link out of the workspace counts as outside
+   * (its name says one place, its content comes from another).
+   */
+  private async documentFacts(document: vscode.TextDocument): Promise<FileFacts> {
+    const display = this.displayPath(document);
+    const plain: FileFacts = { display, linked: false, outside: false, secretName: isSecretPath(display) };
+    if (document.isUntitled || document.uri.scheme !== 'file') return plain;
+    const named = document.uri.fsPath;
+    const realPath = await resolveFile(named).then((r) => r.realPath, () => named);
+    const roots = await this.workspaceRoots();
+    const facts = factsOf(display, named, realPath, roots);
+    const namedInside = insideFolders(named, [...roots, ...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath)]) !== undefined;
+    return { ...facts, outside: facts.outside && facts.linked && namedInside };
   }
 
   private async fromDocument(document: vscode.TextDocument, source: TextSource): Promise<Attachment[]> {
     const path = this.displayPath(document);
     const text = document.getText();
-    if (this.tooLarge(path, text) || !(await this.confirmSecrets(path))) return [];
+    if (this.tooLarge(path, text) || !(await this.confirm(await this.documentFacts(document), text))) return [];
     return [this.textAttachment(source, path, document.languageId, text, 1)];
   }
 
@@ -153,7 +197,8 @@ export class WorkspaceContextProvider {
     }
     const document = editor.document;
     const path = this.displayPath(document);
-    if (!(await this.confirmSecrets(path))) return [];
+    const selected = selections.map((selection) => document.getText(selection)).join('\n');
+    if (!(await this.confirm(await this.documentFacts(document), selected))) return [];
     const out: Attachment[] = [];
     for (const selection of selections) {
       const text = document.getText(selection);
@@ -190,25 +235,20 @@ export class WorkspaceContextProvider {
   }
 
   /** The text of a file to take lines from: the open document (with unsaved edits) or the file, if it is text. */
-  private async linesSource(uri: vscode.Uri, editor: vscode.TextEditor | undefined): Promise<{ path: string; language: string; text: string } | undefined> {
+  private async linesSource(uri: vscode.Uri, editor: vscode.TextEditor | undefined): Promise<TextSourceFile | undefined> {
     const open = editor?.document.uri.toString() === uri.toString() ? editor.document : vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (open) return { path: this.displayPath(open), language: open.languageId, text: open.getText() };
+    if (open) return { path: this.displayPath(open), language: open.languageId, text: open.getText(), facts: await this.documentFacts(open), confirmed: false };
     const path = this.displayPath(uri);
-    try {
-      const stat = await vscode.workspace.fs.stat(uri);
-      if (stat.size > MAX_LINES_SOURCE_BYTES) return void this.warn(sizeRefusal(path, stat.size, MAX_LINES_SOURCE_BYTES));
-      const verdict = checkTextFile(path, await vscode.workspace.fs.readFile(uri), MAX_LINES_SOURCE_BYTES);
-      if (!verdict.ok) return void this.warn(verdict.reason);
-      const language = await languageOf(uri);
-      return { path, language, text: verdict.text };
-    } catch (error) {
-      return void this.warn(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    const file = await this.readFile(uri, path, MAX_LINES_SOURCE_BYTES, (size) => sizeRefusal(path, size, MAX_LINES_SOURCE_BYTES));
+    if (!file) return undefined;
+    const verdict = checkTextFile(path, file.bytes, MAX_LINES_SOURCE_BYTES);
+    if (!verdict.ok) return void this.warn(verdict.reason);
+    return { path, language: await languageOf(uri), text: verdict.text, facts: file.facts, confirmed: file.confirmed };
   }
 
-  private async fromLines(source: { path: string; language: string; text: string }, range: LineRange): Promise<Attachment[]> {
+  private async fromLines(source: TextSourceFile, range: LineRange): Promise<Attachment[]> {
     const text = sliceLines(source.text, range);
-    if (this.tooLarge(source.path, text) || !(await this.confirmSecrets(source.path))) return [];
+    if (this.tooLarge(source.path, text) || (!source.confirmed && !(await this.confirm(source.facts, text)))) return [];
     return [this.textAttachment('lines', source.path, source.language, text, range.start)];
   }
 
@@ -244,30 +284,44 @@ export class WorkspaceContextProvider {
   /** A file from the Explorer or the picker: images as images, text checked for size, binary content and secrets. */
   private async fromUri(uri: vscode.Uri): Promise<Attachment[]> {
     const path = this.displayPath(uri);
-    let bytes: Uint8Array;
-    try {
-      const stat = await vscode.workspace.fs.stat(uri);
-      if (stat.type & vscode.FileType.Directory) {
-        this.warn(`${path} is a folder; attach the files in it instead.`);
-        return [];
-      }
-      if (IMAGE_EXTENSIONS.test(uri.path) && stat.size > ATTACHMENT_LIMITS.imageBytes) return this.refuse(imageSizeRefusal(path, stat.size));
-      if (!IMAGE_EXTENSIONS.test(uri.path) && stat.size > this.options.maxBytes()) return this.refuse(sizeRefusal(path, stat.size, this.options.maxBytes()));
-      bytes = await vscode.workspace.fs.readFile(uri);
-    } catch (error) {
-      this.warn(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
-      return [];
-    }
-    if (IMAGE_EXTENSIONS.test(uri.path)) {
-      const verdict = checkImage(path, bytes);
+    const image = IMAGE_EXTENSIONS.test(uri.path);
+    const maxBytes = image ? ATTACHMENT_LIMITS.imageBytes : this.options.maxBytes();
+    const file = await this.readFile(uri, path, maxBytes, (size) => (image ? imageSizeRefusal(path, size) : sizeRefusal(path, size, maxBytes)));
+    if (!file) return [];
+    if (image) {
+      const verdict = checkImage(path, file.bytes);
       if (!verdict.ok) return this.refuse(verdict.reason);
-      return [{ kind: 'image', id: this.options.newId(), name: path.split('/').pop() || path, mimeType: verdict.mimeType, data: Buffer.from(bytes).toString('base64') }];
+      if (!file.confirmed && !(await this.confirm(file.facts))) return [];
+      return [{ kind: 'image', id: this.options.newId(), name: path.split('/').pop() || path, mimeType: verdict.mimeType, data: Buffer.from(file.bytes).toString('base64') }];
     }
-    const verdict = checkTextFile(path, bytes, this.options.maxBytes());
+    const verdict = checkTextFile(path, file.bytes, maxBytes);
     if (!verdict.ok) return this.refuse(verdict.reason);
-    if (!(await this.confirmSecrets(path))) return [];
+    if (!file.confirmed && !(await this.confirm(file.facts, verdict.text))) return [];
     const language = await languageOf(uri);
     return [this.textAttachment('file', path, language, verdict.text, 1)];
+  }
+
+  /**
+   * Reads a file for attaching, through the one bounded reader: the real path is resolved, anything but a regular
+   * file is refused, and a file outside the workspace (or named like a credential) is read only after the user's
+   * yes. Undefined when it is not attached (the user was told why, or said no).
+   */
+  private async readFile(uri: vscode.Uri, path: string, maxBytes: number, tooLarge: (size: number) => string): Promise<ReadFile | undefined> {
+    if (uri.scheme !== 'file') return void this.warn(`${path} is not a file on disk; open it in an editor and attach the Active File instead.`);
+    try {
+      const resolved = await resolveFile(uri.fsPath);
+      const via = samePath(resolved.realPath, uri.fsPath) ? undefined : resolved.realPath;
+      if (resolved.kind !== 'file') return void this.warn(notAFileRefusal(path, resolved.kind, via));
+      if (resolved.size > maxBytes) return void this.warn(tooLarge(resolved.size));
+      const facts = factsOf(path, uri.fsPath, resolved.realPath, await this.workspaceRoots());
+      const question = consentQuestion(facts);
+      if (question !== undefined && !(await this.askAttachSecrets(question))) return undefined;
+      const read = await readBounded(resolved.realPath, maxBytes);
+      if (read.ok) return { bytes: read.bytes, facts, confirmed: question !== undefined };
+      return void this.warn('kind' in read ? notAFileRefusal(path, read.kind, via) : tooLarge(read.atLeast));
+    } catch (error) {
+      return void this.warn(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private refuse(reason: string): Attachment[] {
@@ -310,7 +364,9 @@ export class WorkspaceContextProvider {
       const relative = vscode.workspace.asRelativePath(uri, false);
       const base = relative.includes('/') ? relative.slice(0, relative.lastIndexOf('/')) : '';
       try {
-        rules.add(base, new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+        // Through the bounded reader: a .gitignore linked to /dev/zero or a FIFO must not hang the listing.
+        const read = uri.scheme === 'file' ? await readBounded((await resolveFile(uri.fsPath)).realPath, MAX_GITIGNORE_BYTES) : undefined;
+        if (read?.ok) rules.add(base, new TextDecoder().decode(read.bytes));
       } catch {
         // An unreadable .gitignore hides nothing.
       }
