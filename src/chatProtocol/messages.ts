@@ -5,7 +5,7 @@
 // The webview is sent the transcript once (`init`), then only changes: new turns, text deltas, final states.
 // It never holds the API key or a command id: error actions are referred to by their position.
 import { cleanChips, isImageData, isImageType, ATTACHMENT_LIMITS, type AttachmentChip, type ImageType } from './attachments';
-import { LIMITS, type AssistantStatus, type MediaKind, type ChatSettings, type TokenUsage, type TurnDelta, type UserTurn } from './session';
+import { LIMITS, type NewerTurn, type AssistantStatus, type MediaKind, type ChatSettings, type TokenUsage, type TurnDelta, type UserTurn } from './session';
 import {
   cleanErrorKind,
   cleanErrorMessage,
@@ -18,7 +18,7 @@ import {
   FINAL_STATUSES,
   type AssistantTurnWith,
 } from './sessionData';
-import { cleanArray, cleanCount, cleanText, conforms, hasOnlyKeys, isCount, isId, isNonEmptyText, isRecord, isText, type Cleaner } from './validate';
+import { cleanArray, cleanCount, cleanText, conforms, type Fields, hasOnlyKeys, isCount, isId, isNonEmptyText, isRecord, isText, type Cleaner } from './validate';
 import { cleanWireMediaTurn, type WireMediaTurn } from './mediaTurn';
 
 export { CHAT_VIEW_TYPE } from './viewType';
@@ -35,7 +35,9 @@ export interface WireTurnError {
 export type WireAssistantTurn = AssistantTurnWith<WireTurnError>;
 /** A user turn as the webview sees it: its attachments as chips, never their content. */
 export type WireUserTurn = Omit<UserTurn, 'attachments'> & { attachments?: AttachmentChip[] };
-export type WireTurn = WireUserTurn | WireAssistantTurn | WireMediaTurn;
+/** A newer version's turn as the webview sees it: only that it is one (its content stays in the host). */
+export type WireNewerTurn = Omit<NewerTurn, 'stored'>;
+export type WireTurn = WireUserTurn | WireAssistantTurn | WireMediaTurn | WireNewerTurn;
 export type { WireMediaTurn };
 
 /** Where the Add Context button (`menu`: the host asks) or a `#` completion takes context from. */
@@ -258,8 +260,14 @@ function cleanWireError(value: unknown): WireTurnError | undefined {
   return error;
 }
 
+function cleanWireNewerTurn(value: Fields): WireNewerTurn | undefined {
+  const kind = cleanText(value.kind, 100);
+  return isId(value.id) && kind !== undefined ? { id: value.id, role: 'newer', createdAt: cleanCount(value.createdAt) ?? 0, kind, content: '' } : undefined;
+}
+
 function cleanWireTurn(value: unknown): WireTurn | undefined {
   if (isRecord(value) && value.role === 'media') return cleanWireMediaTurn(value);
+  if (isRecord(value) && value.role === 'newer') return cleanWireNewerTurn(value);
   if (!isRecord(value) || value.role !== 'user') return cleanTurnWith(value, cleanWireError) as WireAssistantTurn | undefined;
   const turn = cleanTurnWith({ ...value, attachments: undefined }, cleanWireError) as WireUserTurn | undefined;
   const chips = cleanChips(value.attachments);

@@ -116,7 +116,23 @@ export interface MediaTurn {
 
 export type MediaState = 'pending' | 'complete' | 'failed';
 
-export type Turn = UserTurn | AssistantTurn | MediaTurn;
+/**
+ * A turn of a kind a newer version of the extension wrote (its `role` is `kind`). It is shown as "made by a newer
+ * version", sent to no model, and written back exactly as it was read (`stored`).
+ */
+export interface NewerTurn {
+  id: string;
+  role: 'newer';
+  createdAt: number;
+  kind: string;
+  content: '';
+  stored: Record<string, unknown>;
+}
+
+export type Turn = UserTurn | AssistantTurn | MediaTurn | NewerTurn;
+
+/** How a newer version's turn is shown and exported. */
+export const NEWER_TURN_TEXT = 'Made by a newer version of Model Gateway';
 
 export interface ChatSession {
   id: string;

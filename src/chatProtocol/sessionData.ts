@@ -18,8 +18,10 @@ import {
   type TurnDelta,
   type TurnError,
   type TurnErrorAction,
+  type NewerTurn,
   type UserTurn,
 } from './session';
+import { isKnownRole, knownTurnFields } from './sessionUnknown';
 import { cleanAttachments } from './attachments';
 import { cleanArray, cleanCount, cleanText, conforms, isCount, isId, isRecord, type Cleaner, type Fields } from './validate';
 import { cleanMediaModels, cleanMediaTurn } from './mediaTurn';
@@ -162,9 +164,15 @@ export function cleanTurnWith<E>(value: unknown, cleanError: Cleaner<E>): UserTu
   return cleanAssistantTurn(value, cleanError);
 }
 
+/** A turn of a kind this version does not know (a newer version's), kept whole; undefined for a known kind. */
+export function newerTurn(value: unknown): NewerTurn | undefined {
+  if (!isRecord(value) || isKnownRole(value.role) || typeof value.role !== 'string' || !isId(value.id)) return undefined;
+  return { id: value.id, role: 'newer', createdAt: cleanCount(value.createdAt) ?? 0, kind: cleanText(value.role, 100) ?? '', content: '', stored: value };
+}
+
 export function cleanTurn(value: unknown): Turn | undefined {
   if (isRecord(value) && value.role === 'media') return cleanMediaTurn(value);
-  return cleanTurnWith(value, cleanTurnError);
+  return newerTurn(value) ?? cleanTurnWith(value, cleanTurnError);
 }
 
 export interface SessionRepair {
@@ -189,7 +197,8 @@ export function repairSession(value: unknown, id: string): SessionRepair | undef
       continue;
     }
     seen.add(turn.id);
-    if (!conforms(raw, cleanTurn)) repaired++;
+    // Fields a newer version added are not repairs: they are kept as they are (sessionUnknown.ts).
+    if (turn.role !== 'newer' && !conforms(knownTurnFields(raw), cleanTurn)) repaired++;
     turns.push(turn);
   }
   const createdAt = cleanCount(value.createdAt) ?? 0;

@@ -55,6 +55,8 @@ export class ChatCompare implements Disposable {
       this.deps.warn(`Not compared: the chat and the question would overflow the context window of ${over}. Send the question in the chat instead, which offers to leave out the oldest turns or to branch a new chat from a summary.`);
       return false;
     }
+    // Nothing leaves when the chat cannot be saved (the store tells the user; the question goes back to the input).
+    if (!(await this.controller.saveBeforeSend())) return false;
     this.close();
     const session = this.controller.session;
     const run = new CompareRun(this.deps.newId(), { text, attachments: [...this.context.tray.attachments] }, session.turns, session.settings, chosen, this.deps);

@@ -31,8 +31,8 @@ import type { KeptReply } from './compareRun';
 import type { Attachment } from '../../chatProtocol/attachments';
 import { hasImages } from './contextPrompt';
 import { imageRejectionAdvice } from './imageRejection';
-import { baseOf, mergeSessions } from './sessionMerge';
 import type { ChatSessionStore } from './sessionStore';
+import { ChatSaver, type SendUndo } from './chatSaver';
 
 export interface ChatControllerDeps {
   store: ChatSessionStore;
@@ -55,7 +55,9 @@ export type ChatEvent =
   | { type: 'settings'; settings: ChatSettings }
   | { type: 'title'; title: string }
   /** Another window's changes to this chat were merged in: the transcript should be shown again. */
-  | { type: 'reloaded' };
+  | { type: 'reloaded' }
+  /** A message could not be saved, so it was not sent: its text (and context) go back to the input. */
+  | { type: 'notSent'; text: string; attachments: readonly Attachment[] };
 
 const DEFAULT_FLUSH_MS = 25;
 
@@ -80,12 +82,14 @@ export class ChatController implements Disposable {
   private running: Run | undefined;
   private disposed = false;
   private readonly flushIntervalMs: number;
+  private readonly saver: ChatSaver;
 
   constructor(
     private readonly state: ChatSession,
     private readonly deps: ChatControllerDeps,
   ) {
     this.flushIntervalMs = deps.flushIntervalMs ?? DEFAULT_FLUSH_MS;
+    this.saver = new ChatSaver(state, deps.store, (event) => this.events.fire(event), () => this.disposed);
   }
 
   get session(): Readonly<ChatSession> {
@@ -104,8 +108,9 @@ export class ChatController implements Disposable {
   /** Sends a message (with its context) and streams the reply. Returns false (and does nothing) while a reply is running. */
   send(text: string, attachments: readonly Attachment[] = [], options: FitOptions = {}): boolean {
     if (this.running || this.disposed || text.trim() === '') return false;
+    const undo = this.saver.undoPoint({ text, attachments });
     this.addUserTurn(text, attachments);
-    void this.reply(options);
+    void this.reply(undo, options);
     return true;
   }
 
@@ -120,8 +125,9 @@ export class ChatController implements Disposable {
     let from = turns.length;
     while (from > 0 && turns[from - 1].role === 'assistant') from--;
     if (from === 0 || this.disposed) return false;
+    const undo = this.saver.undoPoint();
     if (from < turns.length) this.removeFrom(from);
-    void this.reply(options);
+    void this.reply(undo, options);
     return true;
   }
 
@@ -133,9 +139,10 @@ export class ChatController implements Disposable {
     if (index < 0 || this.disposed) return false;
     // The edited message keeps the context it was sent with.
     const attachments = (this.state.turns[index] as UserTurn).attachments ?? [];
+    const undo = this.saver.undoPoint({ text, attachments: [] });
     this.removeFrom(index);
     this.addUserTurn(text, attachments);
-    void this.reply(options);
+    void this.reply(undo, options);
     return true;
   }
 
@@ -145,24 +152,32 @@ export class ChatController implements Disposable {
     const index = this.state.turns.findLastIndex((t) => t.role === 'user');
     const turn = this.state.turns[index] as UserTurn | undefined;
     if (!turn || this.disposed || !hasImages(turn)) return false;
+    const undo = this.saver.undoPoint();
     this.removeFrom(index);
     this.addUserTurn(turn.content, (turn.attachments ?? []).filter((a) => a.kind !== 'image'));
-    void this.reply(options);
+    void this.reply(undo, options);
     return true;
   }
 
   /** Adds a question and a reply obtained elsewhere (the one the user kept from a comparison), saved at once. */
   async keepReply(question: { text: string; attachments: readonly Attachment[] }, reply: KeptReply): Promise<boolean> {
     if (this.running || this.disposed || question.text.trim() === '') return false;
+    const undo = this.saver.undoPoint();
     this.addUserTurn(question.text, question.attachments);
     const turn: AssistantTurn = { ...emptyAssistantTurn(this.deps.newId(), reply.model, this.deps.clock.now()), content: reply.content, status: reply.status, usage: reply.usage, finishReason: reply.finishReason };
     if (reply.error) turn.error = reply.error;
     this.state.turns.push(turn);
     this.touch();
     this.events.fire({ type: 'turnAdded', turn });
-    await this.persist();
+    // Kept only once it is on disk: otherwise the comparison stays open, with the reply in it.
+    if (!(await this.saveBeforeSend())) return this.saver.takeBack(undo);
     if (!this.disposed) this.events.fire({ type: 'turnFinished', turn });
     return true;
+  }
+
+  /** Saves the chat before a request leaves (Compare's too): false, the user told, when it could not be written. */
+  saveBeforeSend(): Promise<boolean> {
+    return this.saver.saveBeforeSend(this.running?.turn.id);
   }
 
   async updateSettings(settings: ChatSettings): Promise<void> {
@@ -253,7 +268,7 @@ export class ChatController implements Disposable {
     this.events.fire({ type: 'turnsRemoved', fromIndex: index });
   }
 
-  private async reply(options: FitOptions = {}): Promise<void> {
+  private async reply(undo: SendUndo, options: FitOptions = {}): Promise<void> {
     const turn = emptyAssistantTurn(this.deps.newId(), this.state.settings.model, this.deps.clock.now());
     let finished!: () => void;
     const run: Run = { turn, abort: new AbortController(), pending: undefined, timer: undefined, finished: new Promise((resolve) => (finished = resolve)) };
@@ -268,10 +283,14 @@ export class ChatController implements Disposable {
     this.state.turns.push(turn);
     this.touch();
     this.events.fire({ type: 'turnAdded', turn });
+    // The question is on disk before it leaves for the gateway; when it cannot be written, nothing is sent.
+    if (!(await this.saver.saveBeforeSend(turn.id))) {
+      this.running = undefined;
+      this.saver.takeBack(undo);
+      return finished();
+    }
     let origin: string | undefined;
     try {
-      // The question is on disk before it leaves for the gateway.
-      await this.persist();
       turn.model = await this.modelForReply();
       const access = await this.deps.gateway();
       if (!access.ok) throw new ChatSetupError(accessAdvice(access));
@@ -403,16 +422,9 @@ export class ChatController implements Disposable {
     this.state.updatedAt = this.deps.clock.now();
   }
 
-  /** Saves the session; turns another window added meanwhile are taken in, and the transcript shown again. */
-  private async persist(): Promise<void> {
-    const sent = baseOf(this.state);
-    const merged = await this.deps.store.save(this.state);
-    if (!merged || this.disposed) return;
-    const next = mergeSessions(sent, this.state, merged, this.running?.turn.id);
-    const titleChanged = next.title !== this.state.title;
-    Object.assign(this.state, { title: next.title, settings: next.settings, createdAt: next.createdAt, updatedAt: next.updatedAt, turns: next.turns });
-    if (titleChanged) this.events.fire({ type: 'title', title: this.state.title });
-    this.events.fire({ type: 'reloaded' });
+  /** Saves the session, taking in what other windows wrote (chatSaver.ts). */
+  private persist(): Promise<void> {
+    return this.saver.save(this.running?.turn.id);
   }
 }
 

@@ -1,10 +1,12 @@
 // The few file operations the session store needs, on names inside one folder. The store builds atomic writes
 // (temp file, then rename) out of them; tests substitute an in-memory folder that can fail on demand.
 import { appendFileSync, mkdirSync, watch } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface StoreFileSystem {
+  /** Where the files are, for messages (the folder's path). */
+  readonly location: string;
   /** The file's text, or undefined when it does not exist. */
   read(name: string): Promise<string | undefined>;
   /** Creates or replaces the file, flushed to disk before it resolves. */
@@ -20,6 +22,8 @@ export interface StoreFileSystem {
   createExclusive(name: string, data: string): Promise<boolean>;
   /** When the file was last written (ms since the epoch), or undefined when it does not exist. */
   modifiedAt(name: string): Promise<number | undefined>;
+  /** Sets the file's modification time to now (a held lock's heartbeat). */
+  touch(name: string): Promise<void>;
 }
 
 /** Whether a process with this id runs on this machine (a process we may not signal still runs). */
@@ -57,6 +61,10 @@ export class NodeFileSystem implements StoreFileSystem {
   private created = false;
 
   constructor(private readonly folder: string) {}
+
+  get location(): string {
+    return this.folder;
+  }
 
   async read(name: string): Promise<string | undefined> {
     assertPlainName(name);
@@ -126,6 +134,12 @@ export class NodeFileSystem implements StoreFileSystem {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
+  }
+
+  async touch(name: string): Promise<void> {
+    assertPlainName(name);
+    const now = new Date();
+    await utimes(join(this.folder, name), now, now);
   }
 
   appendSync(name: string, data: string): void {

@@ -99,7 +99,7 @@ export function branchSession(source: Readonly<ChatSession>, turnId: string, new
 
 /** How a turn is offered in "Branch Here…": who spoke, and the start of what was said. */
 export function turnLabel(turn: Turn, index: number): string {
-  const who = turn.role === 'user' ? 'You' : turn.model || 'Model';
+  const who = turn.role === 'user' ? 'You' : turn.role === 'newer' ? 'A newer version' : turn.model || 'Model';
   const text = (turn.role === 'assistant' ? turn.content || turn.refusal || turn.reasoning : turnText(turn)).replace(/\s+/g, ' ').trim();
   return `${index + 1}. ${who}: ${text.length > 80 ? `${text.slice(0, 79)}…` : text || '(no text)'}`;
 }

@@ -3,7 +3,7 @@
 import { fenced } from './fence';
 export { fenced, fenceFor } from './fence';
 import { attachmentsMarkdown } from './contextPrompt';
-import { oldestTurnsText, sessionUsage, type AssistantTurn, type ChatSession, type MediaTurn, type TokenUsage } from '../../chatProtocol/session';
+import { NEWER_TURN_TEXT, oldestTurnsText, sessionUsage, type AssistantTurn, type ChatSession, type MediaTurn, type TokenUsage } from '../../chatProtocol/session';
 
 export interface Selection {
   text: string;
@@ -89,6 +89,7 @@ export function sessionMarkdown(session: ChatSession, exportedAt: Date, mediaLin
   if (s.systemPrompt.trim()) parts.push(`**System prompt**\n\n${quote(s.systemPrompt)}`);
   for (const turn of session.turns) {
     if (turn.role === 'media') parts.push(mediaSection(turn, mediaLink(turn)));
+    else if (turn.role === 'newer') parts.push(`_${NEWER_TURN_TEXT}; this version cannot show it._`);
     else parts.push(turn.role === 'user' ? `## You\n\n${turn.content}${attachmentsMarkdown(turn.attachments ?? [])}` : assistantSection(turn));
   }
   const total = sessionUsage(session);

@@ -7,49 +7,23 @@
 // (sessionMerge.ts), never overwritten; the index is re-read under its lock before each change; a temp file is
 // removed only when it is stale (its writer, named in it, is gone, and it is old). A session file that cannot be
 // read at all is moved aside as `<name>.corrupt-<time>` and reported; one with bad turns loses only those turns.
+//
+// A file a newer version wrote is read as far as this version understands it; what it does not know (fields, kinds
+// of turn, the file's own fields) is written back unchanged (sessionUnknown.ts), and before the first rewrite of a
+// file with a newer format number its original is copied beside it as `<id>.v<format>.bak.json`.
 import { adviceFor } from '../../ui/core/errorAdvice';
 import { applyDelta, LIMITS, type AssistantTurn, type ChatSession, type TurnDelta } from '../../chatProtocol/session';
 import { isTurnDelta, repairSession } from '../../chatProtocol/sessionData';
-import { hasOnlyKeys, isCount, isId, isRecord, isText } from '../../chatProtocol/validate';
+import { hasOnlyKeys, isCount, isId, isRecord, isText, type Fields } from '../../chatProtocol/validate';
+import { withUnknownFields } from '../../chatProtocol/sessionUnknown';
 import { realClock, type Clock } from '../../util/clock';
 import { Emitter, type Event } from '../../util/events';
 import { withFileLock, type LockOptions } from './fileLock';
 import { processIsAlive, type StoreFileSystem } from './fileSystem';
 import { baseOf, mergeSessions, type SessionBase } from './sessionMerge';
 
-export interface SessionSummary {
-  id: string;
-  title: string;
-  createdAt: number;
-  updatedAt: number;
-  /** The model of the session's settings ('' before one is chosen). */
-  model: string;
-  /** The user's questions in it. */
-  turns: number;
-}
-
-/** A deleted session's files, exactly as they were, so the deletion can be undone. */
-export interface RemovedSession {
-  readonly summary: SessionSummary;
-  readonly files: ReadonlyMap<string, string>;
-}
-
-/** What the store tells its owner; failures are reported, never thrown. */
-export interface StoreReporter {
-  error(error: unknown, what: string): void;
-  /** A session file could not be read at all and was moved aside (to `movedTo`, in the same folder). */
-  corrupt(file: string, movedTo: string, reason: string): void;
-  /** A session file had turns that were repaired or dropped; the rest of the session was kept. */
-  repaired(sessionId: string, repaired: number, dropped: number): void;
-}
-
-export interface StoreOptions {
-  clock?: Clock;
-  /** This extension host's process id (named in temp and lock files). */
-  pid?: number;
-  isAlive?: (pid: number) => boolean;
-  report?: Partial<StoreReporter>;
-}
+export type { RemovedSession, SessionSummary, StoreOptions, StoreReporter } from './sessionStoreTypes';
+import type { RemovedSession, SessionSummary, StoreOptions, StoreReporter } from './sessionStoreTypes';
 
 const FORMAT = 1;
 const INDEX = 'index.json';
@@ -57,7 +31,9 @@ const INDEX = 'index.json';
 export const STALE_TEMP_MS = 60_000;
 /** A temp file this old is removed even if a process with its writer's pid runs (pids are reused). */
 export const ABANDONED_TEMP_MS = 60 * 60_000;
-const REV = /^\{"format":1,"rev":"([A-Za-z0-9-]{1,80})"/;
+const REV = /^\{"format":\d{1,6},"rev":"([A-Za-z0-9-]{1,80})"/;
+/** The envelope's own fields; a newer version's others are kept. */
+const ENVELOPE_KEYS = ['format', 'rev', 'session'];
 
 /** The revision a session file names at its start; files written before revisions are told apart by length. */
 function revisionOf(text: string): string {
@@ -66,6 +42,8 @@ function revisionOf(text: string): string {
 const TEMP = /\.(\d{1,10})-\d+\.tmp$/;
 
 const sessionFile = (id: string) => `${id}.json`;
+/** The copy of a newer version's file kept before this version first rewrites it (no session id holds a dot). */
+export const backupFile = (id: string, format: number) => `${id}.v${format}.bak.json`;
 const journalFile = (sessionId: string, turnId: string) => `${sessionId}.${turnId}.journal`;
 
 /** Entries an earlier version wrote (without model and turns) fail this, so list() reads their files again. */
@@ -105,17 +83,30 @@ class SerialQueue {
 
 /** A session as it was when a save was asked for (the controller goes on changing the live one). */
 interface Snapshot {
-  json: string;
+  session: ChatSession;
   base: SessionBase;
   summary: SessionSummary;
 }
 
-type Stored = { session: ChatSession; repaired: boolean } | { unreadable: string };
+/** A readable session file: the session, and the file as parsed (what this version does not know is kept from it). */
+interface ReadableFile {
+  session: ChatSession;
+  repaired: boolean;
+  format: number;
+  envelope: Fields;
+}
+
+type Stored = ReadableFile | { unreadable: string };
+
+/** The session as this version writes it: a newer version's turn goes back exactly as it was read. */
+function plainSession(session: ChatSession): Fields {
+  return JSON.parse(JSON.stringify(session, (_key, value: unknown) => (isRecord(value) && value.role === 'newer' && isRecord(value.stored) ? value.stored : value))) as Fields;
+}
 
 export class ChatSessionStore {
   private readonly queue = new SerialQueue();
-  /** Per session: the revision this window last read or wrote, and what it held. */
-  private readonly known = new Map<string, { rev: string; base: SessionBase }>();
+  /** Per session: the revision this window last read or wrote, what it held, and the file as parsed. */
+  private readonly known = new Map<string, { rev: string; base: SessionBase; file: Pick<ReadableFile, 'format' | 'envelope'> }>();
   private readonly clock: Clock;
   private readonly pid: number;
   private readonly lock: LockOptions;
@@ -132,8 +123,8 @@ export class ChatSessionStore {
   ) {
     this.clock = options.clock ?? realClock;
     this.pid = options.pid ?? process.pid;
-    this.lock = { clock: this.clock, pid: this.pid, isAlive: options.isAlive ?? processIsAlive };
-    this.report = { error: () => undefined, corrupt: () => undefined, repaired: () => undefined, ...options.report };
+    this.lock = { clock: this.clock, pid: this.pid, isAlive: options.isAlive ?? processIsAlive, staleMs: options.lockStaleMs };
+    this.report = { error: () => undefined, corrupt: () => undefined, repaired: () => undefined, notSaved: () => undefined, ...options.report };
   }
 
   /** The session with its journals replayed; a reply that was streaming comes back interrupted. */
@@ -149,7 +140,7 @@ export class ChatSessionStore {
           return undefined;
         }
         let session = stored.session;
-        this.known.set(id, { rev: revisionOf(text), base: baseOf(session) });
+        this.known.set(id, { rev: revisionOf(text), base: baseOf(session), file: stored });
         const streaming = session.turns.filter((t): t is AssistantTurn => t.role === 'assistant' && t.status === 'streaming');
         const journals = (await this.fs.list()).filter((name) => name.startsWith(`${id}.`) && name.endsWith('.journal'));
         for (const turn of streaming) await this.recover(session.id, turn);
@@ -175,6 +166,20 @@ export class ChatSessionStore {
     return this.queue.run(() => this.writeSession(snapshot)).catch((error: unknown) => {
       this.report.error(error, `saving chat ${session.id}`);
       return undefined;
+    });
+  }
+
+  /**
+   * Saves the session before a request that depends on it leaves: like save(), but a failure rejects with the
+   * error `explain` makes of it (for this folder), reported as `notSaved`, so the caller sends nothing.
+   */
+  saveBeforeSend(session: ChatSession, explain: (error: unknown, folder: string) => Error): Promise<ChatSession | undefined> {
+    const snapshot = this.snapshot(session);
+    return this.queue.run(() => this.writeSession(snapshot)).catch((error: unknown) => {
+      this.report.error(error, `saving chat ${session.id}`);
+      const failure = explain(error, this.fs.location);
+      this.report.notSaved(failure);
+      throw failure;
     });
   }
 
@@ -300,16 +305,17 @@ export class ChatSessionStore {
     } catch {
       return { unreadable: 'it is not valid JSON' };
     }
-    if (!isRecord(parsed) || parsed.format !== FORMAT) return { unreadable: 'it is not a chat session file this version can read' };
+    // A newer format is read as far as this version understands it; nothing it holds is dropped on writing.
+    if (!isRecord(parsed) || !Number.isSafeInteger(parsed.format) || (parsed.format as number) < FORMAT) return { unreadable: 'it is not a chat session file this version can read' };
     const repair = repairSession(parsed.session, id);
     if (!repair) return { unreadable: 'it holds no chat session' };
     const repaired = repair.repaired > 0 || repair.dropped > 0;
     if (repaired) this.report.repaired(id, repair.repaired, repair.dropped);
-    return { session: repair.session, repaired };
+    return { session: repair.session, repaired, format: parsed.format as number, envelope: parsed };
   }
 
   private snapshot(session: ChatSession): Snapshot {
-    return { json: JSON.stringify(session), base: baseOf(session), summary: summaryOf(session) };
+    return { session: structuredClone(session), base: baseOf(session), summary: summaryOf(session) };
   }
 
   /** Writes a snapshot under the session's lock, merging in what another window wrote since this one read it. */
@@ -320,15 +326,24 @@ export class ChatSessionStore {
     await withFileLock(this.fs, file, this.lock, async () => {
       const known = this.known.get(id);
       const text = await this.fs.read(file);
-      if (text !== undefined && revisionOf(text) !== known?.rev) {
+      let previous: Pick<ReadableFile, 'format' | 'envelope'> | undefined;
+      if (text !== undefined && revisionOf(text) === known?.rev) previous = known.file;
+      else if (text !== undefined) {
         const stored = this.parse(text, id);
         if ('unreadable' in stored) await this.moveAside(id, stored.unreadable);
-        else merged = mergeSessions(known?.base ?? { turnIds: new Set(), settings: '', title: stored.session.title }, JSON.parse(snapshot.json) as ChatSession, stored.session);
+        else {
+          previous = stored;
+          merged = mergeSessions(known?.base ?? { turnIds: new Set(), settings: '', title: stored.session.title }, snapshot.session, stored.session);
+        }
       }
-      const json = merged ? JSON.stringify(merged) : snapshot.json;
+      if (text !== undefined && previous && previous.format > FORMAT) await this.keepBackup(backupFile(id, previous.format), text);
+      const session = withUnknownFields(plainSession(merged ?? snapshot.session), previous?.envelope.session);
+      const extra = Object.fromEntries(Object.entries(previous?.envelope ?? {}).filter(([key]) => !ENVELOPE_KEYS.includes(key)));
       const next = `${this.pid}-${++this.counter}-${this.clock.now()}`;
-      await this.writeAtomic(file, `{"format":${FORMAT},"rev":"${next}","session":${json}}`);
-      this.known.set(id, { rev: next, base: merged ? baseOf(merged) : snapshot.base });
+      const format = Math.max(FORMAT, previous?.format ?? FORMAT);
+      const envelope = { format, rev: next, session, ...extra };
+      await this.writeAtomic(file, JSON.stringify(envelope));
+      this.known.set(id, { rev: next, base: merged ? baseOf(merged) : snapshot.base, file: { format, envelope } });
     });
     await this.putSummary(merged ? summaryOf(merged) : snapshot.summary);
     return merged;
@@ -362,6 +377,11 @@ export class ChatSessionStore {
     await this.fs.rename(file, movedTo);
     this.known.delete(id);
     this.report.corrupt(file, movedTo, reason);
+  }
+
+  /** Copies a newer version's file before its first rewrite; an existing copy (the original) is never replaced. */
+  private async keepBackup(name: string, text: string): Promise<void> {
+    if ((await this.fs.modifiedAt(name)) === undefined) await this.writeAtomic(name, text);
   }
 
   private async writeAtomic(name: string, data: string): Promise<void> {

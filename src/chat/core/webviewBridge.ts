@@ -56,6 +56,7 @@ export function wireError(error: TurnError, now: number): WireTurnError {
 
 export function wireTurn(turn: Turn, now: number, media: (turn: MediaTurn) => WireMediaTurn = NO_HUB_WIRE): WireTurn {
   if (turn.role === 'media') return media(turn);
+  if (turn.role === 'newer') return { id: turn.id, role: 'newer', createdAt: turn.createdAt, kind: turn.kind, content: '' };
   if (turn.role === 'user') {
     const { attachments, ...rest } = turn;
     return attachments && attachments.length > 0 ? { ...rest, attachments: attachments.map(chipOf) } : rest;
@@ -288,6 +289,10 @@ export class ChatWebviewBridge implements Disposable {
         return this.send({ type: 'title', title: event.title });
       case 'reloaded':
         return this.sendInit();
+      case 'notSent':
+        // Not saved, so not sent: what the user typed goes back to the input, and its context to the tray.
+        for (const attachment of event.attachments) this.context?.tray.add(attachment);
+        return this.send({ type: 'draft', text: event.text });
     }
   }
 

@@ -15,6 +15,11 @@ function storeReporter(log: vscode.LogOutputChannel): Partial<StoreReporter> {
   const reportedCorrupt = new Set<string>();
   return {
     error: (error, what) => log.error(`Chat: ${what} failed: ${String(error)}`),
+    notSaved: (failure) => {
+      void vscode.window.showErrorMessage(failure.message, 'Open Logs').then((choice) => {
+        if (choice) void vscode.commands.executeCommand(SHARED_COMMANDS.openLogs);
+      });
+    },
     repaired: (id, repaired, dropped) => log.warn(`Chat: chat ${id} had unreadable parts: ${repaired} message(s) repaired, ${dropped} left out; the rest is kept.`),
     corrupt: (file, movedTo, reason) => {
       log.warn(`Chat: ${file} could not be read (${reason}); it was moved aside as ${movedTo}.`);

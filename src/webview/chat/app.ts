@@ -10,7 +10,7 @@ import { Composer } from './composer';
 import { el, iconButton } from './dom';
 import { ProtocolErrorBanner } from './protocolError';
 import { SettingsView } from './settingsView';
-import { AssistantTurnView, usageText, UserTurnView, type TurnContext } from './turnViews';
+import { AssistantTurnView, NewerTurnView, usageText, UserTurnView, type TurnContext } from './turnViews';
 import { MediaTurnView } from './mediaTurnView';
 import { OlderTurns } from './olderTurns';
 import { parseSlash } from '../../chatProtocol/slash';
@@ -20,7 +20,7 @@ export interface HostChannel {
   setState(state: { sessionId: string; draft?: string }): void;
 }
 
-type TurnView = UserTurnView | AssistantTurnView | MediaTurnView;
+type TurnView = UserTurnView | AssistantTurnView | MediaTurnView | NewerTurnView;
 
 export interface ChatAppOptions {
   /**
@@ -261,6 +261,7 @@ export class ChatApp {
   private viewOf(turn: WireTurn, live: boolean): TurnView {
     if (turn.role === 'user') return new UserTurnView(turn, this.context, !live);
     if (turn.role === 'media') return new MediaTurnView(turn, this.context);
+    if (turn.role === 'newer') return new NewerTurnView(turn);
     return new AssistantTurnView(turn, this.context, live || turn.status === 'streaming');
   }
 

@@ -1,7 +1,7 @@
 // The two kinds of message in the transcript. An assistant turn keeps a mirror of its text so each delta can be
 // checked against what is already shown (a gap asks the host for the whole transcript again).
-import { applyDelta, oldestTurnsText, type AssistantTurn, type TokenUsage } from '../../chatProtocol/session';
-import type { WireUserTurn } from '../../chatProtocol/messages';
+import { applyDelta, NEWER_TURN_TEXT, oldestTurnsText, type AssistantTurn, type TokenUsage } from '../../chatProtocol/session';
+import type { WireNewerTurn, WireUserTurn } from '../../chatProtocol/messages';
 import { sentChips } from './attachments';
 import { StreamingMarkdown, type FrameScheduler } from '../markdown';
 import type { TurnFinish, WebviewMessage, WireAssistantTurn, WireTurnError } from '../../chatProtocol/messages';
@@ -74,6 +74,24 @@ export class UserTurnView {
 
   setControls(busy: boolean): void {
     this.editButton.disabled = busy;
+  }
+
+  dispose(): void {
+    this.root.remove();
+  }
+}
+
+/** A turn a newer version of the extension made: kept in the chat, not shown, said so in one small line. */
+export class NewerTurnView {
+  readonly root: HTMLElement;
+
+  constructor(readonly turn: WireNewerTurn) {
+    const note = el('span', { class: 'newer-turn-note', text: `${NEWER_TURN_TEXT}; update the extension to see it.` });
+    this.root = el('article', { class: 'turn newer-turn', attrs: { 'aria-label': NEWER_TURN_TEXT, 'data-turn-id': turn.id, tabindex: '-1' } }, icon('info'), note);
+  }
+
+  get id(): string {
+    return this.turn.id;
   }
 
   dispose(): void {

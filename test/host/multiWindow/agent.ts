@@ -6,8 +6,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
 import type { VideoFeature } from '../../../src/videos/vscode/videoFeature';
+import type { ChatPanel } from '../../../src/chat/vscode/chatPanel';
+import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
 import { EXTENSION_ID, until } from '../helpers';
-import { CONTROL_URL_ENV, WINDOW_HEADER, type AgentId, type Command, type Envelope, type JobSummary, type Reply, type WindowState } from './protocol';
+import { CONTROL_URL_ENV, WINDOW_HEADER, type AgentId, type ChatState, type Command, type Envelope, type JobSummary, type Reply, type WindowState } from './protocol';
 
 interface UndiciRequest {
   origin?: string | URL;
@@ -24,6 +26,7 @@ function tagRequests(origin: string, tag: string): void {
 class Agent {
   private api!: ModelGatewayApi;
   private origin = '';
+  private chat: { manager: ChatPanelManager; panel: ChatPanel; drafts: string[] } | undefined;
 
   constructor(readonly id: AgentId) {}
 
@@ -52,9 +55,38 @@ class Agent {
       case 'showMessage':
         void vscode.window.showInformationMessage(command.text);
         return undefined;
+      case 'chatOpen': {
+        this.chat?.manager.dispose();
+        const manager = (this.api.testing.chat as { createManager(folder: string): ChatPanelManager }).createManager(command.folder);
+        const panel = command.sessionId ? await manager.openSession(command.sessionId) : await manager.newChat();
+        if (!panel) throw new Error(`no chat ${command.sessionId} in ${command.folder}`);
+        const drafts: string[] = [];
+        let loaded = false;
+        panel.onDidPost((message) => {
+          if (message.type === 'init') loaded = true;
+          if (message.type === 'draft') drafts.push(message.text);
+        });
+        this.chat = { manager, panel, drafts };
+        await until(() => loaded, 'the chat webview to load', 60_000);
+        return panel.sessionId;
+      }
+      case 'chatSend': {
+        const panel = this.chat!.panel;
+        await panel.handleMessage({ type: 'send', text: command.text });
+        await panel.controller.idle;
+        await this.chat!.manager.flush();
+        return this.chatState();
+      }
+      case 'chatState':
+        return this.chatState();
       case 'done':
         return undefined;
     }
+  }
+
+  private chatState(): ChatState {
+    const { panel, drafts } = this.chat!;
+    return { sessionId: panel.sessionId, turns: panel.controller.session.turns.map((t) => ({ role: t.role, content: t.content })), drafts };
   }
 
   private state(): WindowState {

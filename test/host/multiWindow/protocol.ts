@@ -14,6 +14,12 @@ export interface JobSummary {
   localState?: string;
 }
 
+export interface ChatState {
+  sessionId: string;
+  turns: Array<{ role: string; content: string }>;
+  drafts: string[];
+}
+
 export interface WindowState {
   /** This extension host's store holds the simulator's poll lease. */
   polling: boolean;
@@ -27,6 +33,12 @@ export type Command =
   | { op: 'state' }
   /** Shows an information message through the API: proves the test sees the notifications a window shows. */
   | { op: 'showMessage'; text: string }
+  /** Opens a chat panel over the chat folder `folder` (a new chat, or the saved one `sessionId`); returns its id. */
+  | { op: 'chatOpen'; folder: string; sessionId?: string }
+  /** Sends a message in the chat opened last, as the webview does, and waits for the reply to finish. */
+  | { op: 'chatSend'; text: string }
+  /** The chat opened last: its turns, and what the host put back in its input box. */
+  | { op: 'chatState' }
   | { op: 'done' };
 
 export interface Envelope {

@@ -3,14 +3,15 @@
 // the pages with playwright; in each window, agent.ts does what this test asks. The simulator's request log tells
 // which window polled: each extension host tags its requests with its window's name.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startSimulator, type RequestLogEntry, type Simulator } from '../../simulator';
 import { AgentControl } from './control';
-import { CONTROL_URL_ENV, WINDOW_HEADER, type JobSummary, type WindowState } from './protocol';
+import { CONTROL_URL_ENV, WINDOW_HEADER, type ChatState, type JobSummary, type WindowState } from './protocol';
 
 const ROOT = resolve(__dirname, '../../../..');
 const AGENT = join(ROOT, 'out', 'test', 'host', 'multiWindow', 'agent.js');
@@ -188,6 +189,43 @@ describe('several windows on one VS Code server', function () {
     await listsAll('window-b');
   });
 
+  it('two extension hosts append to one chat at once: every question and answer is kept, and no file is corrupt', async () => {
+    const folder = join(scratch, 'shared-chat');
+    const sessionId = await control.call<string>('window-a', { op: 'chatOpen', folder });
+    await control.call<ChatState>('window-a', { op: 'chatSend', text: '[echo] opening question' });
+    await control.call<string>('window-b', { op: 'chatOpen', folder, sessionId });
+    const rounds = 3;
+    for (let round = 0; round < rounds; round++) {
+      await Promise.all(['window-a', 'window-b'].map((window) => control.call<ChatState>(window, { op: 'chatSend', text: `[echo] ${window} round ${round}` })));
+    }
+    const names = readdirSync(folder);
+    assert.deepEqual(names.filter((name) => /corrupt|\.tmp$|\.lock/.test(name)), [], `no corrupt, temp or lock file is left: ${names.join(', ')}`);
+    const file = JSON.parse(readFileSync(join(folder, `${sessionId}.json`), 'utf8')) as { session: { turns: Array<{ role: string; content: string }> } };
+    const questions = file.session.turns.filter((t) => t.role === 'user').map((t) => t.content);
+    const expected = ['[echo] opening question', ...['window-a', 'window-b'].flatMap((window) => Array.from({ length: rounds }, (_x, round) => `[echo] ${window} round ${round}`))];
+    assert.deepEqual([...questions].sort(), [...expected].sort(), 'every question of both windows is in the file');
+    const answers = file.session.turns.filter((t) => t.role === 'assistant').map((t) => t.content);
+    for (const question of expected) assert.ok(answers.includes(question.slice('[echo] '.length)), `the answer to “${question}” is in the file`);
+  });
+
+  it('sends nothing from a window whose chat folder is read-only, says so naming the folder, and gives the question back', async () => {
+    const folder = join(scratch, 'read-only-chat');
+    mkdirSync(folder, { recursive: true });
+    makeReadOnly(folder);
+    try {
+      await control.call<string>('window-b', { op: 'chatOpen', folder });
+      const from = lastSeq();
+      const state = await control.call<ChatState>('window-b', { op: 'chatSend', text: '[echo] do not lose me' });
+      assert.deepEqual(state.drafts, ['[echo] do not lose me'], 'the question is back in the input box');
+      assert.deepEqual(state.turns, [], 'no turn lives only in memory');
+      assert.deepEqual(sim.log.filter((e) => e.seq > from && e.path === '/v1/chat/completions'), [], 'nothing was sent (the simulator’s log)');
+      await until(async () => (await shownIn('window-b')).some((m) => m.includes(`could not save the chat in ${folder}`)), 'the error naming the folder', 10_000);
+      assert.deepEqual(readdirSync(folder), []);
+    } finally {
+      makeWritable(folder);
+    }
+  });
+
   it('polls from exactly one window (the simulator\'s log)', async () => {
     const { polls, tags } = await pollersOver(6_000);
     assert.ok(polls >= submitted.length, `every pending job is polled (${polls} polls)`);
@@ -267,6 +305,33 @@ describe('several windows on one VS Code server', function () {
     assert.equal(total, submitted.length, `notifications shown: ${JSON.stringify(Object.fromEntries(shown))}`);
   });
 });
+
+/** A folder nobody may write, root included (chmod alone does not stop root: the folder is made immutable too). */
+function makeReadOnly(folder: string): void {
+  chmodSync(folder, 0o555);
+  if (!isWritable(folder)) return;
+  execFileSync('chattr', ['+i', folder]);
+  assert.ok(!isWritable(folder), `${folder} could not be made read-only here`);
+}
+
+function makeWritable(folder: string): void {
+  try {
+    execFileSync('chattr', ['-i', folder], { stdio: 'ignore' });
+  } catch {
+    // chattr is missing or the folder was never made immutable
+  }
+  chmodSync(folder, 0o755);
+}
+
+function isWritable(folder: string): boolean {
+  try {
+    writeFileSync(join(folder, 'probe'), '');
+    rmSync(join(folder, 'probe'));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 async function until(probe: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

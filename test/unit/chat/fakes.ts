@@ -9,12 +9,15 @@ export interface Hold {
 }
 
 export class MemoryFileSystem implements StoreFileSystem {
+  readonly location = '/memory/chat';
   readonly files = new Map<string, string>();
   /** Modification times, from `now`. */
   readonly modified = new Map<string, number>();
   /** Operation names ('write', 'rename', 'remove', 'append') that throw once, on their next call. */
   readonly failNext = new Set<string>();
   readonly operations: string[] = [];
+  /** Every write fails as on a read-only folder (EROFS) while this is set. */
+  readOnly = false;
   private readonly holds = new Map<string, { name: RegExp; reached: () => void; released: Promise<void> }>();
 
   /** Two stores on one MemoryFileSystem are two windows on one folder. */
@@ -39,6 +42,7 @@ export class MemoryFileSystem implements StoreFileSystem {
       await hold.released;
     }
     if (this.failNext.delete(operation)) throw new Error(`injected ${operation} failure`);
+    if (this.readOnly) throw readOnlyError(operation, name);
   }
 
   private set(name: string, data: string): void {
@@ -79,6 +83,7 @@ export class MemoryFileSystem implements StoreFileSystem {
   appendSync(name: string, data: string): void {
     this.operations.push(`append ${name}`);
     if (this.failNext.delete('append')) throw new Error('injected append failure');
+    if (this.readOnly) throw readOnlyError('append', name);
     this.set(name, (this.files.get(name) ?? '') + data);
   }
 
@@ -92,6 +97,14 @@ export class MemoryFileSystem implements StoreFileSystem {
   async modifiedAt(name: string): Promise<number | undefined> {
     return this.modified.get(name);
   }
+
+  async touch(name: string): Promise<void> {
+    if (this.files.has(name)) this.modified.set(name, this.now());
+  }
+}
+
+function readOnlyError(operation: string, name: string): Error {
+  return Object.assign(new Error(`EROFS: read-only file system, ${operation} '${name}'`), { code: 'EROFS' });
 }
 
 export function result(content: string, extra: Partial<ChatResult> = {}): ChatResult {

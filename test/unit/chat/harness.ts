@@ -2,7 +2,7 @@
 import { ChatController, type ChatEvent } from '../../../src/chat/core/chatController';
 import type { GatewayAccess } from '../../../src/gateway/connection';
 import { defaultSettings, type ChatSession, type ChatSettings } from '../../../src/chatProtocol/session';
-import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
+import { ChatSessionStore, type StoreReporter } from '../../../src/chat/core/sessionStore';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { FakeGateway, MemoryFileSystem } from './fakes';
 
@@ -23,13 +23,15 @@ export interface HarnessOptions {
   defaultModel?: string | undefined;
   /** Another window on the same folder: share its clock and file system, with a pid and id prefix of its own. */
   window?: { clock: FakeClock; fs: MemoryFileSystem; pid: number; session: ChatSession };
+  /** What the store tells its owner besides errors (which land in `storeErrors`). */
+  report?: Partial<StoreReporter>;
 }
 
 export function createHarness(options: HarnessOptions = {}): Harness {
   const clock = options.window?.clock ?? new FakeClock();
   const fs = options.window?.fs ?? new MemoryFileSystem(() => clock.now());
   const storeErrors: string[] = [];
-  const store = new ChatSessionStore(fs, { clock, pid: options.window?.pid ?? 1000, isAlive: () => true, report: { error: (error, what) => storeErrors.push(`${what}: ${String(error)}`) } });
+  const store = new ChatSessionStore(fs, { clock, pid: options.window?.pid ?? 1000, isAlive: () => true, report: { ...options.report, error: (error, what) => storeErrors.push(`${what}: ${String(error)}`) } });
   const gateway = new FakeGateway();
   const access: { result: GatewayAccess } = { result: { ok: true, api: gateway, origin: 'http://127.0.0.1:9' } };
   const session: ChatSession = options.window?.session ?? {

@@ -76,6 +76,7 @@ describe('chat session data: one normaliser, strict checks derived from it', () 
           reply({ usage: { prompt: 1, completion: 1 } }),
           { id: 'u1', role: 'user', createdAt: 1, content: 'same id again' },
           { id: '../etc', role: 'user', createdAt: 1, content: 'a path for an id' },
+          // A role this version does not know is a newer version's kind of turn: kept, not dropped.
           { id: 's', role: 'system', content: 'unknown role' },
           { id: 'u2', role: 'user', createdAt: 3, content: 'Second question' },
         ],
@@ -85,10 +86,11 @@ describe('chat session data: one normaliser, strict checks derived from it', () 
     assert.ok(result);
     assert.deepEqual(
       result.session.turns.map((t) => t.id),
-      ['u1', 'a1', 'u2'],
+      ['u1', 'a1', 's', 'u2'],
     );
+    assert.equal(result.session.turns[2].role, 'newer');
     assert.equal(result.repaired, 1);
-    assert.equal(result.dropped, 3);
+    assert.equal(result.dropped, 2);
     assert.equal(result.session.title, 'Kept');
     assert.equal(result.session.settings.model.length, LIMITS.model);
     assert.equal(result.session.settings.maxTokens, null);

@@ -61,7 +61,7 @@ describe('ChatSessionStore: bad files', () => {
 
   it('drops only the turns that have nothing usable', async () => {
     const { fs, store, reports } = setup();
-    const turns = [{ id: 'u1', role: 'user', createdAt: 1, content: 'Kept' }, { role: 'user', content: 'no id' }, { id: 'u2', role: 'tool', content: 'unknown role' }, 42];
+    const turns = [{ id: 'u1', role: 'user', createdAt: 1, content: 'Kept' }, { role: 'user', content: 'no id' }, { id: '../u2', role: 'tool', content: 'unknown role, and an id that is a path' }, 42];
     fs.files.set('s1.json', stored({ id: 's1', title: 'T', createdAt: 1, updatedAt: 1, settings: 'not settings', turns }));
     const session = await store.load('s1');
     assert.deepEqual(
@@ -94,9 +94,9 @@ describe('ChatSessionStore: bad files', () => {
 
   it('a save never replaces a file it cannot read: it is moved aside first', async () => {
     const { fs, store, reports } = setup();
-    fs.files.set('s1.json', '{"format":99}');
+    fs.files.set('s1.json', '{"format":"x"}');
     await store.save({ id: 's1', title: 'Mine', createdAt: 1, updatedAt: 1, settings: defaultSettings(), turns: [] });
-    assert.equal(fs.files.get('s1.json.corrupt-2025-01-02T03-04-05-678Z'), '{"format":99}');
+    assert.equal(fs.files.get('s1.json.corrupt-2025-01-02T03-04-05-678Z'), '{"format":"x"}');
     assert.ok(fs.files.get('s1.json')?.includes('"Mine"'));
     assert.equal(reports.length, 1);
     assert.match(reports[0], /^corrupt s1\.json -> s1\.json\.corrupt-.* \(it is not a chat session file this version can read\)$/);
