@@ -3,7 +3,13 @@
 export type TimerHandle = { readonly __timerHandle: unique symbol };
 
 export interface Clock {
+  /** Wall time (epoch ms): for what is shown or stored. It can step back or forward (NTP, the user, a resumed VM). */
   now(): number;
+  /**
+   * Milliseconds from an arbitrary origin that never step (`performance.now()`): for delays and deadlines inside this
+   * process, so a wall-clock step neither stalls nor hurries what is scheduled.
+   */
+  monotonic(): number;
   setTimeout(callback: () => void, ms: number): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
 }
@@ -26,9 +32,10 @@ interface LongTimer {
  * re-armed when the previous one fires, so it fires once, at its time. The pieces count the wait itself rather
  * than reading `now()`, so a wall-clock jump neither shortens nor stretches it (as with a plain setTimeout).
  */
-export function clockOn(now: () => number, platform: PlatformTimers): Clock {
+export function clockOn(now: () => number, platform: PlatformTimers, monotonic: () => number = now): Clock {
   return {
     now,
+    monotonic,
     setTimeout(callback, ms) {
       const timer: LongTimer = { raw: undefined };
       let remaining = Number.isNaN(ms) ? 0 : Math.max(0, ms);
@@ -46,10 +53,23 @@ export function clockOn(now: () => number, platform: PlatformTimers): Clock {
   };
 }
 
-export const realClock: Clock = clockOn(() => Date.now(), {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-});
+export const realClock: Clock = clockOn(
+  () => Date.now(),
+  {
+    setTimeout: (callback, ms) => setTimeout(callback, ms),
+    clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  },
+  () => performance.now(),
+);
+
+/** Converts between a clock's two time lines at this moment (exact while the wall clock has not stepped). */
+export function wallFromMonotonic(clock: Clock, monotonicMs: number): number {
+  return monotonicMs + (clock.now() - clock.monotonic());
+}
+
+export function monotonicFromWall(clock: Clock, wallMs: number): number {
+  return wallMs - (clock.now() - clock.monotonic());
+}
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 

@@ -1,4 +1,5 @@
-// A virtual clock for tests and benches: time moves only when advanced, timers run in due order.
+// A virtual clock for tests and benches: time moves only when advanced, timers run in due order. Timers follow the
+// monotonic time, as platform timers do; `stepWall` moves the wall clock alone (an NTP correction, a user's change).
 import { clockOn, MAX_TIMER_MS, type Clock, type PlatformTimers, type TimerHandle } from './clock';
 
 interface FakeTimer {
@@ -8,7 +9,10 @@ interface FakeTimer {
 }
 
 export class FakeClock implements Clock {
+  /** Monotonic time: what timers follow. */
   private time: number;
+  /** Wall time minus monotonic time; 0 until the wall clock steps, so both read the same. */
+  private wallOffset = 0;
   private nextId = 1;
   private timers = new Map<number, FakeTimer>();
 
@@ -28,14 +32,23 @@ export class FakeClock implements Clock {
     },
   };
 
-  private readonly guarded: Clock = clockOn(() => this.time, this.platform);
+  private readonly guarded: Clock = clockOn(() => this.now(), this.platform, () => this.time);
 
   constructor(startAt = 1_700_000_000_000) {
     this.time = startAt;
   }
 
   now(): number {
+    return this.time + this.wallOffset;
+  }
+
+  monotonic(): number {
     return this.time;
+  }
+
+  /** Steps the wall clock by `ms` (negative: back) without moving monotonic time or running timers. */
+  stepWall(ms: number): void {
+    this.wallOffset += ms;
   }
 
   setTimeout(callback: () => void, ms: number): TimerHandle {
@@ -80,9 +93,9 @@ export class FakeClock implements Clock {
     await settle();
   }
 
-  /** Sets the time without running timers; for simulating a gap such as a reload. */
+  /** Sets the time (both readings move) without running timers; for simulating a gap such as a reload. */
   jumpTo(time: number): void {
-    this.time = time;
+    this.time = time - this.wallOffset;
   }
 
   private runTimer(timer: FakeTimer): void {

@@ -2,6 +2,9 @@
 // image links, check that what arrived really is an image or audio within the size limit, and keep it in the history.
 // Pure Node (no `vscode`); failures are GatewayErrors from the client or MediaErrors from here, both read by
 // ui/errorAdvice's adviceFor.
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { accessAdvice, type ErrorAdvice } from '../../ui/core/errorAdvice';
 import type { GatewayAccess } from '../../gateway/connection';
 import { describeBytes, sniffImage } from '../../gateway/mediaTypes';
@@ -10,9 +13,10 @@ import type { CatalogSnapshot } from '../../models/core/modelCatalog';
 import type { MediaDefaults } from '../../settings/settings';
 import type { MediaEntry } from './mediaEntry';
 import type { MediaHistory, NewMediaFile } from './mediaHistory';
+import { writeFileAtomic } from '../../util/atomicFile';
 import { buildImageRequest, buildSpeechRequest, chooseModel, type ImageAsk, type SpeechAsk } from './mediaRequest';
 
-export type MediaErrorCode = 'missing_access' | 'no_model' | 'not_image' | 'too_large' | 'fetch_failed';
+export type MediaErrorCode = 'missing_access' | 'no_model' | 'not_image' | 'too_large' | 'fetch_failed' | 'storage';
 
 export class MediaError extends Error {
   override readonly name = 'MediaError';
@@ -54,6 +58,7 @@ export async function generateImages(deps: MediaCoreDeps, ask: ImageAsk, options
   const { api, origin } = await gatewayAccess(deps);
   const model = await resolveModel(deps, ask.model, defaults.imageModel, 'image');
   const request = buildImageRequest(ask, model, defaults);
+  await checkWritable(deps.history);
   const generation = await api.generateImage(request, { signal: options.signal, maxBytes: defaults.maxBytes });
   const notes = [...generation.rejected];
   const files: NewMediaFile[] = [];
@@ -87,6 +92,7 @@ export async function synthesizeSpeech(deps: MediaCoreDeps, ask: SpeechAsk, opti
   const { api, origin } = await gatewayAccess(deps);
   const model = await resolveModel(deps, ask.model, defaults.speechModel, 'speech');
   const request = buildSpeechRequest(ask, model, defaults);
+  await checkWritable(deps.history);
   const audio = await api.synthesizeSpeech(request, { signal: options.signal, maxBytes: defaults.maxBytes });
   return deps.history.add({ kind: 'speech', origin, model, prompt: request.input, voice: request.voice, files: [{ data: audio.audio, contentType: audio.contentType }], notes: [] });
 }
@@ -99,6 +105,23 @@ export async function resolveModel(deps: Pick<MediaCoreDeps, 'models'>, asked: s
   const listed = chooseModel(undefined, undefined, snapshot?.models ?? [], kind);
   if (listed) return listed;
   throw new MediaError('no_model', `The gateway lists no ${kind} model. Set modelGateway.${kind}.model to the id of one.`);
+}
+
+/**
+ * A probe file in each of the history's folders, before a request whose result the history will keep: when they
+ * cannot be written (read-only, full), nothing is sent, so a paid result is never made only to be lost.
+ */
+async function checkWritable(history: Pick<MediaHistory, 'ready' | 'filesFolder' | 'entriesFolder'>): Promise<void> {
+  await history.ready;
+  for (const folder of [history.filesFolder, history.entriesFolder]) {
+    const probe = join(folder, `probe.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      await writeFileAtomic(probe, '');
+      await rm(probe, { force: true });
+    } catch (error) {
+      throw new MediaError('storage', `Nothing was sent: the Media history folder ${folder} cannot be written (${(error as Error).message}), so the result could not be kept. Make it writable or free some disk space, then try again.`);
+    }
+  }
 }
 
 async function gatewayAccess(deps: MediaCoreDeps): Promise<Extract<GatewayAccess, { ok: true }>> {

@@ -3,18 +3,23 @@
 //
 //   <folder>/entries/<id>.json    one file per entry, written atomically (pid + random temp name, then rename) and
 //                                 never rewritten, so no window's write can drop another window's entry;
-//   <folder>/files/<id>-<n>.<ext> the media, written (atomically) before the entry that names them.
+//   <folder>/files/<id>-<n>.<ext> the media, written (atomically) before the entry that names them;
+//   <folder>/set-aside/<time>-<name> a damaged entry and its files, moved out of the way (never deleted).
 //
+// An entry file this version cannot read is never a reason to delete anything: a damaged one (not JSON, not an
+// object, not its own id) is set aside with its files, once, and `onDidSetAside` says where; one that is well-formed
+// but not as this version writes it (a newer version's) stays where it is, with its files, and is reported once.
 // Other windows' additions and removals arrive through a folder watch and `reload()`.
 import { randomBytes } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MEDIA_EXTENSIONS, type MediaType } from '../../gateway/mediaTypes';
 import { writeFileAtomic } from '../../util/atomicFile';
 import type { Clock, TimerHandle } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
 import { Rerun } from '../../util/rerun';
+import { isRecord } from '../../util/records';
 import { isEntryId, isMediaEntry, LIMITS, type MediaEntry, type MediaFileRef } from './mediaEntry';
 
 export interface NewMediaFile {
@@ -25,6 +30,12 @@ export interface NewMediaFile {
 }
 
 export type NewMediaEntry = Omit<MediaEntry, 'id' | 'createdAt' | 'files'> & { files: NewMediaFile[] };
+
+/** Damaged entries this window moved out of the history, with their files. */
+export interface MediaSetAside {
+  folder: string;
+  files: string[];
+}
 
 export interface MediaHistoryOptions {
   /** The history's own folder (inside the global storage folder). */
@@ -42,7 +53,13 @@ const WATCH_DEBOUNCE_MS = 100;
 export class MediaHistory implements Disposable {
   readonly entriesFolder: string;
   readonly filesFolder: string;
+  readonly setAsideFolder: string;
   private readonly changed = new Emitter<void>();
+  private readonly setAsideEmitter = new Emitter<MediaSetAside>();
+  /** Fires once per scan that set damaged entries aside (the start-up scan's after the constructor returns). */
+  readonly onDidSetAside: Event<MediaSetAside> = this.setAsideEmitter.event;
+  /** Ids of entry files present that this version cannot read (a newer version's): kept, their files too. */
+  private readonly unreadable = new Set<string>();
   /** Fires after the list changed, in this window or (once seen) in another. */
   readonly onDidChange: Event<void> = this.changed.event;
   /** Resolves once the stored entries have been read. */
@@ -56,6 +73,7 @@ export class MediaHistory implements Disposable {
   constructor(private readonly options: MediaHistoryOptions) {
     this.entriesFolder = join(options.folder, 'entries');
     this.filesFolder = join(options.folder, 'files');
+    this.setAsideFolder = join(options.folder, 'set-aside');
     this.ready = this.start();
   }
 
@@ -79,6 +97,7 @@ export class MediaHistory implements Disposable {
     if (input.files.length === 0 || input.files.length > LIMITS.files) throw new Error(`An entry holds 1 to ${LIMITS.files} files, not ${input.files.length}.`);
     const id = `m${this.options.clock.now().toString(36)}${randomBytes(6).toString('hex')}`;
     const files: MediaFileRef[] = [];
+    let added: MediaEntry;
     try {
       for (const [index, file] of input.files.entries()) {
         const name = `${id}-${index + 1}.${MEDIA_EXTENSIONS[file.contentType]}`;
@@ -102,13 +121,14 @@ export class MediaHistory implements Disposable {
       };
       await writeFileAtomic(this.entryPath(id), JSON.stringify(entry));
       this.byId.set(id, entry);
+      added = entry;
     } catch (error) {
       for (const file of files) await rm(this.filePath(file), { force: true }).catch(() => undefined);
       throw error;
     }
     this.changed.fire();
     await this.prune();
-    return this.byId.get(id) ?? (await this.readEntry(id))!;
+    return this.byId.get(id) ?? added;
   }
 
   /** Forgets an entry everywhere: the entry first (no window lists it after), then its files. */
@@ -150,6 +170,7 @@ export class MediaHistory implements Disposable {
     this.disposed = true;
     this.stopWatching();
     this.changed.dispose();
+    this.setAsideEmitter.dispose();
   }
 
   private async start(): Promise<void> {
@@ -175,25 +196,56 @@ export class MediaHistory implements Disposable {
       this.byId.delete(id);
       changed = true;
     }
+    for (const id of this.unreadable) if (!ids.has(id)) this.unreadable.delete(id);
+    const moved: string[] = [];
     for (const id of ids) {
-      if (this.byId.has(id)) continue;
+      if (this.byId.has(id) || this.unreadable.has(id)) continue;
       const entry = await this.readEntry(id);
-      if (!entry) continue;
+      if (entry === 'damaged') moved.push(...(await this.setAside(id)));
+      if (typeof entry !== 'object') continue;
       this.byId.set(id, entry);
       changed = true;
     }
-    if (changed && !this.disposed) this.changed.fire();
+    if (this.disposed) return;
+    if (changed) this.changed.fire();
+    if (moved.length > 0) this.setAsideEmitter.fire({ folder: this.setAsideFolder, files: moved });
   }
 
-  private async readEntry(id: string): Promise<MediaEntry | undefined> {
+  /** The entry; 'damaged' when the file is not an entry at all; 'foreign' for a well-formed one this version cannot read. */
+  private async readEntry(id: string): Promise<MediaEntry | 'damaged' | 'foreign' | undefined> {
+    let parsed: unknown;
     try {
-      const parsed: unknown = JSON.parse(await readFile(this.entryPath(id), 'utf8'));
-      if (isMediaEntry(parsed) && parsed.id === id) return parsed;
-      this.report(new Error(`${id}.json is not a media entry this version can read`), 'reading the media history');
+      parsed = JSON.parse(await readFile(this.entryPath(id), 'utf8'));
     } catch (error) {
+      if (error instanceof SyntaxError) return 'damaged';
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.report(error, `reading media entry ${id}`);
+      return undefined;
     }
-    return undefined;
+    if (!isRecord(parsed) || parsed.id !== id) return 'damaged';
+    if (isMediaEntry(parsed)) return parsed;
+    this.unreadable.add(id);
+    this.report(new Error(`${id}.json is from a newer version: kept as is`), 'reading the media history');
+    return 'foreign';
+  }
+
+  /** Moves a damaged entry and its files to the set-aside folder; their new paths (none when another window did it). */
+  private async setAside(id: string): Promise<string[]> {
+    const prefix = `${this.options.clock.now()}-`;
+    const moved: string[] = [];
+    try {
+      await mkdir(this.setAsideFolder, { recursive: true });
+      const target = join(this.setAsideFolder, `${prefix}${id}.json`);
+      await rename(this.entryPath(id), target);
+      moved.push(target);
+      for (const name of await readdir(this.filesFolder)) {
+        if (!name.startsWith(`${id}-`) || name.endsWith('.tmp')) continue;
+        await rename(join(this.filesFolder, name), join(this.setAsideFolder, `${prefix}${name}`));
+        moved.push(join(this.setAsideFolder, `${prefix}${name}`));
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.report(error, `setting ${id} aside`);
+    }
+    return moved;
   }
 
   private async prune(): Promise<void> {
@@ -201,13 +253,15 @@ export class MediaHistory implements Disposable {
     for (const entry of this.entries().slice(limit)) await this.remove(entry.id);
   }
 
-  /** Deletes what crashed windows left: old temp files, and old files that no entry names. */
+  /** Deletes what crashed windows left: old temp files, and old files that no entry file names. */
   private async sweep(): Promise<void> {
     const now = this.options.clock.now();
     const named = new Set(this.entries().flatMap((e) => e.files.map((f) => f.name)));
+    // Files of an entry this version cannot read are that entry's, not a crashed writer's.
+    const kept = (name: string) => named.has(name) || this.unreadable.has(name.split('-')[0]);
     for (const [folder, isLeftover] of [
       [this.entriesFolder, (name: string) => name.endsWith('.tmp')],
-      [this.filesFolder, (name: string) => name.endsWith('.tmp') || !named.has(name)],
+      [this.filesFolder, (name: string) => name.endsWith('.tmp') || !kept(name)],
     ] as const) {
       for (const name of await readdir(folder).catch(() => [] as string[])) {
         if (!isLeftover(name)) continue;

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { formatBytes } from '../../util/bytes';
 import { escapeMarkdown } from '../../util/html';
 import { entrySummary, shortText, type MediaEntry } from '../core/mediaEntry';
+import { showAdvice } from '../../ui/vscode/notify';
 import type { MediaHistory } from '../core/mediaHistory';
 import { MEDIA_COMMANDS } from './feature';
 import { formatAge } from '../../util/age';
@@ -30,6 +31,13 @@ export class MediaHistoryView implements vscode.TreeDataProvider<MediaNode>, vsc
     this.treeView = viewId ? vscode.window.createTreeView(viewId, { treeDataProvider: this, showCollapseAll: false }) : undefined;
     this.subscriptions.push(
       new vscode.Disposable(history.onDidChange(() => this.update()).dispose),
+      // Said once per batch, by the window that moved the files: where they are, and a way to look at them.
+      new vscode.Disposable(
+        history.onDidSetAside(({ files, folder }) => {
+          const message = `Damaged Media history files (${files.length}) were moved, not deleted, to ${folder}.`;
+          void showAdvice({ kind: 'other', message, actions: [{ title: 'Reveal Folder', command: 'revealFileInOS', args: [vscode.Uri.file(folder)] }] }, 'warning');
+        }).dispose,
+      ),
       vscode.window.onDidChangeWindowState((state) => state.focused && void history.reload()),
     );
     void history.ready.then(() => this.update());

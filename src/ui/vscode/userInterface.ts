@@ -62,8 +62,8 @@ export interface UserInterface {
 
   openExternal(url: string): Thenable<boolean>;
   copy(text: string): Thenable<void>;
-  /** Opens a file in an editor, or shows it in the Explorer. */
-  showFile(uri: vscode.Uri, how: 'open' | 'reveal'): Thenable<unknown>;
+  /** Opens a file in an editor, shows it in the Explorer, or in the operating system's file manager (`os`). */
+  showFile(uri: vscode.Uri, how: 'open' | 'reveal' | 'os'): Thenable<unknown>;
 }
 
 export const vscodeUserInterface: UserInterface = {
@@ -95,5 +95,5 @@ export const vscodeUserInterface: UserInterface = {
   // signed query of the link and break its signature.
   openExternal: (url) => vscode.env.openExternal(url as unknown as vscode.Uri),
   copy: (text) => vscode.env.clipboard.writeText(text),
-  showFile: (uri, how) => vscode.commands.executeCommand(how === 'open' ? 'vscode.open' : 'revealInExplorer', uri),
+  showFile: (uri, how) => vscode.commands.executeCommand(how === 'open' ? 'vscode.open' : how === 'os' ? 'revealFileInOS' : 'revealInExplorer', uri),
 };

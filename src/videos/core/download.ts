@@ -2,12 +2,15 @@
 // the API calls use; redirects followed under the one link rule; the key only to the gateway's origin). Everything
 // about the file is chosen here, not by the server: the name comes from the job id, the extension from an allowlist
 // by Content-Type, the size is capped, and the file is created exclusively (a name that exists, even as a dangling
-// link, is never written through).
+// link, is never written through). The bytes go to a `.part` file beside it, which gets the name only once complete,
+// so a crash or a kill mid-download never leaves a partial video under the name.
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
 import { openResult, ResultFetchError, type OpenResultOptions, type ResultFetchErrorCode } from '../../gateway/resultFetch';
 import { formatBytes } from '../../util/bytes';
-import { createNewFile, NewFileError } from '../../util/newFile';
+import { createNewFile, NewFileError, openNewFile } from '../../util/newFile';
 
 export { isWindowsReservedName, resultFileStem } from './resultFileName';
 
@@ -76,7 +79,8 @@ export async function downloadResult(url: string, directory: string, stem: strin
     }
     const contentType = response.headers['content-type'];
     const total = lengthOf(response.headers);
-    created = await createNewFile(directory, stem, (videoExtensionFor(contentType) as { extension: string }).extension);
+    const extension = (videoExtensionFor(contentType) as { extension: string }).extension;
+    created = await createPartFile(directory, `${stem}${extension}`);
     let received = 0;
     try {
       for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
@@ -89,8 +93,10 @@ export async function downloadResult(url: string, directory: string, stem: strin
       response.body.destroy();
     }
     if (total !== undefined && received !== total) throw new DownloadError('incomplete', `Received ${received} of ${total} bytes; the connection broke before the whole video arrived.`);
+    await created.handle.datasync();
     await created.handle.close();
-    return { file: created.file, bytes: received, contentType, finalUrl: response.finalUrl };
+    const file = await publish(created.file, directory, stem, extension);
+    return { file, bytes: received, contentType, finalUrl: response.finalUrl };
   } catch (error) {
     if (created) {
       await created.handle.close().catch(() => undefined);
@@ -98,6 +104,39 @@ export async function downloadResult(url: string, directory: string, stem: strin
     }
     throw downloadErrorOf(error, created !== undefined);
   }
+}
+
+/** The file the bytes go to until they are all there: `<name>.<pid>-<random>.part`, created exclusively. */
+async function createPartFile(directory: string, name: string): Promise<{ file: string; handle: FileHandle }> {
+  const file = join(directory, `${name}.${process.pid}-${randomBytes(4).toString('hex')}.part`);
+  const handle = await openNewFile(file);
+  if (handle === 'exists') throw new NewFileError(`Could not create ${file}: it exists`);
+  return { file, handle };
+}
+
+/**
+ * Gives the complete `.part` file its name: `stem + extension`, or `stem (2)…` when taken. A hard link fails when
+ * the name exists (even as a dangling link), so nothing is written over or through; where links are not supported,
+ * the name is reserved by an exclusive create and the file renamed over it.
+ */
+async function publish(part: string, directory: string, stem: string, extension: string): Promise<string> {
+  for (let n = 1; n < 10_000; n++) {
+    const file = join(directory, n === 1 ? `${stem}${extension}` : `${stem} (${n})${extension}`);
+    try {
+      await fs.link(part, file);
+      await fs.rm(part, { force: true });
+      return file;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
+      const reserved = await createNewFile(directory, stem, extension, n);
+      await reserved.handle.close();
+      await fs.rename(part, reserved.file);
+      return reserved.file;
+    }
+  }
+  throw new NewFileError(`Too many files named like ${stem}${extension} in ${directory}.`);
 }
 
 /** Why a response is not saved: an error status, a body that is not a video, or a declared size over the limit. */

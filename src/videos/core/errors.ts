@@ -19,3 +19,19 @@ export class MissingApiKeyError extends Error {
     super(`No API key for ${origin}`);
   }
 }
+
+/**
+ * The job's record could not be written before its request was sent (a read-only folder, a full disk): nothing was
+ * sent, since a paid job that lives only in memory would be lost with the window.
+ */
+export class JobStorageError extends Error {
+  override readonly name = 'JobStorageError';
+  readonly code = 'storage';
+  constructor(
+    readonly folder: string,
+    cause: unknown,
+  ) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`Not sent: could not save the video job in ${folder} (${reason}). Make it writable or free disk space, then try again.`, { cause });
+  }
+}

@@ -4,13 +4,15 @@
 //   jobs/<name>.refresh    a window that does not poll asks the polling window to check jobs now;
 //   removed/<key>          a tombstone: a window that was still writing the job deletes its file again;
 //   finished/<key>         created exclusively by the one window that announces the job's end;
-//   leases/<origin>.lock   which window polls a gateway (see pollLease.ts).
+//   leases/<origin>.lock   which window polls a gateway (see pollLease.ts);
+//   jobs/<key>.v<N>.bak.json  a file of a newer schema version N as it was before this version first rewrote it;
+//   set-aside/<key>.<time>.json  a job file that could not be read (damaged), moved out of the way, never deleted.
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { copyFile, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Disposable } from '../../util/events';
 import { createExclusiveSync, writeFileAtomic } from '../../util/atomicFile';
+import type { Disposable } from '../../util/events';
 
 /** Keys become file names: plain, short, no dots. */
 export function isJobKey(key: string): boolean {
@@ -43,13 +45,21 @@ export class JobFiles {
   readonly removedDir: string;
   readonly finishedDir: string;
   readonly leasesDir: string;
+  readonly setAsideDir: string;
 
   constructor(readonly root: string) {
+    this.setAsideDir = join(root, 'set-aside');
     this.jobsDir = join(root, 'jobs');
     this.removedDir = join(root, 'removed');
     this.finishedDir = join(root, 'finished');
     this.leasesDir = join(root, 'leases');
-    for (const dir of [this.jobsDir, this.removedDir, this.finishedDir, this.leasesDir]) mkdirSync(dir, { recursive: true });
+    for (const dir of [this.jobsDir, this.removedDir, this.finishedDir, this.leasesDir]) {
+      try {
+        mkdirSync(dir, { recursive: true });
+      } catch {
+        // Storage that cannot be written: the jobs that are there are still shown, and each write says why it failed.
+      }
+    }
   }
 
   private jobPath(key: string): string {
@@ -58,9 +68,9 @@ export class JobFiles {
 
   /** Every job file's text, read at once (used when the store starts). Removed jobs are left out. */
   readAllSync(): Map<string, string> {
-    const removed = new Set(readdirSync(this.removedDir));
+    const removed = new Set(namesInSync(this.removedDir));
     const texts = new Map<string, string>();
-    for (const name of readdirSync(this.jobsDir)) {
+    for (const name of namesInSync(this.jobsDir)) {
       const key = keyOf(name);
       if (key === undefined || removed.has(key)) continue;
       try {
@@ -112,11 +122,13 @@ export class JobFiles {
 
   /**
    * Replaces the job's file atomically and durably. Resolves 'removed' when another window removed the job (before
-   * or during the write): the file is then deleted again, so a removed job never comes back.
+   * or during the write): the file is then deleted again, so a removed job never comes back. With `backupOf` (the
+   * file's newer schema version), the file as it is is first copied beside it: no backup, no rewrite.
    */
-  async write(key: string, text: string): Promise<'written' | 'removed'> {
+  async write(key: string, text: string, backupOf?: number): Promise<'written' | 'removed'> {
     if (this.isRemoved(key)) return 'removed';
     const path = this.jobPath(key);
+    if (backupOf !== undefined) await backUp(path, join(this.jobsDir, `${key}.v${backupOf}.bak.json`));
     await writeFileAtomic(path, text);
     // The remover creates the tombstone before deleting the file, so checking after the rename cannot miss it.
     if (!this.isRemoved(key)) return 'written';
@@ -129,6 +141,25 @@ export class JobFiles {
     writeFileSync(join(this.removedDir, key), '');
     await rm(this.jobPath(key), { force: true });
     await rm(join(this.finishedDir, key), { force: true });
+  }
+
+  /**
+   * Moves a job file that cannot be read out of the jobs folder, to `set-aside/<key>.<time>.json`, if it still
+   * holds `text` (a window may have replaced it meanwhile). The new path, or undefined when another window moved
+   * or replaced it first.
+   */
+  setAsideSync(key: string, text: string, now: number): string | undefined {
+    const path = this.jobPath(key);
+    try {
+      if (readFileSync(path, 'utf8') !== text) return undefined;
+      mkdirSync(this.setAsideDir, { recursive: true });
+      const target = join(this.setAsideDir, `${key}.${now}-${randomBytes(3).toString('hex')}.json`);
+      renameSync(path, target);
+      return target;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
   }
 
   isRemoved(key: string): boolean {
@@ -202,6 +233,23 @@ export class JobFiles {
     for (const name of await readdir(this.leasesDir)) if (name.endsWith('.tmp')) await old(this.leasesDir, name, TEMP_MAX_AGE_MS);
     for (const name of await readdir(this.removedDir)) await old(this.removedDir, name, TOMBSTONE_MAX_AGE_MS);
     for (const name of await readdir(this.finishedDir)) if (!existsSync(this.jobPath(name))) await old(this.finishedDir, name, TOMBSTONE_MAX_AGE_MS);
+  }
+}
+
+/** Copies `path` to `backup` (replacing an older backup: the text being replaced is the newer version's latest). */
+async function backUp(path: string, backup: string): Promise<void> {
+  try {
+    await copyFile(path, backup);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+function namesInSync(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 

@@ -12,17 +12,24 @@ import { isRecord } from '../../util/records';
  */
 export type LocalState = 'submitting' | 'uncertain' | 'not_found';
 
+/** The version of the stored record this code writes; a file with a higher one was written by a newer version. */
+export const JOB_SCHEMA_VERSION = 1;
+
 export interface VideoJobParameters {
   resolution?: string;
   duration?: number;
   /** Other members of the request's `parameters`. */
   extra?: Record<string, unknown>;
+  /** Members a newer version stored here, kept as they were. */
+  [unknown: string]: unknown;
 }
 
 export interface VideoJobError {
   message: string;
   code?: string;
   status?: number;
+  /** Members a newer version stored here, kept as they were. */
+  [unknown: string]: unknown;
 }
 
 export interface VideoJobRecord {
@@ -48,6 +55,10 @@ export interface VideoJobRecord {
   completedAt?: number;
   /** The store that is sending the submission (`<pid>:<instance>`); only set while `localState` is 'submitting'. */
   submitter?: string;
+  /** The stored file's schema version when a newer version wrote it (kept: its fields still mean what it meant). */
+  schemaVersion?: number;
+  /** Top-level members this version does not know, written back unchanged. */
+  unknown?: Record<string, unknown>;
 }
 
 const SOURCE_VIDEO_KEYS = ['video_url', 'source_video_url', 'video', 'videoUrl'];
@@ -147,22 +158,34 @@ const LOCAL_STATES: readonly LocalState[] = ['submitting', 'uncertain', 'not_fou
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
+/** Members of a stored record this version reads, in the order they are written; the rest round-trip in `unknown`. */
+const KNOWN_MEMBERS = ['schemaVersion', 'key', 'id', 'origin', 'model', 'prompt', 'parameters', 'inputExtra', 'sourceVideoUrl', 'status', 'localState', 'error', 'resultUrls', 'createdAt', 'updatedAt', 'completedAt', 'submitter'] as const;
+/** What versions before the schema version kept in the record: the poll schedule, which the scheduler alone owns now. */
+const RETIRED_MEMBERS = ['nextPollAt', 'pollCount', 'lastPolledAt'];
+
+/** The schema version a stored value declares (1 when it declares none, as files of earlier versions). */
+export function storedSchemaVersion(value: Record<string, unknown>): number {
+  const version = value.schemaVersion;
+  return typeof version === 'number' && Number.isInteger(version) && version > 0 ? version : 1;
+}
+
 /**
- * A well-formed record built from what storage held (a file another window or an older version wrote), or
- * undefined when a required field is missing. Unknown members are dropped: older versions kept the poll schedule
- * (`nextPollAt`, `pollCount`, `lastPolledAt`) in the record, and the scheduler alone owns it now.
+ * A well-formed record built from what storage held (a file another window, an older or a newer version wrote), or
+ * undefined when a required field is missing. Members this version does not know are kept and written back as
+ * they were, except the poll schedule of versions before the schema version.
  */
 export function recordFromStored(value: unknown): VideoJobRecord | undefined {
   if (!isRecord(value)) return undefined;
   const { key, origin, model, prompt, status, createdAt, resultUrls, parameters } = value;
   if (!isString(key) || !isString(origin) || !isString(model) || !isString(prompt) || !isString(status) || !isTime(createdAt)) return undefined;
   if (!Array.isArray(resultUrls) || !isRecord(parameters)) return undefined;
+  const version = storedSchemaVersion(value);
   const record: VideoJobRecord = {
     key,
     origin,
     model,
     prompt,
-    parameters: {},
+    parameters: othersOf(parameters, ['resolution', 'duration', 'extra']),
     status,
     resultUrls: resultUrls.filter(isString),
     createdAt,
@@ -176,19 +199,28 @@ export function recordFromStored(value: unknown): VideoJobRecord | undefined {
   if (isString(value.sourceVideoUrl)) record.sourceVideoUrl = value.sourceVideoUrl;
   if (LOCAL_STATES.includes(value.localState as LocalState)) record.localState = value.localState as LocalState;
   if (isRecord(value.error) && isString(value.error.message)) {
-    record.error = { message: value.error.message };
+    record.error = { ...othersOf(value.error, ['message', 'code', 'status']), message: value.error.message };
     if (isString(value.error.code)) record.error.code = value.error.code;
     if (typeof value.error.status === 'number') record.error.status = value.error.status;
   }
   if (isTime(value.completedAt)) record.completedAt = value.completedAt;
   if (record.localState === 'submitting' && isString(value.submitter)) record.submitter = value.submitter;
+  if (version > JOB_SCHEMA_VERSION) record.schemaVersion = version;
+  const unknown = othersOf(value, [...KNOWN_MEMBERS, ...(version <= 1 ? RETIRED_MEMBERS : [])]);
+  if (Object.keys(unknown).length > 0) record.unknown = unknown;
   return record;
 }
 
-/** The record as stored, members in a fixed order: equal records give equal text. */
+/** The members of `value` not named in `known`. */
+function othersOf(value: Record<string, unknown>, known: Iterable<string>): Record<string, unknown> {
+  const skip = new Set(known);
+  return Object.fromEntries(Object.entries(value).filter(([name]) => !skip.has(name)));
+}
+
+/** The record as stored, members in a fixed order (unknown ones last): equal records give equal text. */
 export function recordText(record: VideoJobRecord): string {
-  const { key, id, origin, model, prompt, parameters, inputExtra, sourceVideoUrl, status, localState, error, resultUrls, createdAt, updatedAt, completedAt, submitter } = record;
-  return JSON.stringify({ key, id, origin, model, prompt, parameters, inputExtra, sourceVideoUrl, status, localState, error, resultUrls, createdAt, updatedAt, completedAt, submitter });
+  const members: Record<string, unknown> = { ...record, schemaVersion: record.schemaVersion ?? JOB_SCHEMA_VERSION };
+  return JSON.stringify({ ...Object.fromEntries(KNOWN_MEMBERS.map((name) => [name, members[name]])), ...record.unknown });
 }
 
 /** A copy sharing nothing mutable with the original (cheaper than structuredClone, which showed in the bench). */
@@ -197,5 +229,6 @@ export function cloneRecord(record: VideoJobRecord): VideoJobRecord {
   if (record.parameters.extra) copy.parameters.extra = structuredClone(record.parameters.extra);
   if (record.inputExtra) copy.inputExtra = structuredClone(record.inputExtra);
   if (record.error) copy.error = { ...record.error };
+  if (record.unknown) copy.unknown = structuredClone(record.unknown);
   return copy;
 }

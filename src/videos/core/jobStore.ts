@@ -7,6 +7,7 @@ import type { GatewayApi, VideoRequest } from '../../gateway/types';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
 import { readError, type ErrorFields } from '../../gateway/errors';
+import { JobStorageError } from './errors';
 import { endOwner, newOwnerId, ownerAlive } from './owners';
 import { JobFiles, type RefreshRequest } from './jobFiles';
 import {
@@ -54,6 +55,12 @@ export interface JobStoreOptions {
   newKey?: () => string;
 }
 
+/** Job files this version could not read (damaged), moved out of the jobs folder by this window. */
+export interface SetAsideBatch {
+  folder: string;
+  files: string[];
+}
+
 export interface JobsChange {
   /** Keys of exactly the records added, changed or removed. */
   keys: string[];
@@ -83,6 +90,9 @@ export class JobStore implements Disposable {
    * that announces it: across the windows sharing the folder, each job's end is announced once.
    */
   readonly onDidFinish = this.finishEmitter.event;
+  private readonly setAsideEmitter = new Emitter<SetAsideBatch>();
+  /** Fires once per load or re-scan that set damaged job files aside (after the constructor, for those it found). */
+  readonly onDidSetAside = this.setAsideEmitter.event;
   readonly onDidChangePause: Event<PauseChange>;
   readonly onAuthRequired: Event<AuthRequired>;
 
@@ -110,6 +120,8 @@ export class JobStore implements Disposable {
         applyFromDisk: (incoming, gone) => this.applyFromDisk(incoming, gone),
         dropRemoved: (key) => this.publish(this.forget([key]), []),
         refreshRequested: (request) => this.refreshRequested(request),
+        // Later, so that what the first load found reaches the listeners added once the store is built.
+        setAside: (files) => queueMicrotask(() => !this.disposed && this.setAsideEmitter.fire({ folder: this.files.setAsideDir, files })),
         onError: (error) => this.onPersistError(error),
       },
     });
@@ -152,7 +164,8 @@ export class JobStore implements Disposable {
   }
 
   /**
-   * Submits a job. A 'submitting' record is stored first; the gateway's answer replaces it and is persisted before
+   * Submits a job. A 'submitting' record is stored first (when it cannot be written, nothing is sent: this rejects
+   * with a JobStorageError naming the folder); the gateway's answer replaces it and is persisted before
    * any event fires or this returns. If the request may have reached the gateway without an answer, the record
    * turns 'uncertain' and is returned (never resubmitted automatically). A definite refusal removes the record and
    * rethrows the error.
@@ -267,6 +280,7 @@ export class JobStore implements Disposable {
     for (const disposable of this.disposables) disposable.dispose();
     this.changeEmitter.dispose();
     this.finishEmitter.dispose();
+    this.setAsideEmitter.dispose();
   }
 
   private async submitReplacing(origin: string, request: VideoRequest, replaces: string | undefined): Promise<VideoJobRecord> {
@@ -274,7 +288,16 @@ export class JobStore implements Disposable {
     const record = recordFromRequest(this.newKey(), origin, request, this.clock.now());
     record.submitter = this.owner;
     this.records.set(record.key, record);
-    await this.commit([record.key]);
+    this.roles.follow([record.key]);
+    try {
+      await this.sync.persistOrThrow(record.key);
+    } catch (error) {
+      // On disk before the request leaves, or not sent at all.
+      this.forget([record.key]);
+      this.sync.discard(record.key);
+      throw new JobStorageError(this.files.jobsDir, error);
+    }
+    this.publish([record.key], []);
 
     let outcome: { job: Awaited<ReturnType<GatewayApi['submitVideo']>> } | { error: ErrorFields; raw: unknown };
     try {

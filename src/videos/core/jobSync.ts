@@ -6,7 +6,8 @@ import type { Clock, TimerHandle } from '../../util/clock';
 import type { Disposable } from '../../util/events';
 import type { Memento } from '../../util/memento';
 import { isJobKey, sameStamp, type FileStamp, type JobFiles, type RefreshRequest } from './jobFiles';
-import { recordFromStored, recordText, type VideoJobRecord } from './jobRecord';
+import { isRecord } from '../../util/records';
+import { JOB_SCHEMA_VERSION, recordFromStored, recordText, storedSchemaVersion, type VideoJobRecord } from './jobRecord';
 
 /** Where versions before the shared folder kept every job, as one array. */
 export const VIDEO_JOBS_STORAGE_KEY = 'modelGateway.videoJobs.v1';
@@ -25,6 +26,8 @@ export interface JobSyncHost {
   dropRemoved(key: string): void;
   /** A window that does not poll asked for a check; true when this store handled it (it polls that origin). */
   refreshRequested(request: RefreshRequest): boolean;
+  /** Job files that could not be read were moved to these paths (one call per load or re-scan that moved any). */
+  setAside(paths: string[]): void;
   onError(error: unknown): void;
 }
 
@@ -40,10 +43,14 @@ export interface JobSyncOptions {
 export class JobSync implements Disposable {
   private readonly files: JobFiles;
   private readonly host: JobSyncHost;
-  /** The text of each job file as this window last wrote or read it. */
-  private readonly disk = new Map<string, { text: string; stamp?: FileStamp }>();
+  /** The text of each job file as this window last wrote or read it; `ours` when this window wrote it. */
+  private readonly disk = new Map<string, { text: string; stamp?: FileStamp; ours?: boolean }>();
+  /** Files of a newer version that this one cannot read, already reported. */
+  private readonly foreign = new Set<string>();
   /** Keys changed in memory and not written yet; what another window wrote does not replace them. */
   private readonly dirty = new Set<string>();
+  /** Why the last write of a key failed (cleared when one succeeds). */
+  private readonly failures = new Map<string, unknown>();
   private tail: Promise<void> = Promise.resolve();
   private queuedWrite: Promise<void> | undefined;
   private queuedRescan: Promise<void> | undefined;
@@ -82,14 +89,16 @@ export class JobSync implements Disposable {
     if (!failed) void Promise.resolve(legacy.storage.update(key, undefined)).then(undefined, (error: unknown) => this.host.onError(error));
   }
 
-  /** Every well-formed job in the folder, read at once. */
+  /** Every well-formed job in the folder, read at once; damaged files are set aside. */
   loadSync(): VideoJobRecord[] {
     const records: VideoJobRecord[] = [];
+    const setAside: string[] = [];
     for (const [key, text] of this.files.readAllSync()) {
       this.disk.set(key, { text });
-      const record = parseJobFile(key, text);
+      const record = this.readJob(key, text, setAside);
       if (record) records.push(record);
     }
+    if (setAside.length > 0) this.host.setAside(setAside);
     return records;
   }
 
@@ -108,6 +117,18 @@ export class JobSync implements Disposable {
     });
     this.queuedWrite = write;
     return write;
+  }
+
+  /** Like persist, but rejects with the write's error when the record could not be written. */
+  async persistOrThrow(key: string): Promise<void> {
+    await this.persist(key);
+    if (this.failures.has(key)) throw this.failures.get(key);
+  }
+
+  /** Forgets a key whose record was never written (its first write failed): no retry, no deletion to write. */
+  discard(key: string): void {
+    this.dirty.delete(key);
+    this.failures.delete(key);
   }
 
   /** Reads what other windows changed since the last look; runs by itself on watch events and on a timer. */
@@ -168,14 +189,19 @@ export class JobSync implements Disposable {
           continue;
         }
         const text = recordText(record);
-        if (this.disk.get(key)?.text === text) continue;
-        if ((await this.files.write(key, text)) === 'removed') {
+        const known = this.disk.get(key);
+        if (known?.text === text) continue;
+        // A newer version's file is backed up before this version first rewrites it.
+        const backupOf = record.schemaVersion !== undefined && known && !known.ours ? record.schemaVersion : undefined;
+        if ((await this.files.write(key, text, backupOf)) === 'removed') {
           this.disk.delete(key);
           this.host.dropRemoved(key);
-        } else this.disk.set(key, { text });
+        } else this.disk.set(key, { text, ours: true });
+        this.failures.delete(key);
       } catch (error) {
         // Kept in memory, and written with the next change.
         this.dirty.add(key);
+        this.failures.set(key, error);
         this.host.onError(error);
       }
     }
@@ -184,16 +210,18 @@ export class JobSync implements Disposable {
   private async readChanges(): Promise<void> {
     const { stamps, requests } = await this.files.scan();
     const incoming: VideoJobRecord[] = [];
+    const setAside: string[] = [];
     for (const [key, stamp] of stamps) {
       const known = this.disk.get(key);
       if (known && sameStamp(known.stamp, stamp)) continue;
       const file = await this.files.read(key);
       if (!file) continue;
-      this.disk.set(key, file);
+      this.disk.set(key, known?.text === file.text ? { ...known, stamp: file.stamp } : file);
       if (known?.text === file.text) continue;
-      const record = parseJobFile(key, file.text);
+      const record = this.readJob(key, file.text, setAside);
       if (record) incoming.push(record);
     }
+    if (setAside.length > 0 && !this.disposed) this.host.setAside(setAside);
     const gone: string[] = [];
     for (const key of this.disk.keys()) {
       if (stamps.has(key)) continue;
@@ -210,13 +238,40 @@ export class JobSync implements Disposable {
       if (!request || this.host.refreshRequested(request)) this.files.dropRefreshRequest(name);
     }
   }
-}
 
-function parseJobFile(key: string, text: string): VideoJobRecord | undefined {
-  try {
-    const record = recordFromStored(JSON.parse(text));
-    return record?.key === key ? record : undefined;
-  } catch {
+  /**
+   * The record a job file holds. A file this version cannot read is set aside (its new path joins `setAside`), unless
+   * a newer version wrote it: that one stays where it is, for that version, and is reported once.
+   */
+  private readJob(key: string, text: string, setAside: string[]): VideoJobRecord | undefined {
+    const parsed = parseJobFile(key, text);
+    if (typeof parsed === 'object') return parsed;
+    if (typeof parsed === 'number') {
+      if (!this.foreign.has(key)) this.host.onError(new Error(`${key}.json is from a newer version (schema ${parsed}): left as is`));
+      this.foreign.add(key);
+      return undefined;
+    }
+    try {
+      const moved = this.files.setAsideSync(key, text, this.options.clock.now());
+      if (moved) setAside.push(moved);
+      if (moved) this.disk.delete(key);
+    } catch (error) {
+      this.host.onError(error);
+    }
     return undefined;
   }
+}
+
+/** The record; the schema version of a newer version's file this one cannot read; 'damaged' for anything else. */
+function parseJobFile(key: string, text: string): VideoJobRecord | number | 'damaged' {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 'damaged';
+  }
+  const record = recordFromStored(value);
+  if (record?.key === key) return record;
+  const version = isRecord(value) ? storedSchemaVersion(value) : 1;
+  return version > JOB_SCHEMA_VERSION ? version : 'damaged';
 }

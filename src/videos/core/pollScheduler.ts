@@ -1,8 +1,9 @@
 // Decides when each pending video job is polled. One scheduler serves every gateway origin; it holds at most one
 // timer, and none while nothing is pending or everything pending is blocked. When one job is due next (backoff,
-// the learned window, the gateway's hints) is pollTiming.ts's; the limits every poll obeys are here.
+// the learned window, the gateway's hints) is pollTiming.ts's; the limits every poll obeys are here. Times kept inside
+// are monotonic, so a wall-clock step neither stalls nor hurries polling; times in and out of the API are wall times.
 import type { VideoJob } from '../../gateway/types';
-import type { Clock, TimerHandle } from '../../util/clock';
+import { monotonicFromWall, wallFromMonotonic, type Clock, type TimerHandle } from '../../util/clock';
 import { Emitter, type Disposable } from '../../util/events';
 import { readError } from '../../gateway/errors';
 import { classifyPollError } from './errors';
@@ -88,11 +89,13 @@ export class PollScheduler implements Disposable {
    */
   track(target: PollTarget, options: TrackOptions = {}): void {
     if (this.disposed || this.entries.has(target.key)) return;
-    const now = this.clock.now();
-    const timing = new JobTiming(this.policy, target.origin, options.job && { ...options.job });
+    const now = this.clock.monotonic();
+    const fromWall = (wall: number | undefined) => (wall === undefined ? undefined : monotonicFromWall(this.clock, wall));
+    const timing = new JobTiming(this.policy, target.origin, options.job && { ...options.job, submittedAt: fromWall(options.job.submittedAt)! });
     const pollCount = options.pollCount ?? 0;
-    const scheduledAt = options.lastPolledAt ?? now;
-    const learnedDueAt = options.nextPollAt === undefined ? timing.firstDueAt(now) : undefined;
+    const scheduledAt = fromWall(options.lastPolledAt) ?? now;
+    const nextPollAt = fromWall(options.nextPollAt);
+    const learnedDueAt = nextPollAt === undefined ? timing.firstDueAt(now) : undefined;
     const intervalMs = learnedDueAt === undefined ? this.jitteredIntervalMs(pollCount) : learnedDueAt - scheduledAt;
     this.entries.set(target.key, {
       target: { ...target },
@@ -100,7 +103,7 @@ export class PollScheduler implements Disposable {
       step: pollCount,
       scheduledAt,
       intervalMs,
-      dueAt: options.nextPollAt ?? scheduledAt + intervalMs,
+      dueAt: nextPollAt ?? scheduledAt + intervalMs,
       urgent: false,
       inFlight: undefined,
       startedAt: scheduledAt,
@@ -129,7 +132,7 @@ export class PollScheduler implements Disposable {
     const entry = this.entries.get(key);
     if (!entry) return false;
     if (!entry.inFlight) {
-      entry.dueAt = Math.min(entry.dueAt, this.clock.now());
+      entry.dueAt = Math.min(entry.dueAt, this.clock.monotonic());
       entry.urgent = true;
     }
     this.pump();
@@ -137,7 +140,7 @@ export class PollScheduler implements Disposable {
   }
 
   pollAllNow(): void {
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     for (const entry of this.entries.values()) {
       if (entry.inFlight) continue;
       entry.dueAt = Math.min(entry.dueAt, now);
@@ -153,14 +156,10 @@ export class PollScheduler implements Disposable {
     this.pump();
   }
 
-  get isFocused(): boolean {
-    return this.focused;
-  }
-
-  /** When polling of `origin` resumes after a 429, or undefined if it is not paused. */
+  /** When (wall time) polling of `origin` resumes after a 429, or undefined if it is not paused. */
   pausedUntil(origin: string): number | undefined {
     const until = this.pauses.get(origin);
-    return until !== undefined && until > this.clock.now() ? until : undefined;
+    return until !== undefined && until > this.clock.monotonic() ? wallFromMonotonic(this.clock, until) : undefined;
   }
 
   isAuthBlocked(origin: string): boolean {
@@ -172,10 +171,10 @@ export class PollScheduler implements Disposable {
     if (this.authBlocked.delete(origin)) this.pump();
   }
 
-  /** Next poll time of a tracked job as the current focus sees it. */
+  /** Next poll time (wall time) of a tracked job as the current focus sees it. */
   nextPollAt(key: string): number | undefined {
     const entry = this.entries.get(key);
-    return entry ? this.effectiveDueAt(entry) : undefined;
+    return entry ? wallFromMonotonic(this.clock, this.effectiveDueAt(entry)) : undefined;
   }
 
   get pendingCount(): number {
@@ -252,7 +251,7 @@ export class PollScheduler implements Disposable {
   /** Starts every poll that may start now, then arms one timer for the next moment anything can start. */
   private pump(): void {
     if (this.disposed) return;
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     this.expirePauses(now);
     while (this.inFlightCount < this.maxInFlight && now >= this.lastStartAt + this.minGapMs) {
       const next = this.nextStart(now);
@@ -318,15 +317,15 @@ export class PollScheduler implements Disposable {
       this.pump();
       return;
     }
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     this.watch.heard(entry.target.origin, now);
     const outcome = result.kind === 'job' ? this.statusOutcome(result.job) : this.errorOutcome(entry, result.error, now);
     if (outcome) {
       this.apply(entry, outcome, now);
       this.pollEmitter.fire({
         target: { ...entry.target },
-        outcome,
-        polledAt: now,
+        outcome: outcome.kind === 'rate_limited' ? { ...outcome, pausedUntil: wallFromMonotonic(this.clock, outcome.pausedUntil) } : outcome,
+        polledAt: this.clock.now(),
         pollCount: entry.pollCount,
         nextPollAt: this.nextPollAt(entry.target.key),
       });
@@ -363,7 +362,7 @@ export class PollScheduler implements Disposable {
       case 'status':
         if (outcome.final) {
           this.remove(entry);
-          entry.timing.completed(outcome.job, entry.target.id, now);
+          entry.timing.completed(outcome.job, entry.target.id, now, this.clock.now());
         } else {
           this.backOff(entry, now, { job: outcome.job, retryAfterMs: entry.answerRetryAfterMs });
         }
@@ -384,7 +383,7 @@ export class PollScheduler implements Disposable {
         const previous = this.pauses.get(origin);
         if (previous === undefined || outcome.pausedUntil > previous) {
           this.pauses.set(origin, outcome.pausedUntil);
-          this.pauseEmitter.fire({ origin, pausedUntil: outcome.pausedUntil });
+          this.pauseEmitter.fire({ origin, pausedUntil: wallFromMonotonic(this.clock, outcome.pausedUntil) });
         }
         return;
       }

@@ -330,12 +330,12 @@ export class JobTiming {
     return Math.min(Math.max(this.window.from, now + this.policy.minIntervalMs), now + this.policy.maxQuietMs);
   }
 
-  /** A poll started at `startedAt` found the job completed at `now`: its duration joins the history. */
-  completed(job: VideoJob, id: string, now: number): void {
+  /** A poll found the job completed at `now` (wall time `at`): its duration joins the history. */
+  completed(job: VideoJob, id: string, now: number, at = now): void {
     const history = this.policy.history;
     if (!history || !this.profile || !isSuccessStatus(job.status)) return;
     const ms = completedDurationMs(job, this.profile.submittedAt, this.lastOpenAt, now);
-    history.record({ origin: this.origin, ...this.profile }, { ms, at: now, id });
+    history.record({ origin: this.origin, ...this.profile }, { ms, at, id });
   }
 
   /**

@@ -1,7 +1,9 @@
 // UI adapter: the notification when a job ends (Open / Preview for a video, Show Error for a failure) and Show
-// Error itself.
+// Error itself; the notice when damaged job files were set aside.
+import * as vscode from 'vscode';
 import { targetOf, type VideoCommandContext } from './sharedCommands';
 import type { VideoJobRecord } from '../core/jobRecord';
+import type { SetAsideBatch } from '../core/jobStore';
 import { quoted, statusText } from '../core/jobPresentation';
 import { openResult, previewResult } from './resultCommands';
 import { isSuccessStatus } from '../core/status';
@@ -38,4 +40,14 @@ export async function showJobError(ctx: VideoCommandContext, argument?: unknown)
   const resubmit = 'Resubmit';
   const failed = record.localState === 'uncertain' ? 'may not have been submitted' : 'failed';
   if ((await ctx.ui.ask('error', `The video job ${quoted(record)} ${failed}.`, facts.join('\n'), resubmit)) === resubmit) await resubmitJob(ctx, record.key);
+}
+
+/** Said once per batch, by the window that moved the files: where they are, and a way to look at them. */
+export async function announceSetAside(ctx: VideoCommandContext, batch: SetAsideBatch): Promise<void> {
+  const reveal = 'Reveal Folder';
+  const open = 'Open File';
+  const message = `Damaged video job files (${batch.files.length}) could not be read and were moved, not deleted, to ${batch.folder}. The other jobs are unaffected.`;
+  const choice = await ctx.ui.notify('warning', message, reveal, open);
+  if (choice === reveal) await ctx.ui.showFile(vscode.Uri.file(batch.folder), 'os');
+  if (choice === open) await ctx.ui.showFile(vscode.Uri.file(batch.files[0]), 'open');
 }

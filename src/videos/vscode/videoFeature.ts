@@ -25,7 +25,7 @@ export class VideoFeature implements vscode.Disposable {
   private readonly finishSubscription: Subscription;
 
   constructor(deps: VideoFeatureDeps, options: ViewOptions & { ui?: CommandUi }) {
-    this.view = new VideoJobsView(deps, options);
+    this.view = new VideoJobsView(deps, { ...options, onSetAside: (batch) => void this.commands.announceSetAside(batch) });
     const { connection, models, settings, keyFor } = deps;
     this.load = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -7,7 +7,8 @@ import type { VIDEO_COMMANDS } from './feature';
 import type { VideoJobRecord } from '../core/jobRecord';
 import type { VideoCommandContext } from './sharedCommands';
 import { downloadResultToWorkspace } from './downloadResultCommand';
-import { announceFinished, showJobError } from './finishedJobCommands';
+import { announceFinished, announceSetAside, showJobError } from './finishedJobCommands';
+import type { SetAsideBatch } from '../core/jobStore';
 import { generateVideo } from './generateVideoCommand';
 import { clearFinished, refreshAll, refreshJob, removeJob } from './jobListCommands';
 import { copyJobId, copyResultUrl, openResult, previewResult } from './resultCommands';
@@ -18,6 +19,8 @@ export class VideoJobCommands {
 
   /** The notification when a job ends (the feature calls it for every job that finishes). */
   readonly announceFinished = (record: VideoJobRecord) => announceFinished(this.ctx, record);
+  /** The notice when damaged job files were set aside. */
+  readonly announceSetAside = (batch: SetAsideBatch) => announceSetAside(this.ctx, batch);
 
   readonly generateVideo = (argument?: unknown) => generateVideo(this.ctx, argument);
   readonly refreshAll = () => refreshAll(this.ctx);

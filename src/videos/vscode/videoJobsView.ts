@@ -10,7 +10,7 @@ import { showAdvice } from '../../ui/vscode/notify';
 import type { VideoJobsHost } from './sharedCommands';
 import type { VideoJobRecord } from '../core/jobRecord';
 import { isRunning, type VideoJobNode } from '../core/jobPresentation';
-import type { JobsChange, JobStore } from '../core/jobStore';
+import type { JobsChange, JobStore, SetAsideBatch } from '../core/jobStore';
 import type { AuthRequired } from '../core/pollScheduler';
 import { VideoJobsTreeProvider } from './videoJobsTreeView';
 
@@ -32,6 +32,8 @@ export interface ViewOptions {
   treeViewId?: string;
   /** Only the primary instance sets context keys and asks for a key when the gateway refuses one. */
   primary: boolean;
+  /** Damaged job files the store set aside. */
+  onSetAside?(batch: SetAsideBatch): void;
 }
 
 function pollBoundsOf(video: VideoDefaults): { minMs: number; maxMs: number } {
@@ -63,6 +65,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
         this.update();
       }),
       // The poll that met the 429 already told the connection (the status bar's countdown); only the message changes.
+      store.onDidSetAside((batch) => this.options.onSetAside?.(batch)),
       store.onDidChangePause(() => this.update()),
       store.onAuthRequired((required) => this.onAuthRequired(required)),
       vscode.window.onDidChangeWindowState((state) => store.setFocused(state.focused)),

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -66,6 +68,27 @@ async function serve(handler: Handler): Promise<{ origin: string; close(): Promi
 function completedJob(key: string, origin: string, resultUrls: string[], id = `vid_${key}`): VideoJobRecord {
   const now = Date.now();
   return { key, id, origin, model: 'model-1.0-video-edit', prompt: `job ${key}`, parameters: {}, status: 'completed', resultUrls, createdAt: now, updatedAt: now, completedAt: now };
+}
+
+/**
+ * Makes a folder read-only for this process until the returned function runs: its mode, and for root (whom modes
+ * do not stop) the immutable flag. Fails when neither stops a write, so the test cannot pass by not testing.
+ */
+function makeReadOnly(dir: string): () => void {
+  fs.chmodSync(dir, 0o555);
+  const root = process.getuid?.() === 0;
+  if (root) execFileSync('chattr', ['+i', dir]);
+  const restore = () => {
+    if (root) execFileSync('chattr', ['-i', dir]);
+    fs.chmodSync(dir, 0o755);
+  };
+  try {
+    fs.writeFileSync(path.join(dir, 'probe'), '');
+  } catch {
+    return restore;
+  }
+  restore();
+  throw new Error(`could not make ${dir} read-only on this machine`);
 }
 
 describe('video jobs', function () {
@@ -496,6 +519,53 @@ describe('video jobs', function () {
     await until(() => statusOf(record.key) === 'completed', 'the job to complete with the new key', 30_000);
     assert.equal(feature.store.isAuthBlocked(sim.origin), false);
     assert.equal(feature.view.treeView?.message, undefined);
+  });
+
+  it('sets a truncated job file aside and says so once, naming the folder', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-setaside-'));
+    fs.mkdirSync(path.join(folder, 'jobs'));
+    const torn = JSON.stringify(completedJob('torn', sim.origin, [])).slice(0, 60);
+    fs.writeFileSync(path.join(folder, 'jobs', 'torn.json'), torn);
+    const ui = new RecordingUi();
+    const bundle = hooks.createForTest({ folder, storage: new MemoryMemento(), ui });
+    try {
+      const setAside = path.join(folder, 'set-aside');
+      await until(() => ui.shown.some((s) => s.kind === 'warning' && s.message.includes(setAside)), 'the notice naming the folder');
+      const moved = fs.readdirSync(setAside);
+      assert.equal(moved.length, 1);
+      assert.equal(fs.readFileSync(path.join(setAside, moved[0]), 'utf8'), torn, 'kept as it was');
+      assert.deepEqual(fs.readdirSync(path.join(folder, 'jobs')).filter((name) => name.endsWith('.json')), []);
+      await bundle.store.rescan();
+      assert.equal(ui.shown.filter((s) => s.kind === 'warning').length, 1, 'said once');
+    } finally {
+      bundle.dispose();
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('with a read-only jobs folder, Generate Video names the folder and the gateway receives no submit', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-readonly-'));
+    const ui = new RecordingUi();
+    const bundle = hooks.createForTest({ folder, storage: new MemoryMemento(), ui });
+    await bundle.store.flush();
+    await modelsLoaded();
+    const posts = () => sim.log.filter((e) => e.method === 'POST' && e.path === '/v1/videos/generations').length;
+    const postsBefore = posts();
+    const jobs = path.join(folder, 'jobs');
+    const restore = makeReadOnly(jobs);
+    try {
+      await assert.rejects(bundle.commands.generateVideo({ prompt: 'A lantern floating over a dark lake' }), /not sent/i);
+      const error = ui.shown.find((s) => s.kind === 'advice');
+      assert.ok(error, `an error is shown: ${JSON.stringify(ui.shown)}`);
+      assert.ok(error.message.includes(jobs), `it names the folder: ${error.message}`);
+      assert.match(error.message, /writable|disk space/);
+      assert.equal(posts(), postsBefore, 'the simulator received no submit');
+      assert.deepEqual(bundle.store.jobs(), [], 'no job lives only in memory');
+    } finally {
+      restore();
+      bundle.dispose();
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('shows a submission whose answer was lost as uncertain, never resubmits it by itself, and resubmits on request', async () => {

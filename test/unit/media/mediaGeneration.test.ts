@@ -2,7 +2,7 @@
 // up as checked files in the history; a link that is not an image, a size over the limit, no model and no key each
 // fail with their own error and advice.
 import * as assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GatewayClient } from '../../../src/gateway/client';
@@ -129,6 +129,21 @@ describe('media core against the simulator', function () {
     assert.equal(error.code, 'missing_access');
     assert.deepEqual(mediaFailureAdvice(error, { what: 'image' }).actions.map((a) => a.command), ['modelGateway.setApiKey']);
     assert.equal(sim.log.length, 0);
+  });
+
+  it('sends nothing when the history cannot be written, and names its folder', async () => {
+    await history.ready;
+    await rm(history.filesFolder, { recursive: true });
+    await writeFile(history.filesFolder, 'not a folder'); // every write into it fails, as on a read-only folder
+    sim.clearLog();
+    for (const call of [() => generateImages(deps(), { prompt: 'a red kite' }), () => synthesizeSpeech(deps(), { text: 'Hello.' })]) {
+      await assert.rejects(call(), (error: Error) => {
+        assert.ok(error instanceof MediaError && error.code === 'storage', String(error));
+        assert.ok(error.message.includes(history.filesFolder), error.message);
+        return true;
+      });
+    }
+    assert.deepEqual(sim.log.filter((entry) => entry.method === 'POST'), [], 'no paid request left');
   });
 
   it('checks the request before sending it', async () => {

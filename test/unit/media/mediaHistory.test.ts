@@ -1,10 +1,10 @@
 // The Media history on a real folder: what survives a reload, several windows (instances) writing into one folder at
 // once, damaged files, the length limit, and what crashed writers leave behind.
 import * as assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MediaHistory, type NewMediaEntry } from '../../../src/media/core/mediaHistory';
+import { MediaHistory, type MediaSetAside, type NewMediaEntry } from '../../../src/media/core/mediaHistory';
 import { realClock } from '../../../src/util/clock';
 import { encodePng } from '../../simulator/png';
 
@@ -70,17 +70,68 @@ describe('media history', () => {
     assert.deepEqual(await readdir(join(folder, 'files')), [], 'its files are gone too');
   });
 
-  it('skips a damaged or foreign entry file and reports it, keeping the others', async () => {
+  it('skips a damaged or foreign entry file and reports it once, keeping the others', async () => {
     const errors: string[] = [];
     const h = new MediaHistory({ folder, clock: realClock, limit: () => 100, onError: (e) => errors.push(String(e)) });
     open.push(h);
     const kept = await h.add(image('kept'));
-    await writeFile(join(folder, 'entries', 'mbroken000001.json'), '{"id":"mbroken000001","kind":"image"');
     await writeFile(join(folder, 'entries', 'mforeign00001.json'), JSON.stringify({ ...kept, id: 'mforeign00001' }), 'utf8');
     await writeFile(join(folder, 'entries', 'not-an-entry.json'), '{}');
     await h.reload();
+    await h.reload();
     assert.deepEqual(h.entries().map((e) => e.id), [kept.id], 'a copy whose files belong to another id is refused too');
-    assert.equal(errors.length, 2);
+    assert.equal(errors.length, 1, errors.join('\n'));
+  });
+
+  it('sets a damaged entry aside with its files, never deleting them, and says so once', async () => {
+    const entries = join(folder, 'entries');
+    const files = join(folder, 'files');
+    await mkdir(entries, { recursive: true });
+    await mkdir(files, { recursive: true });
+    const torn = '{"id":"mbroken000001","kind":"image","files":[{"name":"mbroken000001-1.png"';
+    await writeFile(join(entries, 'mbroken000001.json'), torn);
+    await writeFile(join(files, 'mbroken000001-1.png'), PNG);
+    const old = new Date(Date.now() - 2 * 60 * 60_000);
+    await utimes(join(files, 'mbroken000001-1.png'), old, old);
+    const first = history();
+    const batches: MediaSetAside[] = [];
+    first.onDidSetAside((batch) => batches.push(batch));
+    await first.ready;
+    await first.reload();
+
+    assert.equal(batches.length, 1, 'one notice');
+    assert.equal(batches[0].folder, join(folder, 'set-aside'));
+    const moved = await readdir(join(folder, 'set-aside'));
+    assert.deepEqual(moved.map((name) => name.replace(/^\d+-/, '')).sort(), ['mbroken000001-1.png', 'mbroken000001.json']);
+    assert.deepEqual(batches[0].files.map((file) => file.slice(join(folder, 'set-aside').length + 1)).sort(), moved.sort());
+    assert.equal(await readFile(join(folder, 'set-aside', moved.find((n) => n.endsWith('.json'))!), 'utf8'), torn);
+    assert.deepEqual(await readFile(join(folder, 'set-aside', moved.find((n) => n.endsWith('.png'))!)), PNG);
+    assert.deepEqual(await readdir(entries), []);
+
+    const second = history();
+    second.onDidSetAside((batch) => batches.push(batch));
+    await second.ready;
+    assert.equal(batches.length, 1, 'nothing more to say after a reload');
+  });
+
+  it('keeps the files of an entry a newer version wrote, however old, and leaves the entry in place', async () => {
+    const entries = join(folder, 'entries');
+    const files = join(folder, 'files');
+    await mkdir(entries, { recursive: true });
+    await mkdir(files, { recursive: true });
+    const newer = { id: 'mnewer0000001', kind: 'video', createdAt: 1, origin: 'http://gw.test', model: 'm', prompt: 'p', files: [{ name: 'mnewer0000001-1.mp4', contentType: 'video/mp4', bytes: 3 }], notes: [], rating: 5 };
+    await writeFile(join(entries, 'mnewer0000001.json'), JSON.stringify(newer));
+    await writeFile(join(files, 'mnewer0000001-1.mp4'), 'abc');
+    const old = new Date(Date.now() - 2 * 60 * 60_000);
+    await utimes(join(files, 'mnewer0000001-1.mp4'), old, old);
+    const h = history();
+    const batches: MediaSetAside[] = [];
+    h.onDidSetAside((batch) => batches.push(batch));
+    await h.ready;
+    assert.deepEqual(h.entries(), []);
+    assert.deepEqual(await readdir(files), ['mnewer0000001-1.mp4'], 'not swept as a crashed writer\'s');
+    assert.deepEqual(JSON.parse(await readFile(join(entries, 'mnewer0000001.json'), 'utf8')), newer, 'unchanged');
+    assert.deepEqual(batches, []);
   });
 
   it('keeps at most the limit, removing the oldest entries with their files', async () => {

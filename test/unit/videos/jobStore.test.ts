@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { GatewayApi, VideoJob, VideoRequest } from '../../../src/gateway/types';
 import { FakeClock, settle } from '../../../src/util/fakeClock';
 import { displayStatus, requestFromRecord, type VideoJobRecord } from '../../../src/videos/core/jobRecord';
 import { isRunning } from '../../../src/videos/core/jobPresentation';
-import { JobStore, type JobStoreOptions } from '../../../src/videos/core/jobStore';
+import { JobStore, type JobStoreOptions, type SetAsideBatch } from '../../../src/videos/core/jobStore';
 import type { AuthRequired } from '../../../src/videos/core/pollScheduler';
 import { deferred, FakeGateway, FakeGatewayError, removeTempFolders, storedJobs, tempFolder, withoutKey } from './fakes';
 
@@ -349,36 +349,162 @@ describe('JobStore', () => {
       assert.equal(stored()[0].localState, 'uncertain');
     });
 
-    it('skips damaged job files, and files whose name is not their key', async () => {
+    it('sets damaged job files aside, never deletes them, and says so once', async () => {
       const first = createStore();
       const good = await first.submit(A, request);
       await first.flush();
       first.dispose();
       const jobs = join(folder, 'jobs');
-      writeFileSync(join(jobs, 'other.json'), JSON.stringify({ ...stored()[0], key: 'elsewhere' }));
-      writeFileSync(join(jobs, 'torn.json'), '{"key":"torn","orig');
-      writeFileSync(join(jobs, 'shape.json'), JSON.stringify({ key: 'shape', nonsense: true }));
+      const damaged = {
+        'other.json': JSON.stringify({ ...stored()[0], key: 'elsewhere' }),
+        'torn.json': '{"key":"torn","orig',
+        'shape.json': JSON.stringify({ key: 'shape', nonsense: true }),
+      };
+      for (const [name, text] of Object.entries(damaged)) writeFileSync(join(jobs, name), text);
       writeFileSync(join(jobs, '..json'), '{}');
+      const batches: SetAsideBatch[] = [];
       const store = createStore();
+      store.onDidSetAside((batch) => batches.push(batch));
+      await settle();
+
       assert.deepEqual(store.jobs().map((job) => job.key), [good.key]);
+      assert.equal(batches.length, 1, 'one notice for the batch');
+      assert.equal(batches[0].folder, join(folder, 'set-aside'));
+      const moved = batches[0].files.map((file) => [basename(file).split('.')[0], readFileSync(file, 'utf8')]).sort();
+      assert.deepEqual(moved, Object.entries(damaged).map(([name, text]) => [name.split('.')[0], text]).sort(), 'moved as they were');
+      assert.deepEqual(readdirSync(jobs).sort(), ['..json', `${good.key}.json`]);
+
+      const again = createStore();
+      again.onDidSetAside((batch) => batches.push(batch));
+      await settle();
+      assert.equal(batches.length, 1, 'nothing more to say after a reload');
     });
 
-    it('keeps working from memory when a write fails, reports it, and writes the job with the next change', async () => {
+    it('sets aside a job file that is damaged while the store runs', async () => {
+      const store = createStore();
+      const batches: SetAsideBatch[] = [];
+      store.onDidSetAside((batch) => batches.push(batch));
+      const job = await store.submit(A, request);
+      await store.flush();
+      const file = join(folder, 'jobs', `${job.key}.json`);
+      const text = readFileSync(file, 'utf8');
+      writeFileSync(file, text.slice(0, 40)); // truncated
+      await store.rescan();
+      await settle();
+      assert.equal(batches.length, 1);
+      assert.equal(readFileSync(batches[0].files[0], 'utf8'), text.slice(0, 40));
+      assert.equal(existsSync(file), false);
+    });
+
+    it('writes back members it does not know, unchanged, and backs up a newer version\'s file before rewriting it', async () => {
+      const jobs = join(folder, 'jobs');
+      mkdirSync(jobs, { recursive: true });
+      const newer = {
+        schemaVersion: 2,
+        key: 'k1',
+        id: 'vid_1',
+        origin: A,
+        model: 'model-1.0-video-edit',
+        prompt: 'a cat',
+        parameters: { resolution: '720p', aspect: { w: 16, h: 9 } },
+        status: 'queued',
+        error: { message: 'earlier', hint: 'x' },
+        resultUrls: [],
+        createdAt: clock.now() - 1_000,
+        updatedAt: clock.now() - 1_000,
+        thumbnails: [{ at: 1, url: 'https://cdn.example/t.png' }],
+        priority: 'high',
+      };
+      const original = JSON.stringify(newer, null, 2);
+      writeFileSync(join(jobs, 'k1.json'), original);
+      gateway.script('vid_1', 'in_progress');
+      const store = createStore();
+      await clock.advanceAsync(2_000);
+      await store.flush();
+
+      const written = JSON.parse(readFileSync(join(jobs, 'k1.json'), 'utf8')) as Record<string, unknown>;
+      assert.equal(written.status, 'in_progress');
+      assert.equal(written.schemaVersion, 2);
+      for (const member of ['thumbnails', 'priority', 'parameters', 'error']) assert.deepEqual(written[member], newer[member as keyof typeof newer], member);
+      assert.equal(readFileSync(join(jobs, 'k1.v2.bak.json'), 'utf8'), original, 'the newer version\'s text, beside it');
+    });
+
+    it('keeps unknown members of a file of its own version, without a backup', async () => {
+      const jobs = join(folder, 'jobs');
+      mkdirSync(jobs, { recursive: true });
+      const own = { key: 'k1', id: 'vid_1', origin: A, model: 'm', prompt: 'p', parameters: {}, status: 'queued', resultUrls: [], createdAt: clock.now(), note: { by: 'a script' } };
+      writeFileSync(join(jobs, 'k1.json'), JSON.stringify(own));
+      gateway.script('vid_1', 'in_progress');
+      const store = createStore();
+      await clock.advanceAsync(2_000);
+      await store.flush();
+      const written = JSON.parse(readFileSync(join(jobs, 'k1.json'), 'utf8')) as Record<string, unknown>;
+      assert.equal(written.status, 'in_progress');
+      assert.deepEqual(written.note, own.note);
+      assert.deepEqual(readdirSync(jobs), ['k1.json']);
+    });
+
+    it('leaves a newer version\'s file it cannot read where it is, and reports it once', async () => {
+      const jobs = join(folder, 'jobs');
+      mkdirSync(jobs, { recursive: true });
+      const text = JSON.stringify({ schemaVersion: 3, key: 'k1', request: { model: 'm' } });
+      writeFileSync(join(jobs, 'k1.json'), text);
+      const errors: unknown[] = [];
+      const batches: SetAsideBatch[] = [];
+      const store = createStore({ onPersistError: (error) => errors.push(error), sharing: { watch: false, rescanMs: 1_000 } });
+      store.onDidSetAside((batch) => batches.push(batch));
+      await clock.advanceAsync(3_000);
+      writeFileSync(join(jobs, 'k1.json'), text.replace('"m"', '"m2"'));
+      await clock.advanceAsync(3_000);
+      assert.deepEqual(store.jobs(), []);
+      assert.equal(readFileSync(join(jobs, 'k1.json'), 'utf8'), text.replace('"m"', '"m2"'));
+      assert.deepEqual(batches, []);
+      assert.equal(errors.length, 1, String(errors));
+      assert.match(String(errors[0]), /newer version/);
+    });
+
+    it('sends nothing when the job cannot be saved first, and names the folder', async () => {
       const errors: unknown[] = [];
       const store = createStore({ onPersistError: (error) => errors.push(error) });
       await store.flush(); // the start-up sweep of old temp files
       const jobs = join(folder, 'jobs');
+      rmSync(jobs, { recursive: true });
+      writeFileSync(jobs, 'not a folder'); // every write into it fails, as on a read-only folder or a full disk
+      const changes: string[][] = [];
+      store.onDidChange((change) => changes.push(change.keys));
+
+      await assert.rejects(store.submit(A, request), (error: Error) => {
+        assert.equal(error.name, 'JobStorageError');
+        assert.ok(error.message.includes(jobs), error.message);
+        assert.match(error.message, /not sent/i);
+        return true;
+      });
+      assert.equal(gateway.calls.length, 0, 'no request left');
+      assert.deepEqual(store.jobs(), [], 'no job lives only in memory');
+      assert.deepEqual(changes, []);
+
+      rmSync(jobs);
+      await store.flush();
+      assert.equal(existsSync(jobs), false, 'the failed record is not written later, nor its removal');
+    });
+
+    it('keeps working from memory when a later write fails, reports it, and writes the job with the next change', async () => {
+      const errors: unknown[] = [];
+      const store = createStore({ onPersistError: (error) => errors.push(error) });
+      gateway.script('vid_1', 'in_progress', 'completed');
+      const job = await store.submit(A, request);
+      const jobs = join(folder, 'jobs');
       renameSync(jobs, `${jobs}.away`);
       writeFileSync(jobs, 'not a folder');
-      gateway.onSubmit = () => {
-        rmSync(jobs);
-        renameSync(`${jobs}.away`, jobs);
-        return { id: 'vid_1', object: 'video.generation.job', status: 'queued' };
-      };
-      const job = await store.submit(A, request);
-      assert.equal(job.id, 'vid_1');
-      assert.equal(errors.length, 1, `the write of the submitting record failed: ${errors.join('; ')}`);
-      assert.equal(stored()[0].id, 'vid_1', 'the next write stored the job');
+      await clock.advanceAsync(2_000); // in_progress: the write fails
+      await store.flush();
+      assert.equal(store.get(job.key)?.status, 'in_progress');
+      assert.equal(errors.length, 1, `the write of the polled record failed: ${errors.join('; ')}`);
+      rmSync(jobs);
+      renameSync(`${jobs}.away`, jobs);
+      await clock.advanceAsync(4_000); // completed
+      await store.flush();
+      assert.equal(stored()[0].status, 'completed', 'the next write stored the job');
     });
   });
 

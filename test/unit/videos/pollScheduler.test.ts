@@ -421,6 +421,38 @@ describe('PollScheduler', () => {
     });
   });
 
+  describe('wall-clock steps', () => {
+    const HOUR = 60 * 60_000;
+
+    it('keeps polling on schedule when the wall clock steps back an hour', async () => {
+      create();
+      track('j1');
+      await clock.advanceAsync(6_500); // polls at 2 s and 6 s
+      assert.equal(gateway.gets('j1').length, 2);
+      clock.stepWall(-HOUR);
+      await clock.advanceAsync(60_000);
+      // Backoff goes on from 6 s: 14, 30, 60 s (monotonic), as if nothing happened.
+      assert.equal(gateway.gets('j1').length, 5, 'polled through the step, not an hour later');
+      assert.deepEqual(intervals('j1'), [4_000, 8_000 - HOUR, 16_000, 30_000]);
+    });
+
+    it('does not hurry when it steps forward, and reports its times on the wall clock', async () => {
+      create();
+      gateway.script('j1', new FakeGatewayError(429, 'rate_limited', { retryAfterMs: 20_000 }), 'queued');
+      track('j1');
+      await clock.advanceAsync(2_000); // rate limited at t = 2 s
+      const limitedAt = clock.now();
+      clock.stepWall(HOUR);
+      assert.equal(scheduler.pausedUntil(A), limitedAt + HOUR + 20_000, 'the pause on the stepped wall clock');
+      await clock.advanceAsync(19_999);
+      assert.equal(gateway.calls.length, 1, 'the pause still lasts its 20 s');
+      await clock.advanceAsync(1);
+      assert.equal(gateway.calls.length, 2);
+      assert.equal(events.at(-1)!.polledAt, clock.now(), 'polledAt is wall time');
+      assert.equal(scheduler.nextPollAt('j1'), clock.now() + 4_000, 'nextPollAt is wall time');
+    });
+  });
+
   describe('restoring', () => {
     it('resumes at the stored next poll time and backoff step', async () => {
       create();
