@@ -25,6 +25,6 @@ mkdirSync(artifacts, { recursive: true });
 const result = spawnSync(node, [join(ROOT, 'scripts', 'run-mocha.cjs'), 'e2e', 'out/test/e2e'], {
   cwd: ROOT,
   stdio: 'inherit',
-  env: { ...process.env, E2E_ROOT: ROOT, E2E_VSIX: vsix, E2E_ARTIFACTS: artifacts, E2E_CODE_SERVER: codeServerEntry, MOCHA_BAIL: '1' },
+  env: { ...process.env, E2E_ROOT: ROOT, E2E_VSIX: vsix, E2E_ARTIFACTS: artifacts, E2E_CODE_SERVER: codeServerEntry  },
 });
 process.exit(result.status ?? 1);

@@ -7,6 +7,7 @@ import { ROOT } from './host-cache.mjs';
 import { runHostTests } from './vscode-host.mjs';
 
 const only = process.env.MODEL_GATEWAY_HOST_ONLY; // 'single' or 'windows' while iterating
+if (only) console.log(`!!! the host stage is narrowed by MODEL_GATEWAY_HOST_ONLY=${only} !!!`);
 let code = 0;
 if (only !== 'windows') code = await runHostTests({ extensionTestsPath: join(ROOT, 'out', 'test', 'host', 'index.js') });
 if (only !== 'single') {

@@ -1,9 +1,11 @@
 // `npm test`: build, then (a) mocha in Node for everything that does not import vscode, (b) the browser
 // tests in Chromium, (c) the suite inside a real VS Code extension host, (d) the end-to-end suite: the packaged
 // .vsix installed in code-server and driven in Chromium. `--only unit|browser|host|e2e` runs one.
+// Anything that narrows the run (--only, a grep) is announced loudly, repeated in the summary, and refused under CI.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureNode24, ensureSystemPackages, ROOT } from './host-cache.mjs';
+import { isCI, narrowedLine, narrowing, stageCounts } from './stageReport.mjs';
 
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
@@ -21,14 +23,18 @@ function run(cmd, args, { capture } = {}) {
   });
 }
 
-/**
- * Adds up every "<label>: N passed, N failed" line (the host stage prints one per run). No line, or a stage that
- * failed without reporting a failed test, counts as one failure.
- */
+const narrowedBy = narrowing(process.env, process.argv);
+if (narrowedBy.length > 0) {
+  console.log(narrowedLine(narrowedBy));
+  if (isCI(process.env)) {
+    console.log('CI must run the whole test set: unset these (or CI) to run it.');
+    process.exit(2);
+  }
+}
+
 function counts(label, { out, code }) {
-  const lines = [...out.matchAll(new RegExp(`^${label}: (\\d+) passed, (\\d+) failed`, 'gm'))];
-  const sum = lines.reduce((total, m) => ({ passed: total.passed + Number(m[1]), failed: total.failed + Number(m[2]) }), { passed: 0, failed: 0 });
-  if (lines.length === 0 || (code !== 0 && sum.failed === 0)) sum.failed += 1;
+  const sum = stageCounts(label, out, code);
+  for (const problem of sum.problems) console.log(`FAILED STAGE ${problem}`);
   return sum;
 }
 
@@ -53,6 +59,9 @@ if (wanted('e2e')) {
 
 const passed = results.reduce((n, [, r]) => n + r.passed, 0);
 const failed = results.reduce((n, [, r]) => n + r.failed, 0);
+const skipped = results.reduce((n, [, r]) => n + r.skipped, 0);
 console.log(`\n${results.map(([label, r]) => `${label} ${r.passed}/${r.passed + r.failed}`).join(', ')} in ${Math.round((Date.now() - started) / 1000)} s`);
-console.log(`${passed} passed, ${failed} failed`);
+for (const [, r] of results) for (const problem of r.problems) console.log(`FAILED STAGE ${problem}`);
+if (narrowedBy.length > 0) console.log(narrowedLine(narrowedBy));
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);

@@ -2,12 +2,13 @@
 // package (cached by host-cache.mjs), opened by Debian's Chromium through playwright-core. The workbench
 // calls window.codeAutomationExit(code) when the suite ends, as it does for @vscode/test-web.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import { ensureCodeServer, ROOT } from './host-cache.mjs';
+import { watchWebviewProblems } from './webviewProblems.mjs';
 
 export const SUITE_START = '--- model-gateway host suite ---';
 const SUITE_END = 'host: ';
@@ -100,9 +101,14 @@ export async function exposeAutomation(target, { onLog, onExit }) {
   await target.exposeFunction('codeAutomationExit', (code) => onExit(Number(code)));
 }
 
+/** Where the driver appends the webview problems it sees (one JSON line each), for the suite inside the host. */
+export const WEBVIEW_PROBLEMS_ENV = 'MODEL_GATEWAY_WEBVIEW_PROBLEMS';
+
 /**
  * Opens the workbench with the test payload and resolves with the suite's exit code.
  * `extensionTestsPath` is a module exporting `run()` (the same file @vscode/test-electron loads).
+ * Uncaught exceptions and CSP violations in the workbench's webviews go to a file the suite reads (its
+ * environment names it): test/host/index.ts fails the test during which one happened.
  */
 export async function runHostTests({ extensionTestsPath, folder, timeoutMs = 15 * 60_000, env = {}, settings = {}, verbose = !!process.env.HOST_VERBOSE }) {
   const { chromium } = await import('playwright-core');
@@ -111,11 +117,14 @@ export async function runHostTests({ extensionTestsPath, folder, timeoutMs = 15 
   const userDataDir = join(scratch, 'data');
   const workspace = folder ?? join(scratch, 'workspace');
   mkdirSync(workspace, { recursive: true });
+  const problemsFile = join(scratch, 'webview-problems.jsonl');
+  writeFileSync(problemsFile, '');
   const serverLog = [];
-  const server = await startVSCodeServer({ port, userDataDir, extensionsDir: join(scratch, 'extensions'), env, settings, onOutput: (t) => { serverLog.push(t); if (verbose) process.stderr.write(t); } });
+  const server = await startVSCodeServer({ port, userDataDir, extensionsDir: join(scratch, 'extensions'), env: { ...env, [WEBVIEW_PROBLEMS_ENV]: problemsFile }, settings, onOutput: (t) => { serverLog.push(t); if (verbose) process.stderr.write(t); } });
   const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_FLAGS });
   try {
     const page = await browser.newPage();
+    await watchWebviewProblems(page, (problem) => appendFileSync(problemsFile, `${JSON.stringify(problem)}\n`));
     let resolveExit;
     const exited = new Promise((r) => (resolveExit = r));
     // The workbench forwards every log line here; print only the suite's own output, which index.ts

@@ -9,6 +9,7 @@ import { chatCsp } from '../../src/chat/core/hub/csp';
 import { encodePng } from '../simulator/png';
 import { chatBundle } from './chatBundle';
 import { useSuitePage } from './suitePage';
+import { takePageProblems } from './harness';
 
 interface Origin {
   origin: string;
@@ -132,6 +133,9 @@ describe('chat hub in Chromium: inline media under the CSP, and the slash menu',
     await page.waitForTimeout(200);
     assert.deepEqual(model.requests, [], 'nothing was fetched from the origin the model text or a foreign source named');
     assert.ok(refused.some((line) => line.includes('not-from-the-gateway.png')), 'the browser refused it by the CSP');
+    // That refusal is this test's point; anything else the page reported still fails it.
+    const problems = takePageProblems();
+    assert.deepEqual(problems.filter((p) => !(p.kind === 'CSP violation' && p.text.includes('not-from-the-gateway.png'))), []);
   });
 
   it('the slash menu completes with the keyboard, with combobox and listbox roles, and a bad command is kept, not sent', async () => {

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { seededRandom } from '../util/seededRandom';
 
 export { seededRandom };
@@ -41,8 +41,32 @@ export function chatCss(): string {
   return readFileSync(join(REPO_ROOT, 'src', 'webview', 'chat', 'chat.css'), 'utf8');
 }
 
-export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({
+export interface PageProblem {
+  kind: string;
+  text: string;
+  url: string;
+}
+
+interface ProblemWatcher {
+  watchWebviewProblems(target: BrowserContext, onProblem: (problem: PageProblem) => void, options: { everyFrame: boolean }): Promise<void>;
+  describeProblems(problems: PageProblem[]): string;
+}
+const watcher = (): ProblemWatcher => require(join(REPO_ROOT, 'scripts', 'webviewProblems.mjs')) as ProblemWatcher;
+
+/** Uncaught exceptions and CSP violations in any page of a browser this harness launched, not yet claimed. */
+const pageProblems: PageProblem[] = [];
+
+/** Takes the problems seen so far (a test that causes some on purpose claims them). */
+export function takePageProblems(): PageProblem[] {
+  return pageProblems.splice(0);
+}
+
+/**
+ * Chromium, whose every page (from newPage() or a newContext()) reports uncaught exceptions and CSP violations:
+ * the test during which one happens fails (see the afterEach hook below).
+ */
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [
@@ -54,6 +78,24 @@ export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
       '--no-first-run',
       ...extraArgs,
     ],
+  });
+  const watch = (context: BrowserContext) => watcher().watchWebviewProblems(context, (problem) => pageProblems.push(problem), { everyFrame: true });
+  // newPage() makes its page's context with newContext(): one hook covers both.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await watch(context);
+    return context;
+  };
+  return browser;
+}
+
+// Under mocha (not in the benches): a page problem fails the test during which it was seen.
+if (typeof afterEach === 'function') {
+  afterEach(function () {
+    const problems = takePageProblems();
+    if (problems.length === 0 || this.currentTest?.state === 'failed') return;
+    (this.test as Mocha.Hook | undefined)?.error(new Error(`a page reported ${problems.length} problem(s) during this test:\n${watcher().describeProblems(problems)}`));
   });
 }
 
@@ -94,8 +136,12 @@ export async function servePage(options: PageOptions = {}): Promise<ServedPage> 
   const script = options.script ? await options.script() : `${await markdownBundle()}\nwindow.seededRandom = ${seededRandom.toString()};\n`;
   const nonce = 'n' + Math.random().toString(36).slice(2);
   const css = markdownCss() + (options.styles ?? '');
+  // The styles as the page's CSP allows them: inline with the nonce, or (like the chat panel's, from its resource
+  // root) a stylesheet from the page's own origin; a style the CSP refuses would be a violation, failing the test.
+  const inlineStyles = !options.csp || /style-src[^;]*'nonce-\{nonce\}'/.test(options.csp);
+  const styles = inlineStyles ? `<style nonce="${nonce}">${css}</style>` : '<link rel="stylesheet" href="/md.css">';
   const html =
-    `<!doctype html><html><head><meta charset="utf-8"><style nonce="${nonce}">${css}</style></head>` +
+    `<!doctype html><html><head><meta charset="utf-8">${styles}</head>` +
     `<body>${options.body ?? '<div id="out" class="markdown-body"></div>'}` +
     `<script nonce="${nonce}" src="/md.js"></script></body></html>`;
   const strayRequests: string[] = [];
@@ -107,6 +153,8 @@ export async function servePage(options: PageOptions = {}): Promise<ServedPage> 
       response.writeHead(200, headers).end(html);
     } else if (path === '/favicon.ico') {
       response.writeHead(404).end();
+    } else if (path === '/md.css' && !inlineStyles) {
+      response.writeHead(200, { 'content-type': 'text/css; charset=utf-8' }).end(css);
     } else if (path === '/md.js') {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
     } else {

@@ -1,4 +1,5 @@
-// One Chromium and one markdown test page per mocha suite: opened in before(), closed in after().
+// One Chromium and one markdown test page per mocha suite: opened in before(), closed in after(). An uncaught
+// exception or a CSP violation in the page fails the test during which it happened (see launchChromium).
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, servePage, type PageOptions, type ServedPage } from './harness';
 
@@ -15,7 +16,6 @@ export function useSuitePage(prepare?: (page: Page) => Promise<unknown>, pageOpt
   before(async () => {
     [browser, suite.served] = await Promise.all([launchChromium(), servePage(pageOptions)]);
     suite.page = await browser.newPage();
-    suite.page.on('pageerror', (error) => console.error('page error:', error));
     await suite.page.goto(suite.served.url);
     await prepare?.(suite.page);
   });

@@ -14,7 +14,7 @@ const MAX_VSIX_BYTES = 600 * 1024;
 
 describe('e2e 1: first run from the packaged .vsix', function () {
   this.timeout(4 * WAIT_MS);
-  const e = useE2E();
+  const e = useE2E('firstRun', []);
 
 
   it('packages under 600 KB with no source, test or map file', () => {

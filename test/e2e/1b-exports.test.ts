@@ -23,7 +23,7 @@ interface ProbeReport {
 
 describe('e2e 1b: what the packaged extension exports', function () {
   this.timeout(3 * WAIT_MS);
-  const e = useE2E();
+  const e = useE2E('exports', ['firstRun']);
 
   it('exports nothing that reaches the key or the stores, and runs from the installed .vsix', async () => {
     rmSync(e.s.probeReport, { force: true });

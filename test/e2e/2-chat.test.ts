@@ -8,7 +8,7 @@ import { until, WAIT_MS } from './harness/workbench';
 
 describe('e2e 2: chat', function () {
   this.timeout(3 * WAIT_MS);
-  const e = useE2E();
+  const e = useE2E('chat', ['firstRun']);
 
 
   it('opens a chat with Ctrl+Alt+G beside the file being edited', async () => {

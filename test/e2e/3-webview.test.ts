@@ -21,7 +21,7 @@ const USAGE = /^([\d,]+) prompt · ([\d,]+) completion · ([\d,]+) tokens$/;
 
 describe('e2e 3: the chat webview', function () {
   this.timeout(3 * WAIT_MS);
-  const e = useE2E();
+  const e = useE2E('webview', ['chat']);
 
 
   const lastChatBody = () => e.s.sim.log.filter((e) => e.path === '/v1/chat/completions').at(-1)?.body as Record<string, unknown>;

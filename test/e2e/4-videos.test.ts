@@ -14,7 +14,7 @@ const HAVE_ENOUGH_DATA = 4;
 
 describe('e2e 4: video jobs', function () {
   this.timeout(4 * WAIT_MS);
-  const e = useE2E();
+  const e = useE2E('videos', ['firstRun']);
 
 
   const clipboard = () => e.wb.page.evaluate(() => navigator.clipboard.readText());

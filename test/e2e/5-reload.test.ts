@@ -12,7 +12,7 @@ import { textNow, until, WAIT_MS } from './harness/workbench';
 describe('e2e 5: reload', function () {
   // A reload may need a second page load (see Workbench.reload).
   this.timeout(12 * WAIT_MS);
-  const e = useE2E();
+  const e = useE2E('reload', ['chat', 'videos']);
   let userTexts: string[];
   let logAtReload: number;
 

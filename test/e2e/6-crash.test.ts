@@ -8,7 +8,7 @@ import { until, WAIT_MS } from './harness/workbench';
 describe('e2e 6: crash recovery', function () {
   // A reload may need a second page load (see Workbench.reload).
   this.timeout(12 * WAIT_MS);
-  const e = useE2E();
+  const e = useE2E('crash', ['chat', 'reload']);
 
 
   it('restores a reply cut by SIGKILL of the extension host, with the text received up to the kill', async () => {

@@ -15,7 +15,7 @@ function editorAction(wb: Workbench, label: string) {
 
 describe('e2e 7: the other commands', function () {
   this.timeout(3 * WAIT_MS);
-  const e = useE2E();
+  const e = useE2E('commands', ['chat', 'crash']);
 
 
   it('opens the logs from the status bar menu', async () => {

@@ -12,7 +12,7 @@ const TITLE_INSTRUCTION = /^Write a short title/;
 
 describe('e2e 7b: the Chats view', function () {
   this.timeout(3 * WAIT_MS);
-  const e = useE2E();
+  const e = useE2E('chats', ['chat', 'commands']);
 
   const rows = () => sideBarView(e.wb, 'Chats').locator('.monaco-list-row');
   const chatRow = (text: string | RegExp) => rows().filter({ hasText: text });

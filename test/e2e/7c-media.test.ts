@@ -14,7 +14,7 @@ const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
 
 describe('e2e 7c: images and speech', function () {
   this.timeout(3 * WAIT_MS);
-  const e = useE2E();
+  const e = useE2E('media', ['commands']);
 
   const mediaRow = (text: string | RegExp) => sideBarView(e.wb, 'Media').locator('.monaco-list-row').filter({ hasText: text });
   const titleAction = async (label: string) => {

@@ -10,7 +10,7 @@ const MODELS = ['model-k3', 'model-5.2'];
 
 describe('e2e 7d: Compare Models…', function () {
   this.timeout(3 * WAIT_MS);
-  const e = useE2E();
+  const e = useE2E('compare', ['chat', 'commands']);
 
   it('asks the question, streams both models side by side in the chat, and keeps the reply picked', async () => {
     await e.wb.runCommand('Model Gateway: New Chat');

@@ -9,7 +9,7 @@ const ROTATED_KEY = `sk-sim-rotated-${'fedcba9876543210'.repeat(2)}`;
 
 describe('e2e 8: a refused key', function () {
   this.timeout(3 * WAIT_MS);
-  const e = useE2E();
+  const e = useE2E('errors', ['chat', 'commands']);
 
 
   it('shows "API key missing or invalid" with a Set API Key action, which fixes it', async () => {

@@ -10,7 +10,7 @@ const HAVE_ENOUGH_DATA = 4;
 
 describe('e2e 8b: the README pictures', function () {
   this.timeout(3 * WAIT_MS);
-  const e = useE2E();
+  const e = useE2E('pictures', ['chat', 'videos', 'errors']);
 
   /** The mouse away from anything with a hover, so no tooltip is in the picture. */
   const restMouse = () => e.wb.page.mouse.move(700, 848);

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha = require('mocha');
+import { describeProblems, takeWebviewProblems, type WebviewProblem } from './webviewProblems';
 
 /** What other extensions' fetch depends on; captured when this file loads, before any test runs a request. */
 export function processWideFetchState() {
@@ -21,16 +22,45 @@ function findTests(dir: string): string[] {
   return found.sort();
 }
 
+/**
+ * Webview problems found when the detector came in and not fixed yet: each is printed on every run, matched to
+ * its test and its text exactly, so nothing else slips through. Remove an entry with its fix.
+ */
+const KNOWN_PROBLEMS = [
+  {
+    test: /^\/video in the chat creates exactly one job/,
+    problem: /^CSP violation: media-src blocked http:\/\/127\.0\.0\.1:\d+\/files\/vid_\w+\.mp4\?/,
+    why: 'src/chat/vscode/chatPanel.ts posts the finished video turn to the page before rebuilding it for the new media origin',
+  },
+];
+
+function isKnown(test: string, problem: WebviewProblem): boolean {
+  const known = KNOWN_PROBLEMS.find((k) => k.test.test(test) && k.problem.test(`${problem.kind}: ${problem.text}`));
+  if (known) console.log(`    !!! KNOWN webview problem, not failed (${known.why}): ${problem.kind}: ${problem.text.slice(0, 200)}`);
+  return known !== undefined;
+}
+
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: 'spec', forbidOnly: true });
   const grep = process.env.MODEL_GATEWAY_HOST_GREP;
-  if (grep) mocha.grep(grep);
-  for (const file of findTests(path.join(__dirname, 'suite'))) mocha.addFile(file);
   console.log('--- model-gateway host suite ---');
+  if (grep) {
+    // Not "host: …": the runner takes that for the suite's closing line.
+    console.log(`!!! the host suite is narrowed by MODEL_GATEWAY_HOST_GREP=${grep} !!!`);
+    mocha.grep(grep);
+  }
+  // An uncaught exception or a CSP violation in a webview fails the test during which the driver saw it.
+  mocha.suite.afterEach(function () {
+    const problems = takeWebviewProblems().filter((problem) => !isKnown(this.currentTest?.title ?? '', problem));
+    if (problems.length === 0 || this.currentTest?.state === 'failed') return;
+    (this.test as Mocha.Hook | undefined)?.error(new Error(`a webview reported ${problems.length} problem(s) during this test:\n${describeProblems(problems)}`));
+  });
+  for (const file of findTests(path.join(__dirname, 'suite'))) mocha.addFile(file);
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
       // The plain closing line lets CI count the host suite like the Node one.
-      console.log(`host: ${runner.stats?.passes ?? 0} passed, ${failures} failed`);
+      const skipped = runner.stats?.pending ? `, ${runner.stats.pending} skipped` : '';
+      console.log(`host: ${runner.stats?.passes ?? 0} passed, ${failures} failed${skipped}`);
       if (failures > 0) reject(new Error(`${failures} extension-host test(s) failed`));
       else resolve();
     });

@@ -3,6 +3,7 @@ import '../markdown/markdown.css';
 import './chat.css';
 import './attachments.css';
 import type { WebviewMessage } from '../../chatProtocol/messages';
+import { isRecord } from '../../util/records';
 import { ChatApp } from './app';
 
 interface VsCodeApi {
@@ -26,5 +27,17 @@ const app = new ChatApp(document.getElementById('app') ?? document.body, {
   setState: (state) => vscode.setState(state),
 });
 if (draft) app.restoreDraft(draft);
-window.addEventListener('message', (event: MessageEvent) => app.receive(event.data));
+// Whether every message of the chat as last opened is built and rendered ('built') or not yet ('building'): long
+// chats build their older messages in idle time, and whoever reads the transcript from outside (the e2e harness)
+// must wait for this, not for the absence of a placeholder that an init arriving later would add.
+let inits = 0;
+window.addEventListener('message', (event: MessageEvent) => {
+  app.receive(event.data);
+  if (!isRecord(event.data) || event.data.type !== 'init') return;
+  const init = ++inits;
+  document.body.dataset.history = 'building';
+  void app.whenHistoryRendered().then(() => {
+    if (init === inits) document.body.dataset.history = 'built';
+  });
+});
 vscode.postMessage({ type: 'ready' });

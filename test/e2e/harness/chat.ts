@@ -27,14 +27,15 @@ export class ChatView {
   }
 
   /**
-   * The chat's frame once every message is built: a long chat builds its older messages after its last screens
-   * (in idle time, behind a spacer), and counting or indexing messages before that would miss them.
+   * The chat's frame once every message of the chat as opened is built: a long chat builds its older messages after
+   * its last screens (in idle time), and counting or indexing messages before that would miss them. The page says
+   * so itself (src/webview/chat/main.ts): a frame whose chat has not even arrived yet has no placeholder either.
    */
   private async builtFrame(): Promise<Frame> {
     return until(async () => {
       const frame = await this.frame();
-      return (await frame.locator('.older-turns').count()) === 0 ? frame : undefined;
-    }, 'the older messages to be built');
+      return (await frame.locator('body[data-history="built"]').count()) === 1 ? frame : undefined;
+    }, 'the chat to be built, older messages included');
   }
 
   async lastReply(): Promise<Locator> {

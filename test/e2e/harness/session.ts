@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator';
+import { watchWebviews } from './webviewProblems';
 
 export const EXTENSION_ID = 'model-gateway.model-gateway';
 export const SIM_KEY = `sk-sim-e2e-${'0123456789abcdef'.repeat(2)}`;
@@ -82,6 +83,7 @@ export class E2ESession {
     const { chromiumPath, CHROMIUM_FLAGS } = hostHelpers();
     this.browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_FLAGS, '--autoplay-policy=no-user-gesture-required'] });
     this.context = await this.browser.newContext({ viewport: { width: 1400, height: 860 } });
+    await watchWebviews(this.context);
     await this.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${this.port}` });
     // The machine has no internet: pages the tests open outside VS Code get a stub, so their address stays theirs.
     await this.context.route(/^https:\/\/example\.com\//, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>stub</title>' }));

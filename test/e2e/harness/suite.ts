@@ -1,8 +1,13 @@
 // What every end-to-end file starts from: the shared session, a workbench driver and the chat view, filled in by
 // a `before` hook of the calling `describe`.
+//
+// Each file is a flow of steps that build on each other: after a failed step, the rest of its flow is skipped. A
+// flow names the flows whose results it uses (`needs`); when one of them failed or was skipped, it is skipped too,
+// and every other flow still runs (no bail: one broken flow must not hide the others' results).
 import { ChatView } from './chat';
 import { session, type E2ESession } from './session';
 import { WAIT_MS, Workbench } from './workbench';
+import { checkWebviewProblems } from './webviewProblems';
 
 export interface E2E {
   s: E2ESession;
@@ -10,14 +15,46 @@ export interface E2E {
   chat: ChatView;
 }
 
-export function useE2E(): E2E {
+/** The flows of this run: names seen so far, and those that did not finish. */
+const declared = new Set<string>();
+const broken = new Map<string, string>();
+
+export function useE2E(flow: string, needs: readonly string[]): E2E {
   const e = {} as E2E;
+  if (declared.has(flow)) throw new Error(`two e2e flows are called ${flow}`);
+  for (const need of needs) if (!declared.has(need)) throw new Error(`e2e flow ${flow} needs ${need}, which no earlier file declares`);
+  declared.add(flow);
+  let failedStep: string | undefined;
   before(async function () {
+    const missing = needs.filter((need) => broken.has(need));
+    if (missing.length > 0) {
+      broken.set(flow, `needs ${missing.join(', ')}`);
+      console.log(`      (skipping the flow "${flow}": ${missing.map((m) => `${m} ${broken.get(m)}`).join('; ')})`);
+      this.skip();
+    }
     // The first file's hook starts VS Code: the slowest step of the suite.
     this.timeout(6 * WAIT_MS);
     e.s = await session();
     e.wb = new Workbench(e.s);
     e.chat = new ChatView(e.wb);
+    // What a failed flow left open (a palette, a menu, a dialog) must not trip the next one.
+    if (broken.size > 0) await e.wb.tidy();
+  });
+  beforeEach(function () {
+    if (failedStep) this.skip();
+  });
+  afterEach(function () {
+    // An uncaught error or a CSP violation in a webview fails the step during which it was seen.
+    checkWebviewProblems(this);
+    if (this.currentTest?.state === 'failed') {
+      failedStep ??= this.currentTest.title;
+      broken.set(flow, `failed at "${failedStep}"`);
+    }
   });
   return e;
+}
+
+/** The flows that failed or were skipped so far. */
+export function brokenFlows(): string[] {
+  return [...broken.keys()];
 }

@@ -225,6 +225,12 @@ export class Workbench {
     return file;
   }
 
+  /** After a failed flow: closes what it may have left open (a palette, a menu, a dialog) for the next one. */
+  async tidy(): Promise<void> {
+    for (let i = 0; i < 3; i++) await this.page.keyboard.press('Escape').catch(() => undefined);
+    await this.closeToasts();
+  }
+
   /** Ids of the commands the extension has run, from its log (each run is logged at debug level). */
   commandRuns(): Set<string> {
     const runs = new Set<string>();
