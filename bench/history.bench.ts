@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { defaultSettings, emptyAssistantTurn, type ChatSession, type Turn } from '../src/chatProtocol/session';
-import { NodeFileSystem } from '../src/chat/fileSystem';
-import { matchesAll, queryWords, SessionSearchIndex, searchTextOf } from '../src/chat/historySearch';
-import { ChatSessionStore, type SessionSummary } from '../src/chat/sessionStore';
+import { NodeFileSystem } from '../src/chat/core/fileSystem';
+import { matchesAll, queryWords, SessionSearchIndex, searchTextOf } from '../src/chat/core/historySearch';
+import { ChatSessionStore, type SessionSummary } from '../src/chat/core/sessionStore';
 
 const SESSIONS = Number(process.env.HISTORY_SESSIONS ?? 1000);
 const TURNS = Number(process.env.HISTORY_TURNS ?? 50);

@@ -54,13 +54,13 @@ const CHUNKS = {
   // The HTTP client (with eventsource-parser) on the first request, undici on the first connection.
   client: join(root, 'src', 'gateway', 'client.ts'),
   undiciParts: join(root, 'src', 'gateway', 'undiciParts.ts'),
-  connectionTest: join(root, 'src', 'diagnostics', 'connectionTest.ts'),
+  connectionTest: join(root, 'src', 'diagnostics', 'core', 'connectionTest.ts'),
   // Each feature's panels and commands when one of its commands first runs (or a chat panel is restored).
-  chatCommands: join(root, 'src', 'chat', 'chatCommands.ts'),
-  mediaCommands: join(root, 'src', 'media', 'mediaCommands.ts'),
-  videoCommands: join(root, 'src', 'videos', 'videoCommands.ts'),
-  keyCommands: join(root, 'src', 'auth', 'keyCommands.ts'),
-  modelCommands: join(root, 'src', 'models', 'modelCommands.ts'),
+  chatCommands: join(root, 'src', 'chat', 'vscode', 'chatCommands.ts'),
+  mediaCommands: join(root, 'src', 'media', 'vscode', 'mediaCommands.ts'),
+  videoCommands: join(root, 'src', 'videos', 'vscode', 'videoCommands.ts'),
+  keyCommands: join(root, 'src', 'auth', 'vscode', 'keyCommands.ts'),
+  modelCommands: join(root, 'src', 'models', 'vscode', 'modelCommands.ts'),
 };
 /** Modules used by more than one lazy file (and not by extension.js) are bundled into this one. */
 const SHARED = 'shared';

@@ -18,8 +18,8 @@ for (const name of wanted) if (!ALL.includes(name)) throw new Error(`Unknown pic
 
 /** Past chats in the extension's own store format, written by its own store before VS Code starts. */
 async function seed(globalStorage) {
-  const { ChatSessionStore } = require(join(ROOT, 'out', 'src', 'chat', 'sessionStore.js'));
-  const { NodeFileSystem } = require(join(ROOT, 'out', 'src', 'chat', 'fileSystem.js'));
+  const { ChatSessionStore } = require(join(ROOT, 'out', 'src', 'chat', 'core', 'sessionStore.js'));
+  const { NodeFileSystem } = require(join(ROOT, 'out', 'src', 'chat', 'core', 'fileSystem.js'));
   const store = new ChatSessionStore(new NodeFileSystem(join(globalStorage, 'chat')));
   for (const session of seededChats(Date.now())) await store.save(session);
   await store.flush();

@@ -3,7 +3,7 @@
 // Chat to a composer that takes typing, and time from focusing Video Jobs to the tree's first data. Baseline, in
 // the same run: a bare webview panel whose script only says it is ready.
 import * as vscode from 'vscode';
-import type { ChatPanel } from '../../src/chat/chatPanel';
+import type { ChatPanel } from '../../src/chat/vscode/chatPanel';
 import type { ModelGatewayApi } from '../../src/extension';
 
 const EXTENSION_ID = 'model-gateway.model-gateway';

@@ -2,9 +2,8 @@
 // origin with that origin's key, rebuilds it when settings or keys change, and watches every call's outcome
 // to keep a connection state (for the status bar and welcome views).
 import { Emitter, type Event } from '../util/events';
-import type { Clock } from '../util/clock';
+import type { Clock, TimerHandle } from '../util/clock';
 import type { GatewaySettings } from '../settings/settings';
-import { adviceFor, SET_BASE_URL, type ErrorAdvice } from './errorAdvice';
 import { readError } from './errors';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
@@ -41,14 +40,9 @@ export interface KeySource {
   readonly onDidChange: Event<string>;
 }
 
-/** What a feature needs to reach the gateway, or what is missing and how the user fixes it. */
-export type GatewayAccess = { ok: true; api: GatewayApi; origin: string } | { ok: false; missing: 'url' | 'key'; origin?: string; advice: ErrorAdvice };
-
-/** Advice for a missing URL or key: the one wording every feature shows. */
-export function missingAccessAdvice(missing: 'url' | 'key', origin?: string): ErrorAdvice {
-  if (missing === 'key') return adviceFor({ status: 401, message: 'No API key is stored for it' }, { origin });
-  return { kind: 'other', message: 'No gateway URL is set.', actions: [SET_BASE_URL] };
-}
+/** What a feature needs to reach the gateway, or what is missing (ui/errorAdvice's accessAdvice words it). */
+export type GatewayAccess = { ok: true; api: GatewayApi; origin: string } | MissingAccess;
+export type MissingAccess = { ok: false; missing: 'url' | 'key'; origin?: string };
 
 /** Maps a call's failure to the connection state it reveals, or undefined when it says nothing about the link. */
 export function stateForError(origin: string, error: unknown, now: number): ConnectionState | undefined {
@@ -77,6 +71,7 @@ export class GatewayConnection {
   private generation = 0;
   private currentState: ConnectionState;
   private readonly subscriptions: Array<{ dispose(): void }> = [];
+  private rateLimitTimer: TimerHandle | undefined;
 
   constructor(
     settings: GatewaySettings,
@@ -155,13 +150,13 @@ export class GatewayConnection {
     return this.client;
   }
 
-  /** The API and origin, or what is missing with the advice to show. The one check every feature makes. */
+  /** The API and origin, or what is missing. The one check every feature makes. */
   async access(): Promise<GatewayAccess> {
     const api = await this.api();
     const origin = this.origin;
     if (api && origin) return { ok: true, api, origin };
     const missing = origin ? 'key' : 'url';
-    return { ok: false, missing, origin, advice: missingAccessAdvice(missing, origin) };
+    return { ok: false, missing, origin };
   }
 
   /**
@@ -234,14 +229,27 @@ export class GatewayConnection {
   private setState(state: ConnectionState): ConnectionState {
     if (JSON.stringify(state) !== JSON.stringify(this.currentState)) {
       this.currentState = state;
+      this.armRateLimitEnd(state);
       this.stateChanged.fire(state);
     }
     return state;
   }
 
+  /** A rate limit ends by itself when its wait is over: the state reads connected again (the status bar only shows it). */
+  private armRateLimitEnd(state: ConnectionState): void {
+    if (this.rateLimitTimer) this.clock.clearTimeout(this.rateLimitTimer);
+    this.rateLimitTimer = undefined;
+    if (state.kind !== 'rate-limited') return;
+    this.rateLimitTimer = this.clock.setTimeout(() => {
+      this.rateLimitTimer = undefined;
+      if (this.currentState === state) this.setState({ kind: 'connected', origin: state.origin });
+    }, state.until - this.clock.now());
+  }
+
   dispose(): void {
     this.client?.api.close?.();
     this.client = undefined;
+    if (this.rateLimitTimer) this.clock.clearTimeout(this.rateLimitTimer);
     for (const s of this.subscriptions) s.dispose();
     this.stateChanged.dispose();
     this.clientChanged.dispose();

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chatCsp } from '../../src/chat/hub/csp';
+import { chatCsp } from '../../src/chat/core/hub/csp';
 import { encodePng } from '../simulator/png';
 import { chatBundle } from './chatBundle';
 import { useSuitePage } from './suitePage';

@@ -2,7 +2,7 @@
 
 const KEYWORD = /\[(?:long:\d+|chunks:\d+|reasoning|hostile|echo|parallel|refusal|fault:[a-z0-9-]+|fail|not-image|not-audio)\]/gi;
 
-/** One block of context the extension puts before the user's words (src/chat/contextPrompt.ts). */
+/** One block of context the extension puts before the user's words (src/chat/core/contextPrompt.ts). */
 const CONTEXT_BLOCK = /^(?:(?:File|Selection from) `[^`\n]*` \([^\n]*\)|Problems reported in `[^`\n]*`):\n\n(`{3,})[^\n]*\n[\s\S]*?\n\1\n\n/;
 
 /** The user's own words after any attached context, as a model reading the question would take them. */

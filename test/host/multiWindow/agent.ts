@@ -5,9 +5,9 @@ import * as diagnostics from 'node:diagnostics_channel';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
-import type { VideoFeature } from '../../../src/videos/videoJobsView';
-import type { ChatPanel } from '../../../src/chat/chatPanel';
-import type { ChatPanelManager } from '../../../src/chat/chatPanelManager';
+import type { VideoFeature } from '../../../src/videos/vscode/videoFeature';
+import type { ChatPanel } from '../../../src/chat/vscode/chatPanel';
+import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
 import { EXTENSION_ID, until } from '../helpers';
 import { CONTROL_URL_ENV, WINDOW_HEADER, type AgentId, type ChatState, type Command, type Envelope, type JobSummary, type Reply, type WindowState } from './protocol';
 

@@ -21,6 +21,18 @@ describe('activation', () => {
     assert.deepEqual(missing, [], `declared but not registered: ${missing.join(', ')}`);
   });
 
+  it('declares each command in exactly one feature definition, and each feature command in package.json', async () => {
+    const extension = vscode.extensions.getExtension<{ testing: { features: Array<{ name: string; commands: string[]; views: string[] }> } }>(EXTENSION_ID)!;
+    const api = await extension.activate();
+    const declared: string[] = extension.packageJSON.contributes.commands.map((c: { command: string }) => c.command);
+    const owners = new Map<string, string[]>();
+    for (const feature of api.testing.features) for (const id of feature.commands) owners.set(id, [...(owners.get(id) ?? []), feature.name]);
+    assert.deepEqual(declared.filter((id) => owners.get(id)?.length !== 1), [], 'declared commands without exactly one feature');
+    assert.deepEqual([...owners.keys()].filter((id) => !declared.includes(id)), [], 'feature commands package.json does not declare');
+    const views = (Object.values(extension.packageJSON.contributes.views).flat() as Array<{ id: string; type?: string }>).map((v) => v.id);
+    assert.deepEqual(api.testing.features.flatMap((f) => f.views).filter((id) => !views.includes(id)), [], 'feature views package.json does not contribute');
+  });
+
   it("loads only dist/extension.js to activate: every feature's panels and commands load on first use", async () => {
     const extension = vscode.extensions.getExtension<{ testing: { loadedAtActivation: string[] } }>(EXTENSION_ID)!;
     const api = await extension.activate();

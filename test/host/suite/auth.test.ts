@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
-import type { ConnectionStatusBar } from '../../../src/ui/statusBar';
+import type { ConnectionStatusBar } from '../../../src/ui/vscode/statusBar';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { modelList } from '../../simulator/models';

@@ -6,15 +6,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ChatPanel } from '../../../src/chat/chatPanel';
-import type { ChatPanelManager } from '../../../src/chat/chatPanelManager';
+import type { ChatPanel } from '../../../src/chat/vscode/chatPanel';
+import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
 import type { ContextState, HostMessage, TurnFinish, WebviewMessage } from '../../../src/chatProtocol/messages';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { encodePng } from '../../simulator/png';
 import { VISION_MODEL_CONTEXT } from '../../simulator/models';
 import { config, extensionApi, until } from '../helpers';
-import { WorkspaceContextProvider } from '../../../src/chat/context/workspaceContextProvider';
+import { WorkspaceContextProvider } from '../../../src/chat/vscode/context/workspaceContextProvider';
 
 interface ChatTesting {
   createManager(storageFolder: string): ChatPanelManager;

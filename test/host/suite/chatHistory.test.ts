@@ -3,16 +3,18 @@
 // the commands' UI object; everything else is the shipped code path.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ChatHistoryCommands, HistoryUi } from '../../../src/chat/chatHistoryCommands';
-import type { ChatHistoryNode, ChatHistoryView, ChatSessionNode } from '../../../src/chat/chatHistoryView';
-import type { ChatPanelManager } from '../../../src/chat/chatPanelManager';
-import { NodeFileSystem } from '../../../src/chat/fileSystem';
-import { ChatSessionStore } from '../../../src/chat/sessionStore';
+import type { ChatHistoryCommands } from '../../../src/chat/vscode/chatHistoryCommands';
+import type { UserInterface } from '../../../src/ui/vscode/userInterface';
+import type { ChatHistoryNode, ChatHistoryView, ChatSessionNode } from '../../../src/chat/vscode/chatHistoryView';
+import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
+import { NodeFileSystem } from '../../../src/chat/core/fileSystem';
+import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
 import type { ModelGatewayApi } from '../../../src/extension';
 import { defaultSettings, type ChatSession } from '../../../src/chatProtocol/session';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { config, until } from '../helpers';
+import { RecordingUi } from '../recordingUi';
 
 interface ChatTesting {
   manager: ChatPanelManager;
@@ -20,43 +22,12 @@ interface ChatTesting {
   historyCommands: ChatHistoryCommands;
 }
 
-/** Answers every prompt as the test says, and records what was shown. */
-class ScriptedUi implements HistoryUi {
-  inputs: Array<string | undefined> = [];
-  confirmAnswer = true;
-  confirms: string[] = [];
-  notes: string[] = [];
-  /** What a notification with actions resolves with (the user's click), set per test. */
-  onNotify: (message: string) => Promise<string | undefined> = async () => undefined;
-
-  input(): Thenable<string | undefined> {
-    return Promise.resolve(this.inputs.shift());
-  }
-  confirm(message: string): Thenable<boolean> {
-    this.confirms.push(message);
-    return Promise.resolve(this.confirmAnswer);
-  }
-  notify(_kind: string, message: string): Thenable<string | undefined> {
-    this.notes.push(message);
-    return this.onNotify(message);
-  }
-  pick(): Thenable<string | undefined> {
-    return Promise.resolve(undefined);
-  }
-  progress<T>(_title: string, task: (signal: AbortSignal) => Promise<T>): Thenable<T> {
-    return task(new AbortController().signal);
-  }
-  advise(advice: { message: string }): void {
-    this.notes.push(advice.message);
-  }
-}
-
 describe('Chats view (issue 13: history)', function () {
   this.timeout(60_000);
   let sim: Simulator;
   let chat: ChatTesting;
-  let ui: ScriptedUi;
-  let original: HistoryUi;
+  let ui: RecordingUi;
+  let original: UserInterface;
   const created: string[] = [];
 
   async function sessionNode(id: string): Promise<ChatSessionNode | undefined> {
@@ -93,7 +64,7 @@ describe('Chats view (issue 13: history)', function () {
   });
 
   beforeEach(() => {
-    ui = new ScriptedUi();
+    ui = new RecordingUi();
     chat.historyCommands.ui = ui;
   });
 
@@ -191,14 +162,14 @@ describe('Chats view (issue 13: history)', function () {
     const file = vscode.Uri.joinPath(vscode.Uri.file(chat.manager.storageFolder), `${session.id}.json`);
     const before = Buffer.from(await vscode.workspace.fs.readFile(file)).toString('utf8');
 
-    ui.confirmAnswer = false;
+    ui.answer = undefined;
     await vscode.commands.executeCommand('modelGateway.chats.delete', await sessionNode(session.id));
-    assert.equal(ui.confirms.length, 1);
+    assert.equal(ui.asked.length, 1);
     assert.ok(await chat.manager.store.peek(session.id), 'declining keeps the chat');
 
     await vscode.commands.executeCommand('modelGateway.chats.open', session.id);
     await until(() => chat.manager.openPanels.find((p) => p.sessionId === session.id), 'the chat panel');
-    ui.confirmAnswer = true;
+    ui.answer = 'Delete';
     let click!: (choice: string | undefined) => void;
     const clicked = new Promise<string | undefined>((resolve) => (click = resolve));
     ui.onNotify = (message) => (message.startsWith('Deleted') ? clicked : Promise.resolve(undefined));

@@ -3,7 +3,7 @@
 // box starts nothing and opens no chat.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ChatPanelManager } from '../../../src/chat/chatPanelManager';
+import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
 import type { CompareState, HostMessage } from '../../../src/chatProtocol/messages';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';

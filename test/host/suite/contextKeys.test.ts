@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
-import type { ExtensionContextKeys } from '../../../src/ui/contextKeys';
+import type { ExtensionContextKeys } from '../../../src/ui/vscode/contextKeys';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { config, connectTo, disconnect, extensionApi, until } from '../helpers';

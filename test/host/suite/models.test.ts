@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
-import type { DiagnosticReport } from '../../../src/diagnostics/diagnostics';
-import type { CatalogSnapshot, ModelCatalog } from '../../../src/models/modelCatalog';
-import type { ModelCommands } from '../../../src/models/modelCommands';
-import type { ModelListGroup } from '../../../src/models/modelList';
+import type { DiagnosticReport } from '../../../src/diagnostics/core/diagnostics';
+import type { CatalogSnapshot, ModelCatalog } from '../../../src/models/core/modelCatalog';
+import type { ModelCommands } from '../../../src/models/vscode/modelCommands';
+import type { ModelListGroup } from '../../../src/models/core/modelList';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { config, connectTo, extensionApi, until } from '../helpers';

@@ -7,16 +7,15 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
-import type { ErrorAdvice } from '../../../src/gateway/errorAdvice';
-import type { VideoJobRecord } from '../../../src/videos/jobRecord';
+import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
 import type { Memento } from '../../../src/util/memento';
-import type { CommandUi, InputOptions, ModelChoices, ProgressReport } from '../../../src/videos/commandUiView';
-import type { VideoJobNode } from '../../../src/videos/jobPresentation';
-import type { VideoFeature, VideoTestOptions } from '../../../src/videos/videoJobsView';
+import type { VideoJobNode } from '../../../src/videos/core/jobPresentation';
+import type { VideoFeature, VideoTestOptions } from '../../../src/videos/vscode/videoFeature';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { startProxy } from '../../unit/gateway/helpers/proxy';
 import { config, connectTo, EXTENSION_ID, until as waitUntil } from '../helpers';
+import { RecordingUi } from '../recordingUi';
 
 const until = <T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 15_000) => waitUntil(probe, what, timeoutMs);
 
@@ -51,77 +50,6 @@ class MemoryMemento implements Memento {
   async update(key: string, value: unknown): Promise<void> {
     this.data.set(key, structuredClone(value));
   }
-}
-
-/**
- * Stands in for the user: records every message, answers modal questions with `answer`, and text inputs and
- * pickers from `inputs` (in order; a dismissal when empty). An answer the real input box would refuse fails.
- */
-class RecordingUi implements CommandUi {
-  readonly opened: string[] = [];
-  readonly shown: Array<{ kind: string; message: string }> = [];
-  readonly asked: string[] = [];
-  readonly copied: string[] = [];
-  readonly statuses: string[] = [];
-  readonly progress: string[] = [];
-  readonly prompts: string[] = [];
-  answer: string | undefined;
-  inputs: string[] = [];
-
-  async notify(kind: 'info' | 'warning' | 'error', message: string): Promise<string | undefined> {
-    this.shown.push({ kind, message });
-    return undefined;
-  }
-  async ask(_kind: 'warning' | 'error', message: string): Promise<string | undefined> {
-    this.asked.push(message);
-    return this.answer;
-  }
-  advise(advice: ErrorAdvice): void {
-    this.shown.push({ kind: 'advice', message: advice.message });
-  }
-  status(message: string): void {
-    this.statuses.push(message);
-  }
-  async withProgress<T>(title: string, task: (report: ProgressReport, signal: AbortSignal) => Promise<T>): Promise<T> {
-    this.progress.push(title);
-    return task(() => undefined, new AbortController().signal);
-  }
-  private next(what: string, validate?: (text: string) => string | undefined): string | undefined {
-    this.prompts.push(what);
-    const answer = this.inputs.shift();
-    const problem = answer === undefined ? undefined : validate?.(answer);
-    if (problem) throw new Error(`"${answer}" for ${what} would be refused: ${problem}`);
-    return answer;
-  }
-  async input(options: InputOptions): Promise<string | undefined> {
-    return this.next(options.prompt, options.validate);
-  }
-  async pick(items: readonly string[], options: { placeHolder: string }): Promise<string | undefined> {
-    const answer = this.next(options.placeHolder);
-    assert.ok(answer === undefined || items.includes(answer), `${answer} is offered`);
-    return answer;
-  }
-  async askPrompt(title: string, validate: (text: string) => string | undefined): Promise<string | undefined> {
-    return this.next(title, validate);
-  }
-  async pickModel(title: string, _defaultModel: string, choices: Promise<ModelChoices>): Promise<string | undefined> {
-    await choices;
-    return this.next(title);
-  }
-  async pickFolder(): Promise<vscode.WorkspaceFolder | undefined> {
-    return vscode.workspace.workspaceFolders?.[0];
-  }
-  async saveDialog(): Promise<vscode.Uri | undefined> {
-    return undefined;
-  }
-  async openExternal(url: string): Promise<boolean> {
-    this.opened.push(url);
-    return true;
-  }
-  async copy(text: string): Promise<void> {
-    this.copied.push(text);
-  }
-  async showFile(): Promise<void> {}
 }
 
 type Handler = (path: string, res: ServerResponse, headers: IncomingHttpHeaders, method: string) => void;
@@ -187,7 +115,7 @@ describe('video jobs', function () {
     feature = hooks.feature;
     await config().update('video.pollMinSeconds', 1, vscode.ConfigurationTarget.Global);
     await config().update('video.pollMaxSeconds', 1, vscode.ConfigurationTarget.Global);
-    await until(() => feature.view.pollBoundsMs.minMs === 1000 && feature.view.pollBoundsMs.maxMs === 1000, 'the store to be rebuilt with the poll settings');
+    await until(() => feature.view.pollBoundsMs.minMs === 1000 && feature.view.pollBoundsMs.maxMs === 1000, 'the store to take the poll settings');
     await connectTo(api, sim);
     // A headless browser may not report the window as focused; polling would then slow down on purpose.
     feature.store.setFocused(true);

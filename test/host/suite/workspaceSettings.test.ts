@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ChatPanel } from '../../../src/chat/chatPanel';
+import type { ChatPanel } from '../../../src/chat/vscode/chatPanel';
 import type { ModelGatewayApi } from '../../../src/extension';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { ChatStreamAccumulator, ChatStreamParser, MAX_REPLY_CHARS } from '../../../src/gateway/chatStream';
 import { GatewayClient } from '../../../src/gateway/client';
-import { adviceFor } from '../../../src/gateway/errorAdvice';
+import { adviceFor } from '../../../src/ui/core/errorAdvice';
 import { describeErrorBody } from '../../../src/gateway/errors';
 import { ENTRY_CHARS } from '../../../src/gateway/replyBudget';
 import { base64DecodedLength } from '../../../src/util/base64';

@@ -7,7 +7,7 @@ import { FailureMapper } from '../../../src/gateway/failures';
 import { imageGenerationOf } from '../../../src/gateway/mediaReaders';
 import { jobIdProblem } from '../../../src/gateway/responseReaders';
 import { SseDecoder } from '../../../src/gateway/sse';
-import { classifyModel } from '../../../src/models/modelKind';
+import { classifyModel } from '../../../src/models/core/modelKind';
 import { realClock } from '../../../src/util/clock';
 
 const failures = new FailureMapper({ origin: 'http://gateway.test', apiKey: 'sk-test', timeoutMs: 1000, idleTimeoutMs: 1000, clock: realClock });

@@ -5,8 +5,8 @@
 
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { cleanTitle } from '../../../src/chat/historyModel';
-import { spokenText } from '../../../src/chat/hub/spokenText';
+import { cleanTitle } from '../../../src/chat/core/historyModel';
+import { spokenText } from '../../../src/chat/core/hub/spokenText';
 import { LIMITS } from '../../../src/chatProtocol/session';
 import { runInWorker } from '../../util/inWorker';
 import { seededRandom } from '../../util/seededRandom';

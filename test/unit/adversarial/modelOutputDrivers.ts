@@ -1,11 +1,11 @@
 // What the model-output hang tests run inside a worker (test/util/inWorker.ts): each feeds a reply's text to one
 // parser of model output and returns a small summary.
 
-import { cleanTitle } from '../../../src/chat/historyModel';
-import { spokenText } from '../../../src/chat/hub/spokenText';
-import { fenced, prettyJson, sessionMarkdown } from '../../../src/chat/markdownText';
+import { cleanTitle } from '../../../src/chat/core/historyModel';
+import { spokenText } from '../../../src/chat/core/hub/spokenText';
+import { fenced, prettyJson, sessionMarkdown } from '../../../src/chat/core/markdownText';
 import { defaultSettings, emptyAssistantTurn } from '../../../src/chatProtocol/session';
-import { toLmToolCalls } from '../../../src/models/lmMapping';
+import { toLmToolCalls } from '../../../src/models/core/lmMapping';
 import { lineStarts, stableLineCount } from '../../../src/webview/markdown/commitPlanner';
 import { MarkdownRenderer, type ReferenceTable } from '../../../src/webview/markdown/markdownRenderer';
 

@@ -25,11 +25,11 @@ describe('import graph reader', () => {
     assert.deepEqual(edges, ['a/u.ts true', 'a/v.ts true', 'a/w.ts false']);
   });
 
-  it('tells adapters from pure modules by name', () => {
-    for (const adapter of ['extension.ts', 'ui/notify.ts', 'videos/videoJobsView.ts', 'videos/videoJobsTree.ts', 'chat/chatPanel.ts', 'chat/chatPanelManager.ts', 'models/lmProvider.ts', 'diagnostics/testConnectionCommand.ts']) {
+  it('tells adapters from pure modules by folder, not by name', () => {
+    for (const adapter of ['extension.ts', 'ui/vscode/notify.ts', 'videos/vscode/videoJobsView.ts', 'videos/vscode/feature.ts', 'chat/vscode/context/workspaceContextProvider.ts', 'models/vscode/lmProvider.ts']) {
       assert.ok(isAdapterFile(adapter), adapter);
     }
-    for (const pure of ['videos/jobStore.ts', 'gateway/client.ts', 'chat/sessionStore.ts', 'videos/viewModel.ts', 'webview/chat/settingsView.ts']) assert.ok(!isAdapterFile(pure), pure);
+    for (const pure of ['videos/core/jobStore.ts', 'gateway/client.ts', 'chat/core/sessionStore.ts', 'videos/core/jobTreeView.ts', 'webview/chat/settingsView.ts', 'ui/core/errorAdvice.ts', 'chat/core/vscode.ts']) assert.ok(!isAdapterFile(pure), pure);
   });
 
   it('finds a loop between two folders, and a longer one through a third', () => {

@@ -37,12 +37,23 @@ function importsOf(text: string): Array<{ specifier: string; typeOnly: boolean }
 }
 
 /**
- * The composition root, src/ui/, and extension-side files named as adapters (…View, …Tree, …Command(s), …Panel,
- * …PanelManager, …Provider). Browser code in src/webview/ has views too, but they are never adapters to VS Code.
+ * The composition root and every file in a `vscode/` folder: a feature's adapters (commands, views, panels, its
+ * definition) and ui/vscode/, the shared ones. Browser code in src/webview/ has views too, but never adapters.
  */
 export function isAdapterFile(path: string): boolean {
-  if (path.startsWith('webview/')) return false;
-  return path === 'extension.ts' || path.startsWith('ui/') || /(View|Tree|Commands?|Panel|PanelManager|Provider)\.ts$/.test(path);
+  return path === 'extension.ts' || path.split('/').slice(0, -1).includes('vscode');
+}
+
+/** A feature folder's layer: `core` (never imports vscode) or `vscode` (its adapters); undefined outside them. */
+export function layerOf(path: string): 'core' | 'vscode' | undefined {
+  const layer = path.split('/')[1];
+  return layer === 'core' || layer === 'vscode' ? layer : undefined;
+}
+
+/** The top folder: the feature (`videos` for videos/core/jobStore.ts), or a shared layer (gateway, util…). */
+export function topFolderOf(path: string): string {
+  const slash = path.indexOf('/');
+  return slash < 0 ? '.' : path.slice(0, slash);
 }
 
 export function folderOf(path: string): string {
@@ -83,11 +94,11 @@ export function analyzeImports(files: readonly SourceFile[], resolvePath: (from:
 }
 
 /** Groups of folders that import each other (strongly connected components of more than one folder). */
-export function findFolderCycles(edges: readonly ImportEdge[]): string[][] {
+export function findFolderCycles(edges: readonly ImportEdge[], folderOfFile: (path: string) => string = folderOf): string[][] {
   const graph = new Map<string, Set<string>>();
   for (const { from, to } of edges) {
-    const a = folderOf(from);
-    const b = folderOf(to);
+    const a = folderOfFile(from);
+    const b = folderOfFile(to);
     if (a === b) continue;
     if (!graph.has(a)) graph.set(a, new Set());
     if (!graph.has(b)) graph.set(b, new Set());

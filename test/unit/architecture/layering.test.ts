@@ -1,13 +1,15 @@
 // The layering the README's Layout section describes, read off the import graph of src/:
-// - only the composition root, src/ui/ and files named as UI adapters import `vscode`;
-// - a pure core never imports an adapter (it would import `vscode` through it);
+// - each feature folder (and ui/) holds core/ and vscode/ only; only vscode/ folders and the composition root
+//   import `vscode`, so adapters are known by their folder, not their name;
+// - a pure module never loads an adapter (it would import `vscode` through it), and core/ does not even name
+//   another feature's adapters;
 // - browser code (src/webview/ and the folders it uses) imports neither `vscode` nor Node;
 // - the chat protocol (shared by host and webview) imports nothing outside itself;
 // - no two folders import each other, directly or through others.
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { analyzeImports, findFolderCycles, isAdapterFile, type SourceFile } from './importGraph';
+import { analyzeImports, findFolderCycles, isAdapterFile, layerOf, topFolderOf, type SourceFile } from './importGraph';
 
 const root = join(__dirname, '../../../..');
 const src = join(root, 'src');
@@ -34,7 +36,14 @@ describe('layering (src/ import graph)', () => {
     assert.ok(graph.vscodeImporters.includes('extension.ts'));
   });
 
-  it('only the composition root, src/ui/ and UI adapters import vscode', () => {
+  it('gives each feature folder (and ui/) only core/ and vscode/', () => {
+    const features = ['auth', 'chat', 'diagnostics', 'media', 'models', 'videos', 'ui'];
+    const loose = files.map((f) => f.path).filter((p) => features.includes(topFolderOf(p)) && layerOf(p) === undefined);
+    assert.deepEqual(loose, [], 'files beside core/ and vscode/');
+    for (const feature of features.filter((f) => f !== 'ui')) assert.ok(files.some((f) => f.path === `${feature}/vscode/feature.ts`), `${feature} has a feature definition`);
+  });
+
+  it('only the composition root and vscode/ folders import vscode', () => {
     const offenders = graph.vscodeImporters.filter((file) => !isAdapterFile(file));
     assert.deepEqual(offenders, [], `pure modules importing vscode: ${offenders.join(', ')}`);
   });
@@ -47,6 +56,12 @@ describe('layering (src/ import graph)', () => {
   it('no pure module loads a UI adapter or the composition root (a type-only import loads nothing)', () => {
     const bad = graph.edges.filter((e) => !e.typeOnly && !isAdapterFile(e.from) && (isAdapterFile(e.to) || e.to === 'extension.ts')).map((e) => `${e.from} → ${e.to}`);
     assert.deepEqual(bad, []);
+  });
+
+  it("core/ imports neither vscode nor another feature's adapters, not even a type", () => {
+    const bad = graph.edges.filter((e) => layerOf(e.from) === 'core' && isAdapterFile(e.to) && topFolderOf(e.to) !== topFolderOf(e.from)).map((e) => `${e.from} → ${e.to}`);
+    const importers = graph.vscodeImporters.filter((p) => layerOf(p) === 'core');
+    assert.deepEqual([...bad, ...importers], []);
   });
 
   it('browser code imports neither vscode nor Node, directly or through what it imports', () => {
@@ -62,8 +77,13 @@ describe('layering (src/ import graph)', () => {
     assert.deepEqual([...outside, ...packages], []);
   });
 
-  it('no two folders import each other', () => {
-    const cycles = findFolderCycles(graph.edges);
+  it('keeps every file of src/ at 450 lines or fewer', () => {
+    const long = files.filter((f) => f.text.split('\n').length > 451).map((f) => `${f.path}: ${f.text.split('\n').length - 1} lines`);
+    assert.deepEqual(long, []);
+  });
+
+  it('no two folders import each other, and no two features', () => {
+    const cycles = [...findFolderCycles(graph.edges), ...findFolderCycles(graph.edges, topFolderOf)];
     assert.deepEqual(cycles, [], `folder loops: ${cycles.map((c) => c.join(' ⇄ ')).join('; ')}`);
   });
 });

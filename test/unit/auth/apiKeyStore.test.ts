@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Memento } from '../../../src/util/memento';
-import { ApiKeyStore, validateKeyInput, type SecretBackend } from '../../../src/auth/apiKeyStore';
-import { applySeededKey, SEED_KEY_ENV } from '../../../src/auth/seedKey';
+import { ApiKeyStore, validateKeyInput, type SecretBackend } from '../../../src/auth/core/apiKeyStore';
+import { applySeededKey, SEED_KEY_ENV } from '../../../src/auth/core/seedKey';
 
 class MemorySecrets implements SecretBackend {
   readonly values = new Map<string, string>();

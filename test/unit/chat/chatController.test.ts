@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { AssistantTurn, UserTurn } from '../../../src/chatProtocol/session';
-import { ChatSessionStore } from '../../../src/chat/sessionStore';
-import { missingAccessAdvice } from '../../../src/gateway/connection';
+import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
 import { settle } from '../../../src/util/fakeClock';
 import { gatewayError, result } from './fakes';
 import { createHarness, eventTypes, type Harness } from './harness';
@@ -175,14 +174,14 @@ describe('ChatController', () => {
 
   it('without a key or URL the reply fails with the action that fixes it, and nothing is sent', async () => {
     const h = createHarness();
-    h.access.result = { ok: false, missing: 'key', origin: 'http://127.0.0.1:9', advice: missingAccessAdvice('key', 'http://127.0.0.1:9') };
+    h.access.result = { ok: false, missing: 'key', origin: 'http://127.0.0.1:9' };
     h.controller.send('Hi');
     await h.controller.idle;
     assert.deepEqual(
       lastAssistant(h).error?.actions.map((a) => a.title),
       ['Set API Key'],
     );
-    h.access.result = { ok: false, missing: 'url', advice: missingAccessAdvice('url') };
+    h.access.result = { ok: false, missing: 'url' };
     await h.controller.regenerate();
     await h.controller.idle;
     assert.deepEqual(

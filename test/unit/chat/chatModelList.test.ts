@@ -2,8 +2,8 @@
 import * as assert from 'node:assert/strict';
 import type { ModelsState } from '../../../src/chatProtocol/messages';
 import { LIMITS } from '../../../src/chatProtocol/session';
-import { ChatModelList, NOT_CONFIGURED } from '../../../src/chat/chatModelList';
-import { ModelCatalog } from '../../../src/models/modelCatalog';
+import { ChatModelList, NOT_CONFIGURED } from '../../../src/chat/core/chatModelList';
+import { ModelCatalog } from '../../../src/models/core/modelCatalog';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { FakeSource, ManualGateway, flush, model } from '../models/fakes';
 

@@ -2,10 +2,10 @@
 // undo, branch) over a real store on an in-memory folder.
 import * as assert from 'node:assert/strict';
 import { defaultSettings, emptyAssistantTurn, type ChatSession, type Turn } from '../../../src/chatProtocol/session';
-import { ChatHistoryActions, UNDO_MS, type OpenChat } from '../../../src/chat/historyActions';
-import { branchSession, cleanTitle, groupSessions, sessionDescription } from '../../../src/chat/historyModel';
-import { SessionSearchIndex } from '../../../src/chat/historySearch';
-import { ChatSessionStore, type SessionSummary } from '../../../src/chat/sessionStore';
+import { ChatHistoryActions, UNDO_MS, type OpenChat } from '../../../src/chat/core/historyActions';
+import { branchSession, cleanTitle, groupSessions, sessionDescription } from '../../../src/chat/core/historyModel';
+import { SessionSearchIndex } from '../../../src/chat/core/historySearch';
+import { ChatSessionStore, type SessionSummary } from '../../../src/chat/core/sessionStore';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { MemoryFileSystem } from './fakes';
 

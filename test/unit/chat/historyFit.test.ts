@@ -1,13 +1,13 @@
 // Long chats: which newest turns fit the context window (pure), the summary request and draft, and ChatContext
 // holding back a message, Regenerate and Edit and resend until the user picks a way out.
 import * as assert from 'node:assert/strict';
-import { ChatContext } from '../../../src/chat/chatContext';
-import { fitHistory } from '../../../src/chat/historyFit';
-import { SUMMARY_INSTRUCTION, summaryDraft, summaryRequest } from '../../../src/chat/historySummary';
+import { ChatContext } from '../../../src/chat/core/chatContext';
+import { fitHistory } from '../../../src/chat/core/historyFit';
+import { SUMMARY_INSTRUCTION, summaryDraft, summaryRequest } from '../../../src/chat/core/historySummary';
 import { parseHostMessage, parseWebviewMessage } from '../../../src/chatProtocol/messages';
 import { defaultSettings, type AssistantTurn, type ChatSession, type Turn, type UserTurn } from '../../../src/chatProtocol/session';
 import { repairSession } from '../../../src/chatProtocol/sessionData';
-import { wireTurn } from '../../../src/chat/webviewBridge';
+import { wireTurn } from '../../../src/chat/core/webviewBridge';
 import { settle } from '../../../src/util/fakeClock';
 import { result } from './fakes';
 import { createHarness } from './harness';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { pickDefaultModel } from '../../../src/chat/chatModels';
-import { classifyModel } from '../../../src/models/modelKind';
-import { fenced, fenceFor, selectionPrompt, sessionMarkdown } from '../../../src/chat/markdownText';
+import { pickDefaultModel } from '../../../src/chat/core/chatModels';
+import { classifyModel } from '../../../src/models/core/modelKind';
+import { fenced, fenceFor, selectionPrompt, sessionMarkdown } from '../../../src/chat/core/markdownText';
 import { defaultSettings, emptyAssistantTurn, type ChatSession } from '../../../src/chatProtocol/session';
 
 describe('chat markdown text', () => {

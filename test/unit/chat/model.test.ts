@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { applyDelta, emptyAssistantTurn, sessionUsage, titleFrom, type AssistantTurn } from '../../../src/chatProtocol/session';
-import { buildChatRequest } from '../../../src/chat/request';
+import { buildChatRequest } from '../../../src/chat/core/request';
 import { defaultSettings } from '../../../src/chatProtocol/session';
 
 describe('chat model', () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { cleanHostMessage, parseHostMessage, type HostMessage } from '../../../src/chatProtocol/messages';
 import { defaultSettings, LIMITS, type AssistantTurn } from '../../../src/chatProtocol/session';
 import { cleanSettings, cleanTurn, cleanTurnDelta, isChatSettings, repairSession, usageFromGateway } from '../../../src/chatProtocol/sessionData';
-import { settingsFromDefaults } from '../../../src/chat/chatModels';
+import { settingsFromDefaults } from '../../../src/chat/core/chatModels';
 import { clip, conforms, sameData } from '../../../src/chatProtocol/validate';
 
 function reply(extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -2,7 +2,7 @@
 // aside and reported, and nothing is ever overwritten with an empty chat.
 import * as assert from 'node:assert/strict';
 import { LIMITS, defaultSettings, type ChatSession } from '../../../src/chatProtocol/session';
-import { ChatSessionStore } from '../../../src/chat/sessionStore';
+import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { MemoryFileSystem } from './fakes';
 

@@ -1,8 +1,8 @@
 // Files written by a newer version: what this version does not know survives a round trip, and a file with a
 // newer format number is copied before this version first rewrites it.
 import * as assert from 'node:assert/strict';
-import { ChatSessionStore, backupFile } from '../../../src/chat/sessionStore';
-import { wireTurn } from '../../../src/chat/webviewBridge';
+import { ChatSessionStore, backupFile } from '../../../src/chat/core/sessionStore';
+import { wireTurn } from '../../../src/chat/core/webviewBridge';
 import { parseHostMessage } from '../../../src/chatProtocol/messages';
 import type { ChatSession } from '../../../src/chatProtocol/session';
 import { MemoryFileSystem } from './fakes';

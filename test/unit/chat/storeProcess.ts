@@ -1,7 +1,7 @@
 // One VS Code window's chat store in a process of its own, driven over IPC by storeProcesses.test.ts: `append` adds
 // questions to a chat, one save each (as a window does for each question it sends).
-import { NodeFileSystem } from '../../../src/chat/fileSystem';
-import { ChatSessionStore } from '../../../src/chat/sessionStore';
+import { NodeFileSystem } from '../../../src/chat/core/fileSystem';
+import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
 import type { ChatSession } from '../../../src/chatProtocol/session';
 
 export type StoreProcessCommand = { type: 'append'; folder: string; sessionId: string; prefix: string; count: number };

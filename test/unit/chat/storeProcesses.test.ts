@@ -6,8 +6,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NodeFileSystem } from '../../../src/chat/fileSystem';
-import { ChatSessionStore } from '../../../src/chat/sessionStore';
+import { NodeFileSystem } from '../../../src/chat/core/fileSystem';
+import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
 import { defaultSettings } from '../../../src/chatProtocol/session';
 import type { StoreProcessCommand, StoreProcessReply } from './storeProcess';
 

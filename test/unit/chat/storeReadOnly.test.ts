@@ -1,9 +1,9 @@
 // Storage that cannot be written (read-only folder, full disk): the record is on disk before a request leaves, so
 // when it cannot be written nothing is sent, the user is told which folder, and what they typed goes back.
 import * as assert from 'node:assert/strict';
-import { ChatCompare } from '../../../src/chat/chatCompare';
-import { ChatContext } from '../../../src/chat/chatContext';
-import { ChatWebviewBridge, type ChatWorkbench } from '../../../src/chat/webviewBridge';
+import { ChatCompare } from '../../../src/chat/core/chatCompare';
+import { ChatContext } from '../../../src/chat/core/chatContext';
+import { ChatWebviewBridge, type ChatWorkbench } from '../../../src/chat/core/webviewBridge';
 import type { HostMessage } from '../../../src/chatProtocol/messages';
 import { settle } from '../../../src/util/fakeClock';
 import { result } from './fakes';

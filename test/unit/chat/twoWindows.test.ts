@@ -2,8 +2,8 @@
 import * as assert from 'node:assert/strict';
 import { defaultSettings, emptyAssistantTurn, type ChatSession, type Turn } from '../../../src/chatProtocol/session';
 import { parseHostMessage, type HostMessage } from '../../../src/chatProtocol/messages';
-import { ChatSessionStore } from '../../../src/chat/sessionStore';
-import { ChatWebviewBridge, type ChatWorkbench } from '../../../src/chat/webviewBridge';
+import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
+import { ChatWebviewBridge, type ChatWorkbench } from '../../../src/chat/core/webviewBridge';
 import { FakeClock, settle } from '../../../src/util/fakeClock';
 import { MemoryFileSystem } from './fakes';
 import { createHarness } from './harness';

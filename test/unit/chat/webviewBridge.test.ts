@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { ChatSession } from '../../../src/chatProtocol/session';
-import { ChatWebviewBridge, type ChatWorkbench } from '../../../src/chat/webviewBridge';
+import { ChatWebviewBridge, type ChatWorkbench } from '../../../src/chat/core/webviewBridge';
 import { settle } from '../../../src/util/fakeClock';
 import { parseHostMessage, type HostMessage } from '../../../src/chatProtocol/messages';
-import { ChatSessionStore } from '../../../src/chat/sessionStore';
+import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
 import { gatewayError, result } from './fakes';
 import { createHarness, type Harness } from './harness';
 
@@ -63,6 +63,19 @@ describe('ChatWebviewBridge', () => {
     assert.ok(init.type === 'init');
     assert.equal(init.settings.jsonMode, true);
     assert.deepEqual(init.models, { models: ['model-k3'], loading: false });
+  });
+
+  it("handles the page's `ready` itself: hasLoaded and onDidLoad (the panel and its manager only listen), not on resync", async () => {
+    const { bridge } = setup();
+    let loads = 0;
+    bridge.onDidLoad(() => loads++);
+    await bridge.handle({ type: 'resync' });
+    assert.equal(bridge.hasLoaded, false);
+    assert.equal(loads, 0);
+    await bridge.handle({ type: 'ready' });
+    await bridge.handle({ type: 'ready' });
+    assert.equal(bridge.hasLoaded, true);
+    assert.equal(loads, 2, 'a page built again says ready again');
   });
 
   it('streams a reply to the webview as deltas, never the transcript again', async () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { ApiKeyStore } from '../../../src/auth/apiKeyStore';
+import { ApiKeyStore } from '../../../src/auth/core/apiKeyStore';
 import { GatewayConnection, stateForError, type ClientConfig } from '../../../src/gateway/connection';
-import { adviceFor } from '../../../src/gateway/errorAdvice';
+import { adviceFor } from '../../../src/ui/core/errorAdvice';
 import type { GatewayApi } from '../../../src/gateway/types';
 import type { GatewaySettings } from '../../../src/settings/settings';
 import { FakeClock } from '../../../src/util/fakeClock';
@@ -107,11 +107,17 @@ describe('GatewayConnection', () => {
     failure = { status: 429, code: 'rate_limited', message: 'slow down', retryAfterMs: 5000 };
     await assert.rejects(api.listModels());
     assert.deepEqual(connection.state, { kind: 'rate-limited', origin: 'https://a.example', until: 1_005_000, message: 'slow down' });
+    clock.advance(4_999);
+    assert.equal(connection.state.kind, 'rate-limited');
+    clock.advance(1);
+    assert.deepEqual(connection.state, { kind: 'connected', origin: 'https://a.example' }, 'the connection ends the rate limit by itself, on its clock');
+    failure = { status: 429, code: 'rate_limited', message: 'slow down', retryAfterMs: 5000 };
+    await assert.rejects(api.listModels());
     failure = { status: 0, code: 'network', message: 'ECONNREFUSED' };
     await assert.rejects(api.listModels());
     failure = undefined;
     await api.listModels();
-    assert.deepEqual(states, ['connected', 'unauthorized', 'rate-limited', 'offline', 'connected']);
+    assert.deepEqual(states, ['connected', 'unauthorized', 'rate-limited', 'connected', 'rate-limited', 'offline', 'connected']);
     connection.dispose();
   });
 

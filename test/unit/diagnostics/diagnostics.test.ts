@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../../src/gateway/client';
 import type { GatewayApi, Model } from '../../../src/gateway/types';
-import { runDiagnostics, type DiagnosticReport, type DiagnosticsInput, type StepId } from '../../../src/diagnostics/diagnostics';
-import { fixesFor, renderReport, summarizeReport } from '../../../src/diagnostics/report';
-import { createNetworkProbes, ProbeTimeout, type NetworkProbes, type ProbeTarget, type TlsInfo } from '../../../src/diagnostics/networkProbes';
+import { runDiagnostics, type DiagnosticReport, type DiagnosticsInput, type StepId } from '../../../src/diagnostics/core/diagnostics';
+import { fixesFor, renderReport, summarizeReport } from '../../../src/diagnostics/core/report';
+import { createNetworkProbes, ProbeTimeout, type NetworkProbes, type ProbeTarget, type TlsInfo } from '../../../src/diagnostics/core/networkProbes';
 import { realClock } from '../../../src/util/clock';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { startSimulator } from '../../simulator';

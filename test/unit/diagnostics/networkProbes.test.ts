@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import * as path from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
-import { createNetworkProbes, ProbeTimeout } from '../../../src/diagnostics/networkProbes';
+import { createNetworkProbes, ProbeTimeout } from '../../../src/diagnostics/core/networkProbes';
 import { realClock } from '../../../src/util/clock';
 import { FakeClock } from '../../../src/util/fakeClock';
 

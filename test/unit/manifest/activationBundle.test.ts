@@ -54,6 +54,12 @@ describe('activation bundle (production build)', function () {
     assert.ok(size < MAX_ACTIVATION_BYTES, `extension.js is ${(size / 1024).toFixed(1)} KB`);
   });
 
+  it('builds none of the test hooks into the packaged extension (every `if (TEST_BUILD)` block is dropped)', () => {
+    const text = readFileSync(join(dist, 'extension.js'), 'utf8');
+    const found = ['createModelsForTest', 'createForTest', 'createManager', 'loadedAtActivation', 'activationMs'].filter((name) => text.includes(name));
+    assert.deepEqual(found, []);
+  });
+
   it('bundles each module into one file only', () => {
     const homes = new Map<string, string[]>();
     for (const metafile of metafiles) {

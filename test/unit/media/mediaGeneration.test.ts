@@ -7,11 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GatewayClient } from '../../../src/gateway/client';
 import type { GatewayAccess } from '../../../src/gateway/connection';
-import { missingAccessAdvice } from '../../../src/gateway/connection';
-import { mediaFailureAdvice } from '../../../src/media/mediaAdvice';
-import { generateImages, MediaError, synthesizeSpeech, type MediaCoreDeps } from '../../../src/media/mediaGeneration';
-import { MediaHistory } from '../../../src/media/mediaHistory';
-import { toCatalogModel } from '../../../src/models/modelCatalog';
+import { mediaFailureAdvice } from '../../../src/media/core/mediaAdvice';
+import { generateImages, MediaError, synthesizeSpeech, type MediaCoreDeps } from '../../../src/media/core/mediaGeneration';
+import { MediaHistory } from '../../../src/media/core/mediaHistory';
+import { toCatalogModel } from '../../../src/models/core/modelCatalog';
 import { readSettings, type MediaDefaults } from '../../../src/settings/settings';
 import { realClock } from '../../../src/util/clock';
 import { startSimulator, type Simulator } from '../../simulator';
@@ -123,7 +122,7 @@ describe('media core against the simulator', function () {
   });
 
   it('sends nothing without a key, and hands on the connection\'s advice', async () => {
-    access = () => ({ ok: false, missing: 'key', origin: sim.origin, advice: missingAccessAdvice('key', sim.origin) });
+    access = () => ({ ok: false, missing: 'key', origin: sim.origin });
     sim.clearLog();
     const error = await generateImages(deps(), { prompt: 'x' }).catch((e: unknown) => e);
     assert.ok(error instanceof MediaError);

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MediaHistory, type MediaSetAside, type NewMediaEntry } from '../../../src/media/mediaHistory';
+import { MediaHistory, type MediaSetAside, type NewMediaEntry } from '../../../src/media/core/mediaHistory';
 import { realClock } from '../../../src/util/clock';
 import { encodePng } from '../../simulator/png';
 

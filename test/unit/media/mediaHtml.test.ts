@@ -1,8 +1,10 @@
 // The gallery and player pages: a CSP with no script at all and media only from the webview's resource root, every
 // text from the gateway or the user escaped, and links that carry nothing but an entry id and an index.
 import * as assert from 'node:assert/strict';
-import type { MediaEntry } from '../../../src/media/mediaEntry';
-import { commandLink, galleryHtml, MEDIA_PAGE_COMMANDS, playerHtml } from '../../../src/media/mediaHtml';
+import type { MediaEntry } from '../../../src/media/core/mediaEntry';
+import { commandLink, galleryHtml, playerHtml } from '../../../src/media/core/mediaHtml';
+
+const PAGE_COMMANDS = { save: 'modelGateway.media.save', copy: 'modelGateway.media.copy', open: 'modelGateway.media.open' };
 
 const HOSTILE = '<img src=x onerror=alert(1)><script>alert(2)</script>" onclick="x';
 const entry: MediaEntry = {
@@ -19,7 +21,7 @@ const entry: MediaEntry = {
   ],
   notes: [`Image 3: ${HOSTILE}`],
 };
-const sources = { cspSource: 'https://file+.vscode-resource.vscode-cdn.net', files: ['https://file+.vscode-resource.vscode-cdn.net/h/m-1.png', undefined], nonce: 'n0nce' };
+const sources = { cspSource: 'https://file+.vscode-resource.vscode-cdn.net', files: ['https://file+.vscode-resource.vscode-cdn.net/h/m-1.png', undefined], nonce: 'n0nce', commands: PAGE_COMMANDS };
 
 function csp(html: string): string {
   return /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)![1].replace(/&#39;/g, "'");
@@ -47,7 +49,7 @@ describe('media pages', () => {
     assert.deepEqual(links, [commandLink('modelGateway.media.save', entry, 0), commandLink('modelGateway.media.copy', entry, 0), commandLink('modelGateway.media.open', entry, 0)]);
     assert.equal(decodeURIComponent(links[0].split('?')[1]), '[{"entry":"mabc123def456","index":0}]');
     assert.match(html, /The file is no longer in the history folder/);
-    for (const link of links) assert.ok(MEDIA_PAGE_COMMANDS.some((c) => link.startsWith(`command:${c}?`)));
+    for (const link of links) assert.ok(Object.values(PAGE_COMMANDS).some((c) => link.startsWith(`command:${c}?`)));
   });
 
   it('the player plays from the resource root only, with Save and Open', () => {

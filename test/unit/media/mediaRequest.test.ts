@@ -1,8 +1,8 @@
 // What the media commands accept before anything is sent, and what a failure tells the user.
 import * as assert from 'node:assert/strict';
 import { GatewayError } from '../../../src/gateway/errors';
-import { mediaFailureAdvice } from '../../../src/media/mediaAdvice';
-import { chooseModel, imageAskOf, speechAskOf } from '../../../src/media/mediaRequest';
+import { mediaFailureAdvice } from '../../../src/media/core/mediaAdvice';
+import { chooseModel, imageAskOf, speechAskOf } from '../../../src/media/core/mediaRequest';
 
 describe('media requests and advice', () => {
   it('reads command arguments strictly', () => {

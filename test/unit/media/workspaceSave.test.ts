@@ -4,8 +4,8 @@ import * as assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MediaEntry } from '../../../src/media/mediaEntry';
-import { folderInside, mediaFileName, replaceFile, SaveError, writeNewFile, writeUnderFreeName } from '../../../src/media/workspaceSave';
+import type { MediaEntry } from '../../../src/media/core/mediaEntry';
+import { folderInside, mediaFileName, replaceFile, SaveError, writeNewFile, writeUnderFreeName } from '../../../src/media/core/workspaceSave';
 
 function entry(overrides: Partial<MediaEntry> = {}): MediaEntry {
   return {

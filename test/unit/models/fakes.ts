@@ -1,7 +1,7 @@
 // Test doubles for the models tests: a gateway whose model list answers when the test says so.
 import type { ChatRequest, ChatResult, GatewayApi, Model, VideoJob } from '../../../src/gateway/types';
 import { Emitter } from '../../../src/util/events';
-import type { ModelSource } from '../../../src/models/modelCatalog';
+import type { ModelSource } from '../../../src/models/core/modelCatalog';
 
 interface Pending {
   resolve(models: Model[]): void;

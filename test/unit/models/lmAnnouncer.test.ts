@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { ConnectionState } from '../../../src/gateway/connection';
-import { ModelAnnouncer } from '../../../src/models/lmAnnouncer';
-import { toCatalogModel, type CatalogSnapshot } from '../../../src/models/modelCatalog';
+import { ModelAnnouncer } from '../../../src/models/core/lmAnnouncer';
+import { toCatalogModel, type CatalogSnapshot } from '../../../src/models/core/modelCatalog';
 import { model } from './fakes';
 
 const ORIGIN = 'https://gw.example';

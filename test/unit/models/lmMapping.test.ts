@@ -12,8 +12,8 @@ import {
   toToolDefinitions,
   ToolArgumentsError,
   type LmMessage,
-} from '../../../src/models/lmMapping';
-import { toCatalogModel } from '../../../src/models/modelCatalog';
+} from '../../../src/models/core/lmMapping';
+import { toCatalogModel } from '../../../src/models/core/modelCatalog';
 import { model } from './fakes';
 
 const user = (...content: LmMessage['content']): LmMessage => ({ role: 'user', content });

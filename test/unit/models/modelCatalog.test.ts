@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { DEFAULT_TTL_MS, ModelCatalog, type CatalogSnapshot } from '../../../src/models/modelCatalog';
+import { DEFAULT_TTL_MS, ModelCatalog, type CatalogSnapshot } from '../../../src/models/core/modelCatalog';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { FakeSource, ManualGateway, flush, model } from './fakes';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { classifyModel } from '../../../src/models/modelKind';
+import { classifyModel } from '../../../src/models/core/modelKind';
 
 describe('classifyModel', () => {
   const kind = (id: string, extra: Record<string, unknown> = {}) => classifyModel({ id, object: 'model', ...extra });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { toCatalogModel, type CatalogSnapshot } from '../../../src/models/modelCatalog';
-import { buildModelList, describeModel, formatCreated, summarizeModels } from '../../../src/models/modelList';
+import { toCatalogModel, type CatalogSnapshot } from '../../../src/models/core/modelCatalog';
+import { buildModelList, describeModel, formatCreated, summarizeModels } from '../../../src/models/core/modelList';
 import { model } from './fakes';
 
 function snapshot(...ids: Array<string | [string, Record<string, unknown>]>): CatalogSnapshot {

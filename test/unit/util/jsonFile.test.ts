@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { JsonFile } from '../../../src/util/jsonFile';
-import { DurationHistory } from '../../../src/videos/durationHistory';
+import { DurationHistory } from '../../../src/videos/core/durationHistory';
 
 describe('JsonFile', () => {
   let dir: string;

@@ -5,9 +5,9 @@ import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { safeExternalUrl } from '../../../src/util/externalUrl';
-import { DownloadError, downloadResult, isWindowsReservedName, resultFileStem, videoExtensionFor } from '../../../src/videos/download';
+import { DownloadError, downloadResult, isWindowsReservedName, resultFileStem, videoExtensionFor } from '../../../src/videos/core/download';
 import { createNewFile } from '../../../src/util/newFile';
-import { checkResultUrl, urlExpiry } from '../../../src/videos/resultLinks';
+import { checkResultUrl, urlExpiry } from '../../../src/videos/core/resultLinks';
 import { startProxy } from '../gateway/helpers/proxy';
 
 const SAMPLE = readFileSync(path.join(__dirname, '../../../../test/fixtures/video/sample.mp4'));

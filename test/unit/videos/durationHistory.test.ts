@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { DurationHistory, MemoryJsonStore, type JsonStore } from '../../../src/videos/durationHistory';
+import { DurationHistory, MemoryJsonStore, type JsonStore } from '../../../src/videos/core/durationHistory';
 
 const A = 'https://a.example';
 const B = 'https://b.example';

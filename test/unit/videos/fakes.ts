@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import type { ChatResult, GatewayApi, Model, RequestOptions, VideoJob, VideoRequest } from '../../../src/gateway/types';
 import type { Clock } from '../../../src/util/clock';
 import type { Memento } from '../../../src/util/memento';
-import { MissingApiKeyError } from '../../../src/videos/errors';
-import type { VideoJobRecord } from '../../../src/videos/jobRecord';
+import { MissingApiKeyError } from '../../../src/videos/core/errors';
+import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
 export { seededRandom } from '../../util/seededRandom';
 
 export interface Call {

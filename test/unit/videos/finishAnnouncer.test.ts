@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { FakeClock } from '../../../src/util/fakeClock';
-import { FinishAnnouncer } from '../../../src/videos/finishAnnouncer';
+import { FinishAnnouncer } from '../../../src/videos/core/finishAnnouncer';
 
 describe('FinishAnnouncer', () => {
   let clock: FakeClock;

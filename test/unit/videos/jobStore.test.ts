@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { basename, join } from 'node:path';
 import type { GatewayApi, VideoJob, VideoRequest } from '../../../src/gateway/types';
 import { FakeClock, settle } from '../../../src/util/fakeClock';
-import { displayStatus, requestFromRecord, type VideoJobRecord } from '../../../src/videos/jobRecord';
-import { isRunning } from '../../../src/videos/jobPresentation';
-import { JobStore, type JobStoreOptions, type SetAsideBatch } from '../../../src/videos/jobStore';
-import type { AuthRequired } from '../../../src/videos/pollScheduler';
+import { displayStatus, requestFromRecord, type VideoJobRecord } from '../../../src/videos/core/jobRecord';
+import { isRunning } from '../../../src/videos/core/jobPresentation';
+import { JobStore, type JobStoreOptions, type SetAsideBatch } from '../../../src/videos/core/jobStore';
+import type { AuthRequired } from '../../../src/videos/core/pollScheduler';
 import { deferred, FakeGateway, FakeGatewayError, removeTempFolders, storedJobs, tempFolder, withoutKey } from './fakes';
 
 const A = 'https://a.example';

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import type { VideoJob, VideoRequest } from '../../../src/gateway/types';
 import { Emitter } from '../../../src/util/events';
 import { FakeClock, settle } from '../../../src/util/fakeClock';
-import type { VideoJobRecord } from '../../../src/videos/jobRecord';
-import { JobStore, VIDEO_JOBS_STORAGE_KEY, type SharingOptions } from '../../../src/videos/jobStore';
-import { JobFiles } from '../../../src/videos/jobFiles';
-import { PollLease } from '../../../src/videos/pollLease';
-import type { Presence } from '../../../src/videos/windowPresence';
+import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
+import { JobStore, VIDEO_JOBS_STORAGE_KEY, type SharingOptions } from '../../../src/videos/core/jobStore';
+import { JobFiles } from '../../../src/videos/core/jobFiles';
+import { PollLease } from '../../../src/videos/core/pollLease';
+import type { Presence } from '../../../src/videos/core/windowPresence';
 import { deferred, FakeGateway, MemoryMemento, removeTempFolders, storedJobs, tempFolder, withoutKey } from './fakes';
 
 const A = 'https://a.example';

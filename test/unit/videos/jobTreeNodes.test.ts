@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { VideoJobRecord } from '../../../src/videos/jobRecord';
-import { JobTreeNodes, type JobList } from '../../../src/videos/jobTreeNodes';
+import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
+import { JobTreeNodes, type JobList } from '../../../src/videos/core/jobTreeNodes';
 
 function job(key: string, createdAt: number, resultUrls: string[] = []): VideoJobRecord {
   return { key, id: `vid_${key}`, origin: 'https://gw.example', model: 'm', prompt: key, parameters: {}, status: 'queued', resultUrls, createdAt, updatedAt: createdAt };

@@ -4,8 +4,8 @@
 // It tells the parent what it is doing through the IPC channel; it never ends by itself while the server stalls.
 import { GatewayClient } from '../../../src/gateway/client';
 import { realClock } from '../../../src/util/clock';
-import { downloadResult } from '../../../src/videos/download';
-import { JobStore } from '../../../src/videos/jobStore';
+import { downloadResult } from '../../../src/videos/core/download';
+import { JobStore } from '../../../src/videos/core/jobStore';
 
 const [mode, ...args] = process.argv.slice(2);
 const tell = (message: unknown) => process.send?.(message);

@@ -2,8 +2,8 @@
 import * as assert from 'node:assert/strict';
 import type { VideoJob } from '../../../src/gateway/types';
 import { FakeClock, settle } from '../../../src/util/fakeClock';
-import { DurationHistory, MemoryJsonStore } from '../../../src/videos/durationHistory';
-import { PollScheduler, type JobProfile, type PollSchedulerOptions } from '../../../src/videos/pollScheduler';
+import { DurationHistory, MemoryJsonStore } from '../../../src/videos/core/durationHistory';
+import { PollScheduler, type JobProfile, type PollSchedulerOptions } from '../../../src/videos/core/pollScheduler';
 import { deferred, FakeGateway, FakeGatewayError, type Deferred } from './fakes';
 
 const A = 'https://a.example';

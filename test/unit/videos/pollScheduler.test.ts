@@ -7,7 +7,7 @@ import {
   type PauseChange,
   type PollEvent,
   type PollSchedulerOptions,
-} from '../../../src/videos/pollScheduler';
+} from '../../../src/videos/core/pollScheduler';
 import { deferred, FakeGateway, FakeGatewayError, seededRandom, type Deferred } from './fakes';
 
 const A = 'https://a.example';
@@ -67,6 +67,19 @@ describe('PollScheduler', () => {
       track('j1');
       await clock.advanceAsync(30_000);
       assert.deepEqual(intervals('j1').slice(0, 4), [3_000, 5_000, 5_000, 5_000]);
+    });
+
+    it('takes new bounds on the live scheduler (a settings change rebuilds nothing)', async () => {
+      create({ minIntervalMs: 1_000, maxIntervalMs: 5_000, backoffFactor: 3 });
+      track('j1');
+      await clock.advanceAsync(15_000);
+      assert.deepEqual(intervals('j1').slice(0, 3), [3_000, 5_000, 5_000]);
+      const before = gateway.gets('j1').length;
+      scheduler.setIntervals({ minIntervalMs: 1_000, maxIntervalMs: 2_000 });
+      await clock.advanceAsync(20_000);
+      const after = intervals('j1').slice(before);
+      assert.ok(after.length >= 5, `${after.length} polls after the change`);
+      assert.ok(after.every((ms) => ms <= 2_000), `every poll after the first keeps to the new cap: ${after.join(', ')}`);
     });
 
     it('keeps jittered intervals within [base × (1 − jitter), base] and actually varies them', async () => {

@@ -9,7 +9,7 @@ import {
   rateLimitWaitMs,
   timingPolicy,
   type WatchedJob,
-} from '../../../src/videos/pollTiming';
+} from '../../../src/videos/core/pollTiming';
 
 const HOUR = 60 * 60_000;
 

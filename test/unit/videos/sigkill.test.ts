@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GatewayClient } from '../../../src/gateway/client';
 import { FakeClock } from '../../../src/util/fakeClock';
-import { downloadResult } from '../../../src/videos/download';
-import { JobStore } from '../../../src/videos/jobStore';
+import { downloadResult } from '../../../src/videos/core/download';
+import { JobStore } from '../../../src/videos/core/jobStore';
 import { startSimulator, type Simulator } from '../../simulator';
 
 const TARGET = join(__dirname, 'killTarget.js');

@@ -10,7 +10,7 @@ import {
   validateSourceVideoUrl,
   VideoRequestError,
   type RequestDefaults,
-} from '../../../src/videos/videoRequest';
+} from '../../../src/videos/core/videoRequest';
 
 const defaults: RequestDefaults = {
   model: 'model-1.0-video-edit',

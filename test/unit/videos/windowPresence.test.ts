@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { FakeClock } from '../../../src/util/fakeClock';
-import { WindowPresence } from '../../../src/videos/windowPresence';
+import { WindowPresence } from '../../../src/videos/core/windowPresence';
 import { deferred, type Deferred } from './fakes';
 
 describe('WindowPresence', () => {

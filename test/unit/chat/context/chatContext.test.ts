@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { ChatContext, type ContextSources } from '../../../../src/chat/chatContext';
+import { ChatContext, type ContextSources } from '../../../../src/chat/core/chatContext';
 import { attachmentTokens, type Attachment, type TextAttachment } from '../../../../src/chatProtocol/attachments';
 import { parseHostMessage, parseWebviewMessage, type ContextSource } from '../../../../src/chatProtocol/messages';
 import { repairSession } from '../../../../src/chatProtocol/sessionData';
 import type { UserTurn } from '../../../../src/chatProtocol/session';
-import { wireTurn } from '../../../../src/chat/webviewBridge';
+import { wireTurn } from '../../../../src/chat/core/webviewBridge';
 import { settle } from '../../../../src/util/fakeClock';
 import { gatewayError, result } from '../fakes';
 import { createHarness, type Harness } from '../harness';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { ChatCompare } from '../../../../src/chat/chatCompare';
-import { ChatContext } from '../../../../src/chat/chatContext';
+import { ChatCompare } from '../../../../src/chat/core/chatCompare';
+import { ChatContext } from '../../../../src/chat/core/chatContext';
 import { parseHostMessage, parseWebviewMessage, type CompareState } from '../../../../src/chatProtocol/messages';
 import type { TextAttachment, } from '../../../../src/chatProtocol/attachments';
 import type { UserTurn } from '../../../../src/chatProtocol/session';

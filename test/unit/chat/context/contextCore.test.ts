@@ -1,13 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { attachmentTokens, chipOf, estimateTextTokens, TOKENS_PER_IMAGE, type ImageAttachment, type TextAttachment } from '../../../../src/chatProtocol/attachments';
-import { checkTextFile, lineCount, looksBinary } from '../../../../src/chat/context/fileCheck';
-import { IgnoreRules } from '../../../../src/chat/context/gitignore';
-import { checkImage, sniffImageType } from '../../../../src/chat/context/images';
-import { editorLineCount, parseLineRange, sliceLines } from '../../../../src/chat/context/lineRange';
-import { isSecretPath } from '../../../../src/chat/context/secrets';
-import { applyTrim, budgetOf, planTrim } from '../../../../src/chat/context/trim';
+import { checkTextFile, lineCount, looksBinary } from '../../../../src/chat/core/context/fileCheck';
+import { IgnoreRules } from '../../../../src/chat/core/context/gitignore';
+import { checkImage, sniffImageType } from '../../../../src/chat/core/context/images';
+import { editorLineCount, parseLineRange, sliceLines } from '../../../../src/chat/core/context/lineRange';
+import { isSecretPath } from '../../../../src/chat/core/context/secrets';
+import { applyTrim, budgetOf, planTrim } from '../../../../src/chat/core/context/trim';
 import { hashQuery } from '../../../../src/webview/chat/attachments';
-import { attachmentsMarkdown, fencedAttachment, textWithContext, userContent } from '../../../../src/chat/contextPrompt';
+import { attachmentsMarkdown, fencedAttachment, textWithContext, userContent } from '../../../../src/chat/core/contextPrompt';
 
 function textFile(lines: number, fields: Partial<TextAttachment> = {}): TextAttachment {
   const text = Array.from({ length: lines }, (_, i) => `line ${String(i + 1).padStart(4, '0')} of the file`).join('\n');

@@ -6,13 +6,13 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { consentQuestion, factsOf, insideFolders } from '../../../../src/chat/context/consent';
-import { notAFileRefusal, readBounded, resolveFile } from '../../../../src/chat/context/fileRead';
-import { canonicalStars, GITIGNORE_LIMITS, IgnoreRules, withinBudget } from '../../../../src/chat/context/gitignore';
-import { isSecretPath, secretInContent } from '../../../../src/chat/context/secrets';
+import { consentQuestion, factsOf, insideFolders } from '../../../../src/chat/core/context/consent';
+import { notAFileRefusal, readBounded, resolveFile } from '../../../../src/chat/core/context/fileRead';
+import { canonicalStars, GITIGNORE_LIMITS, IgnoreRules, withinBudget } from '../../../../src/chat/core/context/gitignore';
+import { isSecretPath, secretInContent } from '../../../../src/chat/core/context/secrets';
 import { runInWorker } from '../../../util/inWorker';
 
-const compiled = (file: string) => path.join(__dirname, '../../../../src/chat/context', file);
+const compiled = (file: string) => path.join(__dirname, '../../../../src/chat/core/context', file);
 /** A hang detector, not a timing assertion: the work takes well under a second. */
 const HANG_MS = 15_000;
 
@@ -69,7 +69,7 @@ describe('context attachments from a hostile repository', () => {
       this.timeout(HANG_MS + 5000);
       const content = repeatLines(['*a*a*a*a*a*a*a*a*a*a*a*a*b', 'a/**/a/**/a/**/a/**/b', '**/*/**/*x', '*?*?*?*?*?x', '**/*?*?*x', '*/*/**/x', '**/a*/*a*x', '[a]*[a]*[a]*x', '!*a*a*'], 1 << 20);
       const paths = ['a'.repeat(1000), 'a'.repeat(250) + 'c', `${'a'.repeat(30)}/`.repeat(31) + 'c', `${'a/'.repeat(2000)}c`, `a/${'a'.repeat(200)}/${'a'.repeat(200)}/c`, 'a'.repeat(1 << 16)];
-      const ignored = await runInWorker(compiled('../../../test/unit/chat/context/hostileWorkloads.js'), 'countIgnored', [content, paths], HANG_MS);
+      const ignored = await runInWorker(compiled('../../../../test/unit/chat/context/hostileWorkloads.js'), 'countIgnored', [content, paths], HANG_MS);
       assert.equal(typeof ignored, 'number');
     });
   });

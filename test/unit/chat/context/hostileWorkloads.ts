@@ -1,6 +1,6 @@
 // Work for the hang detector (test/util/inWorker.ts): each export runs a parser of repository content on hostile
 // input inside a worker thread, where a runaway regex can be stopped. Not a test file: mocha does not load it.
-import { IgnoreRules } from '../../../../src/chat/context/gitignore';
+import { IgnoreRules } from '../../../../src/chat/core/context/gitignore';
 
 /** How many of `paths` the .gitignore `content` hides, applied at the root and again from a nested folder. */
 export function countIgnored(content: string, paths: readonly string[]): number {

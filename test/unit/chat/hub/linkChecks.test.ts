@@ -1,7 +1,7 @@
 // ResultLinkChecks: each link checked once, at most 3 at a time, a failed check is "unavailable" (never "gone"), and
 // nothing is reported after the chat closed.
 import * as assert from 'node:assert/strict';
-import { ResultLinkChecks } from '../../../../src/chat/hub/linkChecks';
+import { ResultLinkChecks } from '../../../../src/chat/core/hub/linkChecks';
 import type { ResultLinkCheck } from '../../../../src/gateway/resultFetch';
 import { settle } from '../../../../src/util/fakeClock';
 

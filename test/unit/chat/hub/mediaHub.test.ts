@@ -1,8 +1,8 @@
 // ChatMediaHub over a real ChatController (in-memory store, fake clock) and fake ports: what each slash command
 // adds to the session, how the video card follows the Video Jobs store's job, Read aloud, Regenerate and failures.
 import * as assert from 'node:assert/strict';
-import { ChatMediaHub } from '../../../../src/chat/hub/mediaHub';
-import type { ChatMediaPorts, ChatVideoJob, KeptMedia } from '../../../../src/chat/hub/ports';
+import { ChatMediaHub } from '../../../../src/chat/core/hub/mediaHub';
+import type { ChatMediaPorts, ChatVideoJob, KeptMedia } from '../../../../src/chat/core/hub/ports';
 import type { MediaTurn } from '../../../../src/chatProtocol/session';
 import { settle } from '../../../../src/util/fakeClock';
 import { Emitter } from '../../../../src/util/events';

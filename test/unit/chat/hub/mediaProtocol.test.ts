@@ -4,11 +4,11 @@ import { parseSlash, slashCompletions } from '../../../../src/chatProtocol/slash
 import { cleanMediaTurn, cleanWireMediaTurn } from '../../../../src/chatProtocol/mediaTurn';
 import { cleanTurn, repairSession } from '../../../../src/chatProtocol/sessionData';
 import { parseHostMessage, parseWebviewMessage } from '../../../../src/chatProtocol/messages';
-import { chatCsp, mediaOriginsOf } from '../../../../src/chat/hub/csp';
+import { chatCsp, mediaOriginsOf } from '../../../../src/chat/core/hub/csp';
 import { defaultSettings, type MediaTurn } from '../../../../src/chatProtocol/session';
-import { sessionMarkdown } from '../../../../src/chat/markdownText';
-import { wireMediaTurn } from '../../../../src/chat/hub/wireMedia';
-import type { LinkCheckState } from '../../../../src/chat/hub/linkChecks';
+import { sessionMarkdown } from '../../../../src/chat/core/markdownText';
+import { wireMediaTurn } from '../../../../src/chat/core/hub/wireMedia';
+import type { LinkCheckState } from '../../../../src/chat/core/hub/linkChecks';
 import type { WireMediaTurn } from '../../../../src/chatProtocol/mediaTurn';
 
 const pickLink = (wire: WireMediaTurn) => [wire.src, wire.linkState, wire.linkProblem];

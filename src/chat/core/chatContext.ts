@@ -1,0 +1,267 @@
+// The context of one chat's next message: what is attached (the tray), what it costs against the model's context
+// window, and the webview's requests to change it. Sending, Regenerate and Edit and resend go through here so a
+// request that would overflow is held back with the ways out (trim an attachment, send only the newest turns that
+// fit, or branch a new chat from a summary): nothing is cut silently. Pure: the editor side (reading editors and
+// files, asking the user, the summary) is injected.
+import { chipOf, estimateTextTokens, type Attachment, type ImageType } from '../../chatProtocol/attachments';
+import type { ContextSource, ContextState, HistoryOverflow, OverflowChoice } from '../../chatProtocol/messages';
+import type { Turn, UserTurn } from '../../chatProtocol/session';
+import { Emitter, type Disposable, type Event } from '../../util/events';
+import type { ChatController } from './chatController';
+import { ContextTray } from './context/contextTray';
+import { checkImage } from './context/images';
+import { fitHistory, type HistoryFit } from './historyFit';
+import { budgetOf, planTrim } from './context/trim';
+import { conversationTokens, turnTokens } from './request';
+
+/** Where attachments come from; implemented by the editor adapter (workspaceContextProvider.ts). */
+export interface ContextSources {
+  /** Attachments from a source, after any question the user must answer (which file, a secrets file). */
+  collect(source: ContextSource): Promise<Attachment[]>;
+  /**
+   * Files dropped on the input. The webview names them, so they prove no act of the user: a file outside the
+   * workspace is read only after the user's yes in a host dialog.
+   */
+  fromUris(uris: readonly string[]): Promise<Attachment[]>;
+  /** Tells the user something went wrong (a refused file or image). */
+  warn(message: string): void;
+}
+
+export interface ContextWindow {
+  tokens: number;
+  source: 'model' | 'setting';
+}
+
+export interface ChatContextDeps {
+  sources: ContextSources;
+  /** The context window of a model: the model list's, else the setting. */
+  windowFor(model: string): ContextWindow;
+  newId(): string;
+  /**
+   * Branches a new chat that starts from a summary of this one, shown for the user to read and edit before anything
+   * is sent there; `pendingText` is the message that was held back (it follows the summary).
+   */
+  summarize?(pendingText: string): Promise<void>;
+}
+
+/** What was held back because the chat does not fit, to be done once the user picks a way out. */
+type HeldAction = { kind: 'send'; text: string } | { kind: 'regenerate' } | { kind: 'edit'; turnId: string; text: string } | { kind: 'withoutImages'; text: string };
+
+export class ChatContext implements Disposable {
+  readonly tray = new ContextTray();
+  private warning = '';
+  private held: { action: HeldAction; overflow: HistoryOverflow } | undefined;
+  private readonly changed = new Emitter<ContextState>();
+  /** Fires with the new state whenever the attachments, the conversation or the model change. */
+  readonly onDidChange: Event<ContextState> = this.changed.event;
+  private readonly subscriptions: Disposable[];
+
+  constructor(
+    private readonly controller: ChatController,
+    private readonly deps: ChatContextDeps,
+  ) {
+    this.subscriptions = [
+      this.tray,
+      this.tray.onDidChange(() => {
+        this.release();
+        this.update();
+      }),
+      // After the chat's own messages (a turn added or removed is shown before the new total), once per burst.
+      controller.onEvent((event) => {
+        if (event.type === 'delta' || event.type === 'title') return;
+        // What was held back was measured against turns that changed: it is asked again.
+        if (event.type === 'turnAdded' || event.type === 'turnsRemoved' || event.type === 'reloaded') this.release();
+        this.updateSoon();
+      }),
+    ];
+  }
+
+  get state(): ContextState {
+    const session = this.controller.session;
+    const window = this.deps.windowFor(session.settings.model);
+    return {
+      chips: this.tray.attachments.map(chipOf),
+      baseTokens: conversationTokens(session.turns, session.settings),
+      window: window.tokens,
+      windowSource: window.source,
+      warning: this.warning,
+      ...(this.held && { overflow: this.held.overflow }),
+    };
+  }
+
+  async add(source: ContextSource): Promise<void> {
+    this.addAll(await this.deps.sources.collect(source));
+  }
+
+  async addUris(uris: readonly string[]): Promise<void> {
+    this.addAll(await this.deps.sources.fromUris(uris));
+  }
+
+  /** An image from the webview: its type is read from the bytes, not taken from the message. */
+  addImage(name: string, data: string): void {
+    const bytes = Buffer.from(data, 'base64');
+    const verdict = checkImage(name, bytes);
+    if (!verdict.ok) return this.deps.sources.warn(verdict.reason);
+    this.addAll([{ kind: 'image', id: this.deps.newId(), name, mimeType: verdict.mimeType satisfies ImageType, data }]);
+  }
+
+  remove(id: string): void {
+    this.tray.remove(id);
+  }
+
+  /** Cuts the largest attachment so the message fits (the user asked for it). */
+  trim(draftTokens = 0): void {
+    const budget = this.budget(draftTokens);
+    const plan = planTrim(this.tray.attachments, budget.overBy);
+    this.warning = '';
+    this.tray.apply(plan);
+    if (plan.kind === 'none') this.update();
+  }
+
+  /**
+   * Sends the message with the attachments, unless it would overflow the context window: then nothing is sent, the
+   * warning says why and what can be done, and false is returned (the caller gives the text back to the input).
+   */
+  send(text: string): boolean {
+    if (this.controller.busy || text.trim() === '') return false;
+    const budget = this.budget(estimateTextTokens(text));
+    if (budget.overBy > 0) return this.hold({ kind: 'send', text }, fitHistory([...this.controller.session.turns, this.question(text, this.tray.attachments)], this.controller.session.settings, budget.window));
+    this.release();
+    return this.controller.send(text, this.tray.take());
+  }
+
+  /** Regenerate (and Retry): held back like a message when the conversation it would send does not fit. */
+  async regenerate(): Promise<boolean> {
+    const turns = this.controller.session.turns;
+    let end = turns.length;
+    while (end > 0 && turns[end - 1].role === 'assistant') end--;
+    const fit = this.fit(turns.slice(0, end));
+    if (end > 0 && (fit.fromIndex > 0 || !fit.fits)) return this.hold({ kind: 'regenerate' }, fit);
+    this.release();
+    return this.controller.regenerate();
+  }
+
+  /** Edit and resend: held back like a message when the edited conversation does not fit. */
+  async editAndResend(turnId: string, text: string): Promise<boolean> {
+    const turns = this.controller.session.turns;
+    const index = turns.findIndex((t) => t.id === turnId && t.role === 'user');
+    if (index >= 0 && text.trim() !== '') {
+      const fit = this.fit([...turns.slice(0, index), this.question(text, (turns[index] as UserTurn).attachments ?? [])]);
+      if (fit.fromIndex > 0 || !fit.fits) return this.hold({ kind: 'edit', turnId, text }, fit);
+    }
+    this.release();
+    return this.controller.editAndResend(turnId, text);
+  }
+
+  /** Resend Without Image (after a model refused images): held back like Edit and resend when it does not fit. */
+  async resendWithoutImages(): Promise<boolean> {
+    const turns = this.controller.session.turns;
+    const index = turns.findLastIndex((t) => t.role === 'user');
+    const last = turns[index] as UserTurn | undefined;
+    if (last) {
+      const fit = this.fit([...turns.slice(0, index), this.question(last.content, (last.attachments ?? []).filter((a) => a.kind !== 'image'))]);
+      if (fit.fromIndex > 0 || !fit.fits) return this.hold({ kind: 'withoutImages', text: last.content }, fit);
+    }
+    this.release();
+    return this.controller.resendWithoutImages();
+  }
+
+  /**
+   * The user's way out of what was held back: send it with only the newest turns that fit, branch a new chat from a
+   * summary, or drop it. `text` is the input's text now (a held message is sent as it reads now). False when nothing
+   * was sent (the caller gives `text` back to the input).
+   */
+  async resolveOverflow(choice: OverflowChoice, text = ''): Promise<boolean> {
+    const held = this.held;
+    this.release();
+    if (!held || choice === 'cancel') return false;
+    const action: HeldAction = held.action.kind === 'send' && text.trim() !== '' ? { kind: 'send', text } : held.action;
+    if (choice === 'summary') {
+      const pending = action.kind === 'regenerate' ? '' : action.text;
+      await this.deps.summarize?.(pending);
+      return false;
+    }
+    const window = this.deps.windowFor(this.controller.session.settings.model).tokens;
+    if (action.kind === 'regenerate') return this.controller.regenerate({ fitWindow: window });
+    if (action.kind === 'edit') return this.controller.editAndResend(action.turnId, action.text, { fitWindow: window });
+    if (action.kind === 'withoutImages') return this.controller.resendWithoutImages({ fitWindow: window });
+    // The message must fit on its own, attachments and all (else it is held again, saying so).
+    const fit = fitHistory([...this.controller.session.turns, this.question(action.text, this.tray.attachments)], this.controller.session.settings, window);
+    if (!fit.fits) return this.hold(action, fit);
+    return this.controller.send(action.text, this.tray.take(), { fitWindow: window });
+  }
+
+  /** What the next message (with the attachments) would cost `model`, which takes the whole chat (Compare). */
+  fitFor(text: string, model: string): HistoryFit {
+    const session = this.controller.session;
+    return fitHistory([...session.turns, this.question(text, this.tray.attachments)], session.settings, this.deps.windowFor(model).tokens);
+  }
+
+  private fit(turns: readonly Turn[]): HistoryFit {
+    const session = this.controller.session;
+    return fitHistory(turns, session.settings, this.deps.windowFor(session.settings.model).tokens);
+  }
+
+  /** The question being asked, as the turn it would become. */
+  private question(text: string, attachments: readonly Attachment[]): UserTurn {
+    return { id: 'pending', role: 'user', createdAt: 0, content: text, attachments: [...attachments] };
+  }
+
+  /** Holds an action back, saying why and which ways out there are; returns false (nothing was sent). */
+  private hold(action: HeldAction, fit: HistoryFit): false {
+    const model = this.controller.session.settings.model || 'the model';
+    const what = action.kind === 'send' ? 'Not sent' : action.kind === 'regenerate' ? 'Not regenerated' : 'Not resent';
+    const shown = action.kind === 'withoutImages' ? 'edit' : action.kind;
+    const size = `≈${fit.whole.toLocaleString('en-US')} of ${fit.window.toLocaleString('en-US')} tokens`;
+    const hasContext = action.kind === 'send' && this.tray.attachments.length > 0;
+    // Only ways out that exist: no advice to trim attachments when there are none.
+    const alone = !fit.fits ? (hasContext ? ' Even the message alone does not fit: trim or remove an attachment, or shorten it.' : ' Even the message alone does not fit: shorten it.') : '';
+    const earlier = this.controller.session.turns.some((t) => turnTokens(t) > 0);
+    this.warning = `${what}: the ${earlier ? 'chat' : 'message'} would overflow the context window of ${model} (${size}).${alone}`;
+    this.held = { action, overflow: { action: shown, omittedTurns: fit.fits ? fit.omittedTurns : 0, canSummarize: earlier && this.deps.summarize !== undefined, total: fit.whole, window: fit.window } };
+    this.update();
+    return false;
+  }
+
+  /** Forgets what was held back (the user chose, or what it was measured against changed). */
+  private release(): void {
+    if (!this.held && this.warning === '') return;
+    this.held = undefined;
+    this.warning = '';
+    this.updateSoon();
+  }
+
+  private budget(draftTokens: number) {
+    const state = this.state;
+    return budgetOf(state.baseTokens, this.tray.attachments, state.window, draftTokens);
+  }
+
+  private addAll(attachments: readonly Attachment[]): void {
+    let full = false;
+    for (const attachment of attachments) full ||= this.tray.add(attachment) === 'full';
+    if (full) this.deps.sources.warn('A message can carry at most 50 attachments; the rest were not attached.');
+  }
+
+  private update(): void {
+    this.changed.fire(this.state);
+  }
+
+  private updatePending = false;
+
+  private updateSoon(): void {
+    if (this.updatePending) return;
+    this.updatePending = true;
+    queueMicrotask(() => {
+      this.updatePending = false;
+      if (!this.disposed) this.update();
+    });
+  }
+
+  private disposed = false;
+
+  dispose(): void {
+    this.disposed = true;
+    for (const s of this.subscriptions) s.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,443 @@
+// Runs one chat session: sends its requests through the gateway API, keeps the transcript, and reports every
+// change as an event (the panel turns them into webview messages). Streamed output is gathered for a few
+// milliseconds, written to the session's journal, and only then reported, so what the user has seen is on disk.
+import { accessAdvice, adviceFor, type ErrorAdvice } from '../../ui/core/errorAdvice';
+import type { GatewayAccess } from '../../gateway/connection';
+import type { ChatDelta, ChatResult } from '../../gateway/types';
+import type { Clock, TimerHandle } from '../../util/clock';
+import { Emitter, type Disposable, type Event } from '../../util/events';
+import {
+  applyDelta,
+  emptyAssistantTurn,
+  hasOutput,
+  LIMITS,
+  titleFrom,
+  type AssistantTurn,
+  type ChatSession,
+  type ChatSettings,
+  type MediaTurn,
+  NEW_CHAT_TITLE,
+  type ToolCallPiece,
+  type Turn,
+  type TurnDelta,
+  type TurnError,
+  type UserTurn,
+} from '../../chatProtocol/session';
+import { cleanFinishReason, cleanModelId, cleanToolCallId, cleanToolName, turnErrorFrom, usageFromGateway } from '../../chatProtocol/sessionData';
+import { clip } from '../../chatProtocol/validate';
+import { buildChatRequest } from './request';
+import { fitHistory, type FitOptions } from './historyFit';
+import type { KeptReply } from './compareRun';
+import type { Attachment } from '../../chatProtocol/attachments';
+import { hasImages } from './contextPrompt';
+import { imageRejectionAdvice } from './imageRejection';
+import type { ChatSessionStore } from './sessionStore';
+import { ChatSaver, type SendUndo } from './chatSaver';
+
+export interface ChatControllerDeps {
+  store: ChatSessionStore;
+  clock: Clock;
+  /** The API for the configured gateway, or why there is none. */
+  gateway: () => Promise<GatewayAccess>;
+  /** The model for a session that has none yet. */
+  defaultModel: () => Promise<string | undefined>;
+  newId: () => string;
+  /** How long streamed output is gathered before it is journaled and reported. */
+  flushIntervalMs?: number;
+}
+
+export type ChatEvent =
+  | { type: 'turnAdded'; turn: Turn }
+  | { type: 'turnUpdated'; turn: MediaTurn }
+  | { type: 'delta'; delta: TurnDelta }
+  | { type: 'turnFinished'; turn: AssistantTurn }
+  | { type: 'turnsRemoved'; fromIndex: number }
+  | { type: 'settings'; settings: ChatSettings }
+  | { type: 'title'; title: string }
+  /** Another window's changes to this chat were merged in: the transcript should be shown again. */
+  | { type: 'reloaded' }
+  /** A message could not be saved, so it was not sent: its text (and context) go back to the input. */
+  | { type: 'notSent'; text: string; attachments: readonly Attachment[] };
+
+const DEFAULT_FLUSH_MS = 25;
+
+interface Run {
+  turn: AssistantTurn;
+  abort: AbortController;
+  pending: TurnDelta | undefined;
+  timer: TimerHandle | undefined;
+  finished: Promise<void>;
+}
+
+/** Something that is not a gateway error but is shown the same way. */
+class ChatSetupError extends Error {
+  constructor(readonly advice: ErrorAdvice) {
+    super(advice.message);
+  }
+}
+
+export class ChatController implements Disposable {
+  private readonly events = new Emitter<ChatEvent>();
+  readonly onEvent: Event<ChatEvent> = this.events.event;
+  private running: Run | undefined;
+  private disposed = false;
+  private readonly flushIntervalMs: number;
+  private readonly saver: ChatSaver;
+
+  constructor(
+    private readonly state: ChatSession,
+    private readonly deps: ChatControllerDeps,
+  ) {
+    this.flushIntervalMs = deps.flushIntervalMs ?? DEFAULT_FLUSH_MS;
+    this.saver = new ChatSaver(state, deps.store, (event) => this.events.fire(event), () => this.disposed);
+  }
+
+  get session(): Readonly<ChatSession> {
+    return this.state;
+  }
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Resolves when the reply in progress (if any) has finished and been saved. */
+  get idle(): Promise<void> {
+    return this.running?.finished ?? Promise.resolve();
+  }
+
+  /** Sends a message (with its context) and streams the reply. Returns false (and does nothing) while a reply is running. */
+  send(text: string, attachments: readonly Attachment[] = [], options: FitOptions = {}): boolean {
+    if (this.running || this.disposed || text.trim() === '') return false;
+    const undo = this.saver.undoPoint({ text, attachments });
+    this.addUserTurn(text, attachments);
+    void this.reply(undo, options);
+    return true;
+  }
+
+  stop(): void {
+    this.running?.abort.abort();
+  }
+
+  /** Replaces the last reply with a new one (also how a failed or interrupted reply is retried). */
+  async regenerate(options: FitOptions = {}): Promise<boolean> {
+    await this.stopAndWait();
+    const turns = this.state.turns;
+    let from = turns.length;
+    while (from > 0 && turns[from - 1].role === 'assistant') from--;
+    if (from === 0 || this.disposed) return false;
+    const undo = this.saver.undoPoint();
+    if (from < turns.length) this.removeFrom(from);
+    void this.reply(undo, options);
+    return true;
+  }
+
+  /** Replaces a user message and everything after it, then asks again from there. */
+  async editAndResend(turnId: string, text: string, options: FitOptions = {}): Promise<boolean> {
+    if (text.trim() === '') return false;
+    await this.stopAndWait();
+    const index = this.state.turns.findIndex((t) => t.id === turnId && t.role === 'user');
+    if (index < 0 || this.disposed) return false;
+    // The edited message keeps the context it was sent with.
+    const attachments = (this.state.turns[index] as UserTurn).attachments ?? [];
+    const undo = this.saver.undoPoint({ text, attachments: [] });
+    this.removeFrom(index);
+    this.addUserTurn(text, attachments);
+    void this.reply(undo, options);
+    return true;
+  }
+
+  /** Sends the last message again without its images (after a model refused them). */
+  async resendWithoutImages(options: FitOptions = {}): Promise<boolean> {
+    await this.stopAndWait();
+    const index = this.state.turns.findLastIndex((t) => t.role === 'user');
+    const turn = this.state.turns[index] as UserTurn | undefined;
+    if (!turn || this.disposed || !hasImages(turn)) return false;
+    const undo = this.saver.undoPoint();
+    this.removeFrom(index);
+    this.addUserTurn(turn.content, (turn.attachments ?? []).filter((a) => a.kind !== 'image'));
+    void this.reply(undo, options);
+    return true;
+  }
+
+  /** Adds a question and a reply obtained elsewhere (the one the user kept from a comparison), saved at once. */
+  async keepReply(question: { text: string; attachments: readonly Attachment[] }, reply: KeptReply): Promise<boolean> {
+    if (this.running || this.disposed || question.text.trim() === '') return false;
+    const undo = this.saver.undoPoint();
+    this.addUserTurn(question.text, question.attachments);
+    const turn: AssistantTurn = { ...emptyAssistantTurn(this.deps.newId(), reply.model, this.deps.clock.now()), content: reply.content, status: reply.status, usage: reply.usage, finishReason: reply.finishReason };
+    if (reply.error) turn.error = reply.error;
+    this.state.turns.push(turn);
+    this.touch();
+    this.events.fire({ type: 'turnAdded', turn });
+    // Kept only once it is on disk: otherwise the comparison stays open, with the reply in it.
+    if (!(await this.saveBeforeSend())) return this.saver.takeBack(undo);
+    if (!this.disposed) this.events.fire({ type: 'turnFinished', turn });
+    return true;
+  }
+
+  /** Saves the chat before a request leaves (Compare's too): false, the user told, when it could not be written. */
+  saveBeforeSend(): Promise<boolean> {
+    return this.saver.saveBeforeSend(this.running?.turn.id);
+  }
+
+  async updateSettings(settings: ChatSettings): Promise<void> {
+    if (this.disposed) return;
+    this.state.settings = { ...settings, stop: [...settings.stop] };
+    this.touch();
+    this.events.fire({ type: 'settings', settings: this.state.settings });
+    await this.persist();
+  }
+
+  /**
+   * Ends the controller. With `stop`, a running reply is stopped and saved as stopped (the user closed the chat);
+   * without it, the reply is left as it is on disk, journal included, as a reload or crash would leave it, and is
+   * restored as interrupted.
+   */
+  async close(options: { stop: boolean }): Promise<void> {
+    if (options.stop) {
+      await this.stopAndWait();
+      this.dispose();
+      return;
+    }
+    this.dispose();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    const run = this.running;
+    if (run) this.flush(run);
+    this.disposed = true;
+    run?.abort.abort();
+    this.events.dispose();
+  }
+
+  /** A title the user chose (Rename, Generate Title); saved at once. */
+  async rename(title: string): Promise<void> {
+    if (this.disposed || title === this.state.title) return;
+    this.state.title = title;
+    this.events.fire({ type: 'title', title });
+    await this.persist();
+  }
+
+  /** Adds a /image, /video or /speak turn and saves it. */
+  async addMediaTurn(turn: MediaTurn): Promise<void> {
+    if (this.disposed) return;
+    this.state.turns.push(turn);
+    this.touch();
+    this.events.fire({ type: 'turnAdded', turn });
+    if (this.state.title === NEW_CHAT_TITLE) {
+      this.state.title = titleFrom(turn.content);
+      this.events.fire({ type: 'title', title: this.state.title });
+    }
+    await this.persist();
+  }
+
+  /** Replaces a media turn by its new state (a result arrived, its job moved on) and saves it; false when it is gone. */
+  async updateMediaTurn(turn: MediaTurn): Promise<boolean> {
+    const index = this.state.turns.findIndex((t) => t.id === turn.id && t.role === 'media');
+    if (index < 0 || this.disposed) return false;
+    this.state.turns[index] = turn;
+    this.touch();
+    this.events.fire({ type: 'turnUpdated', turn });
+    await this.persist();
+    return true;
+  }
+
+  private async stopAndWait(): Promise<void> {
+    const run = this.running;
+    if (!run) return;
+    run.abort.abort();
+    await run.finished;
+  }
+
+  private addUserTurn(text: string, attachments: readonly Attachment[]): void {
+    const turn: UserTurn = { id: this.deps.newId(), role: 'user', createdAt: this.deps.clock.now(), content: text };
+    if (attachments.length > 0) turn.attachments = [...attachments];
+    this.state.turns.push(turn);
+    this.touch();
+    this.events.fire({ type: 'turnAdded', turn });
+    if (this.state.turns.filter((t) => t.role === 'user').length === 1) {
+      this.state.title = titleFrom(text);
+      this.events.fire({ type: 'title', title: this.state.title });
+    }
+  }
+
+  private removeFrom(index: number): void {
+    this.state.turns.splice(index);
+    this.touch();
+    this.events.fire({ type: 'turnsRemoved', fromIndex: index });
+  }
+
+  private async reply(undo: SendUndo, options: FitOptions = {}): Promise<void> {
+    const turn = emptyAssistantTurn(this.deps.newId(), this.state.settings.model, this.deps.clock.now());
+    let finished!: () => void;
+    const run: Run = { turn, abort: new AbortController(), pending: undefined, timer: undefined, finished: new Promise((resolve) => (finished = resolve)) };
+    this.running = run;
+    let history = this.state.turns.slice();
+    const fit = options.fitWindow === undefined ? undefined : fitHistory(history, this.state.settings, options.fitWindow);
+    if (fit) {
+      history = history.slice(fit.fromIndex);
+      // Said on the reply, saved with it: what the model did not see stays visible afterwards.
+      if (fit.omittedTurns > 0) turn.omittedTurns = fit.omittedTurns;
+    }
+    this.state.turns.push(turn);
+    this.touch();
+    this.events.fire({ type: 'turnAdded', turn });
+    // The question is on disk before it leaves for the gateway; when it cannot be written, nothing is sent.
+    if (!(await this.saver.saveBeforeSend(turn.id))) {
+      this.running = undefined;
+      this.saver.takeBack(undo);
+      return finished();
+    }
+    let origin: string | undefined;
+    try {
+      turn.model = await this.modelForReply();
+      const access = await this.deps.gateway();
+      if (!access.ok) throw new ChatSetupError(accessAdvice(access));
+      origin = access.origin;
+      if (run.abort.signal.aborted) throw abortError();
+      if (fit && !fit.fits) throw new ChatSetupError(adviceFor({ message: `Not sent: even the last message alone (≈${fit.total.toLocaleString('en-US')} tokens) is larger than the model's context window (${fit.window.toLocaleString('en-US')}). Shorten it or remove some of its context.` }));
+      const request = buildChatRequest(history, this.state.settings, turn.model);
+      const result = await access.api.chat(request, { signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta) });
+      this.complete(run, result);
+    } catch (error) {
+      this.fail(run, error, origin, hasImages(history.findLast((t) => t.role === 'user') as UserTurn | undefined));
+    } finally {
+      await this.finish(run);
+      finished();
+    }
+  }
+
+  private async modelForReply(): Promise<string> {
+    if (this.state.settings.model !== '') return this.state.settings.model;
+    const model = await this.deps.defaultModel().catch(() => undefined);
+    if (!model) {
+      const advice = adviceFor({ message: 'No chat model is selected and the gateway listed none. Choose a model at the top of the chat.' });
+      throw new ChatSetupError(advice);
+    }
+    if (this.state.settings.model === '') {
+      this.state.settings = { ...this.state.settings, model };
+      this.events.fire({ type: 'settings', settings: this.state.settings });
+    }
+    return model;
+  }
+
+  private receive(run: Run, delta: ChatDelta): void {
+    if (this.disposed || this.running !== run) return;
+    const turn = run.turn;
+    const pending = (run.pending ??= { turnId: turn.id });
+    for (const field of ['content', 'reasoning', 'refusal'] as const) {
+      const text = roomFor(turn[field], delta[field]);
+      if (!text) continue;
+      const piece = { at: turn[field].length, text };
+      applyDelta(turn, { turnId: turn.id, [field]: piece });
+      const waiting = pending[field];
+      if (waiting) waiting.text += text;
+      else pending[field] = piece;
+    }
+    for (const change of delta.toolCalls ?? []) {
+      if (!Number.isSafeInteger(change.index) || change.index < 0 || change.index >= LIMITS.toolCalls) continue;
+      const args = turn.toolCalls[change.index]?.arguments ?? '';
+      const piece: ToolCallPiece = { index: change.index, at: args.length, arguments: roomFor(args, change.arguments) };
+      if (change.id) piece.id = cleanToolCallId(change.id);
+      if (change.name) piece.name = cleanToolName(change.name);
+      if (applyDelta(turn, { turnId: turn.id, toolCalls: [piece] }).gap) continue;
+      const calls = (pending.toolCalls ??= []);
+      const waiting = calls.find((c) => c.index === piece.index);
+      if (!waiting) calls.push(piece);
+      else {
+        waiting.arguments += piece.arguments;
+        if (piece.id) waiting.id = piece.id;
+        if (piece.name) waiting.name = piece.name;
+      }
+    }
+    if (run.timer === undefined) run.timer = this.deps.clock.setTimeout(() => this.flush(run), this.flushIntervalMs);
+  }
+
+  /** Journals the gathered output, then reports it. */
+  private flush(run: Run): void {
+    if (run.timer !== undefined) this.deps.clock.clearTimeout(run.timer);
+    run.timer = undefined;
+    const delta = run.pending;
+    run.pending = undefined;
+    if (!delta || this.disposed) return;
+    this.deps.store.appendJournal(this.state.id, delta);
+    this.events.fire({ type: 'delta', delta });
+  }
+
+  /** Takes whatever the final result has that the deltas did not bring (a non-streamed answer, a late usage). */
+  private absorb(run: Run, result: ChatResult | undefined): void {
+    if (!result) return;
+    const turn = run.turn;
+    const missing: ChatDelta = {};
+    for (const field of ['content', 'reasoning', 'refusal'] as const) {
+      const full = result[field] ?? '';
+      if (full.length > turn[field].length && full.startsWith(turn[field])) missing[field] = full.slice(turn[field].length);
+    }
+    if (result.toolCalls.length > turn.toolCalls.length) {
+      missing.toolCalls = result.toolCalls.slice(turn.toolCalls.length).map((call, i) => ({ index: turn.toolCalls.length + i, id: call.id, name: call.name, arguments: call.arguments }));
+    }
+    if (Object.keys(missing).length > 0) this.receive(run, missing);
+    // Every field is cut to what the session file and the webview accept, here, once: the text is kept whatever
+    // the rest of the reply looks like.
+    const model = cleanModelId(result.model);
+    if (model) turn.model = model;
+    const finishReason = cleanFinishReason(result.finishReason);
+    if (finishReason) turn.finishReason = finishReason;
+    const usage = usageFromGateway(result.usage);
+    if (usage) turn.usage = usage;
+  }
+
+  private complete(run: Run, result: ChatResult): void {
+    this.absorb(run, result);
+    run.turn.status = 'complete';
+  }
+
+  private fail(run: Run, error: unknown, origin: string | undefined, sentImages: boolean): void {
+    const turn = run.turn;
+    this.absorb(run, (error as { partial?: ChatResult } | undefined)?.partial);
+    if (run.abort.signal.aborted) {
+      turn.status = 'stopped';
+      return;
+    }
+    let advice = error instanceof ChatSetupError ? error.advice : adviceFor(error, { origin, model: turn.model || undefined, now: this.deps.clock.now() });
+    if (sentImages) advice = imageRejectionAdvice(advice, turn.model);
+    turn.status = hasOutput(turn) ? 'interrupted' : 'failed';
+    turn.error = errorOf(advice);
+  }
+
+  /** Saves the finished reply, then reports it: a reply shown as finished is finished on disk. */
+  private async finish(run: Run): Promise<void> {
+    this.flush(run);
+    if (this.disposed) return;
+    this.touch();
+    await this.persist();
+    if (this.disposed) return;
+    this.running = undefined;
+    this.events.fire({ type: 'turnFinished', turn: run.turn });
+    await this.deps.store.removeJournal(this.state.id, run.turn.id);
+  }
+
+  private touch(): void {
+    this.state.updatedAt = this.deps.clock.now();
+  }
+
+  /** Saves the session, taking in what other windows wrote (chatSaver.ts). */
+  private persist(): Promise<void> {
+    return this.saver.save(this.running?.turn.id);
+  }
+}
+
+/** The part of `added` that still fits after `current` (a turn's text never outgrows what a session file holds). */
+function roomFor(current: string, added: string | undefined): string {
+  if (!added) return '';
+  return clip(added, Math.max(0, LIMITS.storedText - current.length));
+}
+
+function errorOf(advice: ErrorAdvice): TurnError {
+  return turnErrorFrom({ message: advice.message, kind: advice.kind, actions: advice.actions, retryAt: advice.retryAt });
+}
+
+function abortError(): Error {
+  return Object.assign(new Error('Stopped.'), { code: 'aborted' });
+}

@@ -1,0 +1,88 @@
+// The chat model picker's list, read from the shared ModelCatalog (the one List Models and VS Code's chat use):
+// whatever loads or drops the catalog's list, every chat follows. This holds no list of its own, only whether
+// this feature's own request is running and how it failed.
+import type { CatalogSnapshot, LoadOptions } from '../../models/core/modelCatalog';
+import { listableModels, type ModelsState } from '../../chatProtocol/messages';
+import { contextWindowOf } from '../../models/core/lmMapping';
+import { Emitter, type Disposable, type Event } from '../../util/events';
+
+/** What the chat needs of ModelCatalog. */
+export interface ModelCatalogView {
+  readonly current: CatalogSnapshot | undefined;
+  readonly onDidChange: Event<CatalogSnapshot | undefined>;
+  load(options?: LoadOptions): Promise<CatalogSnapshot | undefined>;
+}
+
+export const NOT_CONFIGURED = 'Set the gateway URL and API key to list the models.';
+
+export class ChatModelList implements Disposable {
+  private readonly changed = new Emitter<ModelsState>();
+  /** Fires with the new state whenever the list, the loading flag or the error changes. */
+  readonly onDidChange: Event<ModelsState> = this.changed.event;
+  /** Fires when the catalog dropped its list (the gateway or key changed). */
+  private readonly dropped = new Emitter<void>();
+  readonly onDidDrop: Event<void> = this.dropped.event;
+  private loads = 0;
+  private error: string | undefined;
+  private readonly subscription: Disposable;
+
+  constructor(
+    private readonly catalog: ModelCatalogView,
+    private readonly describeError: (error: unknown) => string,
+  ) {
+    this.subscription = catalog.onDidChange((snapshot) => {
+      this.error = undefined;
+      this.changed.fire(this.state);
+      if (!snapshot) this.dropped.fire();
+    });
+  }
+
+  get state(): ModelsState {
+    const listed = this.catalog.current?.models ?? [];
+    const ofKind = (kind: string) => listableModels(listed.filter((m) => m.kind === kind).map((m) => m.id));
+    const state: ModelsState = { models: ofKind('chat'), loading: this.loads > 0 };
+    const media = { image: ofKind('image'), video: ofKind('video'), speech: ofKind('speech') };
+    if (media.image.length + media.video.length + media.speech.length > 0) state.media = media;
+    if (this.error !== undefined) state.error = this.error;
+    return state;
+  }
+
+  /** The model's context window when the gateway's model list gives one. */
+  contextWindow(model: string): number | undefined {
+    const raw = this.catalog.current?.models.find((m) => m.id === model)?.raw;
+    return raw ? contextWindowOf(raw) : undefined;
+  }
+
+  /** Whether the catalog holds a list (fresh or not) for the current gateway. */
+  get known(): boolean {
+    return this.catalog.current !== undefined;
+  }
+
+  /** Asks the catalog for the list (its cached one unless `force`). */
+  async refresh(options: LoadOptions = {}): Promise<ModelsState> {
+    this.loads++;
+    this.changed.fire(this.state);
+    try {
+      const snapshot = await this.catalog.load(options);
+      this.error = snapshot ? undefined : NOT_CONFIGURED;
+    } catch (error) {
+      this.error = this.describeError(error);
+    } finally {
+      this.loads--;
+    }
+    const state = this.state;
+    this.changed.fire(state);
+    return state;
+  }
+
+  /** The chat models, asking the gateway once when no list is known yet. */
+  async models(): Promise<string[]> {
+    return (this.known ? this.state : await this.refresh()).models;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+    this.dropped.dispose();
+  }
+}

@@ -1,0 +1,52 @@
+// The chat page's Content-Security-Policy. Media may load only from data:, blob:, the webview's own resource root,
+// and the exact origins of results the extension itself received from the gateway (never a link in model text,
+// which stays a plain link).
+import type { Turn } from '../../../chatProtocol/session';
+import { cleanMediaUrl } from '../../../chatProtocol/mediaTurn';
+
+export interface ChatCspOptions {
+  nonce: string;
+  /** The webview's resource root (`webview.cspSource`). */
+  cspSource: string;
+  /** Exact origins (`scheme://host:port`) of media results the gateway sent. */
+  mediaOrigins: readonly string[];
+}
+
+/** A CSP source expression for an origin, or undefined when it is not a plain http(s) origin. */
+function originSource(origin: string): string | undefined {
+  const url = cleanMediaUrl(origin);
+  if (!url) return undefined;
+  const parsed = new URL(url);
+  // Only a plain host name or IP: a wildcard or anything else CSP reads specially would widen the policy.
+  if (!/^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/i.test(parsed.hostname)) return undefined;
+  return parsed.origin === origin ? origin : undefined;
+}
+
+export function chatCsp({ nonce, cspSource, mediaOrigins }: ChatCspOptions): string {
+  const origins = [...new Set(mediaOrigins.map(originSource).filter((o): o is string => o !== undefined))];
+  const media = [cspSource, 'data:', 'blob:', ...origins].join(' ');
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `img-src ${media}`,
+    `media-src ${media}`,
+    "connect-src 'none'",
+    "frame-src 'none'",
+    "worker-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+/** The origins of the gateway's result links held by a session's media turns, sorted. */
+export function mediaOriginsOf(turns: readonly Turn[]): string[] {
+  const origins = new Set<string>();
+  for (const turn of turns) {
+    if (turn.role !== 'media' || !turn.url) continue;
+    const url = cleanMediaUrl(turn.url);
+    if (url) origins.add(new URL(url).origin);
+  }
+  return [...origins].sort();
+}

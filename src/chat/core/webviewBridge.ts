@@ -1,0 +1,378 @@
+// Connects one chat controller to its webview: checks every message that arrives from the webview and carries it
+// out, and turns the controller's events into protocol messages. Pure: the editor actions it needs are injected,
+// so the same code runs under the real panel and in unit tests.
+import type { Logger } from '../../util/logger';
+import { safeExternalUrl } from '../../util/externalUrl';
+import { cleanHostMessage, parseWebviewMessage, type CodeActionKind, type HostMessage, type ModelsState, type TurnFinish, type WebviewMessage, type WireTurn, type WireTurnError } from '../../chatProtocol/messages';
+import type { Clock } from '../../util/clock';
+import { Emitter, type Disposable, type Event } from '../../util/events';
+import type { ChatController, ChatEvent } from './chatController';
+import type { ChatContext } from './chatContext';
+import type { ChatCompare } from './chatCompare';
+import { RESEND_WITHOUT_IMAGES } from './imageRejection';
+import type { AssistantTurn, ChatSession, MediaTurn, Turn, TurnError } from '../../chatProtocol/session';
+import type { WireMediaTurn } from '../../chatProtocol/mediaTurn';
+import { sameData } from '../../chatProtocol/validate';
+import { chipOf } from '../../chatProtocol/attachments';
+
+/** What the chat asks of the editor around it. */
+export interface ChatWorkbench {
+  copyText(text: string): Promise<void>;
+  insertAtCursor(code: string): Promise<void>;
+  openInNewFile(code: string, language: string): Promise<void>;
+  /** Only ever called with an http or https URL that passed `safeExternalUrl`. */
+  openExternal(url: string): Promise<void>;
+  runCommand(command: string, args: unknown[]): Promise<void>;
+  exportSession(session: Readonly<ChatSession>): Promise<void>;
+  newChat(): Promise<void>;
+  refreshModels(): Promise<void>;
+}
+
+
+/** The chat's media hub (chat/hub/mediaHub.ts), as the bridge uses it. */
+export interface BridgeMediaHub {
+  handleSend(text: string): boolean;
+  readAloud(turnId: string): void;
+  action(turnId: string, action: WebviewMediaAction): Promise<void>;
+  wire(turn: MediaTurn): WireMediaTurn;
+}
+
+type WebviewMediaAction = Extract<WebviewMessage, { type: 'mediaAction' }>['action'];
+
+/** Without a hub, a media turn is shown as saved (no source: it shows as expired). */
+const NO_HUB_WIRE = (turn: MediaTurn): WireMediaTurn => {
+  const { entryId: _e, fileName: _f, jobKey: _j, contentType: _c, ...rest } = turn;
+  return rest;
+};
+
+/** Error actions may only run this extension's own commands. */
+const ALLOWED_COMMAND = /^modelGateway\.[A-Za-z.]+$/;
+
+export function wireError(error: TurnError, now: number): WireTurnError {
+  const wire: WireTurnError = { message: error.message, kind: error.kind, actions: error.actions.map((a) => a.title) };
+  if (error.retryAt !== undefined && error.retryAt > now) wire.retryInMs = Math.round(error.retryAt - now);
+  return wire;
+}
+
+export function wireTurn(turn: Turn, now: number, media: (turn: MediaTurn) => WireMediaTurn = NO_HUB_WIRE): WireTurn {
+  if (turn.role === 'media') return media(turn);
+  if (turn.role === 'newer') return { id: turn.id, role: 'newer', createdAt: turn.createdAt, kind: turn.kind, content: '' };
+  if (turn.role === 'user') {
+    const { attachments, ...rest } = turn;
+    return attachments && attachments.length > 0 ? { ...rest, attachments: attachments.map(chipOf) } : rest;
+  }
+  const { error, toolCalls, ...rest } = turn;
+  const wire: WireTurn = { ...rest, toolCalls: toolCalls.map((c) => ({ ...c })) };
+  if (error) wire.error = wireError(error, now);
+  return wire;
+}
+
+export function wireFinish(turn: AssistantTurn, now: number): TurnFinish {
+  if (turn.status === 'streaming') throw new Error('A streaming turn has not finished');
+  const finish: TurnFinish = { turnId: turn.id, status: turn.status, model: turn.model, finishReason: turn.finishReason, usage: turn.usage ? { ...turn.usage } : null };
+  if (turn.error) finish.error = wireError(turn.error, now);
+  return finish;
+}
+
+export class ChatWebviewBridge implements Disposable {
+  private readonly posted = new Emitter<HostMessage>();
+  /** Every message sent to the webview (tests watch this). */
+  readonly onDidPost: Event<HostMessage> = this.posted.event;
+  private readonly received = new Emitter<WebviewMessage>();
+  /** Every valid message that arrived from the webview. */
+  readonly onDidReceive: Event<WebviewMessage> = this.received.event;
+  private readonly loaded = new Emitter<void>();
+  /** The page said `ready`: it loaded (again) and was sent the whole session. The one place `ready` is handled. */
+  readonly onDidLoad: Event<void> = this.loaded.event;
+  private loadedOnce = false;
+  private live = false;
+  private pendingDraft = '';
+  /** Message types already logged as trimmed (logged once each, not once per message). */
+  private readonly trimmedTypes = new Set<string>();
+  private readonly subscription: Disposable;
+
+  constructor(
+    private readonly controller: ChatController,
+    private readonly workbench: ChatWorkbench,
+    private readonly post: (message: HostMessage) => void,
+    private readonly models: () => ModelsState,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    /** The next message's attachments (without it the chat sends text only), model comparison, and /image, /video, /speak. */
+    features: { context?: ChatContext; compare?: ChatCompare; hub?: BridgeMediaHub } = {},
+  ) {
+    this.context = features.context;
+    this.compare = features.compare;
+    this.hub = features.hub;
+    const subscriptions = [
+      controller.onEvent((event) => this.forward(event)),
+      this.context?.onDidChange((state) => this.send({ type: 'context', context: state })),
+      this.compare?.onDidChange((state) => this.send({ type: 'compare', compare: state })),
+    ];
+    this.subscription = { dispose: () => subscriptions.forEach((s) => s?.dispose()) };
+  }
+
+  private readonly context: ChatContext | undefined;
+  private readonly compare: ChatCompare | undefined;
+  private readonly hub: BridgeMediaHub | undefined;
+
+  /** The webview went away (hidden or closed); nothing is posted until it is back. */
+  /** Whether the page has loaded at least once (a page that never did will say `ready` itself). */
+  get hasLoaded(): boolean {
+    return this.loadedOnce;
+  }
+
+  markNotLive(): void {
+    this.live = false;
+  }
+
+  /**
+   * The panel is visible again. A webview that was recreated will say `ready`; one that was kept gets the whole
+   * session now, since it missed what happened while hidden.
+   */
+  revive(): void {
+    if (this.live) return;
+    this.live = true;
+    this.sendInit();
+  }
+
+  /**
+   * Asked before a changed media turn is posted: true when the page was just rebuilt to allow a new media origin.
+   * The rebuilt page says `ready` and gets the whole session, so the turn is not posted to the old page, whose CSP
+   * would refuse its source.
+   */
+  pageRebuiltForMedia: () => boolean = () => false;
+
+  /** Sends these media turns again, as they are now (their source changed without the turn changing). */
+  resendMediaTurns(turnIds: readonly string[]): void {
+    for (const turn of this.controller.session.turns) {
+      if (turn.role === 'media' && turnIds.includes(turn.id)) this.send({ type: 'turnUpdated', turn: this.wireMedia(turn) });
+    }
+  }
+
+  postModels(models: ModelsState): void {
+    this.send({ type: 'models', models });
+  }
+
+  /** Puts text in the chat input (appended to what is there), now or as soon as the webview is ready. */
+  postDraft(text: string): void {
+    if (this.live) this.send({ type: 'draft', text });
+    else this.pendingDraft += text;
+  }
+
+  /** Handles one raw message from the webview; malformed or unknown messages are logged and dropped. */
+  async handle(raw: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.log.warn(`Chat: dropped a message from the webview (${parsed.reason}).`);
+      return;
+    }
+    this.received.fire(parsed.message);
+    try {
+      await this.dispatch(parsed.message);
+    } catch (error) {
+      this.log.error(`Chat: ${parsed.message.type} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private async dispatch(message: WebviewMessage): Promise<void> {
+    const controller = this.controller;
+    switch (message.type) {
+      case 'ready':
+        this.live = true;
+        this.loadedOnce = true;
+        this.sendInit();
+        this.loaded.fire();
+        return;
+      case 'resync':
+        this.live = true;
+        this.sendInit();
+        return;
+      case 'send':
+        if (controller.busy) this.log.warn('Chat: a message was sent while a reply was still running; ignored.');
+        else if (this.hub?.handleSend(message.text)) return;
+        // Held back (it would overflow the context window): the text goes back to the input, the warning is shown.
+        else if (this.context && !this.context.send(message.text)) this.send({ type: 'draft', text: message.text });
+        else if (!this.context) controller.send(message.text);
+        return;
+      case 'addContext':
+        return this.context?.add(message.source);
+      case 'removeAttachment':
+        return this.context?.remove(message.id);
+      case 'trimContext':
+        return this.context?.trim();
+      case 'dropUris':
+        // Untrusted paths (the webview can name any file): the sources read one outside the workspace only after the
+        // host's own dialog naming its real path, and check every one for credentials.
+        return this.context?.addUris(message.uris);
+      case 'attachImage':
+        return this.context?.addImage(message.name, message.data);
+      case 'compare':
+        // Not started (cancelled, a reply running): the question goes back to the input.
+        if (this.compare && !(await this.compare.start(message.text, message.models))) this.send({ type: 'draft', text: message.text });
+        return;
+      case 'keepCompare':
+        await this.compare?.keep(message.id, message.index);
+        return;
+      case 'closeCompare':
+        return this.compare?.close();
+      case 'stop':
+        controller.stop();
+        return;
+      // Through the context when there is one: a conversation that no longer fits is held back, never sent whole.
+      case 'regenerate':
+        await (this.context ? this.context.regenerate() : controller.regenerate());
+        return;
+      case 'editResend':
+        await (this.context ? this.context.editAndResend(message.turnId, message.text) : controller.editAndResend(message.turnId, message.text));
+        return;
+      case 'resolveOverflow':
+        // Sending the newest turns took the input's text; when nothing was sent it goes back.
+        if (this.context && !(await this.context.resolveOverflow(message.choice, message.text)) && message.choice === 'newest' && message.text.trim() !== '') this.send({ type: 'draft', text: message.text });
+        return;
+      case 'updateSettings':
+        await controller.updateSettings(message.settings);
+        return;
+      case 'copyTurn':
+        return this.copyTurn(message.turnId);
+      case 'codeAction':
+        return this.codeAction(message.action, message.code, message.lang);
+      case 'openLink':
+        return this.openLink(message.href);
+      case 'errorAction':
+        return this.errorAction(message.turnId, message.index);
+      case 'exportSession':
+        return this.workbench.exportSession(controller.session);
+      case 'refreshModels':
+        return this.workbench.refreshModels();
+      case 'newChat':
+        return this.workbench.newChat();
+      case 'readAloud':
+        return this.hub?.readAloud(message.turnId);
+      case 'mediaAction':
+        return this.hub?.action(message.turnId, message.action);
+      case 'refused':
+        this.log.error(`Chat: the chat view refused a message from VS Code (${message.reason}); it shows an error and can reload the chat.`);
+        return;
+    }
+  }
+
+  private sendInit(): void {
+    const session = this.controller.session;
+    const now = this.clock.now();
+    this.send({
+      type: 'init',
+      sessionId: session.id,
+      title: session.title,
+      settings: session.settings,
+      turns: session.turns.map((t) => this.wireTurn(t, now)),
+      models: this.models(),
+    });
+    if (this.context) this.send({ type: 'context', context: this.context.state });
+    if (this.compare?.state) this.send({ type: 'compare', compare: this.compare.state });
+    if (this.pendingDraft) {
+      const text = this.pendingDraft;
+      this.pendingDraft = '';
+      this.send({ type: 'draft', text });
+    }
+  }
+
+  private forward(event: ChatEvent): void {
+    const now = this.clock.now();
+    switch (event.type) {
+      case 'turnAdded':
+        return this.send({ type: 'turnAdded', turn: this.wireTurn(event.turn, now) });
+      case 'turnUpdated':
+        if (this.pageRebuiltForMedia()) return;
+        return this.send({ type: 'turnUpdated', turn: this.wireMedia(event.turn) });
+      case 'delta':
+        return this.send({ type: 'turnDelta', delta: event.delta });
+      case 'turnFinished':
+        return this.send({ type: 'turnFinished', finish: wireFinish(event.turn, now) });
+      case 'turnsRemoved':
+        return this.send({ type: 'turnsRemoved', fromIndex: event.fromIndex });
+      case 'settings':
+        return this.send({ type: 'settings', settings: event.settings });
+      case 'title':
+        return this.send({ type: 'title', title: event.title });
+      case 'reloaded':
+        return this.sendInit();
+      case 'notSent':
+        // Not saved, so not sent: what the user typed goes back to the input, and its context to the tray.
+        for (const attachment of event.attachments) this.context?.tray.add(attachment);
+        return this.send({ type: 'draft', text: event.text });
+    }
+  }
+
+  /** Sends a message trimmed to what the webview accepts: a refused message would leave the chat blank or stuck. */
+  private send(message: HostMessage): void {
+    if (!this.live) return;
+    const clean = cleanHostMessage(message);
+    if (!clean) {
+      this.log.error(`Chat: could not send ${message.type} to the chat view: nothing in it fits the protocol.`);
+      return;
+    }
+    if (clean !== message && !sameData(clean, message) && !this.trimmedTypes.has(message.type)) {
+      this.trimmedTypes.add(message.type);
+      this.log.warn(`Chat: trimmed ${message.type} to what the chat view accepts (an over-long or malformed field).`);
+    }
+    this.post(clean);
+    this.posted.fire(clean);
+  }
+
+  private wireMedia(turn: MediaTurn): WireMediaTurn {
+    return this.hub ? this.hub.wire(turn) : NO_HUB_WIRE(turn);
+  }
+
+  private wireTurn(turn: Turn, now: number): WireTurn {
+    return wireTurn(turn, now, (t) => this.wireMedia(t));
+  }
+
+  private findTurn(turnId: string): Turn | undefined {
+    return this.controller.session.turns.find((t) => t.id === turnId);
+  }
+
+  private async copyTurn(turnId: string): Promise<void> {
+    const turn = this.findTurn(turnId);
+    if (!turn) return;
+    const text = turn.role === 'assistant' ? turn.content || turn.refusal : turn.role === 'media' ? turn.url ?? turn.content : turn.content;
+    await this.workbench.copyText(text);
+  }
+
+  private async codeAction(action: CodeActionKind, code: string, language: string): Promise<void> {
+    if (action === 'copy') return this.workbench.copyText(code);
+    if (action === 'insert') return this.workbench.insertAtCursor(code);
+    return this.workbench.openInNewFile(code, language);
+  }
+
+  private async openLink(href: string): Promise<void> {
+    const url = safeExternalUrl(href);
+    if (!url) {
+      this.log.warn(`Chat: refused to open a link that is not http or https: ${href.slice(0, 100)}`);
+      return;
+    }
+    await this.workbench.openExternal(url);
+  }
+
+  private async errorAction(turnId: string, index: number): Promise<void> {
+    const turn = this.findTurn(turnId);
+    const action = turn?.role === 'assistant' ? turn.error?.actions[index] : undefined;
+    if (!action) return;
+    if (action.command === RESEND_WITHOUT_IMAGES.command) {
+      await (this.context ? this.context.resendWithoutImages() : this.controller.resendWithoutImages());
+      return;
+    }
+    if (!ALLOWED_COMMAND.test(action.command)) {
+      this.log.warn(`Chat: refused to run ${action.command} from an error action.`);
+      return;
+    }
+    await this.workbench.runCommand(action.command, action.args ?? []);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.posted.dispose();
+    this.received.dispose();
+    this.loaded.dispose();
+  }
+}

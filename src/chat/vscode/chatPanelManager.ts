@@ -1,0 +1,398 @@
+// UI adapter: owns the open chat panels. Creates them (New Chat, Ask About Selection), restores them after a
+// reload (as the WebviewPanelSerializer), keeps the model list they share, exports sessions, and carries out
+// the editor actions the webview asks for.
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { GatewayConnection } from '../../gateway/connection';
+import { adviceFor } from '../../ui/core/errorAdvice';
+import type { ChatContextSettings, ChatDefaults } from '../../settings/settings';
+import { ChatContext, type ContextWindow } from '../core/chatContext';
+import { ChatCompare } from '../core/chatCompare';
+import { WorkspaceContextProvider } from './context/workspaceContextProvider';
+import { DEFAULT_MAX_INPUT_TOKENS } from '../../models/core/lmMapping';
+import type { Clock } from '../../util/clock';
+import { CHAT_VIEW_TYPE, type ModelsState } from '../../chatProtocol/messages';
+import { NEW_CHAT_TITLE, type ChatSession, type ChatSettings, type MediaTurn } from '../../chatProtocol/session';
+import { isId, isRecord } from '../../chatProtocol/validate';
+import { ChatController } from '../core/chatController';
+import { ChatModelList, type ModelCatalogView } from '../core/chatModelList';
+import { pickDefaultModel, settingsFromDefaults } from '../core/chatModels';
+import { ChatPanel } from './chatPanel';
+import { selectionPrompt, sessionMarkdown } from '../core/markdownText';
+import type { ChatSessionStore } from '../core/sessionStore';
+import { createChatStore } from './sessionStoreReporter';
+import { ChatWebviewBridge, type ChatWorkbench } from '../core/webviewBridge';
+import { checkLinkThrough } from '../core/hub/linkChecks';
+import { ChatMediaHub } from '../core/hub/mediaHub';
+import type { ChatMediaPorts } from '../core/hub/ports';
+import { wireMediaTurn } from '../core/hub/wireMedia';
+import { branchFromSummary } from './summaryBranchCommand';
+
+export interface ChatPanelManagerOptions {
+  extensionUri: vscode.Uri;
+  /** Local folder for the session files (under the extension's globalStorageUri). */
+  storageFolder: string;
+  connection: Pick<GatewayConnection, 'access' | 'api' | 'origin' | 'onDidChangeClient' | 'resultFetchOptions'>;
+  /** The shared, cached model list (the same one List Models and VS Code's chat use). */
+  models: ModelCatalogView;
+  chatDefaults: () => ChatDefaults;
+  /** The context window used when the model list gives none, and the attachment size limit. */
+  contextSettings?: () => ChatContextSettings;
+  log: vscode.LogOutputChannel;
+  clock: Clock;
+  /** Images, speech and video jobs for /image, /speak and /video (the media and video features, as ports). */
+  media?: ChatMediaPorts;
+  /** The session store over `storageFolder`, when it was built before the manager (the Chats view loads first). */
+  store?: ChatSessionStore;
+}
+
+/** Common fence names to VS Code language ids, for "Open in New File". */
+const LANGUAGE_ALIASES: Record<string, string> = {
+  ts: 'typescript', js: 'javascript', py: 'python', sh: 'shellscript', bash: 'shellscript', zsh: 'shellscript', shell: 'shellscript',
+  yml: 'yaml', md: 'markdown', rs: 'rust', rb: 'ruby', kt: 'kotlin', 'c++': 'cpp', cs: 'csharp', 'c#': 'csharp', golang: 'go', jsonc: 'jsonc', tsx: 'typescriptreact', jsx: 'javascriptreact',
+};
+
+export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.Disposable {
+  readonly store: ChatSessionStore;
+  private readonly panels = new Set<ChatPanel>();
+  /** Sessions being loaded into a new panel, by session id. */
+  private readonly opening = new Map<string, Promise<ChatPanel | undefined>>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private lastActive: ChatPanel | undefined;
+  private lastEditor: vscode.TextEditor | undefined;
+  private readonly models: ChatModelList;
+  private disposed = false;
+  /** Opens an http(s) URL outside VS Code; replaceable so tests do not launch a browser. */
+  openExternal: (url: string) => Promise<void> = async (url) => {
+    await vscode.env.openExternal(vscode.Uri.parse(url, true));
+  };
+
+  constructor(private readonly options: ChatPanelManagerOptions) {
+    this.store = options.store ?? createChatStore(options.storageFolder, options.clock, options.log);
+    this.models = new ChatModelList(options.models, (error) => adviceFor(error, { origin: this.options.connection.origin }).message);
+    this.lastEditor = vscode.window.activeTextEditor;
+    this.subscriptions.push(
+      this.models,
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        if (editor) this.lastEditor = editor;
+      }),
+      this.models.onDidChange((state) => {
+        for (const panel of this.panels) panel.bridge.postModels(state);
+        if (!state.loading) void this.adoptDefaultModel();
+      }),
+      // The gateway or key changed: open chats list the new gateway's models.
+      this.models.onDidDrop(() => {
+        if (this.panels.size > 0) void this.refreshModels();
+      }),
+    );
+  }
+
+  /** Where the session files are. */
+  get storageFolder(): string {
+    return this.options.storageFolder;
+  }
+
+  get openPanels(): readonly ChatPanel[] {
+    return [...this.panels];
+  }
+
+  /** The focused chat panel, else the one used last. */
+  get activePanel(): ChatPanel | undefined {
+    return [...this.panels].find((p) => p.panel.active) ?? this.lastActive;
+  }
+
+  /** Opens a new chat; `model` (from List Models' "start a chat") overrides the default model, `settings` (a branch) all of them. */
+  async newChat(options: { model?: string; settings?: ChatSettings } = {}): Promise<ChatPanel> {
+    const now = this.options.clock.now();
+    const defaults = this.options.chatDefaults();
+    const model = options.model?.trim() || defaults.model;
+    const session: ChatSession = { id: randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings: options.settings ?? settingsFromDefaults({ ...defaults, model }), turns: [] };
+    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, session.title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { retainContextWhenHidden: false });
+    return this.attach(panel, session);
+  }
+
+  /**
+   * Opens a saved session, or focuses its panel when it is already open. A second open while the first is still
+   * loading the session (a double-click in the Chats view) gets the same panel: one chat is one panel.
+   */
+  openSession(id: string): Promise<ChatPanel | undefined> {
+    const open = [...this.panels].find((p) => p.sessionId === id);
+    if (open) {
+      open.reveal();
+      return Promise.resolve(open);
+    }
+    const pending = this.opening.get(id);
+    if (pending) return pending;
+    const opened = this.loadIntoPanel(id).finally(() => this.opening.delete(id));
+    this.opening.set(id, opened);
+    return opened;
+  }
+
+  private async loadIntoPanel(id: string): Promise<ChatPanel | undefined> {
+    const session = await this.store.load(id);
+    if (!session || this.disposed) return undefined;
+    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, session.title, vscode.ViewColumn.Active, { retainContextWhenHidden: false });
+    return this.attach(panel, session);
+  }
+
+  /** The chat of this window's panel that shows the session, if any (the Chats view renames through it). */
+  openChat(id: string): ChatController | undefined {
+    return [...this.panels].find((p) => p.sessionId === id)?.controller;
+  }
+
+  /** Closes the session's panel, as the user would, and waits until what it held is saved. */
+  async closeSession(id: string): Promise<void> {
+    const open = [...this.panels].find((p) => p.sessionId === id);
+    if (!open) return;
+    const closed = new Promise<void>((resolve) => open.onDidDispose(() => resolve()));
+    open.dispose();
+    await closed;
+    await this.store.flush();
+  }
+
+  /** WebviewPanelSerializer: brings back a panel that was open before the reload, with its session. */
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const id = isRecord(state) && isId(state.sessionId) ? state.sessionId : undefined;
+    const open = id ? [...this.panels].find((p) => p.sessionId === id) ?? (await this.opening.get(id)) : undefined;
+    if (open) {
+      panel.dispose();
+      open.reveal();
+      return;
+    }
+    const restore = async () => {
+      const saved = id ? await this.store.load(id) : undefined;
+      const now = this.options.clock.now();
+      const session = saved ?? { id: id ?? randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings: settingsFromDefaults(this.options.chatDefaults()), turns: [] };
+      return this.attach(panel, session);
+    };
+    if (!id) return void (await restore());
+    const restored = restore().finally(() => this.opening.delete(id));
+    this.opening.set(id, restored);
+    await restored;
+  }
+
+  async askAboutSelection(editor: vscode.TextEditor | undefined = vscode.window.activeTextEditor ?? this.lastEditor): Promise<ChatPanel | undefined> {
+    const selections = editor?.selections.filter((s) => !s.isEmpty) ?? [];
+    if (!editor || selections.length === 0) {
+      void vscode.window.showInformationMessage('Select some code in an editor first, then ask about it.');
+      return undefined;
+    }
+    const document = editor.document;
+    const fileName = document.isUntitled ? document.fileName : vscode.workspace.asRelativePath(document.uri, false);
+    const text = selections
+      .map((s) => selectionPrompt({ text: document.getText(s), languageId: document.languageId, fileName, startLine: s.start.line + 1, endLine: s.end.character === 0 && s.end.line > s.start.line ? s.end.line : s.end.line + 1 }))
+      .join('');
+    const target = this.activePanel ?? (await this.newChat());
+    target.reveal();
+    target.bridge.postDraft(text);
+    return target;
+  }
+
+  /** Exports the active chat to Markdown, to `target` or where the user picks. */
+  async exportChat(target?: unknown): Promise<vscode.Uri | undefined> {
+    const panel = this.activePanel;
+    if (!panel) {
+      void vscode.window.showInformationMessage('Open a chat to export it.');
+      return undefined;
+    }
+    return this.exportSession(panel.controller.session, target instanceof vscode.Uri ? target : undefined);
+  }
+
+  async exportSession(session: Readonly<ChatSession>, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+    const uri = target ?? (await vscode.window.showSaveDialog({ defaultUri: this.defaultExportUri(session.title), filters: { Markdown: ['md'] }, saveLabel: 'Export Chat' }));
+    if (!uri) return undefined;
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(sessionMarkdown(session as ChatSession, new Date(this.options.clock.now()), (turn) => this.mediaLink(turn)), 'utf8'));
+    if (!target) {
+      void vscode.window.showInformationMessage(`Chat exported to ${vscode.workspace.asRelativePath(uri)}.`, 'Open').then((choice) => {
+        if (choice === 'Open') void vscode.window.showTextDocument(uri);
+      });
+    }
+    return uri;
+  }
+
+  /** A media turn's link in an export: the kept file, else the gateway's link. */
+  private mediaLink(turn: MediaTurn): string | undefined {
+    const file = turn.entryId && turn.fileName ? this.options.media?.media.keptFile(turn.entryId, turn.fileName) : undefined;
+    return file ? vscode.Uri.file(file.path).toString() : turn.url;
+  }
+
+  /** Loads the chat model list (the catalog's cached one unless `force`); every open chat follows. */
+  refreshModels(options: { force?: boolean } = {}): Promise<ModelsState> {
+    return this.models.refresh(options);
+  }
+
+  /** Waits until every open chat has written what it holds. */
+  async flush(): Promise<void> {
+    await this.store.flush();
+  }
+
+  /** Chats without a model take the default once the list is known. */
+  private async adoptDefaultModel(): Promise<void> {
+    const model = pickDefaultModel(this.options.chatDefaults().model, this.models.state.models);
+    if (!model) return;
+    for (const panel of this.panels) {
+      const settings = panel.controller.session.settings;
+      if (settings.model === '' && !panel.controller.busy) await panel.controller.updateSettings({ ...settings, model });
+    }
+  }
+
+  /** The model a chat without one uses: the configured default, else the first chat model listed. */
+  async defaultModel(): Promise<string | undefined> {
+    const configured = this.options.chatDefaults().model;
+    if (configured) return configured;
+    return pickDefaultModel(configured, await this.models.models());
+  }
+
+  private attach(webviewPanel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
+    const { clock, log, extensionUri } = this.options;
+    const controller = new ChatController(session, {
+      store: this.store,
+      clock,
+      gateway: () => this.options.connection.access(),
+      defaultModel: () => this.defaultModel(),
+      newId: () => randomUUID(),
+    });
+    const ports = this.options.media;
+    const hub = ports ? new ChatMediaHub({ controller, ports, clock, newId: () => randomUUID(), log, checkLink: checkLinkThrough(this.options.connection) }) : undefined;
+    const bridgeHub = hub && ports && {
+      handleSend: (text: string) => hub.handleSend(text),
+      readAloud: (turnId: string) => hub.readAloud(turnId),
+      action: (turnId: string, action: Parameters<ChatMediaHub['action']>[1]) => hub.action(turnId, action),
+      wire: (turn: MediaTurn) => wireMediaTurn(turn, { keptFile: (e, f) => ports.media.keptFile(e, f), webviewSrc: (file) => webviewPanel.webview.asWebviewUri(vscode.Uri.file(file)).toString(), link: (url) => hub.link(url) }),
+    };
+    const context = new ChatContext(controller, {
+      sources: this.contextSources,
+      windowFor: (model) => this.contextWindow(model),
+      newId: () => randomUUID(),
+      summarize: (pending) => branchFromSummary(controller.session, pending, this.summaryDeps),
+    });
+    const compare = new ChatCompare(controller, context, {
+      gateway: () => this.options.connection.access(),
+      clock,
+      newId: () => randomUUID(),
+      warn: (message) => void vscode.window.showWarningMessage(message),
+      pickModels: (current) => this.pickCompareModels(current),
+    });
+    const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models.state, clock, log, { context, compare, hub: bridgeHub });
+    const panel = new ChatPanel(webviewPanel, controller, bridge, extensionUri, log, hub && ports && { roots: [vscode.Uri.file(ports.media.filesFolder)], origins: () => hub.playableOrigins(), onDidChangeSources: hub.onDidChangeSources });
+    if (hub) panel.onDidDispose(() => hub.dispose());
+    this.panels.add(panel);
+    this.lastActive = panel;
+    panel.panel.onDidChangeViewState(() => {
+      if (panel.panel.active) this.lastActive = panel;
+    });
+    panel.onDidDispose(() => {
+      compare.dispose();
+      context.dispose();
+      this.panels.delete(panel);
+      if (this.lastActive === panel) this.lastActive = [...this.panels].at(-1);
+    });
+    bridge.onDidLoad(() => {
+      // The catalog is shared: another chat or feature may have loaded the list already.
+      if (this.models.known) void this.adoptDefaultModel();
+      else if (!this.models.state.loading) void this.refreshModels();
+    });
+    return panel;
+  }
+
+  /** Where every chat of this manager takes context from (tests answer its questions). */
+  readonly contextSources = new WorkspaceContextProvider({
+    // The editor used last, even when the chat now covers it: the chat has focus when its button is pressed.
+    editor: () => vscode.window.activeTextEditor ?? (this.lastEditor && !this.lastEditor.document.isClosed ? this.lastEditor : undefined) ?? vscode.window.visibleTextEditors[0],
+    maxBytes: () => this.contextSettings().maxAttachmentBytes,
+    newId: () => randomUUID(),
+  });
+
+  /** Branch with a Summary: how the summary is asked for and where the new chat opens. */
+  private readonly summaryDeps = {
+    gateway: () => this.options.connection.access(),
+    defaultModel: () => this.defaultModel(),
+    windowFor: (model: string) => this.contextWindow(model).tokens,
+    openChat: async (settings: ChatSettings, draft: string) => {
+      const panel = await this.newChat({ settings });
+      panel.bridge.postDraft(draft);
+    },
+  };
+
+  private async pickCompareModels(current: string): Promise<string[] | undefined> {
+    const models = await this.models.models();
+    const items = models.map((id) => ({ label: id, picked: id === current }));
+    const picked = await vscode.window.showQuickPick(items, { title: 'Compare Models', placeHolder: 'Pick 2 or 3 chat models to ask the same question', canPickMany: true });
+    return picked?.map((p) => p.label);
+  }
+
+  private contextSettings(): ChatContextSettings {
+    return this.options.contextSettings?.() ?? { contextWindow: DEFAULT_MAX_INPUT_TOKENS, maxAttachmentBytes: 256 * 1024 };
+  }
+
+  private contextWindow(model: string): ContextWindow {
+    const fromModel = this.models.contextWindow(model);
+    return fromModel ? { tokens: fromModel, source: 'model' } : { tokens: this.contextSettings().contextWindow, source: 'setting' };
+  }
+
+  private workbench(): ChatWorkbench {
+    return {
+      copyText: async (text) => vscode.env.clipboard.writeText(text),
+      insertAtCursor: (code) => this.insertAtCursor(code),
+      openInNewFile: async (code, language) => {
+        const document = await vscode.workspace.openTextDocument({ content: code, language: await languageIdFor(language) });
+        await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+      },
+      openExternal: (url) => this.openExternal(url),
+      runCommand: async (command, args) => {
+        await vscode.commands.executeCommand(command, ...args);
+      },
+      exportSession: async (session) => {
+        await this.exportSession(session);
+      },
+      newChat: async () => {
+        await this.newChat();
+      },
+      refreshModels: async () => {
+        await this.refreshModels({ force: true });
+      },
+    };
+  }
+
+  /** The editor to insert into: the active one, else the one used last (a focused chat panel is not an editor). */
+  private targetEditor(): vscode.TextEditor | undefined {
+    const candidates = [vscode.window.activeTextEditor, this.lastEditor];
+    return candidates.find((e) => e !== undefined && vscode.window.visibleTextEditors.includes(e)) ?? vscode.window.visibleTextEditors[0];
+  }
+
+  private async insertAtCursor(code: string): Promise<void> {
+    const editor = this.targetEditor();
+    if (!editor) {
+      void vscode.window.showWarningMessage('Open a file to insert the code into.');
+      return;
+    }
+    const applied = await editor.edit((edit) => {
+      for (const selection of editor.selections) edit.replace(selection, code);
+    });
+    if (!applied) void vscode.window.showWarningMessage('The code could not be inserted (is the editor read-only?).');
+  }
+
+  private defaultExportUri(title: string): vscode.Uri | undefined {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (!folder) return undefined;
+    const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'chat';
+    return vscode.Uri.joinPath(folder, `${slug}.md`);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const s of this.subscriptions) s.dispose();
+    for (const panel of [...this.panels]) panel.disposeForShutdown();
+    this.panels.clear();
+  }
+}
+
+async function languageIdFor(fence: string): Promise<string> {
+  const name = fence.trim().toLowerCase();
+  if (name === '') return 'plaintext';
+  const known = await vscode.languages.getLanguages();
+  if (known.includes(name)) return name;
+  const alias = LANGUAGE_ALIASES[name];
+  return alias && known.includes(alias) ? alias : 'plaintext';
+}

@@ -1,0 +1,36 @@
+// UI adapter: the diagnostics feature: Test Connection and its report (the checks load on first run), the
+// connection's status bar item and its menu, and the log.
+import { commandHandlers } from '../../ui/vscode/commands';
+import { SHARED_COMMANDS } from '../../ui/core/commandIds';
+import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
+import { ConnectionStatusBar } from '../../ui/vscode/statusBar';
+import { vscodeProxySetting } from '../../ui/vscode/vscodeSettings';
+import { TestConnectionCommand } from './testConnectionCommand';
+
+/** The commands TestConnectionCommand implements. */
+export const REPORT_COMMANDS = {
+  testConnection: SHARED_COMMANDS.testConnection,
+  runConnectionTestAgain: 'modelGateway.runConnectionTestAgain',
+  copyConnectionReport: 'modelGateway.copyConnectionReport',
+} as const;
+
+export const DIAGNOSTICS_COMMANDS = {
+  ...REPORT_COMMANDS,
+  showStatusMenu: SHARED_COMMANDS.showStatusMenu,
+  openLogs: SHARED_COMMANDS.openLogs,
+} as const;
+
+export type DiagnosticsNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'testing'>;
+
+export const diagnosticsFeature = defineFeature({
+  name: 'diagnostics',
+  commands: DIAGNOSTICS_COMMANDS,
+  views: [],
+  activate({ context, log, connection, clock, register, testing }: DiagnosticsNeeds): void {
+    const testConnection = new TestConnectionCommand({ connection, log, clock, proxySetting: () => vscodeProxySetting().url });
+    const statusBar = new ConnectionStatusBar(connection);
+    context.subscriptions.push(statusBar, testConnection);
+    register(commandHandlers(DIAGNOSTICS_COMMANDS, { ...testConnection.handlers(), showStatusMenu: () => statusBar.showMenu(), openLogs: () => log.show() }));
+    if (TEST_BUILD && testing) testing.statusBar = statusBar;
+  },
+});

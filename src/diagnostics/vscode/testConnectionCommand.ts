@@ -1,0 +1,69 @@
+// UI adapter: Model Gateway: Test Connection, and the report's Copy Report and Run Again. Runs every check with a
+// progress notification, logs each step, shows the report read-only (connectionReportView.ts) and a one-line
+// verdict with the command that fixes the first problem.
+import * as vscode from 'vscode';
+import type { HandlersFor } from '../../ui/vscode/commands';
+import type { REPORT_COMMANDS } from './feature';
+import type { GatewayConnection } from '../../gateway/connection';
+import { OPEN_LOGS } from '../../ui/core/errorAdvice';
+import { resolveProxy } from '../../gateway/proxy';
+import { showAdvice } from '../../ui/vscode/notify';
+import type { Clock } from '../../util/clock';
+import type { Logger } from '../../util/logger';
+import { ConnectionReportView } from './connectionReportView';
+import type { DiagnosticReport } from '../core/connectionTest';
+
+export interface TestConnectionDeps {
+  connection: GatewayConnection;
+  log: Logger;
+  clock: Clock;
+  /** VS Code's http.proxy, if set. */
+  proxySetting(): string | undefined;
+}
+
+export class TestConnectionCommand implements vscode.Disposable {
+  private readonly view = new ConnectionReportView();
+
+  constructor(private readonly deps: TestConnectionDeps) {}
+
+  handlers(): HandlersFor<typeof REPORT_COMMANDS> {
+    return {
+      testConnection: () => this.run(),
+      runConnectionTestAgain: () => this.run(),
+      copyConnectionReport: () => this.copyReport(),
+    };
+  }
+
+  /** Runs every check, shows the report and returns it. */
+  async run(): Promise<DiagnosticReport> {
+    const { connection, clock, log } = this.deps;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { runDiagnostics, createNetworkProbes, renderReport, summarizeReport, fixesFor } = require('../core/connectionTest') as typeof import('../core/connectionTest');
+    const baseUrl = connection.baseUrl;
+    const proxy = baseUrl ? resolveProxy(new URL(baseUrl), this.deps.proxySetting(), process.env) : undefined;
+    const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Testing the connection to ${connection.origin ?? 'the gateway'}…` }, () => runDiagnostics({ baseUrl, api: () => connection.api(), proxy, probes: createNetworkProbes(clock), clock }));
+    log.info(`Connection test of ${baseUrl ?? '(no URL)'}:`);
+    for (const step of report.steps) log.info(`  ${step.title}: ${step.status}. ${step.message}${step.suggestion ? ` ${step.suggestion}` : ''}`);
+    await this.view.show(renderReport(report));
+    const summary = summarizeReport(report);
+    if (report.ok) void vscode.window.showInformationMessage(summary);
+    else void showAdvice({ kind: 'other', message: summary, actions: [...fixesFor(report), OPEN_LOGS] }, 'warning');
+    return report;
+  }
+
+  /** Copies the last report's Markdown; resolves with what was copied. */
+  async copyReport(): Promise<string | undefined> {
+    const text = this.view.text;
+    if (text === undefined) {
+      void vscode.window.showInformationMessage('No connection report yet: run "Model Gateway: Test Connection" first.');
+      return undefined;
+    }
+    await vscode.env.clipboard.writeText(text);
+    vscode.window.setStatusBarMessage('Copied the connection report.', 3000);
+    return text;
+  }
+
+  dispose(): void {
+    this.view.dispose();
+  }
+}

@@ -1,0 +1,50 @@
+// UI adapter: the models feature: the shared model catalog, VS Code's language-model provider, and List Models /
+// Refresh Models (modelCommands.ts, loaded on first use). Returns the catalog the other features share.
+import * as vscode from 'vscode';
+import { createGatewayClient } from '../../gateway/clientFactory';
+import { GatewayConnection } from '../../gateway/connection';
+import { lazyCommands } from '../../ui/vscode/commands';
+import { SHARED_COMMANDS } from '../../ui/core/commandIds';
+import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
+import { vscodeProxySetting } from '../../ui/vscode/vscodeSettings';
+import { lazy } from '../../util/lazy';
+import { GatewayChatModelProvider, LM_VENDOR } from './lmProvider';
+import { DEFAULT_TTL_MS, ModelCatalog } from '../core/modelCatalog';
+import { RememberedModels } from '../core/rememberedModels';
+
+export const MODEL_COMMANDS = {
+  listModels: SHARED_COMMANDS.listModels,
+  refreshModels: 'modelGateway.refreshModels',
+} as const;
+
+export type ModelsNeeds = Pick<SharedServices, 'context' | 'log' | 'keys' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'>;
+
+export const modelsFeature = defineFeature({
+  name: 'models',
+  commands: MODEL_COMMANDS,
+  views: [],
+  activate({ context, log, keys, connection, clock, settings, register, testing }: ModelsNeeds): ModelCatalog {
+    const models = new ModelCatalog(connection, clock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
+    const lmProvider = new GatewayChatModelProvider(models, connection, log);
+    const modelCommands = lazy(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { ModelCommands } = require('./modelCommands') as typeof import('./modelCommands');
+      return new ModelCommands({ catalog: models, connection });
+    });
+    context.subscriptions.push(models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider));
+    lmProvider.announceRemembered();
+    register(lazyCommands(MODEL_COMMANDS, () => modelCommands().handlers()));
+    if (TEST_BUILD && testing) {
+      testing.models = models;
+      Object.defineProperty(testing, 'modelCommands', { get: modelCommands, enumerable: true });
+      /** What the next session builds: its own connection, catalog and provider over the same storage (not registered). */
+      testing.createModelsForTest = () => {
+        const next = new GatewayConnection(settings().gateway, keys, createGatewayClient(log), clock, vscodeProxySetting());
+        const catalog = new ModelCatalog(next, clock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
+        const provider = new GatewayChatModelProvider(catalog, next, log);
+        return { connection: next, catalog, provider, dispose: () => [provider, catalog, next].forEach((d) => d.dispose()) };
+      };
+    }
+    return models;
+  },
+});

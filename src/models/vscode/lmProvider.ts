@@ -1,0 +1,163 @@
+// UI adapter: the gateway's chat models in VS Code's own chat and for other extensions (vscode.lm), as the
+// language model chat provider of vendor `model-gateway`. Nothing is sent at startup: until the gateway has
+// answered a request in this session, VS Code is given the list remembered from the last one (ids and kinds,
+// per gateway); the first request that works makes VS Code ask again, and the list is then loaded. Without a
+// remembered list it is loaded when VS Code first asks, and only when a key is set. When VS Code is told the list
+// changed: see lmAnnouncer.ts.
+import * as vscode from 'vscode';
+import type { GatewayConnection } from '../../gateway/connection';
+import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
+import type { ChatDelta } from '../../gateway/types';
+import type { Logger } from '../../util/logger';
+import { estimateTokens, toChatInformation, toChatRequest, toLmToolCalls, type LmChatInformation, type LmMessage, type LmPart } from '../core/lmMapping';
+import { ModelAnnouncer } from '../core/lmAnnouncer';
+import type { CatalogSnapshot, ModelCatalog } from '../core/modelCatalog';
+
+export const LM_VENDOR = 'model-gateway';
+
+
+type Connection = Pick<GatewayConnection, 'access' | 'origin' | 'state' | 'onDidChangeState'>;
+
+export class GatewayChatModelProvider implements vscode.LanguageModelChatProvider<LmChatInformation & vscode.LanguageModelChatInformation>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+  private readonly announcer = new ModelAnnouncer();
+  private readonly subscriptions: Array<{ dispose(): void }>;
+
+  constructor(
+    private readonly catalog: ModelCatalog,
+    private readonly connection: Connection,
+    private readonly log: Logger,
+  ) {
+    this.subscriptions = [
+      catalog.onDidChange((snapshot) => this.announcer.onCatalog(snapshot) && this.changed.fire()),
+      connection.onDidChangeState((state) => this.announcer.onState(state) && this.changed.fire()),
+    ];
+  }
+
+  /**
+   * Called once the provider is registered. VS Code's chat (restored with the window) may have asked every vendor
+   * for models before this extension activated (onStartupFinished); with a remembered list it is told to ask
+   * again, so the picker shows the gateway's models without a request.
+   */
+  announceRemembered(): void {
+    if (this.catalog.known()?.remembered) this.changed.fire();
+  }
+
+  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<LmChatInformation[]> {
+    let snapshot: CatalogSnapshot | undefined;
+    const known = this.catalog.known();
+    if (known?.remembered && this.connection.state.kind === 'unknown') {
+      // No request yet in this session: answer from memory, if a key is still stored (reading it sends nothing).
+      snapshot = (await this.connection.access()).ok ? known : undefined;
+      this.announcer.provide(snapshot, false);
+      this.log.info(`VS Code chat: ${chatModels(snapshot).length} chat models remembered from the last model list (no request).`);
+      return chatModels(snapshot);
+    }
+    try {
+      snapshot = await this.catalog.load();
+      this.announcer.provide(snapshot, true);
+    } catch (error) {
+      const advice = adviceFor(error, { origin: this.connection.origin });
+      this.log.warn(`Could not list the gateway's models for VS Code chat: ${advice.message}`);
+      snapshot = this.catalog.known();
+      this.announcer.provide(snapshot, false);
+      if (!options.silent) void vscode.window.showWarningMessage(`Model Gateway: ${advice.message}`);
+    }
+    return chatModels(snapshot);
+  }
+
+  async provideLanguageModelChatResponse(
+    model: LmChatInformation,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const access = await this.connection.access();
+    if (!access.ok) throw vscode.LanguageModelError.NoPermissions(`Model Gateway: ${accessAdvice(access).message} Run "${accessAdvice(access).actions[0]?.title ?? 'Set API Key'}".`);
+    const { api } = access;
+    const request = toChatRequest({
+      model: model.id,
+      messages: messages.map(toLmMessage),
+      tools: options.tools,
+      toolMode: options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto',
+      modelOptions: options.modelOptions,
+    });
+    const abort = new AbortController();
+    const cancellation = token.onCancellationRequested(() => abort.abort());
+    if (token.isCancellationRequested) abort.abort();
+    try {
+      const result = await api.chat(request, { signal: abort.signal, onDelta: (delta) => reportText(delta, progress) });
+      for (const call of toLmToolCalls(result.toolCalls)) progress.report(new vscode.LanguageModelToolCallPart(call.callId, call.name, call.input));
+    } catch (error) {
+      if (token.isCancellationRequested) throw new vscode.CancellationError();
+      throw this.toLanguageModelError(error, model.id);
+    } finally {
+      cancellation.dispose();
+    }
+  }
+
+  async provideTokenCount(_model: LmChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+    return estimateTokens(typeof text === 'string' ? text : toLmMessage(text));
+  }
+
+  private toLanguageModelError(error: unknown, model: string): Error {
+    const advice = adviceFor(error, { origin: this.connection.origin, model });
+    this.log.warn(`VS Code chat request to ${model} failed: ${advice.message}`);
+    const message = `Model Gateway: ${advice.message}`;
+    if (advice.kind === 'auth' || advice.kind === 'forbidden') return vscode.LanguageModelError.NoPermissions(message);
+    if (advice.kind === 'not_found') return vscode.LanguageModelError.NotFound(message);
+    return new Error(message, { cause: error });
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.changed.dispose();
+  }
+}
+
+function chatModels(snapshot: CatalogSnapshot | undefined): LmChatInformation[] {
+  return (snapshot?.models ?? []).filter((m) => m.kind === 'chat').map(toChatInformation);
+}
+
+function reportText(delta: ChatDelta, progress: vscode.Progress<vscode.LanguageModelResponsePart>): void {
+  // A refusal is the model's answer too; VS Code has no part for it, so it is shown as text.
+  const text = (delta.content ?? '') + (delta.refusal ?? '');
+  if (text !== '') progress.report(new vscode.LanguageModelTextPart(text));
+}
+
+const ROLES: Partial<Record<number, LmMessage['role']>> = {
+  [vscode.LanguageModelChatMessageRole.User]: 'user',
+  [vscode.LanguageModelChatMessageRole.Assistant]: 'assistant',
+  // System (3) is proposed API in newer hosts; VS Code's own chat sends it.
+  3: 'system',
+};
+
+export function toLmMessage(message: vscode.LanguageModelChatRequestMessage): LmMessage {
+  const content = message.content.map(toLmPart).filter((p): p is LmPart => p !== undefined);
+  return { role: ROLES[message.role] ?? 'user', content, ...(message.name ? { name: message.name } : {}) };
+}
+
+/** Parts this provider cannot send (thinking, prompt-tsx outside a tool result, non-image data) are left out. */
+function toLmPart(part: unknown): LmPart | undefined {
+  if (part instanceof vscode.LanguageModelTextPart) return { kind: 'text', value: part.value };
+  // LanguageModelDataPart is not in this engine's stable typings: recognised by shape.
+  const data = part as { mimeType?: unknown; data?: unknown };
+  if (typeof data.mimeType === 'string' && /^image\//.test(data.mimeType) && data.data instanceof Uint8Array) return { kind: 'image', mimeType: data.mimeType, data: data.data };
+  if (part instanceof vscode.LanguageModelToolCallPart) return { kind: 'toolCall', callId: part.callId, name: part.name, input: part.input };
+  if (part instanceof vscode.LanguageModelToolResultPart) return { kind: 'toolResult', callId: part.callId, content: toolResultText(part.content) };
+  return undefined;
+}
+
+function toolResultText(content: readonly unknown[]): string {
+  return content
+    .map((item) => {
+      if (item instanceof vscode.LanguageModelTextPart) return item.value;
+      if (item instanceof vscode.LanguageModelPromptTsxPart) return JSON.stringify(item.value);
+      const data = item as { mimeType?: unknown; data?: unknown };
+      if (typeof data.mimeType === 'string' && data.data instanceof Uint8Array && /^text\/|json/.test(data.mimeType)) return new TextDecoder().decode(data.data);
+      return typeof item === 'string' ? item : '';
+    })
+    .join('');
+}

@@ -1,0 +1,77 @@
+// Turns any failure into words a person can act on, with the actions that move them forward. Every feature
+// shows errors through this, so a 401 reads the same in the chat panel, the video tree and a notification.
+import type { MissingAccess } from '../../gateway/connection';
+import { readError } from '../../gateway/errors';
+import { SHARED_COMMANDS } from './commandIds';
+
+export interface AdviceAction {
+  title: string;
+  command: string;
+  args?: unknown[];
+}
+
+export interface ErrorAdvice {
+  message: string;
+  actions: AdviceAction[];
+  /** When the gateway asked us to wait; the UI shows a countdown to it. */
+  retryAt?: number;
+  kind: 'auth' | 'forbidden' | 'rate_limit' | 'network' | 'timeout' | 'server' | 'not_found' | 'bad_request' | 'aborted' | 'interrupted' | 'bad_response' | 'other';
+}
+
+
+export const SET_API_KEY: AdviceAction = { title: 'Set API Key', command: SHARED_COMMANDS.setApiKey };
+export const TEST_CONNECTION: AdviceAction = { title: 'Test Connection', command: SHARED_COMMANDS.testConnection };
+export const OPEN_LOGS: AdviceAction = { title: 'Open Logs', command: SHARED_COMMANDS.openLogs };
+export const SET_BASE_URL: AdviceAction = { title: 'Set Gateway URL', command: SHARED_COMMANDS.setBaseUrl };
+export const REPLACE_API_KEY: AdviceAction = { title: 'Replace API Key', command: SHARED_COMMANDS.rotateApiKey };
+export const LIST_MODELS: AdviceAction = { title: 'List Models', command: SHARED_COMMANDS.listModels };
+/** Only generated images and audio have a size limit the user sets. */
+export const OPEN_MEDIA_LIMIT_SETTING: AdviceAction = { title: 'Change the Limit', command: 'workbench.action.openSettings', args: ['modelGateway.media.maxSizeMB'] };
+
+function withPeriod(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+export interface AdviceContext {
+  origin?: string;
+  model?: string;
+  now?: number;
+  /** Whether the caller retries by itself once a rate limit ends (polling does; a chat waits for the user). */
+  retriesAutomatically?: boolean;
+}
+
+export function adviceFor(error: unknown, context: AdviceContext = {}): ErrorAdvice {
+  const e = readError(error);
+  const where = context.origin ?? 'the gateway';
+  const server = e.message ? withPeriod(e.message) : '';
+  const ref = e.requestId ? ` (request ${e.requestId})` : '';
+  const now = context.now ?? Date.now();
+
+  if (e.status === 401) return { kind: 'auth', message: `API key missing or invalid for ${where}. ${server}${ref}`.trim(), actions: [SET_API_KEY] };
+  if (e.status === 403) {
+    const subject = context.model ? `no access to model ${context.model}` : 'no access to this resource';
+    return { kind: 'forbidden', message: `Key disabled or ${subject}. ${server}${ref}`.trim(), actions: [REPLACE_API_KEY, LIST_MODELS] };
+  }
+  if (e.status === 429) {
+    const seconds = Math.max(1, Math.ceil((e.retryAfterMs ?? 0) / 1000));
+    const when = context.retriesAutomatically ? `retrying in ${seconds} s` : `try again in ${seconds} s`;
+    return { kind: 'rate_limit', message: `Rate limited by ${where}, ${when}. ${server}`.trim(), actions: [], retryAt: now + (e.retryAfterMs ?? 0) };
+  }
+  if (e.code === 'aborted') return { kind: 'aborted', message: 'Stopped.', actions: [] };
+  if (e.code === 'network') return { kind: 'network', message: `Cannot reach ${where}. ${server}`.trim(), actions: [TEST_CONNECTION, OPEN_LOGS] };
+  if (e.code === 'timeout') return { kind: 'timeout', message: `${where} stopped answering. ${server}`.trim().replace(/^the/, 'The'), actions: [TEST_CONNECTION, OPEN_LOGS] };
+  if (e.code === 'stream_interrupted') return { kind: 'interrupted', message: `The reply was cut off before it finished. ${server}`.trim(), actions: [OPEN_LOGS] };
+  // The media limit is the only one a user sets; a chat reply past its cap keeps its text and has nothing to change.
+  if (e.code === 'too_large') return { kind: 'bad_response', message: server || 'The answer was too large.', actions: e.partialKept ? [OPEN_LOGS] : [OPEN_MEDIA_LIMIT_SETTING] };
+  if (e.code === 'bad_response') return { kind: 'bad_response', message: `The gateway sent a response that could not be read. ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
+  if (e.status === 404) return { kind: 'not_found', message: `Not found on ${where}. ${server}${ref}`.trim(), actions: context.model ? [LIST_MODELS] : [] };
+  if (e.status !== undefined && e.status >= 500) return { kind: 'server', message: `The gateway failed (HTTP ${e.status}). ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
+  if (e.status !== undefined && e.status >= 400) return { kind: 'bad_request', message: `The gateway rejected the request (HTTP ${e.status}). ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
+  return { kind: 'other', message: server || 'Something went wrong.', actions: [OPEN_LOGS] };
+}
+
+/** Advice for a missing URL or key: the one wording every feature shows. */
+export function accessAdvice({ missing, origin }: Pick<MissingAccess, 'missing' | 'origin'>): ErrorAdvice {
+  if (missing === 'key') return adviceFor({ status: 401, message: 'No API key is stored for it' }, { origin });
+  return { kind: 'other', message: 'No gateway URL is set.', actions: [SET_BASE_URL] };
+}

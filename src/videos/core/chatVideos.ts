@@ -1,0 +1,63 @@
+// The video feature as the chat's /video port: submits through the Video Jobs store, so the chat's job is the
+// tree's job, polled by the same scheduler (one polling window per gateway); the chat only reads it. Pure; the
+// chat's port type is matched structurally (the chat and videos folders do not import each other).
+import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
+import type { MissingAccess } from '../../gateway/connection';
+import type { VideoDefaults } from '../../settings/settings';
+import { displayStatus, isFinalRecord, type VideoJobRecord } from './jobRecord';
+import type { JobStore } from './jobStore';
+import { isSuccessStatus } from './status';
+import { answersFromArgument, buildVideoRequest } from './videoRequest';
+
+export interface ChatVideoDeps {
+  /** The job store. */
+  store(): JobStore;
+  origin(): string | undefined;
+  access(): Promise<{ ok: true } | MissingAccess>;
+  settings(): VideoDefaults;
+  reveal(key: string): Promise<void>;
+  /** Fires with changed job keys, whichever store is current. */
+  onDidChange(listener: (keys: readonly string[]) => void): { dispose(): void };
+}
+
+export interface ChatVideoJobState {
+  key: string;
+  model: string;
+  state: 'pending' | 'complete' | 'failed';
+  detail: string;
+  url?: string;
+}
+
+export function chatJobState(record: VideoJobRecord): ChatVideoJobState {
+  const base = { key: record.key, model: record.model };
+  if (!isFinalRecord(record)) {
+    const progress = record.localState === 'uncertain' ? 'the submission may not have reached the gateway: check it in Video Jobs' : displayStatus(record);
+    return { ...base, state: record.localState === 'uncertain' ? 'failed' : 'pending', detail: progress };
+  }
+  const url = record.resultUrls[0];
+  if (isSuccessStatus(record.status) && url) return { ...base, state: 'complete', detail: 'completed', url };
+  return { ...base, state: 'failed', detail: record.error?.message ?? `The job ended as ${displayStatus(record)}.` };
+}
+
+export function chatVideoPort(deps: ChatVideoDeps) {
+  return {
+    submit: async (ask: { prompt: string; model?: string }) => {
+      const access = await deps.access();
+      const origin = deps.origin();
+      if (!access.ok || !origin) throw new Error(access.ok ? 'Set the gateway URL first.' : accessAdvice(access).message);
+      const settings = deps.settings();
+      try {
+        const request = buildVideoRequest(answersFromArgument({ prompt: ask.prompt, ...(ask.model && { model: ask.model }) }, settings), settings);
+        return chatJobState(await deps.store().submit(origin, request));
+      } catch (error) {
+        throw new Error(adviceFor(error, { origin, model: ask.model }).message, { cause: error });
+      }
+    },
+    job: (key: string) => {
+      const record = deps.store().get(key);
+      return record && chatJobState(record);
+    },
+    onDidChange: deps.onDidChange,
+    reveal: deps.reveal,
+  };
+}

@@ -1,0 +1,234 @@
+// The stored form of a video job and the pure functions that read and update it.
+import type { VideoJob, VideoRequest } from '../../gateway/types';
+import type { ErrorFields } from '../../gateway/errors';
+import { isFinalStatus } from './status';
+import { isRecord } from '../../util/records';
+
+/**
+ * States only this extension knows about:
+ * - submitting: the request is on its way; the gateway has not answered yet.
+ * - uncertain: the request may have reached the gateway but no answer came back; never resubmitted automatically.
+ * - not_found: the gateway answered 404 for the job id; final.
+ */
+export type LocalState = 'submitting' | 'uncertain' | 'not_found';
+
+/** The version of the stored record this code writes; a file with a higher one was written by a newer version. */
+export const JOB_SCHEMA_VERSION = 1;
+
+export interface VideoJobParameters {
+  resolution?: string;
+  duration?: number;
+  /** Other members of the request's `parameters`. */
+  extra?: Record<string, unknown>;
+  /** Members a newer version stored here, kept as they were. */
+  [unknown: string]: unknown;
+}
+
+export interface VideoJobError {
+  message: string;
+  code?: string;
+  status?: number;
+  /** Members a newer version stored here, kept as they were. */
+  [unknown: string]: unknown;
+}
+
+export interface VideoJobRecord {
+  /** Stable local identity, set before the gateway assigns an id. */
+  key: string;
+  /** The gateway's job id; undefined while submitting or when the submission is uncertain. */
+  id?: string;
+  origin: string;
+  model: string;
+  prompt: string;
+  parameters: VideoJobParameters;
+  /** Other members of the request's `input`, kept so a resubmission sends the same request. */
+  inputExtra?: Record<string, unknown>;
+  sourceVideoUrl?: string;
+  /** The gateway's status string, as sent; '' until the gateway answered. */
+  status: string;
+  localState?: LocalState;
+  error?: VideoJobError;
+  resultUrls: string[];
+  createdAt: number;
+  /** When what the gateway said about the job (or its local state) last changed. */
+  updatedAt: number;
+  completedAt?: number;
+  /** The store that is sending the submission (`<pid>:<instance>`); only set while `localState` is 'submitting'. */
+  submitter?: string;
+  /** The stored file's schema version when a newer version wrote it (kept: its fields still mean what it meant). */
+  schemaVersion?: number;
+  /** Top-level members this version does not know, written back unchanged. */
+  unknown?: Record<string, unknown>;
+}
+
+const SOURCE_VIDEO_KEYS = ['video_url', 'source_video_url', 'video', 'videoUrl'];
+
+export function recordFromRequest(key: string, origin: string, request: VideoRequest, now: number): VideoJobRecord {
+  const { prompt, ...inputExtra } = request.input;
+  const { resolution, duration, ...extra } = request.parameters ?? {};
+  const sourceKey = SOURCE_VIDEO_KEYS.find((name) => typeof inputExtra[name] === 'string');
+  const record: VideoJobRecord = {
+    key,
+    origin,
+    model: request.model,
+    prompt,
+    parameters: {},
+    status: '',
+    localState: 'submitting',
+    resultUrls: [],
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (resolution !== undefined) record.parameters.resolution = resolution;
+  if (duration !== undefined) record.parameters.duration = duration;
+  if (Object.keys(extra).length > 0) record.parameters.extra = extra;
+  if (Object.keys(inputExtra).length > 0) record.inputExtra = inputExtra;
+  if (sourceKey) record.sourceVideoUrl = inputExtra[sourceKey] as string;
+  return record;
+}
+
+export function requestFromRecord(record: VideoJobRecord): VideoRequest {
+  const request: VideoRequest = { model: record.model, input: { ...record.inputExtra, prompt: record.prompt } };
+  const { resolution, duration, extra } = record.parameters;
+  const parameters = { ...extra, ...(resolution !== undefined && { resolution }), ...(duration !== undefined && { duration }) };
+  if (Object.keys(parameters).length > 0) request.parameters = parameters;
+  return request;
+}
+
+/**
+ * Copies what the gateway said about the job into the record (status as-is, result URLs, error). Returns whether
+ * anything changed; `updatedAt` moves only then, so a poll that brings no news leaves the record as it was.
+ */
+export function applyGatewayJob(record: VideoJobRecord, job: VideoJob, now: number): boolean {
+  const before = recordText(record);
+  if (job.id) record.id = job.id;
+  record.status = typeof job.status === 'string' && job.status !== '' ? job.status : record.status || 'queued';
+  delete record.localState;
+  delete record.submitter;
+  const urls = (job.data ?? []).map((item) => item?.url).filter((url): url is string => typeof url === 'string');
+  if (urls.length > 0) record.resultUrls = urls;
+  if (job.error && typeof job.error === 'object') {
+    record.error = {
+      message: typeof job.error.message === 'string' ? job.error.message : 'The gateway reported an error',
+      ...(job.error.code !== undefined && { code: String(job.error.code) }),
+    };
+  }
+  if (isFinalStatus(record.status)) record.completedAt ??= now;
+  if (recordText(record) === before) return false;
+  record.updatedAt = now;
+  return true;
+}
+
+export function errorFromGateway(error: ErrorFields): VideoJobError {
+  return {
+    message: error.message,
+    ...(error.code !== undefined && { code: error.code }),
+    ...(error.status !== undefined && { status: error.status }),
+  };
+}
+
+/** Final: the gateway gave a final status, or the job is gone from the gateway. */
+export function isFinalRecord(record: VideoJobRecord): boolean {
+  if (record.localState === 'not_found') return true;
+  if (record.localState) return false;
+  return isFinalStatus(record.status);
+}
+
+/** Pending: the gateway has the job and it is still running, so it is polled. */
+export function isPollable(record: VideoJobRecord): boolean {
+  return record.id !== undefined && record.localState === undefined && !isFinalStatus(record.status);
+}
+
+/** Text for the UI: local states in words, otherwise the gateway's status as-is. */
+export function displayStatus(record: VideoJobRecord): string {
+  switch (record.localState) {
+    case 'submitting':
+      return 'submitting';
+    case 'uncertain':
+      return 'submission uncertain';
+    case 'not_found':
+      return 'not found on the gateway';
+    default:
+      return record.status || 'unknown';
+  }
+}
+
+const LOCAL_STATES: readonly LocalState[] = ['submitting', 'uncertain', 'not_found'];
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+/** Members of a stored record this version reads, in the order they are written; the rest round-trip in `unknown`. */
+const KNOWN_MEMBERS = ['schemaVersion', 'key', 'id', 'origin', 'model', 'prompt', 'parameters', 'inputExtra', 'sourceVideoUrl', 'status', 'localState', 'error', 'resultUrls', 'createdAt', 'updatedAt', 'completedAt', 'submitter'] as const;
+/** What versions before the schema version kept in the record: the poll schedule, which the scheduler alone owns now. */
+const RETIRED_MEMBERS = ['nextPollAt', 'pollCount', 'lastPolledAt'];
+
+/** The schema version a stored value declares (1 when it declares none, as files of earlier versions). */
+export function storedSchemaVersion(value: Record<string, unknown>): number {
+  const version = value.schemaVersion;
+  return typeof version === 'number' && Number.isInteger(version) && version > 0 ? version : 1;
+}
+
+/**
+ * A well-formed record built from what storage held (a file another window, an older or a newer version wrote), or
+ * undefined when a required field is missing. Members this version does not know are kept and written back as
+ * they were, except the poll schedule of versions before the schema version.
+ */
+export function recordFromStored(value: unknown): VideoJobRecord | undefined {
+  if (!isRecord(value)) return undefined;
+  const { key, origin, model, prompt, status, createdAt, resultUrls, parameters } = value;
+  if (!isString(key) || !isString(origin) || !isString(model) || !isString(prompt) || !isString(status) || !isTime(createdAt)) return undefined;
+  if (!Array.isArray(resultUrls) || !isRecord(parameters)) return undefined;
+  const version = storedSchemaVersion(value);
+  const record: VideoJobRecord = {
+    key,
+    origin,
+    model,
+    prompt,
+    parameters: othersOf(parameters, ['resolution', 'duration', 'extra']),
+    status,
+    resultUrls: resultUrls.filter(isString),
+    createdAt,
+    updatedAt: isTime(value.updatedAt) ? value.updatedAt : createdAt,
+  };
+  if (isString(value.id)) record.id = value.id;
+  if (isString(parameters.resolution)) record.parameters.resolution = parameters.resolution;
+  if (typeof parameters.duration === 'number') record.parameters.duration = parameters.duration;
+  if (isRecord(parameters.extra)) record.parameters.extra = parameters.extra;
+  if (isRecord(value.inputExtra)) record.inputExtra = value.inputExtra;
+  if (isString(value.sourceVideoUrl)) record.sourceVideoUrl = value.sourceVideoUrl;
+  if (LOCAL_STATES.includes(value.localState as LocalState)) record.localState = value.localState as LocalState;
+  if (isRecord(value.error) && isString(value.error.message)) {
+    record.error = { ...othersOf(value.error, ['message', 'code', 'status']), message: value.error.message };
+    if (isString(value.error.code)) record.error.code = value.error.code;
+    if (typeof value.error.status === 'number') record.error.status = value.error.status;
+  }
+  if (isTime(value.completedAt)) record.completedAt = value.completedAt;
+  if (record.localState === 'submitting' && isString(value.submitter)) record.submitter = value.submitter;
+  if (version > JOB_SCHEMA_VERSION) record.schemaVersion = version;
+  const unknown = othersOf(value, [...KNOWN_MEMBERS, ...(version <= 1 ? RETIRED_MEMBERS : [])]);
+  if (Object.keys(unknown).length > 0) record.unknown = unknown;
+  return record;
+}
+
+/** The members of `value` not named in `known`. */
+function othersOf(value: Record<string, unknown>, known: Iterable<string>): Record<string, unknown> {
+  const skip = new Set(known);
+  return Object.fromEntries(Object.entries(value).filter(([name]) => !skip.has(name)));
+}
+
+/** The record as stored, members in a fixed order (unknown ones last): equal records give equal text. */
+export function recordText(record: VideoJobRecord): string {
+  const members: Record<string, unknown> = { ...record, schemaVersion: record.schemaVersion ?? JOB_SCHEMA_VERSION };
+  return JSON.stringify({ ...Object.fromEntries(KNOWN_MEMBERS.map((name) => [name, members[name]])), ...record.unknown });
+}
+
+/** A copy sharing nothing mutable with the original (cheaper than structuredClone, which showed in the bench). */
+export function cloneRecord(record: VideoJobRecord): VideoJobRecord {
+  const copy: VideoJobRecord = { ...record, parameters: { ...record.parameters }, resultUrls: [...record.resultUrls] };
+  if (record.parameters.extra) copy.parameters.extra = structuredClone(record.parameters.extra);
+  if (record.inputExtra) copy.inputExtra = structuredClone(record.inputExtra);
+  if (record.error) copy.error = { ...record.error };
+  if (record.unknown) copy.unknown = structuredClone(record.unknown);
+  return copy;
+}

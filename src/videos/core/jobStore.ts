@@ -1,0 +1,417 @@
+// Owns the video jobs: their records, their persistence and their polling. Pure: the folder, clock and gateway
+// access are injected, so it runs the same in the extension host, in tests and in the bench. Every window (extension
+// host) of a profile has its own store over the same folder: each job is a file, one window per gateway polls (the
+// one holding that gateway's lease), and one window announces each finished job.
+import { randomBytes } from 'node:crypto';
+import type { GatewayApi, VideoRequest } from '../../gateway/types';
+import type { Clock } from '../../util/clock';
+import { Emitter, type Disposable, type Event } from '../../util/events';
+import { readError, type ErrorFields } from '../../gateway/errors';
+import { JobStorageError } from './errors';
+import { endOwner, newOwnerId, ownerAlive } from './owners';
+import { JobFiles, type RefreshRequest } from './jobFiles';
+import {
+  applyGatewayJob,
+  cloneRecord,
+  errorFromGateway,
+  isFinalRecord,
+  isPollable,
+  recordFromRequest,
+  recordText,
+  requestFromRecord,
+  type VideoJobRecord,
+} from './jobRecord';
+import { JobSync, type LegacyStorage } from './jobSync';
+import type { LeaseTiming } from './pollLease';
+import { PollScheduler, type AuthRequired, type PauseChange, type PollEvent, type PollSchedulerOptions } from './pollScheduler';
+import type { Presence } from './windowPresence';
+import { WindowRoles } from './windowRoles';
+
+export { VIDEO_JOBS_STORAGE_KEY } from './jobSync';
+
+export interface SharingOptions extends LeaseTiming {
+  /** Re-read the folder this often, besides watching it (a watch can miss changes on some file systems). 0: never. */
+  rescanMs?: number;
+  /** Watch the folder for other windows' changes (default true). */
+  watch?: boolean;
+  /** An unfocused window waits this long before announcing a finished job, so that a focused one goes first. */
+  unfocusedAnnounceDelayMs?: number;
+}
+
+export interface JobStoreOptions {
+  /** The folder every window shares: `<globalStorage>/videos`. */
+  folder: string;
+  /** Where earlier versions kept the jobs (`context.globalState`): moved into the folder once, then cleared. */
+  legacy?: LegacyStorage;
+  clock: Clock;
+  /** The API for a gateway origin; without a key for it, its calls fail with a MissingApiKeyError (polling then waits). */
+  apiFor: (origin: string) => GatewayApi;
+  scheduler?: Omit<PollSchedulerOptions, 'clock' | 'poll'>;
+  sharing?: SharingOptions;
+  /** Whether the window is still there; while it is gone, this store neither polls nor announces. */
+  presence?: Presence;
+  /** Receives persistence failures; the store keeps working from memory. */
+  onPersistError?: (error: unknown) => void;
+  newKey?: () => string;
+}
+
+/** Job files this version could not read (damaged), moved out of the jobs folder by this window. */
+export interface SetAsideBatch {
+  folder: string;
+  files: string[];
+}
+
+export interface JobsChange {
+  /** Keys of exactly the records added, changed or removed. */
+  keys: string[];
+}
+
+export class JobStore implements Disposable {
+  private readonly records = new Map<string, VideoJobRecord>();
+  private readonly clock: Clock;
+  private readonly apiFor: (origin: string) => GatewayApi;
+  private readonly onPersistError: (error: unknown) => void;
+  private readonly newKey: () => string;
+  private readonly scheduler: PollScheduler;
+  private readonly files: JobFiles;
+  private readonly sync: JobSync;
+  /** This store's id in leases, claims and 'submitting' records. */
+  private readonly owner = newOwnerId();
+  private readonly roles: WindowRoles;
+  private readonly disposables: Disposable[] = [];
+  private disposed = false;
+  private keyCounter = 0;
+
+  private readonly changeEmitter = new Emitter<JobsChange>();
+  private readonly finishEmitter = new Emitter<VideoJobRecord>();
+  readonly onDidChange = this.changeEmitter.event;
+  /**
+   * A job reached a final state (completed, failed, …, or not found on the gateway), and this window is the one
+   * that announces it: across the windows sharing the folder, each job's end is announced once.
+   */
+  readonly onDidFinish = this.finishEmitter.event;
+  private readonly setAsideEmitter = new Emitter<SetAsideBatch>();
+  /** Fires once per load or re-scan that set damaged job files aside (after the constructor, for those it found). */
+  readonly onDidSetAside = this.setAsideEmitter.event;
+  readonly onDidChangePause: Event<PauseChange>;
+  readonly onAuthRequired: Event<AuthRequired>;
+
+  constructor(options: JobStoreOptions) {
+    this.clock = options.clock;
+    this.apiFor = options.apiFor;
+    const sharing = options.sharing ?? {};
+    this.onPersistError = options.onPersistError ?? (() => undefined);
+    this.newKey = options.newKey ?? (() => `job-${this.clock.now().toString(36)}-${(this.keyCounter++).toString(36)}-${randomBytes(4).toString('hex')}`);
+    this.scheduler = new PollScheduler({
+      ...options.scheduler,
+      clock: this.clock,
+      poll: (target, signal, onRetryAfter) => this.apiFor(target.origin).getVideo(target.id, { signal, maxRetries: 0, onRetryAfter }),
+    });
+    this.onDidChangePause = this.scheduler.onDidChangePause;
+    this.onAuthRequired = this.scheduler.onAuthRequired;
+    this.files = new JobFiles(options.folder);
+    this.sync = new JobSync({
+      files: this.files,
+      clock: this.clock,
+      rescanMs: sharing.rescanMs ?? 5_000,
+      watch: sharing.watch ?? true,
+      host: {
+        records: this.records,
+        applyFromDisk: (incoming, gone) => this.applyFromDisk(incoming, gone),
+        dropRemoved: (key) => this.publish(this.forget([key]), []),
+        refreshRequested: (request) => this.refreshRequested(request),
+        // Later, so that what the first load found reaches the listeners added once the store is built.
+        setAside: (files) => queueMicrotask(() => !this.disposed && this.setAsideEmitter.fire({ folder: this.files.setAsideDir, files })),
+        onError: (error) => this.onPersistError(error),
+      },
+    });
+    this.roles = new WindowRoles({
+      records: this.records,
+      scheduler: this.scheduler,
+      files: this.files,
+      owner: this.owner,
+      clock: this.clock,
+      leaseTiming: sharing,
+      unfocusedAnnounceDelayMs: sharing.unfocusedAnnounceDelayMs ?? 1_500,
+      presence: options.presence,
+      announce: (key) => {
+        const record = this.records.get(key);
+        if (record && !this.disposed) this.finishEmitter.fire(cloneRecord(record));
+      },
+      onError: this.onPersistError,
+    });
+    this.disposables.push(
+      this.scheduler.onDidPoll((event) => this.onPolled(event)),
+      this.scheduler.onAuthRequired(({ origin }) => this.roles.park(origin)),
+    );
+    if (options.legacy) this.sync.migrate(options.legacy);
+    for (const record of this.sync.loadSync()) this.records.set(record.key, record);
+    this.settleOrphanedSubmissions();
+    this.roles.follow(this.records.keys());
+  }
+
+  /** Newest first; only one origin's jobs when given. Copies: edit through the store's methods. */
+  jobs(origin?: string): VideoJobRecord[] {
+    return [...this.records.values()]
+      .filter((record) => origin === undefined || record.origin === origin)
+      .sort((a, b) => b.createdAt - a.createdAt || (a.key < b.key ? 1 : -1))
+      .map(cloneRecord);
+  }
+
+  get(key: string): VideoJobRecord | undefined {
+    const record = this.records.get(key);
+    return record && cloneRecord(record);
+  }
+
+  /**
+   * Submits a job. A 'submitting' record is stored first (when it cannot be written, nothing is sent: this rejects
+   * with a JobStorageError naming the folder); the gateway's answer replaces it and is persisted before
+   * any event fires or this returns. If the request may have reached the gateway without an answer, the record
+   * turns 'uncertain' and is returned (never resubmitted automatically). A definite refusal removes the record and
+   * rethrows the error.
+   */
+  async submit(origin: string, request: VideoRequest): Promise<VideoJobRecord> {
+    return this.submitReplacing(origin, request, undefined);
+  }
+
+  /** Submits a job's request again as a new job; an uncertain original is replaced by it. */
+  async resubmit(key: string): Promise<VideoJobRecord> {
+    const original = this.records.get(key);
+    if (!original) throw new Error(`Unknown video job ${key}`);
+    if (original.localState === 'submitting') throw new Error('This job is still being submitted');
+    const replaces = original.localState === 'uncertain' ? key : undefined;
+    return this.submitReplacing(original.origin, requestFromRecord(original), replaces);
+  }
+
+  /**
+   * Ties an uncertain submission to the job the gateway did create (its id, for example from the gateway's
+   * console): the job is fetched once, then tracked like any other. Rejects when the gateway does not know it.
+   */
+  async adopt(key: string, id: string): Promise<VideoJobRecord> {
+    const record = this.records.get(key);
+    if (!record) throw new Error(`Unknown video job ${key}`);
+    if (record.localState !== 'uncertain') throw new Error('Only a submission whose outcome is unknown can be given a job id');
+    const job = await this.apiFor(record.origin).getVideo(id.trim());
+    if (this.records.get(key) !== record) return cloneRecord(record);
+    applyGatewayJob(record, { ...job, id: job.id || id.trim() }, this.clock.now());
+    await this.commit([key], isFinalRecord(record) ? [key] : []);
+    return cloneRecord(record);
+  }
+
+  /** Forgets a job, in every window: the only way a job leaves the list apart from clearFinished. */
+  async remove(key: string): Promise<boolean> {
+    if (!this.records.has(key)) return false;
+    await this.commit(this.forget([key]));
+    return true;
+  }
+
+  /** Removes jobs in a final state; returns how many went. */
+  async clearFinished(): Promise<number> {
+    const keys = [...this.records.values()].filter(isFinalRecord).map((record) => record.key);
+    if (keys.length === 0) return 0;
+    await this.commit(this.forget(keys));
+    return keys.length;
+  }
+
+  /**
+   * Has a pending job checked now (within rate-limit pauses and the in-flight cap): here when this window polls
+   * its gateway, otherwise by the window that does. False if the job is not pending.
+   */
+  refresh(key: string): boolean {
+    const record = this.records.get(key);
+    if (!record || !isPollable(record)) return false;
+    if (this.scheduler.isTracked(key)) return this.scheduler.pollNow(key);
+    this.sync.requestRefresh({ origin: record.origin, keys: [key] });
+    return true;
+  }
+
+  refreshAll(): void {
+    this.scheduler.pollAllNow();
+    const origins = new Set([...this.records.values()].filter(isPollable).map((record) => record.origin));
+    for (const origin of origins) if (!this.isPolling(origin)) this.sync.requestRefresh({ origin });
+  }
+
+  /** Whether this window is the one polling `origin` now. */
+  isPolling(origin: string): boolean {
+    return this.roles.isPolling(origin);
+  }
+
+  setFocused(focused: boolean): void {
+    this.scheduler.setFocused(focused);
+    this.roles.setFocused(focused);
+  }
+
+  /** The poll settings changed: the live scheduler takes the new bounds (nothing is rebuilt). */
+  setPollIntervals(bounds: { minIntervalMs: number; maxIntervalMs: number }): void {
+    this.scheduler.setIntervals(bounds);
+  }
+
+  pausedUntil(origin: string): number | undefined {
+    return this.scheduler.pausedUntil(origin);
+  }
+
+  isAuthBlocked(origin: string): boolean {
+    return this.scheduler.isAuthBlocked(origin);
+  }
+
+  /** Call when the API key of an origin changed: polling that waited for it resumes. */
+  resumeAuth(origin: string): void {
+    this.scheduler.resumeAuth(origin);
+    this.roles.unpark(origin);
+  }
+
+  /** Reads what other windows changed now (a watch and a timer do it anyway). */
+  rescan(): Promise<void> {
+    return this.sync.rescan();
+  }
+
+  /** Resolves once everything changed so far is written to the folder. */
+  flush(): Promise<void> {
+    return this.sync.flush();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    endOwner(this.owner);
+    this.sync.dispose();
+    this.roles.dispose();
+    this.scheduler.dispose();
+    for (const disposable of this.disposables) disposable.dispose();
+    this.changeEmitter.dispose();
+    this.finishEmitter.dispose();
+    this.setAsideEmitter.dispose();
+  }
+
+  private async submitReplacing(origin: string, request: VideoRequest, replaces: string | undefined): Promise<VideoJobRecord> {
+    const api = this.apiFor(origin);
+    const record = recordFromRequest(this.newKey(), origin, request, this.clock.now());
+    record.submitter = this.owner;
+    this.records.set(record.key, record);
+    this.roles.follow([record.key]);
+    try {
+      await this.sync.persistOrThrow(record.key);
+    } catch (error) {
+      // On disk before the request leaves, or not sent at all.
+      this.forget([record.key]);
+      this.sync.discard(record.key);
+      throw new JobStorageError(this.files.jobsDir, error);
+    }
+    this.publish([record.key], []);
+
+    let outcome: { job: Awaited<ReturnType<GatewayApi['submitVideo']>> } | { error: ErrorFields; raw: unknown };
+    try {
+      outcome = { job: await api.submitVideo(request) };
+    } catch (raw) {
+      outcome = { error: readError(raw), raw };
+    }
+    if (this.records.get(record.key) !== record) return cloneRecord(record); // removed meanwhile, here or elsewhere
+
+    const now = this.clock.now();
+    if ('job' in outcome && outcome.job.id) {
+      applyGatewayJob(record, outcome.job, now);
+    } else if ('job' in outcome) {
+      markUncertain(record, { message: 'The gateway accepted the job but sent no job id', code: 'bad_response' }, now);
+    } else if (mayHaveReachedGateway(outcome.error)) {
+      markUncertain(record, errorFromGateway(outcome.error), now);
+    } else {
+      await this.commit(this.forget([record.key]));
+      throw outcome.raw;
+    }
+    const changed = [record.key, ...(replaces !== undefined ? this.forget([replaces]) : [])];
+    await this.commit(changed, isFinalRecord(record) ? [record.key] : []);
+    return cloneRecord(record);
+  }
+
+  private onPolled(event: PollEvent): void {
+    const record = this.records.get(event.target.key);
+    if (!record) return;
+    const { outcome, polledAt } = event;
+    const wasFinal = isFinalRecord(record);
+    let changed = false;
+    if (outcome.kind === 'status') {
+      changed = applyGatewayJob(record, outcome.job, polledAt);
+    } else if (outcome.kind === 'not_found') {
+      record.localState = 'not_found';
+      record.completedAt ??= polledAt;
+      record.error = errorFromGateway(outcome.error);
+      record.updatedAt = polledAt;
+      changed = true;
+    }
+    // Otherwise (auth, rate limit, transient failure) the job itself is unchanged; the scheduler waits.
+    if (!changed) return;
+    this.roles.follow([record.key]);
+    void this.sync.persist(record.key);
+    this.publish([record.key], !wasFinal && isFinalRecord(record) ? [record.key] : []);
+  }
+
+  /** What other windows wrote: their records replace ours, except that a job that ended here never un-ends. */
+  private applyFromDisk(incoming: VideoJobRecord[], gone: string[]): void {
+    const changed: string[] = [];
+    const finished: string[] = [];
+    for (const record of incoming) {
+      const current = this.records.get(record.key);
+      if (current && recordText(current) === recordText(record)) continue;
+      if (current && isFinalRecord(current) && !isFinalRecord(record) && current.id === record.id) {
+        void this.sync.persist(record.key); // a late write of a window that polled too: ours is the later truth
+        continue;
+      }
+      this.records.set(record.key, record);
+      changed.push(record.key);
+      if (current && !isFinalRecord(current) && isFinalRecord(record)) finished.push(record.key);
+    }
+    changed.push(...this.forget(gone));
+    changed.push(...this.settleOrphanedSubmissions());
+    if (changed.length === 0) return;
+    this.roles.follow(changed);
+    this.publish(changed, finished);
+  }
+
+  private refreshRequested(request: RefreshRequest): boolean {
+    if (!this.isPolling(request.origin)) return false;
+    const keys = request.keys ?? [...this.records.values()].filter((r) => r.origin === request.origin).map((r) => r.key);
+    for (const key of keys) this.scheduler.pollNow(key);
+    return true;
+  }
+
+  /** A 'submitting' record whose window is gone will never get its answer: it becomes uncertain. */
+  private settleOrphanedSubmissions(): string[] {
+    const orphans = [...this.records.values()].filter((r) => r.localState === 'submitting' && r.submitter !== this.owner && !ownerAlive(r.submitter));
+    for (const record of orphans) markUncertain(record, { message: 'The extension stopped before the gateway answered' }, this.clock.now());
+    const keys = orphans.map((record) => record.key);
+    if (keys.length > 0) void this.sync.persist(...keys);
+    return keys;
+  }
+
+  /** Drops records from memory and polling; the caller persists the deletion, unless another window did. */
+  private forget(keys: string[]): string[] {
+    const gone = keys.filter((key) => this.records.delete(key));
+    this.roles.follow(gone);
+    return gone;
+  }
+
+  /** Persists the changed records (deletes the removed ones), then tells listeners exactly those keys. */
+  private async commit(keys: string[], finished: string[] = []): Promise<void> {
+    if (keys.length === 0) return;
+    this.roles.follow(keys);
+    await this.sync.persist(...keys);
+    this.publish(keys, finished);
+  }
+
+  private publish(keys: string[], finished: string[]): void {
+    if (this.disposed) return;
+    this.changeEmitter.fire({ keys });
+    for (const key of finished) this.roles.finished(key);
+  }
+}
+
+function mayHaveReachedGateway(error: ErrorFields): boolean {
+  return error.outcomeUnknown === true || (error.status !== undefined && error.status >= 500);
+}
+
+function markUncertain(record: VideoJobRecord, error: VideoJobRecord['error'], now: number): void {
+  record.localState = 'uncertain';
+  record.error = error;
+  record.updatedAt = now;
+  delete record.submitter;
+}

@@ -1,0 +1,393 @@
+// When to poll one job, from what is known about when it will finish: what the gateway says (a Retry-After on
+// its answer, `eta`, `progress`) and how long earlier jobs of the same kind took. Pure: PollScheduler owns the
+// timers and calls these with the time.
+import type { VideoJob } from '../../gateway/types';
+import type { DurationHistory } from './durationHistory';
+import { isSuccessStatus } from './status';
+
+/** The scheduler's options that shape one job's schedule. */
+export interface TimingOptions {
+  /** Uniform in [0, 1); injected so tests can pin jitter. */
+  random?: () => number;
+  minIntervalMs?: number;
+  maxIntervalMs?: number;
+  backoffFactor?: number;
+  /** Each interval is shortened by up to this fraction, so it never exceeds the cap. */
+  jitter?: number;
+  /** Longest wait the gateway may impose (a 429's pause, a Retry-After on an answer); default 1 hour. */
+  maxPauseMs?: number;
+  /** Durations of earlier jobs: a job of a known kind is polled around its expected completion. */
+  history?: DurationHistory;
+  /** Honour a Retry-After on answers and the `eta` and `progress` fields (default true). */
+  gatewayHints?: boolean;
+  /** Earlier jobs of the same kind needed before their durations plan the polls (default 3). */
+  minSamples?: number;
+  /** Polls through the expected window (default 6). */
+  windowPolls?: number;
+  /** Longest gap before the expected window or forecast (default 10 minutes), so an early failure is still seen. */
+  maxQuietMs?: number;
+  /** Unfocused, a cadence is multiplied by this (default 4), and is at least `unfocusedFloorMs` (default 60 s). */
+  unfocusedMultiplier?: number;
+  unfocusedFloorMs?: number;
+  /** Pause after a 429 that carries no Retry-After (default 30 s). */
+  defaultRateLimitPauseMs?: number;
+}
+
+/** What a job's duration depends on, and when it was submitted (for the learned schedule and the history). */
+export interface JobProfile {
+  model: string;
+  resolution?: string;
+  duration?: number;
+  submittedAt: number;
+}
+
+export interface TimingPolicy {
+  minIntervalMs: number;
+  maxIntervalMs: number;
+  backoffFactor: number;
+  /** Each interval is shortened by up to this fraction. */
+  jitter: number;
+  random: () => number;
+  /** Read Retry-After on answers, `eta` and `progress` (off: the schedule of version 1, for the bench). */
+  gatewayHints: boolean;
+  /** Fewest earlier durations of the same kind before they plan the polls. */
+  minSamples: number;
+  /** Polls spread through the learned window. */
+  windowPolls: number;
+  /** The learned window is widened on each side by this fraction of its width. */
+  windowMargin: number;
+  /** Longest gap before a learned window or a forecast, so that a job failing early is still seen soon. */
+  maxQuietMs: number;
+  /** Longest wait a gateway may ask for (a Retry-After, a pause after a 429). */
+  maxWaitMs: number;
+  unfocusedMultiplier: number;
+  unfocusedFloorMs: number;
+  defaultRateLimitPauseMs: number;
+  /** Keep each origin observed while its jobs wait for windows or forecasts (on with history or hints). */
+  originWatch: boolean;
+  history: DurationHistory | undefined;
+}
+
+export function timingPolicy(options: TimingOptions): TimingPolicy {
+  const minIntervalMs = options.minIntervalMs ?? 2_000;
+  const gatewayHints = options.gatewayHints ?? true;
+  return {
+    minIntervalMs,
+    maxIntervalMs: Math.max(minIntervalMs, options.maxIntervalMs ?? 30_000),
+    backoffFactor: Math.max(1, options.backoffFactor ?? 2),
+    jitter: Math.min(1, Math.max(0, options.jitter ?? 0.2)),
+    random: options.random ?? Math.random,
+    gatewayHints,
+    minSamples: Math.max(1, options.minSamples ?? 3),
+    windowPolls: Math.max(1, options.windowPolls ?? 6),
+    windowMargin: 0.1,
+    maxQuietMs: Math.max(minIntervalMs, options.maxQuietMs ?? 10 * 60_000),
+    maxWaitMs: Math.max(minIntervalMs, options.maxPauseMs ?? 60 * 60_000),
+    unfocusedMultiplier: Math.max(1, options.unfocusedMultiplier ?? 4),
+    unfocusedFloorMs: Math.max(0, options.unfocusedFloorMs ?? 60_000),
+    defaultRateLimitPauseMs: options.defaultRateLimitPauseMs ?? 30_000,
+    originWatch: gatewayHints || options.history !== undefined,
+    history: options.history,
+  };
+}
+
+/** When a job is expected to finish, in absolute ms, and the gap between polls inside that window. */
+export interface CompletionWindow {
+  from: number;
+  to: number;
+  stepMs: number;
+}
+
+export interface ProgressMark {
+  at: number;
+  percent: number;
+}
+
+export interface Forecast {
+  earliest: number;
+  latest?: number;
+}
+
+/** Un-jittered backoff interval before the poll that follows `step` earlier polls: min × factor^step, capped. */
+export function backoffIntervalMs(policy: TimingPolicy, step: number): number {
+  return Math.min(policy.maxIntervalMs, policy.minIntervalMs * Math.pow(policy.backoffFactor, step));
+}
+
+export function jittered(policy: TimingPolicy, ms: number): number {
+  return ms * (1 - policy.jitter * policy.random());
+}
+
+/** A cadence as it runs while the window is unfocused: multiplied, and at least the floor. */
+export function unfocusedMs(policy: TimingPolicy, cadenceMs: number): number {
+  return Math.max(cadenceMs * policy.unfocusedMultiplier, policy.unfocusedFloorMs);
+}
+
+/**
+ * How long a 429 pauses its origin: the Retry-After asked for (or the default), at least the minimum interval
+ * so that `Retry-After: 0` cannot make a hot loop, at most the longest wait so that a huge one is not days.
+ */
+export function rateLimitWaitMs(policy: TimingPolicy, retryAfterMs: number | undefined): number {
+  const asked = retryAfterMs !== undefined && retryAfterMs >= 0 ? retryAfterMs : policy.defaultRateLimitPauseMs;
+  return Math.min(Math.max(asked, policy.minIntervalMs), policy.maxWaitMs);
+}
+
+/**
+ * Longest an origin with `pending` jobs may go unheard from, or undefined when every wait is a plain backoff
+ * (at most the cap). Jobs submitted together wait for the same window or forecast together, and an origin-wide
+ * change (a 429 storm that answers whatever comes next, a revoked key, an outage) would stay unseen until they all
+ * wake. N jobs whose quiet spells (each at most `maxQuietMs`) do not line up hear from the origin about every
+ * maxQuietMs / N; the watch keeps that, for at most one extra poll per job per `maxQuietMs`.
+ */
+export function originWatchMs(policy: TimingPolicy, pending: number, focused: boolean): number | undefined {
+  if (!policy.originWatch || pending <= 0) return undefined;
+  const ms = Math.max(policy.minIntervalMs, policy.maxQuietMs / pending);
+  return focused ? ms : unfocusedMs(policy, ms);
+}
+
+/** A quantile by nearest rank (so a few samples give their minimum and maximum). */
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+/**
+ * The window in which a job submitted at `submittedAt` probably finishes, from the durations of earlier jobs of
+ * the same kind (5th to 95th percentile, widened by the margin); undefined while there are too few.
+ */
+export function learnedWindow(durationsMs: readonly number[], submittedAt: number, policy: TimingPolicy): CompletionWindow | undefined {
+  if (durationsMs.length < policy.minSamples) return undefined;
+  const sorted = [...durationsMs].sort((a, b) => a - b);
+  const low = quantile(sorted, 0.05);
+  const high = quantile(sorted, 0.95);
+  const margin = (high - low) * policy.windowMargin;
+  const from = submittedAt + Math.max(0, low - margin);
+  const to = submittedAt + high + margin;
+  const stepMs = Math.min(policy.maxIntervalMs, Math.max(policy.minIntervalMs, (to - from) / policy.windowPolls));
+  return { from, to, stepMs };
+}
+
+/** What an answer says about timing: `progress` (percent, 0–100) and `eta` (seconds left), when well-formed. */
+export function gatewayTiming(job: VideoJob, maxWaitMs: number): { progress?: number; etaMs?: number } {
+  const result: { progress?: number; etaMs?: number } = {};
+  const progress = numberOf(job.progress);
+  if (progress !== undefined && progress >= 0 && progress <= 100) result.progress = progress;
+  const eta = numberOf(job.eta);
+  if (eta !== undefined && eta >= 0) result.etaMs = Math.min(eta * 1000, maxWaitMs);
+  return result;
+}
+
+function numberOf(value: unknown): number | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/**
+ * When a job whose progress moves linearly can finish, from the first and the last progress seen while it ran.
+ * Progress is read as possibly rounded down to a whole percent, so `earliest` assumes the fastest rate the two
+ * marks allow and `latest` the slowest (none when the marks are too close to bound it).
+ */
+export function progressForecast(first: ProgressMark, last: ProgressMark): Forecast | undefined {
+  const elapsed = last.at - first.at;
+  const gained = last.percent - first.percent;
+  if (!(elapsed > 0 && gained > 0)) return undefined;
+  const fastest = (gained + 1) / elapsed;
+  const forecast: Forecast = { earliest: last.at + Math.max(0, 99 - last.percent) / fastest };
+  const slowest = (gained - 1) / elapsed;
+  if (slowest > 0) forecast.latest = last.at + (100 - last.percent) / slowest;
+  return forecast;
+}
+
+/**
+ * How long a completed job took from submission, for the history. The completion happened after the last poll
+ * that saw the job running (`lastOpenAt`) and before `now`; the gateway's `created` and `completed_at` narrow it
+ * when present. A job seen completed on its first poll counts as taking until then: an upper bound, which keeps
+ * the learned window from creeping down on guesses.
+ */
+export function completedDurationMs(job: VideoJob, submittedAt: number, lastOpenAt: number | undefined, now: number): number {
+  const upper = Math.max(0, now - submittedAt);
+  if (lastOpenAt === undefined) return clampTo(serverDurationMs(job) ?? upper, 0, upper);
+  const lower = Math.min(upper, Math.max(0, lastOpenAt - submittedAt));
+  return clampTo(serverDurationMs(job) ?? (lower + upper) / 2, lower, upper);
+}
+
+/** `completed_at − created`, both Unix times (seconds, or ms when that large). */
+function serverDurationMs(job: VideoJob): number | undefined {
+  const created = epochMs(job.created);
+  const completed = epochMs(job.completed_at);
+  return created !== undefined && completed !== undefined && completed >= created ? completed - created : undefined;
+}
+
+function epochMs(value: unknown): number | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return undefined;
+  return value > 1e12 ? value : value * 1000;
+}
+
+function clampTo(value: number, low: number, high: number): number {
+  return Math.min(high, Math.max(low, value));
+}
+
+/** What the origin watch reads of a tracked job. */
+export interface WatchedJob {
+  origin: string;
+  /** A poll for it is on the wire. */
+  busy: boolean;
+  /** When its current wait began: its last answer, or when it was tracked. */
+  since: number;
+  /** The gateway asked that it not be polled before then. */
+  heldUntil: number | undefined;
+}
+
+/**
+ * Keeps every origin with pending jobs heard from at least every `originWatchMs`: when nothing has polled it for
+ * that long, the job that has waited longest is polled early (not one the gateway asked to wait).
+ */
+export class OriginWatch {
+  private readonly origins = new Map<string, { jobs: number; heardAt: number }>();
+
+  constructor(private readonly policy: TimingPolicy) {}
+
+  /** A job of `origin` is tracked; a new origin counts as heard from now. */
+  add(origin: string, now: number): void {
+    const state = this.origins.get(origin);
+    if (state) state.jobs++;
+    else this.origins.set(origin, { jobs: 1, heardAt: now });
+  }
+
+  /** A job of `origin` is no longer tracked. */
+  drop(origin: string): void {
+    const state = this.origins.get(origin);
+    if (state && --state.jobs <= 0) this.origins.delete(origin);
+  }
+
+  /** `origin` answered a poll. */
+  heard(origin: string, now: number): void {
+    const state = this.origins.get(origin);
+    if (state) state.heardAt = now;
+  }
+
+  clear(): void {
+    this.origins.clear();
+  }
+
+  /** For each origin that nothing is polling, the job to poll to keep it observed, and when. */
+  due<T>(jobs: Iterable<T>, view: (job: T) => WatchedJob, now: number, focused: boolean): Map<T, number> {
+    const picks = new Map<string, { job: T; since: number } | 'busy'>();
+    for (const job of jobs) {
+      const { origin, busy, since, heldUntil } = view(job);
+      const pick = picks.get(origin);
+      if (pick === 'busy') continue;
+      if (busy) picks.set(origin, 'busy');
+      else if ((heldUntil ?? now) <= now && (!pick || since < pick.since)) picks.set(origin, { job, since });
+    }
+    const due = new Map<T, number>();
+    for (const [origin, pick] of picks) {
+      const state = this.origins.get(origin);
+      const watchMs = state && originWatchMs(this.policy, state.jobs, focused);
+      if (state && pick !== 'busy' && watchMs !== undefined) due.set(pick.job, state.heardAt + watchMs);
+    }
+    return due;
+  }
+}
+
+/** What a poll's answer carried, besides the status. */
+export interface AnswerHints {
+  job?: VideoJob;
+  /** A Retry-After on the answer (a 200, or an error other than 429). */
+  retryAfterMs?: number;
+}
+
+/**
+ * The schedule of one job beyond plain backoff. Without a learned window and without hints from the gateway
+ * every interval is the caller's backoff, so the job is polled exactly as it was before any of this existed.
+ */
+export class JobTiming {
+  /** When the expected completion is, from the durations of earlier jobs of the same kind. */
+  readonly window: CompletionWindow | undefined;
+  /** When the last poll that found the job still running started. */
+  private lastOpenAt: number | undefined;
+  private firstMark: ProgressMark | undefined;
+  private lastMark: ProgressMark | undefined;
+  private etaAt: number | undefined;
+  /** The forecast completion that set the pending poll's time. */
+  private forecastAt: number | undefined;
+  /** Polls at or after a forecast completion that found the job still running. */
+  private misses = 0;
+  private pastWindowPolls = 0;
+  /** The gateway asked that this job not be polled before then (a Retry-After on its last answer). */
+  heldUntil: number | undefined;
+
+  constructor(
+    private readonly policy: TimingPolicy,
+    private readonly origin: string,
+    private readonly profile: JobProfile | undefined,
+  ) {
+    const durations = profile && policy.history?.durationsMs({ origin, ...profile });
+    this.window = durations && profile && learnedWindow(durations, profile.submittedAt, policy);
+  }
+
+  /** The first poll of a job with a learned window: at its start, within the quiet limit. */
+  firstDueAt(now: number): number | undefined {
+    if (!this.window) return undefined;
+    return Math.min(Math.max(this.window.from, now + this.policy.minIntervalMs), now + this.policy.maxQuietMs);
+  }
+
+  /** A poll found the job completed at `now` (wall time `at`): its duration joins the history. */
+  completed(job: VideoJob, id: string, now: number, at = now): void {
+    const history = this.policy.history;
+    if (!history || !this.profile || !isSuccessStatus(job.status)) return;
+    const ms = completedDurationMs(job, this.profile.submittedAt, this.lastOpenAt, now);
+    history.record({ origin: this.origin, ...this.profile }, { ms, at, id });
+  }
+
+  /**
+   * The interval after a poll (started at `startedAt`, answered at `now`) that left the job pending, whether it
+   * answered or failed; `backoffMs` is the plain schedule's.
+   */
+  nextIntervalMs(now: number, startedAt: number, hints: AnswerHints, backoffMs: number): number {
+    const { minIntervalMs, maxQuietMs, maxWaitMs } = this.policy;
+    const useHints = this.policy.gatewayHints;
+    if (hints.job) this.lastOpenAt = startedAt;
+    if (useHints && hints.job) this.observe(now, hints.job);
+    if (this.forecastAt !== undefined && now >= this.forecastAt) this.misses++;
+    this.forecastAt = undefined;
+
+    let interval = backoffMs;
+    const forecast = useHints ? this.forecast() : undefined;
+    if (forecast) {
+      this.forecastAt = forecast.earliest;
+      // First aim at the earliest moment it can be done; once that missed, at the latest.
+      const target = this.misses === 0 ? forecast.earliest : forecast.latest ?? now;
+      const floor = this.misses === 0 ? minIntervalMs : backoffIntervalMs(this.policy, this.misses - 1);
+      interval = Math.min(Math.max(target - now, floor), maxQuietMs);
+    } else if (this.window) {
+      interval = Math.min(Math.max(this.windowIntervalMs(now, this.window), minIntervalMs), maxQuietMs);
+    }
+    const asked = useHints ? hints.retryAfterMs : undefined;
+    const heldMs = asked !== undefined && asked > 0 ? Math.min(asked, maxWaitMs) : undefined;
+    this.heldUntil = heldMs === undefined ? undefined : now + heldMs;
+    return heldMs === undefined ? interval : Math.max(interval, heldMs);
+  }
+
+  private observe(now: number, job: VideoJob): void {
+    const { progress, etaMs } = gatewayTiming(job, this.policy.maxWaitMs);
+    this.etaAt = etaMs === undefined ? undefined : now + etaMs;
+    // 0 may only mean "still queued", and 100 comes with the final status: neither tells the rate.
+    if (progress === undefined || progress <= 0 || progress >= 100) return;
+    const mark = { at: now, percent: progress };
+    if (!this.firstMark || (this.lastMark && progress < this.lastMark.percent)) this.firstMark = mark;
+    this.lastMark = mark;
+  }
+
+  private forecast(): Forecast | undefined {
+    if (this.etaAt !== undefined) return { earliest: this.etaAt, latest: this.etaAt };
+    return this.firstMark && this.lastMark ? progressForecast(this.firstMark, this.lastMark) : undefined;
+  }
+
+  /** Dense through the window, then sparse: the gap doubles after each poll past its end, up to the cap. */
+  private windowIntervalMs(now: number, window: CompletionWindow): number {
+    if (now < window.from) return window.from - now;
+    if (now < window.to) return jittered(this.policy, window.stepMs);
+    this.pastWindowPolls++;
+    const sparse = window.stepMs * Math.pow(this.policy.backoffFactor, this.pastWindowPolls);
+    return jittered(this.policy, Math.min(this.policy.maxIntervalMs, sparse));
+  }
+}

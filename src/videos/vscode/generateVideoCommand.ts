@@ -1,0 +1,108 @@
+// UI adapter: Generate Video. Without an argument it walks through prompt, model, resolution, duration and source
+// video, then submits; with `{ prompt, model?, resolution?, duration?, videoUrl? }` it submits at once.
+import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
+import type { VideoCommandContext } from './sharedCommands';
+import type { ModelChoices } from './commandUi';
+import type { VideoJobRecord } from '../core/jobRecord';
+import { warnUncertain } from './submissionCommands';
+import { answersFromArgument, buildVideoRequest, modelChoices, parseDuration, validatePrompt, validateSourceVideoUrl, VideoRequestError, type VideoAnswers } from '../core/videoRequest';
+
+/**
+ * The walk-through resolves with the job, or undefined when dismissed or refused (the reason is shown). The
+ * argument form resolves with the job and rejects on a bad argument or a refused submission.
+ */
+export async function generateVideo(ctx: VideoCommandContext, argument?: unknown): Promise<VideoJobRecord | undefined> {
+  if (typeof argument === 'object' && argument !== null && 'prompt' in argument) {
+    return submit(ctx, answersFromArgument(argument, ctx.settings()), false);
+  }
+  if (!(await ensureAccess(ctx, true))) return undefined;
+  const answers = await askAnswers(ctx);
+  return answers ? submit(ctx, answers, true) : undefined;
+}
+
+/** True when a gateway URL and a key are set; otherwise says what is missing (or throws, when not interactive). */
+async function ensureAccess(ctx: VideoCommandContext, interactive: boolean): Promise<boolean> {
+  const access = await ctx.connection.access();
+  if (access.ok) return true;
+  if (!interactive) throw new Error(accessAdvice(access).message);
+  ctx.ui.advise(accessAdvice(access));
+  return false;
+}
+
+async function submit(ctx: VideoCommandContext, answers: VideoAnswers, interactive: boolean): Promise<VideoJobRecord | undefined> {
+  if (!(await ensureAccess(ctx, interactive))) return undefined;
+  const origin = ctx.connection.origin!;
+  let request;
+  try {
+    request = buildVideoRequest(answers, ctx.settings());
+  } catch (error) {
+    if (!interactive || !(error instanceof VideoRequestError)) throw error;
+    void ctx.ui.notify('error', error.message);
+    return undefined;
+  }
+  const store = ctx.view.store;
+  let record: VideoJobRecord;
+  try {
+    record = await ctx.ui.withProgress(`Submitting the video job to ${new URL(origin).host}…`, () => store.submit(origin, request));
+  } catch (error) {
+    ctx.ui.advise(adviceFor(error, { origin, model: request.model }));
+    if (!interactive) throw error;
+    return undefined;
+  }
+  if (interactive) void ctx.view.reveal(record.key);
+  if (record.localState === 'uncertain') void warnUncertain(ctx, record);
+  return record;
+}
+
+async function askAnswers(ctx: VideoCommandContext): Promise<VideoAnswers | undefined> {
+  const { ui } = ctx;
+  const settings = ctx.settings();
+  const title = (step: number) => `Generate Video (${step}/5)`;
+  const prompt = await ui.askPrompt(title(1), validatePrompt);
+  if (prompt === undefined) return undefined;
+  const model = await askModel(ctx, title(2), settings.model);
+  if (model === undefined) return undefined;
+  const resolution = await askResolution(ctx, title(3), settings.resolutions);
+  if (resolution === undefined) return undefined;
+  const durationProblem = (text: string) => {
+    const parsed = parseDuration(text);
+    return 'error' in parsed ? parsed.error : undefined;
+  };
+  const durationText = await ui.input({ title: title(4), prompt: 'Duration in seconds', value: String(settings.duration), validate: durationProblem });
+  const duration = durationText === undefined ? undefined : parseDuration(durationText);
+  if (!duration || 'error' in duration) return undefined;
+  const videoUrl = await ui.input({
+    title: title(5),
+    prompt: `Source video URL for the edit model (optional; sent as ${settings.sourceVideoField}). Leave empty to generate from the prompt alone.`,
+    placeHolder: 'https://example.com/source.mp4',
+    validate: validateSourceVideoUrl,
+  });
+  if (videoUrl === undefined) return undefined;
+  return { prompt, model, resolution, duration: duration.value, ...(videoUrl.trim() && { videoUrl: videoUrl.trim() }) };
+}
+
+async function askModel(ctx: VideoCommandContext, title: string, defaultModel: string): Promise<string | undefined> {
+  const choice = await ctx.ui.pickModel(title, defaultModel, loadModelChoices(ctx, defaultModel));
+  if (choice !== 'other') return choice;
+  const typed = await ctx.ui.input({ title, prompt: 'Video model id', value: defaultModel, validate: (v) => (v.trim() ? undefined : 'Enter a model id.') });
+  return typed?.trim() || undefined;
+}
+
+/** The gateway's video models (the shared, cached list), or the default alone with the reason. Never rejects. */
+async function loadModelChoices(ctx: VideoCommandContext, defaultModel: string): Promise<ModelChoices> {
+  try {
+    const models = (await ctx.models.load())?.models.map((m) => m.raw) ?? [];
+    const { ids, recognised } = modelChoices(models, defaultModel);
+    return { ids, placeholder: recognised ? 'Choose the video model' : 'No listed model is marked as a video model; choose one' };
+  } catch (error) {
+    return { ids: [defaultModel], placeholder: `Could not list the models (${adviceFor(error).message}); the default is offered` };
+  }
+}
+
+async function askResolution(ctx: VideoCommandContext, title: string, resolutions: string[]): Promise<string | undefined> {
+  const other = '$(edit) Other…';
+  const picked = await ctx.ui.pick([...resolutions, other], { title, placeHolder: 'Resolution' });
+  if (picked !== other) return picked;
+  const typed = await ctx.ui.input({ title, prompt: 'Resolution, as the gateway expects it', placeHolder: '1280x720', validate: (v) => (v.trim() ? undefined : 'Enter a resolution.') });
+  return typed?.trim() || undefined;
+}

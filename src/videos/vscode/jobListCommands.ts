@@ -1,0 +1,50 @@
+// UI adapter: keeping the Video Jobs list: Refresh Job, Refresh All, Remove from List, Clear Finished.
+import { SET_API_KEY } from '../../ui/core/errorAdvice';
+import { targetOf, type VideoCommandContext } from './sharedCommands';
+import { isFinalRecord } from '../core/jobRecord';
+import { quoted, statusText } from '../core/jobPresentation';
+
+/** Polls one job now; says why not when it is not followed. */
+export function refreshJob(ctx: VideoCommandContext, argument?: unknown): boolean {
+  const target = targetOf(ctx, argument);
+  if (!target) return false;
+  if (ctx.view.store.refresh(target.record.key)) return true;
+  const why = target.record.localState === 'uncertain' ? 'its submission is uncertain; use Check Submission' : `it is ${statusText(target.record)}`;
+  void ctx.ui.notify('info', `The video job ${quoted(target.record)} is not being checked: ${why}.`);
+  return false;
+}
+
+export function refreshAll(ctx: VideoCommandContext): void {
+  const origin = ctx.view.origin;
+  if (origin && ctx.view.store.isAuthBlocked(origin)) {
+    ctx.ui.advise({ kind: 'auth', message: `Status checks wait for a working API key for ${origin}.`, actions: [SET_API_KEY] });
+  }
+  ctx.view.store.refreshAll();
+  ctx.view.refresh();
+}
+
+/** Forgets a job (asking first while it is unfinished). The only way a job leaves the list, apart from Clear Finished. */
+export async function removeJob(ctx: VideoCommandContext, argument?: unknown): Promise<boolean> {
+  const target = targetOf(ctx, argument);
+  if (!target) return false;
+  const { record } = target;
+  if (!isFinalRecord(record)) {
+    const remove = 'Remove';
+    const detail = `It is ${statusText(record)}. The gateway may still finish it, but this window stops following it and its result link is lost.`;
+    if ((await ctx.ui.ask('warning', `Remove the unfinished video job ${quoted(record)}?`, detail, remove)) !== remove) return false;
+  }
+  const removed = await ctx.view.store.remove(record.key);
+  ctx.previews.closeJob(record.key);
+  return removed;
+}
+
+/** Removes the finished jobs of the current gateway; returns how many. */
+export async function clearFinished(ctx: VideoCommandContext): Promise<number> {
+  const finished = ctx.view.visibleJobs().filter(isFinalRecord);
+  for (const record of finished) {
+    await ctx.view.store.remove(record.key);
+    ctx.previews.closeJob(record.key);
+  }
+  ctx.ui.status(finished.length === 0 ? 'No finished video jobs to clear.' : `Cleared ${finished.length} finished video job${finished.length === 1 ? '' : 's'}.`);
+  return finished.length;
+}

@@ -1,0 +1,86 @@
+// UI adapter (commands): what every video command is given, and how a command finds the job it acts on. Every job
+// action looks the job up in the store by key, so a stale tree element can never act on data the store no longer has.
+import type { GatewayConnection } from '../../gateway/connection';
+import type { OpenResultOptions } from '../../gateway/resultFetch';
+import type { ModelCatalog } from '../../models/core/modelCatalog';
+import type { VideoDefaults } from '../../settings/settings';
+import type { CommandUi } from './commandUi';
+import type { VideoJobRecord } from '../core/jobRecord';
+import type { JobStore } from '../core/jobStore';
+import { quoted, statusText, type VideoJobNode } from '../core/jobPresentation';
+import { checkResultUrl } from '../core/resultLinks';
+import type { VideoPreviewPanels } from './videoPreviewPanel';
+
+/** What the commands need from the view. */
+export interface VideoJobsHost {
+  readonly store: JobStore;
+  /** The gateway whose jobs are shown (the configured one). */
+  readonly origin: string | undefined;
+  visibleJobs(): VideoJobRecord[];
+  selection(): readonly VideoJobNode[];
+  reveal(key: string): Promise<void>;
+  refresh(): void;
+}
+
+export interface VideoCommandContext {
+  readonly view: VideoJobsHost;
+  readonly connection: GatewayConnection;
+  readonly models: Pick<ModelCatalog, 'load'>;
+  settings(): VideoDefaults;
+  keyFor(origin: string): Promise<string | undefined>;
+  readonly previews: VideoPreviewPanels;
+  readonly ui: CommandUi;
+}
+
+/**
+ * How to fetch a job's result links: through the proxy the API calls use, with the gateway's key and headers for
+ * its own origin only, and only while the job's gateway is the configured one.
+ */
+export async function resultFetchOptionsFor(ctx: VideoCommandContext, record: VideoJobRecord): Promise<Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'>> {
+  const options = await ctx.connection.resultFetchOptions();
+  const { credentials: _credentials, ...withoutKey } = options;
+  return record.origin === ctx.connection.origin ? options : withoutKey;
+}
+
+export interface Target {
+  record: VideoJobRecord;
+  index: number;
+}
+
+function isNode(value: unknown): value is VideoJobNode {
+  const v = value as Partial<VideoJobNode> | undefined;
+  return typeof v === 'object' && v !== null && typeof v.key === 'string' && (v.kind === 'job' || v.kind === 'result');
+}
+
+/** The job (and result index) a command acts on: its argument (a key or a tree element), else the view's selection. */
+export function targetOf(ctx: VideoCommandContext, argument: unknown): Target | undefined {
+  const node = isNode(argument) ? argument : typeof argument === 'string' ? undefined : ctx.view.selection()[0];
+  const key = typeof argument === 'string' ? argument : node?.key;
+  if (!key) {
+    void ctx.ui.notify('info', 'Select a video job in the Video Jobs view first.');
+    return undefined;
+  }
+  const record = ctx.view.store.get(key);
+  if (!record) {
+    void ctx.ui.notify('info', 'That video job is no longer in the list.');
+    return undefined;
+  }
+  return { record, index: node?.kind === 'result' ? node.index : 0 };
+}
+
+/** The target's result link, if it has one that may be opened. */
+export function resultLinkOf(ctx: VideoCommandContext, argument: unknown): { target: Target; url: string } | undefined {
+  const target = targetOf(ctx, argument);
+  if (!target) return undefined;
+  const url = target.record.resultUrls[target.index];
+  if (url === undefined) {
+    void ctx.ui.notify('info', `The video job ${quoted(target.record)} has no result yet (${statusText(target.record)}).`);
+    return undefined;
+  }
+  const checked = checkResultUrl(url);
+  if (!checked.ok) {
+    void ctx.ui.notify('error', checked.reason);
+    return undefined;
+  }
+  return { target, url };
+}

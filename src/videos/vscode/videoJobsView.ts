@@ -1,0 +1,170 @@
+// UI adapter: keeps the Video Jobs view in step with the job store: the tree, its badge (running jobs), its
+// message (rate-limit pause, refused key), the `modelGateway.videoJobs.empty` context key, window focus, and the
+// poll settings, which the live store takes as they change.
+import type { ModelCatalog } from '../../models/core/modelCatalog';
+import * as vscode from 'vscode';
+import type { GatewayConnection } from '../../gateway/connection';
+import { adviceFor, REPLACE_API_KEY, SET_API_KEY } from '../../ui/core/errorAdvice';
+import type { VideoDefaults } from '../../settings/settings';
+import { showAdvice } from '../../ui/vscode/notify';
+import type { VideoJobsHost } from './sharedCommands';
+import type { VideoJobRecord } from '../core/jobRecord';
+import { isRunning, type VideoJobNode } from '../core/jobPresentation';
+import type { JobsChange, JobStore, SetAsideBatch } from '../core/jobStore';
+import type { AuthRequired } from '../core/pollScheduler';
+import { VideoJobsTreeProvider } from './videoJobsTreeView';
+
+type Subscription = { dispose(): void };
+
+export interface VideoFeatureDeps {
+  connection: GatewayConnection;
+  /** The shared, cached model list. */
+  models: Pick<ModelCatalog, 'load'>;
+  settings(): VideoDefaults;
+  onDidChangeSettings: vscode.Event<void>;
+  onDidChangeKey(listener: (origin: string) => void): Subscription;
+  keyFor(origin: string): Promise<string | undefined>;
+  createStore(video: VideoDefaults): JobStore;
+}
+
+export interface ViewOptions {
+  /** The contributed view to show the tree in; test instances have none. */
+  treeViewId?: string;
+  /** Only the primary instance sets context keys and asks for a key when the gateway refuses one. */
+  primary: boolean;
+  /** Damaged job files the store set aside. */
+  onSetAside?(batch: SetAsideBatch): void;
+}
+
+function pollBoundsOf(video: VideoDefaults): { minMs: number; maxMs: number } {
+  return { minMs: video.pollMinMs, maxMs: video.pollMaxMs };
+}
+
+export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
+  readonly provider: VideoJobsTreeProvider;
+  readonly treeView: vscode.TreeView<VideoJobNode> | undefined;
+  readonly store: JobStore;
+  /** The poll bounds the store keeps to. */
+  private bounds: { minMs: number; maxMs: number };
+  private readonly subscriptions: Subscription[] = [];
+  /** The value last given to the `modelGateway.videoJobs.empty` context key. */
+  private shownEmpty: boolean | undefined;
+
+  constructor(
+    private readonly deps: VideoFeatureDeps,
+    private readonly options: ViewOptions,
+  ) {
+    this.bounds = pollBoundsOf(deps.settings());
+    this.store = deps.createStore(deps.settings());
+    this.provider = new VideoJobsTreeProvider({ jobs: () => this.visibleJobs(), get: (key) => this.visibleJob(key) });
+    this.treeView = options.treeViewId ? vscode.window.createTreeView(options.treeViewId, { treeDataProvider: this.provider, showCollapseAll: false }) : undefined;
+    const store = this.store;
+    this.subscriptions.push(
+      store.onDidChange((change: JobsChange) => {
+        this.provider.jobsChanged(change.keys);
+        this.update();
+      }),
+      // The poll that met the 429 already told the connection (the status bar's countdown); only the message changes.
+      store.onDidSetAside((batch) => this.options.onSetAside?.(batch)),
+      store.onDidChangePause(() => this.update()),
+      store.onAuthRequired((required) => this.onAuthRequired(required)),
+      vscode.window.onDidChangeWindowState((state) => store.setFocused(state.focused)),
+      deps.connection.onDidChangeClient(() => this.onClientChanged()),
+      deps.onDidChangeKey((origin) => store.resumeAuth(origin)),
+      deps.onDidChangeSettings(() => this.onSettingsChanged()),
+    );
+    store.setFocused(vscode.window.state.focused);
+    this.update();
+  }
+
+  /** The gateway whose jobs are shown: the configured one. */
+  get origin(): string | undefined {
+    return this.deps.connection.origin;
+  }
+
+  get pollBoundsMs(): { minMs: number; maxMs: number } {
+    return { ...this.bounds };
+  }
+
+  visibleJobs(): VideoJobRecord[] {
+    const origin = this.origin;
+    return origin ? this.store.jobs(origin) : [];
+  }
+
+  private visibleJob(key: string): VideoJobRecord | undefined {
+    const record = this.store.get(key);
+    return record && record.origin === this.origin ? record : undefined;
+  }
+
+  selection(): readonly VideoJobNode[] {
+    return this.treeView?.selection ?? [];
+  }
+
+  async reveal(key: string): Promise<void> {
+    if (!this.treeView || !this.store.get(key)) return;
+    await this.treeView.reveal(this.provider.jobNode(key), { select: true, focus: false }).then(undefined, () => undefined);
+  }
+
+  /** Re-reads the whole view. */
+  refresh(): void {
+    this.provider.refresh();
+    this.update();
+  }
+
+  /** The badge (the shown jobs still running), the message and the context key; the tree refreshes its own elements. */
+  private update(): void {
+    const jobs = this.visibleJobs();
+    if (this.treeView) {
+      const running = jobs.filter(isRunning).length;
+      this.treeView.badge = running > 0 ? { value: running, tooltip: `${running} video job${running === 1 ? '' : 's'} running` } : undefined;
+      this.treeView.message = this.message();
+    }
+    const empty = jobs.length === 0;
+    if (this.options.primary && empty !== this.shownEmpty) {
+      this.shownEmpty = empty;
+      void vscode.commands.executeCommand('setContext', 'modelGateway.videoJobs.empty', empty);
+      // The positive form for the walkthrough's completion event (an unset key reads as "not empty" there).
+      void vscode.commands.executeCommand('setContext', 'modelGateway.hasVideoJobs', !empty);
+    }
+  }
+
+  private message(): string | undefined {
+    const origin = this.origin;
+    if (!origin) return undefined;
+    const host = new URL(origin).host;
+    const pausedUntil = this.store.pausedUntil(origin);
+    if (pausedUntil !== undefined) return `Rate limited by ${host}: status checks resume at ${new Date(pausedUntil).toLocaleTimeString()}.`;
+    if (this.store.isAuthBlocked(origin)) return `Status checks are paused: ${host} did not accept the API key. Set a key to resume.`;
+    return undefined;
+  }
+
+  private onAuthRequired(required: AuthRequired): void {
+    this.update();
+    if (!this.options.primary || required.origin !== this.origin) return;
+    const advice = adviceFor(required.error, { origin: required.origin, retriesAutomatically: true });
+    advice.message = `Video status checks are paused. ${advice.message}`;
+    if (!advice.actions.some((a) => a.command === SET_API_KEY.command || a.command === REPLACE_API_KEY.command)) advice.actions.unshift(SET_API_KEY);
+    void showAdvice(advice, 'warning');
+  }
+
+  private onClientChanged(): void {
+    // The gateway or its key changed: jobs of the (new) current gateway may be polled again.
+    const origin = this.origin;
+    if (origin) this.store.resumeAuth(origin);
+    this.refresh();
+  }
+
+  private onSettingsChanged(): void {
+    const next = pollBoundsOf(this.deps.settings());
+    if (next.minMs === this.bounds.minMs && next.maxMs === this.bounds.maxMs) return;
+    this.bounds = next;
+    this.store.setPollIntervals({ minIntervalMs: next.minMs, maxIntervalMs: next.maxMs });
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.store.dispose();
+    this.treeView?.dispose();
+    this.provider.dispose();
+  }
+}
