@@ -1,5 +1,6 @@
 // The code VS Code loads to activate the extension (issue 12, "First screen"): a production build's extension.js
-// stays under 150 KB, loading it loads no other file, and the files loaded on first use are wired as the build means
+// stays under 160 KB (150 KB until issue 21: reading the stores safely at start-up, with set-aside files, unknown fields
+// kept and single-winner locks, runs at activation and added about 8 KB), loading it loads no other file, and the files loaded on first use are wired as the build means
 // them: each module of src/ in exactly one file, every lazy file loadable after extension.js.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -8,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(__dirname, '../../../..');
-const MAX_ACTIVATION_BYTES = 150 * 1024;
+const MAX_ACTIVATION_BYTES = 160 * 1024;
 
 interface Metafile {
   outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
