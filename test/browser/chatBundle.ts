@@ -5,7 +5,7 @@ import { REPO_ROOT } from './harness';
 export function chatBundle(): Promise<string> {
   return esbuild
     .build({
-      stdin: { contents: "export { ChatApp } from '../../src/webview/chat/app';", resolveDir: REPO_ROOT, loader: 'ts' },
+      stdin: { contents: "export { ChatApp } from './src/webview/chat/app';", resolveDir: REPO_ROOT, loader: 'ts' },
       bundle: true,
       format: 'iife',
       globalName: 'Chat',

@@ -10,6 +10,7 @@ import { NodeFileSystem } from '../../../src/chat/core/fileSystem';
 import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
 import { defaultSettings } from '../../../src/chatProtocol/session';
 import type { StoreProcessCommand, StoreProcessReply } from './storeProcess';
+import { killHard } from '../../util/processes';
 
 const TRIALS = 50;
 const WRITERS = 3;
@@ -36,12 +37,6 @@ function reply(child: ChildProcess, command?: StoreProcessCommand): Promise<Stor
   });
 }
 
-function killed(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
 
 describe('chat store with four real processes', function () {
   this.timeout(120_000);
@@ -66,7 +61,7 @@ describe('chat store with four real processes', function () {
       await seed.save({ id: 's1', title: 'Shared', createdAt: 1, updatedAt: 1, settings: defaultSettings(), turns: [{ id: 'seed', role: 'user', createdAt: 1, content: 'seed' }] });
       const dying = holder(folder, 's1.json');
       assert.deepEqual(await reply(dying), { type: 'holding' });
-      await killed(dying);
+      await killHard(dying);
       const replies = await Promise.all(writers.map((child, i) => reply(child, { type: 'append', folder, sessionId: 's1', prefix: `w${i}`, count: QUESTIONS })));
       for (const answer of replies) if (answer.type !== 'appended' || answer.errors.length > 0) failures.push(`trial ${trial}: ${JSON.stringify(answer)}`);
       const ids = (await new ChatSessionStore(new NodeFileSystem(folder)).peek('s1'))?.turns.map((t) => t.id) ?? [];

@@ -14,6 +14,7 @@ import { FakeClock } from '../../../src/util/fakeClock';
 import { downloadResult } from '../../../src/videos/core/download';
 import { JobStore } from '../../../src/videos/core/jobStore';
 import { startSimulator, type Simulator } from '../../simulator';
+import { killHard } from '../../util/processes';
 
 const TARGET = join(__dirname, 'killTarget.js');
 
@@ -35,12 +36,6 @@ function message<T>(child: ChildProcess, accept: (message: unknown) => T | undef
   });
 }
 
-function kill(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
 
 describe('SIGKILL mid-job (real processes)', function () {
   this.timeout(20_000);
@@ -52,7 +47,7 @@ describe('SIGKILL mid-job (real processes)', function () {
   });
 
   afterEach(async () => {
-    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) await kill(child);
+    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) await killHard(child);
     rmSync(folder, { recursive: true, force: true });
   });
 
@@ -77,7 +72,7 @@ describe('SIGKILL mid-job (real processes)', function () {
       children.push(child);
       // The gateway has the request (and answers half of it, then stalls): the job may exist, and may cost money.
       await sim.waitForLog((e) => e.path === '/v1/videos/generations' && e.fault === 'stall', 10_000);
-      await kill(child);
+      await killHard(child);
 
       const clock = new FakeClock(Date.now());
       const store = new JobStore({ folder, clock, apiFor: () => client, sharing: { watch: false, rescanMs: 0 } });
@@ -119,7 +114,7 @@ describe('SIGKILL mid-job (real processes)', function () {
       const child = start(['download', `${url}/stalls.mp4`, folder, 'vid_1']);
       children.push(child);
       await message(child, (m) => ((m as { received?: number }).received ?? 0) >= body.length / 2 || undefined);
-      await kill(child);
+      await killHard(child);
 
       const left = readdirSync(folder);
       assert.ok(!left.includes('vid_1.mp4'), `nothing under the name: ${left.join(', ')}`);
