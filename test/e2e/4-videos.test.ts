@@ -50,12 +50,16 @@ describe('e2e 4: video jobs', function () {
 
   it('follows a failed job, refreshes it, shows its error and resubmits it; Remove and Clear Finished empty the list', async () => {
     await e.wb.runCommand('Model Gateway: Generate Video…');
+    // Held queued until it has been refreshed: Refresh Job is offered only while a job is unfinished, and under load
+    // the job used to fail before its menu opened (the menu then never offered it).
+    e.s.sim.holdVideos();
     await answerGenerateVideo('[fail] A storm over the harbour');
     const row = videoRow(e.wb, 'A storm over the harbour');
     await row.first().waitFor({ timeout: WAIT_MS });
     const polls = e.s.sim.log.filter((e) => e.method === 'GET' && e.path.startsWith('/v1/videos/generations/')).length;
     await rowMenu(e.wb, row.first(), 'Refresh Job');
     await until(() => e.s.sim.log.filter((e) => e.method === 'GET' && e.path.startsWith('/v1/videos/generations/')).length > polls, 'a status check');
+    e.s.sim.releaseHeldVideos();
     await until(async () => /failed/.test(await statusOf('A storm over the harbour')), 'the job to fail');
     await rowAction(row.first(), 'Show Error');
     await e.wb.page.locator('.monaco-dialog-box', { hasText: 'failed' }).waitFor({ timeout: WAIT_MS });

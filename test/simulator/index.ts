@@ -41,6 +41,9 @@ export interface Simulator {
   setRateLimit(limit: RateLimit | null): void;
   /** Revokes the valid key for `key`, as a gateway whose key was rotated: jobs, files and the log stay. */
   rotateKey(key: string): void;
+  /** Video jobs submitted from now on stay queued, their schedules not started, until `releaseHeldVideos()`. */
+  holdVideos(): void;
+  releaseHeldVideos(): void;
   /** The next `count` requests (only those whose path starts with `pathPrefix`, when given) get a 429. */
   force429(retryAfterSeconds: number, count?: number, pathPrefix?: string): void;
   waitForLog(predicate: (e: RequestLogEntry) => boolean, timeoutMs?: number): Promise<RequestLogEntry>;
@@ -159,6 +162,14 @@ class GatewaySimulator implements Simulator {
 
   rotateKey(key: string): void {
     this.keys.valid = key;
+  }
+
+  holdVideos(): void {
+    this.jobs.hold();
+  }
+
+  releaseHeldVideos(): void {
+    this.jobs.releaseHeld();
   }
 
   force429(retryAfterSeconds: number, count = 1, pathPrefix?: string): void {

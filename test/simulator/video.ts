@@ -38,6 +38,8 @@ interface StoredJob {
   link: ResultLink;
   /** `[flaky-link]`: how many more file requests get a 503. */
   flakyLeft: number;
+  /** Submitted while jobs are held: stays queued, its schedule not started, until `releaseHeld()`. */
+  held: boolean;
 }
 
 export type ResultLink = 'direct' | 'redirect' | 'gone' | 'flaky';
@@ -94,6 +96,7 @@ export function loadSampleVideo(): Buffer {
 export class VideoJobs {
   private readonly jobs = new Map<string, StoredJob>();
   private readonly signer = new UrlSigner();
+  private holding = false;
 
   constructor(
     private readonly now: () => number,
@@ -114,15 +117,28 @@ export class VideoJobs {
       fails: hasKeyword(request.prompt, 'fail'),
       link: hasKeyword(request.prompt, 'redirect') ? 'redirect' : hasKeyword(request.prompt, 'gone') ? 'gone' : hasKeyword(request.prompt, 'flaky-link') ? 'flaky' : 'direct',
       flakyLeft: 2,
+      held: this.holding,
     };
     this.jobs.set(job.id, job);
     return { id: job.id, object: 'video.generation.job', status: 'queued', created: Math.floor(job.submittedAtMs / 1000), model: job.model };
+  }
+
+  /** Jobs submitted from now on stay queued until `releaseHeld()`: a test can act on a job while it waits. */
+  hold(): void {
+    this.holding = true;
+  }
+
+  /** Starts the schedules of the held jobs now; jobs submitted later are not held. */
+  releaseHeld(): void {
+    this.holding = false;
+    for (const job of this.jobs.values()) if (job.held) Object.assign(job, { held: false, submittedAtMs: this.now() });
   }
 
   /** The job as a poll sees it now, with the headers its schedule asks for. */
   view(id: string, origin: string): VideoView {
     const job = this.jobs.get(id);
     if (!job) throw new SimErrorResponse({ status: 404, code: 'not_found', message: `No video generation job with id '${id}'` });
+    if (job.held) job.submittedAtMs = this.now();
     const body = this.body(job, origin);
     const final = body.status === 'completed' || body.status === 'failed';
     const { progress = true, eta = false, retryAfterSeconds } = job.schedule;

@@ -84,8 +84,12 @@ describe('models remembered per gateway for the next session', function () {
     const other = await startSimulator();
     try {
       await connectTo(api, other);
-      // Whatever this window may have listed from the other gateway meanwhile is forgotten first.
+      // Whatever this window lists from the other gateway is forgotten first. Its own list may follow the switch at
+      // any moment (VS Code asks the provider again), so that listing is finished and written before it is forgotten:
+      // one landing after the forgetting made this test fail under load. The list then stays fresh for its TTL.
       const globalState = api.testing.globalState as vscode.Memento;
+      await (api.testing.models as ModelCatalog).load();
+      await until(() => (globalState.get<Record<string, unknown>>(REMEMBERED_MODELS_KEY) ?? {})[other.origin] !== undefined, "the window's own list of the new gateway to be remembered");
       const { [other.origin]: _forgotten, ...rest } = globalState.get<Record<string, unknown>>(REMEMBERED_MODELS_KEY) ?? {};
       await globalState.update(REMEMBERED_MODELS_KEY, rest);
       next = (api.testing.createModelsForTest as () => NextSession)();
