@@ -148,6 +148,8 @@ export type WebviewMessage =
   | { type: 'updateSettings'; settings: ChatSettings }
   | { type: 'copyTurn'; turnId: string }
   | { type: 'codeAction'; action: CodeActionKind; code: string; lang: string }
+  /** Apply a code block as a reviewed edit; `turnId` is the reply it is in ('' for a comparison's column). */
+  | { type: 'applyCode'; turnId: string; code: string; lang: string }
   | { type: 'openLink'; href: string }
   | { type: 'errorAction'; turnId: string; index: number }
   | { type: 'exportSession' }
@@ -222,6 +224,7 @@ const WEBVIEW_SHAPES: Record<WebviewMessage['type'], Shape> = {
   updateSettings: { settings: (v) => (isRecord(v) ? cleanSettings(v) : undefined) },
   copyTurn: { turnId: exactly(isId) },
   codeAction: { action: exactly((v): v is CodeActionKind => typeof v === 'string' && CODE_ACTIONS.includes(v)), code: text(LIMITS.storedText), lang: exactly((v): v is string => isText(v, 100)) },
+  applyCode: { turnId: exactly((v): v is string => v === '' || isId(v)), code: nonEmpty(LIMITS.storedText), lang: exactly((v): v is string => isText(v, 100)) },
   openLink: { href: nonEmpty(8192) },
   errorAction: { turnId: exactly(isId), index: exactly((v): v is number => isCount(v) && v < LIMITS.actions) },
   exportSession: none,

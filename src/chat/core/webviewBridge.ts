@@ -14,12 +14,16 @@ import type { AssistantTurn, ChatSession, MediaTurn, Turn, TurnError } from '../
 import type { WireMediaTurn } from '../../chatProtocol/mediaTurn';
 import { sameData } from '../../chatProtocol/validate';
 import { chipOf } from '../../chatProtocol/attachments';
+import type { CodeApply } from '../../chatProtocol/codeApply';
+import { fenceInfoFor, type ApplyRequest } from './apply/applyTarget';
 
 /** What the chat asks of the editor around it. */
 export interface ChatWorkbench {
   copyText(text: string): Promise<void>;
   insertAtCursor(code: string): Promise<void>;
   openInNewFile(code: string, language: string): Promise<void>;
+  /** Shows the block's change for review and applies what the user accepts; undefined when nothing was offered. */
+  applyCode(request: ApplyRequest): Promise<Omit<CodeApply, 'at'> | undefined>;
   /** Only ever called with an http or https URL that passed `safeExternalUrl`. */
   openExternal(url: string): Promise<void>;
   runCommand(command: string, args: unknown[]): Promise<void>;
@@ -237,6 +241,8 @@ export class ChatWebviewBridge implements Disposable {
         return this.copyTurn(message.turnId);
       case 'codeAction':
         return this.codeAction(message.action, message.code, message.lang);
+      case 'applyCode':
+        return this.applyCode(message.turnId, message.code, message.lang);
       case 'openLink':
         return this.openLink(message.href);
       case 'errorAction':
@@ -343,6 +349,14 @@ export class ChatWebviewBridge implements Disposable {
     if (action === 'copy') return this.workbench.copyText(code);
     if (action === 'insert') return this.workbench.insertAtCursor(code);
     return this.workbench.openInNewFile(code, language);
+  }
+
+  /** Apply: the block's path comes from the stored reply; what the user decided in the review is saved on it. */
+  private async applyCode(turnId: string, code: string, lang: string): Promise<void> {
+    const turn = turnId ? this.findTurn(turnId) : undefined;
+    const reply = turn?.role === 'assistant' ? turn : undefined;
+    const result = await this.workbench.applyCode({ code, info: (reply && fenceInfoFor(reply.content, code)) ?? lang, replyAt: reply?.createdAt });
+    if (result && reply) await this.controller.recordApply(reply.id, { ...result, at: this.clock.now() });
   }
 
   private async openLink(href: string): Promise<void> {

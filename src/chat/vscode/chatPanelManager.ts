@@ -27,6 +27,7 @@ import { ChatMediaHub } from '../core/hub/mediaHub';
 import type { ChatMediaPorts } from '../core/hub/ports';
 import { wireMediaTurn } from '../core/hub/wireMedia';
 import { branchFromSummary } from './summaryBranchCommand';
+import { applyCodeBlock, defaultApplyDeps, type ApplyDeps } from './applyCode';
 
 export interface ChatPanelManagerOptions {
   extensionUri: vscode.Uri;
@@ -62,6 +63,8 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   private lastEditor: vscode.TextEditor | undefined;
   private readonly models: ChatModelList;
   private disposed = false;
+  /** How Apply finds the editor and asks the user; replaceable so tests can answer. */
+  applyDeps: ApplyDeps = defaultApplyDeps(() => this.targetEditor());
   /** Opens an http(s) URL outside VS Code; replaceable so tests do not launch a browser. */
   openExternal: (url: string) => Promise<void> = async (url) => {
     await vscode.env.openExternal(vscode.Uri.parse(url, true));
@@ -339,6 +342,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
         await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.Beside });
       },
       openExternal: (url) => this.openExternal(url),
+      applyCode: (request) => applyCodeBlock(request, this.applyDeps),
       runCommand: async (command, args) => {
         await vscode.commands.executeCommand(command, ...args);
       },

@@ -3,7 +3,7 @@
 // against spaces, non-ASCII text, and a file that changed since the reply.
 import * as assert from 'node:assert/strict';
 import { applyBlock, editsBetween, normalizeHunks, type TextEdit } from '../../../src/chat/core/apply/applyBlock';
-import { blockTarget, commentPath, diffPath, infoTarget, isUnifiedDiff, looksLikePath } from '../../../src/chat/core/apply/applyTarget';
+import { blockTarget, commentPath, diffPath, fenceInfoFor, infoTarget, isUnifiedDiff, looksLikePath } from '../../../src/chat/core/apply/applyTarget';
 import { detectIndentation, reindent } from '../../../src/chat/core/apply/indentation';
 
 function applyEdits(text: string, edits: readonly TextEdit[]): string {
@@ -190,5 +190,16 @@ describe('Apply: indentation and edits', () => {
       const after = make();
       assert.equal(applyEdits(before, editsBetween(before, after)), after, JSON.stringify([before, after]));
     }
+  });
+});
+
+describe('Apply: the block in the stored reply', () => {
+  it('finds the info string of the block the view sent, in lists and with longer fences too', () => {
+    const reply = 'Here:\n\n```ts src/a.ts\nconst a = 1;\n```\n\n1. Then\n   ````py tools/b.py\n   x = "```"\n   ````\n\n~~~\nplain\n~~~\n';
+    assert.equal(fenceInfoFor(reply, 'const a = 1;\n'), 'ts src/a.ts');
+    assert.equal(fenceInfoFor(reply, 'x = "```"'), 'py tools/b.py');
+    assert.equal(fenceInfoFor(reply, 'plain'), '');
+    assert.equal(fenceInfoFor(reply, 'not in the reply'), undefined);
+    assert.equal(fenceInfoFor('```sh\nopen at the end', 'open at the end'), 'sh');
   });
 });

@@ -136,3 +136,48 @@ function headerPath(value: string): string | undefined {
   if (path.startsWith('a/') || path.startsWith('b/')) path = path.slice(2);
   return looksLikePath(path) ? path : undefined;
 }
+
+/**
+ * The info string of the fenced block in `content` (a reply) whose text is `code` (as the chat view sent it), or
+ * undefined when the reply has no such block. The path the host acts on comes from the stored reply, not from the view.
+ */
+export function fenceInfoFor(content: string, code: string): string | undefined {
+  const wanted = code.replace(/\r\n/g, '\n').trimEnd();
+  let open: { char: string; length: number; indent: number; info: string; body: string[] } | undefined;
+  for (const line of content.split('\n')) {
+    const trimmed = line.trimStart();
+    const indent = line.length - trimmed.length;
+    const char = trimmed[0];
+    if (!open) {
+      if (char !== '`' && char !== '~') continue;
+      const length = runLength(trimmed, char);
+      if (length >= 3 && !(char === '`' && trimmed.slice(length).includes('`'))) open = { char, length, indent, info: trimmed.slice(length).trim(), body: [] };
+      continue;
+    }
+    if (char === open.char && runLength(trimmed, char) >= open.length && trimmed.slice(runLength(trimmed, char)).trim() === '') {
+      if (open.body.join('\n').trimEnd() === wanted) return open.info;
+      open = undefined;
+      continue;
+    }
+    // A fence inside a list item is indented; so are its lines, by as much.
+    let cut = 0;
+    while (cut < open.indent && (line[cut] === ' ' || line[cut] === '\t')) cut++;
+    open.body.push(line.slice(cut).replace(/\r$/, ''));
+  }
+  return open && open.body.join('\n').trimEnd() === wanted ? open.info : undefined;
+}
+
+function runLength(text: string, char: string): number {
+  let n = 0;
+  while (n < text.length && text[n] === char) n++;
+  return n;
+}
+
+/** What the panel asks the editor side to apply. */
+export interface ApplyRequest {
+  code: string;
+  /** The fence's info string (from the stored reply when the block was found there, else its language). */
+  info: string;
+  /** When the reply was written (epoch ms): a file saved after it is flagged as changed since. */
+  replyAt?: number;
+}
