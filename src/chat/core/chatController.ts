@@ -43,6 +43,8 @@ export interface ChatControllerDeps {
   /** The model for a session that has none yet. */
   defaultModel: () => Promise<string | undefined>;
   newId: () => string;
+  /** The workspace's instructions for a reply to `history` (a system message), when the chat sends them. */
+  instructions?: (history: readonly Turn[]) => Promise<string | undefined>;
   /** How long streamed output is gathered before it is journaled and reported. */
   flushIntervalMs?: number;
 }
@@ -299,7 +301,7 @@ export class ChatController implements Disposable {
       origin = access.origin;
       if (run.abort.signal.aborted) throw abortError();
       if (fit && !fit.fits) throw new ChatSetupError(adviceFor({ message: `Not sent: even the last message alone (≈${fit.total.toLocaleString('en-US')} tokens) is larger than the model's context window (${fit.window.toLocaleString('en-US')}). Shorten it or remove some of its context.` }));
-      const request = buildChatRequest(history, this.state.settings, turn.model);
+      const request = buildChatRequest(history, this.state.settings, turn.model, await this.deps.instructions?.(history));
       const result = await access.api.chat(request, { signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta) });
       this.complete(run, result);
     } catch (error) {

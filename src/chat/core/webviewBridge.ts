@@ -15,6 +15,7 @@ import type { WireMediaTurn } from '../../chatProtocol/mediaTurn';
 import { sameData } from '../../chatProtocol/validate';
 import { chipOf } from '../../chatProtocol/attachments';
 import type { CodeApply } from '../../chatProtocol/codeApply';
+import type { InstructionsAction, InstructionsState } from '../../chatProtocol/instructions';
 import { fenceInfoFor, type ApplyRequest } from './apply/applyTarget';
 
 /** What the chat asks of the editor around it. */
@@ -39,6 +40,11 @@ export interface BridgeMediaHub {
   readAloud(turnId: string): void;
   action(turnId: string, action: WebviewMediaAction): Promise<void>;
   wire(turn: MediaTurn): WireMediaTurn;
+}
+
+/** The chat's instruction files (chat/vscode/instructionFiles.ts): the chip's open and on/off. */
+export interface BridgeInstructions {
+  action(action: InstructionsAction, index: number): Promise<void>;
 }
 
 type WebviewMediaAction = Extract<WebviewMessage, { type: 'mediaAction' }>['action'];
@@ -103,8 +109,9 @@ export class ChatWebviewBridge implements Disposable {
     private readonly clock: Clock,
     private readonly log: Logger,
     /** The next message's attachments (without it the chat sends text only), model comparison, and /image, /video, /speak. */
-    features: { context?: ChatContext; compare?: ChatCompare; hub?: BridgeMediaHub } = {},
+    features: { context?: ChatContext; compare?: ChatCompare; hub?: BridgeMediaHub; instructions?: BridgeInstructions } = {},
   ) {
+    this.instructions = features.instructions;
     this.context = features.context;
     this.compare = features.compare;
     this.hub = features.hub;
@@ -119,6 +126,7 @@ export class ChatWebviewBridge implements Disposable {
   private readonly context: ChatContext | undefined;
   private readonly compare: ChatCompare | undefined;
   private readonly hub: BridgeMediaHub | undefined;
+  private readonly instructions: BridgeInstructions | undefined;
 
   /** The webview went away (hidden or closed); nothing is posted until it is back. */
   /** Whether the page has loaded at least once (a page that never did will say `ready` itself). */
@@ -156,6 +164,10 @@ export class ChatWebviewBridge implements Disposable {
 
   postModels(models: ModelsState): void {
     this.send({ type: 'models', models });
+  }
+
+  postInstructions(instructions: InstructionsState): void {
+    this.send({ type: 'instructions', instructions });
   }
 
   /** Puts text in the chat input (appended to what is there), now or as soon as the webview is ready. */
@@ -241,6 +253,8 @@ export class ChatWebviewBridge implements Disposable {
         return this.copyTurn(message.turnId);
       case 'codeAction':
         return this.codeAction(message.action, message.code, message.lang);
+      case 'instructionsAction':
+        return this.instructions?.action(message.action, message.index);
       case 'applyCode':
         return this.applyCode(message.turnId, message.code, message.lang);
       case 'openLink':
