@@ -169,7 +169,10 @@ describe('e2e 3: the chat webview', function () {
 
       await (await e.chat.lastReply()).locator('.code-block button[data-action="apply"]').first().click();
       const preview = e.wb.page.locator('.bulk-edit-panel');
-      await preview.locator('.monaco-list-row', { hasText: 'apply_me.py' }).first().waitFor({ timeout: WAIT_MS });
+      const row = preview.locator('.monaco-list-row', { hasText: 'apply_me.py' }).first();
+      await row.waitFor({ timeout: WAIT_MS });
+      // Each change waits for its tick; the file's box ticks them all.
+      await row.locator('.edit-checkbox').click();
       await e.wb.screenshot('apply-review');
       assert.equal(readFileSync(file, 'utf8').includes('Hello'), true, 'nothing changes before the review is accepted');
       await preview.locator('.buttons .monaco-button', { hasText: /^Apply/ }).first().click();

@@ -54,7 +54,8 @@ export class PanelInstructions implements vscode.Disposable {
   private again = false;
 
   constructor(private readonly deps: PanelInstructionsDeps) {
-    const watcher = vscode.workspace.createFileSystemWatcher(`{AGENTS.md,.github/copilot-instructions.md,${SCOPED_FOLDER}/*${SCOPED_SUFFIX},${PROMPTS_FOLDER}/*${PROMPT_SUFFIX}}`);
+    // A glob string is matched against whole paths: `**/` lets it match in every workspace folder.
+    const watcher = vscode.workspace.createFileSystemWatcher(`**/{AGENTS.md,.github/copilot-instructions.md,${SCOPED_FOLDER}/*${SCOPED_SUFFIX},${PROMPTS_FOLDER}/*${PROMPT_SUFFIX}}`);
     const refresh = () => void this.refresh();
     this.subscriptions = [
       watcher,
