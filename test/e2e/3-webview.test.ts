@@ -173,7 +173,7 @@ describe('e2e 3: the chat webview', function () {
       await row.waitFor({ timeout: WAIT_MS });
       // Each change waits for its tick; the file's box ticks them all.
       await row.locator('.edit-checkbox').click();
-      await e.wb.screenshot('apply-review');
+      await e.wb.screenshot('readme-apply');
       assert.equal(readFileSync(file, 'utf8').includes('Hello'), true, 'nothing changes before the review is accepted');
       await preview.locator('.buttons .monaco-button', { hasText: /^Apply/ }).first().click();
       await e.wb.editorLines('Hi, {name}').waitFor({ timeout: WAIT_MS });
