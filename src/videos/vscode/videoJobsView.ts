@@ -4,7 +4,7 @@
 import type { ModelCatalog } from '../../models/core/modelCatalog';
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../../gateway/connection';
-import { adviceFor, REPLACE_API_KEY, SET_API_KEY } from '../../ui/core/errorAdvice';
+import { adviceFor } from '../../ui/core/errorAdvice';
 import type { VideoDefaults } from '../../settings/settings';
 import { showAdvice } from '../../ui/vscode/notify';
 import type { VideoJobsHost } from './sharedCommands';
@@ -141,10 +141,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   private onAuthRequired(required: AuthRequired): void {
     this.update();
     if (!this.options.primary || required.origin !== this.origin) return;
-    const advice = adviceFor(required.error, { origin: required.origin, retriesAutomatically: true });
-    advice.message = `Video status checks are paused. ${advice.message}`;
-    if (!advice.actions.some((a) => a.command === SET_API_KEY.command || a.command === REPLACE_API_KEY.command)) advice.actions.unshift(SET_API_KEY);
-    void showAdvice(advice, 'warning');
+    void showAdvice(adviceFor(required.error, { origin: required.origin, retriesAutomatically: true, paused: 'Video status checks' }), 'warning');
   }
 
   private onClientChanged(): void {
