@@ -10,6 +10,7 @@ import { startSimulator } from '../../simulator';
 import { modelList } from '../../simulator/models';
 import { startServer } from '../gateway/helpers/server';
 import { model } from '../models/fakes';
+import { apiDouble } from '../../util/apiDouble';
 import { adviceFor } from '../../../src/ui/core/errorAdvice';
 
 function codeError(code: string, message = code): Error {
@@ -48,21 +49,16 @@ class ScriptedProbes implements NetworkProbes {
 
 /** listModels answers after `ms` of fake time, with models or an error. */
 function gateway(clock: FakeClock, answers: Array<{ ms: number; models?: Model[]; error?: unknown }>): GatewayApi & { calls: number } {
-  const api = {
+  const api = apiDouble({
     calls: 0,
-    async listModels() {
+    async listModels(): Promise<Model[]> {
       const answer = answers[Math.min(api.calls, answers.length - 1)];
       api.calls++;
       clock.advance(answer.ms);
       if (answer.error) throw answer.error;
       return answer.models ?? [];
     },
-    chat: () => Promise.reject(new Error('not used')),
-    submitVideo: () => Promise.reject(new Error('not used')),
-    getVideo: () => Promise.reject(new Error('not used')),
-    generateImage: () => Promise.reject(new Error('not used')),
-    synthesizeSpeech: () => Promise.reject(new Error('not used')),
-  };
+  });
   return api;
 }
 
