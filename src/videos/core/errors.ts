@@ -1,7 +1,7 @@
 // How the poller reads a failure: by its kind in the one vocabulary (ui/core/errorAdvice.ts's failureKind), so a
 // status check's 403 is the same failure as a chat's.
 import type { ErrorFields } from '../../gateway/errors';
-import { failureKind } from '../../ui/core/errorAdvice';
+import { adviceFor, failureKind, type ErrorAdvice } from '../../ui/core/errorAdvice';
 
 export type PollErrorKind = 'not_found' | 'auth' | 'rate_limited' | 'aborted' | 'transient';
 
@@ -19,6 +19,11 @@ export function classifyPollError(error: ErrorFields): PollErrorKind {
     default:
       return 'transient';
   }
+}
+
+/** Polling of `origin` waits for a key after `refusal`: said the same in the view, its notification and Refresh All. */
+export function pausedForKey(refusal: ErrorFields, origin: string): ErrorAdvice {
+  return adviceFor(refusal, { origin, retriesAutomatically: true, paused: 'Video status checks' });
 }
 
 /** Thrown by the store's poller when there is no API key for an origin; handled like a 401 without a request. */

@@ -4,7 +4,7 @@
 import type { ModelCatalog } from '../../models/core/modelCatalog';
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../../gateway/connection';
-import { adviceFor } from '../../ui/core/errorAdvice';
+import { pausedForKey } from '../core/errors';
 import type { VideoDefaults } from '../../settings/settings';
 import { showAdvice } from '../../ui/vscode/notify';
 import type { VideoJobsHost } from './sharedCommands';
@@ -134,14 +134,15 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     const host = new URL(origin).host;
     const pausedUntil = this.store.pausedUntil(origin);
     if (pausedUntil !== undefined) return `Rate limited by ${host}: status checks resume at ${new Date(pausedUntil).toLocaleTimeString()}.`;
-    if (this.store.isAuthBlocked(origin)) return `Status checks are paused: ${host} did not accept the API key. Set a key to resume.`;
+    const refused = this.store.authFailure(origin);
+    if (refused) return pausedForKey(refused, origin).message;
     return undefined;
   }
 
   private onAuthRequired(required: AuthRequired): void {
     this.update();
     if (!this.options.primary || required.origin !== this.origin) return;
-    void showAdvice(adviceFor(required.error, { origin: required.origin, retriesAutomatically: true, paused: 'Video status checks' }), 'warning');
+    void showAdvice(pausedForKey(required.error, required.origin), 'warning');
   }
 
   private onClientChanged(): void {
