@@ -159,6 +159,7 @@ describe('e2e 3: the chat webview', function () {
     writeFileSync(agents, '# Agents\n\nAnswer in plain English.\n');
     try {
       const frame = await e.chat.frame();
+      const sessionFile = join(s.paths.userData, 'User', 'globalStorage', EXTENSION_ID, 'chat', `${await frame.locator('body').getAttribute('data-session-id')}.json`);
       await until(async () => /Instructions:\s*AGENTS\.md \(\d+ tokens\)/.test(await frame.locator('.instructions-bar').innerText().catch(() => '')), 'the instructions chip');
       const composer = await e.chat.composer();
       await composer.fill('[echo] Apply this:\n\n```python apply_me.py\ndef greet(name):\n    return f"Hi, {name}!"\n```');
@@ -178,7 +179,7 @@ describe('e2e 3: the chat webview', function () {
       await preview.locator('.buttons .monaco-button', { hasText: /^Apply/ }).first().click();
       await e.wb.editorLines('Hi, {name}').waitFor({ timeout: WAIT_MS });
       await until(async () => {
-        const saved = (await savedSession(frame)) as unknown as { turns: Array<{ applies?: unknown[] }> };
+        const saved = (JSON.parse(readFileSync(sessionFile, 'utf8')) as { session: { turns: Array<{ applies?: unknown[] }> } }).session;
         return JSON.stringify(saved.turns.at(-1)?.applies?.map((a) => ({ ...(a as object), at: 0 }))) === JSON.stringify([{ path: 'apply_me.py', outcome: 'applied', at: 0 }]);
       }, 'the chat to record the apply');
       await e.wb.editorLines('Hi, {name}').click();

@@ -55,7 +55,9 @@ export async function applyCodeBlock(request: ApplyRequest, deps: ApplyDeps): Pr
   const changed = document && (document.isDirty || (await changedSince(target.uri, request.replyAt)));
   const edit = reviewEdit(target, document, outcome.edits, changed ? `${display} changed since the reply` : display);
   const applied = await vscode.workspace.applyEdit(edit);
-  if (applied) await vscode.window.showTextDocument(target.uri, { preview: false, preserveFocus: false });
+  // Where the file is shown already, else beside the chat (which stays in view).
+  const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === target.uri.toString());
+  if (applied) await vscode.window.showTextDocument(target.uri, { preview: false, viewColumn: shown?.viewColumn ?? vscode.ViewColumn.Beside });
   return { path: display, outcome: applied ? 'applied' : 'discarded' };
 }
 
