@@ -7,10 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..');
-const TARGETS = { activationMs: 20, activationKB: 150, newChatReadyMs: 300 };
+const TARGETS = { activationMs: 20, activationKB: 150, newChatReadyMs: 300, newChatOverBareMs: 100 };
 
 interface HostResult {
   activationMs: number;
+  activationPhases: Record<string, number>;
+  jobStoreBuildMs: number;
+  jobFolderReadMs: number;
   loadedAtActivation: string[];
   newChatReadyMs: number;
   bareWebviewReadyMs: number;
@@ -45,10 +48,22 @@ const activationBytes = host.loadedAtActivation.reduce((sum, file) => sum + (siz
 const lazyBytes = Object.entries(sizes).filter(([file]) => !host.loadedAtActivation.includes(file)).reduce((sum, [, size]) => sum + size, 0);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const rows: Array<[string, string, string, boolean]> = [
-  ['activate()', `${host.activationMs.toFixed(1)} ms`, `< ${TARGETS.activationMs} ms`, host.activationMs < TARGETS.activationMs],
+  ['activate()', `${host.activationMs.toFixed(1)} ms (${Object.entries(host.activationPhases).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ')})`, `< ${TARGETS.activationMs} ms`, host.activationMs < TARGETS.activationMs],
+  [
+    'job store over 200 jobs: built (on the activation path) / folder read (after it)',
+    `${host.jobStoreBuildMs.toFixed(1)} ms / ${host.jobFolderReadMs.toFixed(1)} ms (${(host.jobStoreBuildMs / host.jobFolderReadMs).toFixed(2)}×)`,
+    '',
+    true,
+  ],
   [`code loaded at activation (${host.loadedAtActivation.join(', ')})`, kb(activationBytes), `< ${TARGETS.activationKB} KB`, activationBytes < TARGETS.activationKB * 1024],
   [`code loaded on first use (${Object.keys(sizes).filter((file) => !host.loadedAtActivation.includes(file)).join(', ')})`, kb(lazyBytes), '', true],
   ['New Chat → composer takes typing', `${host.newChatReadyMs.toFixed(0)} ms (${(host.newChatReadyMs / host.bareWebviewReadyMs).toFixed(2)}× a bare webview, ${host.bareWebviewReadyMs.toFixed(0)} ms)`, `< ${TARGETS.newChatReadyMs} ms`, host.newChatReadyMs < TARGETS.newChatReadyMs],
+  [
+    'New Chat → composer takes typing, minus a bare webview',
+    `${(host.newChatReadyMs - host.bareWebviewReadyMs).toFixed(0)} ms`,
+    `< ${TARGETS.newChatOverBareMs} ms`,
+    host.newChatReadyMs - host.bareWebviewReadyMs < TARGETS.newChatOverBareMs,
+  ],
   ['focus Video Jobs → first tree data', `${host.videoTreeFirstDataMs.toFixed(0)} ms`, '', true],
 ];
 console.log('| measure | this run | target |\n|---|---|---|');

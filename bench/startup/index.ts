@@ -2,12 +2,20 @@
 // measures the first screen: activate() time, which of the extension's files activation loaded, time from New
 // Chat to a composer that takes typing, and time from focusing Video Jobs to the tree's first data. Baseline, in
 // the same run: a bare webview panel whose script only says it is ready.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/vscode/chatPanel';
 import type { ModelGatewayApi } from '../../src/extension';
+import { realClock } from '../../src/util/clock';
+import { recordFromRequest, recordText } from '../../src/videos/core/jobRecord';
+import { JobStore } from '../../src/videos/core/jobStore';
 
 const EXTENSION_ID = 'model-gateway.model-gateway';
 const ROUNDS = 5;
+/** Job files in the folder of the job-store measure: a user who has made this many videos. */
+const JOBS = 200;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -54,6 +62,30 @@ async function videoTreeFirstDataMs(provider: { getChildren(): unknown }): Promi
   return elapsed;
 }
 
+/**
+ * A job store over a folder of JOBS finished jobs: what building it costs (what activation pays now), and how long
+ * until it has read the folder (what activation paid when it read the folder synchronously; now it does not wait).
+ */
+async function jobFolderMs(): Promise<{ buildMs: number; readMs: number }> {
+  const folder = mkdtempSync(join(tmpdir(), 'mg-bench-jobs-'));
+  mkdirSync(join(folder, 'jobs'));
+  for (let i = 0; i < JOBS; i++) {
+    const record = { ...recordFromRequest(`job-${i}`, 'https://gateway.example', { model: 'model-video', input: { prompt: `a lighthouse, take ${i}` } }, Date.now()), id: `vid_${i}`, status: 'completed', resultUrls: [`https://cdn.example/${i}.mp4`] };
+    writeFileSync(join(folder, 'jobs', `job-${i}.json`), recordText(record));
+  }
+  const started = performance.now();
+  const store = new JobStore({ folder, clock: realClock, apiFor: () => { throw new Error('the bench sends no request'); }, sharing: { rescanMs: 0 } });
+  const buildMs = performance.now() - started;
+  await store.ready;
+  const readMs = performance.now() - started;
+  const loaded = store.jobs().length;
+  store.dispose();
+  await store.flush();
+  rmSync(folder, { recursive: true, force: true });
+  if (loaded !== JOBS) throw new Error(`the store read ${loaded} of ${JOBS} jobs`);
+  return { buildMs, readMs };
+}
+
 export async function run(): Promise<void> {
   console.log('--- model-gateway host suite ---');
   const extension = vscode.extensions.getExtension<ModelGatewayApi>(EXTENSION_ID)!;
@@ -70,8 +102,13 @@ export async function run(): Promise<void> {
     panel.push(await newChatReadyMs(chat.manager));
   }
   const tree = await videoTreeFirstDataMs(videos.feature.view.provider);
+  const builds: Array<{ buildMs: number; readMs: number }> = [];
+  for (let i = 0; i < ROUNDS; i++) builds.push(await jobFolderMs());
   const result = {
     activationMs: api.testing.activationMs as number,
+    activationPhases: api.testing.activationPhases as Record<string, number>,
+    jobStoreBuildMs: median(builds.map((b) => b.buildMs)),
+    jobFolderReadMs: median(builds.map((b) => b.readMs)),
     loadedAtActivation: loaded,
     newChatReadyMs: median(panel),
     bareWebviewReadyMs: median(bare),
