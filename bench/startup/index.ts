@@ -2,20 +2,18 @@
 // measures the first screen: activate() time, which of the extension's files activation loaded, time from New
 // Chat to a composer that takes typing, and time from focusing Video Jobs to the tree's first data. Baseline, in
 // the same run: a bare webview panel whose script only says it is ready.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/vscode/chatPanel';
 import type { ModelGatewayApi } from '../../src/extension';
 import { realClock } from '../../src/util/clock';
-import { recordFromRequest, recordText } from '../../src/videos/core/jobRecord';
 import { JobStore } from '../../src/videos/core/jobStore';
+import { BENCH_JOBS, writeJobs } from './seed';
 
 const EXTENSION_ID = 'model-gateway.model-gateway';
 const ROUNDS = 5;
-/** Job files in the folder of the job-store measure: a user who has made this many videos. */
-const JOBS = 200;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -63,16 +61,12 @@ async function videoTreeFirstDataMs(provider: { getChildren(): unknown }): Promi
 }
 
 /**
- * A job store over a folder of JOBS finished jobs: what building it costs (what activation pays now), and how long
- * until it has read the folder (what activation paid when it read the folder synchronously; now it does not wait).
+ * A job store over a folder of BENCH_JOBS finished jobs: what building it costs (what activation pays now), and how
+ * long until it has read the folder (what activation paid when it read the folder synchronously; now it does not wait).
  */
 async function jobFolderMs(): Promise<{ buildMs: number; readMs: number }> {
   const folder = mkdtempSync(join(tmpdir(), 'mg-bench-jobs-'));
-  mkdirSync(join(folder, 'jobs'));
-  for (let i = 0; i < JOBS; i++) {
-    const record = { ...recordFromRequest(`job-${i}`, 'https://gateway.example', { model: 'model-video', input: { prompt: `a lighthouse, take ${i}` } }, Date.now()), id: `vid_${i}`, status: 'completed', resultUrls: [`https://cdn.example/${i}.mp4`] };
-    writeFileSync(join(folder, 'jobs', `job-${i}.json`), recordText(record));
-  }
+  writeJobs(folder);
   const started = performance.now();
   const store = new JobStore({ folder, clock: realClock, apiFor: () => { throw new Error('the bench sends no request'); }, sharing: { rescanMs: 0 } });
   const buildMs = performance.now() - started;
@@ -82,7 +76,7 @@ async function jobFolderMs(): Promise<{ buildMs: number; readMs: number }> {
   store.dispose();
   await store.flush();
   rmSync(folder, { recursive: true, force: true });
-  if (loaded !== JOBS) throw new Error(`the store read ${loaded} of ${JOBS} jobs`);
+  if (loaded !== BENCH_JOBS) throw new Error(`the store read ${loaded} of ${BENCH_JOBS} jobs`);
   return { buildMs, readMs };
 }
 
@@ -93,7 +87,10 @@ export async function run(): Promise<void> {
   // Recorded by activate() itself as it returns, so what loads later on first use (a restored panel, a poll) is not counted.
   const loaded = api.testing.loadedAtActivation as string[];
   const chat = api.testing.chat as { manager: { newChat(): Promise<ChatPanel> } };
-  const videos = api.testing.videos as { feature: { view: { provider: { getChildren(): unknown } } } };
+  const videos = api.testing.videos as { feature: { view: { provider: { getChildren(): unknown } }; store: JobStore } };
+  await videos.feature.store.ready;
+  const seeded = videos.feature.store.jobs().length;
+  if (seeded !== BENCH_JOBS) throw new Error(`activation's job store read ${seeded} of the ${BENCH_JOBS} jobs in the profile`);
 
   const bare: number[] = [];
   const panel: number[] = [];
