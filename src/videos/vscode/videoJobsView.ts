@@ -4,7 +4,7 @@
 import type { ModelCatalog } from '../../models/core/modelCatalog';
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../../gateway/connection';
-import { adviceFor, REPLACE_API_KEY, SET_API_KEY } from '../../ui/core/errorAdvice';
+import { pausedForKey } from '../core/errors';
 import type { VideoDefaults } from '../../settings/settings';
 import { showAdvice } from '../../ui/vscode/notify';
 import type { VideoJobsHost } from './sharedCommands';
@@ -141,17 +141,15 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     const host = new URL(origin).host;
     const pausedUntil = this.store.pausedUntil(origin);
     if (pausedUntil !== undefined) return `Rate limited by ${host}: status checks resume at ${new Date(pausedUntil).toLocaleTimeString()}.`;
-    if (this.store.isAuthBlocked(origin)) return `Status checks are paused: ${host} did not accept the API key. Set a key to resume.`;
+    const refused = this.store.authFailure(origin);
+    if (refused) return pausedForKey(refused, origin).message;
     return undefined;
   }
 
   private onAuthRequired(required: AuthRequired): void {
     this.update();
     if (!this.options.primary || required.origin !== this.origin) return;
-    const advice = adviceFor(required.error, { origin: required.origin, retriesAutomatically: true });
-    advice.message = `Video status checks are paused. ${advice.message}`;
-    if (!advice.actions.some((a) => a.command === SET_API_KEY.command || a.command === REPLACE_API_KEY.command)) advice.actions.unshift(SET_API_KEY);
-    void showAdvice(advice, 'warning');
+    void showAdvice(pausedForKey(required.error, required.origin), 'warning');
   }
 
   private onClientChanged(): void {
