@@ -19,6 +19,8 @@ export interface ChatSettings {
    * lists. Absent in sessions saved before the slash commands.
    */
   mediaModels?: MediaModels;
+  /** The reasoning effort asked of the model (one of its levels); absent: nothing is sent (the model's default). */
+  reasoningEffort?: string;
 }
 
 export type MediaKind = 'image' | 'video' | 'speech';
@@ -44,6 +46,8 @@ export interface TokenUsage {
   prompt: number;
   completion: number;
   total: number;
+  /** Of the completion, the tokens spent reasoning (`completion_tokens_details.reasoning_tokens`), when given. */
+  reasoning?: number;
 }
 
 export interface ToolCallRecord {
@@ -79,6 +83,8 @@ export interface AssistantTurn {
    * of the oldest were not sent with this reply's request. Absent when everything was sent.
    */
   omittedTurns?: number;
+  /** How long the model reasoned, in ms: from its first reasoning to its first answer text (or the end). */
+  thoughtMs?: number;
 }
 
 /** "the 12 oldest turns": how a reply (and the offer before it) names what was left out. */

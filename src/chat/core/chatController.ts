@@ -4,28 +4,17 @@
 import { accessAdvice, adviceFor, type ErrorAdvice } from '../../ui/core/errorAdvice';
 import type { GatewayAccess } from '../../gateway/connection';
 import type { ChatDelta, ChatResult } from '../../gateway/types';
+import type { ReasoningEffortFormat } from '../../gateway/reasoningEffort';
 import type { Clock, TimerHandle } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
 import {
-  applyDelta,
-  emptyAssistantTurn,
-  hasOutput,
-  LIMITS,
-  titleFrom,
-  type AssistantTurn,
-  type ChatSession,
-  type ChatSettings,
-  type MediaTurn,
-  NEW_CHAT_TITLE,
-  type ToolCallPiece,
-  type Turn,
-  type TurnDelta,
-  type TurnError,
-  type UserTurn,
+  applyDelta, emptyAssistantTurn, hasOutput, LIMITS, titleFrom, type AssistantTurn, type ChatSession, type ChatSettings,
+  type MediaTurn, NEW_CHAT_TITLE, type ToolCallPiece, type Turn, type TurnDelta, type TurnError, type UserTurn,
 } from '../../chatProtocol/session';
 import { cleanFinishReason, cleanModelId, cleanToolCallId, cleanToolName, turnErrorFrom, usageFromGateway } from '../../chatProtocol/sessionData';
 import { clip } from '../../chatProtocol/validate';
 import { buildChatRequest } from './request';
+import { ThinkingTimer } from '../../chatProtocol/thinking';
 import { fitHistory, type FitOptions } from './historyFit';
 import type { KeptReply } from './compareRun';
 import type { Attachment } from '../../chatProtocol/attachments';
@@ -42,6 +31,8 @@ export interface ChatControllerDeps {
   /** The model for a session that has none yet. */
   defaultModel: () => Promise<string | undefined>;
   newId: () => string;
+  /** How a chosen reasoning effort is sent (the `modelGateway.reasoningEffortFormat` setting). */
+  effortFormat?: () => ReasoningEffortFormat;
   /** How long streamed output is gathered before it is journaled and reported. */
   flushIntervalMs?: number;
 }
@@ -67,6 +58,7 @@ interface Run {
   pending: TurnDelta | undefined;
   timer: TimerHandle | undefined;
   finished: Promise<void>;
+  thinking: ThinkingTimer;
 }
 
 /** Something that is not a gateway error but is shown the same way. */
@@ -271,7 +263,7 @@ export class ChatController implements Disposable {
   private async reply(undo: SendUndo, options: FitOptions = {}): Promise<void> {
     const turn = emptyAssistantTurn(this.deps.newId(), this.state.settings.model, this.deps.clock.now());
     let finished!: () => void;
-    const run: Run = { turn, abort: new AbortController(), pending: undefined, timer: undefined, finished: new Promise((resolve) => (finished = resolve)) };
+    const run: Run = { turn, abort: new AbortController(), pending: undefined, timer: undefined, finished: new Promise((resolve) => (finished = resolve)), thinking: new ThinkingTimer() };
     this.running = run;
     let history = this.state.turns.slice();
     const fit = options.fitWindow === undefined ? undefined : fitHistory(history, this.state.settings, options.fitWindow);
@@ -297,7 +289,7 @@ export class ChatController implements Disposable {
       origin = access.origin;
       if (run.abort.signal.aborted) throw abortError();
       if (fit && !fit.fits) throw new ChatSetupError(adviceFor({ message: `Not sent: even the last message alone (≈${fit.total.toLocaleString('en-US')} tokens) is larger than the model's context window (${fit.window.toLocaleString('en-US')}). Shorten it or remove some of its context.` }));
-      const request = buildChatRequest(history, this.state.settings, turn.model);
+      const request = buildChatRequest(history, this.state.settings, turn.model, this.deps.effortFormat?.());
       const result = await access.api.chat(request, { signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta) });
       this.complete(run, result);
     } catch (error) {
@@ -325,6 +317,7 @@ export class ChatController implements Disposable {
   private receive(run: Run, delta: ChatDelta): void {
     if (this.disposed || this.running !== run) return;
     const turn = run.turn;
+    run.thinking.note(delta, this.deps.clock.now());
     const pending = (run.pending ??= { turnId: turn.id });
     for (const field of ['content', 'reasoning', 'refusal'] as const) {
       const text = roomFor(turn[field], delta[field]);
@@ -408,6 +401,8 @@ export class ChatController implements Disposable {
 
   /** Saves the finished reply, then reports it: a reply shown as finished is finished on disk. */
   private async finish(run: Run): Promise<void> {
+    const thoughtMs = run.thinking.elapsed(this.deps.clock.now());
+    if (thoughtMs !== undefined) run.turn.thoughtMs = thoughtMs;
     this.flush(run);
     if (this.disposed) return;
     this.touch();

@@ -3,6 +3,7 @@ import type { ChatMessage, ChatRequest } from '../../gateway/types';
 import type { ChatSettings, Turn } from '../../chatProtocol/session';
 import { attachmentTokens, estimateTextTokens, TOKENS_PER_MESSAGE } from '../../chatProtocol/attachments';
 import { userContent } from './contextPrompt';
+import { effortFields, type ReasoningEffortFormat } from '../../gateway/reasoningEffort';
 
 /** The conversation before a reply: the system prompt, then every user turn and every assistant turn that has text. */
 export function conversationBefore(turns: readonly Turn[], settings: ChatSettings): ChatMessage[] {
@@ -18,7 +19,8 @@ export function conversationBefore(turns: readonly Turn[], settings: ChatSetting
   return messages;
 }
 
-export function buildChatRequest(turns: readonly Turn[], settings: ChatSettings, model: string): ChatRequest {
+/** The request for the next reply; the chat's reasoning effort (when chosen) goes in the form `effortFormat` names. */
+export function buildChatRequest(turns: readonly Turn[], settings: ChatSettings, model: string, effortFormat?: ReasoningEffortFormat): ChatRequest {
   const request: ChatRequest = {
     model,
     messages: conversationBefore(turns, settings),
@@ -30,7 +32,7 @@ export function buildChatRequest(turns: readonly Turn[], settings: ChatSettings,
   if (settings.maxTokens !== null) request.max_tokens = settings.maxTokens;
   if (settings.stop.length > 0) request.stop = [...settings.stop];
   if (settings.jsonMode) request.response_format = { type: 'json_object' };
-  return request;
+  return { ...request, ...effortFields(settings.reasoningEffort, effortFormat) };
 }
 
 /** Estimated tokens of what a turn adds to the request: 0 for the turns `conversationBefore` leaves out. */

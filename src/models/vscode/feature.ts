@@ -25,7 +25,7 @@ export const modelsFeature = defineFeature({
   views: [],
   activate({ context, log, keys, connection, clock, settings, register, testing }: ModelsNeeds): ModelCatalog {
     const models = new ModelCatalog(connection, clock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
-    const lmProvider = new GatewayChatModelProvider(models, connection, log);
+    const lmProvider = new GatewayChatModelProvider(models, connection, log, () => settings().reasoning);
     const modelCommands = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { ModelCommands } = require('./modelCommands') as typeof import('./modelCommands');
@@ -41,7 +41,7 @@ export const modelsFeature = defineFeature({
       testing.createModelsForTest = () => {
         const next = new GatewayConnection(settings().gateway, keys, createGatewayClient(log), clock, vscodeProxySetting());
         const catalog = new ModelCatalog(next, clock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
-        const provider = new GatewayChatModelProvider(catalog, next, log);
+        const provider = new GatewayChatModelProvider(catalog, next, log, () => settings().reasoning);
         return { connection: next, catalog, provider, dispose: () => [provider, catalog, next].forEach((d) => d.dispose()) };
       };
     }
