@@ -15,6 +15,7 @@ import { RememberedModels } from '../core/rememberedModels';
 export const MODEL_COMMANDS = {
   listModels: SHARED_COMMANDS.listModels,
   refreshModels: 'modelGateway.refreshModels',
+  diagnoseModels: 'modelGateway.diagnoseModels',
 } as const;
 
 export type ModelsNeeds = Pick<SharedServices, 'context' | 'log' | 'keys' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'>;
@@ -29,9 +30,9 @@ export const modelsFeature = defineFeature({
     const modelCommands = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { ModelCommands } = require('./modelCommands') as typeof import('./modelCommands');
-      return new ModelCommands({ catalog: models, connection });
+      return new ModelCommands({ catalog: models, connection, settings });
     });
-    context.subscriptions.push(models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider));
+    context.subscriptions.push({ dispose: () => modelCommands.peek()?.dispose() }, models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider));
     lmProvider.announceRemembered();
     register(lazyCommands(MODEL_COMMANDS, () => modelCommands().handlers()));
     if (TEST_BUILD && testing) {
