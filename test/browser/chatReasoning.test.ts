@@ -1,29 +1,13 @@
 // The chat panel's reasoning in Chromium: the per-chat effort control (the model's levels, "Default (send nothing)",
 // a level kept visible when the model changes) and the collapsed thinking with its summary, opened by keyboard.
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
 import { chatBundle } from './chatBundle';
 import { useSuitePage } from './suitePage';
+import { openChat, posted } from './chatPage';
 
 const SETTINGS = { model: 'model-5.2', systemPrompt: '', sampling: { mode: 'default' }, maxTokens: null, stop: [], jsonMode: false };
 const MODELS = { models: ['model-k3', 'model-5.2'], loading: false, efforts: { 'model-5.2': ['low', 'medium', 'high'] } };
 const ANSWER = { id: 'a1', role: 'assistant', createdAt: 2, model: 'model-5.2', content: 'Rayleigh scattering.', reasoning: 'Short wavelengths scatter more.', refusal: '', toolCalls: [], status: 'complete', finishReason: 'stop', usage: { prompt: 5, completion: 40, total: 45, reasoning: 32 }, thoughtMs: 12_400 };
-
-type Posted = Array<{ type: string; [key: string]: unknown }>;
-
-async function openChat(page: Page, ...messages: unknown[]): Promise<void> {
-  await page.evaluate((first) => {
-    const w = window as unknown as { Chat: typeof import('../../src/webview/chat/app'); posted: Posted; app: { receive(m: unknown): void } };
-    document.body.replaceChildren();
-    const root = document.createElement('div');
-    document.body.append(root);
-    w.posted = [];
-    w.app = new w.Chat.ChatApp(root, { post: (m) => w.posted.push(m as Posted[number]), setState: () => undefined });
-    for (const message of first) w.app.receive(message);
-  }, messages);
-}
-
-const posted = (page: Page): Promise<Posted> => page.evaluate(() => (window as unknown as { posted: Posted }).posted);
 
 describe('chat reasoning in Chromium', function () {
   this.timeout(30_000);
