@@ -20,7 +20,6 @@ export interface EffortSchema {
       readonly enum: readonly string[];
       readonly enumItemLabels: readonly string[];
       readonly default: string;
-      readonly group: 'navigation';
     };
   };
 }
@@ -39,8 +38,9 @@ export function effortSchemaFor(raw: Readonly<Record<string, unknown>>, settingL
         title: 'Thinking Effort',
         enum: [DEFAULT_CHOICE, ...levels],
         enumItemLabels: [DEFAULT_CHOICE_LABEL, ...levels.map((l) => l.charAt(0).toUpperCase() + l.slice(1))],
+        // No `group`: the menu stays inside the model picker's entry for the model (VS Code 1.139 puts a
+        // 'navigation' one in the chat input's toolbar too, which crowds the model picker out of a narrow chat).
         default: DEFAULT_CHOICE,
-        group: 'navigation',
       },
     },
   };
