@@ -10,6 +10,8 @@ import { CHAT_VIEW_TYPE } from './chatProtocol/viewType';
 import { diagnosticsFeature } from './diagnostics/vscode/feature';
 import { createGatewayClient } from './gateway/clientFactory';
 import { GatewayConnection } from './gateway/connection';
+import { PaceFile } from './gateway/pacing/paceFile';
+import { Pacer } from './gateway/pacing/pacer';
 import { mediaFeature } from './media/vscode/feature';
 import { modelsFeature } from './models/vscode/feature';
 import { readSettings, SECTION, type Settings } from './settings/settings';
@@ -44,8 +46,10 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
 
   let settings = readSettings(vscodeSettingsSource());
   const keys = new ApiKeyStore(context.secrets, context.globalState);
-  const connection = new GatewayConnection(settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting());
-  context.subscriptions.push(keys, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
+  // One pacing state per gateway origin and key, shared with the other windows through a small file (read on the first request).
+  const pacer = new Pacer(realClock, new PaceFile(vscode.Uri.joinPath(context.globalStorageUri, 'pacing.json').fsPath, realClock));
+  const connection = new GatewayConnection(settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting(), pacer);
+  context.subscriptions.push(keys, pacer, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
 
   const settingsChanged = new vscode.EventEmitter<void>();
   const reportSettingsProblems = settingsProblemReporter(log);

@@ -4,6 +4,7 @@
 import { accessAdvice, adviceFor, type ErrorAdvice } from '../../ui/core/errorAdvice';
 import type { GatewayAccess } from '../../gateway/connection';
 import type { ChatDelta, ChatResult } from '../../gateway/types';
+import type { PaceWait } from '../../gateway/pacing/pacer';
 import type { Clock, TimerHandle } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
 import {
@@ -51,6 +52,8 @@ export type ChatEvent =
   | { type: 'turnUpdated'; turn: MediaTurn }
   | { type: 'delta'; delta: TurnDelta }
   | { type: 'turnFinished'; turn: AssistantTurn }
+  /** The reply's request waits for the gateway's rate limit, `waitMs` more (null: it was sent); Stop cancels it. */
+  | { type: 'waiting'; turnId: string; waitMs: number | null }
   | { type: 'turnsRemoved'; fromIndex: number }
   | { type: 'settings'; settings: ChatSettings }
   | { type: 'title'; title: string }
@@ -298,7 +301,10 @@ export class ChatController implements Disposable {
       if (run.abort.signal.aborted) throw abortError();
       if (fit && !fit.fits) throw new ChatSetupError(adviceFor({ message: `Not sent: even the last message alone (≈${fit.total.toLocaleString('en-US')} tokens) is larger than the model's context window (${fit.window.toLocaleString('en-US')}). Shorten it or remove some of its context.` }));
       const request = buildChatRequest(history, this.state.settings, turn.model);
-      const result = await access.api.chat(request, { signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta) });
+      const onPaceWait = (wait: PaceWait | undefined): void => {
+        if (!this.disposed && this.running === run) this.events.fire({ type: 'waiting', turnId: turn.id, waitMs: wait ? Math.ceil(wait.waitMs ?? 0) : null });
+      };
+      const result = await access.api.chat(request, { signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta), onPaceWait });
       this.complete(run, result);
     } catch (error) {
       this.fail(run, error, origin, hasImages(history.findLast((t) => t.role === 'user') as UserTurn | undefined));
