@@ -106,6 +106,11 @@ export class PaceFile {
     return this.writing;
   }
 
+  /** Settles when the writes asked for so far are done. */
+  idle(): Promise<void> {
+    return this.writing;
+  }
+
   private async read(): Promise<Map<string, PaceEntry> | undefined> {
     let raw: unknown;
     try {

@@ -232,6 +232,11 @@ export class Pacer implements Disposable {
     void this.file.write(slot.key.id, matters ? entry : undefined);
   }
 
+  /** Settles when what was shared so far is on disk (tests and a clean shutdown). */
+  written(): Promise<void> {
+    return this.file?.idle() ?? Promise.resolve();
+  }
+
   dispose(): void {
     this.disposed = true;
     for (const slot of this.slots.values()) {

@@ -50,7 +50,11 @@ export function hasBudget(reading: RateLimitReading): boolean {
 function readBudget(headers: Headers, unit: 'requests' | 'tokens', nowMs: number): BudgetReading | undefined {
   const limit = parseCount(headerText(headers, `x-ratelimit-limit-${unit}`));
   let remaining = parseCount(headerText(headers, `x-ratelimit-remaining-${unit}`));
-  const resetMs = parseReset(headerText(headers, `x-ratelimit-reset-${unit}`), nowMs);
+  const resetText = headerText(headers, `x-ratelimit-reset-${unit}`);
+  const resetMs = parseReset(resetText, nowMs);
+  // A reset stated but unreadable (or over a day) makes the budget's figures doubtful: none is taken, rather than
+  // a "0 left" held for a window the gateway never meant.
+  if (resetMs === undefined && resetText !== undefined && resetText.trim() !== '') return undefined;
   // More left than the whole budget: one of the two is wrong and there is no telling which; the limit alone
   // misleads nobody (it only scales "below 10 %"), so the remaining figure goes.
   if (limit !== undefined && remaining !== undefined && remaining > limit) remaining = undefined;

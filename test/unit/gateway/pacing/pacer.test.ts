@@ -1,0 +1,142 @@
+// The pacer on a fake clock: requests wait for the reset and go at it, a wait can be cancelled, windows share the
+// state through the pace file, a wall clock that steps cannot stretch a wait, and the client sends nothing while
+// it waits.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GatewayClient } from '../../../../src/gateway/client';
+import { PaceFile } from '../../../../src/gateway/pacing/paceFile';
+import { Pacer, paceKeyFor, type PaceTicket, type PaceWait } from '../../../../src/gateway/pacing/pacer';
+import { FakeClock, settle } from '../../../../src/util/fakeClock';
+import { sendJson, startServer, type TestServer } from '../helpers/server';
+
+const KEY = paceKeyFor('https://gw.example', 'sk-secret');
+const EMPTY = { 'x-ratelimit-limit-requests': '60', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '20s' };
+
+function track<T>(promise: Promise<T>): { settled: () => boolean; value: Promise<T> } {
+  let done = false;
+  const value = promise.finally(() => (done = true));
+  value.catch(() => undefined);
+  return { settled: () => done, value };
+}
+
+describe('gateway pacing: the pacer', () => {
+  let folder: string;
+  beforeEach(() => (folder = mkdtempSync(join(tmpdir(), 'pacer-'))));
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('names a key by a hash: the key itself is nowhere', () => {
+    assert.equal(KEY.id.length, 32);
+    assert.ok(!KEY.id.includes('secret'));
+    assert.notEqual(paceKeyFor('https://gw.example', 'sk-other').id, KEY.id);
+    assert.notEqual(paceKeyFor('https://other.example', 'sk-secret').id, KEY.id);
+  });
+
+  it('holds the next request until the reset, counting down, and lets it go then', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer(clock);
+    const first = await pacer.admit(KEY, {});
+    first.answered(200, EMPTY);
+    assert.deepEqual(pacer.news(KEY.id), { kind: 'waiting', until: clock.now() + 20_000, reason: 'empty', unit: 'requests' });
+    const waits: Array<PaceWait | undefined> = [];
+    const next = track(pacer.admit(KEY, { onWait: (w) => waits.push(w) }));
+    await settle();
+    assert.deepEqual(waits, [{ waitMs: 20_000, reason: 'empty' }]);
+    await clock.advanceAsync(19_999);
+    assert.equal(next.settled(), false, 'nothing goes before the reset');
+    await clock.advanceAsync(1);
+    assert.equal(next.settled(), true);
+    assert.deepEqual(waits, [{ waitMs: 20_000, reason: 'empty' }, undefined]);
+    assert.equal(pacer.news(KEY.id), undefined);
+    pacer.dispose();
+  });
+
+  it('lets a waiting request be cancelled', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer(clock);
+    (await pacer.admit(KEY, {})).answered(429, { 'retry-after': '30' });
+    const abort = new AbortController();
+    const waits: Array<PaceWait | undefined> = [];
+    const waiting = track(pacer.admit(KEY, { signal: abort.signal, onWait: (w) => waits.push(w) }));
+    await settle();
+    abort.abort(new Error('stopped by the user'));
+    await assert.rejects(waiting.value, /stopped by the user/);
+    assert.deepEqual(waits, [{ waitMs: 30_000, reason: 'blocked' }, undefined]);
+    pacer.dispose();
+  });
+
+  it('shares the state with another window through the pace file, each wait no longer than it was stated', async () => {
+    const file = join(folder, 'pacing.json');
+    const clockA = new FakeClock(1_800_000_000_000);
+    const a = new Pacer(clockA, new PaceFile(file, clockA));
+    const ticket: PaceTicket = await a.admit(KEY, {});
+    ticket.answered(200, EMPTY);
+    await a.written();
+    const stored = readFileSync(file, 'utf8');
+    assert.ok(!stored.includes('sk-secret'), 'no key in the file');
+    // The other window's wall clock is an hour behind (a step): its wait is still at most the 20 s stated.
+    const clockB = new FakeClock(1_800_000_000_000 + 5000);
+    clockB.stepWall(-3_600_000);
+    const b = new Pacer(clockB, new PaceFile(file, clockB));
+    const waits: Array<PaceWait | undefined> = [];
+    let told!: () => void;
+    const toldOnce = new Promise<void>((resolve) => (told = resolve));
+    const next = track(b.admit(KEY, { onWait: (w) => (waits.push(w), told()) }));
+    await toldOnce; // B reads the file (real I/O) before it decides
+    assert.deepEqual(waits, [{ waitMs: 20_000, reason: 'empty' }]);
+    await clockB.advanceAsync(20_000);
+    assert.equal(next.settled(), true);
+    a.dispose();
+    b.dispose();
+  });
+
+  it('ignores a damaged pace file and replaces it on the next figures', async () => {
+    const file = join(folder, 'pacing.json');
+    writeFileSync(file, '{"entries": {"zz": 1, ');
+    const clock = new FakeClock();
+    const pacer = new Pacer(clock, new PaceFile(file, clock));
+    const ticket = await pacer.admit(KEY, {});
+    ticket.answered(200, EMPTY);
+    await pacer.written();
+    assert.ok(JSON.parse(readFileSync(file, 'utf8')).entries[KEY.id]);
+    pacer.dispose();
+  });
+
+  it('does not take a stated wait beyond a day, nor nonsense, as a wait', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer(clock);
+    (await pacer.admit(KEY, {})).answered(200, { 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '900h' });
+    (await pacer.admit(KEY, {})).answered(200, { 'x-ratelimit-remaining-requests': 'zero', 'x-ratelimit-reset-requests': '20s' });
+    assert.equal(pacer.news(KEY.id), undefined);
+    pacer.dispose();
+  });
+
+  describe('with the client', () => {
+    let server: TestServer;
+    before(async () => (server = await startServer((_req, res) => sendJson(res, 200, { data: [] }, EMPTY))));
+    after(() => server.close());
+
+    it('sends nothing while it waits for the reset', async () => {
+      const clock = new FakeClock();
+      const pacer = new Pacer(clock);
+      const client = new GatewayClient({ baseUrl: server.baseUrl, apiKey: 'sk-secret', clock, pacing: pacer.forKey(paceKeyFor(server.origin, 'sk-secret')) });
+      try {
+        const before = server.requests.length;
+        await client.listModels();
+        const waits: Array<PaceWait | undefined> = [];
+        const second = track(client.listModels({ onPaceWait: (w) => waits.push(w) }));
+        await settle(20);
+        assert.deepEqual(waits, [{ waitMs: 20_000, reason: 'empty' }]);
+        assert.equal(second.settled(), false);
+        assert.equal(server.requests.length - before, 1, 'the second request waits');
+        await clock.advanceAsync(20_000);
+        await second.value;
+        assert.equal(server.requests.length - before, 2);
+      } finally {
+        await client.close();
+        pacer.dispose();
+      }
+    });
+  });
+});
