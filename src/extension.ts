@@ -10,8 +10,7 @@ import { CHAT_VIEW_TYPE } from './chatProtocol/viewType';
 import { diagnosticsFeature } from './diagnostics/vscode/feature';
 import { createGatewayClient } from './gateway/clientFactory';
 import { GatewayConnection } from './gateway/connection';
-import { PaceFile } from './gateway/pacing/paceFile';
-import { Pacer } from './gateway/pacing/pacer';
+import { Pacing } from './gateway/pacing';
 import { mediaFeature } from './media/vscode/feature';
 import { modelsFeature } from './models/vscode/feature';
 import { readSettings, SECTION, type Settings } from './settings/settings';
@@ -47,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   let settings = readSettings(vscodeSettingsSource());
   const keys = new ApiKeyStore(context.secrets, context.globalState);
   // One pacing state per gateway origin and key, shared with the other windows through a small file (read on the first request).
-  const pacer = new Pacer(realClock, new PaceFile(vscode.Uri.joinPath(context.globalStorageUri, 'pacing.json').fsPath, realClock));
+  const pacer = new Pacing(realClock, vscode.Uri.joinPath(context.globalStorageUri, 'pacing.json').fsPath);
   const connection = new GatewayConnection(settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting(), pacer);
   context.subscriptions.push(keys, pacer, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
 

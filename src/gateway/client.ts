@@ -32,7 +32,7 @@ import { DEFAULT_MAX_MEDIA_BYTES, imageAnswerLimit, imageGenerationOf, speechAud
 import { loadUndici, type UndiciParts } from './undiciLoader';
 import { logRequest, type GatewayLogger, type TextLogger } from './requestLog';
 import { isRecord } from '../util/records';
-import type { PaceTicket, RequestPacing } from './pacing/pacer';
+import type { PaceTicket, RequestPacing } from './pacer';
 import { jobIdProblem, readBody, readChatCompletion, readChatStream, readJson, videoJobOf, type AttemptContext } from './responseReaders';
 
 export interface GatewayClientOptions {

@@ -1,11 +1,12 @@
 // The one place that knows which gateway the user is talking to: it builds a client for the configured
 // origin with that origin's key, rebuilds it when settings or keys change, and watches every call's outcome
 // to keep a connection state (for the status bar and welcome views). Rate-limit timing lives in the pacer
-// (pacing/pacer.ts): the connection hands each client its origin-and-key pacing and reads the rate-limited state
+// (pacer.ts): the connection hands each client its origin-and-key pacing and reads the rate-limited state
 // from it.
 import { Emitter, type Event } from '../util/events';
 import type { Clock } from '../util/clock';
-import { Pacer, paceKeyFor, type PaceKey, type PaceNews, type RequestPacing } from './pacing/pacer';
+import type { PaceNews, RequestPacing } from './pacer';
+import { Pacing, paceKeyFor, type PaceKey } from './pacing';
 import type { GatewaySettings } from '../settings/settings';
 import { readError } from './errors';
 import type { ProxySetting } from './proxy';
@@ -76,7 +77,7 @@ export class GatewayConnection {
   private generation = 0;
   private currentState: ConnectionState;
   private readonly subscriptions: Array<{ dispose(): void }> = [];
-  private readonly pacer: Pacer;
+  private readonly pacer: Pacing;
   private readonly ownsPacer: boolean;
   private readonly paceChanged = new Emitter<void>();
   /** Fires when what `pace` says changes (the status bar's "slowing down"). */
@@ -89,11 +90,11 @@ export class GatewayConnection {
     private readonly clock: Clock,
     proxy?: ProxySetting,
     /** Shared with the other windows through its file; a private one (memory only) when not given. */
-    pacer?: Pacer,
+    pacer?: Pacing,
   ) {
     this.settings = settings;
     this.proxy = proxy;
-    this.pacer = pacer ?? new Pacer(clock);
+    this.pacer = pacer ?? new Pacing(clock);
     this.ownsPacer = !pacer;
     this.currentState = settings.origin ? { kind: 'unknown', origin: settings.origin } : { kind: 'no-url' };
     this.subscriptions.push(

@@ -1,8 +1,8 @@
 // Wire and result types shared by every feature. Field names follow ../shared/spec/gateway-api.md exactly;
 // members the spec leaves open follow the OpenAI-compatible layout.
 import type { AudioType, ImageType } from './mediaTypes';
-import type { PaceWait } from './pacing/pacer';
-import type { PacePriority } from './pacing/paceState';
+import type { PaceWait } from './pacer';
+import type { PacePriority } from './paceState';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -157,7 +157,7 @@ export interface RequestOptions {
   maxRetries?: number;
   /** Receives a Retry-After (ms) sent with a successful answer: a gateway saying when to ask again. */
   onRetryAfter?: (ms: number) => void;
-  /** Who is asking, for the gateway's rate-limit pacing (pacing/paceState.ts). Default `foreground`. */
+  /** Who is asking, for the gateway's rate-limit pacing (paceState.ts). Default `foreground`. */
   pace?: PacePriority;
   /** Hears when the request waits for the gateway's rate limit (to show a countdown), and undefined when it goes. */
   onPaceWait?: (wait: PaceWait | undefined) => void;

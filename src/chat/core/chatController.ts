@@ -4,7 +4,7 @@
 import { accessAdvice, adviceFor, type ErrorAdvice } from '../../ui/core/errorAdvice';
 import type { GatewayAccess } from '../../gateway/connection';
 import type { ChatDelta, ChatResult } from '../../gateway/types';
-import type { PaceWait } from '../../gateway/pacing/pacer';
+import type { PaceWait } from '../../gateway/pacer';
 import type { Clock, TimerHandle } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
 import {

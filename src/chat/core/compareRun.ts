@@ -3,7 +3,7 @@
 // a few times a second, whole (it is small: a question's worth of replies). Nothing is saved until the user keeps
 // one reply, which the chat controller then adds to the thread.
 import type { GatewayAccess } from '../../gateway/connection';
-import type { PacePriority } from '../../gateway/pacing/paceState';
+import type { PacePriority } from '../../gateway/paceState';
 import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
 import type { Attachment } from '../../chatProtocol/attachments';
 import type { CompareColumn, CompareState } from '../../chatProtocol/messages';

@@ -2,7 +2,7 @@
 // countdown), slowing down before a rate limit, or offline. Clicking it opens a menu with the actions that fit the state.
 import * as vscode from 'vscode';
 import type { ConnectionState, GatewayConnection } from '../../gateway/connection';
-import type { PaceNews } from '../../gateway/pacing/pacer';
+import type { PaceNews } from '../../gateway/pacer';
 import { SHARED_COMMANDS } from '../core/commandIds';
 
 interface Look {

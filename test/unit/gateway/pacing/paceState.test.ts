@@ -1,8 +1,8 @@
 // The pacing decisions on a fake clock: when nothing may go, when background work slows and extra Compare columns
 // queue, what a 429 without budget headers teaches, and that figures expire when their reset comes.
 import * as assert from 'node:assert/strict';
-import { admit, decide, emptyPaceState, lowBudget, observeAnswer, settled, summarize, type PaceState } from '../../../../src/gateway/pacing/paceState';
-import type { RateLimitReading } from '../../../../src/gateway/pacing/rateLimitHeaders';
+import { admit, decide, emptyPaceState, lowBudget, observeAnswer, settled, summarize, type PaceState } from '../../../../src/gateway/paceState';
+import type { RateLimitReading } from '../../../../src/gateway/rateLimitHeaders';
 
 const T = 5_000_000;
 const requests = (limit: number, remaining: number, resetMs: number): RateLimitReading => ({ requests: { limit, remaining, resetMs } });

@@ -6,8 +6,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GatewayClient } from '../../../../src/gateway/client';
-import { PaceFile } from '../../../../src/gateway/pacing/paceFile';
-import { Pacer, paceKeyFor, type PaceTicket, type PaceWait } from '../../../../src/gateway/pacing/pacer';
+import { PaceFile } from '../../../../src/gateway/paceFile';
+import { Pacer, type PaceTicket, type PaceWait } from '../../../../src/gateway/pacer';
+import { paceKeyFor } from '../../../../src/gateway/pacing';
 import { FakeClock, settle } from '../../../../src/util/fakeClock';
 import { sendJson, startServer, type TestServer } from '../helpers/server';
 

@@ -1,6 +1,6 @@
 // Reading the gateway's rate-limit headers: every form the issue names, and nonsense that must stay unknown.
 import * as assert from 'node:assert/strict';
-import { parseCount, parseDuration, parseReset, readRateLimitHeaders } from '../../../../src/gateway/pacing/rateLimitHeaders';
+import { parseCount, parseDuration, parseReset, readRateLimitHeaders } from '../../../../src/gateway/rateLimitHeaders';
 
 const NOW = 1_732_600_000_000;
 

@@ -2,22 +2,17 @@
 // waiting their turn in it, the timers that let them go, and the news the status bar and the connection read.
 // Every request of every feature passes `admit` (the client calls it before each attempt), so chat, Compare,
 // media and polling share one budget; windows share it through the pace file.
-import { createHash } from 'node:crypto';
-import type { Clock, TimerHandle } from '../../util/clock';
-import { Emitter, type Disposable, type Event } from '../../util/events';
-import type { Headers } from '../retry';
-import { applyEntry, entryMatters, entryOf, type PaceFile } from './paceFile';
+import type { Clock, TimerHandle } from '../util/clock';
+import { Emitter, type Disposable, type Event } from '../util/events';
+import type { Headers } from './retry';
+import { applyEntry, entryMatters, entryOf, PaceFile } from './paceFile';
+import type { PaceKey } from './pacing';
 import { admit, decide, emptyPaceState, nextChangeAt, observeAnswer, observeRefusal, settled, summarize, type PacePriority, type PaceState, type PaceSummary } from './paceState';
 import { readRateLimitHeaders } from './rateLimitHeaders';
 
-/** A gateway origin and key, named by a hash of both: the key itself is never kept. */
-export interface PaceKey {
-  id: string;
-  origin: string;
-}
-
-export function paceKeyFor(origin: string, apiKey: string): PaceKey {
-  return { id: createHash('sha256').update(`${origin}\n${apiKey}`).digest('hex').slice(0, 32), origin };
+/** The pacer, sharing its state through the file at `filePath` when given (pacing.ts loads this file on first use). */
+export function createPacer(clock: Clock, filePath?: string): Pacer {
+  return new Pacer(clock, filePath === undefined ? undefined : new PaceFile(filePath, clock));
 }
 
 /** What a waiting request tells its caller: how long (ms, undefined while waiting for an answer in flight), and why. */

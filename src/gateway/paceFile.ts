@@ -4,9 +4,9 @@
 // Wall times are stored (monotonic clocks differ per process), each with the span it was stated as, and a wait
 // read back is never longer than that span: a wall clock that stepped cannot turn 20 s into a day.
 import { stat } from 'node:fs/promises';
-import type { Clock } from '../../util/clock';
-import { JsonFile } from '../../util/jsonFile';
-import { isRecord } from '../../util/records';
+import type { Clock } from '../util/clock';
+import { JsonFile } from '../util/jsonFile';
+import { isRecord } from '../util/records';
 import { MAX_RESET_MS } from './rateLimitHeaders';
 import type { Budget, PaceState } from './paceState';
 

@@ -2,7 +2,7 @@
 // wait (`retry-after-ms`, `retry-after`). They are hostile input: every figure is read by a linear scan (no regex
 // that could backtrack), bounded in length and size, and a value that is not plainly a figure is dropped, so
 // nonsense leaves a figure unknown instead of wrong.
-import { headerText, serverRetryDelayMs, type Headers } from '../retry';
+import { headerText, serverRetryDelayMs, type Headers } from './retry';
 
 /** One budget (requests or tokens) as the answer stated it; a field the gateway did not state (or stated badly) is absent. */
 export interface BudgetReading {
