@@ -212,7 +212,11 @@ export class GatewayConnection {
   report(origin: string, outcome: { ok: true } | { ok: false; error: unknown }): void {
     if (origin !== this.origin) return;
     if (outcome.ok) {
-      if (this.currentState.kind !== 'connected') this.setState({ kind: 'connected', origin });
+      // A success that said no requests remain leaves the state rate limited (the pacer ends it at the reset); one
+      // after a 429's wait (a request already under way) says the link works again.
+      const pace = this.pace;
+      if (pace?.kind === 'waiting' && pace.reason !== 'blocked') this.followPace();
+      else if (this.currentState.kind !== 'connected') this.setState({ kind: 'connected', origin });
       return;
     }
     const next = stateForError(origin, outcome.error, this.clock.now());

@@ -101,8 +101,9 @@ function learnFrom429(state: PaceState, retryAfterMs: number | undefined, now: n
 
 function budgetFrom(reading: BudgetReading | undefined, previous: Budget | undefined, now: number): Budget | undefined {
   if (!reading || reading.remaining === undefined) {
-    // An answer silent about a budget keeps the old figures until they expire (gateways add them to some routes only).
-    return previous && previous.resetAt > now ? previous : undefined;
+    // An answer silent about a budget leaves its figures unknown: kept, they would count down with every silent
+    // request and stop this gateway on a budget it no longer states (a limit lifted, a route without headers).
+    return undefined;
   }
   // Without a reset time, a figure is believed for one learning window: long enough to pace by, short enough not to
   // stall on a number nobody refreshes.

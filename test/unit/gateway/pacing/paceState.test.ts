@@ -108,11 +108,15 @@ describe('gateway pacing: decisions', () => {
     assert.deepEqual(decide(state, 'foreground', T), { go: false, until: T + 4000, reason: 'blocked' });
   });
 
-  it('keeps figures a later answer is silent about until their reset', () => {
+  it('forgets figures a later answer is silent about, so silent requests cannot count a budget down to a stop', () => {
     const state = emptyPaceState();
-    observeAnswer(state, 200, requests(100, 3, 10_000), T);
+    observeAnswer(state, 200, requests(100, 1, 60_000), T);
+    assert.equal(lowBudget(state, T)?.left, 1);
+    sent(state, 'foreground', T);
+    settled(state);
     observeAnswer(state, 200, {}, T + 1000);
-    assert.equal(lowBudget(state, T + 1000)?.left, 3);
-    assert.equal(lowBudget(state, T + 10_000), undefined);
+    assert.equal(lowBudget(state, T + 1000), undefined);
+    sent(state, 'foreground', T + 1000);
+    sent(state, 'foreground', T + 1000);
   });
 });

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GatewayClient } from '../../../../src/gateway/client';
+import { GatewayConnection, type ClientConfig } from '../../../../src/gateway/connection';
 import { PaceFile } from '../../../../src/gateway/paceFile';
 import { Pacer, type PaceTicket, type PaceWait } from '../../../../src/gateway/pacer';
 import { paceKeyFor } from '../../../../src/gateway/pacing';
@@ -111,6 +112,28 @@ describe('gateway pacing: the pacer', () => {
     (await pacer.admit(KEY, {})).answered(200, { 'x-ratelimit-remaining-requests': 'zero', 'x-ratelimit-reset-requests': '20s' });
     assert.equal(pacer.news(KEY.id), undefined);
     pacer.dispose();
+  });
+
+  it('puts the connection in the rate-limited state while nothing may go, and out of it at the reset', async () => {
+    const clock = new FakeClock(1_000_000);
+    const secrets = new Map<string, string>([['https://gw.example', 'sk-secret']]);
+    const keys = { get: async (o: string) => secrets.get(o), has: async (o: string) => secrets.has(o), onDidChange: () => ({ dispose: () => undefined }) };
+    const settings = { baseUrl: 'https://gw.example/v1', origin: 'https://gw.example', headers: {}, timeoutMs: 1000, idleTimeoutMs: 1000 };
+    const answering = (config: ClientConfig) => ({
+      listModels: async () => {
+        const ticket = await config.pacing!.admit({});
+        ticket.answered(200, EMPTY);
+        return [];
+      },
+    });
+    const connection = new GatewayConnection(settings, keys, answering as never, clock);
+    await (await connection.api())!.listModels();
+    assert.deepEqual(connection.state, { kind: 'rate-limited', origin: 'https://gw.example', until: 1_020_000, message: 'No requests left at gw.example until its limit resets.' });
+    assert.deepEqual(connection.pace, { kind: 'waiting', until: 1_020_000, reason: 'empty', unit: 'requests' });
+    await clock.advanceAsync(20_000);
+    assert.deepEqual(connection.state, { kind: 'connected', origin: 'https://gw.example' });
+    assert.equal(connection.pace, undefined);
+    connection.dispose();
   });
 
   describe('with the client', () => {
