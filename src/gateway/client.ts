@@ -278,6 +278,8 @@ export class GatewayClient implements GatewayApi {
       const error = withAttempts(failure.error, attempt);
       const waitMs = this.#retryWait(spec.policy, failure, attempt - 1, spec.options?.maxRetries ?? this.#maxRetries);
       if (waitMs === undefined) throw error;
+      // After a 429 the pacer holds the next attempt for the server's wait, where the caller hears it (a countdown).
+      if (this.#pacing && failure.error.status === 429) continue;
       try {
         await this.#sleep(waitMs, signal);
       } catch (sleepError) {

@@ -89,13 +89,17 @@ function barePause(refusals: number): number {
   return Math.min(MAX_BARE_PAUSE_MS, FIRST_BARE_PAUSE_MS * 2 ** Math.max(0, Math.min(10, refusals - 1)));
 }
 
-/** What a 429 without budget headers teaches: the window held one request fewer than were sent in it. */
+/**
+ * What a 429 without budget headers teaches: the window held one request fewer than were sent in it. A refusal of
+ * the only request in the window teaches no pace (a burst of tokens, a concurrency cap): the pause must do.
+ */
 function learnFrom429(state: PaceState, retryAfterMs: number | undefined, now: number): void {
   forgetOld(state, now);
   const sentInWindow = state.sent.length;
-  const limit = Math.max(1, sentInWindow - 1);
-  const previous = state.learned && state.learned.expiresAt > now ? state.learned.limit : Infinity;
-  state.learned = { limit: Math.min(previous, limit), windowMs: LEARN_WINDOW_MS, expiresAt: now + LEARNED_FOR_MS };
+  if (sentInWindow >= 2) {
+    const previous = state.learned && state.learned.expiresAt > now ? state.learned.limit : Infinity;
+    state.learned = { limit: Math.min(previous, sentInWindow - 1), windowMs: LEARN_WINDOW_MS, expiresAt: now + LEARNED_FOR_MS };
+  }
   if (retryAfterMs === undefined) block(state, now + barePause(state.refusals));
 }
 

@@ -100,6 +100,15 @@ describe('gateway pacing: decisions', () => {
     assert.equal(state.learned, undefined, 'forgotten');
   });
 
+  it('learns no pace from the refusal of the only request in the window', () => {
+    const state = emptyPaceState();
+    sent(state, 'foreground', T);
+    settled(state);
+    observeAnswer(state, 429, { retryAfterMs: 2000 }, T);
+    assert.equal(state.learned, undefined);
+    assert.deepEqual(decide(state, 'foreground', T + 2000), { go: true });
+  });
+
   it('pauses longer after each bare 429 in a row', () => {
     const state = emptyPaceState();
     observeAnswer(state, 429, {}, T);

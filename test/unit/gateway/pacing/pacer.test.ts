@@ -162,5 +162,33 @@ describe('gateway pacing: the pacer', () => {
         pacer.dispose();
       }
     });
+
+    it('holds the retry after a 429 in the pacer, where the caller hears the wait', async () => {
+      const clock = new FakeClock();
+      const pacer = new Pacer(clock);
+      const client = new GatewayClient({ baseUrl: server.baseUrl, apiKey: 'sk-secret', clock, pacing: pacer.forKey(paceKeyFor(server.origin, 'sk-secret')) });
+      let refused = false;
+      server.setHandler((_req, res) => {
+        if (refused) return sendJson(res, 200, { data: [] });
+        refused = true;
+        sendJson(res, 429, { error: { message: 'slow down', code: 'rate_limited' } }, { 'retry-after': '2' });
+      });
+      try {
+        const before = server.requests.length;
+        const waits: Array<PaceWait | undefined> = [];
+        let told!: () => void;
+        const toldOnce = new Promise<void>((resolve) => (told = resolve));
+        const call = track(client.listModels({ onPaceWait: (w) => (waits.push(w), w && told()) }));
+        await toldOnce;
+        assert.deepEqual(waits, [{ waitMs: 2000, reason: 'blocked' }]);
+        assert.equal(server.requests.length - before, 1);
+        await clock.advanceAsync(2000);
+        assert.deepEqual(await call.value, []);
+        assert.equal(server.requests.length - before, 2);
+      } finally {
+        await client.close();
+        pacer.dispose();
+      }
+    });
   });
 });
