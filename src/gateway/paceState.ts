@@ -66,8 +66,9 @@ export function observeAnswer(state: PaceState, status: number, reading: RateLim
   if (reading.retryAfterMs !== undefined && (status === 429 || status === 503)) block(state, now + reading.retryAfterMs);
   if (status === 429) {
     state.refusals++;
-    const bare = reading.requests === undefined && reading.tokens === undefined;
-    if (bare) learnFrom429(state, reading.retryAfterMs, now);
+    // A 429 with neither budgets nor a wait teaches a pace; one with a Retry-After says exactly when, which is enough.
+    const bare = reading.requests === undefined && reading.tokens === undefined && reading.retryAfterMs === undefined;
+    if (bare) learnFrom429(state, now);
     // A 429 with budgets but no wait: the budget that ran out says until when.
     else if (reading.retryAfterMs === undefined) {
       const empty = [state.requests, state.tokens].filter((b): b is Budget => b !== undefined && b.remaining === 0 && b.resetAt > now);
@@ -93,14 +94,14 @@ function barePause(refusals: number): number {
  * What a 429 without budget headers teaches: the window held one request fewer than were sent in it. A refusal of
  * the only request in the window teaches no pace (a burst of tokens, a concurrency cap): the pause must do.
  */
-function learnFrom429(state: PaceState, retryAfterMs: number | undefined, now: number): void {
+function learnFrom429(state: PaceState, now: number): void {
   forgetOld(state, now);
   const sentInWindow = state.sent.length;
   if (sentInWindow >= 2) {
     const previous = state.learned && state.learned.expiresAt > now ? state.learned.limit : Infinity;
     state.learned = { limit: Math.min(previous, sentInWindow - 1), windowMs: LEARN_WINDOW_MS, expiresAt: now + LEARNED_FOR_MS };
   }
-  if (retryAfterMs === undefined) block(state, now + barePause(state.refusals));
+  block(state, now + barePause(state.refusals));
 }
 
 function budgetFrom(reading: BudgetReading | undefined, previous: Budget | undefined, now: number): Budget | undefined {

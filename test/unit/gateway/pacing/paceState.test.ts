@@ -73,6 +73,14 @@ describe('gateway pacing: decisions', () => {
     assert.deepEqual(decide(state, 'extra', T), { go: false, until: undefined, reason: 'turn' });
   });
 
+  it('takes a 429\'s Retry-After as the whole lesson: no pace is learned from it', () => {
+    const state = emptyPaceState();
+    for (let i = 0; i < 5; i++) sent(state, 'foreground', T + i);
+    observeAnswer(state, 429, { retryAfterMs: 1000 }, T + 10);
+    assert.equal(state.learned, undefined);
+    assert.deepEqual(decide(state, 'background', T + 1010), { go: true });
+  });
+
   it('honours a 429\'s Retry-After for everyone, and not a Retry-After on a success', () => {
     const state = emptyPaceState();
     observeAnswer(state, 200, { retryAfterMs: 30_000 }, T);
@@ -104,9 +112,9 @@ describe('gateway pacing: decisions', () => {
     const state = emptyPaceState();
     sent(state, 'foreground', T);
     settled(state);
-    observeAnswer(state, 429, { retryAfterMs: 2000 }, T);
+    observeAnswer(state, 429, {}, T);
     assert.equal(state.learned, undefined);
-    assert.deepEqual(decide(state, 'foreground', T + 2000), { go: true });
+    assert.deepEqual(decide(state, 'foreground', T + 1000), { go: true }, 'after the first pause');
   });
 
   it('pauses longer after each bare 429 in a row', () => {
