@@ -231,10 +231,12 @@ export class GatewayConnection {
   private followPace(): void {
     const news = this.pace;
     const state = this.currentState;
-    if (news?.kind === 'waiting' && 'origin' in state) {
+    // A 429's wait enters the state with the gateway's own words (report); the pacer only moves its end.
+    const entering = news?.kind === 'waiting' && (news.reason !== 'blocked' || state.kind === 'rate-limited');
+    if (news?.kind === 'waiting' && entering && 'origin' in state) {
       const message = state.kind === 'rate-limited' ? state.message : `No ${news.unit ?? 'requests'} left at ${new URL(state.origin).host} until its limit resets.`;
       this.setState({ kind: 'rate-limited', origin: state.origin, until: news.until, message });
-    } else if (state.kind === 'rate-limited') this.setState({ kind: 'connected', origin: state.origin });
+    } else if (news?.kind !== 'waiting' && state.kind === 'rate-limited') this.setState({ kind: 'connected', origin: state.origin });
     this.paceChanged.fire();
   }
 
