@@ -134,6 +134,8 @@ export type HostMessage =
   | { type: 'turnUpdated'; turn: WireMediaTurn }
   | { type: 'turnDelta'; delta: TurnDelta }
   | { type: 'turnFinished'; finish: TurnFinish }
+  /** The reply's request waits for the gateway's rate limit, `waitMs` more (null: it was sent). */
+  | { type: 'turnWaiting'; turnId: string; waitMs: number | null }
   | { type: 'turnsRemoved'; fromIndex: number }
   | { type: 'settings'; settings: ChatSettings }
   | { type: 'title'; title: string }
@@ -393,6 +395,7 @@ const HOST_SHAPES: Record<HostMessage['type'], Shape> = {
   turnUpdated: { turn: cleanWireMediaTurn },
   turnDelta: { delta: cleanTurnDelta },
   turnFinished: { finish: cleanTurnFinish },
+  turnWaiting: { turnId: exactly(isId), waitMs: (v) => (v === null ? null : cleanCount(v)) },
   turnsRemoved: { fromIndex: exactly(isCount) },
   settings: { settings: (v) => (isRecord(v) ? cleanSettings(v) : undefined) },
   title: { title: text(LIMITS.title) },

@@ -6,6 +6,7 @@ import { abortError, ChatSetupError, errorOf } from './replyFailures';
 import type { GatewayAccess } from '../../gateway/connection';
 import type { ChatDelta, ChatResult } from '../../gateway/types';
 import type { ReasoningEffortFormat } from '../../gateway/reasoningEffort';
+import type { PaceWait } from '../../gateway/pacer';
 import type { Clock, TimerHandle } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
 import {
@@ -46,6 +47,8 @@ export type ChatEvent =
   | { type: 'turnUpdated'; turn: MediaTurn }
   | { type: 'delta'; delta: TurnDelta }
   | { type: 'turnFinished'; turn: AssistantTurn }
+  /** The reply's request waits for the gateway's rate limit, `waitMs` more (null: it was sent); Stop cancels it. */
+  | { type: 'waiting'; turnId: string; waitMs: number | null }
   | { type: 'turnsRemoved'; fromIndex: number }
   | { type: 'settings'; settings: ChatSettings }
   | { type: 'title'; title: string }
@@ -298,7 +301,10 @@ export class ChatController implements Disposable {
         instructions: await this.deps.instructions?.(history),
         effortFormat: this.deps.effortFormat?.(),
       });
-      const result = await access.api.chat(request, { signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta) });
+      const onPaceWait = (wait: PaceWait | undefined): void => {
+        if (!this.disposed && this.running === run) this.events.fire({ type: 'waiting', turnId: turn.id, waitMs: wait ? Math.ceil(wait.waitMs ?? 0) : null });
+      };
+      const result = await access.api.chat(request, { signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta), onPaceWait });
       this.complete(run, result);
     } catch (error) {
       this.fail(run, error, origin, hasImages(history.findLast((t) => t.role === 'user') as UserTurn | undefined));

@@ -312,6 +312,8 @@ export class ChatWebviewBridge implements Disposable {
         return this.send({ type: 'turnFinished', finish: wireFinish(event.turn, now) });
       case 'turnsRemoved':
         return this.send({ type: 'turnsRemoved', fromIndex: event.fromIndex });
+      case 'waiting':
+        return this.send({ type: 'turnWaiting', turnId: event.turnId, waitMs: event.waitMs });
       case 'settings':
         return this.send({ type: 'settings', settings: event.settings });
       case 'title':

@@ -191,6 +191,9 @@ export class ChatApp {
         this.updateSessionUsage();
         return;
       }
+      case 'turnWaiting':
+        this.assistantView(message.turnId)?.setWaiting(message.waitMs ?? undefined);
+        return;
       case 'turnsRemoved':
         this.olderTurns?.buildAll(); // fromIndex counts every turn
         for (const view of this.views.splice(message.fromIndex)) view.dispose();

@@ -118,6 +118,9 @@ export class AssistantTurnView {
   private readonly modelBadge = el('span', { class: 'model-badge' });
   private readonly regenerateButton: HTMLButtonElement;
   private countdown: ReturnType<typeof setInterval> | undefined;
+  /** When the request waiting for the gateway's rate limit goes (webview clock), and the ticker counting down to it. */
+  private sendsAt: number | undefined;
+  private waitTicker: ReturnType<typeof setInterval> | undefined;
   private error: WireTurnError | undefined;
   /** When Retry becomes possible (webview clock), counted from when the error arrived. */
   private retryDeadline: number | undefined;
@@ -206,7 +209,18 @@ export class AssistantTurnView {
     return !applied.gap;
   }
 
+  /** The request waits `waitMs` more for the gateway's rate limit (undefined: it was sent); Stop cancels it. */
+  setWaiting(waitMs: number | undefined): void {
+    const was = this.sendsAt;
+    this.sendsAt = waitMs === undefined ? undefined : Date.now() + waitMs;
+    if (this.waitTicker !== undefined) clearInterval(this.waitTicker);
+    this.waitTicker = this.sendsAt === undefined ? undefined : setInterval(() => this.renderStatus(), 1000);
+    if (was === undefined && waitMs !== undefined) this.context.announcer.say(`Waiting for the gateway's rate limit: sending in ${Math.ceil(waitMs / 1000)} seconds.`);
+    this.renderStatus();
+  }
+
   finish(finish: TurnFinish, announce = true): void {
+    if (this.sendsAt !== undefined) this.setWaiting(undefined);
     this.turn.status = finish.status;
     this.turn.model = finish.model;
     this.turn.finishReason = finish.finishReason;
@@ -240,6 +254,7 @@ export class AssistantTurnView {
 
   dispose(): void {
     this.stopCountdown();
+    if (this.waitTicker !== undefined) clearInterval(this.waitTicker);
     this.content.dispose();
     this.reasoning.dispose();
     this.root.remove();
@@ -261,7 +276,10 @@ export class AssistantTurnView {
     this.statusBox.replaceChildren();
     this.statusBox.className = `turn-status status-${status}`;
     const hasOutput = this.turn.content !== '' || this.turn.reasoning !== '' || this.turn.refusal !== '' || this.turn.toolCalls.length > 0;
-    if (status === 'streaming' && !hasOutput) this.statusBox.append(icon('loading codicon-modifier-spin'), el('span', { text: 'Waiting for the reply…' }));
+    if (status === 'streaming' && !hasOutput && this.sendsAt !== undefined) {
+      const seconds = Math.max(0, Math.ceil((this.sendsAt - Date.now()) / 1000));
+      this.statusBox.append(icon('watch'), el('span', { class: 'pace-wait', text: `Waiting for the gateway's rate limit: sending in ${seconds} s. Stop cancels it.` }));
+    } else if (status === 'streaming' && !hasOutput) this.statusBox.append(icon('loading codicon-modifier-spin'), el('span', { text: 'Waiting for the reply…' }));
     else if (status === 'stopped') this.statusBox.append(icon('debug-stop'), el('span', { text: 'Stopped. The text above is what arrived before you stopped the reply.' }));
     else if (status === 'interrupted') this.statusBox.append(icon('debug-disconnect'), el('span', { text: 'Interrupted. The text above is what arrived before the reply was cut off.' }));
     else if (status === 'complete' && this.turn.finishReason === 'length') this.statusBox.append(icon('warning'), el('span', { text: 'Cut off at the max_tokens limit.' }));
