@@ -1,6 +1,5 @@
 import { BlockDom } from './blockDom';
 import { BlockRuns } from './blockRuns';
-import { BlockViews } from './blockViews';
 import { lineStarts, stableLineCount } from './commitPlanner';
 import { animationFrameScheduler, type FrameScheduler } from './frameScheduler';
 import { MarkdownRenderer, type BlockView, type ParsedBlock, type ParsedText, type ReferenceTable } from './markdownRenderer';
@@ -65,7 +64,6 @@ export class StreamingMarkdown {
   private readonly committed: CommittedBlock[] = [];
   private readonly runs: BlockRuns;
   private tailBlocks: BlockDom[] = [];
-  private readonly tailViews = new BlockViews();
   /** The tail text the tail blocks show; undefined once a commit has taken blocks from them. */
   private renderedTailText: string | undefined;
   private cancelFrame: (() => void) | undefined;
@@ -287,8 +285,7 @@ export class StreamingMarkdown {
     while (queue.next < parsed.blocks.length && parsed.blocks[queue.next].endLine <= stableLines) {
       if ((rendered || !atLeastOne) && this.scheduler.now() > deadline) return rendered;
       const block = parsed.blocks[queue.next++];
-      const source = region.slice(starts[block.startLine], starts[block.endLine]);
-      this.commitBlock(block, this.tailViews.take(source, () => this.renderer.renderBlock(block, parsed.env)), source);
+      this.commitBlock(block, this.renderer.renderBlock(block, parsed.env), region.slice(starts[block.startLine], starts[block.endLine]));
       rendered = true;
     }
     this.queue = undefined;
@@ -349,12 +346,7 @@ export class StreamingMarkdown {
     this.renderedTailText = text;
     this.domChanged = true;
     const parsed = this.renderer.parse(text, this.committedReferences, true);
-    const starts = lineStarts(text);
-    this.tailViews.nextUpdate();
-    const views = parsed.blocks.map((block) => {
-      const source = text.slice(starts[block.startLine], starts[block.endLine]);
-      return this.tailViews.view(block, source, () => this.renderer.renderBlock(block, parsed.env));
-    });
+    const views = parsed.blocks.map((block) => this.renderer.renderBlock(block, parsed.env));
     let kept = 0;
     while (kept < views.length && kept < this.tailBlocks.length && this.tailBlocks[kept].update(views[kept])) kept++;
     for (const stale of this.tailBlocks.splice(kept)) stale.remove();
