@@ -7,6 +7,7 @@
 import { cleanChips, isImageData, isImageType, ATTACHMENT_LIMITS, type AttachmentChip, type ImageType } from './attachments';
 import { LIMITS, type NewerTurn, type AssistantStatus, type MediaKind, type ChatSettings, type TokenUsage, type TurnDelta, type UserTurn } from './session';
 import {
+  cleanEffortLevel,
   cleanErrorKind,
   cleanErrorMessage,
   cleanFinishReason,
@@ -21,6 +22,8 @@ import {
 import { cleanArray, cleanCount, cleanText, conforms, type Fields, hasOnlyKeys, isCount, isId, isNonEmptyText, isRecord, isText, type Cleaner } from './validate';
 import { cleanWireMediaTurn, type WireMediaTurn } from './mediaTurn';
 import { cleanInstructionsState, INSTRUCTIONS_ACTIONS, INSTRUCTION_LIMITS, type InstructionsAction, type InstructionsState } from './instructions';
+
+const MAX_EFFORT_LEVELS = 16;
 
 export { CHAT_VIEW_TYPE } from './viewType';
 export type { InstructionsState, PromptCommand } from './instructions';
@@ -84,6 +87,8 @@ export interface TurnFinish {
   model: string;
   finishReason: string | null;
   usage: TokenUsage | null;
+  /** How long the model reasoned (absent when it did not). */
+  thoughtMs?: number;
   error?: WireTurnError;
 }
 
@@ -93,6 +98,8 @@ export interface ModelsState {
   error?: string;
   /** The image, video and speech models listed, for the slash commands' per-chat choice. */
   media?: MediaModelLists;
+  /** The reasoning effort levels each chat model offers (models without any are left out). */
+  efforts?: Record<string, string[]>;
 }
 
 export type MediaModelLists = Record<MediaKind, string[]>;
@@ -319,6 +326,8 @@ function cleanTurnFinish(value: unknown): TurnFinish | undefined {
   };
   const error = value.error === undefined ? undefined : cleanWireError(value.error);
   if (error) finish.error = error;
+  const thoughtMs = cleanCount(value.thoughtMs);
+  if (thoughtMs !== undefined) finish.thoughtMs = thoughtMs;
   return finish;
 }
 
@@ -335,7 +344,20 @@ function cleanModelsState(value: unknown): ModelsState | undefined {
   const error = cleanText(value.error, LIMITS.errorMessage);
   if (error !== undefined) state.error = error;
   if (isRecord(value.media)) state.media = { image: listableModels(value.media.image), video: listableModels(value.media.video), speech: listableModels(value.media.speech) };
+  const efforts = cleanEfforts(value.efforts, state.models);
+  if (efforts !== undefined) state.efforts = efforts;
   return state;
+}
+
+/** Levels for listed models only, each a short word, at most MAX_EFFORT_LEVELS a model. */
+function cleanEfforts(value: unknown, models: readonly string[]): Record<string, string[]> | undefined {
+  if (!isRecord(value)) return undefined;
+  const out: Record<string, string[]> = {};
+  for (const model of models) {
+    const levels = Object.prototype.hasOwnProperty.call(value, model) ? cleanArray(value[model], MAX_EFFORT_LEVELS, cleanEffortLevel) : [];
+    if (levels.length > 0) out[model] = levels;
+  }
+  return out;
 }
 
 function cleanCompareColumn(value: unknown): CompareColumn | undefined {

@@ -20,6 +20,8 @@ export interface ChatSettings {
    * lists. Absent in sessions saved before the slash commands.
    */
   mediaModels?: MediaModels;
+  /** The reasoning effort asked of the model (one of its levels); absent: nothing is sent (the model's default). */
+  reasoningEffort?: string;
 }
 
 export type MediaKind = 'image' | 'video' | 'speech';
@@ -45,6 +47,8 @@ export interface TokenUsage {
   prompt: number;
   completion: number;
   total: number;
+  /** Of the completion, the tokens spent reasoning (`completion_tokens_details.reasoning_tokens`), when given. */
+  reasoning?: number;
 }
 
 export interface ToolCallRecord {
@@ -82,6 +86,8 @@ export interface AssistantTurn {
   omittedTurns?: number;
   /** The reply's code blocks the user chose to Apply, and whether each was applied or discarded in the review. */
   applies?: CodeApply[];
+  /** How long the model reasoned, in ms: from its first reasoning to its first answer text (or the end). */
+  thoughtMs?: number;
 }
 
 /** "the 12 oldest turns": how a reply (and the offer before it) names what was left out. */

@@ -39,6 +39,10 @@ export interface ChatRequest {
   response_format?: { type: 'json_object' | 'text' } | Record<string, unknown>;
   user?: string;
   stream_options?: { include_usage?: boolean };
+  /** Not in the spec: OpenAI-compatible reasoning effort, or its Responses and Anthropic forms (reasoningEffort.ts). */
+  reasoning_effort?: string;
+  reasoning?: { effort: string };
+  thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' };
 }
 
 export interface Usage {

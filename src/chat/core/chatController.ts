@@ -5,27 +5,17 @@ import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
 import { abortError, ChatSetupError, errorOf } from './replyFailures';
 import type { GatewayAccess } from '../../gateway/connection';
 import type { ChatDelta, ChatResult } from '../../gateway/types';
+import type { ReasoningEffortFormat } from '../../gateway/reasoningEffort';
 import type { Clock, TimerHandle } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
 import {
-  applyDelta,
-  emptyAssistantTurn,
-  hasOutput,
-  LIMITS,
-  titleFrom,
-  type AssistantTurn,
-  type ChatSession,
-  type ChatSettings,
-  type MediaTurn,
-  NEW_CHAT_TITLE,
-  type ToolCallPiece,
-  type Turn,
-  type TurnDelta,
-  type UserTurn,
+  applyDelta, emptyAssistantTurn, hasOutput, LIMITS, titleFrom, type AssistantTurn, type ChatSession, type ChatSettings,
+  type MediaTurn, NEW_CHAT_TITLE, type ToolCallPiece, type Turn, type TurnDelta, type UserTurn,
 } from '../../chatProtocol/session';
 import { cleanFinishReason, cleanModelId, cleanToolCallId, cleanToolName, usageFromGateway } from '../../chatProtocol/sessionData';
 import { clip } from '../../chatProtocol/validate';
 import { buildChatRequest } from './request';
+import { ThinkingTimer } from '../../chatProtocol/thinking';
 import { fitHistory, type FitOptions } from './historyFit';
 import type { KeptReply } from './compareRun';
 import type { Attachment } from '../../chatProtocol/attachments';
@@ -45,6 +35,8 @@ export interface ChatControllerDeps {
   newId: () => string;
   /** The workspace's instructions for a reply to `history` (a system message), when the chat sends them. */
   instructions?: (history: readonly Turn[]) => Promise<string | undefined>;
+  /** How a chosen reasoning effort is sent (the `modelGateway.reasoningEffortFormat` setting). */
+  effortFormat?: () => ReasoningEffortFormat;
   /** How long streamed output is gathered before it is journaled and reported. */
   flushIntervalMs?: number;
 }
@@ -70,6 +62,7 @@ interface Run {
   pending: TurnDelta | undefined;
   timer: TimerHandle | undefined;
   finished: Promise<void>;
+  thinking: ThinkingTimer;
 }
 
 export class ChatController implements Disposable {
@@ -275,7 +268,7 @@ export class ChatController implements Disposable {
   private async reply(undo: SendUndo, options: FitOptions = {}): Promise<void> {
     const turn = emptyAssistantTurn(this.deps.newId(), this.state.settings.model, this.deps.clock.now());
     let finished!: () => void;
-    const run: Run = { turn, abort: new AbortController(), pending: undefined, timer: undefined, finished: new Promise((resolve) => (finished = resolve)) };
+    const run: Run = { turn, abort: new AbortController(), pending: undefined, timer: undefined, finished: new Promise((resolve) => (finished = resolve)), thinking: new ThinkingTimer() };
     this.running = run;
     let history = this.state.turns.slice();
     const fit = options.fitWindow === undefined ? undefined : fitHistory(history, this.state.settings, options.fitWindow);
@@ -301,7 +294,10 @@ export class ChatController implements Disposable {
       origin = access.origin;
       if (run.abort.signal.aborted) throw abortError();
       if (fit && !fit.fits) throw new ChatSetupError(adviceFor({ message: `Not sent: even the last message alone (≈${fit.total.toLocaleString('en-US')} tokens) is larger than the model's context window (${fit.window.toLocaleString('en-US')}). Shorten it or remove some of its context.` }));
-      const request = buildChatRequest(history, this.state.settings, turn.model, await this.deps.instructions?.(history));
+      const request = buildChatRequest(history, this.state.settings, turn.model, {
+        instructions: await this.deps.instructions?.(history),
+        effortFormat: this.deps.effortFormat?.(),
+      });
       const result = await access.api.chat(request, { signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta) });
       this.complete(run, result);
     } catch (error) {
@@ -329,6 +325,7 @@ export class ChatController implements Disposable {
   private receive(run: Run, delta: ChatDelta): void {
     if (this.disposed || this.running !== run) return;
     const turn = run.turn;
+    run.thinking.note(delta, this.deps.clock.now());
     const pending = (run.pending ??= { turnId: turn.id });
     for (const field of ['content', 'reasoning', 'refusal'] as const) {
       const text = roomFor(turn[field], delta[field]);
@@ -412,6 +409,8 @@ export class ChatController implements Disposable {
 
   /** Saves the finished reply, then reports it: a reply shown as finished is finished on disk. */
   private async finish(run: Run): Promise<void> {
+    const thoughtMs = run.thinking.elapsed(this.deps.clock.now());
+    if (thoughtMs !== undefined) run.turn.thoughtMs = thoughtMs;
     this.flush(run);
     if (this.disposed) return;
     this.touch();

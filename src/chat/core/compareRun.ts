@@ -99,7 +99,8 @@ export class CompareRun implements Disposable {
       const access = await this.deps.gateway();
       if (!access.ok) throw Object.assign(new Error(accessAdvice(access).message), { advice: accessAdvice(access) });
       origin = access.origin;
-      const request = buildChatRequest(turns, settings, column.model);
+      // The chat's effort level is its model's: another model may not take it (a 400), so a comparison sends none.
+      const request = buildChatRequest(turns, { ...settings, reasoningEffort: undefined }, column.model);
       const result = await access.api.chat(request, {
         signal: this.abort.signal,
         onDelta: (delta) => {

@@ -3,6 +3,7 @@ import type { ChatMessage, ChatRequest } from '../../gateway/types';
 import type { ChatSettings, Turn } from '../../chatProtocol/session';
 import { attachmentTokens, estimateTextTokens, TOKENS_PER_MESSAGE } from '../../chatProtocol/attachments';
 import { userContent } from './contextPrompt';
+import { effortFields, type ReasoningEffortFormat } from '../../gateway/reasoningEffort';
 
 /**
  * The conversation before a reply: the system prompt, the workspace's instructions (a system message of their own,
@@ -22,7 +23,16 @@ export function conversationBefore(turns: readonly Turn[], settings: ChatSetting
   return messages;
 }
 
-export function buildChatRequest(turns: readonly Turn[], settings: ChatSettings, model: string, instructions?: string): ChatRequest {
+/** What a request adds beyond the chat's own settings. */
+export interface RequestExtras {
+  /** The workspace's instructions, sent as a system message of their own. */
+  instructions?: string;
+  /** The form the chat's reasoning effort (when chosen) is sent in. */
+  effortFormat?: ReasoningEffortFormat;
+}
+
+/** The request for the next reply. */
+export function buildChatRequest(turns: readonly Turn[], settings: ChatSettings, model: string, { instructions, effortFormat }: RequestExtras = {}): ChatRequest {
   const request: ChatRequest = {
     model,
     messages: conversationBefore(turns, settings, instructions),
@@ -34,7 +44,7 @@ export function buildChatRequest(turns: readonly Turn[], settings: ChatSettings,
   if (settings.maxTokens !== null) request.max_tokens = settings.maxTokens;
   if (settings.stop.length > 0) request.stop = [...settings.stop];
   if (settings.jsonMode) request.response_format = { type: 'json_object' };
-  return request;
+  return { ...request, ...effortFields(settings.reasoningEffort, effortFormat) };
 }
 
 /** Estimated tokens of what a turn adds to the request: 0 for the turns `conversationBefore` leaves out. */

@@ -81,6 +81,7 @@ export function wireFinish(turn: AssistantTurn, now: number): TurnFinish {
   if (turn.status === 'streaming') throw new Error('A streaming turn has not finished');
   const finish: TurnFinish = { turnId: turn.id, status: turn.status, model: turn.model, finishReason: turn.finishReason, usage: turn.usage ? { ...turn.usage } : null };
   if (turn.error) finish.error = wireError(turn.error, now);
+  if (turn.thoughtMs !== undefined) finish.thoughtMs = turn.thoughtMs;
   return finish;
 }
 

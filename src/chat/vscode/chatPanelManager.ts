@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../../gateway/connection';
 import { adviceFor } from '../../ui/core/errorAdvice';
-import type { ChatContextSettings, ChatDefaults } from '../../settings/settings';
+import type { ChatContextSettings, ChatDefaults, ReasoningSettings } from '../../settings/settings';
 import { ChatContext, type ContextWindow } from '../core/chatContext';
 import { ChatCompare } from '../core/chatCompare';
 import { WorkspaceContextProvider } from './context/workspaceContextProvider';
@@ -41,6 +41,8 @@ export interface ChatPanelManagerOptions {
   chatDefaults: () => ChatDefaults;
   /** The context window used when the model list gives none, and the attachment size limit. */
   contextSettings?: () => ChatContextSettings;
+  /** How a chat's reasoning effort is sent, and the levels offered when the model list names none. */
+  reasoning?: () => ReasoningSettings;
   log: vscode.LogOutputChannel;
   clock: Clock;
   /** Images, speech and video jobs for /image, /speak and /video (the media and video features, as ports). */
@@ -70,7 +72,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
 
   constructor(private readonly options: ChatPanelManagerOptions) {
     this.store = options.store ?? createChatStore(options.storageFolder, options.clock, options.log);
-    this.models = new ChatModelList(options.models, (error) => adviceFor(error, { origin: this.options.connection.origin }).message);
+    this.models = new ChatModelList(options.models, (error) => adviceFor(error, { origin: this.options.connection.origin }).message, () => options.reasoning?.().levels);
     this.exporter = new ChatExporter({ clock: options.clock, media: options.media });
     this.subscriptions.push(
       this.models,
@@ -218,6 +220,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       defaultModel: () => this.defaultModel(),
       newId: () => randomUUID(),
       instructions: (history): Promise<string | undefined> => instructions.systemContent(history),
+      effortFormat: () => this.options.reasoning?.().format ?? 'reasoning_effort',
     });
     const ports = this.options.media;
     const hub = ports ? new ChatMediaHub({ controller, ports, clock, newId: () => randomUUID(), log, checkLink: checkLinkThrough(this.options.connection) }) : undefined;

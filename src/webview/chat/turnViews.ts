@@ -3,6 +3,7 @@
 import { applyDelta, NEWER_TURN_TEXT, oldestTurnsText, type AssistantTurn, type TokenUsage } from '../../chatProtocol/session';
 import type { WireNewerTurn, WireUserTurn } from '../../chatProtocol/messages';
 import { sentChips } from './attachments';
+import { thinkingSummary } from '../../chatProtocol/thinking';
 import { StreamingMarkdown, type FrameScheduler } from '../markdown';
 import type { TurnFinish, WebviewMessage, WireAssistantTurn, WireTurnError } from '../../chatProtocol/messages';
 import type { Announcer } from './announcer';
@@ -172,7 +173,7 @@ export class AssistantTurnView {
       toolCalls: wire.toolCalls.map((c, index) => ({ index, id: c.id, name: c.name, at: 0, arguments: c.arguments })),
     });
     this.live = live;
-    if (wire.status !== 'streaming') this.finish({ turnId: wire.id, status: wire.status, model: wire.model, finishReason: wire.finishReason, usage: wire.usage, error }, false);
+    if (wire.status !== 'streaming') this.finish({ turnId: wire.id, status: wire.status, model: wire.model, finishReason: wire.finishReason, usage: wire.usage, thoughtMs: wire.thoughtMs, error }, false);
     else this.renderStatus();
   }
 
@@ -210,6 +211,7 @@ export class AssistantTurnView {
     this.turn.model = finish.model;
     this.turn.finishReason = finish.finishReason;
     this.turn.usage = finish.usage;
+    this.turn.thoughtMs = finish.thoughtMs;
     this.error = finish.error;
     this.retryDeadline = finish.error?.retryInMs ? Date.now() + finish.error.retryInMs : undefined;
     // The rest is rendered over the next frames (a reply that streamed faster than it rendered would otherwise end
@@ -255,7 +257,7 @@ export class AssistantTurnView {
     this.root.setAttribute('aria-busy', String(status === 'streaming'));
     this.modelBadge.textContent = this.turn.model;
     this.modelBadge.hidden = this.turn.model === '';
-    this.reasoningLabel.textContent = status === 'streaming' && this.turn.content === '' && this.turn.reasoning !== '' ? 'Thinking…' : 'Reasoning';
+    this.reasoningLabel.textContent = thinkingSummary(this.turn);
     this.statusBox.replaceChildren();
     this.statusBox.className = `turn-status status-${status}`;
     const hasOutput = this.turn.content !== '' || this.turn.reasoning !== '' || this.turn.refusal !== '' || this.turn.toolCalls.length > 0;

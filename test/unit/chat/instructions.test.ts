@@ -50,7 +50,7 @@ describe('Instruction files', () => {
 
   it('go to the model as a system message after the chat’s own system prompt', () => {
     const settings = { ...defaultSettings(), systemPrompt: 'Be brief.' };
-    const request = buildChatRequest([{ id: 'u', role: 'user', createdAt: 0, content: 'Hi' }], settings, 'm', 'Follow AGENTS.md');
+    const request = buildChatRequest([{ id: 'u', role: 'user', createdAt: 0, content: 'Hi' }], settings, 'm', { instructions: 'Follow AGENTS.md' });
     assert.deepEqual(request.messages.slice(0, 3), [
       { role: 'system', content: 'Be brief.' },
       { role: 'system', content: 'Follow AGENTS.md' },
