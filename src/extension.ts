@@ -4,20 +4,25 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ApiKeyStore } from './auth/core/apiKeyStore';
+import { ProfileStore } from './auth/core/profileStore';
+import { initialProfile } from './auth/core/profileChoice';
 import { authFeature } from './auth/vscode/feature';
 import { chatFeature } from './chat/vscode/feature';
 import { CHAT_VIEW_TYPE } from './chatProtocol/viewType';
 import { diagnosticsFeature } from './diagnostics/vscode/feature';
 import { createGatewayClient } from './gateway/clientFactory';
-import { GatewayConnection } from './gateway/connection';
+import type { GatewayConnection } from './gateway/connection';
+import { GatewayConnections } from './gateway/connections';
 import { mediaFeature } from './media/vscode/feature';
 import { modelsFeature } from './models/vscode/feature';
 import { readSettings, SECTION, type Settings } from './settings/settings';
+import { settingsForProfile } from './settings/profile';
 import { registerCommands, type CommandHandlers } from './ui/vscode/commands';
 import { ExtensionContextKeys } from './ui/vscode/contextKeys';
 import type { FeatureDefinition, SharedServices } from './ui/vscode/featureDefinition';
 import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscode/vscodeSettings';
 import { realClock } from './util/clock';
+import { NodeFileSystem } from './util/storeFileSystem';
 import { videosFeature } from './videos/vscode/feature';
 
 /**
@@ -25,7 +30,10 @@ import { videosFeature } from './videos/vscode/feature';
  * nothing: another extension could otherwise send requests with the user's key or reach the stores.
  */
 export interface ModelGatewayApi {
+  /** The active profile's connection (what the tests written before profiles read). */
   readonly connection: GatewayConnection;
+  /** Every profile's connection. */
+  readonly connections: GatewayConnections;
   readonly testing: Record<string, unknown>;
 }
 
@@ -44,8 +52,10 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
 
   let settings = readSettings(vscodeSettingsSource());
   const keys = new ApiKeyStore(context.secrets, context.globalState);
-  const connection = new GatewayConnection(settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting());
-  context.subscriptions.push(keys, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
+  // Profiles are read after activation (a file); until then Default, which the settings describe, is all there is.
+  const profiles = new ProfileStore(new NodeFileSystem(context.globalStorageUri.fsPath), realClock);
+  const connection = new GatewayConnections(profiles, settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting());
+  context.subscriptions.push(keys, profiles, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
 
   const settingsChanged = new vscode.EventEmitter<void>();
   const reportSettingsProblems = settingsProblemReporter(log);
@@ -67,15 +77,25 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     keys,
     connection,
     clock: realClock,
-    settings: () => settings,
+    // What a feature reads as its defaults (gateway, models) is the active profile's over the user settings.
+    settings: () => settingsForProfile(settings, connection.active),
     onDidChangeSettings: settingsChanged.event,
     register: (handlers: CommandHandlers) => registerCommands(context, handlers, log),
     testing,
   } satisfies SharedServices;
-  authFeature.activate(services);
+  // The videos feature activates later; until then no job runs in any profile.
+  let runningJobs = (_slot: string): number => 0;
+  authFeature.activate({
+    ...services,
+    profiles,
+    initialProfile: initialProfile(context.workspaceState, context.globalState),
+    runningJobs: (slot) => runningJobs(slot),
+    defaultGateway: () => ({ baseUrl: settings.gateway.baseUrl, headers: settings.gateway.headers }),
+  });
   diagnosticsFeature.activate(services);
   const models = modelsFeature.activate(services);
   const videos = videosFeature.activate({ ...services, models });
+  runningJobs = videos.runningJobs;
   const media = mediaFeature.activate({ ...services, models });
   const chat = chatFeature.activate({ ...services, models, chatMedia: () => ({ media: media.chatPort(), videos: videos.chatPort() }) });
   flushOnDeactivate.push(chat.flush);
@@ -91,7 +111,14 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     testing.features = FEATURES.map(({ name, commands, views }) => ({ name, commands: Object.values(commands), views }));
     // Which of the extension's files activation loaded (the rest load on first use): the startup bench and a host test.
     testing.loadedAtActivation = Object.keys(require.cache).filter((file) => path.dirname(file) === __dirname).map((file) => path.basename(file));
-    return { connection, testing };
+    testing.profiles = profiles;
+    return {
+      get connection() {
+        return connection.connectionFor()!;
+      },
+      connections: connection,
+      testing,
+    };
   }
   return undefined;
 }

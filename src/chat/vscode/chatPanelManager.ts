@@ -3,7 +3,7 @@
 // the editor actions the webview asks for.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { GatewayConnection } from '../../gateway/connection';
+import type { GatewayConnections } from '../../gateway/connections';
 import { adviceFor } from '../../ui/core/errorAdvice';
 import type { ChatContextSettings, ChatDefaults } from '../../settings/settings';
 import { ChatContext, type ContextWindow } from '../core/chatContext';
@@ -32,7 +32,7 @@ export interface ChatPanelManagerOptions {
   extensionUri: vscode.Uri;
   /** Local folder for the session files (under the extension's globalStorageUri). */
   storageFolder: string;
-  connection: Pick<GatewayConnection, 'access' | 'api' | 'origin' | 'onDidChangeClient' | 'resultFetchOptions'>;
+  connection: Pick<GatewayConnections, 'access' | 'origin' | 'onDidChangeClient' | 'resultFetchOptions'>;
   /** The shared, cached model list (the same one List Models and VS Code's chat use). */
   models: ModelCatalogView;
   chatDefaults: () => ChatDefaults;

@@ -1,5 +1,6 @@
 // The gateway's model list, shared by every feature: loaded through the connection when first asked for, kept for
 // a short time, dropped when the gateway or key changes. Concurrent callers share one request.
+import type { GatewayConnections } from '../../gateway/connections';
 import type { GatewayApi, Model } from '../../gateway/types';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
@@ -25,11 +26,25 @@ export interface CatalogSnapshot {
   readonly remembered?: true;
 }
 
-/** What the catalog needs from GatewayConnection. */
+/** What the catalog needs from a profile's connection. */
 export interface ModelSource {
   readonly origin: string | undefined;
   api(): Promise<GatewayApi | undefined>;
   readonly onDidChangeClient: Event<void>;
+}
+
+/** A profile's connection as a catalog's source (the active profile's when none is named). */
+export function modelSourceFor(connections: Pick<GatewayConnections, 'access' | 'connectionFor' | 'onDidChangeClient'>, profile?: string): ModelSource {
+  return {
+    get origin() {
+      return connections.connectionFor(profile)?.origin;
+    },
+    api: async () => {
+      const access = await connections.access(profile);
+      return access.ok ? access.api : undefined;
+    },
+    onDidChangeClient: profile === undefined ? connections.onDidChangeClient : (listener) => connections.connectionFor(profile)?.onDidChangeClient(listener) ?? { dispose: () => undefined },
+  };
 }
 
 export interface LoadOptions {

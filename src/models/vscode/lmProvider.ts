@@ -5,7 +5,7 @@
 // remembered list it is loaded when VS Code first asks, and only when a key is set. When VS Code is told the list
 // changed: see lmAnnouncer.ts.
 import * as vscode from 'vscode';
-import type { GatewayConnection } from '../../gateway/connection';
+import type { GatewayConnections } from '../../gateway/connections';
 import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
 import type { ChatDelta } from '../../gateway/types';
 import type { Logger } from '../../util/logger';
@@ -16,7 +16,7 @@ import type { CatalogSnapshot, ModelCatalog } from '../core/modelCatalog';
 export const LM_VENDOR = 'model-gateway';
 
 
-type Connection = Pick<GatewayConnection, 'access' | 'origin' | 'state' | 'onDidChangeState'>;
+type Connection = Pick<GatewayConnections, 'access' | 'origin' | 'state' | 'onDidChangeState'>;
 
 export class GatewayChatModelProvider implements vscode.LanguageModelChatProvider<LmChatInformation & vscode.LanguageModelChatInformation>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();

@@ -1,7 +1,9 @@
 // UI adapter: one status bar item for the connection: no key, connected, unauthorized, rate limited (with a
-// countdown) or offline. Clicking it opens a menu with the actions that fit the state.
+// countdown) or offline, and the active profile when there are several (the tooltip says when the workspace is
+// bound to it). Clicking it opens a menu with the actions that fit the state, and the profile actions.
 import * as vscode from 'vscode';
-import type { ConnectionState, GatewayConnection } from '../../gateway/connection';
+import type { ConnectionState } from '../../gateway/connection';
+import type { GatewayConnections } from '../../gateway/connections';
 import { SHARED_COMMANDS } from '../core/commandIds';
 
 interface Look {
@@ -40,12 +42,13 @@ interface MenuItem extends vscode.QuickPickItem {
 
 export function menuFor(state: ConnectionState): MenuItem[] {
   const item = (label: string, command: string, detail?: string): MenuItem => ({ label, command, detail });
-  const common = [item('$(comment-discussion) New Chat', SHARED_COMMANDS.newChat), item('$(list-unordered) List Models', SHARED_COMMANDS.listModels), item('$(output) Open Logs', SHARED_COMMANDS.openLogs)];
+  const profiles = [item('$(arrow-swap) Switch Profile…', SHARED_COMMANDS.profilesSwitch), item('$(account) Profiles…', SHARED_COMMANDS.profilesMenu, 'Create, edit, rename, duplicate, delete, export or import profiles')];
+  const common = [item('$(comment-discussion) New Chat', SHARED_COMMANDS.newChat), item('$(list-unordered) List Models', SHARED_COMMANDS.listModels), item('$(output) Open Logs', SHARED_COMMANDS.openLogs), ...profiles];
   switch (state.kind) {
     case 'no-url':
-      return [item('$(globe) Set Gateway URL', SHARED_COMMANDS.setBaseUrl), item('$(output) Open Logs', SHARED_COMMANDS.openLogs)];
+      return [item('$(globe) Set Gateway URL', SHARED_COMMANDS.setBaseUrl), item('$(output) Open Logs', SHARED_COMMANDS.openLogs), ...profiles];
     case 'no-key':
-      return [item('$(key) Set API Key', SHARED_COMMANDS.setApiKey), item('$(globe) Change Gateway URL', SHARED_COMMANDS.setBaseUrl), item('$(output) Open Logs', SHARED_COMMANDS.openLogs)];
+      return [item('$(key) Set API Key', SHARED_COMMANDS.setApiKey), item('$(globe) Change Gateway URL', SHARED_COMMANDS.setBaseUrl), item('$(output) Open Logs', SHARED_COMMANDS.openLogs), ...profiles];
     case 'unauthorized':
     case 'forbidden':
       return [item('$(key) Replace API Key', SHARED_COMMANDS.rotateApiKey), item('$(pulse) Test Connection', SHARED_COMMANDS.testConnection), ...common];
@@ -56,15 +59,25 @@ export function menuFor(state: ConnectionState): MenuItem[] {
   }
 }
 
+/** Names the active profile when there are several, and says when this workspace is bound to it. */
+export function withProfile(look: Look, connection: Pick<GatewayConnections, 'active' | 'profiles' | 'workspaceBinding'>): Look {
+  const bound = connection.workspaceBinding?.id === connection.active.id;
+  if (connection.profiles.length < 2 && !bound) return look;
+  const name = connection.active.name;
+  const binding = bound ? ' (bound to this workspace: Use This Profile in This Workspace)' : '';
+  return { ...look, text: `${look.text} · ${name}`, tooltip: `Profile: ${name}${binding}. ${look.tooltip}` };
+}
+
 export class ConnectionStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('modelGateway.status', vscode.StatusBarAlignment.Right, 100);
   private countdown: ReturnType<typeof setInterval> | undefined;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly connection: GatewayConnection) {
+  constructor(private readonly connection: GatewayConnections) {
     this.item.name = 'Model Gateway';
     this.item.command = SHARED_COMMANDS.showStatusMenu;
-    this.subscription = new vscode.Disposable(connection.onDidChangeState(() => this.render()).dispose);
+    const subscriptions = [connection.onDidChangeState(() => this.render()), connection.onDidChangeActive(() => this.render()), connection.onDidChangeProfiles(() => this.render())];
+    this.subscription = new vscode.Disposable(() => subscriptions.forEach((s) => s.dispose()));
     this.render();
     this.item.show();
   }
@@ -81,7 +94,7 @@ export class ConnectionStatusBar implements vscode.Disposable {
 
   private render(): void {
     const state = this.connection.state;
-    const look = describeState(state, Date.now());
+    const look = withProfile(describeState(state, Date.now()), this.connection);
     this.item.text = look.text;
     this.item.tooltip = look.tooltip;
     this.item.backgroundColor = look.background;

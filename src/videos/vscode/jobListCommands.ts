@@ -16,7 +16,8 @@ export function refreshJob(ctx: VideoCommandContext, argument?: unknown): boolea
 
 export function refreshAll(ctx: VideoCommandContext): void {
   const origin = ctx.view.origin;
-  if (origin && ctx.view.store.isAuthBlocked(origin)) {
+  const lane = ctx.connection.slotOf();
+  if (origin && lane && ctx.view.store.isAuthBlocked(lane)) {
     ctx.ui.advise({ kind: 'auth', message: `Status checks wait for a working API key for ${origin}.`, actions: [SET_API_KEY] });
   }
   ctx.view.store.refreshAll();

@@ -3,12 +3,13 @@
 // poll settings, which the live store takes as they change.
 import type { ModelCatalog } from '../../models/core/modelCatalog';
 import * as vscode from 'vscode';
-import type { GatewayConnection } from '../../gateway/connection';
+import type { GatewayConnections } from '../../gateway/connections';
 import { adviceFor, REPLACE_API_KEY, SET_API_KEY } from '../../ui/core/errorAdvice';
 import type { VideoDefaults } from '../../settings/settings';
 import { showAdvice } from '../../ui/vscode/notify';
 import type { VideoJobsHost } from './sharedCommands';
-import type { VideoJobRecord } from '../core/jobRecord';
+import { laneOf, type VideoJobRecord } from '../core/jobRecord';
+import { slotOrigin } from '../../settings/profile';
 import { isRunning, type VideoJobNode } from '../core/jobPresentation';
 import type { JobsChange, JobStore, SetAsideBatch } from '../core/jobStore';
 import type { AuthRequired } from '../core/pollScheduler';
@@ -17,7 +18,7 @@ import { VideoJobsTreeProvider } from './videoJobsTreeView';
 type Subscription = { dispose(): void };
 
 export interface VideoFeatureDeps {
-  connection: GatewayConnection;
+  connection: GatewayConnections;
   /** The shared, cached model list. */
   models: Pick<ModelCatalog, 'load'>;
   settings(): VideoDefaults;
@@ -69,7 +70,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
       store.onDidChangePause(() => this.update()),
       store.onAuthRequired((required) => this.onAuthRequired(required)),
       vscode.window.onDidChangeWindowState((state) => store.setFocused(state.focused)),
-      deps.connection.onDidChangeClient(() => this.onClientChanged()),
+      deps.connection.onDidChangeAnyClient(() => this.onClientChanged()),
       deps.onDidChangeKey((origin) => store.resumeAuth(origin)),
       deps.onDidChangeSettings(() => this.onSettingsChanged()),
     );
@@ -86,14 +87,20 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     return { ...this.bounds };
   }
 
+  /** Every profile's jobs on the gateway it uses now (a switch hides none); a job of an origin no profile uses stays hidden. */
   visibleJobs(): VideoJobRecord[] {
-    const origin = this.origin;
-    return origin ? this.store.jobs(origin) : [];
+    return this.store.jobs(this.lanes());
+  }
+
+  /** The lanes shown: each profile's key slot on its current origin (see laneOf). */
+  private lanes(): Set<string> {
+    const connections = this.deps.connection;
+    return new Set(connections.profiles.map((p) => connections.slotOf(p.id)).filter((slot): slot is string => slot !== undefined));
   }
 
   private visibleJob(key: string): VideoJobRecord | undefined {
     const record = this.store.get(key);
-    return record && record.origin === this.origin ? record : undefined;
+    return record && this.lanes().has(laneOf(record)) ? record : undefined;
   }
 
   selection(): readonly VideoJobNode[] {
@@ -130,27 +137,28 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
 
   private message(): string | undefined {
     const origin = this.origin;
-    if (!origin) return undefined;
+    const lane = this.deps.connection.slotOf();
+    if (!origin || !lane) return undefined;
     const host = new URL(origin).host;
-    const pausedUntil = this.store.pausedUntil(origin);
+    const pausedUntil = this.store.pausedUntil(lane);
     if (pausedUntil !== undefined) return `Rate limited by ${host}: status checks resume at ${new Date(pausedUntil).toLocaleTimeString()}.`;
-    if (this.store.isAuthBlocked(origin)) return `Status checks are paused: ${host} did not accept the API key. Set a key to resume.`;
+    if (this.store.isAuthBlocked(lane)) return `Status checks are paused: ${host} did not accept the API key. Set a key to resume.`;
     return undefined;
   }
 
   private onAuthRequired(required: AuthRequired): void {
     this.update();
-    if (!this.options.primary || required.origin !== this.origin) return;
-    const advice = adviceFor(required.error, { origin: required.origin, retriesAutomatically: true });
+    // `required.origin` is the lane (a profile on an origin): its jobs wait for that profile's key.
+    if (!this.options.primary || !this.lanes().has(required.origin)) return;
+    const advice = adviceFor(required.error, { origin: slotOrigin(required.origin), retriesAutomatically: true });
     advice.message = `Video status checks are paused. ${advice.message}`;
     if (!advice.actions.some((a) => a.command === SET_API_KEY.command || a.command === REPLACE_API_KEY.command)) advice.actions.unshift(SET_API_KEY);
     void showAdvice(advice, 'warning');
   }
 
   private onClientChanged(): void {
-    // The gateway or its key changed: jobs of the (new) current gateway may be polled again.
-    const origin = this.origin;
-    if (origin) this.store.resumeAuth(origin);
+    // A gateway or key changed: the jobs of every profile's current gateway may be polled again.
+    for (const lane of this.lanes()) this.store.resumeAuth(lane);
     this.refresh();
   }
 

@@ -1,0 +1,202 @@
+// Every profile's connection, and which profile this window uses. There is one way in: `access(profile?)` gives the
+// API of a profile (this window's active one when none is named) with that profile's key for that profile's origin,
+// or says what is missing. The active profile changes only through switchTo, which only the user's command calls:
+// nothing here switches on an error, on focus or when another window switches.
+import { Emitter, type Event } from '../util/events';
+import type { Clock } from '../util/clock';
+import type { GatewaySettings } from '../settings/settings';
+import { DEFAULT_PROFILE_ID, findProfile, isDefaultProfile, profileGateway, type Profile } from '../settings/profile';
+import { GatewayConnection, type ClientFactory, type ConnectionState, type GatewayAccess, type KeySource } from './connection';
+import type { ProxySetting } from './proxy';
+import type { OpenResultOptions } from './resultFetch';
+
+/** The profile list as the connections read it (auth's ProfileStore). */
+export interface ProfileSource {
+  readonly profiles: readonly Profile[];
+  readonly onDidChange: Event<readonly Profile[]>;
+}
+
+type FetchOptions = Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'>;
+
+export class GatewayConnections {
+  private readonly connections = new Map<string, GatewayConnection>();
+  private readonly stateChanged = new Emitter<ConnectionState>();
+  private readonly clientChanged = new Emitter<void>();
+  private readonly activeChanged = new Emitter<Profile>();
+  private readonly anyClientChanged = new Emitter<string>();
+  /** The active profile's state; fires on a switch too. */
+  readonly onDidChangeState: Event<ConnectionState> = this.stateChanged.event;
+  /** The active profile's gateway, key or client options changed, or another profile became active. */
+  readonly onDidChangeClient: Event<void> = this.clientChanged.event;
+  /** Any profile's client changed (with its id): the models a profile offers may differ. */
+  readonly onDidChangeAnyClient: Event<string> = this.anyClientChanged.event;
+  readonly onDidChangeActive: Event<Profile> = this.activeChanged.event;
+  private activeId: string;
+  private bound: string | undefined;
+  private readonly subscriptions: Array<{ dispose(): void }> = [];
+
+  constructor(
+    private readonly source: ProfileSource,
+    private gateway: GatewaySettings,
+    private readonly keys: KeySource,
+    private readonly createClient: ClientFactory,
+    private readonly clock: Clock,
+    private proxy?: ProxySetting,
+    activeId: string = DEFAULT_PROFILE_ID,
+  ) {
+    this.activeId = findProfile(source.profiles, activeId)?.id ?? DEFAULT_PROFILE_ID;
+    this.subscriptions.push(source.onDidChange(() => this.syncProfiles()));
+  }
+
+  /** The profile list changed (here or in another window). */
+  get onDidChangeProfiles(): Event<readonly Profile[]> {
+    return this.source.onDidChange;
+  }
+
+  get profiles(): readonly Profile[] {
+    return this.source.profiles;
+  }
+
+  /** This window's profile. */
+  get active(): Profile {
+    return this.profile(this.activeId) ?? this.source.profiles[0];
+  }
+
+  profile(idOrName: string | undefined): Profile | undefined {
+    return findProfile(this.source.profiles, idOrName ?? this.activeId);
+  }
+
+  /** The profile this workspace is bound to ("Use This Profile in This Workspace"), if any. */
+  get workspaceBinding(): Profile | undefined {
+    return this.bound === undefined ? undefined : this.profile(this.bound);
+  }
+
+  /** Records the workspace's binding (kept in workspaceState by the auth feature), for the status bar. */
+  setWorkspaceBinding(id: string | undefined): void {
+    this.bound = id;
+    this.activeChanged.fire(this.active);
+  }
+
+  /** Makes another profile this window's; only the user's command (or a script's) calls this. */
+  switchTo(idOrName: string): Profile | undefined {
+    const profile = this.profile(idOrName);
+    if (!profile) return undefined;
+    if (profile.id === this.activeId) return profile;
+    this.activeId = profile.id;
+    this.activeChanged.fire(profile);
+    this.clientChanged.fire();
+    this.stateChanged.fire(this.state);
+    void this.refreshKeyState();
+    return profile;
+  }
+
+  /** The connection of a profile (the active one when none is named); undefined for a profile that does not exist. */
+  connectionFor(idOrName?: string): GatewayConnection | undefined {
+    const profile = this.profile(idOrName);
+    if (!profile) return undefined;
+    let connection = this.connections.get(profile.id);
+    if (!connection) {
+      connection = new GatewayConnection(profileGateway(profile, this.gateway), this.keys, this.createClient, this.clock, this.proxy, profile.id);
+      const id = profile.id;
+      connection.onDidChangeState((state) => id === this.activeId && this.stateChanged.fire(state));
+      connection.onDidChangeClient(() => {
+        this.anyClientChanged.fire(id);
+        if (id === this.activeId) this.clientChanged.fire();
+      });
+      this.connections.set(profile.id, connection);
+    }
+    return connection;
+  }
+
+  /**
+   * The one way to the gateway: the API of a profile (by id or name; this window's active profile when none is
+   * given), with that profile's key for its origin only, or what is missing.
+   */
+  async access(profile?: string): Promise<GatewayAccess> {
+    const connection = this.connectionFor(profile);
+    if (!connection) return { ok: false, missing: 'url', profile };
+    return connection.access();
+  }
+
+  /**
+   * The API of the profile whose key slot is `slot` (keySlot(profile, origin)), as long as that profile still
+   * reaches that origin: a job or a link keeps to the profile and origin it was made with, whichever is active.
+   */
+  async accessSlot(slot: string): Promise<GatewayAccess> {
+    for (const profile of this.source.profiles) {
+      const connection = this.connectionFor(profile.id);
+      if (connection?.slot === slot) return connection.access();
+    }
+    return { ok: false, missing: 'key' };
+  }
+
+  /** The proxy, and credentials for the profile's own origin, for fetching a result link as the client would. */
+  async resultFetchOptions(profile?: string): Promise<FetchOptions> {
+    const connection = this.connectionFor(profile) ?? this.connectionFor(DEFAULT_PROFILE_ID)!;
+    const options = await connection.resultFetchOptions();
+    return profile === undefined || this.profile(profile) ? options : { proxy: options.proxy, ...(options.proxyStrictSSL === false && { proxyStrictSSL: false }) };
+  }
+
+  /** The key slot of a profile on its current origin: where its key lives, and the name its video jobs poll under. */
+  slotOf(profile?: string): string | undefined {
+    return this.connectionFor(profile)?.slot;
+  }
+
+  /** The active profile's gateway (what the status bar, the welcome views and messages name). */
+  get origin(): string | undefined {
+    return this.connectionFor()?.origin;
+  }
+
+  get baseUrl(): string | undefined {
+    return this.connectionFor()?.baseUrl;
+  }
+
+  get state(): ConnectionState {
+    return this.connectionFor()?.state ?? { kind: 'no-url' };
+  }
+
+  refreshKeyState(): Promise<ConnectionState> {
+    return this.connectionFor()?.refreshKeyState() ?? Promise.resolve(this.state);
+  }
+
+  /** New user settings: the Default profile's gateway, and every profile's timeouts, paths and proxy. */
+  updateSettings(gateway: GatewaySettings, proxy?: ProxySetting): void {
+    this.gateway = gateway;
+    this.proxy = proxy;
+    this.syncProfiles();
+  }
+
+  /** Which profiles have a key for their origin now (no network). */
+  async profilesWithKeys(): Promise<Profile[]> {
+    const withKeys: Profile[] = [];
+    for (const profile of this.source.profiles) {
+      const slot = this.slotOf(profile.id);
+      if (slot && (await this.keys.has(slot))) withKeys.push(profile);
+    }
+    return withKeys;
+  }
+
+  /** Applies the profile list and settings to each connection; a deleted profile's connection is closed. */
+  private syncProfiles(): void {
+    for (const [id, connection] of this.connections) {
+      const profile = this.source.profiles.find((p) => p.id === id);
+      if (profile) connection.updateSettings(profileGateway(profile, this.gateway), this.proxy);
+      else {
+        connection.dispose();
+        this.connections.delete(id);
+      }
+    }
+    // The active profile was deleted in another window: this window falls back to Default and says so in the status bar.
+    if (!this.source.profiles.some((p) => p.id === this.activeId) && !isDefaultProfile(this.activeId)) this.switchTo(DEFAULT_PROFILE_ID);
+  }
+
+  dispose(): void {
+    for (const connection of this.connections.values()) connection.dispose();
+    this.connections.clear();
+    for (const s of this.subscriptions) s.dispose();
+    this.stateChanged.dispose();
+    this.clientChanged.dispose();
+    this.activeChanged.dispose();
+    this.anyClientChanged.dispose();
+  }
+}
