@@ -4,8 +4,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ApiKeyStore } from './auth/core/apiKeyStore';
-import { ProfileStore } from './auth/core/profileStore';
-import { initialProfile } from './auth/core/profileChoice';
 import { authFeature } from './auth/vscode/feature';
 import { chatFeature } from './chat/vscode/feature';
 import { CHAT_VIEW_TYPE } from './chatProtocol/viewType';
@@ -22,7 +20,6 @@ import { ExtensionContextKeys } from './ui/vscode/contextKeys';
 import type { FeatureDefinition, SharedServices } from './ui/vscode/featureDefinition';
 import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscode/vscodeSettings';
 import { realClock } from './util/clock';
-import { NodeFileSystem } from './util/storeFileSystem';
 import { videosFeature } from './videos/vscode/feature';
 
 /**
@@ -52,10 +49,9 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
 
   let settings = readSettings(vscodeSettingsSource());
   const keys = new ApiKeyStore(context.secrets, context.globalState);
-  // Profiles are read after activation (a file); until then Default, which the settings describe, is all there is.
-  const profiles = new ProfileStore(new NodeFileSystem(context.globalStorageUri.fsPath), realClock);
-  const connection = new GatewayConnections(profiles, settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting());
-  context.subscriptions.push(keys, profiles, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
+  // Profiles are read right after activation (auth feature); until then Default, which the settings describe, is all there is.
+  const connection = new GatewayConnections(settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting());
+  context.subscriptions.push(keys, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
 
   const settingsChanged = new vscode.EventEmitter<void>();
   const reportSettingsProblems = settingsProblemReporter(log);
@@ -87,8 +83,6 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   let runningJobs = (_slot: string): number => 0;
   authFeature.activate({
     ...services,
-    profiles,
-    initialProfile: initialProfile(context.workspaceState, context.globalState),
     runningJobs: (slot) => runningJobs(slot),
     defaultGateway: () => ({ baseUrl: settings.gateway.baseUrl, headers: settings.gateway.headers }),
   });
@@ -111,7 +105,6 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     testing.features = FEATURES.map(({ name, commands, views }) => ({ name, commands: Object.values(commands), views }));
     // Which of the extension's files activation loaded (the rest load on first use): the startup bench and a host test.
     testing.loadedAtActivation = Object.keys(require.cache).filter((file) => path.dirname(file) === __dirname).map((file) => path.basename(file));
-    testing.profiles = profiles;
     return {
       get connection() {
         return connection.connectionFor()!;

@@ -5,16 +5,10 @@
 import { Emitter, type Event } from '../util/events';
 import type { Clock } from '../util/clock';
 import type { GatewaySettings } from '../settings/settings';
-import { DEFAULT_PROFILE_ID, findProfile, isDefaultProfile, profileGateway, type Profile } from '../settings/profile';
+import { DEFAULT_PROFILE_ID, defaultProfile, findProfile, isDefaultProfile, profileGateway, type Profile } from '../settings/profile';
 import { GatewayConnection, type ClientFactory, type ConnectionState, type GatewayAccess, type KeySource } from './connection';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
-
-/** The profile list as the connections read it (auth's ProfileStore). */
-export interface ProfileSource {
-  readonly profiles: readonly Profile[];
-  readonly onDidChange: Event<readonly Profile[]>;
-}
 
 type FetchOptions = Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'>;
 
@@ -31,39 +25,41 @@ export class GatewayConnections {
   /** Any profile's client changed (with its id): the models a profile offers may differ. */
   readonly onDidChangeAnyClient: Event<string> = this.anyClientChanged.event;
   readonly onDidChangeActive: Event<Profile> = this.activeChanged.event;
-  private activeId: string;
+  private readonly profilesChanged = new Emitter<readonly Profile[]>();
+  /** The profile list changed (here or in another window). */
+  readonly onDidChangeProfiles: Event<readonly Profile[]> = this.profilesChanged.event;
+  /** Until the profile store has read its file (after activation), Default, which the settings describe, is all there is. */
+  private list: readonly Profile[] = [defaultProfile()];
+  private activeId: string = DEFAULT_PROFILE_ID;
   private bound: string | undefined;
-  private readonly subscriptions: Array<{ dispose(): void }> = [];
 
   constructor(
-    private readonly source: ProfileSource,
     private gateway: GatewaySettings,
     private readonly keys: KeySource,
     private readonly createClient: ClientFactory,
     private readonly clock: Clock,
     private proxy?: ProxySetting,
-    activeId: string = DEFAULT_PROFILE_ID,
-  ) {
-    this.activeId = findProfile(source.profiles, activeId)?.id ?? DEFAULT_PROFILE_ID;
-    this.subscriptions.push(source.onDidChange(() => this.syncProfiles()));
-  }
-
-  /** The profile list changed (here or in another window). */
-  get onDidChangeProfiles(): Event<readonly Profile[]> {
-    return this.source.onDidChange;
-  }
+  ) {}
 
   get profiles(): readonly Profile[] {
-    return this.source.profiles;
+    return this.list;
+  }
+
+  /** The profile store's list (read, or changed here or in another window). */
+  setProfiles(profiles: readonly Profile[]): void {
+    if (profiles.length === 0) return;
+    this.list = profiles;
+    this.syncProfiles();
+    this.profilesChanged.fire(profiles);
   }
 
   /** This window's profile. */
   get active(): Profile {
-    return this.profile(this.activeId) ?? this.source.profiles[0];
+    return this.profile(this.activeId) ?? this.list[0];
   }
 
   profile(idOrName: string | undefined): Profile | undefined {
-    return findProfile(this.source.profiles, idOrName ?? this.activeId);
+    return findProfile(this.list, idOrName ?? this.activeId);
   }
 
   /** The profile this workspace is bound to ("Use This Profile in This Workspace"), if any. */
@@ -123,7 +119,7 @@ export class GatewayConnections {
    * reaches that origin: a job or a link keeps to the profile and origin it was made with, whichever is active.
    */
   async accessSlot(slot: string): Promise<GatewayAccess> {
-    for (const profile of this.source.profiles) {
+    for (const profile of this.list) {
       const connection = this.connectionFor(profile.id);
       if (connection?.slot === slot) return connection.access();
     }
@@ -166,20 +162,10 @@ export class GatewayConnections {
     this.syncProfiles();
   }
 
-  /** Which profiles have a key for their origin now (no network). */
-  async profilesWithKeys(): Promise<Profile[]> {
-    const withKeys: Profile[] = [];
-    for (const profile of this.source.profiles) {
-      const slot = this.slotOf(profile.id);
-      if (slot && (await this.keys.has(slot))) withKeys.push(profile);
-    }
-    return withKeys;
-  }
-
   /** Applies the profile list and settings to each connection; a deleted profile's connection is closed. */
   private syncProfiles(): void {
     for (const [id, connection] of this.connections) {
-      const profile = this.source.profiles.find((p) => p.id === id);
+      const profile = this.list.find((p) => p.id === id);
       if (profile) connection.updateSettings(profileGateway(profile, this.gateway), this.proxy);
       else {
         connection.dispose();
@@ -187,13 +173,13 @@ export class GatewayConnections {
       }
     }
     // The active profile was deleted in another window: this window falls back to Default and says so in the status bar.
-    if (!this.source.profiles.some((p) => p.id === this.activeId) && !isDefaultProfile(this.activeId)) this.switchTo(DEFAULT_PROFILE_ID);
+    if (!this.list.some((p) => p.id === this.activeId) && !isDefaultProfile(this.activeId)) this.switchTo(DEFAULT_PROFILE_ID);
   }
 
   dispose(): void {
     for (const connection of this.connections.values()) connection.dispose();
     this.connections.clear();
-    for (const s of this.subscriptions) s.dispose();
+    this.profilesChanged.dispose();
     this.stateChanged.dispose();
     this.clientChanged.dispose();
     this.activeChanged.dispose();

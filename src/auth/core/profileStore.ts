@@ -10,7 +10,8 @@ import { Emitter, type Event } from '../../util/events';
 import { withFileLock, type LockOptions } from '../../util/fileLock';
 import { isRecord } from '../../util/records';
 import { processIsAlive, watchFolder, type StoreFileSystem } from '../../util/storeFileSystem';
-import { checkProfileInput, defaultProfile, findProfile, freeName, isDefaultProfile, readProfile, writeProfile, type Profile, type ProfileInput } from '../../settings/profile';
+import { defaultProfile, findProfile, isDefaultProfile, type Profile, type ProfileInput } from '../../settings/profile';
+import { checkProfileInput, freeName, readProfile, writeProfile } from '../../settings/profileCheck';
 
 export const PROFILES_FILE = 'profiles.json';
 const MAX_BYTES = 1024 * 1024;

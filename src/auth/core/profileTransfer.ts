@@ -2,7 +2,8 @@
 // budgets, never a key (keys stay in SecretStorage). An import never replaces a profile: a name already taken is
 // either skipped or imported as a copy under a free name, as the user chooses.
 import { isRecord } from '../../util/records';
-import { freeName, isDefaultProfile, writeProfile, type Profile, type ProfileInput } from '../../settings/profile';
+import { isDefaultProfile, type Profile, type ProfileInput } from '../../settings/profile';
+import { freeName, writeProfile } from '../../settings/profileCheck';
 
 export const EXPORT_FORMAT = 'modelGateway.profiles';
 const MAX_IMPORT_BYTES = 1024 * 1024;

@@ -5,17 +5,29 @@ import * as vscode from 'vscode';
 import { vscodeUserInterface } from '../../ui/vscode/userInterface';
 import type { ApiKeyStore } from '../core/apiKeyStore';
 import type { GatewayConnections } from '../../gateway/connections';
-import { isDefaultProfile, keySlot, profileGateway, type Profile } from '../../settings/profile';
+import { isDefaultProfile, keySlot, profileGateway, slotOrigin, type Profile } from '../../settings/profile';
+import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 import type { ProfileStore } from '../core/profileStore';
 import { adviceFor } from '../../ui/core/errorAdvice';
 import { parseBaseUrl, readSettings, SECTION } from '../../settings/settings';
 import { vscodeSettingsSource } from '../../ui/vscode/vscodeSettings';
 import { showAdvice } from '../../ui/vscode/notify';
 import type { HandlersFor } from '../../ui/vscode/commands';
-import type { KEY_COMMANDS } from './feature';
+import type { AUTH_COMMANDS, KEY_COMMANDS } from './feature';
+import { ProfileCommands, type ProfileCommandDeps } from './profileCommands';
 
-// Loaded with the key commands (this file is the feature's first-use chunk).
-export { ProfileCommands } from './profileCommands';
+/**
+ * Every auth command (this file is the feature's first-use file). Each waits for the profile list, read right
+ * after activation, so a command run at startup sees the profiles.
+ */
+export function authHandlers(deps: Omit<ProfileCommandDeps, 'profiles' | 'ui' | 'keys'> & { profiles: Promise<ProfileStore>; keys: ApiKeyStore }): HandlersFor<typeof AUTH_COMMANDS> {
+  const ready = deps.profiles.then((profiles) => ({
+    ...new KeyCommands(deps.keys, deps.connection, profiles).handlers(),
+    ...new ProfileCommands({ ...deps, profiles, ui: vscodeUserInterface }).handlers(),
+  }));
+  const names = ['setApiKey', 'rotateApiKey', 'clearApiKey', 'setBaseUrl', 'profilesMenu', 'profilesSwitch', 'profilesCreate', 'profilesEdit', 'profilesRename', 'profilesDuplicate', 'profilesDelete', 'profilesUseInWorkspace', 'profilesExport', 'profilesImport'] as const;
+  return Object.fromEntries(names.map((name) => [name, async (...args: unknown[]) => ((await ready)[name] as (...a: unknown[]) => unknown)(...args)])) as HandlersFor<typeof AUTH_COMMANDS>;
+}
 
 export class KeyCommands {
   constructor(
@@ -170,4 +182,21 @@ export class KeyCommands {
     if (choice === set && isDefaultProfile(profile) && (await this.setBaseUrl(undefined))) return this.originOf(profile);
     return undefined;
   }
+}
+
+/**
+ * Keys saved earlier but gone now mean VS Code found no keyring and kept secrets in memory only. Say so once
+ * per loss, plainly, and forget those origins so the warning does not repeat.
+ */
+export async function warnAboutLostKeys(keys: ApiKeyStore, lost: string[]): Promise<void> {
+  await keys.forget(lost);
+  const setKey = 'Set API Key';
+  const learnMore = 'Learn More';
+  const choice = await vscode.window.showWarningMessage(
+    `The API key for ${[...new Set(lost.map(slotOrigin))].join(', ')} did not survive the restart: VS Code could not reach a system keyring, so it kept secrets in memory only. Set the key again, and install or unlock a keyring (for example gnome-keyring) to keep it.`,
+    setKey,
+    learnMore,
+  );
+  if (choice === setKey) await vscode.commands.executeCommand(SHARED_COMMANDS.setApiKey);
+  if (choice === learnMore) await vscode.env.openExternal(vscode.Uri.parse('https://code.visualstudio.com/docs/configure/settings-sync#_troubleshooting-keychain-issues'));
 }

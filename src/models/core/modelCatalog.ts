@@ -1,6 +1,5 @@
 // The gateway's model list, shared by every feature: loaded through the connection when first asked for, kept for
 // a short time, dropped when the gateway or key changes. Concurrent callers share one request.
-import type { GatewayConnections } from '../../gateway/connections';
 import type { GatewayApi, Model } from '../../gateway/types';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
@@ -26,25 +25,11 @@ export interface CatalogSnapshot {
   readonly remembered?: true;
 }
 
-/** What the catalog needs from a profile's connection. */
+/** What the catalog needs from the connections (the active profile's gateway; access() is the one way in). */
 export interface ModelSource {
   readonly origin: string | undefined;
-  api(): Promise<GatewayApi | undefined>;
+  access(): Promise<{ ok: true; api: GatewayApi } | { ok: false }>;
   readonly onDidChangeClient: Event<void>;
-}
-
-/** A profile's connection as a catalog's source (the active profile's when none is named). */
-export function modelSourceFor(connections: Pick<GatewayConnections, 'access' | 'connectionFor' | 'onDidChangeClient'>, profile?: string): ModelSource {
-  return {
-    get origin() {
-      return connections.connectionFor(profile)?.origin;
-    },
-    api: async () => {
-      const access = await connections.access(profile);
-      return access.ok ? access.api : undefined;
-    },
-    onDidChangeClient: profile === undefined ? connections.onDidChangeClient : (listener) => connections.connectionFor(profile)?.onDidChangeClient(listener) ?? { dispose: () => undefined },
-  };
 }
 
 export interface LoadOptions {
@@ -124,7 +109,8 @@ export class ModelCatalog implements Disposable {
 
   private async fetch(): Promise<CatalogSnapshot | undefined> {
     const generation = this.generation;
-    const api = await this.source.api();
+    const access = await this.source.access();
+    const api = access.ok ? access.api : undefined;
     const origin = this.source.origin;
     if (generation !== this.generation) return this.load();
     if (!api || !origin) return undefined;

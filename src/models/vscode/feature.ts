@@ -9,7 +9,7 @@ import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefin
 import { vscodeProxySetting } from '../../ui/vscode/vscodeSettings';
 import { lazy } from '../../util/lazy';
 import { GatewayChatModelProvider, LM_VENDOR } from './lmProvider';
-import { DEFAULT_TTL_MS, ModelCatalog, modelSourceFor } from '../core/modelCatalog';
+import { DEFAULT_TTL_MS, ModelCatalog } from '../core/modelCatalog';
 import { RememberedModels } from '../core/rememberedModels';
 
 export const MODEL_COMMANDS = {
@@ -24,7 +24,7 @@ export const modelsFeature = defineFeature({
   commands: MODEL_COMMANDS,
   views: [],
   activate({ context, log, keys, connection, clock, settings, register, testing }: ModelsNeeds): ModelCatalog {
-    const models = new ModelCatalog(modelSourceFor(connection), clock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
+    const models = new ModelCatalog(connection, clock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
     const lmProvider = new GatewayChatModelProvider(models, connection, log);
     const modelCommands = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -64,7 +64,7 @@ export function withProfile(look: Look, connection: Pick<GatewayConnections, 'ac
   const bound = connection.workspaceBinding?.id === connection.active.id;
   if (connection.profiles.length < 2 && !bound) return look;
   const name = connection.active.name;
-  const binding = bound ? ' (bound to this workspace: Use This Profile in This Workspace)' : '';
+  const binding = bound ? ' (bound to this workspace)' : '';
   return { ...look, text: `${look.text} · ${name}`, tooltip: `Profile: ${name}${binding}. ${look.tooltip}` };
 }
 
