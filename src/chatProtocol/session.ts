@@ -19,6 +19,11 @@ export interface ChatSettings {
    * lists. Absent in sessions saved before the slash commands.
    */
   mediaModels?: MediaModels;
+  /**
+   * The profile the chat runs under (its gateway and key), kept from the chat's start whichever profile is active
+   * later; absent: Default (chats saved before profiles).
+   */
+  profile?: string;
 }
 
 export type MediaKind = 'image' | 'video' | 'speech';
