@@ -16,15 +16,13 @@ export class GatewayConnections {
   private readonly connections = new Map<string, GatewayConnection>();
   private readonly stateChanged = new Emitter<ConnectionState>();
   private readonly clientChanged = new Emitter<void>();
-  private readonly activeChanged = new Emitter<Profile>();
   private readonly anyClientChanged = new Emitter<string>();
-  /** The active profile's state; fires on a switch too. */
+  /** The active profile's state; fires on a switch (and a change of the workspace binding) too. */
   readonly onDidChangeState: Event<ConnectionState> = this.stateChanged.event;
   /** The active profile's gateway, key or client options changed, or another profile became active. */
   readonly onDidChangeClient: Event<void> = this.clientChanged.event;
   /** Any profile's client changed (with its id): the models a profile offers may differ. */
   readonly onDidChangeAnyClient: Event<string> = this.anyClientChanged.event;
-  readonly onDidChangeActive: Event<Profile> = this.activeChanged.event;
   private readonly profilesChanged = new Emitter<readonly Profile[]>();
   /** The profile list changed (here or in another window). */
   readonly onDidChangeProfiles: Event<readonly Profile[]> = this.profilesChanged.event;
@@ -70,7 +68,7 @@ export class GatewayConnections {
   /** Records the workspace's binding (kept in workspaceState by the auth feature), for the status bar. */
   setWorkspaceBinding(id: string | undefined): void {
     this.bound = id;
-    this.activeChanged.fire(this.active);
+    this.stateChanged.fire(this.state);
   }
 
   /** Makes another profile this window's; only the user's command (or a script's) calls this. */
@@ -79,7 +77,6 @@ export class GatewayConnections {
     if (!profile) return undefined;
     if (profile.id === this.activeId) return profile;
     this.activeId = profile.id;
-    this.activeChanged.fire(profile);
     this.clientChanged.fire();
     this.stateChanged.fire(this.state);
     void this.refreshKeyState();
@@ -126,11 +123,12 @@ export class GatewayConnections {
     return { ok: false, missing: 'key' };
   }
 
-  /** The proxy, and credentials for the profile's own origin, for fetching a result link as the client would. */
-  async resultFetchOptions(profile?: string): Promise<FetchOptions> {
-    const connection = this.connectionFor(profile) ?? this.connectionFor(DEFAULT_PROFILE_ID)!;
-    const options = await connection.resultFetchOptions();
-    return profile === undefined || this.profile(profile) ? options : { proxy: options.proxy, ...(options.proxyStrictSSL === false && { proxyStrictSSL: false }) };
+  /**
+   * The proxy, and the profile's key with its headers scoped to its own origin (the fetch sends them nowhere else),
+   * for fetching a result link as the client would. An unknown profile gets Default's, scoped to Default's origin.
+   */
+  resultFetchOptions(profile?: string): Promise<FetchOptions> {
+    return (this.connectionFor(profile) ?? this.connectionFor(DEFAULT_PROFILE_ID)!).resultFetchOptions();
   }
 
   /** The key slot of a profile on its current origin: where its key lives, and the name its video jobs poll under. */
@@ -182,7 +180,6 @@ export class GatewayConnections {
     this.profilesChanged.dispose();
     this.stateChanged.dispose();
     this.clientChanged.dispose();
-    this.activeChanged.dispose();
     this.anyClientChanged.dispose();
   }
 }

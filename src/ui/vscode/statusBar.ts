@@ -64,8 +64,7 @@ export function withProfile(look: Look, connection: Pick<GatewayConnections, 'ac
   const bound = connection.workspaceBinding?.id === connection.active.id;
   if (connection.profiles.length < 2 && !bound) return look;
   const name = connection.active.name;
-  const binding = bound ? ' (bound to this workspace)' : '';
-  return { ...look, text: `${look.text} · ${name}`, tooltip: `Profile: ${name}${binding}. ${look.tooltip}` };
+  return { ...look, text: `${look.text} · ${name}`, tooltip: `Profile: ${name}${bound ? ' (bound to this workspace)' : ''}. ${look.tooltip}` };
 }
 
 export class ConnectionStatusBar implements vscode.Disposable {
@@ -76,7 +75,7 @@ export class ConnectionStatusBar implements vscode.Disposable {
   constructor(private readonly connection: GatewayConnections) {
     this.item.name = 'Model Gateway';
     this.item.command = SHARED_COMMANDS.showStatusMenu;
-    const subscriptions = [connection.onDidChangeState(() => this.render()), connection.onDidChangeActive(() => this.render()), connection.onDidChangeProfiles(() => this.render())];
+    const subscriptions = [connection.onDidChangeState(() => this.render()), connection.onDidChangeProfiles(() => this.render())];
     this.subscription = new vscode.Disposable(() => subscriptions.forEach((s) => s.dispose()));
     this.render();
     this.item.show();

@@ -49,6 +49,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   private bounds: { minMs: number; maxMs: number };
   private readonly subscriptions: Subscription[] = [];
   /** The value last given to the `modelGateway.videoJobs.empty` context key. */
+  private severalProfiles = false;
   private shownEmpty: boolean | undefined;
 
   constructor(
@@ -57,7 +58,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   ) {
     this.bounds = pollBoundsOf(deps.settings());
     this.store = deps.createStore(deps.settings());
-    this.provider = new VideoJobsTreeProvider({ jobs: () => this.visibleJobs(), get: (key) => this.visibleJob(key) });
+    this.provider = new VideoJobsTreeProvider({ jobs: () => this.visibleJobs(), get: (key) => this.visibleJob(key), profileLabel: (record) => this.profileLabel(record) });
     this.treeView = options.treeViewId ? vscode.window.createTreeView(options.treeViewId, { treeDataProvider: this.provider, showCollapseAll: false }) : undefined;
     const store = this.store;
     this.subscriptions.push(
@@ -98,6 +99,11 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     return new Set(connections.profiles.map((p) => connections.slotOf(p.id)).filter((slot): slot is string => slot !== undefined));
   }
 
+  /** Jobs are labelled with their profile's name when more than one profile's jobs are shown (worked out in update()). */
+  private profileLabel(record: VideoJobRecord): string | undefined {
+    return this.severalProfiles ? this.deps.connection.profile(record.profile ?? 'default')?.name : undefined;
+  }
+
   private visibleJob(key: string): VideoJobRecord | undefined {
     const record = this.store.get(key);
     return record && this.lanes().has(laneOf(record)) ? record : undefined;
@@ -121,6 +127,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   /** The badge (the shown jobs still running), the message and the context key; the tree refreshes its own elements. */
   private update(): void {
     const jobs = this.visibleJobs();
+    this.severalProfiles = new Set(jobs.map((r) => r.profile)).size > 1;
     if (this.treeView) {
       const running = jobs.filter(isRunning).length;
       this.treeView.badge = running > 0 ? { value: running, tooltip: `${running} video job${running === 1 ? '' : 's'} running` } : undefined;

@@ -63,7 +63,7 @@ describe('GatewayConnections (profiles)', () => {
   it('switches only when told, and a profile keeps its key after a switch', async () => {
     const { connections } = await setUp();
     const states: string[] = [];
-    connections.onDidChangeActive((p) => states.push(p.name));
+    connections.onDidChangeClient(() => states.push(connections.active.name));
     assert.equal(connections.active.id, 'default');
     assert.equal(connections.switchTo('Work')?.id, 'p-work');
     assert.equal(connections.origin, 'https://a.example');
