@@ -63,6 +63,8 @@ const CHUNKS = {
   // The profile list, read right after activation.
   profileStartup: join(root, 'src', 'auth', 'vscode', 'profileStartup.ts'),
   modelCommands: join(root, 'src', 'models', 'vscode', 'modelCommands.ts'),
+  // VS Code's chat with several profiles: the other profiles' models.
+  lmProfiles: join(root, 'src', 'models', 'vscode', 'lmProfiles.ts'),
 };
 /** Modules used by more than one lazy file (and not by extension.js) are bundled into this one. */
 const SHARED = 'shared';

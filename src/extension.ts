@@ -84,7 +84,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   authFeature.activate({
     ...services,
     runningJobs: (slot) => runningJobs(slot),
-    defaultGateway: () => ({ baseUrl: settings.gateway.baseUrl, headers: settings.gateway.headers }),
+    defaultGateway: () => settings.gateway,
   });
   diagnosticsFeature.activate(services);
   const models = modelsFeature.activate(services);

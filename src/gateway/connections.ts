@@ -16,20 +16,18 @@ export class GatewayConnections {
   private readonly connections = new Map<string, GatewayConnection>();
   private readonly stateChanged = new Emitter<ConnectionState>();
   private readonly clientChanged = new Emitter<void>();
-  private readonly anyClientChanged = new Emitter<string>();
   /** The active profile's state; fires on a switch (and a change of the workspace binding) too. */
   readonly onDidChangeState: Event<ConnectionState> = this.stateChanged.event;
   /** The active profile's gateway, key or client options changed, or another profile became active. */
   readonly onDidChangeClient: Event<void> = this.clientChanged.event;
-  /** Any profile's client changed (with its id): the models a profile offers may differ. */
-  readonly onDidChangeAnyClient: Event<string> = this.anyClientChanged.event;
   private readonly profilesChanged = new Emitter<readonly Profile[]>();
   /** The profile list changed (here or in another window). */
   readonly onDidChangeProfiles: Event<readonly Profile[]> = this.profilesChanged.event;
   /** Until the profile store has read its file (after activation), Default, which the settings describe, is all there is. */
   private list: readonly Profile[] = [defaultProfile()];
   private activeId: string = DEFAULT_PROFILE_ID;
-  private bound: string | undefined;
+  /** The id of the profile this workspace is bound to ("Use This Profile in This Workspace"), if any. */
+  workspaceBinding: string | undefined;
 
   constructor(
     private gateway: GatewaySettings,
@@ -60,14 +58,9 @@ export class GatewayConnections {
     return findProfile(this.list, idOrName ?? this.activeId);
   }
 
-  /** The profile this workspace is bound to ("Use This Profile in This Workspace"), if any. */
-  get workspaceBinding(): Profile | undefined {
-    return this.bound === undefined ? undefined : this.profile(this.bound);
-  }
-
   /** Records the workspace's binding (kept in workspaceState by the auth feature), for the status bar. */
   setWorkspaceBinding(id: string | undefined): void {
-    this.bound = id;
+    this.workspaceBinding = id;
     this.stateChanged.fire(this.state);
   }
 
@@ -92,10 +85,7 @@ export class GatewayConnections {
       connection = new GatewayConnection(profileGateway(profile, this.gateway), this.keys, this.createClient, this.clock, this.proxy, profile.id);
       const id = profile.id;
       connection.onDidChangeState((state) => id === this.activeId && this.stateChanged.fire(state));
-      connection.onDidChangeClient(() => {
-        this.anyClientChanged.fire(id);
-        if (id === this.activeId) this.clientChanged.fire();
-      });
+      connection.onDidChangeClient(() => id === this.activeId && this.clientChanged.fire());
       this.connections.set(profile.id, connection);
     }
     return connection;
@@ -180,6 +170,5 @@ export class GatewayConnections {
     this.profilesChanged.dispose();
     this.stateChanged.dispose();
     this.clientChanged.dispose();
-    this.anyClientChanged.dispose();
   }
 }

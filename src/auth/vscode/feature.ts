@@ -49,15 +49,15 @@ export const authFeature = defineFeature({
     const loaded: Promise<ProfileStore> = Promise.resolve().then(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { startProfiles } = require('./profileStartup') as typeof import('./profileStartup');
-      return startProfiles({ folder: context.globalStorageUri.fsPath, clock, connection, workspaceState: context.workspaceState, globalState: context.globalState, log, subscriptions: context.subscriptions });
+      return startProfiles(context, clock, connection, log);
     });
-    loaded.catch((error: unknown) => log.warn(`Could not read the profile list: ${error instanceof Error ? error.message : String(error)}`));
+    loaded.catch((error: unknown) => log.warn(`Profiles: ${String(error)}`));
     if (TEST_BUILD && testing) testing.profiles = loaded;
     register(
       lazyCommands(AUTH_COMMANDS, () => {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         const { authHandlers } = require('./keyCommands') as typeof import('./keyCommands');
-        return authHandlers({ profiles: loaded, connection, keys, workspaceState: context.workspaceState, globalState: context.globalState, runningJobs, defaultGateway });
+        return authHandlers(context, { profiles: loaded, connection, keys, runningJobs, defaultGateway });
       }),
     );
     void connection.refreshKeyState();

@@ -20,10 +20,13 @@ import { ProfileCommands, type ProfileCommandDeps } from './profileCommands';
  * Every auth command (this file is the feature's first-use file). Each waits for the profile list, read right
  * after activation, so a command run at startup sees the profiles.
  */
-export function authHandlers(deps: Omit<ProfileCommandDeps, 'profiles' | 'ui' | 'keys'> & { profiles: Promise<ProfileStore>; keys: ApiKeyStore }): HandlersFor<typeof AUTH_COMMANDS> {
+export function authHandlers(
+  context: vscode.ExtensionContext,
+  deps: Omit<ProfileCommandDeps, 'profiles' | 'ui' | 'keys' | 'workspaceState' | 'globalState'> & { profiles: Promise<ProfileStore>; keys: ApiKeyStore },
+): HandlersFor<typeof AUTH_COMMANDS> {
   const ready = deps.profiles.then((profiles) => ({
     ...new KeyCommands(deps.keys, deps.connection, profiles).handlers(),
-    ...new ProfileCommands({ ...deps, profiles, ui: vscodeUserInterface }).handlers(),
+    ...new ProfileCommands({ ...deps, profiles, ui: vscodeUserInterface, workspaceState: context.workspaceState, globalState: context.globalState }).handlers(),
   }));
   const names = ['setApiKey', 'rotateApiKey', 'clearApiKey', 'setBaseUrl', 'profilesMenu', 'profilesSwitch', 'profilesCreate', 'profilesEdit', 'profilesRename', 'profilesDuplicate', 'profilesDelete', 'profilesUseInWorkspace', 'profilesExport', 'profilesImport'] as const;
   return Object.fromEntries(names.map((name) => [name, async (...args: unknown[]) => ((await ready)[name] as (...a: unknown[]) => unknown)(...args)])) as HandlersFor<typeof AUTH_COMMANDS>;

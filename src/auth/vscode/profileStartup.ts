@@ -5,25 +5,14 @@
 import * as vscode from 'vscode';
 import type { GatewayConnections } from '../../gateway/connections';
 import type { Clock } from '../../util/clock';
-import type { Memento } from '../../util/memento';
 import { NodeFileSystem } from '../../util/storeFileSystem';
 import type { Logger } from '../../util/logger';
 import { initialProfile } from '../core/profileChoice';
 import { ProfileStore } from '../core/profileStore';
 
-export interface ProfileStartup {
-  folder: string;
-  clock: Clock;
-  connection: GatewayConnections;
-  workspaceState: Memento;
-  globalState: Memento;
-  log: Logger;
-  subscriptions: Array<{ dispose(): unknown }>;
-}
-
-export async function startProfiles({ folder, clock, connection, workspaceState, globalState, log, subscriptions }: ProfileStartup): Promise<ProfileStore> {
-  const store = new ProfileStore(new NodeFileSystem(folder), clock);
-  subscriptions.push(
+export async function startProfiles(context: vscode.ExtensionContext, clock: Clock, connection: GatewayConnections, log: Logger): Promise<ProfileStore> {
+  const store = new ProfileStore(new NodeFileSystem(context.globalStorageUri.fsPath), clock);
+  context.subscriptions.push(
     store,
     store.onDidChange((list) => connection.setProfiles(list)),
     store.onDidSetAside((path) => {
@@ -32,7 +21,7 @@ export async function startProfiles({ folder, clock, connection, workspaceState,
     }),
   );
   connection.setProfiles(await store.load());
-  const choice = initialProfile(workspaceState, globalState);
+  const choice = initialProfile(context.workspaceState, context.globalState);
   if (choice.bound) connection.setWorkspaceBinding(choice.id);
   connection.switchTo(choice.id);
   return store;

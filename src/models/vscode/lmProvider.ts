@@ -28,6 +28,8 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     private readonly catalog: ModelCatalog,
     private readonly connection: Connection,
     private readonly log: Logger,
+    /** For the models of the other profiles (lmProfiles.ts, loaded only when there are several profiles). */
+    private readonly profileDeps?: { more(active: LmChatInformation[]): Promise<LmChatInformation[]> | undefined },
   ) {
     this.subscriptions = [
       catalog.onDidChange((snapshot) => this.announcer.onCatalog(snapshot) && this.changed.fire()),
@@ -40,6 +42,11 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
    * for models before this extension activated (onStartupFinished); with a remembered list it is told to ask
    * again, so the picker shows the gateway's models without a request.
    */
+  /** Makes VS Code ask for the models again. */
+  refresh(): void {
+    this.changed.fire();
+  }
+
   announceRemembered(): void {
     if (this.catalog.known()?.remembered) this.changed.fire();
   }
@@ -52,7 +59,7 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
       snapshot = (await this.connection.access()).ok ? known : undefined;
       this.announcer.provide(snapshot, false);
       this.log.info(`VS Code chat: ${chatModels(snapshot).length} chat models remembered from the last model list (no request).`);
-      return chatModels(snapshot);
+      return this.withProfiles(chatModels(snapshot));
     }
     try {
       snapshot = await this.catalog.load();
@@ -64,7 +71,12 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
       this.announcer.provide(snapshot, false);
       if (!options.silent) void vscode.window.showWarningMessage(`Model Gateway: ${advice.message}`);
     }
-    return chatModels(snapshot);
+    return this.withProfiles(chatModels(snapshot));
+  }
+
+  /** With several profiles, every profile with a key contributes its models, each carrying its profile (lmProfiles.ts). */
+  private async withProfiles(active: LmChatInformation[]): Promise<LmChatInformation[]> {
+    return this.profileDeps?.more(active) ?? active;
   }
 
   async provideLanguageModelChatResponse(
@@ -74,11 +86,13 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    const access = await this.connection.access();
+    // A model carries the profile that listed it: the request goes with that profile's key, whichever is active.
+    const profiled = model as LmChatInformation & { profile?: string; model?: string };
+    const access = await this.connection.access(profiled.profile);
     if (!access.ok) throw vscode.LanguageModelError.NoPermissions(`Model Gateway: ${accessAdvice(access).message} Run "${accessAdvice(access).actions[0]?.title ?? 'Set API Key'}".`);
     const { api } = access;
     const request = toChatRequest({
-      model: model.id,
+      model: profiled.model ?? model.id,
       messages: messages.map(toLmMessage),
       tools: options.tools,
       toolMode: options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto',

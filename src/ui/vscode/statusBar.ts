@@ -61,10 +61,9 @@ export function menuFor(state: ConnectionState): MenuItem[] {
 
 /** Names the active profile when there are several, and says when this workspace is bound to it. */
 export function withProfile(look: Look, connection: Pick<GatewayConnections, 'active' | 'profiles' | 'workspaceBinding'>): Look {
-  const bound = connection.workspaceBinding?.id === connection.active.id;
-  if (connection.profiles.length < 2 && !bound) return look;
-  const name = connection.active.name;
-  return { ...look, text: `${look.text} · ${name}`, tooltip: `Profile: ${name}${bound ? ' (bound to this workspace)' : ''}. ${look.tooltip}` };
+  const { name, id } = connection.active;
+  const bound = connection.workspaceBinding === id ? ' (bound to this workspace)' : '';
+  return connection.profiles.length < 2 && !bound ? look : { ...look, text: `${look.text} · ${name}`, tooltip: `Profile: ${name}${bound}. ${look.tooltip}` };
 }
 
 export class ConnectionStatusBar implements vscode.Disposable {

@@ -71,7 +71,9 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
       store.onDidChangePause(() => this.update()),
       store.onAuthRequired((required) => this.onAuthRequired(required)),
       vscode.window.onDidChangeWindowState((state) => store.setFocused(state.focused)),
-      deps.connection.onDidChangeAnyClient(() => this.onClientChanged()),
+      // A gateway or key changed, or the profiles did (a profile's URL, a new or deleted profile).
+      deps.connection.onDidChangeClient(() => this.onClientChanged()),
+      deps.connection.onDidChangeProfiles(() => this.onClientChanged()),
       deps.onDidChangeKey((origin) => store.resumeAuth(origin)),
       deps.onDidChangeSettings(() => this.onSettingsChanged()),
     );
@@ -96,7 +98,8 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   /** The lanes shown: each profile's key slot on its current origin (see laneOf). */
   private lanes(): Set<string> {
     const connections = this.deps.connection;
-    return new Set(connections.profiles.map((p) => connections.slotOf(p.id)).filter((slot): slot is string => slot !== undefined));
+    // A profile without a URL has no slot: the undefined member matches no job.
+    return new Set(connections.profiles.map((p) => connections.slotOf(p.id)!));
   }
 
   /** Jobs are labelled with their profile's name when more than one profile's jobs are shown (worked out in update()). */

@@ -70,6 +70,24 @@ describe('Profiles: several gateways and keys side by side (issue 23)', function
     assert.ok(a.log.filter((e) => e.authorization?.endsWith(tail(a.apiKey))).every((e) => e.headers['x-team'] === undefined));
   });
 
+  it("offers every keyed profile's models in VS Code's chat, named by profile, each sent with its own profile's key", async () => {
+    const models = await until(async () => {
+      const listed = await vscode.lm.selectChatModels({ vendor: 'model-gateway' });
+      return listed.some((m) => m.name === 'model-k3 (Client)') && listed;
+    }, "the Client profile's models in VS Code chat");
+    const names = models.map((m) => m.name);
+    for (const name of ['model-k3 (Default)', 'model-k3 (Work)', 'model-k3 (Client)']) assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
+    const ask = async (name: string, sim: Simulator) => {
+      sim.clearLog();
+      const response = await models.find((m) => m.name === name)!.sendRequest([vscode.LanguageModelChatMessage.User('[echo] hi')]);
+      for await (const part of response.stream) void part;
+      return sim.log.filter((e) => e.path === '/v1/chat/completions').map((e) => e.authorization?.slice(-4));
+    };
+    assert.deepEqual(await ask('model-k3 (Client)', b), [tail(b.apiKey)]);
+    assert.deepEqual(await ask('model-k3 (Work)', a), [tail(a.keys.restricted)]);
+    assert.deepEqual(await ask('model-k3 (Default)', a), [tail(a.apiKey)]);
+  });
+
   it('polls a job with its own profile\'s key after switching to another profile, and shows the active profile', async () => {
     const store = (api.testing.videos as { feature: { store: JobStore } }).feature.store;
     store.setFocused(true);
