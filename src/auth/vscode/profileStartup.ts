@@ -20,7 +20,13 @@ export async function startProfiles(context: vscode.ExtensionContext, clock: Clo
       void vscode.window.showWarningMessage(`Model Gateway: the profile list could not be read. It was kept as ${path}, and a new list with the Default profile was started; nothing was deleted.`);
     }),
   );
-  connection.setProfiles(await store.load());
+  try {
+    connection.setProfiles(await store.load());
+  } catch (error) {
+    // An unreadable folder (permissions, a lock held too long): Default still works, and the key commands with it.
+    log.warn(`Could not read the profile list: ${error instanceof Error ? error.message : String(error)}`);
+    void vscode.window.showWarningMessage(`Model Gateway: the profile list could not be read (${error instanceof Error ? error.message : String(error)}); only the Default profile is available until it can.`);
+  }
   const choice = initialProfile(context.workspaceState, context.globalState);
   if (choice.bound) connection.setWorkspaceBinding(choice.id);
   connection.switchTo(choice.id);

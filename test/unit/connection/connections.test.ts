@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ApiKeyStore } from '../../../src/auth/core/apiKeyStore';
+import { memoryKeys } from './memoryKeys';
 import type { ClientConfig } from '../../../src/gateway/connection';
 import { GatewayConnections } from '../../../src/gateway/connections';
 import type { GatewayApi } from '../../../src/gateway/types';
@@ -9,14 +9,6 @@ import { FakeClock } from '../../../src/util/fakeClock';
 import { lazyApiFor } from '../../../src/videos/core/lazyApi';
 import { laneOf } from '../../../src/videos/core/jobRecord';
 
-function memoryKeys() {
-  const secrets = new Map<string, string>();
-  const memento = new Map<string, unknown>();
-  return new ApiKeyStore(
-    { get: async (k) => secrets.get(k), store: async (k, v) => void secrets.set(k, v), delete: async (k) => void secrets.delete(k) },
-    { get: <T>(k: string) => memento.get(k) as T, update: async (k, v) => void memento.set(k, v) },
-  );
-}
 
 const settings: GatewaySettings = { baseUrl: 'https://a.example/v1', origin: 'https://a.example', headers: { 'X-Default': '1' }, timeoutMs: 1000, idleTimeoutMs: 1000 };
 const work: Profile = { id: 'p-work', name: 'Work', baseUrl: 'https://a.example/v1', headers: { 'X-Team': 'work' }, models: {} };
