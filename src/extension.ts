@@ -79,17 +79,11 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     register: (handlers: CommandHandlers) => registerCommands(context, handlers, log),
     testing,
   } satisfies SharedServices;
-  // The videos feature activates later; until then no job runs in any profile.
-  let runningJobs = (_slot: string): number => 0;
-  authFeature.activate({
-    ...services,
-    runningJobs: (slot) => runningJobs(slot),
-    defaultGateway: () => settings.gateway,
-  });
+  // Asked only by the Delete Profile command, after activation, when the videos feature is there.
+  authFeature.activate({ ...services, runningJobs: (slot) => videos.runningJobs(slot) });
   diagnosticsFeature.activate(services);
   const models = modelsFeature.activate(services);
   const videos = videosFeature.activate({ ...services, models });
-  runningJobs = videos.runningJobs;
   const media = mediaFeature.activate({ ...services, models });
   const chat = chatFeature.activate({ ...services, models, chatMedia: () => ({ media: media.chatPort(), videos: videos.chatPort() }) });
   flushOnDeactivate.push(chat.flush);

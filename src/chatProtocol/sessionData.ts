@@ -56,7 +56,7 @@ export function cleanSettings(value: unknown): ChatSettings {
     jsonMode: typeof fields.jsonMode === 'boolean' ? fields.jsonMode : defaults.jsonMode,
   };
   if (fields.mediaModels !== undefined) settings.mediaModels = cleanMediaModels(fields.mediaModels);
-  if (typeof fields.profile === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(fields.profile) && fields.profile !== 'default') settings.profile = fields.profile;
+  if (isId(fields.profile)) settings.profile = fields.profile;
   return settings;
 }
 

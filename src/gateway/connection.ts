@@ -9,7 +9,8 @@ import { DEFAULT_PROFILE_ID, keySlot } from '../settings/profile';
 import { readError } from './errors';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
-import type { ChatOptions, ChatRequest, GatewayApi, ImageRequest, MediaRequestOptions, RequestOptions, SpeechRequest, VideoRequest } from './types';
+import type { GatewayApi } from './types';
+import { forwardingApi, invoke } from './apiForwarding';
 
 export interface ClientConfig {
   baseUrl: string;
@@ -118,7 +119,7 @@ export class GatewayConnection {
   async refreshKeyState(): Promise<ConnectionState> {
     const origin = this.origin;
     if (!origin) return this.setState({ kind: 'no-url' });
-    if (!(await this.keys.has(keySlot(this.profile, origin)))) return this.setState({ kind: 'no-key', origin });
+    if (!(await this.keys.has(this.slot!))) return this.setState({ kind: 'no-key', origin });
     if (this.currentState.kind === 'no-key' || this.currentState.kind === 'no-url') return this.setState({ kind: 'unknown', origin });
     return this.currentState;
   }
@@ -147,7 +148,7 @@ export class GatewayConnection {
   private async createClientForCurrentOrigin(): Promise<GatewayConnection['client']> {
     const generation = this.generation;
     const origin = this.origin!;
-    const apiKey = await this.keys.get(keySlot(this.profile, origin));
+    const apiKey = await this.keys.get(this.slot!);
     if (generation !== this.generation) return undefined;
     if (!apiKey) {
       this.setState({ kind: 'no-key', origin });
@@ -175,7 +176,7 @@ export class GatewayConnection {
   async resultFetchOptions(): Promise<Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'>> {
     const origin = this.origin;
     const options: Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'> = this.proxyOptions();
-    const apiKey = origin ? await this.keys.get(keySlot(this.profile, origin)) : undefined;
+    const apiKey = origin ? await this.keys.get(this.slot!) : undefined;
     if (origin && apiKey && origin === this.origin) {
       options.credentials = { origin, headers: { ...this.settings.headers, authorization: `Bearer ${apiKey}` } };
     }
@@ -210,14 +211,7 @@ export class GatewayConnection {
           throw error;
         },
       );
-    return {
-      listModels: (options?: RequestOptions) => watch(api.listModels(options)),
-      chat: (request: ChatRequest, options?: ChatOptions) => watch(api.chat(request, options)),
-      submitVideo: (request: VideoRequest, options?: RequestOptions) => watch(api.submitVideo(request, options)),
-      getVideo: (id: string, options?: RequestOptions) => watch(api.getVideo(id, options)),
-      generateImage: (request: ImageRequest, options?: MediaRequestOptions) => watch(api.generateImage(request, options)),
-      synthesizeSpeech: (request: SpeechRequest, options?: MediaRequestOptions) => watch(api.synthesizeSpeech(request, options)),
-    };
+    return forwardingApi((method, args) => watch(invoke(api, method, args)));
   }
 
   private reset(): void {

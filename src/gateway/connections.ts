@@ -43,7 +43,7 @@ export class GatewayConnections {
 
   /** The profile store's list (read, or changed here or in another window). */
   setProfiles(profiles: readonly Profile[]): void {
-    if (profiles.length === 0) return;
+    // Never empty: the store always keeps Default.
     this.list = profiles;
     this.syncProfiles();
     this.profilesChanged.fire(profiles);
@@ -127,20 +127,21 @@ export class GatewayConnections {
   }
 
   /** The active profile's gateway (what the status bar, the welcome views and messages name). */
+  // The active profile always exists (a deleted one falls back to Default, which is never deleted).
   get origin(): string | undefined {
-    return this.connectionFor()?.origin;
+    return this.connectionFor()!.origin;
   }
 
   get baseUrl(): string | undefined {
-    return this.connectionFor()?.baseUrl;
+    return this.connectionFor()!.baseUrl;
   }
 
   get state(): ConnectionState {
-    return this.connectionFor()?.state ?? { kind: 'no-url' };
+    return this.connectionFor()!.state;
   }
 
   refreshKeyState(): Promise<ConnectionState> {
-    return this.connectionFor()?.refreshKeyState() ?? Promise.resolve(this.state);
+    return this.connectionFor()!.refreshKeyState();
   }
 
   /** New user settings: the Default profile's gateway, and every profile's timeouts, paths and proxy. */

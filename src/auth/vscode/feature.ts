@@ -16,17 +16,12 @@ export const KEY_COMMANDS = {
   setBaseUrl: SHARED_COMMANDS.setBaseUrl,
 } as const;
 
+/** Edit, rename, duplicate, the workspace binding, export and import are in the Profiles… menu. */
 export const PROFILE_COMMANDS = {
   profilesMenu: SHARED_COMMANDS.profilesMenu,
   profilesSwitch: SHARED_COMMANDS.profilesSwitch,
   profilesCreate: 'modelGateway.profiles.create',
-  profilesEdit: 'modelGateway.profiles.edit',
-  profilesRename: 'modelGateway.profiles.rename',
-  profilesDuplicate: 'modelGateway.profiles.duplicate',
   profilesDelete: 'modelGateway.profiles.delete',
-  profilesUseInWorkspace: 'modelGateway.profiles.useInWorkspace',
-  profilesExport: 'modelGateway.profiles.export',
-  profilesImport: 'modelGateway.profiles.import',
 } as const;
 
 export const AUTH_COMMANDS = { ...KEY_COMMANDS, ...PROFILE_COMMANDS } as const;
@@ -35,15 +30,13 @@ export type AuthNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 
   keys: ApiKeyStore;
   /** Running video jobs in a lane (a profile's key slot); filled once the videos feature is active. */
   runningJobs(slot: string): number;
-  /** The user settings' gateway URL and headers: the Default profile's. */
-  defaultGateway(): { baseUrl: string | undefined; headers: Record<string, string> };
 };
 
 export const authFeature = defineFeature({
   name: 'auth',
   commands: AUTH_COMMANDS,
   views: [],
-  activate({ context, log, keys, connection, clock, register, testing, runningJobs, defaultGateway }: AuthNeeds): void {
+  activate({ context, log, keys, connection, clock, register, testing, runningJobs }: AuthNeeds): void {
     // The profile list is read right after activation (profileStartup.js): until then Default, which the settings
     // describe, is the only profile.
     const loaded: Promise<ProfileStore> = Promise.resolve().then(() => {
@@ -57,7 +50,7 @@ export const authFeature = defineFeature({
       lazyCommands(AUTH_COMMANDS, () => {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         const { authHandlers } = require('./keyCommands') as typeof import('./keyCommands');
-        return authHandlers(context, { profiles: loaded, connection, keys, runningJobs, defaultGateway });
+        return authHandlers(context, { profiles: loaded, connection, keys, runningJobs });
       }),
     );
     void connection.refreshKeyState();

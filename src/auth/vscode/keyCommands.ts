@@ -22,13 +22,13 @@ import { ProfileCommands, type ProfileCommandDeps } from './profileCommands';
  */
 export function authHandlers(
   context: vscode.ExtensionContext,
-  deps: Omit<ProfileCommandDeps, 'profiles' | 'ui' | 'keys' | 'workspaceState' | 'globalState'> & { profiles: Promise<ProfileStore>; keys: ApiKeyStore },
+  deps: Omit<ProfileCommandDeps, 'profiles' | 'ui' | 'keys' | 'workspaceState' | 'globalState' | 'defaultGateway'> & { profiles: Promise<ProfileStore>; keys: ApiKeyStore },
 ): HandlersFor<typeof AUTH_COMMANDS> {
   const ready = deps.profiles.then((profiles) => ({
     ...new KeyCommands(deps.keys, deps.connection, profiles).handlers(),
-    ...new ProfileCommands({ ...deps, profiles, ui: vscodeUserInterface, workspaceState: context.workspaceState, globalState: context.globalState }).handlers(),
+    ...new ProfileCommands({ ...deps, profiles, ui: vscodeUserInterface, workspaceState: context.workspaceState, globalState: context.globalState, defaultGateway: () => readSettings(vscodeSettingsSource()).gateway }).handlers(),
   }));
-  const names = ['setApiKey', 'rotateApiKey', 'clearApiKey', 'setBaseUrl', 'profilesMenu', 'profilesSwitch', 'profilesCreate', 'profilesEdit', 'profilesRename', 'profilesDuplicate', 'profilesDelete', 'profilesUseInWorkspace', 'profilesExport', 'profilesImport'] as const;
+  const names = ['setApiKey', 'rotateApiKey', 'clearApiKey', 'setBaseUrl', 'profilesMenu', 'profilesSwitch', 'profilesCreate', 'profilesDelete'] as const;
   return Object.fromEntries(names.map((name) => [name, async (...args: unknown[]) => ((await ready)[name] as (...a: unknown[]) => unknown)(...args)])) as HandlersFor<typeof AUTH_COMMANDS>;
 }
 

@@ -37,13 +37,7 @@ export class ProfileCommands {
       profilesMenu: () => this.menu(),
       profilesSwitch: (idOrName?: unknown) => this.switchProfile(idOrName),
       profilesCreate: (argument?: CreateArgument) => this.create(argument),
-      profilesEdit: (idOrName?: unknown) => this.edit(idOrName),
-      profilesRename: (idOrName?: unknown, name?: unknown) => this.rename(idOrName, name),
-      profilesDuplicate: (idOrName?: unknown) => this.duplicate(idOrName),
       profilesDelete: (idOrName?: unknown, options?: { confirm?: boolean }) => this.delete(idOrName, options),
-      profilesUseInWorkspace: (idOrName?: unknown) => this.useInWorkspace(idOrName),
-      profilesExport: () => this.exportAll(),
-      profilesImport: () => this.importFile(),
     };
   }
 

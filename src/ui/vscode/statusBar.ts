@@ -59,13 +59,6 @@ export function menuFor(state: ConnectionState): MenuItem[] {
   }
 }
 
-/** Names the active profile when there are several, and says when this workspace is bound to it. */
-export function withProfile(look: Look, connection: Pick<GatewayConnections, 'active' | 'profiles' | 'workspaceBinding'>): Look {
-  const { name, id } = connection.active;
-  const bound = connection.workspaceBinding === id ? ' (bound to this workspace)' : '';
-  return connection.profiles.length < 2 && !bound ? look : { ...look, text: `${look.text} · ${name}`, tooltip: `Profile: ${name}${bound}. ${look.tooltip}` };
-}
-
 export class ConnectionStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('modelGateway.status', vscode.StatusBarAlignment.Right, 100);
   private countdown: ReturnType<typeof setInterval> | undefined;
@@ -92,9 +85,13 @@ export class ConnectionStatusBar implements vscode.Disposable {
 
   private render(): void {
     const state = this.connection.state;
-    const look = withProfile(describeState(state, Date.now()), this.connection);
-    this.item.text = look.text;
-    this.item.tooltip = look.tooltip;
+    const look = describeState(state, Date.now());
+    // The active profile when there are several, and whether this workspace is bound to it.
+    const { name, id } = this.connection.active;
+    const bound = this.connection.workspaceBinding === id ? ' (bound to this workspace)' : '';
+    const named = this.connection.profiles.length > 1 || bound;
+    this.item.text = named ? `${look.text} · ${name}` : look.text;
+    this.item.tooltip = look.tooltip = named ? `Profile: ${name}${bound}. ${look.tooltip}` : look.tooltip;
     this.item.backgroundColor = look.background;
     this.item.accessibilityInformation = { label: look.tooltip };
     if (state.kind === 'rate-limited' && state.until > Date.now()) this.startCountdown();

@@ -209,7 +209,7 @@ export function recordFromStored(value: unknown): VideoJobRecord | undefined {
   if (isRecord(parameters.extra)) record.parameters.extra = parameters.extra;
   if (isRecord(value.inputExtra)) record.inputExtra = value.inputExtra;
   if (isString(value.sourceVideoUrl)) record.sourceVideoUrl = value.sourceVideoUrl;
-  if (isString(value.profile) && value.profile.length <= 64 && !isDefaultProfile(value.profile)) record.profile = value.profile;
+  if (isString(value.profile)) record.profile = value.profile;
   if (LOCAL_STATES.includes(value.localState as LocalState)) record.localState = value.localState as LocalState;
   if (isRecord(value.error) && isString(value.error.message)) {
     record.error = { ...othersOf(value.error, ['message', 'code', 'status']), message: value.error.message };

@@ -256,6 +256,10 @@ export class JobStore implements Disposable {
     return this.scheduler.isAuthBlocked(origin);
   }
 
+  authFailure(origin: string): ErrorFields | undefined {
+    return this.scheduler.authFailure(origin);
+  }
+
   /** Call when the API key of an origin changed: polling that waited for it resumes. */
   resumeAuth(origin: string): void {
     this.scheduler.resumeAuth(origin);

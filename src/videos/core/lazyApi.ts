@@ -1,6 +1,7 @@
 // The job store's API for a lane (a profile on an origin, laneOf), through the connections (which build the client
 // and read the key lazily).
 import type { GatewayConnections } from '../../gateway/connections';
+import { forwardingApi, invoke } from '../../gateway/apiForwarding';
 import type { GatewayApi } from '../../gateway/types';
 import { slotOrigin } from '../../settings/profile';
 import { MissingApiKeyError } from './errors';
@@ -12,19 +13,10 @@ import { MissingApiKeyError } from './errors';
  * polled with the key of the profile it was submitted under, whichever profile is active.
  */
 export function lazyApiFor(connections: Pick<GatewayConnections, 'accessSlot'>): (lane: string) => GatewayApi {
-  return (lane) => {
-    const api = async () => {
+  return (lane) =>
+    forwardingApi(async (method, args) => {
       const access = await connections.accessSlot(lane);
       if (!access.ok) throw new MissingApiKeyError(slotOrigin(lane));
-      return access.api;
-    };
-    return {
-      listModels: async (options) => (await api()).listModels(options),
-      chat: async (request, options) => (await api()).chat(request, options),
-      submitVideo: async (request, options) => (await api()).submitVideo(request, options),
-      getVideo: async (id, options) => (await api()).getVideo(id, options),
-      generateImage: async (request, options) => (await api()).generateImage(request, options),
-      synthesizeSpeech: async (request, options) => (await api()).synthesizeSpeech(request, options),
-    };
-  };
+      return invoke(access.api, method, args);
+    });
 }

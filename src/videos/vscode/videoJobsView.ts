@@ -4,7 +4,7 @@
 import type { ModelCatalog } from '../../models/core/modelCatalog';
 import * as vscode from 'vscode';
 import type { GatewayConnections } from '../../gateway/connections';
-import { adviceFor, REPLACE_API_KEY, SET_API_KEY } from '../../ui/core/errorAdvice';
+import { pausedForKey } from '../core/errors';
 import type { VideoDefaults } from '../../settings/settings';
 import { showAdvice } from '../../ui/vscode/notify';
 import type { VideoJobsHost } from './sharedCommands';
@@ -152,7 +152,8 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     const host = new URL(origin).host;
     const pausedUntil = this.store.pausedUntil(lane);
     if (pausedUntil !== undefined) return `Rate limited by ${host}: status checks resume at ${new Date(pausedUntil).toLocaleTimeString()}.`;
-    if (this.store.isAuthBlocked(lane)) return `Status checks are paused: ${host} did not accept the API key. Set a key to resume.`;
+    const refused = this.store.authFailure(lane);
+    if (refused) return pausedForKey(refused, origin).message;
     return undefined;
   }
 
@@ -160,10 +161,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     this.update();
     // `required.origin` is the lane (a profile on an origin): its jobs wait for that profile's key.
     if (!this.options.primary || !this.lanes().has(required.origin)) return;
-    const advice = adviceFor(required.error, { origin: slotOrigin(required.origin), retriesAutomatically: true });
-    advice.message = `Video status checks are paused. ${advice.message}`;
-    if (!advice.actions.some((a) => a.command === SET_API_KEY.command || a.command === REPLACE_API_KEY.command)) advice.actions.unshift(SET_API_KEY);
-    void showAdvice(advice, 'warning');
+    void showAdvice(pausedForKey(required.error, slotOrigin(required.origin)), 'warning');
   }
 
   private onClientChanged(): void {

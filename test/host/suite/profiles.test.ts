@@ -109,8 +109,11 @@ describe('Profiles: several gateways and keys side by side (issue 23)', function
   it('refuses to delete the active profile, and deletes another with its key', async () => {
     assert.equal(await vscode.commands.executeCommand('modelGateway.profiles.delete', 'Work', { confirm: false }), false);
     assert.equal(await vscode.commands.executeCommand('modelGateway.profiles.switch', 'Default'), 'default');
-    const duplicate = (await vscode.commands.executeCommand('modelGateway.profiles.duplicate', 'Client')) as string;
-    assert.equal(profiles.get(duplicate)?.name, 'Client (2)');
+    const copied = await profiles.duplicate(client);
+    assert.ok(copied.ok);
+    const duplicate = copied.profile.id;
+    assert.equal(copied.profile.name, 'Client (2)');
+    await until(() => api.connections.profile(duplicate), 'the connections to see the copy');
     assert.equal((await api.connections.access(duplicate)).ok, false, 'a copy has no key of its own');
     assert.equal(await vscode.commands.executeCommand('modelGateway.profiles.delete', duplicate, { confirm: false }), true);
     assert.equal(profiles.get(duplicate), undefined);

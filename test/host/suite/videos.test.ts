@@ -513,7 +513,7 @@ describe('video jobs', function () {
     const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: '[slow] A fox in deep snow' })) as VideoJobRecord;
     assert.equal(await vscode.commands.executeCommand('modelGateway.rotateApiKey', sim.keys.disabled), true);
     await until(() => feature.store.isAuthBlocked(sim.origin), 'polling to wait for a key');
-    assert.match(feature.view.treeView?.message ?? '', /did not accept the API key/);
+    assert.match(feature.view.treeView?.message ?? '', /^Video status checks are paused\. Key disabled or no access to this resource\./, 'the refusal in the one wording');
     assert.equal(gets(record.id!).at(-1)?.status, 403);
     assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey), true);
     await until(() => statusOf(record.key) === 'completed', 'the job to complete with the new key', 30_000);
