@@ -20,8 +20,10 @@ import {
 } from './sessionData';
 import { cleanArray, cleanCount, cleanText, conforms, type Fields, hasOnlyKeys, isCount, isId, isNonEmptyText, isRecord, isText, type Cleaner } from './validate';
 import { cleanWireMediaTurn, type WireMediaTurn } from './mediaTurn';
+import { cleanInstructionsState, INSTRUCTIONS_ACTIONS, INSTRUCTION_LIMITS, type InstructionsAction, type InstructionsState } from './instructions';
 
 export { CHAT_VIEW_TYPE } from './viewType';
+export type { InstructionsState, PromptCommand } from './instructions';
 
 export interface WireTurnError {
   message: string;
@@ -132,7 +134,9 @@ export type HostMessage =
   | { type: 'draft'; text: string }
   | { type: 'context'; context: ContextState }
   /** The comparison in progress (whole, a few times a second), or null when there is none. */
-  | { type: 'compare'; compare: CompareState | null };
+  | { type: 'compare'; compare: CompareState | null }
+  /** The workspace's instruction files (the chip) and prompt files (slash commands), whenever they change. */
+  | { type: 'instructions'; instructions: InstructionsState };
 
 export type CodeActionKind = 'copy' | 'insert' | 'new-file';
 /** What a media turn offers: make it again, save the kept file to the workspace, show its video job, check its link again. */
@@ -148,6 +152,8 @@ export type WebviewMessage =
   | { type: 'updateSettings'; settings: ChatSettings }
   | { type: 'copyTurn'; turnId: string }
   | { type: 'codeAction'; action: CodeActionKind; code: string; lang: string }
+  /** Apply a code block as a reviewed edit; `turnId` is the reply it is in ('' for a comparison's column). */
+  | { type: 'applyCode'; turnId: string; code: string; lang: string }
   | { type: 'openLink'; href: string }
   | { type: 'errorAction'; turnId: string; index: number }
   | { type: 'exportSession' }
@@ -171,6 +177,8 @@ export type WebviewMessage =
   | { type: 'closeCompare' }
   /** The user's way out of an overflow; `text` is what the input holds now (sent instead of the held text when not empty). */
   | { type: 'resolveOverflow'; choice: OverflowChoice; text: string }
+  /** The instructions chip: open the file at `index`, or turn the instructions on or off for this chat. */
+  | { type: 'instructionsAction'; action: InstructionsAction; index: number }
   /** The webview refused a message from the host (the host logs why). */
   | { type: 'refused'; reason: string };
 
@@ -222,6 +230,7 @@ const WEBVIEW_SHAPES: Record<WebviewMessage['type'], Shape> = {
   updateSettings: { settings: (v) => (isRecord(v) ? cleanSettings(v) : undefined) },
   copyTurn: { turnId: exactly(isId) },
   codeAction: { action: exactly((v): v is CodeActionKind => typeof v === 'string' && CODE_ACTIONS.includes(v)), code: text(LIMITS.storedText), lang: exactly((v): v is string => isText(v, 100)) },
+  applyCode: { turnId: exactly((v): v is string => v === '' || isId(v)), code: nonEmpty(LIMITS.storedText), lang: exactly((v): v is string => isText(v, 100)) },
   openLink: { href: nonEmpty(8192) },
   errorAction: { turnId: exactly(isId), index: exactly((v): v is number => isCount(v) && v < LIMITS.actions) },
   exportSession: none,
@@ -239,6 +248,7 @@ const WEBVIEW_SHAPES: Record<WebviewMessage['type'], Shape> = {
   keepCompare: { id: exactly(isId), index: exactly((v): v is number => isCount(v) && v < 3) },
   closeCompare: none,
   resolveOverflow: { choice: exactly((v): v is OverflowChoice => OVERFLOW_CHOICES.includes(v as OverflowChoice)), text: text(LIMITS.text) },
+  instructionsAction: { action: exactly((v): v is InstructionsAction => INSTRUCTIONS_ACTIONS.includes(v as InstructionsAction)), index: exactly((v): v is number => isCount(v) && v < INSTRUCTION_LIMITS.files) },
   refused: { reason: text(500) },
 };
 
@@ -368,6 +378,7 @@ const HOST_SHAPES: Record<HostMessage['type'], Shape> = {
   draft: { text: text(LIMITS.storedText) },
   context: { context: cleanContextState },
   compare: { compare: cleanCompareState },
+  instructions: { instructions: cleanInstructionsState },
 };
 
 export function parseHostMessage(raw: unknown): Parsed<HostMessage> {

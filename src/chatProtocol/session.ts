@@ -1,6 +1,7 @@
 // The chat session as data: what is saved to disk, and (nearly unchanged) what the webview is sent. Pure and
 // browser-safe; the webview bundle imports the types and `applyDelta`.
 import type { Attachment } from './attachments';
+import type { CodeApply } from './codeApply';
 
 /** Temperature and top_p are alternatives (the spec: "use either this or temperature, not both"). */
 export type Sampling = { mode: 'default' } | { mode: 'temperature'; value: number } | { mode: 'top_p'; value: number };
@@ -84,6 +85,8 @@ export interface AssistantTurn {
    * of the oldest were not sent with this reply's request. Absent when everything was sent.
    */
   omittedTurns?: number;
+  /** The reply's code blocks the user chose to Apply, and whether each was applied or discarded in the review. */
+  applies?: CodeApply[];
 }
 
 /** "the 12 oldest turns": how a reply (and the offer before it) names what was left out. */

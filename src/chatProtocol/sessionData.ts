@@ -25,6 +25,7 @@ import { isKnownRole, knownTurnFields } from './sessionUnknown';
 import { cleanAttachments } from './attachments';
 import { cleanArray, cleanCount, cleanText, conforms, isCount, isId, isRecord, type Cleaner, type Fields } from './validate';
 import { cleanMediaModels, cleanMediaTurn } from './mediaTurn';
+import { cleanCodeApplies } from './codeApply';
 
 const STATUSES: readonly AssistantStatus[] = ['streaming', 'complete', 'stopped', 'interrupted', 'failed'];
 export const FINAL_STATUSES: readonly AssistantStatus[] = ['complete', 'stopped', 'interrupted', 'failed'];
@@ -155,6 +156,8 @@ function cleanAssistantTurn<E>(value: unknown, cleanError: Cleaner<E>): Assistan
   if (error !== undefined) turn.error = error;
   const omittedTurns = cleanCount(value.omittedTurns);
   if (omittedTurns !== undefined && omittedTurns > 0) turn.omittedTurns = Math.min(omittedTurns, LIMITS.turns);
+  const applies = cleanCodeApplies(value.applies);
+  if (applies.length > 0) turn.applies = applies;
   return turn;
 }
 

@@ -17,6 +17,7 @@ const USAGE: Shape = { keys: words('prompt completion total') };
 const ACTION: Shape = { keys: words('title command args') };
 const ERROR: Shape = { keys: words('message kind actions retryAt'), nested: { actions: { shape: ACTION, list: 'byIndex' } } };
 const TOOL_CALL: Shape = { keys: words('id name arguments') };
+const APPLY: Shape = { keys: words('path outcome at') };
 const ATTACHMENT: Shape = { keys: words('kind id source path language startLine endLine totalLines text name mimeType data') };
 const SAMPLING: Shape = { keys: words('mode value') };
 const MEDIA_MODELS: Shape = { keys: words('image video speech') };
@@ -27,8 +28,8 @@ const SETTINGS: Shape = {
 const TURNS: Readonly<Record<string, Shape>> = {
   user: { keys: words('id role createdAt content attachments'), nested: { attachments: { shape: ATTACHMENT, list: 'byId' } } },
   assistant: {
-    keys: words('id role createdAt model content reasoning refusal toolCalls status finishReason usage error'),
-    nested: { toolCalls: { shape: TOOL_CALL, list: 'byIndex' }, usage: { shape: USAGE }, error: { shape: ERROR } },
+    keys: words('id role createdAt model content reasoning refusal toolCalls status finishReason usage error applies'),
+    nested: { toolCalls: { shape: TOOL_CALL, list: 'byIndex' }, usage: { shape: USAGE }, error: { shape: ERROR }, applies: { shape: APPLY, list: 'byIndex' } },
   },
   media: { keys: words('id role createdAt kind content prompt model state entryId fileName jobKey url contentType detail') },
 };

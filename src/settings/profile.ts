@@ -70,15 +70,14 @@ export function profileGateway(profile: Profile | undefined, gateway: GatewaySet
 }
 
 /** The settings as the profile sees them: its gateway and its default models over the user settings. */
-export function settingsForProfile(settings: Settings, profile: Profile | undefined): Settings {
-  if (!profile) return settings;
+export function settingsForProfile(settings: Settings, profile: Profile): Settings {
   const { chat, image, video, speech } = profile.models;
   return {
     ...settings,
     gateway: profileGateway(profile, settings.gateway),
-    chat: chat ? { ...settings.chat, model: chat } : settings.chat,
-    video: video ? { ...settings.video, model: video } : settings.video,
-    media: image || speech ? { ...settings.media, imageModel: image ?? settings.media.imageModel, speechModel: speech ?? settings.media.speechModel } : settings.media,
+    chat: { ...settings.chat, model: chat ?? settings.chat.model },
+    video: { ...settings.video, model: video ?? settings.video.model },
+    media: { ...settings.media, imageModel: image ?? settings.media.imageModel, speechModel: speech ?? settings.media.speechModel },
   };
 }
 

@@ -38,13 +38,12 @@ export const authFeature = defineFeature({
   views: [],
   activate({ context, log, keys, connection, clock, register, testing, runningJobs }: AuthNeeds): void {
     // The profile list is read right after activation (profileStartup.js): until then Default, which the settings
-    // describe, is the only profile.
+    // describe, is the only profile. startProfiles does not reject: a list it cannot read leaves Default.
     const loaded: Promise<ProfileStore> = Promise.resolve().then(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { startProfiles } = require('./profileStartup') as typeof import('./profileStartup');
       return startProfiles(context, clock, connection, log);
     });
-    loaded.catch((error: unknown) => log.warn(`Profiles: ${String(error)}`));
     if (TEST_BUILD && testing) testing.profiles = loaded;
     register(
       lazyCommands(AUTH_COMMANDS, () => {

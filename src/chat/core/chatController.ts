@@ -1,7 +1,8 @@
 // Runs one chat session: sends its requests through the gateway API, keeps the transcript, and reports every
 // change as an event (the panel turns them into webview messages). Streamed output is gathered for a few
 // milliseconds, written to the session's journal, and only then reported, so what the user has seen is on disk.
-import { accessAdvice, adviceFor, type ErrorAdvice } from '../../ui/core/errorAdvice';
+import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
+import { abortError, ChatSetupError, errorOf } from './replyFailures';
 import type { GatewayAccess } from '../../gateway/connection';
 import type { ChatDelta, ChatResult } from '../../gateway/types';
 import type { Clock, TimerHandle } from '../../util/clock';
@@ -20,10 +21,9 @@ import {
   type ToolCallPiece,
   type Turn,
   type TurnDelta,
-  type TurnError,
   type UserTurn,
 } from '../../chatProtocol/session';
-import { cleanFinishReason, cleanModelId, cleanToolCallId, cleanToolName, turnErrorFrom, usageFromGateway } from '../../chatProtocol/sessionData';
+import { cleanFinishReason, cleanModelId, cleanToolCallId, cleanToolName, usageFromGateway } from '../../chatProtocol/sessionData';
 import { clip } from '../../chatProtocol/validate';
 import { buildChatRequest } from './request';
 import { fitHistory, type FitOptions } from './historyFit';
@@ -33,6 +33,7 @@ import { hasImages } from './contextPrompt';
 import { imageRejectionAdvice } from './imageRejection';
 import type { ChatSessionStore } from './sessionStore';
 import { ChatSaver, type SendUndo } from './chatSaver';
+import { withApply, type CodeApply } from '../../chatProtocol/codeApply';
 
 export interface ChatControllerDeps {
   store: ChatSessionStore;
@@ -42,6 +43,8 @@ export interface ChatControllerDeps {
   /** The model for a session that has none yet. */
   defaultModel: () => Promise<string | undefined>;
   newId: () => string;
+  /** The workspace's instructions for a reply to `history` (a system message), when the chat sends them. */
+  instructions?: (history: readonly Turn[]) => Promise<string | undefined>;
   /** How long streamed output is gathered before it is journaled and reported. */
   flushIntervalMs?: number;
 }
@@ -67,13 +70,6 @@ interface Run {
   pending: TurnDelta | undefined;
   timer: TimerHandle | undefined;
   finished: Promise<void>;
-}
-
-/** Something that is not a gateway error but is shown the same way. */
-class ChatSetupError extends Error {
-  constructor(readonly advice: ErrorAdvice) {
-    super(advice.message);
-  }
 }
 
 export class ChatController implements Disposable {
@@ -232,6 +228,14 @@ export class ChatController implements Disposable {
     await this.persist();
   }
 
+  /** Saves what became of a reply's code block the user chose to Apply (applied, or discarded in the review). */
+  async recordApply(turnId: string, record: CodeApply): Promise<void> {
+    const turn = this.state.turns.find((t) => t.id === turnId);
+    if (turn?.role !== 'assistant' || this.disposed) return;
+    turn.applies = withApply(turn.applies, record);
+    await this.persist();
+  }
+
   /** Replaces a media turn by its new state (a result arrived, its job moved on) and saves it; false when it is gone. */
   async updateMediaTurn(turn: MediaTurn): Promise<boolean> {
     const index = this.state.turns.findIndex((t) => t.id === turn.id && t.role === 'media');
@@ -297,7 +301,7 @@ export class ChatController implements Disposable {
       origin = access.origin;
       if (run.abort.signal.aborted) throw abortError();
       if (fit && !fit.fits) throw new ChatSetupError(adviceFor({ message: `Not sent: even the last message alone (≈${fit.total.toLocaleString('en-US')} tokens) is larger than the model's context window (${fit.window.toLocaleString('en-US')}). Shorten it or remove some of its context.` }));
-      const request = buildChatRequest(history, this.state.settings, turn.model);
+      const request = buildChatRequest(history, this.state.settings, turn.model, await this.deps.instructions?.(history));
       const result = await access.api.chat(request, { signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta) });
       this.complete(run, result);
     } catch (error) {
@@ -432,12 +436,4 @@ export class ChatController implements Disposable {
 function roomFor(current: string, added: string | undefined): string {
   if (!added) return '';
   return clip(added, Math.max(0, LIMITS.storedText - current.length));
-}
-
-function errorOf(advice: ErrorAdvice): TurnError {
-  return turnErrorFrom({ message: advice.message, kind: advice.kind, actions: advice.actions, retryAt: advice.retryAt });
-}
-
-function abortError(): Error {
-  return Object.assign(new Error('Stopped.'), { code: 'aborted' });
 }

@@ -4,10 +4,14 @@ import type { ChatSettings, Turn } from '../../chatProtocol/session';
 import { attachmentTokens, estimateTextTokens, TOKENS_PER_MESSAGE } from '../../chatProtocol/attachments';
 import { userContent } from './contextPrompt';
 
-/** The conversation before a reply: the system prompt, then every user turn and every assistant turn that has text. */
-export function conversationBefore(turns: readonly Turn[], settings: ChatSettings): ChatMessage[] {
+/**
+ * The conversation before a reply: the system prompt, the workspace's instructions (a system message of their own,
+ * when the chat sends them), then every user turn and every assistant turn that has text.
+ */
+export function conversationBefore(turns: readonly Turn[], settings: ChatSettings, instructions?: string): ChatMessage[] {
   const messages: ChatMessage[] = [];
   if (settings.systemPrompt.trim() !== '') messages.push({ role: 'system', content: settings.systemPrompt });
+  if (instructions) messages.push({ role: 'system', content: instructions });
   for (const turn of turns) {
     if (turn.role === 'user') messages.push({ role: 'user', content: userContent(turn) });
     // Media turns are the user's own tools: the model is not asked about them.
@@ -18,10 +22,10 @@ export function conversationBefore(turns: readonly Turn[], settings: ChatSetting
   return messages;
 }
 
-export function buildChatRequest(turns: readonly Turn[], settings: ChatSettings, model: string): ChatRequest {
+export function buildChatRequest(turns: readonly Turn[], settings: ChatSettings, model: string, instructions?: string): ChatRequest {
   const request: ChatRequest = {
     model,
-    messages: conversationBefore(turns, settings),
+    messages: conversationBefore(turns, settings, instructions),
     stream: true,
     stream_options: { include_usage: true },
   };

@@ -28,6 +28,8 @@ import { wireMediaTurn } from '../core/hub/wireMedia';
 import { branchFromSummary } from './summaryBranchCommand';
 import { ChatEditors } from './chatEditors';
 import { ChatExporter } from './chatExport';
+import { applyCodeBlock, defaultApplyDeps, type ApplyDeps } from './applyCode';
+import { PanelInstructions } from './instructionFiles';
 
 export interface ChatPanelManagerOptions {
   extensionUri: vscode.Uri;
@@ -59,6 +61,8 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   readonly exporter: ChatExporter;
   private readonly models: ChatModelList;
   private disposed = false;
+  /** How Apply finds the editor and asks the user; replaceable so tests can answer. */
+  applyDeps: ApplyDeps = defaultApplyDeps(() => this.editors.targetEditor());
   /** Opens an http(s) URL outside VS Code; replaceable so tests do not launch a browser. */
   openExternal: (url: string) => Promise<void> = async (url) => {
     await vscode.env.openExternal(vscode.Uri.parse(url, true));
@@ -218,6 +222,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       gateway: () => this.options.connection.access(chatProfile()),
       defaultModel: () => this.defaultModel(),
       newId: () => randomUUID(),
+      instructions: (history): Promise<string | undefined> => instructions.systemContent(history),
     });
     const ports = this.options.media;
     const hub = ports ? new ChatMediaHub({ controller, ports, clock, newId: () => randomUUID(), log, checkLink: checkLinkThrough(this.options.connection) }) : undefined;
@@ -240,7 +245,9 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       warn: (message) => void vscode.window.showWarningMessage(message),
       pickModels: (current) => this.pickCompareModels(current),
     });
-    const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models.state, clock, log, { context, compare, hub: bridgeHub });
+    const instructions: PanelInstructions = new PanelInstructions({ post: (state) => bridge.postInstructions(state), pending: () => context.tray.attachments, turns: () => controller.session.turns, editor: () => this.editors.targetEditor() });
+    const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models.state, clock, log, { context, compare, hub: bridgeHub, instructions });
+    context.tray.onDidChange(() => void instructions.refresh());
     const panel = new ChatPanel(webviewPanel, controller, bridge, extensionUri, log, hub && ports && { roots: [vscode.Uri.file(ports.media.filesFolder)], origins: () => hub.playableOrigins(), onDidChangeSources: hub.onDidChangeSources });
     if (hub) panel.onDidDispose(() => hub.dispose());
     this.panels.add(panel);
@@ -249,12 +256,14 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       if (panel.panel.active) this.lastActive = panel;
     });
     panel.onDidDispose(() => {
+      instructions.dispose();
       compare.dispose();
       context.dispose();
       this.panels.delete(panel);
       if (this.lastActive === panel) this.lastActive = [...this.panels].at(-1);
     });
     bridge.onDidLoad(() => {
+      void instructions.refresh();
       // The catalog is shared: another chat or feature may have loaded the list already.
       if (this.models.known) void this.adoptDefaultModel();
       else if (!this.models.state.loading) void this.refreshModels();
@@ -303,6 +312,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       insertAtCursor: (code) => this.editors.insertAtCursor(code),
       openInNewFile: (code, language) => this.editors.openInNewFile(code, language),
       openExternal: (url) => this.openExternal(url),
+      applyCode: (request) => applyCodeBlock(request, this.applyDeps),
       runCommand: async (command, args) => {
         await vscode.commands.executeCommand(command, ...args);
       },

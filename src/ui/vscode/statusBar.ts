@@ -42,7 +42,7 @@ interface MenuItem extends vscode.QuickPickItem {
 
 export function menuFor(state: ConnectionState): MenuItem[] {
   const item = (label: string, command: string, detail?: string): MenuItem => ({ label, command, detail });
-  const profiles = [item('$(arrow-swap) Switch Profile…', SHARED_COMMANDS.profilesSwitch), item('$(account) Profiles…', SHARED_COMMANDS.profilesMenu, 'Create, edit, rename, duplicate, delete, export or import profiles')];
+  const profiles = [item('$(arrow-swap) Switch Profile…', SHARED_COMMANDS.profilesSwitch), item('$(account) Profiles…', SHARED_COMMANDS.profilesMenu)];
   const common = [item('$(comment-discussion) New Chat', SHARED_COMMANDS.newChat), item('$(list-unordered) List Models', SHARED_COMMANDS.listModels), item('$(output) Open Logs', SHARED_COMMANDS.openLogs), ...profiles];
   switch (state.kind) {
     case 'no-url':

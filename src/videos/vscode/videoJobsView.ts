@@ -51,6 +51,8 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   /** The value last given to the `modelGateway.videoJobs.empty` context key. */
   private severalProfiles = false;
   private shownEmpty: boolean | undefined;
+  /** The store has read its folder (JobStore.ready). */
+  private loaded = false;
 
   constructor(
     private readonly deps: VideoFeatureDeps,
@@ -79,6 +81,11 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     );
     store.setFocused(vscode.window.state.focused);
     this.update();
+    // Until the store has read its folder, "no jobs" would be a guess: the welcome view would flash.
+    void store.ready.then(() => {
+      this.loaded = true;
+      this.update();
+    });
   }
 
   /** The gateway whose jobs are shown: the configured one. */
@@ -137,7 +144,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
       this.treeView.message = this.message();
     }
     const empty = jobs.length === 0;
-    if (this.options.primary && empty !== this.shownEmpty) {
+    if (this.options.primary && this.loaded && empty !== this.shownEmpty) {
       this.shownEmpty = empty;
       void vscode.commands.executeCommand('setContext', 'modelGateway.videoJobs.empty', empty);
       // The positive form for the walkthrough's completion event (an unset key reads as "not empty" there).

@@ -35,7 +35,7 @@ export function usageText(usage: TokenUsage): string {
  * `announce`: whether finished blocks are read out now (none for a view that is never announced: the plain text of
  * each block is not even made). `deferred`: a history view's scheduler (it follows the bottom itself, once per slice).
  */
-export function markdownFor(container: HTMLElement, context: TurnContext, announce: (() => boolean) | undefined, deferred?: FrameScheduler): StreamingMarkdown {
+export function markdownFor(container: HTMLElement, context: TurnContext, announce: (() => boolean) | undefined, deferred?: FrameScheduler, turnId = ''): StreamingMarkdown {
   return new StreamingMarkdown(container, {
     scheduler: deferred,
     onBlockCompleted: announce
@@ -45,6 +45,8 @@ export function markdownFor(container: HTMLElement, context: TurnContext, announ
       : undefined,
     onLinkActivated: (href) => context.post({ type: 'openLink', href }),
     onCodeAction: (action, code, lang) => {
+      // Apply names the reply: the host takes the block's path from the stored reply and records the outcome on it.
+      if (action === 'apply') return code === '' ? undefined : context.post({ type: 'applyCode', turnId, code, lang });
       context.post({ type: 'codeAction', action, code, lang });
       if (action === 'copy') context.announcer.say('Code copied.');
     },
@@ -159,8 +161,8 @@ export class AssistantTurnView {
     this.history = !live && wire.status !== 'streaming';
     this.reasoning = markdownFor(reasoningBody, context, undefined, this.history ? context.deferRendering(reasoningBody, wire.reasoning) : undefined);
     this.content = this.history
-      ? markdownFor(this.contentBox, context, undefined, context.deferRendering(this.contentBox, wire.content, this.root))
-      : markdownFor(this.contentBox, context, () => this.live);
+      ? markdownFor(this.contentBox, context, undefined, context.deferRendering(this.contentBox, wire.content, this.root), wire.id)
+      : markdownFor(this.contentBox, context, () => this.live, undefined, wire.id);
     // History is rendered silently; only text arriving from now on is announced.
     this.applyDelta({
       turnId: wire.id,
@@ -299,7 +301,7 @@ export class AssistantTurnView {
     this.content.dispose();
     this.contentBox.replaceChildren();
     const source = `\`\`\`json\n${text}\n\`\`\`\n`;
-    this.content = markdownFor(this.contentBox, this.context, undefined, this.history ? this.context.deferRendering(this.contentBox, source, this.root) : undefined);
+    this.content = markdownFor(this.contentBox, this.context, undefined, this.history ? this.context.deferRendering(this.contentBox, source, this.root) : undefined, this.turn.id);
     this.content.append(source);
     if (this.history) void this.content.finish();
     else this.content.end();
