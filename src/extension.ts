@@ -10,6 +10,7 @@ import { CHAT_VIEW_TYPE } from './chatProtocol/viewType';
 import { diagnosticsFeature } from './diagnostics/vscode/feature';
 import { createGatewayClient } from './gateway/clientFactory';
 import { GatewayConnection } from './gateway/connection';
+import { lmToolsFeature } from './lmTools/vscode/feature';
 import { mediaFeature } from './media/vscode/feature';
 import { modelsFeature } from './models/vscode/feature';
 import { readSettings, SECTION, type Settings } from './settings/settings';
@@ -30,7 +31,7 @@ export interface ModelGatewayApi {
 }
 
 /** Every feature, in the order they activate (the models feature builds the catalog the later ones share). */
-export const FEATURES: ReadonlyArray<FeatureDefinition<never, unknown>> = [authFeature, diagnosticsFeature, modelsFeature, videosFeature, mediaFeature, chatFeature];
+export const FEATURES: ReadonlyArray<FeatureDefinition<never, unknown>> = [authFeature, diagnosticsFeature, modelsFeature, videosFeature, mediaFeature, chatFeature, lmToolsFeature];
 
 /** Work to finish before the extension host goes away, so a reply that just ended is saved as ended. */
 const flushOnDeactivate: Array<() => Promise<void>> = [];
@@ -77,8 +78,10 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   const models = modelsFeature.activate(services);
   const videos = videosFeature.activate({ ...services, models });
   const media = mediaFeature.activate({ ...services, models });
-  const chat = chatFeature.activate({ ...services, models, chatMedia: () => ({ media: media.chatPort(), videos: videos.chatPort() }) });
+  const chatMedia = () => ({ media: media.chatPort(), videos: videos.chatPort() });
+  const chat = chatFeature.activate({ ...services, models, chatMedia });
   flushOnDeactivate.push(chat.flush);
+  lmToolsFeature.activate({ ...services, models, chatMedia });
 
   const contextKeys = new ExtensionContextKeys({ connection, hasKey: (origin) => keys.has(origin), onDidChangeKey: keys.onDidChange, chatViewType: CHAT_VIEW_TYPE });
   context.subscriptions.push(contextKeys);

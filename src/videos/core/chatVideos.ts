@@ -26,6 +26,7 @@ export interface ChatVideoJobState {
   state: 'pending' | 'complete' | 'failed';
   detail: string;
   url?: string;
+  keptFile?: string;
 }
 
 export function chatJobState(record: VideoJobRecord): ChatVideoJobState {
