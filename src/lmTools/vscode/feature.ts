@@ -34,7 +34,9 @@ export const lmToolsFeature = defineFeature({
     const runtime = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const module = require('./lmToolsRuntime') as typeof import('./lmToolsRuntime');
-      return { tools: new module.GatewayTools(ports), participant: new module.GatewayParticipant(ports) };
+      // The host tests turn the confirmation off (VS Code asks in a modal dialog outside a chat); never the packaged extension.
+      const confirmPaid = () => !(TEST_BUILD && testing?.lmToolsConfirm === false);
+      return { tools: new module.GatewayTools(ports, confirmPaid), participant: new module.GatewayParticipant(ports) };
     });
     for (const name of Object.values(TOOL_NAMES)) {
       context.subscriptions.push(
@@ -50,6 +52,6 @@ export const lmToolsFeature = defineFeature({
       participant,
       vscode.commands.registerCommand(REVEAL_JOB_COMMAND, (key: unknown) => (typeof key === 'string' ? chatMedia().videos.reveal(key) : undefined)),
     );
-    if (TEST_BUILD && testing) testing.lmTools = { ports };
+    if (TEST_BUILD && testing) testing.lmTools = { ports, prepare: (name: string, input: unknown) => runtime().tools.prepare(name, { input }) };
   },
 });

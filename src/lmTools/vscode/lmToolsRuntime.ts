@@ -13,11 +13,15 @@ export { GatewayParticipant };
 const MAX_IMAGE_PART_BYTES = 8 * 1024 * 1024;
 
 export class GatewayTools {
-  constructor(private readonly ports: ToolPorts) {}
+  /** `confirmPaid`: false only in the host tests, where VS Code would show a modal dialog no test can answer. */
+  constructor(
+    private readonly ports: ToolPorts,
+    private readonly confirmPaid: () => boolean = () => true,
+  ) {}
 
   prepare(name: string, options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): vscode.PreparedToolInvocation {
     const text = invocationText(name, options.input, this.ports);
-    return { invocationMessage: text.running, ...(text.confirm && { confirmationMessages: { title: text.confirm.title, message: new vscode.MarkdownString(text.confirm.message) } }) };
+    return { invocationMessage: text.running, ...(text.confirm && this.confirmPaid() && { confirmationMessages: { title: text.confirm.title, message: new vscode.MarkdownString(text.confirm.message) } }) };
   }
 
   async invoke(name: string, options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
