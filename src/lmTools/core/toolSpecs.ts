@@ -1,6 +1,7 @@
 // The gateway's language model tools as VS Code's chat and agents see them: names, what each is for, and the input
 // schema. package.json's `contributes.languageModelTools` declares the same (a unit test compares both), because VS
 // Code reads the manifest before the extension runs; this is the copy the extension checks input against. Pure.
+import { TOOL_NAMES } from './participantIds';
 
 /** A JSON schema of the small kind these tools use: an object of strings (a length range, or one of a few values). */
 export interface StringSchema {
@@ -33,13 +34,7 @@ const MODEL: StringSchema = { type: 'string', description: "A model id from gate
 /** Long enough for a detailed prompt or a paragraph to read; short enough that one call cannot carry a document. */
 const PROMPT_MAX = 4000;
 
-export const TOOL_NAMES = {
-  generateImage: 'gateway_generate_image',
-  submitVideo: 'gateway_submit_video',
-  getVideoJob: 'gateway_get_video_job',
-  synthesizeSpeech: 'gateway_synthesize_speech',
-  listModels: 'gateway_list_models',
-} as const;
+export { TOOL_NAMES };
 
 export type ToolName = (typeof TOOL_NAMES)[keyof typeof TOOL_NAMES];
 

@@ -7,9 +7,7 @@ import type { ChatMediaPorts } from '../../chat/core/hub/ports';
 import type { ModelCatalog } from '../../models/core/modelCatalog';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import { lazy } from '../../util/lazy';
-import { PARTICIPANT_ID, REVEAL_JOB_COMMAND } from '../core/participantIds';
-import type { ToolPorts } from '../core/toolRunner';
-import { TOOL_NAMES, type ToolKind } from '../core/toolSpecs';
+import { PARTICIPANT_ID, REVEAL_JOB_COMMAND, TOOL_NAMES } from '../core/participantIds';
 
 export type LmToolsNeeds = Pick<SharedServices, 'context' | 'settings' | 'testing'> & {
   models: ModelCatalog;
@@ -22,20 +20,12 @@ export const lmToolsFeature = defineFeature({
   commands: {},
   views: [],
   activate({ context, settings, models, chatMedia, testing }: LmToolsNeeds): void {
-    const ports: ToolPorts = {
-      media: () => chatMedia().media,
-      videos: () => chatMedia().videos,
-      models: async () => models.models(),
-      defaultModel: (kind: ToolKind) => {
-        const configured = kind === 'image' ? settings().media.imageModel : kind === 'speech' ? settings().media.speechModel : settings().video.model;
-        return configured ?? models.known()?.models.find((m) => m.kind === kind)?.id;
-      },
-    };
     const runtime = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const module = require('./lmToolsRuntime') as typeof import('./lmToolsRuntime');
       // The host tests turn the confirmation off (VS Code asks in a modal dialog outside a chat); never the packaged extension.
       const confirmPaid = () => !(TEST_BUILD && testing?.lmToolsConfirm === false);
+      const ports = module.toolPorts({ chatMedia, models, settings });
       return { tools: new module.GatewayTools(ports, confirmPaid), participant: new module.GatewayParticipant(ports) };
     });
     for (const name of Object.values(TOOL_NAMES)) {
@@ -52,6 +42,6 @@ export const lmToolsFeature = defineFeature({
       participant,
       vscode.commands.registerCommand(REVEAL_JOB_COMMAND, (key: unknown) => (typeof key === 'string' ? chatMedia().videos.reveal(key) : undefined)),
     );
-    if (TEST_BUILD && testing) testing.lmTools = { ports, prepare: (name: string, input: unknown) => runtime().tools.prepare(name, { input }) };
+    if (TEST_BUILD && testing) testing.lmTools = { prepare: (name: string, input: unknown) => runtime().tools.prepare(name, { input }) };
   },
 });

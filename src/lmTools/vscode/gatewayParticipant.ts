@@ -6,9 +6,12 @@ import * as vscode from 'vscode';
 import type { ChatVideoJob } from '../../chat/core/hub/ports';
 import { escapeMarkdown } from '../../util/html';
 import { runTool, type ToolOutcome, type ToolPorts } from '../core/toolRunner';
-import { BUTTON_COMMANDS, REVEAL_JOB_COMMAND } from '../core/participantIds';
+import { REVEAL_JOB_COMMAND } from '../core/participantIds';
 import { TOOL_NAMES } from '../core/toolSpecs';
 import { signalOf } from './tokenSignal';
+
+/** The commands the participant's buttons run (the media and video features' own, with their argument checks). */
+export const BUTTON_COMMANDS = { showMedia: 'modelGateway.media.show', saveMedia: 'modelGateway.media.save', previewVideo: 'modelGateway.videos.preview' } as const;
 
 const HELP = [
   '`@gateway` sends these to your model gateway (no Copilot request is made):',

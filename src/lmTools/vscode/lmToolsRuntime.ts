@@ -3,6 +3,10 @@
 // the model, the image as a LanguageModelDataPart; the participant is in gatewayParticipant.ts.
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import type { ChatMediaPorts } from '../../chat/core/hub/ports';
+import type { ModelCatalog } from '../../models/core/modelCatalog';
+import type { Settings } from '../../settings/settings';
+import type { ToolKind } from '../core/toolSpecs';
 import { invocationText, runTool, type ToolOutcome, type ToolPorts } from '../core/toolRunner';
 import { GatewayParticipant } from './gatewayParticipant';
 import { signalOf } from './tokenSignal';
@@ -11,6 +15,25 @@ export { GatewayParticipant };
 
 /** The most image bytes handed back to the model as data; a larger file is only named (the model sees its path). */
 const MAX_IMAGE_PART_BYTES = 8 * 1024 * 1024;
+
+/** What the feature definition hands over: the ports are built here, on first use. */
+export interface ToolSources {
+  chatMedia(): ChatMediaPorts;
+  models: Pick<ModelCatalog, 'models' | 'known'>;
+  settings(): Pick<Settings, 'media' | 'video'>;
+}
+
+export function toolPorts({ chatMedia, models, settings }: ToolSources): ToolPorts {
+  return {
+    media: () => chatMedia().media,
+    videos: () => chatMedia().videos,
+    models: async () => models.models(),
+    defaultModel: (kind: ToolKind) => {
+      const configured = kind === 'image' ? settings().media.imageModel : kind === 'speech' ? settings().media.speechModel : settings().video.model;
+      return configured ?? models.known()?.models.find((m) => m.kind === kind)?.id;
+    },
+  };
+}
 
 export class GatewayTools {
   /** `confirmPaid`: false only in the host tests, where VS Code would show a modal dialog no test can answer. */

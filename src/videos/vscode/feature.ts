@@ -9,9 +9,11 @@ import type { Settings } from '../../settings/settings';
 import { lazyCommands } from '../../ui/vscode/commands';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import { JsonFile } from '../../util/jsonFile';
+import { formatBytes } from '../../util/bytes';
 import type { ApiKeyStore } from '../../auth/core/apiKeyStore';
 import { DurationHistory } from '../core/durationHistory';
 import { JobStore } from '../core/jobStore';
+import { ResultKeeper } from '../core/resultKeeper';
 import { lazyApiFor } from '../core/lazyApi';
 import { VideoFeature, type VideoTestOptions } from './videoFeature';
 import { WindowPresence } from '../core/windowPresence';
@@ -91,6 +93,29 @@ export const videosFeature = defineFeature({
       };
     }
     const view = videos.view;
+    const keeper = new ResultKeeper({
+      folder: folder('video-results'),
+      clock,
+      jobs: view.store,
+      download: async (record, url, directory, stem, signal) => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const module = require('./videoCommands') as typeof import('./videoCommands');
+        const fetchOptions = await module.resultFetchOptionsFor({ connection }, record);
+        return module.downloadResult(url, directory, stem, { ...fetchOptions, signal, maxBytes: settings().video.maxDownloadBytes });
+      },
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      evict: (...args) => (require('./videoCommands') as typeof import('./videoCommands')).evictOverQuota(...args),
+      quotaBytes: () => settings().video.keptQuotaBytes,
+      onEvicted: ({ count, bytes, quotaBytes }) => {
+        const text = `Model Gateway: removed ${count === 1 ? 'the kept copy of an older video' : `the kept copies of ${count} older videos`} (${formatBytes(bytes)}) to stay within modelGateway.video.keptQuotaMB (${formatBytes(quotaBytes)}). Their links still work until they expire.`;
+        log.info(text);
+        void vscode.window.showInformationMessage(text);
+      },
+      onError: (message) => log.warn(message),
+    });
+    context.subscriptions.push(keeper);
+    view.attachKeeper(keeper);
+    if (TEST_BUILD && testing) (testing.videos as Record<string, unknown>).keeper = keeper;
     return {
       chatPort: () =>
         videos.chatPort({
@@ -102,7 +127,11 @@ export const videosFeature = defineFeature({
             await vscode.commands.executeCommand(`${VIDEO_JOBS_VIEW}.focus`);
             await view.reveal(key);
           },
-          onDidChange: (listener) => view.store.onDidChange((change) => listener(change.keys)),
+          onDidChange: (listener) => {
+            const changes = [view.store.onDidChange((change) => listener(change.keys)), keeper.onDidChange((keys) => listener(keys))];
+            return { dispose: () => changes.forEach((c) => c.dispose()) };
+          },
+          keptFile: (key) => keeper.keptFile(key),
         }),
     };
   },

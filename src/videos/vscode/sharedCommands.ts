@@ -7,6 +7,7 @@ import type { VideoDefaults } from '../../settings/settings';
 import type { CommandUi } from './commandUi';
 import type { VideoJobRecord } from '../core/jobRecord';
 import type { JobStore } from '../core/jobStore';
+import type { ResultKeeper } from '../core/resultKeeper';
 import { quoted, statusText, type VideoJobNode } from '../core/jobPresentation';
 import { checkResultUrl } from '../core/resultLinks';
 import type { VideoPreviewPanels } from './videoPreviewPanel';
@@ -20,6 +21,8 @@ export interface VideoJobsHost {
   selection(): readonly VideoJobNode[];
   reveal(key: string): Promise<void>;
   refresh(): void;
+  /** The copies of finished results kept before their links expire (the primary window's view only). */
+  readonly kept?: Pick<ResultKeeper, 'keptFile' | 'touch' | 'folder'>;
 }
 
 export interface VideoCommandContext {
@@ -36,7 +39,7 @@ export interface VideoCommandContext {
  * How to fetch a job's result links: through the proxy the API calls use, with the gateway's key and headers for
  * its own origin only, and only while the job's gateway is the configured one.
  */
-export async function resultFetchOptionsFor(ctx: VideoCommandContext, record: VideoJobRecord): Promise<Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'>> {
+export async function resultFetchOptionsFor(ctx: Pick<VideoCommandContext, 'connection'>, record: Pick<VideoJobRecord, 'origin'>): Promise<Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'>> {
   const options = await ctx.connection.resultFetchOptions();
   const { credentials: _credentials, ...withoutKey } = options;
   return record.origin === ctx.connection.origin ? options : withoutKey;

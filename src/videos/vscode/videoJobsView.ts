@@ -11,6 +11,7 @@ import type { VideoJobsHost } from './sharedCommands';
 import type { VideoJobRecord } from '../core/jobRecord';
 import { isRunning, type VideoJobNode } from '../core/jobPresentation';
 import type { JobsChange, JobStore, SetAsideBatch } from '../core/jobStore';
+import type { ResultKeeper } from '../core/resultKeeper';
 import type { AuthRequired } from '../core/pollScheduler';
 import { VideoJobsTreeProvider } from './videoJobsTreeView';
 
@@ -49,6 +50,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   private readonly subscriptions: Subscription[] = [];
   /** The value last given to the `modelGateway.videoJobs.empty` context key. */
   private shownEmpty: boolean | undefined;
+  private keeper: ResultKeeper | undefined;
 
   constructor(
     private readonly deps: VideoFeatureDeps,
@@ -103,6 +105,18 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   async reveal(key: string): Promise<void> {
     if (!this.treeView || !this.store.get(key)) return;
     await this.treeView.reveal(this.provider.jobNode(key), { select: true, focus: false }).then(undefined, () => undefined);
+  }
+
+  get kept(): ResultKeeper | undefined {
+    return this.keeper;
+  }
+
+  /** Shows which results are kept on disk (the keeper is built on the store, so after the view). */
+  attachKeeper(keeper: ResultKeeper): void {
+    this.keeper = keeper;
+    this.provider.keptFile = (key) => keeper.keptFile(key);
+    this.subscriptions.push(keeper.onDidChange((keys) => this.provider.jobsChanged(keys)));
+    this.provider.refresh();
   }
 
   /** Re-reads the whole view. */

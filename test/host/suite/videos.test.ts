@@ -172,7 +172,7 @@ describe('video jobs', function () {
     const result = provider().getTreeItem(children[0]);
     assert.equal(result.label, record.id, 'named after the job id: the extension comes from the download');
     assert.deepEqual(tokens(result), ['result', 'previewable', 'openable', 'downloadable']);
-    assert.match(String(result.description), /^link valid for (59 min|1 h)$/);
+    assert.match(String(result.description), /^(link expires in (59 min|1 h)|kept)$/);
     assert.deepEqual(provider().getParent(children[0]), provider().jobNode(record.key));
     assert.equal(feature.view.treeView?.badge, undefined, 'no badge once nothing runs');
     assert.ok(gets(record.id!).length >= 2, 'the job was polled');
