@@ -20,6 +20,9 @@ export interface KeeperJobs {
   /** True when this window polls (holds the lease for) that gateway. */
   isPolling(origin: string): boolean;
   onDidChange: Event<JobsChange>;
+  /** Holds these gateways' leases while their results wait (the store wants a lease only while jobs run). */
+  wantLeasesFor(origins: ReadonlySet<string>): void;
+  onDidChangeLease: Event<string>;
 }
 
 export interface ResultKeeperOptions {
@@ -67,7 +70,7 @@ export function retryDelay(attempts: number, now: number, expiresAt: number | un
 }
 
 export class ResultKeeper implements Disposable {
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, { abort: AbortController; origin: string }>();
   private readonly failures = new Map<string, { attempts: number; nextAt: number }>();
   private timer: TimerHandle | undefined;
   private disposed = false;
@@ -77,7 +80,8 @@ export class ResultKeeper implements Disposable {
   private readonly subscription: Disposable;
 
   constructor(private readonly options: ResultKeeperOptions) {
-    this.subscription = options.jobs.onDidChange(() => this.sweep());
+    const subscriptions = [options.jobs.onDidChange(() => this.sweep()), options.jobs.onDidChangeLease(() => this.sweep())];
+    this.subscription = { dispose: () => subscriptions.forEach((s) => s.dispose()) };
     queueMicrotask(() => this.sweep());
   }
 
@@ -108,9 +112,10 @@ export class ResultKeeper implements Disposable {
 
   /** Starts what may start now: finished results of the gateways this window polls, not yet kept. */
   sweep(): void {
-    if (this.disposed || this.options.quotaBytes() <= 0) return this.arm(false);
+    if (this.disposed) return;
+    if (this.options.quotaBytes() <= 0) return this.waitFor(new Set());
     const now = this.options.clock.now();
-    let waiting = false;
+    const waiting = new Set<string>();
     for (const record of this.options.jobs.jobs()) {
       const url = record.resultUrls[0];
       if (!url || !isSuccessStatus(record.status) || this.running.has(record.key) || this.keptFile(record.key)) continue;
@@ -118,17 +123,23 @@ export class ResultKeeper implements Disposable {
       if (expiresAt === undefined ? now - (record.completedAt ?? record.updatedAt) > UNDATED_LINK_MS : expiresAt <= now) continue;
       const failure = this.failures.get(record.key);
       if (failure && failure.attempts >= MAX_ATTEMPTS) continue;
-      waiting = true;
+      waiting.add(record.origin);
       if (!this.options.jobs.isPolling(record.origin) || (failure && failure.nextAt > now) || this.running.size >= MAX_RUNNING) continue;
       void this.keep(record, url);
     }
-    this.arm(waiting);
+    this.waitFor(new Set([...waiting, ...[...this.running.values()].map((r) => r.origin)]));
+  }
+
+  /** Holds the leases of the origins with results to keep (or being kept), and looks again later while any waits. */
+  private waitFor(origins: ReadonlySet<string>): void {
+    this.options.jobs.wantLeasesFor(origins);
+    this.arm(origins.size > 0);
   }
 
   private async keep(record: VideoJobRecord, url: string): Promise<void> {
     const key = record.key;
     const abort = new AbortController();
-    this.running.set(key, abort);
+    this.running.set(key, { abort, origin: record.origin });
     try {
       await fs.mkdir(this.options.folder, { recursive: true });
       const { file } = await this.options.download(record, url, this.options.folder, keptStem(key), abort.signal);
@@ -176,7 +187,7 @@ export class ResultKeeper implements Disposable {
   dispose(): void {
     this.disposed = true;
     if (this.timer !== undefined) this.options.clock.clearTimeout(this.timer);
-    for (const abort of this.running.values()) abort.abort();
+    for (const { abort } of this.running.values()) abort.abort();
     this.subscription.dispose();
     this.changed.dispose();
   }

@@ -98,6 +98,36 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
     assert.match(done, /Result link: http:\/\/127\.0\.0\.1:\d+\/files\//);
   });
 
+  it('keeps a finished video before its link expires; it still plays after the link has expired', async () => {
+    const submitted = textOf(await invoke('gateway_submit_video', { prompt: '[expires:6] a lighthouse beam sweeping' }));
+    const jobId = /jobId "([^"]+)"/.exec(submitted)?.[1];
+    assert.ok(jobId, submitted);
+    const kept = await until(async () => {
+      const text = textOf(await invoke('gateway_get_video_job', { jobId }));
+      const file = /Kept file: (.+)/.exec(text)?.[1];
+      return file ? { file, link: /Result link: (\S+)/.exec(text)![1] } : undefined;
+    }, 'the result to be kept', 30_000, 250);
+    assert.ok(readFileSync(kept.file).length > 1000, 'the kept file holds the video');
+    const feature = (api.testing.videos as { feature: { view: { provider: vscode.TreeDataProvider<unknown> } } }).feature;
+    assert.equal((await feature.view.provider.getTreeItem({ kind: 'result', key: jobId, index: 0 })).description, 'kept');
+
+    const expiresAt = Number(new URL(kept.link).searchParams.get('expires')) * 1000;
+    await until(() => Date.now() > expiresAt + 1000, 'the link to expire', 15_000, 200);
+    assert.equal((await fetch(kept.link)).status, 403, 'the gateway refuses the expired link');
+    const panel = await vscode.commands.executeCommand<vscode.WebviewPanel | undefined>('modelGateway.videos.preview', jobId);
+    assert.ok(panel, 'the preview opens');
+    try {
+      // Disposing a webview that is still loading makes the workbench log an error: let it show first.
+      await until(() => panel.visible, 'the preview to show');
+      const html = panel.webview.html.replace(/&#39;/g, "'");
+      assert.ok(html.includes(panel.webview.asWebviewUri(vscode.Uri.file(kept.file)).toString()), 'it plays the kept file');
+      assert.ok(html.includes(`media-src ${panel.webview.cspSource};`), 'media only from the webview resource root');
+      assert.ok(!html.includes(new URL(kept.link).host), 'not the expired link');
+    } finally {
+      panel.dispose();
+    }
+  });
+
   it('answers bad input with a tool error, not an exception', async () => {
     const text = textOf(await invoke('gateway_generate_image', { prompt: '', size: 'huge' }));
     assert.match(text, /^Error: Invalid input: /);
@@ -106,7 +136,7 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
   });
 
   it('never puts the key in a result', () => {
-    assert.ok(results.length >= 8);
+    assert.ok(results.length >= 10);
     for (const result of results) {
       for (const part of result.content) {
         const text = part instanceof vscode.LanguageModelTextPart ? part.value : part instanceof vscode.LanguageModelDataPart ? Buffer.from(part.data).toString('latin1') : JSON.stringify(part);

@@ -35,13 +35,22 @@ describe('ResultKeeper (finished videos kept before their links expire)', () => 
   let evictions: Array<{ count: number; bytes: number }>;
   let errors: string[];
   const changes = new Emitter<JobsChange>();
+  const leases = new Emitter<string>();
+  let wanted: string[][];
   let keeper: ResultKeeper;
 
   function build(overrides: Partial<ResultKeeperOptions> = {}): ResultKeeper {
     keeper = new ResultKeeper({
       folder,
       clock,
-      jobs: { jobs: () => records, get: (key) => records.find((r) => r.key === key), isPolling: () => polling, onDidChange: changes.event },
+      jobs: {
+        jobs: () => records,
+        get: (key) => records.find((r) => r.key === key),
+        isPolling: () => polling,
+        onDidChange: changes.event,
+        wantLeasesFor: (origins) => wanted.push([...origins]),
+        onDidChangeLease: leases.event,
+      },
       download: async (record, url, directory, stem) => {
         downloads.push(record.key);
         if (failNext > 0) {
@@ -70,6 +79,7 @@ describe('ResultKeeper (finished videos kept before their links expire)', () => 
     failNext = 0;
     evictions = [];
     errors = [];
+    wanted = [];
   });
 
   afterEach(() => {
@@ -99,11 +109,13 @@ describe('ResultKeeper (finished videos kept before their links expire)', () => 
     await settle();
     assert.deepEqual(downloads, []);
     assert.deepEqual(keeper.state(records[0]), { kept: false, expiresAt: T0 + 3_600_000 });
-    // The lease passes to this window: the slow look finds the job.
+    assert.deepEqual(wanted.at(-1), [ORIGIN], 'it asks for the lease: the store holds one only while jobs run');
+    // The lease comes to this window.
     polling = true;
-    clock.advance(60_000);
+    leases.fire(ORIGIN);
     await until(() => keeper.keptFile('a') !== undefined);
     assert.deepEqual(downloads, ['a']);
+    await until(() => wanted.at(-1)?.length === 0);
 
     records = [job('b', link(T0 - 1000))];
     changes.fire({ keys: ['b'] });
