@@ -73,15 +73,23 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     register: (handlers: CommandHandlers) => registerCommands(context, handlers, log),
     testing,
   } satisfies SharedServices;
-  authFeature.activate(services);
-  diagnosticsFeature.activate(services);
-  const models = modelsFeature.activate(services);
-  const videos = videosFeature.activate({ ...services, models });
-  const media = mediaFeature.activate({ ...services, models });
+  // Each feature's share of activate() (the startup bench reports them).
+  const phases: Record<string, number> = { services: performance.now() - started };
+  const timed = <T>(name: string, run: () => T): T => {
+    const at = performance.now();
+    const result = run();
+    phases[name] = performance.now() - at;
+    return result;
+  };
+  timed('auth', () => authFeature.activate(services));
+  timed('diagnostics', () => diagnosticsFeature.activate(services));
+  const models = timed('models', () => modelsFeature.activate(services));
+  const videos = timed('videos', () => videosFeature.activate({ ...services, models }));
+  const media = timed('media', () => mediaFeature.activate({ ...services, models }));
   const chatMedia = () => ({ media: media.chatPort(), videos: videos.chatPort() });
-  const chat = chatFeature.activate({ ...services, models, chatMedia });
+  const chat = timed('chat', () => chatFeature.activate({ ...services, models, chatMedia }));
   flushOnDeactivate.push(chat.flush);
-  lmToolsFeature.activate({ ...services, models, chatMedia });
+  timed('lmTools', () => lmToolsFeature.activate({ ...services, models, chatMedia }));
 
   const contextKeys = new ExtensionContextKeys({ connection, hasKey: (origin) => keys.has(origin), onDidChangeKey: keys.onDidChange, chatViewType: CHAT_VIEW_TYPE });
   context.subscriptions.push(contextKeys);
@@ -91,6 +99,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   if (TEST_BUILD && testing) {
     testing.contextKeys = contextKeys;
     testing.activationMs = activationMs;
+    testing.activationPhases = phases;
     testing.features = FEATURES.map(({ name, commands, views }) => ({ name, commands: Object.values(commands), views }));
     // Which of the extension's files activation loaded (the rest load on first use): the startup bench and a host test.
     testing.loadedAtActivation = Object.keys(require.cache).filter((file) => path.dirname(file) === __dirname).map((file) => path.basename(file));

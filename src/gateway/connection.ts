@@ -7,7 +7,8 @@ import type { GatewaySettings } from '../settings/settings';
 import { readError } from './errors';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
-import type { ChatOptions, ChatRequest, GatewayApi, ImageRequest, MediaRequestOptions, RequestOptions, SpeechRequest, VideoRequest } from './types';
+import type { GatewayApi } from './types';
+import { forwardingApi, invoke } from './apiForwarding';
 
 export interface ClientConfig {
   baseUrl: string;
@@ -206,14 +207,7 @@ export class GatewayConnection {
           throw error;
         },
       );
-    return {
-      listModels: (options?: RequestOptions) => watch(api.listModels(options)),
-      chat: (request: ChatRequest, options?: ChatOptions) => watch(api.chat(request, options)),
-      submitVideo: (request: VideoRequest, options?: RequestOptions) => watch(api.submitVideo(request, options)),
-      getVideo: (id: string, options?: RequestOptions) => watch(api.getVideo(id, options)),
-      generateImage: (request: ImageRequest, options?: MediaRequestOptions) => watch(api.generateImage(request, options)),
-      synthesizeSpeech: (request: SpeechRequest, options?: MediaRequestOptions) => watch(api.synthesizeSpeech(request, options)),
-    };
+    return forwardingApi((method, args) => watch(invoke(api, method, args)));
   }
 
   private reset(): void {

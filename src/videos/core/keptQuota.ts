@@ -2,7 +2,7 @@
 // the modification time is the last use). Loaded with the first download (videoCommands.ts). Pure Node.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { KEPT_EXTENSIONS } from './resultKeeper';
+import { KEPT_EXTENSIONS } from './keptFiles';
 
 /** Removes the least recently used kept files in `folder`, never `keep`, until they take at most `quotaBytes`. */
 export async function evictOverQuota(folder: string, keep: string, quotaBytes: number): Promise<{ count: number; bytes: number; removed: string[] }> {

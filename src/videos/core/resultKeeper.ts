@@ -4,14 +4,14 @@
 // expiry is not tried (it would only get a 403). The kept files live in one folder of the global storage, one per
 // job (`<key>.<ext>`), and a disk quota evicts the least recently used (a play touches its file), never silently.
 // Pure Node (no vscode).
-import { existsSync, promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock, TimerHandle } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
 import type { VideoJobRecord } from './jobRecord';
 import type { JobsChange } from './jobStore';
+import { promises as fs } from 'node:fs';
+import { KeptFiles, keptStem } from './keptFiles';
 import { urlExpiry } from './resultLinks';
-import { isSuccessStatus } from './status';
 
 /** What the keeper reads of the job store. */
 export interface KeeperJobs {
@@ -43,21 +43,13 @@ export interface ResultKeeperOptions {
 /** How a result stands: kept on disk, or only the link (with its expiry when the link says). */
 export type KeptState = { kept: true; file: string } | { kept: false; expiresAt?: number };
 
-/** The kept files' extensions (download.ts names a video by its Content-Type). */
-export const KEPT_EXTENSIONS = ['.mp4', '.webm', '.mov'];
 /** Tries after a failed download: 30 s, 2 min, 8 min…, each at most a third of the time left before expiry. */
 const FIRST_RETRY_MS = 30_000;
 const MAX_ATTEMPTS = 6;
 /** While a finished result is not kept, how often to look again (another window's lease may pass to this one). */
 const SWEEP_MS = 60_000;
-/** Results finished longer ago than this without saying when their link expires are not waited for. */
-const UNDATED_LINK_MS = 24 * 3_600_000;
 /** Downloads at once: a burst of finished jobs (or the first start of this version) does not flood the link's host. */
 const MAX_RUNNING = 2;
-
-export function keptStem(key: string): string {
-  return key.replace(/[^\w-]/g, '_').slice(0, 120);
-}
 
 /** When to try again after `attempts` failures: backoff, but always well before the link expires. */
 export function retryDelay(attempts: number, now: number, expiresAt: number | undefined): number | undefined {
@@ -78,8 +70,10 @@ export class ResultKeeper implements Disposable {
   /** Fires with the keys of jobs whose result was kept (or whose kept file was evicted). */
   readonly onDidChange = this.changed.event;
   private readonly subscription: Disposable;
+  private readonly files: KeptFiles;
 
   constructor(private readonly options: ResultKeeperOptions) {
+    this.files = new KeptFiles(options.folder);
     const subscriptions = [options.jobs.onDidChange(() => this.sweep()), options.jobs.onDidChangeLease(() => this.sweep())];
     this.subscription = { dispose: () => subscriptions.forEach((s) => s.dispose()) };
     queueMicrotask(() => this.sweep());
@@ -91,9 +85,7 @@ export class ResultKeeper implements Disposable {
 
   /** The kept copy of the job's (first) result, if there is one. */
   keptFile(key: string): string | undefined {
-    const stem = join(this.options.folder, keptStem(key));
-    for (const extension of KEPT_EXTENSIONS) if (existsSync(stem + extension)) return stem + extension;
-    return undefined;
+    return this.files.keptFile(key);
   }
 
   state(record: VideoJobRecord): KeptState {
@@ -104,12 +96,6 @@ export class ResultKeeper implements Disposable {
     return expiresAt === undefined ? { kept: false } : { kept: false, expiresAt };
   }
 
-  /** Marks a kept file as just used (playing it), so the quota evicts others first. */
-  async touch(file: string): Promise<void> {
-    const now = new Date(this.options.clock.now());
-    await fs.utimes(file, now, now).catch(() => undefined);
-  }
-
   /** Starts what may start now: finished results of the gateways this window polls, not yet kept. */
   sweep(): void {
     if (this.disposed) return;
@@ -117,10 +103,8 @@ export class ResultKeeper implements Disposable {
     const now = this.options.clock.now();
     const waiting = new Set<string>();
     for (const record of this.options.jobs.jobs()) {
-      const url = record.resultUrls[0];
-      if (!url || !isSuccessStatus(record.status) || this.running.has(record.key) || this.keptFile(record.key)) continue;
-      const expiresAt = urlExpiry(url);
-      if (expiresAt === undefined ? now - (record.completedAt ?? record.updatedAt) > UNDATED_LINK_MS : expiresAt <= now) continue;
+      const url = this.running.has(record.key) ? undefined : this.files.waits(record, now);
+      if (!url) continue;
       const failure = this.failures.get(record.key);
       if (failure && failure.attempts >= MAX_ATTEMPTS) continue;
       waiting.add(record.origin);

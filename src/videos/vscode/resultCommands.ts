@@ -21,7 +21,7 @@ export async function previewResult(ctx: VideoCommandContext, argument?: unknown
   // The kept copy first: it plays after the link has expired, and costs no download.
   const kept = index === 0 ? ctx.view.kept?.keptFile(record.key) : undefined;
   if (kept && ctx.view.kept) {
-    void ctx.view.kept.touch(kept);
+    void ctx.view.kept.touch(kept, Date.now());
     return ctx.previews.showFile(record, index, kept, ctx.view.kept.folder);
   }
   const { proxy, proxyStrictSSL } = await resultFetchOptionsFor(ctx, record);

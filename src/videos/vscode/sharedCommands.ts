@@ -7,7 +7,7 @@ import type { VideoDefaults } from '../../settings/settings';
 import type { CommandUi } from './commandUi';
 import type { VideoJobRecord } from '../core/jobRecord';
 import type { JobStore } from '../core/jobStore';
-import type { ResultKeeper } from '../core/resultKeeper';
+import type { KeptFiles } from '../core/keptFiles';
 import { quoted, statusText, type VideoJobNode } from '../core/jobPresentation';
 import { checkResultUrl } from '../core/resultLinks';
 import type { VideoPreviewPanels } from './videoPreviewPanel';
@@ -22,7 +22,7 @@ export interface VideoJobsHost {
   reveal(key: string): Promise<void>;
   refresh(): void;
   /** The copies of finished results kept before their links expire (the primary window's view only). */
-  readonly kept?: Pick<ResultKeeper, 'keptFile' | 'touch' | 'folder'>;
+  readonly kept?: KeptFiles;
 }
 
 export interface VideoCommandContext {

@@ -5,6 +5,7 @@
 export { chatVideoPort } from '../core/chatVideos';
 export { downloadResult } from '../core/download';
 export { evictOverQuota } from '../core/keptQuota';
+export { ResultKeeper } from '../core/resultKeeper';
 export { resultFetchOptionsFor } from './sharedCommands';
 export { vscodeCommandUi } from './commandUi';
 export { VideoJobCommands } from './videoJobsCommands';

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
 import type { JobsChange } from '../../../src/videos/core/jobStore';
 import { evictOverQuota } from '../../../src/videos/core/keptQuota';
-import { keptStem, ResultKeeper, retryDelay, type ResultKeeperOptions } from '../../../src/videos/core/resultKeeper';
+import { keptStem } from '../../../src/videos/core/keptFiles';
+import { ResultKeeper, retryDelay, type ResultKeeperOptions } from '../../../src/videos/core/resultKeeper';
 import { Emitter } from '../../../src/util/events';
 import { FakeClock, settle } from '../../../src/util/fakeClock';
 
