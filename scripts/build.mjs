@@ -54,13 +54,21 @@ const CHUNKS = {
   // The HTTP client (with eventsource-parser) on the first request, undici on the first connection.
   client: join(root, 'src', 'gateway', 'client.ts'),
   undiciParts: join(root, 'src', 'gateway', 'undiciParts.ts'),
+  // The rate-limit pacer with the first request (gateway/pacing.ts holds its front at activation).
+  pacer: join(root, 'src', 'gateway', 'pacer.ts'),
   connectionTest: join(root, 'src', 'diagnostics', 'core', 'connectionTest.ts'),
+  // VS Code's chat requests through our provider: the mapping of its history and tools, on the first request.
+  lmRequests: join(root, 'src', 'models', 'core', 'lmRequestMapping.ts'),
   // Each feature's panels and commands when one of its commands first runs (or a chat panel is restored).
   chatCommands: join(root, 'src', 'chat', 'vscode', 'chatCommands.ts'),
   mediaCommands: join(root, 'src', 'media', 'vscode', 'mediaCommands.ts'),
   videoCommands: join(root, 'src', 'videos', 'vscode', 'videoCommands.ts'),
   keyCommands: join(root, 'src', 'auth', 'vscode', 'keyCommands.ts'),
+  // The profile list, read right after activation.
+  profileStartup: join(root, 'src', 'auth', 'vscode', 'profileStartup.ts'),
   modelCommands: join(root, 'src', 'models', 'vscode', 'modelCommands.ts'),
+  // VS Code's chat with several profiles: the other profiles' models.
+  lmProfiles: join(root, 'src', 'models', 'vscode', 'lmProfiles.ts'),
   // The gateway's language model tools and @gateway on their first call.
   lmToolsRuntime: join(root, 'src', 'lmTools', 'vscode', 'lmToolsRuntime.ts'),
 };

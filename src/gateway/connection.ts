@@ -1,9 +1,14 @@
-// The one place that knows which gateway the user is talking to: it builds a client for the configured
-// origin with that origin's key, rebuilds it when settings or keys change, and watches every call's outcome
-// to keep a connection state (for the status bar and welcome views).
+// One profile's link to its gateway: it builds a client for the profile's origin with the key kept for that
+// profile on that origin (its key slot), rebuilds it when settings or keys change, and watches every call's outcome
+// to keep a connection state (for the status bar and welcome views). GatewayConnections (connections.ts) holds one
+// per profile and is what features ask for access. Rate-limit timing lives in the pacer (pacer.ts): the connection
+// hands each client its origin-and-key pacing and reads the rate-limited state from it.
 import { Emitter, type Event } from '../util/events';
-import type { Clock, TimerHandle } from '../util/clock';
+import type { Clock } from '../util/clock';
+import type { PaceNews, RequestPacing } from './pacer';
+import { Pacing, paceKeyFor, type PaceKey } from './pacing';
 import type { GatewaySettings } from '../settings/settings';
+import { DEFAULT_PROFILE_ID, keySlot } from '../settings/profile';
 import { readError } from './errors';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
@@ -20,6 +25,8 @@ export interface ClientConfig {
   /** VS Code's `http.proxyStrictSSL` (default true). */
   proxyStrictSSL?: boolean;
   paths?: { images: string; speech: string };
+  /** The rate-limit pacing of this origin and key. */
+  pacing?: RequestPacing;
 }
 
 export type ClientFactory = (config: ClientConfig) => GatewayApi & { close?(): void };
@@ -34,16 +41,16 @@ export type ConnectionState =
   | { kind: 'rate-limited'; origin: string; until: number; message: string }
   | { kind: 'offline'; origin: string; message: string };
 
-/** Where the connection reads keys from: one key per origin, and news when one changes. */
+/** Where the connection reads keys from: one key per slot (a profile on an origin, see keySlot), and news when one changes. */
 export interface KeySource {
-  get(origin: string): PromiseLike<string | undefined>;
-  has(origin: string): PromiseLike<boolean>;
+  get(slot: string): PromiseLike<string | undefined>;
+  has(slot: string): PromiseLike<boolean>;
   readonly onDidChange: Event<string>;
 }
 
 /** What a feature needs to reach the gateway, or what is missing (ui/errorAdvice's accessAdvice words it). */
-export type GatewayAccess = { ok: true; api: GatewayApi; origin: string } | MissingAccess;
-export type MissingAccess = { ok: false; missing: 'url' | 'key'; origin?: string };
+export type GatewayAccess = { ok: true; api: GatewayApi; origin: string; profile?: string } | MissingAccess;
+export type MissingAccess = { ok: false; missing: 'url' | 'key'; origin?: string; profile?: string };
 
 /** Maps a call's failure to the connection state it reveals, or undefined when it says nothing about the link. */
 export function stateForError(origin: string, error: unknown, now: number): ConnectionState | undefined {
@@ -66,13 +73,17 @@ export class GatewayConnection {
 
   private settings: GatewaySettings;
   private proxy: ProxySetting | undefined;
-  private client: { origin: string; api: GatewayApi & { close?(): void } } | undefined;
+  private client: { origin: string; api: GatewayApi & { close?(): void }; paceKey: PaceKey } | undefined;
   private creating: Promise<GatewayConnection['client']> | undefined;
   /** Bumped whenever settings or keys change, so a client being created for the old ones is discarded. */
   private generation = 0;
   private currentState: ConnectionState;
   private readonly subscriptions: Array<{ dispose(): void }> = [];
-  private rateLimitTimer: TimerHandle | undefined;
+  private readonly pacer: Pacing;
+  private readonly ownsPacer: boolean;
+  private readonly paceChanged = new Emitter<void>();
+  /** Fires when what `pace` says changes (the status bar's "slowing down"). */
+  readonly onDidChangePace: Event<void> = this.paceChanged.event;
 
   constructor(
     settings: GatewaySettings,
@@ -80,15 +91,34 @@ export class GatewayConnection {
     private readonly createClient: ClientFactory,
     private readonly clock: Clock,
     proxy?: ProxySetting,
+    /** The profile this connection serves; its key slot on the origin is keySlot(profile, origin). */
+    readonly profile: string = DEFAULT_PROFILE_ID,
+    /** Shared with the other windows through its file; a private one (memory only) when not given. */
+    pacer?: Pacing,
   ) {
     this.settings = settings;
     this.proxy = proxy;
+    this.pacer = pacer ?? new Pacing(clock);
+    this.ownsPacer = !pacer;
     this.currentState = settings.origin ? { kind: 'unknown', origin: settings.origin } : { kind: 'no-url' };
-    this.subscriptions.push(keys.onDidChange((origin) => origin === this.origin && this.reset()));
+    this.subscriptions.push(
+      keys.onDidChange((slot) => slot === this.slot && this.reset()),
+      this.pacer.onDidChange((id) => id === this.client?.paceKey.id && this.followPace()),
+    );
+  }
+
+  /** The rate-limit news of the current gateway and key: waiting for a reset, slowing down, or nothing. */
+  get pace(): PaceNews | undefined {
+    return this.client ? this.pacer.news(this.client.paceKey.id) : undefined;
   }
 
   get origin(): string | undefined {
     return this.settings.origin;
+  }
+
+  /** Where this profile's key for its origin is kept; undefined without a URL. */
+  get slot(): string | undefined {
+    return this.origin ? keySlot(this.profile, this.origin) : undefined;
   }
 
   get baseUrl(): string | undefined {
@@ -110,7 +140,7 @@ export class GatewayConnection {
   async refreshKeyState(): Promise<ConnectionState> {
     const origin = this.origin;
     if (!origin) return this.setState({ kind: 'no-url' });
-    if (!(await this.keys.has(origin))) return this.setState({ kind: 'no-key', origin });
+    if (!(await this.keys.has(this.slot!))) return this.setState({ kind: 'no-key', origin });
     if (this.currentState.kind === 'no-key' || this.currentState.kind === 'no-url') return this.setState({ kind: 'unknown', origin });
     return this.currentState;
   }
@@ -139,14 +169,17 @@ export class GatewayConnection {
   private async createClientForCurrentOrigin(): Promise<GatewayConnection['client']> {
     const generation = this.generation;
     const origin = this.origin!;
-    const apiKey = await this.keys.get(origin);
+    const apiKey = await this.keys.get(this.slot!);
     if (generation !== this.generation) return undefined;
     if (!apiKey) {
       this.setState({ kind: 'no-key', origin });
       return undefined;
     }
     const { baseUrl, headers, timeoutMs, idleTimeoutMs, paths } = this.settings;
-    this.client = { origin, api: this.createClient({ baseUrl: baseUrl!, apiKey, headers, timeoutMs, idleTimeoutMs, ...this.proxyOptions(), ...(paths && { paths }) }) };
+    const paceKey = paceKeyFor(origin, apiKey);
+    const pacing = this.pacer.forKey(paceKey);
+    this.client = { origin, paceKey, api: this.createClient({ baseUrl: baseUrl!, apiKey, headers, timeoutMs, idleTimeoutMs, ...this.proxyOptions(), ...(paths && { paths }), pacing }) };
+    this.paceChanged.fire();
     if (this.currentState.kind === 'no-key' || this.currentState.kind === 'no-url') this.setState({ kind: 'unknown', origin });
     return this.client;
   }
@@ -155,9 +188,9 @@ export class GatewayConnection {
   async access(): Promise<GatewayAccess> {
     const api = await this.api();
     const origin = this.origin;
-    if (api && origin) return { ok: true, api, origin };
+    if (api && origin) return { ok: true, api, origin, profile: this.profile };
     const missing = origin ? 'key' : 'url';
-    return { ok: false, missing, origin };
+    return { ok: false, missing, origin, profile: this.profile };
   }
 
   /**
@@ -167,7 +200,7 @@ export class GatewayConnection {
   async resultFetchOptions(): Promise<Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'>> {
     const origin = this.origin;
     const options: Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'> = this.proxyOptions();
-    const apiKey = origin ? await this.keys.get(origin) : undefined;
+    const apiKey = origin ? await this.keys.get(this.slot!) : undefined;
     if (origin && apiKey && origin === this.origin) {
       options.credentials = { origin, headers: { ...this.settings.headers, authorization: `Bearer ${apiKey}` } };
     }
@@ -179,20 +212,36 @@ export class GatewayConnection {
     return this.proxy?.strictSSL === false ? { proxy: this.proxy.url, proxyStrictSSL: false } : { proxy: this.proxy?.url };
   }
 
-  /** The API for a given origin, only while that origin is the configured one (keys never cross origins). */
-  async apiFor(origin: string): Promise<GatewayApi | undefined> {
-    return origin === this.origin ? this.api() : undefined;
-  }
-
   /** Records an outcome observed outside the wrapped API (for example a poll made by another store). */
   report(origin: string, outcome: { ok: true } | { ok: false; error: unknown }): void {
     if (origin !== this.origin) return;
     if (outcome.ok) {
-      if (this.currentState.kind !== 'connected') this.setState({ kind: 'connected', origin });
+      // A success that said no requests remain leaves the state rate limited (the pacer ends it at the reset); one
+      // after a 429's wait (a request already under way) says the link works again.
+      const pace = this.pace;
+      if (pace?.kind === 'waiting' && pace.reason !== 'blocked') this.followPace();
+      else if (this.currentState.kind !== 'connected') this.setState({ kind: 'connected', origin });
       return;
     }
     const next = stateForError(origin, outcome.error, this.clock.now());
     if (next) this.setState(next);
+    // A 429 the pacer did not see answered (a client without pacing, a report from outside) still pauses it.
+    if (next?.kind !== 'rate-limited') return;
+    if (this.client) this.pacer.refused(this.client.paceKey, readError(outcome.error).retryAfterMs);
+    if (this.pace?.kind !== 'waiting') this.followPace();
+  }
+
+  /** The rate-limited state follows the pacer: it starts when nothing may go, and ends when its wait is over. */
+  private followPace(): void {
+    const news = this.pace;
+    const state = this.currentState;
+    // A 429's wait enters the state with the gateway's own words (report); the pacer only moves its end.
+    const entering = news?.kind === 'waiting' && (news.reason !== 'blocked' || state.kind === 'rate-limited');
+    if (news?.kind === 'waiting' && entering && 'origin' in state) {
+      const message = state.kind === 'rate-limited' ? state.message : `No ${news.unit ?? 'requests'} left at ${new URL(state.origin).host} until its limit resets.`;
+      this.setState({ kind: 'rate-limited', origin: state.origin, until: news.until, message });
+    } else if (news?.kind !== 'waiting' && state.kind === 'rate-limited') this.setState({ kind: 'connected', origin: state.origin });
+    this.paceChanged.fire();
   }
 
   private observed(origin: string, api: GatewayApi): GatewayApi {
@@ -223,28 +272,17 @@ export class GatewayConnection {
   private setState(state: ConnectionState): ConnectionState {
     if (JSON.stringify(state) !== JSON.stringify(this.currentState)) {
       this.currentState = state;
-      this.armRateLimitEnd(state);
       this.stateChanged.fire(state);
     }
     return state;
   }
 
-  /** A rate limit ends by itself when its wait is over: the state reads connected again (the status bar only shows it). */
-  private armRateLimitEnd(state: ConnectionState): void {
-    if (this.rateLimitTimer) this.clock.clearTimeout(this.rateLimitTimer);
-    this.rateLimitTimer = undefined;
-    if (state.kind !== 'rate-limited') return;
-    this.rateLimitTimer = this.clock.setTimeout(() => {
-      this.rateLimitTimer = undefined;
-      if (this.currentState === state) this.setState({ kind: 'connected', origin: state.origin });
-    }, state.until - this.clock.now());
-  }
-
   dispose(): void {
     this.client?.api.close?.();
     this.client = undefined;
-    if (this.rateLimitTimer) this.clock.clearTimeout(this.rateLimitTimer);
     for (const s of this.subscriptions) s.dispose();
+    if (this.ownsPacer) this.pacer.dispose();
+    this.paceChanged.dispose();
     this.stateChanged.dispose();
     this.clientChanged.dispose();
   }

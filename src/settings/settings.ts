@@ -73,9 +73,24 @@ export interface MediaDefaults {
   historyLimit: number;
 }
 
+/** How a chosen reasoning effort goes on the wire (gateway/reasoningEffort.ts). */
+export const EFFORT_FORMATS = ['reasoning_effort', 'responses', 'anthropic'] as const;
+export type ReasoningEffortFormat = (typeof EFFORT_FORMATS)[number];
+/** The levels offered when the model list names none (the OpenAI set). */
+export const DEFAULT_EFFORT_LEVELS: readonly string[] = ['low', 'medium', 'high'];
+
+/** Reasoning effort, for the chat panel and VS Code's chat alike. */
+export interface ReasoningSettings {
+  /** How a chosen effort is sent (gateway/reasoningEffort.ts). */
+  format: ReasoningEffortFormat;
+  /** The levels offered for models whose list entry names none. */
+  levels: string[];
+}
+
 export interface Settings {
   gateway: GatewaySettings;
   chat: ChatDefaults;
+  reasoning: ReasoningSettings;
   chatContext: ChatContextSettings;
   video: VideoDefaults;
   media: MediaDefaults;
@@ -88,16 +103,16 @@ const RESERVED_HEADERS = new Set(['authorization', 'host', 'content-length', 'co
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Normalises a base URL; only http and https are accepted. */
-export function parseBaseUrl(raw: unknown): { baseUrl: string; origin: string } | { problem: string } | undefined {
+export function parseBaseUrl(raw: unknown, label = 'modelGateway.baseUrl'): { baseUrl: string; origin: string } | { problem: string } | undefined {
   if (typeof raw !== 'string' || raw.trim() === '') return undefined;
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    return { problem: `modelGateway.baseUrl "${raw}" is not a URL; use for example https://gateway.example.com/v1.` };
+    return { problem: `${label} "${raw}" is not a URL; use for example https://gateway.example.com/v1.` };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { problem: `modelGateway.baseUrl must use http or https, not ${url.protocol}` };
-  if (url.username || url.password) return { problem: 'modelGateway.baseUrl must not contain a user name or password; store the key with "Model Gateway: Set API Key".' };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { problem: `${label} must use http or https, not ${url.protocol}` };
+  if (url.username || url.password) return { problem: `${label} must not contain a user name or password; store the key with "Model Gateway: Set API Key".` };
   url.search = '';
   url.hash = '';
   return { baseUrl: url.toString().replace(/\/+$/, ''), origin: url.origin };
@@ -112,17 +127,18 @@ function numberIn(raw: unknown, min: number, max: number, name: string, problems
   return raw;
 }
 
-function readHeaders(raw: unknown, problems: string[]): Record<string, string> {
+/** Extra request headers from settings or a profile: reserved names (the key, the host, cookies) are refused. */
+export function readHeaders(raw: unknown, problems: string[], label = 'modelGateway.requestHeaders'): Record<string, string> {
   const headers: Record<string, string> = {};
   if (raw === undefined || raw === null) return headers;
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    problems.push('modelGateway.requestHeaders must be an object of header names to values.');
+    problems.push(`${label} must be an object of header names to values.`);
     return headers;
   }
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
-    if (!HEADER_NAME.test(name)) problems.push(`Header name "${name}" in modelGateway.requestHeaders is not valid; ignored.`);
-    else if (RESERVED_HEADERS.has(name.toLowerCase())) problems.push(`Header "${name}" is reserved and cannot be set in modelGateway.requestHeaders; ignored.`);
-    else if (typeof value !== 'string' || /[\r\n]/.test(value)) problems.push(`Header "${name}" in modelGateway.requestHeaders needs a single-line string value; ignored.`);
+    if (!HEADER_NAME.test(name)) problems.push(`Header name "${name}" in ${label} is not valid; ignored.`);
+    else if (RESERVED_HEADERS.has(name.toLowerCase())) problems.push(`Header "${name}" is reserved and cannot be set in ${label}: the extension sends the key itself (set it with "Model Gateway: Set API Key"); ignored.`);
+    else if (typeof value !== 'string' || /[\r\n]/.test(value)) problems.push(`Header "${name}" in ${label} needs a single-line string value; ignored.`);
     else headers[name] = value;
   }
   return headers;
@@ -150,6 +166,14 @@ function textMatching(raw: unknown, pattern: RegExp, fallback: string, name: str
   if (typeof raw === 'string' && pattern.test(raw.trim())) return raw.trim();
   problems.push(`${name} must be ${what}; ignoring ${JSON.stringify(raw)}.`);
   return fallback;
+}
+
+/** Short words (letters, digits, - and _), each once; the OpenAI set when unset. */
+function effortLevels(raw: unknown, problems: string[]): string[] {
+  if (raw === undefined || raw === null) return [...DEFAULT_EFFORT_LEVELS];
+  const words = Array.isArray(raw) ? raw.filter((w): w is string => typeof w === 'string' && /^[A-Za-z0-9_-]{1,32}$/.test(w)) : [];
+  if (!Array.isArray(raw) || words.length !== raw.length) problems.push('modelGateway.reasoningEffortLevels must be a list of short words such as "low"; ignoring what is not.');
+  return [...new Set(words)].slice(0, 16);
 }
 
 function optionalModel(raw: unknown): string | undefined {
@@ -213,6 +237,10 @@ export function readSettings(source: SettingsSource): Settings {
       temperature,
       topP,
       maxTokens: maxTokens === undefined ? undefined : Math.floor(maxTokens),
+    },
+    reasoning: {
+      format: oneOf(user('reasoningEffortFormat'), EFFORT_FORMATS, 'reasoning_effort', 'modelGateway.reasoningEffortFormat', problems),
+      levels: effortLevels(user('reasoningEffortLevels'), problems),
     },
     chatContext: {
       contextWindow: Math.floor(numberIn(any('chat.contextWindow'), 256, 100_000_000, 'modelGateway.chat.contextWindow', problems) ?? 128_000),

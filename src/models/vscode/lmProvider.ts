@@ -5,18 +5,19 @@
 // remembered list it is loaded when VS Code first asks, and only when a key is set. When VS Code is told the list
 // changed: see lmAnnouncer.ts.
 import * as vscode from 'vscode';
-import type { GatewayConnection } from '../../gateway/connection';
+import type { GatewayConnections } from '../../gateway/connections';
 import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
 import type { ChatDelta } from '../../gateway/types';
 import type { Logger } from '../../util/logger';
-import { estimateTokens, toChatInformation, toChatRequest, toLmToolCalls, type LmChatInformation, type LmMessage, type LmPart } from '../core/lmMapping';
+import { DEFAULT_EFFORT_LEVELS, type ReasoningSettings } from '../../settings/settings';
+import { toChatInformation, type LmChatInformation, type LmMessage, type LmPart } from '../core/lmMapping';
 import { ModelAnnouncer } from '../core/lmAnnouncer';
 import type { CatalogSnapshot, ModelCatalog } from '../core/modelCatalog';
 
 export const LM_VENDOR = 'model-gateway';
 
 
-type Connection = Pick<GatewayConnection, 'access' | 'origin' | 'state' | 'onDidChangeState'>;
+type Connection = Pick<GatewayConnections, 'access' | 'origin' | 'state' | 'onDidChangeState'>;
 
 export class GatewayChatModelProvider implements vscode.LanguageModelChatProvider<LmChatInformation & vscode.LanguageModelChatInformation>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -28,6 +29,10 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     private readonly catalog: ModelCatalog,
     private readonly connection: Connection,
     private readonly log: Logger,
+    /** How a reasoning effort is sent, and the levels offered when the model list names none. */
+    private readonly reasoning: () => ReasoningSettings | undefined = () => undefined,
+    /** For the models of the other profiles (lmProfiles.ts, loaded only when there are several profiles). */
+    private readonly profileDeps?: { more(active: LmChatInformation[]): Promise<LmChatInformation[]> | undefined },
   ) {
     this.subscriptions = [
       catalog.onDidChange((snapshot) => this.announcer.onCatalog(snapshot) && this.changed.fire()),
@@ -40,6 +45,11 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
    * for models before this extension activated (onStartupFinished); with a remembered list it is told to ask
    * again, so the picker shows the gateway's models without a request.
    */
+  /** Makes VS Code ask for the models again. */
+  refresh(): void {
+    this.changed.fire();
+  }
+
   announceRemembered(): void {
     if (this.catalog.known()?.remembered) this.changed.fire();
   }
@@ -51,8 +61,9 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
       // No request yet in this session: answer from memory, if a key is still stored (reading it sends nothing).
       snapshot = (await this.connection.access()).ok ? known : undefined;
       this.announcer.provide(snapshot, false);
-      this.log.info(`VS Code chat: ${chatModels(snapshot).length} chat models remembered from the last model list (no request).`);
-      return chatModels(snapshot);
+      const remembered = this.chatModels(snapshot);
+      this.log.info(`VS Code chat: ${remembered.length} chat models remembered from the last model list (no request).`);
+      return this.withProfiles(remembered);
     }
     try {
       snapshot = await this.catalog.load();
@@ -64,7 +75,17 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
       this.announcer.provide(snapshot, false);
       if (!options.silent) void vscode.window.showWarningMessage(`Model Gateway: ${advice.message}`);
     }
-    return chatModels(snapshot);
+    return this.withProfiles(this.chatModels(snapshot));
+  }
+
+  private chatModels(snapshot: CatalogSnapshot | undefined): LmChatInformation[] {
+    const levels = this.reasoning()?.levels ?? DEFAULT_EFFORT_LEVELS;
+    return (snapshot?.models ?? []).filter((m) => m.kind === 'chat').map((m) => toChatInformation(m, levels));
+  }
+
+  /** With several profiles, every profile with a key contributes its models, each carrying its profile (lmProfiles.ts). */
+  private async withProfiles(active: LmChatInformation[]): Promise<LmChatInformation[]> {
+    return this.profileDeps?.more(active) ?? active;
   }
 
   async provideLanguageModelChatResponse(
@@ -74,21 +95,28 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    const access = await this.connection.access();
+    // A model carries the profile that listed it: the request goes with that profile's key, whichever is active.
+    const profiled = model as LmChatInformation & { profile?: string; model?: string };
+    const access = await this.connection.access(profiled.profile);
     if (!access.ok) throw vscode.LanguageModelError.NoPermissions(`Model Gateway: ${accessAdvice(access).message} Run "${accessAdvice(access).actions[0]?.title ?? 'Set API Key'}".`);
     const { api } = access;
+    const { toChatRequest, toLmToolCalls } = requestMapping();
     const request = toChatRequest({
-      model: model.id,
+      model: profiled.model ?? model.id,
       messages: messages.map(toLmMessage),
       tools: options.tools,
       toolMode: options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto',
       modelOptions: options.modelOptions,
+      // Newer hosts pass the model picker's choices (the configuration schema above); older ones do not.
+      modelConfiguration: (options as { modelConfiguration?: Record<string, unknown> }).modelConfiguration,
+      effortFormat: this.reasoning()?.format,
     });
     const abort = new AbortController();
     const cancellation = token.onCancellationRequested(() => abort.abort());
     if (token.isCancellationRequested) abort.abort();
     try {
-      const result = await api.chat(request, { signal: abort.signal, onDelta: (delta) => reportText(delta, progress) });
+      const thinking = thinkingPart();
+      const result = await api.chat(request, { signal: abort.signal, onDelta: (delta) => reportText(delta, progress, thinking) });
       for (const call of toLmToolCalls(result.toolCalls)) progress.report(new vscode.LanguageModelToolCallPart(call.callId, call.name, call.input));
     } catch (error) {
       if (token.isCancellationRequested) throw new vscode.CancellationError();
@@ -99,7 +127,7 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
   }
 
   async provideTokenCount(_model: LmChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
-    return estimateTokens(typeof text === 'string' ? text : toLmMessage(text));
+    return requestMapping().estimateTokens(typeof text === 'string' ? text : toLmMessage(text));
   }
 
   private toLanguageModelError(error: unknown, model: string): Error {
@@ -117,11 +145,19 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
   }
 }
 
-function chatModels(snapshot: CatalogSnapshot | undefined): LmChatInformation[] {
-  return (snapshot?.models ?? []).filter((m) => m.kind === 'chat').map(toChatInformation);
+type ThinkingPartClass = new (value: string) => vscode.LanguageModelResponsePart;
+
+/**
+ * VS Code's thinking part, where the host has one (LanguageModelThinkingPart, not in this engine's typings): probed
+ * at run time. Without it the reasoning is left out: it is never sent as answer text.
+ */
+function thinkingPart(): ThinkingPartClass | undefined {
+  const candidate = (vscode as unknown as { LanguageModelThinkingPart?: unknown }).LanguageModelThinkingPart;
+  return typeof candidate === 'function' ? (candidate as ThinkingPartClass) : undefined;
 }
 
-function reportText(delta: ChatDelta, progress: vscode.Progress<vscode.LanguageModelResponsePart>): void {
+function reportText(delta: ChatDelta, progress: vscode.Progress<vscode.LanguageModelResponsePart>, thinking: ThinkingPartClass | undefined): void {
+  if (delta.reasoning && thinking) progress.report(new thinking(delta.reasoning));
   // A refusal is the model's answer too; VS Code has no part for it, so it is shown as text.
   const text = (delta.content ?? '') + (delta.refusal ?? '');
   if (text !== '') progress.report(new vscode.LanguageModelTextPart(text));
@@ -160,4 +196,9 @@ function toolResultText(content: readonly unknown[]): string {
       return typeof item === 'string' ? item : '';
     })
     .join('');
+}
+
+/** The request side of the mapping: its own file in the bundle, loaded with VS Code's first request or count. */
+function requestMapping(): typeof import('../core/lmRequestMapping') {
+  return require('../core/lmRequestMapping') as typeof import('../core/lmRequestMapping');
 }

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { Clock, TimerHandle } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
-import type { VideoJobRecord } from './jobRecord';
+import { laneOf, type VideoJobRecord } from './jobRecord';
 import type { JobsChange } from './jobStore';
 import { promises as fs } from 'node:fs';
 import { KeptFiles, keptStem } from './keptFiles';
@@ -17,8 +17,8 @@ import { urlExpiry } from './resultLinks';
 export interface KeeperJobs {
   jobs(): VideoJobRecord[];
   get(key: string): VideoJobRecord | undefined;
-  /** True when this window polls (holds the lease for) that gateway. */
-  isPolling(origin: string): boolean;
+  /** True when this window polls (holds the lease for) that lane (a profile on a gateway: laneOf). */
+  isPolling(lane: string): boolean;
   onDidChange: Event<JobsChange>;
   /** Holds these gateways' leases while their results wait (the store wants a lease only while jobs run). */
   wantLeasesFor(origins: ReadonlySet<string>): void;
@@ -62,7 +62,7 @@ export function retryDelay(attempts: number, now: number, expiresAt: number | un
 }
 
 export class ResultKeeper implements Disposable {
-  private readonly running = new Map<string, { abort: AbortController; origin: string }>();
+  private readonly running = new Map<string, { abort: AbortController; lane: string }>();
   private readonly failures = new Map<string, { attempts: number; nextAt: number }>();
   private timer: TimerHandle | undefined;
   private disposed = false;
@@ -107,11 +107,11 @@ export class ResultKeeper implements Disposable {
       if (!url) continue;
       const failure = this.failures.get(record.key);
       if (failure && failure.attempts >= MAX_ATTEMPTS) continue;
-      waiting.add(record.origin);
-      if (!this.options.jobs.isPolling(record.origin) || (failure && failure.nextAt > now) || this.running.size >= MAX_RUNNING) continue;
+      waiting.add(laneOf(record));
+      if (!this.options.jobs.isPolling(laneOf(record)) || (failure && failure.nextAt > now) || this.running.size >= MAX_RUNNING) continue;
       void this.keep(record, url);
     }
-    this.waitFor(new Set([...waiting, ...[...this.running.values()].map((r) => r.origin)]));
+    this.waitFor(new Set([...waiting, ...[...this.running.values()].map((r) => r.lane)]));
   }
 
   /** Holds the leases of the origins with results to keep (or being kept), and looks again later while any waits. */
@@ -123,7 +123,7 @@ export class ResultKeeper implements Disposable {
   private async keep(record: VideoJobRecord, url: string): Promise<void> {
     const key = record.key;
     const abort = new AbortController();
-    this.running.set(key, { abort, origin: record.origin });
+    this.running.set(key, { abort, lane: laneOf(record) });
     try {
       await fs.mkdir(this.options.folder, { recursive: true });
       const { file } = await this.options.download(record, url, this.options.folder, keptStem(key), abort.signal);

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
+import { laneOf, type VideoJobRecord } from '../../../src/videos/core/jobRecord';
 import type { JobsChange } from '../../../src/videos/core/jobStore';
 import { evictOverQuota } from '../../../src/videos/core/keptQuota';
 import { keptStem } from '../../../src/videos/core/keptFiles';
@@ -110,10 +110,10 @@ describe('ResultKeeper (finished videos kept before their links expire)', () => 
     await settle();
     assert.deepEqual(downloads, []);
     assert.deepEqual(keeper.state(records[0]), { kept: false, expiresAt: T0 + 3_600_000 });
-    assert.deepEqual(wanted.at(-1), [ORIGIN], 'it asks for the lease: the store holds one only while jobs run');
+    assert.deepEqual(wanted.at(-1), [laneOf(records[0])], 'it asks for the lease: the store holds one only while jobs run');
     // The lease comes to this window.
     polling = true;
-    leases.fire(ORIGIN);
+    leases.fire(laneOf(records[0]));
     await until(() => keeper.keptFile('a') !== undefined);
     assert.deepEqual(downloads, ['a']);
     await until(() => wanted.at(-1)?.length === 0);
