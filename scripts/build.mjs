@@ -69,6 +69,8 @@ const CHUNKS = {
   modelCommands: join(root, 'src', 'models', 'vscode', 'modelCommands.ts'),
   // VS Code's chat with several profiles: the other profiles' models.
   lmProfiles: join(root, 'src', 'models', 'vscode', 'lmProfiles.ts'),
+  // The gateway's language model tools and @gateway on their first call.
+  lmToolsRuntime: join(root, 'src', 'lmTools', 'vscode', 'lmToolsRuntime.ts'),
 };
 /** Modules used by more than one lazy file (and not by extension.js) are bundled into this one. */
 const SHARED = 'shared';
