@@ -318,6 +318,8 @@ export class GatewayClient implements GatewayApi {
       }
       control.headersArrived();
       status = res.statusCode;
+      const arrived = res.headers as Headers;
+      spec.options?.onResponseHeaders?.((name) => headerText(arrived, name));
       requestId = requestIdOf(res.headers as Headers, this.#apiKey);
       if (status < 200 || status >= 300) {
         const text = await readText(res.body, control, ERROR_BODY_LIMIT).catch(() => '');

@@ -4,6 +4,7 @@
 import { Emitter, type Event } from '../util/events';
 import type { Clock, TimerHandle } from '../util/clock';
 import type { GatewaySettings } from '../settings/settings';
+import { callReport, outcomeOfError, type CallOutcome, type CallRequest, type GatewayCallReport } from './callReport';
 import { readError } from './errors';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
@@ -59,6 +60,9 @@ export function stateForError(origin: string, error: unknown, now: number): Conn
 export class GatewayConnection {
   private readonly stateChanged = new Emitter<ConnectionState>();
   private readonly clientChanged = new Emitter<void>();
+  private readonly callFinished = new Emitter<GatewayCallReport>();
+  /** Fires once per call when it ends (ok, error or cancelled), with its figures: the usage ledger listens. */
+  readonly onDidFinishCall: Event<GatewayCallReport> = this.callFinished.event;
   readonly onDidChangeState: Event<ConnectionState> = this.stateChanged.event;
   /** Fires when the gateway, key or client options change: cached data for the old client is stale. */
   readonly onDidChangeClient: Event<void> = this.clientChanged.event;
@@ -195,24 +199,40 @@ export class GatewayConnection {
   }
 
   private observed(origin: string, api: GatewayApi): GatewayApi {
-    const watch = <T>(promise: Promise<T>): Promise<T> =>
-      promise.then(
+    // Every call of every feature passes here: its outcome updates the connection state and is reported once,
+    // when it finishes, to whoever keeps accounts (onDidFinishCall).
+    const watch = <T, O extends RequestOptions>(call: CallRequest, options: O | undefined, send: (options: O) => Promise<T>): Promise<T> => {
+      let lastHeaders: (name: string) => string | undefined = () => undefined;
+      const watched = {
+        ...options,
+        onResponseHeaders: (read: (name: string) => string | undefined) => {
+          lastHeaders = read;
+          options?.onResponseHeaders?.(read);
+        },
+      } as O;
+      const finished = (outcome: CallOutcome, value: unknown): void => {
+        if (this.callFinished.listenerCount > 0) this.callFinished.fire(callReport(origin, call, options?.surface, outcome, value, lastHeaders));
+      };
+      return send(watched).then(
         (value) => {
           this.report(origin, { ok: true });
+          finished('ok', value);
           return value;
         },
         (error: unknown) => {
           this.report(origin, { ok: false, error });
+          finished(outcomeOfError(error), error);
           throw error;
         },
       );
+    };
     return {
-      listModels: (options?: RequestOptions) => watch(api.listModels(options)),
-      chat: (request: ChatRequest, options?: ChatOptions) => watch(api.chat(request, options)),
-      submitVideo: (request: VideoRequest, options?: RequestOptions) => watch(api.submitVideo(request, options)),
-      getVideo: (id: string, options?: RequestOptions) => watch(api.getVideo(id, options)),
-      generateImage: (request: ImageRequest, options?: MediaRequestOptions) => watch(api.generateImage(request, options)),
-      synthesizeSpeech: (request: SpeechRequest, options?: MediaRequestOptions) => watch(api.synthesizeSpeech(request, options)),
+      listModels: (options?: RequestOptions) => watch({ operation: 'models' }, options, (o) => api.listModels(o)),
+      chat: (request: ChatRequest, options?: ChatOptions) => watch({ operation: 'chat', model: request.model }, options, (o) => api.chat(request, o)),
+      submitVideo: (request: VideoRequest, options?: RequestOptions) => watch({ operation: 'video-submit', request }, options, (o) => api.submitVideo(request, o)),
+      getVideo: (id: string, options?: RequestOptions) => watch({ operation: 'video-status' }, options, (o) => api.getVideo(id, o)),
+      generateImage: (request: ImageRequest, options?: MediaRequestOptions) => watch({ operation: 'image', request }, options, (o) => api.generateImage(request, o)),
+      synthesizeSpeech: (request: SpeechRequest, options?: MediaRequestOptions) => watch({ operation: 'speech', request }, options, (o) => api.synthesizeSpeech(request, o)),
     };
   }
 
@@ -253,5 +273,6 @@ export class GatewayConnection {
     for (const s of this.subscriptions) s.dispose();
     this.stateChanged.dispose();
     this.clientChanged.dispose();
+    this.callFinished.dispose();
   }
 }

@@ -1,0 +1,74 @@
+// What one finished call through the connection was, for whoever keeps accounts (the usage ledger): the operation,
+// the model, who sent it, how it ended, and the figures the answer gave. Counts only: never the prompt, the
+// messages, the audio or image bytes, nor the key.
+import { GatewayError, readError } from './errors';
+import type { ChatResult, ImageGeneration, ImageRequest, RequestSurface, SpeechRequest, Usage, VideoJob, VideoRequest } from './types';
+
+export type CallOperation = 'models' | 'chat' | 'image' | 'speech' | 'video-submit' | 'video-status';
+
+export type CallOutcome = 'ok' | 'error' | 'cancelled';
+
+export interface GatewayCallReport {
+  origin: string;
+  operation: CallOperation;
+  surface: RequestSurface | undefined;
+  /** The model asked for (undefined for the model list and video polls). */
+  model: string | undefined;
+  outcome: CallOutcome;
+  /** Chat: the `usage` block of the answer, or of the partial answer a broken or cancelled stream kept. */
+  usage?: Usage | null;
+  /** Images: how many came back, their bytes (of those sent inline) and the size asked for. */
+  images?: { count: number; bytes: number; size?: string };
+  /** Video: the duration the job reports, else undefined; and the one asked for (both as given, unchecked). */
+  video?: { reported: unknown; requested: unknown };
+  /** Speech: the length of the text spoken. */
+  speechChars?: number;
+  /** A header of the last response that arrived (lower-case name), or undefined. */
+  header(name: string): string | undefined;
+}
+
+/** What a call asked for, known before it is sent. */
+export type CallRequest =
+  | { operation: 'models' }
+  | { operation: 'chat'; model: string }
+  | { operation: 'image'; request: ImageRequest }
+  | { operation: 'speech'; request: SpeechRequest }
+  | { operation: 'video-submit'; request: VideoRequest }
+  | { operation: 'video-status' };
+
+export function outcomeOfError(error: unknown): CallOutcome {
+  return readError(error).code === 'aborted' ? 'cancelled' : 'error';
+}
+
+function modelOf(call: CallRequest): string | undefined {
+  if (call.operation === 'chat') return call.model;
+  if (call.operation === 'image' || call.operation === 'speech' || call.operation === 'video-submit') return call.request.model;
+  return undefined;
+}
+
+/** The figures of a finished call: `value` is the answer (ok) or the error (otherwise). */
+export function callReport(origin: string, call: CallRequest, surface: RequestSurface | undefined, outcome: CallOutcome, value: unknown, header: (name: string) => string | undefined): GatewayCallReport {
+  const report: GatewayCallReport = { origin, operation: call.operation, surface, model: modelOf(call), outcome, header };
+  switch (call.operation) {
+    case 'chat': {
+      const result = outcome === 'ok' ? (value as ChatResult) : value instanceof GatewayError ? value.partial : undefined;
+      report.usage = result?.usage ?? null;
+      break;
+    }
+    case 'image': {
+      const images = outcome === 'ok' ? (value as ImageGeneration).images : [];
+      const bytes = images.reduce((sum, image) => sum + (image.kind === 'data' ? image.data.byteLength : 0), 0);
+      report.images = { count: images.length, bytes, ...(call.request.size !== undefined && { size: call.request.size }) };
+      break;
+    }
+    case 'speech':
+      report.speechChars = call.request.input.length;
+      break;
+    case 'video-submit': {
+      const job = outcome === 'ok' ? (value as VideoJob) : undefined;
+      report.video = { reported: job?.duration ?? job?.seconds, requested: call.request.parameters?.duration };
+      break;
+    }
+  }
+  return report;
+}
