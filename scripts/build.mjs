@@ -61,6 +61,8 @@ const CHUNKS = {
   videoCommands: join(root, 'src', 'videos', 'vscode', 'videoCommands.ts'),
   keyCommands: join(root, 'src', 'auth', 'vscode', 'keyCommands.ts'),
   modelCommands: join(root, 'src', 'models', 'vscode', 'modelCommands.ts'),
+  usageService: join(root, 'src', 'usage', 'vscode', 'usageService.ts'),
+  usageCommands: join(root, 'src', 'usage', 'vscode', 'usageCommands.ts'),
 };
 /** Modules used by more than one lazy file (and not by extension.js) are bundled into this one. */
 const SHARED = 'shared';

@@ -18,6 +18,7 @@ import { ExtensionContextKeys } from './ui/vscode/contextKeys';
 import type { FeatureDefinition, SharedServices } from './ui/vscode/featureDefinition';
 import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscode/vscodeSettings';
 import { realClock } from './util/clock';
+import { usageFeature } from './usage/vscode/feature';
 import { videosFeature } from './videos/vscode/feature';
 
 /**
@@ -30,7 +31,7 @@ export interface ModelGatewayApi {
 }
 
 /** Every feature, in the order they activate (the models feature builds the catalog the later ones share). */
-export const FEATURES: ReadonlyArray<FeatureDefinition<never, unknown>> = [authFeature, diagnosticsFeature, modelsFeature, videosFeature, mediaFeature, chatFeature];
+export const FEATURES: ReadonlyArray<FeatureDefinition<never, unknown>> = [authFeature, diagnosticsFeature, modelsFeature, usageFeature, videosFeature, mediaFeature, chatFeature];
 
 /** Work to finish before the extension host goes away, so a reply that just ended is saved as ended. */
 const flushOnDeactivate: Array<() => Promise<void>> = [];
@@ -75,6 +76,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   authFeature.activate(services);
   diagnosticsFeature.activate(services);
   const models = modelsFeature.activate(services);
+  usageFeature.activate({ ...services, models });
   const videos = videosFeature.activate({ ...services, models });
   const media = mediaFeature.activate({ ...services, models });
   const chat = chatFeature.activate({ ...services, models, chatMedia: () => ({ media: media.chatPort(), videos: videos.chatPort() }) });

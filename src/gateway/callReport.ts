@@ -2,7 +2,7 @@
 // the model, who sent it, how it ended, and the figures the answer gave. Counts only: never the prompt, the
 // messages, the audio or image bytes, nor the key.
 import { GatewayError, readError } from './errors';
-import type { ChatResult, ImageGeneration, ImageRequest, RequestSurface, SpeechRequest, Usage, VideoJob, VideoRequest } from './types';
+import type { ChatResult, GatewayApi, ImageGeneration, ImageRequest, RequestSurface, SpeechRequest, Usage, VideoJob, VideoRequest } from './types';
 
 export type CallOperation = 'models' | 'chat' | 'image' | 'speech' | 'video-submit' | 'video-status';
 
@@ -35,6 +35,18 @@ export type CallRequest =
   | { operation: 'speech'; request: SpeechRequest }
   | { operation: 'video-submit'; request: VideoRequest }
   | { operation: 'video-status' };
+
+/** The same API with every call tagged as sent by `surface` (for callers that hand an API to code that does not say). */
+export function withSurface(api: GatewayApi, surface: RequestSurface): GatewayApi {
+  return {
+    listModels: (options) => api.listModels({ ...options, surface }),
+    chat: (request, options) => api.chat(request, { ...options, surface }),
+    submitVideo: (request, options) => api.submitVideo(request, { ...options, surface }),
+    getVideo: (id, options) => api.getVideo(id, { ...options, surface }),
+    generateImage: (request, options) => api.generateImage(request, { ...options, surface }),
+    synthesizeSpeech: (request, options) => api.synthesizeSpeech(request, { ...options, surface }),
+  };
+}
 
 export function outcomeOfError(error: unknown): CallOutcome {
   return readError(error).code === 'aborted' ? 'cancelled' : 'error';

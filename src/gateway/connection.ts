@@ -5,7 +5,7 @@ import { Emitter, type Event } from '../util/events';
 import type { Clock, TimerHandle } from '../util/clock';
 import type { GatewaySettings } from '../settings/settings';
 import { callReport, outcomeOfError, type CallOutcome, type CallRequest, type GatewayCallReport } from './callReport';
-import { readError } from './errors';
+import { GatewayError, readError } from './errors';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
 import type { ChatOptions, ChatRequest, GatewayApi, ImageRequest, MediaRequestOptions, RequestOptions, SpeechRequest, VideoRequest } from './types';
@@ -57,6 +57,16 @@ export function stateForError(origin: string, error: unknown, now: number): Conn
   return undefined;
 }
 
+/** Whether a paid request may be sent (true) or the user declined it (false). */
+export type PaidRequestCheck = (call: Extract<CallRequest, { operation: 'image' | 'video-submit' }>) => Promise<boolean>;
+
+async function confirmed(check: PaidRequestCheck, call: CallRequest, onDecline: () => void): Promise<void> {
+  if (call.operation !== 'image' && call.operation !== 'video-submit') return;
+  if (await check(call)) return;
+  onDecline();
+  throw new GatewayError({ status: 0, code: 'aborted', message: 'The request was not sent: its estimated cost was declined.' });
+}
+
 export class GatewayConnection {
   private readonly stateChanged = new Emitter<ConnectionState>();
   private readonly clientChanged = new Emitter<void>();
@@ -76,6 +86,7 @@ export class GatewayConnection {
   private currentState: ConnectionState;
   private readonly subscriptions: Array<{ dispose(): void }> = [];
   private rateLimitTimer: TimerHandle | undefined;
+  private paidCheck: PaidRequestCheck | undefined;
 
   constructor(
     settings: GatewaySettings,
@@ -187,6 +198,14 @@ export class GatewayConnection {
     return origin === this.origin ? this.api() : undefined;
   }
 
+  /**
+   * Sets what is asked before a paid image or video request is sent (the usage feature's confirmation above a
+   * threshold). A check that says no ends the call as cancelled, before anything is sent.
+   */
+  setPaidRequestCheck(check: PaidRequestCheck | undefined): void {
+    this.paidCheck = check;
+  }
+
   /** Records an outcome observed outside the wrapped API (for example a poll made by another store). */
   report(origin: string, outcome: { ok: true } | { ok: false; error: unknown }): void {
     if (origin !== this.origin) return;
@@ -213,7 +232,10 @@ export class GatewayConnection {
       const finished = (outcome: CallOutcome, value: unknown): void => {
         if (this.callFinished.listenerCount > 0) this.callFinished.fire(callReport(origin, call, options?.surface, outcome, value, lastHeaders));
       };
-      return send(watched).then(
+      const check = this.paidCheck;
+      let declined = false;
+      const sent = check ? confirmed(check, call, () => (declined = true)).then(() => send(watched)) : send(watched);
+      return sent.then(
         (value) => {
           this.report(origin, { ok: true });
           finished('ok', value);
@@ -221,7 +243,8 @@ export class GatewayConnection {
         },
         (error: unknown) => {
           this.report(origin, { ok: false, error });
-          finished(outcomeOfError(error), error);
+          // A request the user declined before it was sent is no request: nothing to record.
+          if (!declined) finished(outcomeOfError(error), error);
           throw error;
         },
       );

@@ -298,7 +298,7 @@ export class ChatController implements Disposable {
       if (run.abort.signal.aborted) throw abortError();
       if (fit && !fit.fits) throw new ChatSetupError(adviceFor({ message: `Not sent: even the last message alone (≈${fit.total.toLocaleString('en-US')} tokens) is larger than the model's context window (${fit.window.toLocaleString('en-US')}). Shorten it or remove some of its context.` }));
       const request = buildChatRequest(history, this.state.settings, turn.model);
-      const result = await access.api.chat(request, { signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta) });
+      const result = await access.api.chat(request, { surface: 'chat', signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta) });
       this.complete(run, result);
     } catch (error) {
       this.fail(run, error, origin, hasImages(history.findLast((t) => t.role === 'user') as UserTurn | undefined));

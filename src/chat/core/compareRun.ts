@@ -101,6 +101,7 @@ export class CompareRun implements Disposable {
       origin = access.origin;
       const request = buildChatRequest(turns, settings, column.model);
       const result = await access.api.chat(request, {
+        surface: 'compare',
         signal: this.abort.signal,
         onDelta: (delta) => {
           const text = (delta.content ?? '') + (delta.refusal ?? '');

@@ -88,7 +88,7 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     const cancellation = token.onCancellationRequested(() => abort.abort());
     if (token.isCancellationRequested) abort.abort();
     try {
-      const result = await api.chat(request, { signal: abort.signal, onDelta: (delta) => reportText(delta, progress) });
+      const result = await api.chat(request, { surface: 'vscode-chat', signal: abort.signal, onDelta: (delta) => reportText(delta, progress) });
       for (const call of toLmToolCalls(result.toolCalls)) progress.report(new vscode.LanguageModelToolCallPart(call.callId, call.name, call.input));
     } catch (error) {
       if (token.isCancellationRequested) throw new vscode.CancellationError();

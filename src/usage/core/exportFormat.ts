@@ -1,6 +1,6 @@
 // The ledger as a file for the user: a JSON array of records or a CSV with the same columns, always in the same
 // column order. Money is plain USD; an unknown cost is empty (CSV) or null (JSON), never 0.
-import type { UsageRecord } from './record';
+import type { UsageRecord } from './recordTypes';
 
 export const EXPORT_COLUMNS = [
   'time',

@@ -9,7 +9,7 @@ import { lstat, mkdir, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../util/atomicFile';
 import { decodeRecord, encodeRecord, MAX_LINE_CHARS } from './ledgerLine';
-import type { UsageRecord } from './record';
+import type { UsageRecord } from './recordTypes';
 
 const MONTH = /^[0-9]{4}-[0-9]{2}$/;
 const FILE = /^[A-Za-z0-9-]{1,64}\.jsonl$/;

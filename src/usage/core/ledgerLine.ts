@@ -3,7 +3,7 @@
 // guessed at. Keys this version does not know are kept and written back (a newer version's fields round-trip).
 import { isRecord } from '../../util/records';
 import { amountOf, countOf, MAX_REPORTED_COST } from './numbers';
-import { MODALITIES, type CostSource, type Modality, type UsageRecord } from './record';
+import { MODALITIES, type CostSource, type Modality, type UsageRecord } from './recordTypes';
 
 const OUTCOMES = ['ok', 'error', 'cancelled'] as const;
 const COST_SOURCES: readonly CostSource[] = ['reported', 'estimated', 'unknown'];

@@ -1,41 +1,12 @@
 // One ledger record: one request the extension sent to a gateway. Counts and money only: never prompt text, file
 // contents, audio, images or a key. Built from the connection's call report (gateway/callReport.ts).
-import type { CallOutcome, GatewayCallReport } from '../../gateway/callReport';
+import type { GatewayCallReport } from '../../gateway/callReport';
 import { isRecord } from '../../util/records';
 import { amountOf, countOf, MAX_REPORTED_COST } from './numbers';
 import { estimateCost, type ModelPrice } from './prices';
+import type { UsageRecord, Modality } from './recordTypes';
 
-export type Modality = 'chat' | 'image' | 'video' | 'speech';
-export const MODALITIES: readonly Modality[] = ['chat', 'image', 'video', 'speech'];
-export type CostSource = 'reported' | 'estimated' | 'unknown';
-
-export interface UsageRecord {
-  /** Wall time the request finished, epoch ms. */
-  time: number;
-  /** The profile the request went out with ("default" until profiles exist). */
-  profile: string;
-  /** The workspace's name ("" with no workspace). */
-  workspace: string;
-  /** Who sent it: a RequestSurface, or the operation when the caller did not say. */
-  surface: string;
-  model: string;
-  modality: Modality;
-  inputTokens?: number;
-  outputTokens?: number;
-  cachedTokens?: number;
-  reasoningTokens?: number;
-  images?: number;
-  imageBytes?: number;
-  imageSize?: string;
-  videoSeconds?: number;
-  speechChars?: number;
-  outcome: CallOutcome;
-  /** USD; absent exactly when costSource is 'unknown'. */
-  cost?: number;
-  costSource: CostSource;
-  /** Fields a newer version wrote, kept as read so they round-trip. */
-  unknown?: Record<string, unknown>;
-}
+export type { CostSource, Modality, UsageRecord } from './recordTypes';
 
 /** Longest video a request can be believed to ask for or report, in seconds. */
 const MAX_VIDEO_SECONDS = 24 * 3600;
@@ -137,4 +108,14 @@ export function tokensOf(usage: unknown): Pick<UsageRecord, 'inputTokens' | 'out
   if (cached !== undefined && (input === undefined || cached <= input)) out.cachedTokens = cached;
   if (reasoning !== undefined) out.reasoningTokens = reasoning;
   return out;
+}
+
+/** The estimated cost of a paid request before it is sent (for the confirmation), or undefined when unknown. */
+export function estimateBeforeSending(call: { operation: 'image'; request: { n?: number } } | { operation: 'video-submit'; request: { parameters?: { duration?: unknown } } }, price: ModelPrice | undefined): number | undefined {
+  if (call.operation === 'image') {
+    const n = countOf(call.request.n ?? 1, 100);
+    return n === undefined ? undefined : estimateCost(price, { modality: 'image', images: n });
+  }
+  const seconds = amountOf(call.request.parameters?.duration, MAX_VIDEO_SECONDS);
+  return seconds === undefined ? undefined : estimateCost(price, { modality: 'video', videoSeconds: seconds });
 }

@@ -1,7 +1,7 @@
 // What the dashboard and the status bar show, computed from the records: spend and tokens per day stacked by
 // model or modality, a table by model, profile, workspace or surface, and totals. A request of unknown cost adds
 // nothing to a sum of money but is counted, so the sum is shown as "at least" and never passes for the whole.
-import type { UsageRecord } from './record';
+import type { UsageRecord } from './recordTypes';
 
 export const PERIODS = ['today', '7d', '30d', 'month', 'year', 'all'] as const;
 export type Period = (typeof PERIODS)[number];

@@ -1,6 +1,6 @@
 // The usage feature's settings. Prices, the cost header, the budget and the confirmation threshold decide what is
 // shown as money, so they are read at user level only (a cloned repository must not make spending look smaller).
-import type { SettingsSource } from '../../settings/settings';
+import { SECTION, type SettingsSource } from '../../settings/settings';
 import { amountOf } from './numbers';
 import { readPriceSetting, type ModelPrice } from './prices';
 
@@ -23,7 +23,8 @@ export interface UsageSettings {
 
 const HEADER_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
-export function readUsageSettings(source: SettingsSource): UsageSettings {
+export function readUsageSettings(settings: SettingsSource): UsageSettings {
+  const source: SettingsSource = { userValue: (key) => settings.userValue(`${SECTION}.${key}`), value: (key) => settings.value(`${SECTION}.${key}`) };
   const problems: string[] = [];
   const { prices, problems: priceProblems } = readPriceSetting(source.userValue('prices'));
   problems.push(...priceProblems);

@@ -1,0 +1,137 @@
+// UI adapter: the usage feature's working part, loaded on the first gateway call (or the first usage command, or a
+// few seconds after activation for the status bar), never during activation: the settings, the ledger, the
+// recorder, the status bar, the budget alerts and the confirmation before costly image and video requests.
+import * as vscode from 'vscode';
+import type { PaidRequestCheck } from '../../gateway/connection';
+import type { GatewayCallReport } from '../../gateway/callReport';
+import type { ModelCatalog } from '../../models/core/modelCatalog';
+import type { UserInterface } from '../../ui/vscode/userInterface';
+import { vscodeSettingsSource } from '../../ui/vscode/vscodeSettings';
+import type { Clock } from '../../util/clock';
+import { lazy } from '../../util/lazy';
+import { Ledger } from '../core/ledger';
+import { PriceBook } from '../core/prices';
+import { estimateBeforeSending } from '../core/record';
+import { formatUsd } from '../core/summary';
+import { UsageRecorder } from '../core/usageRecorder';
+import { readUsageSettings, type UsageSettings } from '../core/usageSettings';
+import type { UsageCommands } from './usageCommands';
+import { UsageStatusBar } from './usageStatusBar';
+
+export { vscodeUserInterface } from '../../ui/vscode/userInterface';
+
+export interface UsageServiceDeps {
+  context: vscode.ExtensionContext;
+  log: vscode.LogOutputChannel;
+  clock: Clock;
+  models: ModelCatalog;
+  ui: UserInterface;
+  profile(): string;
+  showUsageCommand: string;
+}
+
+const ALERTS_KEY = 'modelGateway.usage.alertsGiven';
+
+export class UsageService implements vscode.Disposable {
+  settings: UsageSettings;
+  readonly ledger: Ledger;
+  readonly recorder: UsageRecorder;
+  readonly statusBar: UsageStatusBar;
+  readonly commands: () => UsageCommands;
+  private book: { snapshot: unknown; user: unknown; prices: PriceBook } | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(private readonly deps: UsageServiceDeps) {
+    const { context, log, clock, ui } = deps;
+    this.settings = this.readSettings();
+    this.ledger = new Ledger(context.globalStorageUri.fsPath);
+    this.recorder = new UsageRecorder({
+      ledger: this.ledger,
+      clock,
+      settings: () => this.settings,
+      prices: () => this.prices(),
+      profile: deps.profile,
+      workspace: () => vscode.workspace.name ?? '',
+      alerts: {
+        given: (key) => (context.globalState.get<string[]>(ALERTS_KEY) ?? []).includes(key),
+        give: (key) => context.globalState.update(ALERTS_KEY, [...(context.globalState.get<string[]>(ALERTS_KEY) ?? []), key].slice(-48)),
+      },
+      onBudgetAlert: ({ threshold, spent, budget }) => {
+        const show = 'Show Usage';
+        void ui.notify('warning', `Model Gateway: ${Math.round(threshold * 100)}% of this month's budget is spent (${formatUsd(spent)} of ${formatUsd(budget)}).`, show).then((choice) => {
+          if (choice === show) void vscode.commands.executeCommand(deps.showUsageCommand);
+        });
+      },
+      onError: (error, what) => log.warn(`Usage: ${what} failed: ${error instanceof Error ? error.message : String(error)}`),
+    });
+    this.statusBar = new UsageStatusBar(() => this.recorder.spend(), deps.showUsageCommand, (error) => log.warn(`Usage: the status bar could not read the ledger: ${String(error)}`));
+    this.commands = lazy(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const module = require('./usageCommands') as typeof import('./usageCommands');
+      const built = new module.UsageCommands({
+        extensionUri: context.extensionUri,
+        ledger: this.ledger,
+        ui,
+        now: () => clock.now(),
+        budget: () => this.settings.monthlyBudget,
+        onDidRecord: this.recorder.onDidRecord,
+        log,
+        cleared: () => void this.statusBar.refresh(),
+      });
+      this.subscriptions.push(built);
+      return built;
+    });
+    this.subscriptions.push(
+      this.recorder,
+      this.statusBar,
+      this.recorder.onDidRecord(() => this.settings.statusBar && void this.statusBar.refresh()),
+      vscode.window.onDidChangeWindowState((state) => state.focused && this.settings.statusBar && void this.statusBar.refresh()),
+    );
+  }
+
+  private readSettings(): UsageSettings {
+    const settings = readUsageSettings(vscodeSettingsSource());
+    for (const problem of settings.problems) this.deps.log.warn(`Usage settings: ${problem}`);
+    return settings;
+  }
+
+  /** The prices known now: the gateway's list (loaded if no list is held yet), the user's setting over it. */
+  async prices(): Promise<PriceBook> {
+    const snapshot = this.deps.models.current ?? (await this.deps.models.load().catch(() => undefined));
+    if (!this.book || this.book.snapshot !== snapshot || this.book.user !== this.settings.prices) {
+      this.book = { snapshot, user: this.settings.prices, prices: PriceBook.fromModels(snapshot?.models.map((m) => m.raw) ?? [], this.settings.prices) };
+    }
+    return this.book.prices;
+  }
+
+  record(report: GatewayCallReport): void {
+    void this.recorder.record(report);
+  }
+
+  /** Shows the status bar and removes what is past retention (a while after activation). */
+  start(): void {
+    this.statusBar.setVisible(this.settings.statusBar);
+    void this.ledger.prune(this.deps.clock.now(), this.settings.retentionDays).catch((error: unknown) => this.deps.log.warn(`Usage: the retention clean-up failed: ${String(error)}`));
+  }
+
+  settingsChanged(): void {
+    this.settings = this.readSettings();
+    this.statusBar.setVisible(this.settings.statusBar);
+  }
+
+  /** Asks before an image or video request estimated above the threshold; true sends it. */
+  readonly checkPaid: PaidRequestCheck = async (call) => {
+    const limit = this.settings.confirmAbove;
+    if (limit === undefined) return true;
+    const estimate = estimateBeforeSending(call, (await this.prices()).priceOf(call.request.model));
+    if (estimate === undefined || estimate <= limit) return true;
+    const go = call.operation === 'image' ? 'Generate Image' : 'Generate Video';
+    const what = call.operation === 'image' ? 'image request' : 'video job';
+    const answer = await this.deps.ui.ask('warning', `This ${what} is estimated to cost ${formatUsd(estimate)}.`, `Model ${call.request.model}. You asked to confirm requests estimated above ${formatUsd(limit)} (modelGateway.usage.confirmPaidAbove).`, go);
+    return answer === go;
+  };
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+  }
+}
