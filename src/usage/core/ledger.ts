@@ -50,7 +50,7 @@ export class Ledger {
   #appending: Promise<void> = Promise.resolve();
   /** The last append may have left a partial line: the next one starts on a new line. */
   #torn = false;
-  #reading: Promise<LedgerSnapshot> | undefined;
+  readonly #reading = new Map<string, Promise<LedgerSnapshot>>();
 
   constructor(storageFolder: string, writer = `${process.pid}-${randomBytes(4).toString('hex')}`) {
     this.folder = join(storageFolder, 'usage');
@@ -79,26 +79,36 @@ export class Ledger {
     }
   }
 
-  /** Every record on disk, from every window (concurrent reads share one pass). */
-  read(): Promise<LedgerSnapshot> {
-    this.#reading ??= this.#readAll().finally(() => (this.#reading = undefined));
-    return this.#reading;
+  /**
+   * Every record on disk, from every window; with `since` (epoch ms), only the months that can hold records from
+   * then on are read and returned (the dashboard's and the status bar's periods), so a year of records costs a
+   * month's reading. Concurrent reads of the same range share one pass.
+   */
+  read(since = 0): Promise<LedgerSnapshot> {
+    const first = since > 0 ? monthOf(since - 2 * 86_400_000) : '';
+    const shared = this.#reading.get(first);
+    if (shared) return shared;
+    const run = this.#readMonths(first).finally(() => this.#reading.delete(first));
+    this.#reading.set(first, run);
+    return run;
   }
 
-  async #readAll(): Promise<LedgerSnapshot> {
+  async #readMonths(first: string): Promise<LedgerSnapshot> {
     await this.#appending;
+    const months = (await this.#months()).filter((month) => month >= first);
     const seen = new Set<string>();
-    for (const month of await this.#months()) {
+    for (const month of months) {
       for (const name of await listNames(join(this.folder, month), FILE)) {
         const key = `${month}/${name}`;
         seen.add(key);
         await this.#readFile(key);
       }
     }
-    for (const key of [...this.#files.keys()]) if (!seen.has(key)) this.#files.delete(key);
+    for (const key of [...this.#files.keys()]) if (key >= first && !seen.has(key)) this.#files.delete(key);
     const records: UsageRecord[] = [];
     const damaged: DamagedLine[] = [];
-    for (const state of this.#files.values()) {
+    for (const [key, state] of this.#files) {
+      if (key < first) continue;
       for (const r of state.records) records.push(r);
       damaged.push(...state.damaged);
     }
@@ -198,31 +208,37 @@ async function readLines(path: string, info: Stats, state: FileState, onLine: (l
   const handle = await open(path, 'r');
   try {
     let position = state.offset;
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
+    // Bytes of a line that began in an earlier chunk (at most a line's worth: past that it is damage).
+    let carry: Buffer | undefined;
     let overlong = false;
     const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, info.size - position)));
     while (position < info.size) {
       const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, info.size - position), position);
       if (bytesRead === 0) break;
-      let start = 0;
-      for (let i = buffer.indexOf(NEWLINE, 0); i !== -1 && i < bytesRead; i = buffer.indexOf(NEWLINE, start)) {
-        const piece = buffer.subarray(start, i);
-        const line = overlong ? Buffer.concat(pending) : Buffer.concat([...pending, piece]);
-        onLine(line.toString('utf8'));
-        pending = [];
-        pendingBytes = 0;
-        overlong = false;
-        start = i + 1;
-        state.offset = position + start;
+      const chunk = buffer.subarray(0, bytesRead);
+      const last = chunk.lastIndexOf(NEWLINE);
+      if (last === -1) {
+        if (!overlong) carry = carry ? Buffer.concat([carry, chunk]) : Buffer.from(chunk);
+        if (carry && carry.length > MAX_LINE_CHARS * 4) (overlong = true), (carry = carry.subarray(0, MAX_LINE_CHARS * 4));
+        position += bytesRead;
+        continue;
       }
-      if (start < bytesRead && !overlong) {
-        const rest = Buffer.from(buffer.subarray(start, bytesRead));
-        pending.push(rest);
-        pendingBytes += rest.length;
-        if (pendingBytes > MAX_LINE_CHARS * 4) overlong = true;
+      // One decode per chunk: a newline byte never occurs inside a UTF-8 sequence, so the split is safe.
+      const first = chunk.indexOf(NEWLINE);
+      const head = carry ? Buffer.concat([carry, chunk.subarray(0, first)]) : chunk.subarray(0, first);
+      onLine(head.toString('utf8'));
+      if (last > first) {
+        const lines = chunk.toString('utf8', first + 1, last).split('\n');
+        for (const line of lines) onLine(line);
       }
-      position += bytesRead;
+      carry = undefined;
+      overlong = false;
+      position += last + 1;
+      state.offset = position;
+      if (last + 1 < bytesRead) {
+        carry = Buffer.from(chunk.subarray(last + 1));
+        position += bytesRead - (last + 1);
+      }
     }
   } finally {
     await handle.close();

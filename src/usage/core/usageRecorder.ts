@@ -8,7 +8,7 @@ import type { Ledger } from './ledger';
 import type { PriceBook } from './prices';
 import { recordOf } from './record';
 import type { UsageRecord } from './recordTypes';
-import { spendOf, type Totals } from './summary';
+import { localMonthStart, spendOf, type Totals } from './summary';
 import type { UsageSettings } from './usageSettings';
 
 export interface RecorderDeps {
@@ -81,8 +81,9 @@ export class UsageRecorder {
 
   /** Today's and this month's spend of a profile (the active one by default), from every window's records. */
   async spend(profile = this.deps.profile()): Promise<Spend> {
-    const { records } = await this.deps.ledger.read();
-    return spendOf(records, profile, this.deps.clock.now());
+    const now = this.deps.clock.now();
+    const { records } = await this.deps.ledger.read(localMonthStart(now));
+    return spendOf(records, profile, now);
   }
 
   /** Resolves when every record begun so far is written (tests, deactivation). */

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { htmlPage } from '../../util/html';
 import { parseDashboardRequest, USAGE_VIEW_TYPE, type DashboardRequest, type DashboardUpdate } from '../core/dashboardProtocol';
 import type { Ledger } from '../core/ledger';
-import { summarize, type GroupBy, type Period, type StackBy } from '../core/summary';
+import { periodStart, summarize, type GroupBy, type Period, type StackBy } from '../core/summary';
 
 export interface DashboardDeps {
   extensionUri: vscode.Uri;
@@ -112,9 +112,10 @@ export class UsageDashboard implements vscode.Disposable {
     if (!panel) return;
     let update: DashboardUpdate;
     try {
-      const { records, damaged } = await this.deps.ledger.read();
+      const now = this.deps.now();
+      const { records, damaged } = await this.deps.ledger.read(periodStart(this.query.period, now));
       const budget = this.deps.budget();
-      update = { type: 'summary', summary: summarize(records, { ...this.query, now: this.deps.now() }), damaged: damaged.length, ...(budget !== undefined && { budget }) };
+      update = { type: 'summary', summary: summarize(records, { ...this.query, now }), damaged: damaged.length, ...(budget !== undefined && { budget }) };
     } catch (error) {
       update = { type: 'problem', message: `The usage ledger could not be read: ${error instanceof Error ? error.message : String(error)}` };
     }

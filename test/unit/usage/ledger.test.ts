@@ -93,6 +93,16 @@ describe('usage ledger', () => {
     assert.equal(damaged.length, 1);
   });
 
+  it('reads only the months a period can hold when asked from a time on', async () => {
+    const ledger = new Ledger(dir, 'w');
+    await ledger.append(sampleRecord({ time: Date.UTC(2026, 5, 10) }));
+    await ledger.append(sampleRecord());
+    assert.deepEqual((await new Ledger(dir, 'r').read(T - 86_400_000)).records.map((r) => r.time), [T]);
+    const reader = new Ledger(dir, 'r2');
+    assert.equal((await reader.read()).records.length, 2);
+    assert.equal((await reader.read(T)).records.length, 1);
+  });
+
   it('prunes months past retention, and clears everything but what was set aside', async () => {
     const ledger = new Ledger(dir, 'w');
     const old = Date.UTC(2024, 0, 15);
