@@ -44,6 +44,8 @@ export interface TokenUsage {
   prompt: number;
   completion: number;
   total: number;
+  /** USD, when the gateway reported it or the usage ledger could estimate it; absent when unknown (never 0 for that). */
+  cost?: number;
 }
 
 export interface ToolCallRecord {

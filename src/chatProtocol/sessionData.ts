@@ -66,7 +66,10 @@ export function cleanUsage(value: unknown, names: { prompt: string; completion: 
   const completion = cleanCount(value[names.completion]);
   const total = cleanCount(value[names.total]);
   if (prompt === undefined && completion === undefined && total === undefined) return null;
-  return { prompt: prompt ?? 0, completion: completion ?? 0, total: total ?? Math.min((prompt ?? 0) + (completion ?? 0), Number.MAX_SAFE_INTEGER) };
+  const usage: TokenUsage = { prompt: prompt ?? 0, completion: completion ?? 0, total: total ?? Math.min((prompt ?? 0) + (completion ?? 0), Number.MAX_SAFE_INTEGER) };
+  const cost = value.cost;
+  if (typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 && cost <= 10_000) usage.cost = cost;
+  return usage;
 }
 
 /** The gateway's `usage` object (OpenAI field names). */

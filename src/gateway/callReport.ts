@@ -17,6 +17,8 @@ export interface GatewayCallReport {
   outcome: CallOutcome;
   /** Chat: the `usage` block of the answer, or of the partial answer a broken or cancelled stream kept. */
   usage?: Usage | null;
+  /** Chat: the cost the gateway put in `usage.cost` (OpenRouter does), as sent, unchecked. */
+  usageCost?: unknown;
   /** Images: how many came back, their bytes (of those sent inline) and the size asked for. */
   images?: { count: number; bytes: number; size?: string };
   /** Video: the duration the job reports, else undefined; and the one asked for (both as given, unchecked). */
@@ -65,6 +67,7 @@ export function callReport(origin: string, call: CallRequest, surface: RequestSu
     case 'chat': {
       const result = outcome === 'ok' ? (value as ChatResult) : value instanceof GatewayError ? value.partial : undefined;
       report.usage = result?.usage ?? null;
+      if (report.usage?.cost !== undefined) report.usageCost = report.usage.cost;
       break;
     }
     case 'image': {

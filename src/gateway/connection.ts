@@ -8,7 +8,7 @@ import { callReport, outcomeOfError, type CallOutcome, type CallRequest, type Ga
 import { GatewayError, readError } from './errors';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
-import type { ChatOptions, ChatRequest, GatewayApi, ImageRequest, MediaRequestOptions, RequestOptions, SpeechRequest, VideoRequest } from './types';
+import type { ChatOptions, ChatRequest, ChatResult, GatewayApi, ImageRequest, MediaRequestOptions, RequestOptions, SpeechRequest, VideoRequest } from './types';
 
 export interface ClientConfig {
   baseUrl: string;
@@ -57,6 +57,9 @@ export function stateForError(origin: string, error: unknown, now: number): Conn
   return undefined;
 }
 
+/** Told of each finished call; resolves with its cost in USD when known. Must not throw. */
+export type CallAccountant = (report: GatewayCallReport) => Promise<number | undefined>;
+
 /** Whether a paid request may be sent (true) or the user declined it (false). */
 export type PaidRequestCheck = (call: Extract<CallRequest, { operation: 'image' | 'video-submit' }>) => Promise<boolean>;
 
@@ -70,9 +73,7 @@ async function confirmed(check: PaidRequestCheck, call: CallRequest, onDecline: 
 export class GatewayConnection {
   private readonly stateChanged = new Emitter<ConnectionState>();
   private readonly clientChanged = new Emitter<void>();
-  private readonly callFinished = new Emitter<GatewayCallReport>();
-  /** Fires once per call when it ends (ok, error or cancelled), with its figures: the usage ledger listens. */
-  readonly onDidFinishCall: Event<GatewayCallReport> = this.callFinished.event;
+
   readonly onDidChangeState: Event<ConnectionState> = this.stateChanged.event;
   /** Fires when the gateway, key or client options change: cached data for the old client is stale. */
   readonly onDidChangeClient: Event<void> = this.clientChanged.event;
@@ -87,6 +88,7 @@ export class GatewayConnection {
   private readonly subscriptions: Array<{ dispose(): void }> = [];
   private rateLimitTimer: TimerHandle | undefined;
   private paidCheck: PaidRequestCheck | undefined;
+  private accountant: CallAccountant | undefined;
 
   constructor(
     settings: GatewaySettings,
@@ -199,6 +201,14 @@ export class GatewayConnection {
   }
 
   /**
+   * Sets who is told of every call when it ends (ok, error or cancelled), with its figures: the usage ledger. Its
+   * answer, the call's known cost, is put on a chat answer's usage before the caller sees it.
+   */
+  setAccountant(accountant: CallAccountant | undefined): void {
+    this.accountant = accountant;
+  }
+
+  /**
    * Sets what is asked before a paid image or video request is sent (the usage feature's confirmation above a
    * threshold). A check that says no ends the call as cancelled, before anything is sent.
    */
@@ -229,16 +239,21 @@ export class GatewayConnection {
           options?.onResponseHeaders?.(read);
         },
       } as O;
-      const finished = (outcome: CallOutcome, value: unknown): void => {
-        if (this.callFinished.listenerCount > 0) this.callFinished.fire(callReport(origin, call, options?.surface, outcome, value, lastHeaders));
-      };
+      const finished = (outcome: CallOutcome, value: unknown): Promise<number | undefined> | undefined => this.accountant?.(callReport(origin, call, options?.surface, outcome, value, lastHeaders));
       const check = this.paidCheck;
       let declined = false;
       const sent = check ? confirmed(check, call, () => (declined = true)).then(() => send(watched)) : send(watched);
       return sent.then(
-        (value) => {
+        async (value) => {
           this.report(origin, { ok: true });
-          finished('ok', value);
+          const cost = finished('ok', value);
+          // A chat answer carries its cost beside its tokens (`usage.cost`, USD, as OpenRouter sends it) when the
+          // accountant knows it and the gateway did not put one there itself.
+          if (call.operation === 'chat' && cost) {
+            const usage = (value as ChatResult).usage;
+            const known = await cost;
+            if (usage && known !== undefined && usage.cost === undefined) usage.cost = known;
+          }
           return value;
         },
         (error: unknown) => {
@@ -296,6 +311,5 @@ export class GatewayConnection {
     for (const s of this.subscriptions) s.dispose();
     this.stateChanged.dispose();
     this.clientChanged.dispose();
-    this.callFinished.dispose();
   }
 }

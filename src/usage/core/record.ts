@@ -79,7 +79,7 @@ export function recordOf(report: GatewayCallReport, context: RecordContext): Usa
     record.costSource = 'estimated';
     return record;
   }
-  const reported = amountOf(report.header(context.costHeader), MAX_REPORTED_COST);
+  const reported = amountOf(report.header(context.costHeader), MAX_REPORTED_COST) ?? amountOf(report.usageCost, MAX_REPORTED_COST);
   if (reported !== undefined) {
     record.cost = reported;
     record.costSource = 'reported';

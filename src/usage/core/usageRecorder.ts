@@ -42,16 +42,31 @@ export class UsageRecorder {
 
   /** Records one finished call (nothing for calls that are not recorded); never throws. */
   record(report: GatewayCallReport): Promise<UsageRecord | undefined> {
-    const run = this.#record(report).catch((error: unknown) => {
+    return this.#track(this.#record(report));
+  }
+
+  /**
+   * Records one finished call and resolves with its known cost (USD) as soon as it is worked out, while the record
+   * is still being written (the chat shows the cost beside the reply's tokens without waiting for the disk).
+   */
+  costOf(report: GatewayCallReport): Promise<number | undefined> {
+    let resolveCost: (cost: number | undefined) => void = () => undefined;
+    const cost = new Promise<number | undefined>((resolve) => (resolveCost = resolve));
+    void this.#track(this.#record(report, (record) => resolveCost(record.costSource === 'unknown' ? undefined : record.cost))).finally(() => resolveCost(undefined));
+    return cost;
+  }
+
+  #track(run: Promise<UsageRecord | undefined>): Promise<UsageRecord | undefined> {
+    const safe = run.catch((error: unknown) => {
       this.deps.onError(error, 'recording a request');
       return undefined;
     });
-    this.#pending.add(run);
-    void run.finally(() => this.#pending.delete(run));
-    return run;
+    this.#pending.add(safe);
+    void safe.finally(() => this.#pending.delete(safe));
+    return safe;
   }
 
-  async #record(report: GatewayCallReport): Promise<UsageRecord | undefined> {
+  async #record(report: GatewayCallReport, priced?: (record: UsageRecord) => void): Promise<UsageRecord | undefined> {
     // The time and the figures are taken at once, before any await, so they belong to this call.
     const time = this.deps.clock.now();
     const settings = this.deps.settings();
@@ -60,6 +75,7 @@ export class UsageRecorder {
     const book = await this.deps.prices();
     const record = recordOf(report, { time, profile, workspace, price: report.model ? book.priceOf(report.model) : undefined, costHeader: settings.costHeader });
     if (!record) return undefined;
+    priced?.(record);
     await this.deps.ledger.append(record);
     this.#recorded.fire(record);
     if (record.cost) await this.#checkBudget(profile, settings);

@@ -42,10 +42,10 @@ export const usageFeature = defineFeature({
     });
     const start = clock.setTimeout(() => service().start(), START_DELAY_MS);
     connection.setPaidRequestCheck((call) => service().checkPaid(call));
+    connection.setAccountant((report) => service().recorder.costOf(report));
     context.subscriptions.push(
       { dispose: () => clock.clearTimeout(start) },
-      { dispose: () => connection.setPaidRequestCheck(undefined) },
-      connection.onDidFinishCall((report) => service().record(report)),
+      { dispose: () => (connection.setPaidRequestCheck(undefined), connection.setAccountant(undefined)) },
       onDidChangeSettings(() => service.peek()?.settingsChanged()),
     );
     register(lazyCommands(USAGE_COMMANDS, () => service().commands().handlers()));

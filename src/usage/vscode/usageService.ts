@@ -3,7 +3,6 @@
 // recorder, the status bar, the budget alerts and the confirmation before costly image and video requests.
 import * as vscode from 'vscode';
 import type { PaidRequestCheck } from '../../gateway/connection';
-import type { GatewayCallReport } from '../../gateway/callReport';
 import type { ModelCatalog } from '../../models/core/modelCatalog';
 import type { UserInterface } from '../../ui/vscode/userInterface';
 import { vscodeSettingsSource } from '../../ui/vscode/vscodeSettings';
@@ -102,10 +101,6 @@ export class UsageService implements vscode.Disposable {
       this.book = { snapshot, user: this.settings.prices, prices: PriceBook.fromModels(snapshot?.models.map((m) => m.raw) ?? [], this.settings.prices) };
     }
     return this.book.prices;
-  }
-
-  record(report: GatewayCallReport): void {
-    void this.recorder.record(report);
   }
 
   /** Shows the status bar and removes what is past retention (a while after activation). */

@@ -29,6 +29,8 @@ describe('usage records', () => {
     const odd = recordOf(report({ usage }, { 'x-litellm-response-cost': '-1' }), { ...base, price })!;
     assert.equal(odd.costSource, 'estimated');
     assert.equal(odd.cost!.toFixed(6), '0.002000');
+    const inBody = recordOf(report({ usage, usageCost: 0.003 }), { ...base, price })!;
+    assert.deepEqual([inBody.cost, inBody.costSource], [0.003, 'reported']);
     const unknown = recordOf(report({ usage }), { ...base, price: undefined })!;
     assert.equal(unknown.costSource, 'unknown');
     assert.equal(unknown.cost, undefined);

@@ -45,9 +45,10 @@ describe('usage recording through the connection', () => {
     } as unknown as GatewayApi;
     const connection = await connected(api);
     const reports: GatewayCallReport[] = [];
-    connection.onDidFinishCall((r) => reports.push(r));
+    connection.setAccountant(async (r) => (reports.push(r), 0.5));
     const gateway = (await connection.api())!;
-    await gateway.chat({ model: 'm', messages: [] }, { surface: 'compare' });
+    const answer = await gateway.chat({ model: 'm', messages: [] }, { surface: 'compare' });
+    assert.equal(answer.usage!.cost, 0.5, 'the known cost is put beside the tokens');
     cancel = true;
     await assert.rejects(gateway.chat({ model: 'm', messages: [] }));
     assert.deepEqual(reports.map((r) => [r.operation, r.surface, r.outcome, r.header('x-litellm-response-cost')]), [
@@ -62,7 +63,7 @@ describe('usage recording through the connection', () => {
     const api = { generateImage: async (r: ImageRequest) => (sent.push(r), { created: 1, images: [], rejected: [] }) } as unknown as GatewayApi;
     const connection = await connected(api);
     const reports: GatewayCallReport[] = [];
-    connection.onDidFinishCall((r) => reports.push(r));
+    connection.setAccountant(async (r) => (reports.push(r), 0.5));
     const asked: string[] = [];
     connection.setPaidRequestCheck(async (call) => (asked.push(call.request.model), call.request.model === 'cheap'));
     const gateway = (await connection.api())!;
