@@ -94,9 +94,12 @@ export class UsageService implements vscode.Disposable {
     return settings;
   }
 
-  /** The prices known now: the gateway's list (loaded if no list is held yet), the user's setting over it. */
+  /**
+   * The prices known now: the gateway's list as the catalog holds it, the user's setting over it. The list is not
+   * asked for here: recording must send nothing of its own (and every surface that picks a model has loaded it).
+   */
   async prices(): Promise<PriceBook> {
-    const snapshot = this.deps.models.current ?? (await this.deps.models.load().catch(() => undefined));
+    const snapshot = this.deps.models.current;
     if (!this.book || this.book.snapshot !== snapshot || this.book.user !== this.settings.prices) {
       this.book = { snapshot, user: this.settings.prices, prices: PriceBook.fromModels(snapshot?.models.map((m) => m.raw) ?? [], this.settings.prices) };
     }

@@ -96,6 +96,7 @@ function renderTotals(summary: UsageSummary, damaged: number, budget: number | u
   if (t.unknownCost > 0) notes.push(`${number(t.unknownCost)} requests have no known price: their cost is not in the sums (set modelGateway.prices to fill it in).`);
   if (damaged > 0) notes.push(`${number(damaged)} damaged ledger lines were set aside and are not counted.`);
   notice.textContent = notes.join(' ');
+  if (damaged > 0) notice.append(' ', el('button', { className: 'secondary', textContent: 'Show Damaged Lines', onclick: () => vscode.postMessage({ type: 'openDamaged' }) }));
   notice.hidden = notes.length === 0;
 }
 
