@@ -7,7 +7,7 @@ import { SIM_KEY } from './harness/session';
 import { useE2E } from './harness/suite';
 import { until, WAIT_MS } from './harness/workbench';
 import { zipEntryNames } from './harness/zip';
-import { walkthroughStep, walkthroughStepDone, welcomeView } from './harness/views';
+import { untilStepTicked, walkthroughStep, walkthroughStepDone, welcomeView } from './harness/views';
 import { ALL_MODELS } from '../simulator/models';
 
 const MAX_VSIX_BYTES = 600 * 1024;
@@ -49,7 +49,7 @@ describe('e2e 1: first run from the packaged .vsix', function () {
     await welcomeView(e.wb, 'Video Jobs', 'Connect to a model gateway').locator('.monaco-button', { hasText: 'Set Gateway URL' }).click();
     await e.wb.answerInput(e.s.sim.baseUrl, 'Gateway URL');
     await welcomeView(e.wb, 'Video Jobs', 'Add your API key').waitFor({ timeout: WAIT_MS });
-    await until(() => walkthroughStepDone(e.wb, 'Set the gateway URL'), 'the URL step to be ticked');
+    await untilStepTicked(e.wb, 'Set the gateway URL');
     assert.equal(await walkthroughStepDone(e.wb, 'Add your API key'), false);
   });
 
@@ -61,8 +61,8 @@ describe('e2e 1: first run from the packaged .vsix', function () {
     await e.wb.toastAction(/Saved the API key/, 'Verify Key');
     await e.wb.toast(new RegExp(`The key works: .* lists ${ALL_MODELS.length} models`)).waitFor({ timeout: WAIT_MS });
     await until(async () => /connected to/.test((await e.wb.status().getAttribute('aria-label')) ?? ''), 'the status bar to say connected');
-    await until(() => walkthroughStepDone(e.wb, 'Add your API key'), 'the key step to be ticked');
-    await until(() => walkthroughStepDone(e.wb, 'Test the connection'), 'the connection step to be ticked');
+    await untilStepTicked(e.wb, 'Add your API key');
+    await untilStepTicked(e.wb, 'Test the connection');
     await e.wb.screenshot('connected');
     assert.equal(e.s.sim.log.filter((e) => e.path === '/v1/models' && e.status === 200).length >= 1, true);
   });
