@@ -65,7 +65,8 @@ export type PaidRequestCheck = (call: Extract<CallRequest, { operation: 'image' 
 
 async function confirmed(check: PaidRequestCheck, call: CallRequest, onDecline: () => void): Promise<void> {
   if (call.operation !== 'image' && call.operation !== 'video-submit') return;
-  if (await check(call)) return;
+  // A check that fails (it should not) lets the request go: a failure of the accounting never blocks work.
+  if (await check(call).catch(() => true)) return;
   onDecline();
   throw new GatewayError({ status: 0, code: 'aborted', message: 'The request was not sent: its estimated cost was declined.' });
 }
@@ -229,7 +230,7 @@ export class GatewayConnection {
 
   private observed(origin: string, api: GatewayApi): GatewayApi {
     // Every call of every feature passes here: its outcome updates the connection state and is reported once,
-    // when it finishes, to whoever keeps accounts (onDidFinishCall).
+    // when it finishes, to whoever keeps accounts (the accountant: the usage ledger).
     const watch = <T, O extends RequestOptions>(call: CallRequest, options: O | undefined, send: (options: O) => Promise<T>): Promise<T> => {
       let lastHeaders: (name: string) => string | undefined = () => undefined;
       const watched = {
