@@ -28,6 +28,9 @@ describe('usage ledger (issue 24)', function () {
     return (await usage.ledger.read()).records.filter((r) => r.time >= since);
   };
   const bySurface = async (surface: string) => (await records()).filter((r) => r.surface === surface);
+  /** The records of a surface once there are `count` of them (the newest last). */
+  const recordsOf = (surface: string, what: string, count = 1) => until(async () => ((await bySurface(surface)).length >= count ? bySurface(surface) : undefined), what, 20_000);
+  const chatRequests = () => sim.log.filter((e) => e.path === '/v1/chat/completions').length;
 
   before(async () => {
     sim = await startSimulator({ tokensPerSecond: 1000 });
@@ -51,9 +54,12 @@ describe('usage ledger (issue 24)', function () {
     // VS Code's own chat, through the extension's provider: model-5.2 reports its cost in a header.
     const [lm] = await vscode.lm.selectChatModels({ vendor: 'model-gateway', id: 'model-5.2' });
     assert.ok(lm);
+    sim.clearLog();
     const response = await lm.sendRequest([vscode.LanguageModelChatMessage.User('[echo] counted please')], {}, new vscode.CancellationTokenSource().token);
     for await (const _part of response.stream) void _part;
-    const [fromLm] = await until(async () => (await bySurface('vscode-chat')).length === 1 && bySurface('vscode-chat'), "VS Code chat's record");
+    const fromLms = await recordsOf('vscode-chat', "VS Code chat's record");
+    assert.equal(fromLms.length, chatRequests(), 'one record per request VS Code chat sent');
+    const fromLm = fromLms.at(-1);
     assert.equal(fromLm!.model, 'model-5.2');
     assert.equal(fromLm!.modality, 'chat');
     assert.equal(fromLm!.outcome, 'ok');
@@ -67,35 +73,36 @@ describe('usage ledger (issue 24)', function () {
     panel.onDidPost((m) => posted.push(m));
     await until(() => posted.some((m) => m.type === 'init'), 'the chat to load', 20_000);
     await panel.handleMessage({ type: 'send', text: '[echo] one two three' });
-    const [chat] = await until(async () => (await bySurface('chat')).length === 1 && bySurface('chat'), "the panel chat's record", 20_000);
+    const chat = (await recordsOf('chat', "the panel chat's record")).at(-1);
     assert.equal(chat!.model, 'model-k3');
     assert.equal(chat!.costSource, 'estimated');
     assert.equal(chat!.cost!.toFixed(10), (chat!.inputTokens! * 0.0000005 + chat!.outputTokens! * 0.0000015).toFixed(10));
     await vscode.commands.executeCommand('modelGateway.compareModels', { question: '[echo] both of you', models: ['model-k3', 'model-5.2'] });
-    const compare = await until(async () => (await bySurface('compare')).length === 2 && bySurface('compare'), "Compare's two records", 20_000);
+    const compare = await recordsOf('compare', "Compare's two records", 2);
     assert.deepEqual(compare.map((r) => r.model).sort(), ['model-5.2', 'model-k3']);
 
     // Images (cost reported), speech (estimated per character) and video (estimated per requested second).
     await vscode.commands.executeCommand('modelGateway.generateImage', { prompt: 'A lighthouse', size: '256x256', count: 2 });
-    const [image] = await until(async () => (await bySurface('image')).length === 1 && bySurface('image'), "the image's record");
+    const image = (await recordsOf('image', "the image's record")).at(-1);
     assert.deepEqual([image!.modality, image!.images, image!.imageSize, image!.costSource, image!.cost], ['image', 2, '256x256', 'reported', 0.08]);
     assert.ok(image!.imageBytes! > 0);
     const text = 'Twenty-six characters, ok.';
     await vscode.commands.executeCommand('modelGateway.synthesizeSpeech', { text, voice: 'nova' });
-    const [speech] = await until(async () => (await bySurface('speech')).length === 1 && bySurface('speech'), "the speech's record");
+    const speech = (await recordsOf('speech', "the speech's record")).at(-1);
     assert.deepEqual([speech!.speechChars, speech!.costSource, speech!.cost!.toFixed(8)], [text.length, 'estimated', (text.length * 0.000015).toFixed(8)]);
     await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: 'A clock tower in fog', resolution: '1280x720', duration: 4 });
-    const [video] = await until(async () => (await bySurface('video')).length === 1 && bySurface('video'), "the video job's record");
+    const video = (await recordsOf('video', "the video job's record")).at(-1);
     assert.deepEqual([video!.modality, video!.videoSeconds, video!.costSource, video!.cost!.toFixed(4)], ['video', 4, 'estimated', '0.4000']);
 
     // Test Connection's requests are recorded, as free; the background model list is not.
     await vscode.commands.executeCommand('modelGateway.testConnection');
-    const tests = await until(async () => (await bySurface('test-connection')).length > 0 && bySurface('test-connection'), "Test Connection's records");
+    const tests = await recordsOf('test-connection', "Test Connection's records");
     assert.ok(tests.every((r) => r.cost === 0 && r.costSource === 'estimated'));
     assert.deepEqual((await records()).filter((r) => r.surface === 'models'), []);
 
     // Nothing of what was said is in the ledger.
-    const onDisk = readFileSync(join(usage.ledger.folder, new Date().toISOString().slice(0, 7), readdirOne(usage.ledger.folder)), 'utf8');
+    const month = join(usage.ledger.folder, new Date().toISOString().slice(0, 7));
+    const onDisk = readdirSync(month).map((name) => readFileSync(join(month, name), 'utf8')).join('');
     for (const secret of ['counted please', 'one two three', 'lighthouse', text, sim.apiKey]) assert.ok(!onDisk.includes(secret), `the ledger holds "${secret}"`);
 
     // The status bar shows the spend.
@@ -118,11 +125,3 @@ describe('usage ledger (issue 24)', function () {
     assert.equal(lines.length, all + 1);
   });
 });
-
-/** This window's ledger file for the current month (one writer per window). */
-function readdirOne(folder: string): string {
-  const month = new Date().toISOString().slice(0, 7);
-  const files = readdirSync(join(folder, month));
-  assert.equal(files.length, 1, files.join(', '));
-  return files[0]!;
-}
