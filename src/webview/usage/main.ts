@@ -130,7 +130,7 @@ function redraw(): void {
     height: 280,
     series,
     scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
-    axes: [{ ...axis }, { ...axis, size: 70, values: (_u, ticks) => ticks.map(format) }],
+    axes: [{ ...axis }, { ...axis, size: 70, values: (_u, ticks) => ticks.map((v) => (metric === 'cost' ? `$${Number(v.toPrecision(3))}` : number(v))) }],
     legend: { live: true },
     cursor: { points: { show: false } },
   };
