@@ -5,12 +5,16 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BENCH_JOBS } from './startup/seed';
 
 const root = join(__dirname, '..', '..');
-const TARGETS = { activationMs: 20, activationKB: 150, newChatReadyMs: 300 };
+const TARGETS = { activationMs: 20, activationKB: 150, newChatReadyMs: 300, newChatOverBareMs: 100 };
 
 interface HostResult {
   activationMs: number;
+  activationPhases: Record<string, number>;
+  jobStoreBuildMs: number;
+  jobFolderReadMs: number;
   loadedAtActivation: string[];
   newChatReadyMs: number;
   bareWebviewReadyMs: number;
@@ -31,8 +35,12 @@ function productionSizes(): Record<string, number> {
 }
 
 function runInHost(): HostResult {
+  // The profile starts with BENCH_JOBS video jobs in its folder, as a user's would after a while.
   const script = `import { runHostTests } from ${JSON.stringify(join(root, 'scripts', 'vscode-host.mjs'))};
-process.exit(await runHostTests({ extensionTestsPath: ${JSON.stringify(join(root, 'out', 'bench', 'startup', 'index.js'))} }));`;
+import { createRequire } from 'node:module';
+const seed = createRequire(import.meta.url)(${JSON.stringify(join(root, 'out', 'bench', 'startup', 'seed.js'))});
+const prepare = (userDataDir) => seed.writeJobs(seed.profileJobFolder(userDataDir));
+process.exit(await runHostTests({ extensionTestsPath: ${JSON.stringify(join(root, 'out', 'bench', 'startup', 'index.js'))}, prepare }));`;
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
   const line = /startup-bench (\{.*\})/.exec(child.stdout ?? '')?.[1];
   if (!line) throw new Error(`the startup bench did not report (exit ${child.status}):\n${(child.stdout ?? '').slice(-2000)}\n${(child.stderr ?? '').slice(-2000)}`);
@@ -45,10 +53,22 @@ const activationBytes = host.loadedAtActivation.reduce((sum, file) => sum + (siz
 const lazyBytes = Object.entries(sizes).filter(([file]) => !host.loadedAtActivation.includes(file)).reduce((sum, [, size]) => sum + size, 0);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const rows: Array<[string, string, string, boolean]> = [
-  ['activate()', `${host.activationMs.toFixed(1)} ms`, `< ${TARGETS.activationMs} ms`, host.activationMs < TARGETS.activationMs],
+  ['activate()', `${host.activationMs.toFixed(1)} ms (${Object.entries(host.activationPhases ?? {}).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ')})`, `< ${TARGETS.activationMs} ms`, host.activationMs < TARGETS.activationMs],
+  [
+    `job store over ${BENCH_JOBS} jobs: built (on the activation path) / folder read (after it)`,
+    `${host.jobStoreBuildMs.toFixed(1)} ms / ${host.jobFolderReadMs.toFixed(1)} ms (${(host.jobStoreBuildMs / host.jobFolderReadMs).toFixed(2)}×)`,
+    '',
+    true,
+  ],
   [`code loaded at activation (${host.loadedAtActivation.join(', ')})`, kb(activationBytes), `< ${TARGETS.activationKB} KB`, activationBytes < TARGETS.activationKB * 1024],
   [`code loaded on first use (${Object.keys(sizes).filter((file) => !host.loadedAtActivation.includes(file)).join(', ')})`, kb(lazyBytes), '', true],
   ['New Chat → composer takes typing', `${host.newChatReadyMs.toFixed(0)} ms (${(host.newChatReadyMs / host.bareWebviewReadyMs).toFixed(2)}× a bare webview, ${host.bareWebviewReadyMs.toFixed(0)} ms)`, `< ${TARGETS.newChatReadyMs} ms`, host.newChatReadyMs < TARGETS.newChatReadyMs],
+  [
+    'New Chat → composer takes typing, minus a bare webview',
+    `${(host.newChatReadyMs - host.bareWebviewReadyMs).toFixed(0)} ms`,
+    `< ${TARGETS.newChatOverBareMs} ms`,
+    host.newChatReadyMs - host.bareWebviewReadyMs < TARGETS.newChatOverBareMs,
+  ],
   ['focus Video Jobs → first tree data', `${host.videoTreeFirstDataMs.toFixed(0)} ms`, '', true],
 ];
 console.log('| measure | this run | target |\n|---|---|---|');

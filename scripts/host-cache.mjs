@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 export const CACHE = join(ROOT, '.vscode-test');
+/** Set by test.mjs to the folder of the production build it made once for the whole run (see run-e2e.mjs). */
+export const PRODUCTION_BUILD_ENV = 'MODEL_GATEWAY_PRODUCTION_DIST';
 export const NODE_VERSION = '24.9.0';
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE_DIR = join(CACHE, `node-${NODE_VERSION}`);

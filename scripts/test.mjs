@@ -3,8 +3,9 @@
 // .vsix installed in code-server and driven in Chromium. `--only unit|browser|host|e2e` runs one.
 // Anything that narrows the run (--only, a grep) is announced loudly, repeated in the summary, and refused under CI.
 import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureNode24, ensureSystemPackages, ROOT } from './host-cache.mjs';
+import { ensureNode24, ensureSystemPackages, PRODUCTION_BUILD_ENV, ROOT } from './host-cache.mjs';
 import { isCI, narrowedLine, narrowing, stageCounts } from './stageReport.mjs';
 
 const onlyIndex = process.argv.indexOf('--only');
@@ -41,6 +42,15 @@ function counts(label, { out, code }) {
 const started = Date.now();
 const results = [];
 if ((await run(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--quiet'])).code !== 0) process.exit(1);
+// The production build, once: the unit tests check its bundles (activationBundle.test.ts) and the e2e stage packages
+// it (run-e2e.mjs). Each builds it itself when run without this variable.
+if (wanted('unit') || wanted('e2e')) {
+  const production = join(ROOT, 'out', 'production');
+  const args = ['--production', '--quiet', '--dist', production, '--metafile', join(production, 'meta.json')];
+  mkdirSync(production, { recursive: true });
+  if ((await run(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), ...args])).code !== 0) process.exit(1);
+  process.env[PRODUCTION_BUILD_ENV] = production;
+}
 const node = ensureNode24();
 if (wanted('browser') || wanted('host') || wanted('e2e')) ensureSystemPackages(['chromium']);
 

@@ -110,7 +110,8 @@ export const WEBVIEW_PROBLEMS_ENV = 'MODEL_GATEWAY_WEBVIEW_PROBLEMS';
  * Uncaught exceptions and CSP violations in the workbench's webviews go to a file the suite reads (its
  * environment names it): test/host/index.ts fails the test during which one happened.
  */
-export async function runHostTests({ extensionTestsPath, folder, timeoutMs = 15 * 60_000, env = {}, settings = {}, verbose = !!process.env.HOST_VERBOSE }) {
+/** `prepare(userDataDir)` runs before the server starts (the startup bench fills the profile's storage). */
+export async function runHostTests({ extensionTestsPath, folder, timeoutMs = 15 * 60_000, env = {}, settings = {}, verbose = !!process.env.HOST_VERBOSE, prepare }) {
   const { chromium } = await import('playwright-core');
   const port = await freePort();
   const scratch = mkdtempSync(join(tmpdir(), 'mg-host-'));
@@ -120,6 +121,7 @@ export async function runHostTests({ extensionTestsPath, folder, timeoutMs = 15 
   const problemsFile = join(scratch, 'webview-problems.jsonl');
   writeFileSync(problemsFile, '');
   const serverLog = [];
+  prepare?.(userDataDir);
   const server = await startVSCodeServer({ port, userDataDir, extensionsDir: join(scratch, 'extensions'), env: { ...env, [WEBVIEW_PROBLEMS_ENV]: problemsFile }, settings, onOutput: (t) => { serverLog.push(t); if (verbose) process.stderr.write(t); } });
   const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_FLAGS });
   try {

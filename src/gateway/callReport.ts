@@ -2,7 +2,8 @@
 // the model, who sent it, how it ended, and the figures the answer gave. Counts only: never the prompt, the
 // messages, the audio or image bytes, nor the key.
 import { GatewayError, readError } from './errors';
-import type { ChatResult, GatewayApi, ImageGeneration, ImageRequest, RequestSurface, SpeechRequest, Usage, VideoJob, VideoRequest } from './types';
+import { forwardingApi, invoke, type GatewayMethod } from './apiForwarding';
+import type { ChatRequest, ChatResult, GatewayApi, ImageGeneration, ImageRequest, RequestOptions, RequestSurface, SpeechRequest, Usage, VideoJob, VideoRequest } from './types';
 
 export type CallOperation = 'models' | 'chat' | 'image' | 'speech' | 'video-submit' | 'video-status';
 
@@ -40,14 +41,30 @@ export type CallRequest =
 
 /** The same API with every call tagged as sent by `surface` (for callers that hand an API to code that does not say). */
 export function withSurface(api: GatewayApi, surface: RequestSurface): GatewayApi {
-  return {
-    listModels: (options) => api.listModels({ ...options, surface }),
-    chat: (request, options) => api.chat(request, { ...options, surface }),
-    submitVideo: (request, options) => api.submitVideo(request, { ...options, surface }),
-    getVideo: (id, options) => api.getVideo(id, { ...options, surface }),
-    generateImage: (request, options) => api.generateImage(request, { ...options, surface }),
-    synthesizeSpeech: (request, options) => api.synthesizeSpeech(request, { ...options, surface }),
-  };
+  return forwardingApi((method, args) => {
+    const { optionsAt } = callRequestOf(method, args);
+    const sent = [...args];
+    sent[optionsAt] = { ...(args[optionsAt] as RequestOptions | undefined), surface };
+    return invoke(api, method, sent);
+  });
+}
+
+/** What a call of `method` with `args` asks for, and where its options are among the arguments. */
+export function callRequestOf(method: GatewayMethod, args: readonly unknown[]): { call: CallRequest; optionsAt: number } {
+  switch (method) {
+    case 'listModels':
+      return { call: { operation: 'models' }, optionsAt: 0 };
+    case 'chat':
+      return { call: { operation: 'chat', model: (args[0] as ChatRequest).model }, optionsAt: 1 };
+    case 'submitVideo':
+      return { call: { operation: 'video-submit', request: args[0] as VideoRequest }, optionsAt: 1 };
+    case 'getVideo':
+      return { call: { operation: 'video-status' }, optionsAt: 1 };
+    case 'generateImage':
+      return { call: { operation: 'image', request: args[0] as ImageRequest }, optionsAt: 1 };
+    case 'synthesizeSpeech':
+      return { call: { operation: 'speech', request: args[0] as SpeechRequest }, optionsAt: 1 };
+  }
 }
 
 export function outcomeOfError(error: unknown): CallOutcome {

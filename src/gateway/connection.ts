@@ -4,11 +4,12 @@
 import { Emitter, type Event } from '../util/events';
 import type { Clock, TimerHandle } from '../util/clock';
 import type { GatewaySettings } from '../settings/settings';
-import { callReport, outcomeOfError, type CallOutcome, type CallRequest, type GatewayCallReport } from './callReport';
+import { callReport, callRequestOf, outcomeOfError, type CallOutcome, type CallRequest, type GatewayCallReport } from './callReport';
 import { GatewayError, readError } from './errors';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
-import type { ChatOptions, ChatRequest, ChatResult, GatewayApi, ImageRequest, MediaRequestOptions, RequestOptions, SpeechRequest, VideoRequest } from './types';
+import type { ChatResult, GatewayApi, RequestOptions } from './types';
+import { forwardingApi, invoke } from './apiForwarding';
 
 export interface ClientConfig {
   baseUrl: string;
@@ -265,14 +266,14 @@ export class GatewayConnection {
         },
       );
     };
-    return {
-      listModels: (options?: RequestOptions) => watch({ operation: 'models' }, options, (o) => api.listModels(o)),
-      chat: (request: ChatRequest, options?: ChatOptions) => watch({ operation: 'chat', model: request.model }, options, (o) => api.chat(request, o)),
-      submitVideo: (request: VideoRequest, options?: RequestOptions) => watch({ operation: 'video-submit', request }, options, (o) => api.submitVideo(request, o)),
-      getVideo: (id: string, options?: RequestOptions) => watch({ operation: 'video-status' }, options, (o) => api.getVideo(id, o)),
-      generateImage: (request: ImageRequest, options?: MediaRequestOptions) => watch({ operation: 'image', request }, options, (o) => api.generateImage(request, o)),
-      synthesizeSpeech: (request: SpeechRequest, options?: MediaRequestOptions) => watch({ operation: 'speech', request }, options, (o) => api.synthesizeSpeech(request, o)),
-    };
+    return forwardingApi((method, args) => {
+      const { call, optionsAt } = callRequestOf(method, args);
+      return watch(call, args[optionsAt] as RequestOptions | undefined, (options) => {
+        const sent = [...args];
+        sent[optionsAt] = options;
+        return invoke(api, method, sent);
+      });
+    });
   }
 
   private reset(): void {

@@ -1,6 +1,6 @@
 // UI adapter (commands): what the chat loads on first use (the build bundles it into dist/chatCommands.js, apart
 // from the activation bundle): the chat panels and their manager, and the Chats view's commands. The Chats view and
-// the session store load at activation (chatStoreProvider.ts); the first chat command or restored panel loads the rest.
+// the session store load at activation (feature.ts, sessionStoreReporter.ts); the first chat command or restored panel loads the rest.
 import { randomUUID } from 'node:crypto';
 import type * as vscode from 'vscode';
 import type { GatewayAccess } from '../../gateway/connection';
@@ -35,7 +35,7 @@ export function createChatFeature(deps: ChatFeatureDeps): ChatFeature {
     view: deps.history,
     actions,
     openSession: (id) => chat.openSession(id),
-    exportSession: (session, target) => chat.exportSession(session, target),
+    exportSession: (session, target) => chat.exporter.exportSession(session, target),
     gateway: deps.gateway,
     defaultModel: () => chat.defaultModel(),
   });
@@ -47,7 +47,7 @@ export function createChatFeature(deps: ChatFeatureDeps): ChatFeature {
       ...historyCommands.handlers(),
       newChat: async (options?: unknown) => void (await chat.newChat({ model: modelOption(options) })),
       askAboutSelection: async () => void (await chat.askAboutSelection()),
-      exportChat: async (target?: unknown) => void (await chat.exportChat(target)),
+      exportChat: async (target?: unknown) => void (await chat.exporter.exportChat(chat.activePanel, target)),
       compareModels: (options?: unknown) => compareModels(chat, options),
     }),
     dispose: () => {

@@ -1,6 +1,6 @@
 // UI adapter: owns the open chat panels. Creates them (New Chat, Ask About Selection), restores them after a
-// reload (as the WebviewPanelSerializer), keeps the model list they share, exports sessions, and carries out
-// the editor actions the webview asks for.
+// reload (as the WebviewPanelSerializer), wires each one (controller, context, compare, media hub, webview bridge)
+// and keeps the model list they share. Export lives in chatExport.ts, the editor actions in chatEditors.ts.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../../gateway/connection';
@@ -18,7 +18,6 @@ import { ChatController } from '../core/chatController';
 import { ChatModelList, type ModelCatalogView } from '../core/chatModelList';
 import { pickDefaultModel, settingsFromDefaults } from '../core/chatModels';
 import { ChatPanel } from './chatPanel';
-import { selectionPrompt, sessionMarkdown } from '../core/markdownText';
 import type { ChatSessionStore } from '../core/sessionStore';
 import { createChatStore } from './sessionStoreReporter';
 import { ChatWebviewBridge, type ChatWorkbench } from '../core/webviewBridge';
@@ -27,6 +26,8 @@ import { ChatMediaHub } from '../core/hub/mediaHub';
 import type { ChatMediaPorts } from '../core/hub/ports';
 import { wireMediaTurn } from '../core/hub/wireMedia';
 import { branchFromSummary } from './summaryBranchCommand';
+import { ChatEditors } from './chatEditors';
+import { ChatExporter } from './chatExport';
 
 export interface ChatPanelManagerOptions {
   extensionUri: vscode.Uri;
@@ -46,12 +47,6 @@ export interface ChatPanelManagerOptions {
   store?: ChatSessionStore;
 }
 
-/** Common fence names to VS Code language ids, for "Open in New File". */
-const LANGUAGE_ALIASES: Record<string, string> = {
-  ts: 'typescript', js: 'javascript', py: 'python', sh: 'shellscript', bash: 'shellscript', zsh: 'shellscript', shell: 'shellscript',
-  yml: 'yaml', md: 'markdown', rs: 'rust', rb: 'ruby', kt: 'kotlin', 'c++': 'cpp', cs: 'csharp', 'c#': 'csharp', golang: 'go', jsonc: 'jsonc', tsx: 'typescriptreact', jsx: 'javascriptreact',
-};
-
 export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.Disposable {
   readonly store: ChatSessionStore;
   private readonly panels = new Set<ChatPanel>();
@@ -59,7 +54,9 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   private readonly opening = new Map<string, Promise<ChatPanel | undefined>>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private lastActive: ChatPanel | undefined;
-  private lastEditor: vscode.TextEditor | undefined;
+  private readonly editors = new ChatEditors();
+  /** Export Chat, and the chat's own export button. */
+  readonly exporter: ChatExporter;
   private readonly models: ChatModelList;
   private disposed = false;
   /** Opens an http(s) URL outside VS Code; replaceable so tests do not launch a browser. */
@@ -70,12 +67,10 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   constructor(private readonly options: ChatPanelManagerOptions) {
     this.store = options.store ?? createChatStore(options.storageFolder, options.clock, options.log);
     this.models = new ChatModelList(options.models, (error) => adviceFor(error, { origin: this.options.connection.origin }).message);
-    this.lastEditor = vscode.window.activeTextEditor;
+    this.exporter = new ChatExporter({ clock: options.clock, media: options.media });
     this.subscriptions.push(
       this.models,
-      vscode.window.onDidChangeActiveTextEditor((editor) => {
-        if (editor) this.lastEditor = editor;
-      }),
+      this.editors,
       this.models.onDidChange((state) => {
         for (const panel of this.panels) panel.bridge.postModels(state);
         if (!state.loading) void this.adoptDefaultModel();
@@ -171,49 +166,16 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     await restored;
   }
 
-  async askAboutSelection(editor: vscode.TextEditor | undefined = vscode.window.activeTextEditor ?? this.lastEditor): Promise<ChatPanel | undefined> {
-    const selections = editor?.selections.filter((s) => !s.isEmpty) ?? [];
-    if (!editor || selections.length === 0) {
+  async askAboutSelection(editor: vscode.TextEditor | undefined = this.editors.selectionEditor): Promise<ChatPanel | undefined> {
+    const text = this.editors.selectionDraft(editor);
+    if (text === undefined) {
       void vscode.window.showInformationMessage('Select some code in an editor first, then ask about it.');
       return undefined;
     }
-    const document = editor.document;
-    const fileName = document.isUntitled ? document.fileName : vscode.workspace.asRelativePath(document.uri, false);
-    const text = selections
-      .map((s) => selectionPrompt({ text: document.getText(s), languageId: document.languageId, fileName, startLine: s.start.line + 1, endLine: s.end.character === 0 && s.end.line > s.start.line ? s.end.line : s.end.line + 1 }))
-      .join('');
     const target = this.activePanel ?? (await this.newChat());
     target.reveal();
     target.bridge.postDraft(text);
     return target;
-  }
-
-  /** Exports the active chat to Markdown, to `target` or where the user picks. */
-  async exportChat(target?: unknown): Promise<vscode.Uri | undefined> {
-    const panel = this.activePanel;
-    if (!panel) {
-      void vscode.window.showInformationMessage('Open a chat to export it.');
-      return undefined;
-    }
-    return this.exportSession(panel.controller.session, target instanceof vscode.Uri ? target : undefined);
-  }
-
-  async exportSession(session: Readonly<ChatSession>, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
-    const uri = target ?? (await vscode.window.showSaveDialog({ defaultUri: this.defaultExportUri(session.title), filters: { Markdown: ['md'] }, saveLabel: 'Export Chat' }));
-    if (!uri) return undefined;
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(sessionMarkdown(session as ChatSession, new Date(this.options.clock.now()), (turn) => this.mediaLink(turn)), 'utf8'));
-    if (!target) {
-      void vscode.window.showInformationMessage(`Chat exported to ${vscode.workspace.asRelativePath(uri)}.`, 'Open').then((choice) => {
-        if (choice === 'Open') void vscode.window.showTextDocument(uri);
-      });
-    }
-    return uri;
-  }
-
-  /** A media turn's link in an export: the kept file, else the gateway's link. */
-  private mediaLink(turn: MediaTurn): string | undefined {
-    const file = turn.entryId && turn.fileName ? this.options.media?.media.keptFile(turn.entryId, turn.fileName) : undefined;
-    return file ? vscode.Uri.file(file.path).toString() : turn.url;
   }
 
   /** Loads the chat model list (the catalog's cached one unless `force`); every open chat follows. */
@@ -298,7 +260,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   /** Where every chat of this manager takes context from (tests answer its questions). */
   readonly contextSources = new WorkspaceContextProvider({
     // The editor used last, even when the chat now covers it: the chat has focus when its button is pressed.
-    editor: () => vscode.window.activeTextEditor ?? (this.lastEditor && !this.lastEditor.document.isClosed ? this.lastEditor : undefined) ?? vscode.window.visibleTextEditors[0],
+    editor: () => this.editors.contextEditor(),
     maxBytes: () => this.contextSettings().maxAttachmentBytes,
     newId: () => randomUUID(),
   });
@@ -333,17 +295,14 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   private workbench(): ChatWorkbench {
     return {
       copyText: async (text) => vscode.env.clipboard.writeText(text),
-      insertAtCursor: (code) => this.insertAtCursor(code),
-      openInNewFile: async (code, language) => {
-        const document = await vscode.workspace.openTextDocument({ content: code, language: await languageIdFor(language) });
-        await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.Beside });
-      },
+      insertAtCursor: (code) => this.editors.insertAtCursor(code),
+      openInNewFile: (code, language) => this.editors.openInNewFile(code, language),
       openExternal: (url) => this.openExternal(url),
       runCommand: async (command, args) => {
         await vscode.commands.executeCommand(command, ...args);
       },
       exportSession: async (session) => {
-        await this.exportSession(session);
+        await this.exporter.exportSession(session);
       },
       newChat: async () => {
         await this.newChat();
@@ -354,31 +313,6 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     };
   }
 
-  /** The editor to insert into: the active one, else the one used last (a focused chat panel is not an editor). */
-  private targetEditor(): vscode.TextEditor | undefined {
-    const candidates = [vscode.window.activeTextEditor, this.lastEditor];
-    return candidates.find((e) => e !== undefined && vscode.window.visibleTextEditors.includes(e)) ?? vscode.window.visibleTextEditors[0];
-  }
-
-  private async insertAtCursor(code: string): Promise<void> {
-    const editor = this.targetEditor();
-    if (!editor) {
-      void vscode.window.showWarningMessage('Open a file to insert the code into.');
-      return;
-    }
-    const applied = await editor.edit((edit) => {
-      for (const selection of editor.selections) edit.replace(selection, code);
-    });
-    if (!applied) void vscode.window.showWarningMessage('The code could not be inserted (is the editor read-only?).');
-  }
-
-  private defaultExportUri(title: string): vscode.Uri | undefined {
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    if (!folder) return undefined;
-    const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'chat';
-    return vscode.Uri.joinPath(folder, `${slug}.md`);
-  }
-
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
@@ -386,13 +320,4 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     for (const panel of [...this.panels]) panel.disposeForShutdown();
     this.panels.clear();
   }
-}
-
-async function languageIdFor(fence: string): Promise<string> {
-  const name = fence.trim().toLowerCase();
-  if (name === '') return 'plaintext';
-  const known = await vscode.languages.getLanguages();
-  if (known.includes(name)) return name;
-  const alias = LANGUAGE_ALIASES[name];
-  return alias && known.includes(alias) ? alias : 'plaintext';
 }

@@ -10,7 +10,7 @@ import { classifyModel } from '../../models/core/modelKind';
 import { summarizeModels } from '../../models/core/modelList';
 import type { Clock } from '../../util/clock';
 import type { NetworkProbes, ProbeTarget } from './networkProbes';
-import { connectAdvice, connectFailure, listFailureSuggestion, lookupAdvice, lookupFailure, serverSays, TITLES, tlsAdvice, tlsFailure, type StepId } from './wording';
+import { connectAdvice, connectFailure, listFailureSuggestion, lookupAdvice, lookupFailure, TITLES, tlsAdvice, tlsFailure, type StepId } from './wording';
 
 export type { StepId } from './wording';
 
@@ -207,32 +207,31 @@ function addModelsStep(add: AddStep, models: readonly Model[], ms: number): void
   }
 }
 
+/**
+ * A failed model list, said in the one vocabulary (ui/core/errorAdvice.ts): its kind decides which step failed, its
+ * message is the step's sentence, and only the suggestion (what to do in a connection test) is this report's own.
+ */
 function reportListFailure(add: AddStep, error: unknown, origin: string, ms: number): void {
   const e = readError(error);
   const advice = adviceFor(error, { origin });
-  if (e.status === 401) {
-    add('auth', 'failed', `The gateway rejected the API key (HTTP 401).${serverSays(e)}`, { suggestion: 'Run "Model Gateway: Replace API Key" with a valid key.', fix: 'rotateApiKey', durationMs: ms });
-    add('models', 'skipped', 'Needs an accepted API key.');
-    return;
-  }
-  if (e.status === 403) {
-    add('auth', 'failed', `The key is disabled or may not list models (HTTP 403).${serverSays(e)}`, {
-      suggestion: 'Enable the key in the gateway console, or replace it with "Model Gateway: Replace API Key".',
-      fix: 'rotateApiKey',
-      durationMs: ms,
-    });
-    add('models', 'skipped', 'Needs an accepted API key.');
-    return;
-  }
-  if (e.status === 429) {
-    add('auth', 'ok', 'The gateway accepted the API key (it answered with a rate limit, not an authentication error).');
-    add('models', 'warning', `The gateway is rate limiting this key (HTTP 429).${serverSays(e)}`, { suggestion: 'Wait a moment and test again.', durationMs: ms });
-    return;
+  switch (advice.kind) {
+    case 'auth':
+      add('auth', 'failed', advice.message, { suggestion: 'Run "Model Gateway: Replace API Key" with a valid key.', fix: 'rotateApiKey', durationMs: ms });
+      add('models', 'skipped', 'Needs an accepted API key.');
+      return;
+    case 'forbidden':
+      add('auth', 'failed', advice.message, { suggestion: 'Enable the key in the gateway console, or replace it with "Model Gateway: Replace API Key".', fix: 'rotateApiKey', durationMs: ms });
+      add('models', 'skipped', 'Needs an accepted API key.');
+      return;
+    case 'rate_limit':
+      add('auth', 'ok', 'The gateway accepted the API key (it answered with a rate limit, not an authentication error).');
+      add('models', 'warning', advice.message, { suggestion: 'Wait a moment and test again.', durationMs: ms });
+      return;
   }
   const answered = typeof e.status === 'number' && e.status > 0;
   add('auth', 'skipped', answered ? `Not confirmed: the gateway answered HTTP ${e.status}.` : 'Not confirmed: no answer from the gateway.');
-  if (e.status === 404) {
-    add('models', 'failed', `GET /models was not found (HTTP 404).${serverSays(e)}`, { suggestion: 'Check that the gateway URL is the API base, usually ending in /v1.', durationMs: ms });
+  if (advice.kind === 'not_found') {
+    add('models', 'failed', advice.message, { suggestion: 'Check that the gateway URL is the API base, usually ending in /v1 (GET /models was not found).', durationMs: ms });
     return;
   }
   add('models', 'failed', advice.message, { suggestion: listFailureSuggestion(advice.kind), durationMs: ms });

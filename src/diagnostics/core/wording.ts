@@ -1,8 +1,10 @@
-// What Test Connection says: the step titles, and for each failure of each layer the sentence and the advice.
+// What Test Connection says: the step titles, and for each failure of each network layer the sentence and the
+// advice. A failed gateway request is worded by ui/core/errorAdvice.ts like everywhere else; only what to do about it
+// in a connection test (listFailureSuggestion) is said here.
 // The errno sentences themselves are the gateway's (gateway/networkErrors.ts), shared with the client's errors.
 // The network checks time out with ETIMEDOUT (ProbeTimeout), said here with the check's own deadline.
 import type { ErrorAdvice } from '../../ui/core/errorAdvice';
-import { readError, type ErrorFields } from '../../gateway/errors';
+import { readError } from '../../gateway/errors';
 import { networkFailureSentence } from '../../gateway/networkErrors';
 import type { ProbeTarget } from './networkProbes';
 
@@ -99,11 +101,6 @@ export function listFailureSuggestion(kind: ErrorAdvice['kind']): string {
     default:
       return 'See the log (Model Gateway: Open Logs) for the request and its answer.';
   }
-}
-
-/** " The gateway says: …." when the error carries the server's own words. */
-export function serverSays(e: ErrorFields): string {
-  return e.message ? ` The gateway says: ${e.message.replace(/[.\s]+$/, '')}.` : '';
 }
 
 function messageOf(error: unknown): string {

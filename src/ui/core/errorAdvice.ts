@@ -38,36 +38,85 @@ export interface AdviceContext {
   now?: number;
   /** Whether the caller retries by itself once a rate limit ends (polling does; a chat waits for the user). */
   retriesAutomatically?: boolean;
+  /** What a paid request makes ("the image"): said when the answer was lost after the gateway may have made it. */
+  paidFor?: string;
+  /** What the failure stopped ("Video status checks"): the message starts by saying it is paused. */
+  paused?: string;
+}
+
+/**
+ * The one rule that names a failure: every feature that acts on a failure (the video poller, Test Connection)
+ * asks this instead of reading status codes and error codes itself, so a 403 is the same kind everywhere.
+ */
+export function failureKind(error: unknown): ErrorAdvice['kind'] {
+  const e = readError(error);
+  if (e.status === 401) return 'auth';
+  if (e.status === 403) return 'forbidden';
+  if (e.status === 429) return 'rate_limit';
+  if (e.code === 'aborted') return 'aborted';
+  if (e.code === 'network') return 'network';
+  if (e.code === 'timeout') return 'timeout';
+  if (e.code === 'stream_interrupted') return 'interrupted';
+  if (e.code === 'too_large' || e.code === 'bad_response') return 'bad_response';
+  if (e.status === 404) return 'not_found';
+  if (e.status !== undefined && e.status >= 500) return 'server';
+  if (e.status !== undefined && e.status >= 400) return 'bad_request';
+  return 'other';
 }
 
 export function adviceFor(error: unknown, context: AdviceContext = {}): ErrorAdvice {
+  const advice = wordFailure(error, context);
+  if (context.paidFor && readError(error).outcomeUnknown) {
+    advice.message = `The request reached the gateway, which may have made (and charged for) ${context.paidFor}, but the answer was lost. ${advice.message}`;
+  }
+  if (context.paused) {
+    advice.message = `${context.paused} are paused. ${advice.message}`;
+    // Paused for a key: the way to resume is a key, whichever refusal it was.
+    if ((advice.kind === 'auth' || advice.kind === 'forbidden') && !advice.actions.some((a) => a.command === SET_API_KEY.command || a.command === REPLACE_API_KEY.command)) advice.actions.unshift(SET_API_KEY);
+  }
+  return advice;
+}
+
+function wordFailure(error: unknown, context: AdviceContext): ErrorAdvice {
   const e = readError(error);
   const where = context.origin ?? 'the gateway';
   const server = e.message ? withPeriod(e.message) : '';
   const ref = e.requestId ? ` (request ${e.requestId})` : '';
   const now = context.now ?? Date.now();
-
-  if (e.status === 401) return { kind: 'auth', message: `API key missing or invalid for ${where}. ${server}${ref}`.trim(), actions: [SET_API_KEY] };
-  if (e.status === 403) {
-    const subject = context.model ? `no access to model ${context.model}` : 'no access to this resource';
-    return { kind: 'forbidden', message: `Key disabled or ${subject}. ${server}${ref}`.trim(), actions: [REPLACE_API_KEY, LIST_MODELS] };
+  const kind = failureKind(e);
+  switch (kind) {
+    case 'auth':
+      return { kind, message: `API key missing or invalid for ${where}. ${server}${ref}`.trim(), actions: [SET_API_KEY] };
+    case 'forbidden': {
+      const subject = context.model ? `no access to model ${context.model}` : 'no access to this resource';
+      return { kind, message: `Key disabled or ${subject}. ${server}${ref}`.trim(), actions: [REPLACE_API_KEY, LIST_MODELS] };
+    }
+    case 'rate_limit': {
+      const seconds = Math.max(1, Math.ceil((e.retryAfterMs ?? 0) / 1000));
+      const when = context.retriesAutomatically ? `retrying in ${seconds} s` : `try again in ${seconds} s`;
+      return { kind, message: `Rate limited by ${where}, ${when}. ${server}`.trim(), actions: [], retryAt: now + (e.retryAfterMs ?? 0) };
+    }
+    case 'aborted':
+      return { kind, message: 'Stopped.', actions: [] };
+    case 'network':
+      return { kind, message: `Cannot reach ${where}. ${server}`.trim(), actions: [TEST_CONNECTION, OPEN_LOGS] };
+    case 'timeout':
+      return { kind, message: `${where} stopped answering. ${server}`.trim().replace(/^the/, 'The'), actions: [TEST_CONNECTION, OPEN_LOGS] };
+    case 'interrupted':
+      return { kind, message: `The reply was cut off before it finished. ${server}`.trim(), actions: [OPEN_LOGS] };
+    case 'bad_response':
+      // The media limit is the only one a user sets; a chat reply past its cap keeps its text and has nothing to change.
+      if (e.code === 'too_large') return { kind, message: server || 'The answer was too large.', actions: e.partialKept ? [OPEN_LOGS] : [OPEN_MEDIA_LIMIT_SETTING] };
+      return { kind, message: `The gateway sent a response that could not be read. ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
+    case 'not_found':
+      return { kind, message: `Not found on ${where}. ${server}${ref}`.trim(), actions: context.model ? [LIST_MODELS] : [] };
+    case 'server':
+      return { kind, message: `The gateway failed (HTTP ${e.status}). ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
+    case 'bad_request':
+      return { kind, message: `The gateway rejected the request (HTTP ${e.status}). ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
+    default:
+      return { kind: 'other', message: server || 'Something went wrong.', actions: [OPEN_LOGS] };
   }
-  if (e.status === 429) {
-    const seconds = Math.max(1, Math.ceil((e.retryAfterMs ?? 0) / 1000));
-    const when = context.retriesAutomatically ? `retrying in ${seconds} s` : `try again in ${seconds} s`;
-    return { kind: 'rate_limit', message: `Rate limited by ${where}, ${when}. ${server}`.trim(), actions: [], retryAt: now + (e.retryAfterMs ?? 0) };
-  }
-  if (e.code === 'aborted') return { kind: 'aborted', message: 'Stopped.', actions: [] };
-  if (e.code === 'network') return { kind: 'network', message: `Cannot reach ${where}. ${server}`.trim(), actions: [TEST_CONNECTION, OPEN_LOGS] };
-  if (e.code === 'timeout') return { kind: 'timeout', message: `${where} stopped answering. ${server}`.trim().replace(/^the/, 'The'), actions: [TEST_CONNECTION, OPEN_LOGS] };
-  if (e.code === 'stream_interrupted') return { kind: 'interrupted', message: `The reply was cut off before it finished. ${server}`.trim(), actions: [OPEN_LOGS] };
-  // The media limit is the only one a user sets; a chat reply past its cap keeps its text and has nothing to change.
-  if (e.code === 'too_large') return { kind: 'bad_response', message: server || 'The answer was too large.', actions: e.partialKept ? [OPEN_LOGS] : [OPEN_MEDIA_LIMIT_SETTING] };
-  if (e.code === 'bad_response') return { kind: 'bad_response', message: `The gateway sent a response that could not be read. ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
-  if (e.status === 404) return { kind: 'not_found', message: `Not found on ${where}. ${server}${ref}`.trim(), actions: context.model ? [LIST_MODELS] : [] };
-  if (e.status !== undefined && e.status >= 500) return { kind: 'server', message: `The gateway failed (HTTP ${e.status}). ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
-  if (e.status !== undefined && e.status >= 400) return { kind: 'bad_request', message: `The gateway rejected the request (HTTP ${e.status}). ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
-  return { kind: 'other', message: server || 'Something went wrong.', actions: [OPEN_LOGS] };
 }
 
 /** Advice for a missing URL or key: the one wording every feature shows. */

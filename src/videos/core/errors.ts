@@ -1,14 +1,29 @@
-// How the poller reads a failure (errors are read by shape, through gateway/errors.ts's readError).
+// How the poller reads a failure: by its kind in the one vocabulary (ui/core/errorAdvice.ts's failureKind), so a
+// status check's 403 is the same failure as a chat's.
 import type { ErrorFields } from '../../gateway/errors';
+import { adviceFor, failureKind, type ErrorAdvice } from '../../ui/core/errorAdvice';
 
 export type PollErrorKind = 'not_found' | 'auth' | 'rate_limited' | 'aborted' | 'transient';
 
 export function classifyPollError(error: ErrorFields): PollErrorKind {
-  if (error.status === 404) return 'not_found';
-  if (error.status === 401 || error.status === 403) return 'auth';
-  if (error.status === 429) return 'rate_limited';
-  if (error.code === 'aborted') return 'aborted';
-  return 'transient';
+  switch (failureKind(error)) {
+    case 'not_found':
+      return 'not_found';
+    case 'auth':
+    case 'forbidden':
+      return 'auth';
+    case 'rate_limit':
+      return 'rate_limited';
+    case 'aborted':
+      return 'aborted';
+    default:
+      return 'transient';
+  }
+}
+
+/** Polling of `origin` waits for a key after `refusal`: said the same in the view, its notification and Refresh All. */
+export function pausedForKey(refusal: ErrorFields, origin: string): ErrorAdvice {
+  return adviceFor(refusal, { origin, retriesAutomatically: true, paused: 'Video status checks' });
 }
 
 /** Thrown by the store's poller when there is no API key for an origin; handled like a 401 without a request. */

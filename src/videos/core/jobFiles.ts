@@ -8,7 +8,7 @@
 //   jobs/<key>.v<N>.bak.json  a file of a newer schema version N as it was before this version first rewrote it;
 //   set-aside/<key>.<time>.json  a job file that could not be read (damaged), moved out of the way, never deleted.
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { copyFile, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createExclusiveSync, writeFileAtomic } from '../../util/atomicFile';
@@ -64,22 +64,6 @@ export class JobFiles {
 
   private jobPath(key: string): string {
     return join(this.jobsDir, `${key}.json`);
-  }
-
-  /** Every job file's text, read at once (used when the store starts). Removed jobs are left out. */
-  readAllSync(): Map<string, string> {
-    const removed = new Set(namesInSync(this.removedDir));
-    const texts = new Map<string, string>();
-    for (const name of namesInSync(this.jobsDir)) {
-      const key = keyOf(name);
-      if (key === undefined || removed.has(key)) continue;
-      try {
-        texts.set(key, readFileSync(join(this.jobsDir, name), 'utf8'));
-      } catch {
-        // Removed meanwhile.
-      }
-    }
-    return texts;
   }
 
   /**
@@ -242,14 +226,6 @@ async function backUp(path: string, backup: string): Promise<void> {
     await copyFile(path, backup);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-}
-
-function namesInSync(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
   }
 }
 

@@ -95,6 +95,12 @@ export class JobStore implements Disposable {
   readonly onDidSetAside = this.setAsideEmitter.event;
   readonly onDidChangePause: Event<PauseChange>;
   readonly onAuthRequired: Event<AuthRequired>;
+  /**
+   * Resolves once the jobs that were in the folder when the store was built are loaded (and announced through
+   * onDidChange). They are read asynchronously, so that activation does not wait for the folder; commands that
+   * name a job wait for this first.
+   */
+  readonly ready: Promise<void>;
 
   constructor(options: JobStoreOptions) {
     this.clock = options.clock;
@@ -145,9 +151,10 @@ export class JobStore implements Disposable {
       this.scheduler.onAuthRequired(({ origin }) => this.roles.park(origin)),
     );
     if (options.legacy) this.sync.migrate(options.legacy);
-    for (const record of this.sync.loadSync()) this.records.set(record.key, record);
-    this.settleOrphanedSubmissions();
-    this.roles.follow(this.records.keys());
+    // The first read is a re-scan like any other: what it finds arrives through applyFromDisk. The folder is
+    // watched before it starts (JobSync's constructor), so a job another window writes meanwhile is either in this
+    // read or sets off the next one.
+    this.ready = this.sync.load();
   }
 
   /** Newest first; only one origin's jobs when given. Copies: edit through the store's methods. */
@@ -252,6 +259,10 @@ export class JobStore implements Disposable {
 
   isAuthBlocked(origin: string): boolean {
     return this.scheduler.isAuthBlocked(origin);
+  }
+
+  authFailure(origin: string): ErrorFields | undefined {
+    return this.scheduler.authFailure(origin);
   }
 
   /** Call when the API key of an origin changed: polling that waited for it resumes. */

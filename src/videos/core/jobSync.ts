@@ -63,7 +63,13 @@ export class JobSync implements Disposable {
     this.host = options.host;
     this.watcher = options.watch ? this.files.watch(() => void this.rescan()) : undefined;
     this.armRescan();
-    void this.io(() => this.files.sweep(options.clock.now()));
+  }
+
+  /** The first read of the folder (asynchronous: see JobStore.ready), then the sweep of what is stale. */
+  load(): Promise<void> {
+    const loaded = this.rescan();
+    void this.io(() => this.files.sweep(this.options.clock.now()));
+    return loaded;
   }
 
   /**
@@ -87,19 +93,6 @@ export class JobSync implements Disposable {
       }
     }
     if (!failed) void Promise.resolve(legacy.storage.update(key, undefined)).then(undefined, (error: unknown) => this.host.onError(error));
-  }
-
-  /** Every well-formed job in the folder, read at once; damaged files are set aside. */
-  loadSync(): VideoJobRecord[] {
-    const records: VideoJobRecord[] = [];
-    const setAside: string[] = [];
-    for (const [key, text] of this.files.readAllSync()) {
-      this.disk.set(key, { text });
-      const record = this.readJob(key, text, setAside);
-      if (record) records.push(record);
-    }
-    if (setAside.length > 0) this.host.setAside(setAside);
-    return records;
   }
 
   isDirty(key: string): boolean {

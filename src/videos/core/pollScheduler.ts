@@ -5,7 +5,7 @@
 import type { VideoJob } from '../../gateway/types';
 import { monotonicFromWall, wallFromMonotonic, type Clock, type TimerHandle } from '../../util/clock';
 import { Emitter, type Disposable } from '../../util/events';
-import { readError } from '../../gateway/errors';
+import { readError, type ErrorFields } from '../../gateway/errors';
 import { classifyPollError } from './errors';
 import { backoffIntervalMs, jittered, JobTiming, OriginWatch, rateLimitWaitMs, timingPolicy, unfocusedMs } from './pollTiming';
 import type { AnswerHints, TimingPolicy, WatchedJob } from './pollTiming';
@@ -45,7 +45,8 @@ export class PollScheduler implements Disposable {
 
   private readonly entries = new Map<string, Entry>();
   private readonly pauses = new Map<string, number>();
-  private readonly authBlocked = new Set<string>();
+  /** Origins whose key was refused, with the refusal (the view words it), until the key changes. */
+  private readonly authBlocked = new Map<string, ErrorFields>();
   private readonly watch: OriginWatch;
   private focused = true;
   private inFlightCount = 0;
@@ -164,6 +165,11 @@ export class PollScheduler implements Disposable {
 
   isAuthBlocked(origin: string): boolean {
     return this.authBlocked.has(origin);
+  }
+
+  /** The refusal that paused polling of `origin` until its key changes, if it is paused so. */
+  authFailure(origin: string): ErrorFields | undefined {
+    return this.authBlocked.get(origin);
   }
 
   /** Call once the API key of `origin` has changed: polling resumes, overdue jobs first. */
@@ -374,7 +380,7 @@ export class PollScheduler implements Disposable {
         // The job stays due; it is polled once the key changes.
         entry.dueAt = Math.min(entry.dueAt, now);
         if (!this.authBlocked.has(origin)) {
-          this.authBlocked.add(origin);
+          this.authBlocked.set(origin, outcome.error);
           this.authEmitter.fire({ origin, status: outcome.error.status, error: outcome.error });
         }
         return;

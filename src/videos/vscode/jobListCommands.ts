@@ -1,8 +1,8 @@
 // UI adapter: keeping the Video Jobs list: Refresh Job, Refresh All, Remove from List, Clear Finished.
-import { SET_API_KEY } from '../../ui/core/errorAdvice';
 import { targetOf, type VideoCommandContext } from './sharedCommands';
 import { isFinalRecord } from '../core/jobRecord';
 import { quoted, statusText } from '../core/jobPresentation';
+import { pausedForKey } from '../core/errors';
 
 /** Polls one job now; says why not when it is not followed. */
 export function refreshJob(ctx: VideoCommandContext, argument?: unknown): boolean {
@@ -16,9 +16,8 @@ export function refreshJob(ctx: VideoCommandContext, argument?: unknown): boolea
 
 export function refreshAll(ctx: VideoCommandContext): void {
   const origin = ctx.view.origin;
-  if (origin && ctx.view.store.isAuthBlocked(origin)) {
-    ctx.ui.advise({ kind: 'auth', message: `Status checks wait for a working API key for ${origin}.`, actions: [SET_API_KEY] });
-  }
+  const refused = origin && ctx.view.store.authFailure(origin);
+  if (origin && refused) ctx.ui.advise(pausedForKey(refused, origin));
   ctx.view.store.refreshAll();
   ctx.view.refresh();
 }

@@ -17,25 +17,33 @@ import { adoptJobId, checkSubmission, resubmitJob } from './submissionCommands';
 export class VideoJobCommands {
   constructor(private readonly ctx: VideoCommandContext) {}
 
+  /** A command that names a job runs once the store has loaded the folder (it is read after activation). */
+  private whenReady<A extends unknown[], R>(run: (...args: A) => R): (...args: A) => Promise<R> {
+    return async (...args) => {
+      await this.ctx.view.store.ready;
+      return run(...args);
+    };
+  }
+
   /** The notification when a job ends (the feature calls it for every job that finishes). */
   readonly announceFinished = (record: VideoJobRecord) => announceFinished(this.ctx, record);
   /** The notice when damaged job files were set aside. */
   readonly announceSetAside = (batch: SetAsideBatch) => announceSetAside(this.ctx, batch);
 
-  readonly generateVideo = (argument?: unknown) => generateVideo(this.ctx, argument);
-  readonly refreshAll = () => refreshAll(this.ctx);
-  readonly clearFinished = () => clearFinished(this.ctx);
-  readonly refresh = (argument?: unknown) => refreshJob(this.ctx, argument);
-  readonly openResult = (argument?: unknown) => openResult(this.ctx, argument);
-  readonly preview = (argument?: unknown) => previewResult(this.ctx, argument);
-  readonly download = (argument?: unknown) => downloadResultToWorkspace(this.ctx, argument);
-  readonly copyUrl = (argument?: unknown) => copyResultUrl(this.ctx, argument);
-  readonly copyJobId = (argument?: unknown) => copyJobId(this.ctx, argument);
-  readonly resubmit = (argument?: unknown) => resubmitJob(this.ctx, argument);
-  readonly checkSubmission = (argument?: unknown) => checkSubmission(this.ctx, argument);
-  readonly adoptJobId = (key: string, id?: string) => adoptJobId(this.ctx, key, id);
-  readonly showError = (argument?: unknown) => showJobError(this.ctx, argument);
-  readonly remove = (argument?: unknown) => removeJob(this.ctx, argument);
+  readonly generateVideo = this.whenReady((argument?: unknown) => generateVideo(this.ctx, argument));
+  readonly refreshAll = this.whenReady(() => refreshAll(this.ctx));
+  readonly clearFinished = this.whenReady(() => clearFinished(this.ctx));
+  readonly refresh = this.whenReady((argument?: unknown) => refreshJob(this.ctx, argument));
+  readonly openResult = this.whenReady((argument?: unknown) => openResult(this.ctx, argument));
+  readonly preview = this.whenReady((argument?: unknown) => previewResult(this.ctx, argument));
+  readonly download = this.whenReady((argument?: unknown) => downloadResultToWorkspace(this.ctx, argument));
+  readonly copyUrl = this.whenReady((argument?: unknown) => copyResultUrl(this.ctx, argument));
+  readonly copyJobId = this.whenReady((argument?: unknown) => copyJobId(this.ctx, argument));
+  readonly resubmit = this.whenReady((argument?: unknown) => resubmitJob(this.ctx, argument));
+  readonly checkSubmission = this.whenReady((argument?: unknown) => checkSubmission(this.ctx, argument));
+  readonly adoptJobId = this.whenReady((key: string, id?: string) => adoptJobId(this.ctx, key, id));
+  readonly showError = this.whenReady((argument?: unknown) => showJobError(this.ctx, argument));
+  readonly remove = this.whenReady((argument?: unknown) => removeJob(this.ctx, argument));
 
   handlers(): HandlersFor<typeof VIDEO_COMMANDS> {
     return {

@@ -4,7 +4,7 @@
 import type { ModelCatalog } from '../../models/core/modelCatalog';
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../../gateway/connection';
-import { adviceFor, REPLACE_API_KEY, SET_API_KEY } from '../../ui/core/errorAdvice';
+import { pausedForKey } from '../core/errors';
 import type { VideoDefaults } from '../../settings/settings';
 import { showAdvice } from '../../ui/vscode/notify';
 import type { VideoJobsHost } from './sharedCommands';
@@ -49,6 +49,8 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   private readonly subscriptions: Subscription[] = [];
   /** The value last given to the `modelGateway.videoJobs.empty` context key. */
   private shownEmpty: boolean | undefined;
+  /** The store has read its folder (JobStore.ready). */
+  private loaded = false;
 
   constructor(
     private readonly deps: VideoFeatureDeps,
@@ -75,6 +77,11 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     );
     store.setFocused(vscode.window.state.focused);
     this.update();
+    // Until the store has read its folder, "no jobs" would be a guess: the welcome view would flash.
+    void store.ready.then(() => {
+      this.loaded = true;
+      this.update();
+    });
   }
 
   /** The gateway whose jobs are shown: the configured one. */
@@ -120,7 +127,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
       this.treeView.message = this.message();
     }
     const empty = jobs.length === 0;
-    if (this.options.primary && empty !== this.shownEmpty) {
+    if (this.options.primary && this.loaded && empty !== this.shownEmpty) {
       this.shownEmpty = empty;
       void vscode.commands.executeCommand('setContext', 'modelGateway.videoJobs.empty', empty);
       // The positive form for the walkthrough's completion event (an unset key reads as "not empty" there).
@@ -134,17 +141,15 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     const host = new URL(origin).host;
     const pausedUntil = this.store.pausedUntil(origin);
     if (pausedUntil !== undefined) return `Rate limited by ${host}: status checks resume at ${new Date(pausedUntil).toLocaleTimeString()}.`;
-    if (this.store.isAuthBlocked(origin)) return `Status checks are paused: ${host} did not accept the API key. Set a key to resume.`;
+    const refused = this.store.authFailure(origin);
+    if (refused) return pausedForKey(refused, origin).message;
     return undefined;
   }
 
   private onAuthRequired(required: AuthRequired): void {
     this.update();
     if (!this.options.primary || required.origin !== this.origin) return;
-    const advice = adviceFor(required.error, { origin: required.origin, retriesAutomatically: true });
-    advice.message = `Video status checks are paused. ${advice.message}`;
-    if (!advice.actions.some((a) => a.command === SET_API_KEY.command || a.command === REPLACE_API_KEY.command)) advice.actions.unshift(SET_API_KEY);
-    void showAdvice(advice, 'warning');
+    void showAdvice(pausedForKey(required.error, required.origin), 'warning');
   }
 
   private onClientChanged(): void {

@@ -136,9 +136,17 @@ describe('API key, settings and status (issue 4)', function () {
     await assert.rejects(client.chat({ model: 'model-k3', messages: [{ role: 'user', content: 'hi' }], stream: true }));
 
     const logDir = (api.testing.logUri as vscode.Uri).fsPath;
-    await new Promise((r) => setTimeout(r, 1500)); // log channels flush to disk asynchronously
-    const logText = fs.existsSync(logDir) ? fs.readdirSync(logDir).map((f) => fs.readFileSync(path.join(logDir, f), 'utf8')).join('\n') : '';
-    assert.match(logText, /GET .*\/models.*401/, 'the request was logged');
+    const readLogs = () => (fs.existsSync(logDir) ? fs.readdirSync(logDir).map((f) => fs.readFileSync(path.join(logDir, f), 'utf8')).join('\n') : '');
+    // Log channels flush to disk asynchronously: wait for the request's line, which is where a key would be.
+    const logText = await until(
+      () => {
+        const text = readLogs();
+        return /GET .*\/models.*401/.test(text) && text;
+      },
+      'the request to be logged',
+      10_000,
+      100,
+    );
     assert.ok(!logText.includes(canary), 'the log does not contain the key');
 
     const settingsDump = JSON.stringify(vscode.workspace.getConfiguration('modelGateway'));

@@ -462,7 +462,7 @@ describe('chat panel (issue: chat)', function () {
     await recorder.send({ type: 'send', text: '[echo] export me' });
     await recorder.finish(mark);
     const target = vscode.Uri.file(path.join(storage, 'export.md'));
-    await manager.exportChat(target);
+    await manager.exporter.exportChat(manager.activePanel, target);
     const text = fs.readFileSync(target.fsPath, 'utf8');
     assert.match(text, /^# \[echo\] export me\n/);
     assert.match(text, /## You\n\n\[echo\] export me\n\n## Assistant \(model-k3\)\n\nexport me/);

@@ -196,10 +196,10 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
       const report = await vscode.commands.executeCommand<DiagnosticReport>('modelGateway.testConnection');
       const auth = report.steps.find((s) => s.id === 'auth');
       assert.equal(auth?.status, 'failed');
-      assert.match(auth?.message ?? '', /HTTP 401/);
+      assert.match(auth?.message ?? '', /^API key missing or invalid for /, 'worded as every feature words a refused key');
       assert.equal(report.ok, false);
       await until(reportTab, 'the report preview tab');
-      await until(async () => (await reportDocument()).getText().includes('HTTP 401') || undefined, 'the report to show the 401');
+      await until(async () => (await reportDocument()).getText().includes('API key missing or invalid') || undefined, 'the report to show the refusal');
       assertNothingUnsaved(before);
       await vscode.window.tabGroups.close(reportTab()!);
     } finally {

@@ -242,6 +242,7 @@ describe('video jobs', function () {
     const record = completedJob('redirected', sim.origin, [`${origin.origin}/files/v.mp4?sig=a%2Fb`]);
     const ui = new RecordingUi();
     const bundle = hooks.createForTest({ storage: new MemoryMemento({ redirected: [record] }), storageKey: 'redirected', ui });
+    await bundle.store.ready; // the folder is read after the store is built
     bundles.push(bundle);
     const panel = await bundle.commands.preview({ kind: 'result', key: record.key, index: 0 });
     assert.ok(panel);
@@ -271,6 +272,7 @@ describe('video jobs', function () {
     const record = completedJob('hostile', sim.origin, links, 'CON');
     const ui = new RecordingUi();
     const bundle = hooks.createForTest({ storage: new MemoryMemento({ hostile: [record] }), storageKey: 'hostile', ui });
+    await bundle.store.ready; // the folder is read after the store is built
     bundles.push(bundle);
     const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const before = new Set(fs.readdirSync(folder));
@@ -307,6 +309,7 @@ describe('video jobs', function () {
     const record = completedJob('proxied', sim.origin, [link]);
     const ui = new RecordingUi();
     const bundle = hooks.createForTest({ storage: new MemoryMemento({ proxied: [record] }), storageKey: 'proxied', ui });
+    await bundle.store.ready; // the folder is read after the store is built
     bundles.push(bundle);
     const proxyChanged = () =>
       new Promise<void>((resolve) => {
@@ -373,6 +376,7 @@ describe('video jobs', function () {
     const pollsBefore = gets(job.id!).length;
 
     const second = hooks.createForTest({ storageKey });
+    await second.store.ready; // the folder is read after the store is built
     bundles.push(second);
     second.store.setFocused(true);
     const restored = second.store.get(job.key);
@@ -407,6 +411,7 @@ describe('video jobs', function () {
     };
     const ui = new RecordingUi();
     const bundle = hooks.createForTest({ storage: new MemoryMemento({ crafted: [record] }), storageKey: 'crafted', ui });
+    await bundle.store.ready; // the folder is read after the store is built
     bundles.push(bundle);
     const tree = bundle.view.provider;
     const results = tree.getChildren(tree.jobNode(record.key)) as Array<Extract<VideoJobNode, { kind: 'result' }>>;
@@ -441,6 +446,7 @@ describe('video jobs', function () {
     const failed: VideoJobRecord = { ...base, key: 'job-failed', id: 'vid_f', prompt: 'failed one', status: 'failed', error: { message: 'boom' }, createdAt: Date.now() + 1 };
     const ui = new RecordingUi();
     const bundle = hooks.createForTest({ storage: new MemoryMemento({ jobs: [uncertain, failed] }), storageKey: 'jobs', ui });
+    await bundle.store.ready; // the folder is read after the store is built
     bundles.push(bundle);
     const tree = bundle.view.provider;
     assert.deepEqual(
@@ -513,7 +519,7 @@ describe('video jobs', function () {
     const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: '[slow] A fox in deep snow' })) as VideoJobRecord;
     assert.equal(await vscode.commands.executeCommand('modelGateway.rotateApiKey', sim.keys.disabled), true);
     await until(() => feature.store.isAuthBlocked(sim.origin), 'polling to wait for a key');
-    assert.match(feature.view.treeView?.message ?? '', /did not accept the API key/);
+    assert.match(feature.view.treeView?.message ?? '', /^Video status checks are paused\. Key disabled or no access to this resource\./, 'the refusal in the one wording');
     assert.equal(gets(record.id!).at(-1)?.status, 403);
     assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey), true);
     await until(() => statusOf(record.key) === 'completed', 'the job to complete with the new key', 30_000);

@@ -1,6 +1,7 @@
 // Test doubles for the chat tests: an in-memory store folder that can fail on demand, and a scriptable gateway.
 import type { StoreFileSystem } from '../../../src/chat/core/fileSystem';
-import type { ChatDelta, ChatOptions, ChatRequest, ChatResult, GatewayApi, Model } from '../../../src/gateway/types';
+import type { ChatDelta, ChatOptions, ChatRequest, ChatResult, Model } from '../../../src/gateway/types';
+import { ApiDouble } from '../../util/apiDouble';
 
 /** A pause at one operation: `reached` resolves when the operation starts; it goes on after `release()`. */
 export interface Hold {
@@ -137,15 +138,15 @@ export interface ChatCall {
 }
 
 /** Every chat call waits until the test answers it through `calls`. An abort rejects it like the client does. */
-export class FakeGateway implements GatewayApi {
+export class FakeGateway extends ApiDouble {
   readonly calls: ChatCall[] = [];
   models: Model[] = [{ id: 'model-k3', object: 'model' }, { id: 'model-1.0-video-edit', object: 'model' }];
 
-  async listModels(): Promise<Model[]> {
+  override async listModels(): Promise<Model[]> {
     return this.models;
   }
 
-  chat(request: ChatRequest, options?: ChatOptions): Promise<ChatResult> {
+  override chat(request: ChatRequest, options?: ChatOptions): Promise<ChatResult> {
     return new Promise<ChatResult>((resolve, reject) => {
       let text = '';
       const call: ChatCall = {
@@ -161,21 +162,5 @@ export class FakeGateway implements GatewayApi {
       options?.signal?.addEventListener('abort', () => reject(gatewayError({ code: 'aborted', message: 'aborted', partial: result(text, { finishReason: null, usage: null }) })));
       this.calls.push(call);
     });
-  }
-
-  submitVideo(): never {
-    throw new Error('not used');
-  }
-
-  getVideo(): never {
-    throw new Error('not used');
-  }
-
-  generateImage(): never {
-    throw new Error('not used');
-  }
-
-  synthesizeSpeech(): never {
-    throw new Error('not used');
   }
 }

@@ -10,6 +10,8 @@ import { startSimulator } from '../../simulator';
 import { modelList } from '../../simulator/models';
 import { startServer } from '../gateway/helpers/server';
 import { model } from '../models/fakes';
+import { apiDouble } from '../../util/apiDouble';
+import { adviceFor } from '../../../src/ui/core/errorAdvice';
 
 function codeError(code: string, message = code): Error {
   return Object.assign(new Error(message), { code });
@@ -47,21 +49,16 @@ class ScriptedProbes implements NetworkProbes {
 
 /** listModels answers after `ms` of fake time, with models or an error. */
 function gateway(clock: FakeClock, answers: Array<{ ms: number; models?: Model[]; error?: unknown }>): GatewayApi & { calls: number } {
-  const api = {
+  const api = apiDouble({
     calls: 0,
-    async listModels() {
+    async listModels(): Promise<Model[]> {
       const answer = answers[Math.min(api.calls, answers.length - 1)];
       api.calls++;
       clock.advance(answer.ms);
       if (answer.error) throw answer.error;
       return answer.models ?? [];
     },
-    chat: () => Promise.reject(new Error('not used')),
-    submitVideo: () => Promise.reject(new Error('not used')),
-    getVideo: () => Promise.reject(new Error('not used')),
-    generateImage: () => Promise.reject(new Error('not used')),
-    synthesizeSpeech: () => Promise.reject(new Error('not used')),
-  };
+  });
   return api;
 }
 
@@ -173,7 +170,9 @@ describe('connection diagnostics', () => {
     const run = (error: unknown) => runDiagnostics(input({ api: async () => gateway(clock, [{ ms: 50, error }]) }));
     const rejected = await run(Object.assign(new Error('Invalid API key'), { status: 401, code: 'unauthorized' }));
     assert.deepEqual([statuses(rejected).auth, statuses(rejected).models], ['failed', 'skipped']);
-    assert.match(rejected.steps.find((s) => s.id === 'auth')!.message, /rejected the API key \(HTTP 401\)\. The gateway says: Invalid API key\./);
+    const refusal = Object.assign(new Error('Invalid API key'), { status: 401, code: 'unauthorized' });
+    assert.equal(rejected.steps.find((s) => s.id === 'auth')!.message, adviceFor(refusal, { origin: 'https://gw.example' }).message, 'worded as every feature words a refused key');
+    assert.match(rejected.steps.find((s) => s.id === 'auth')!.message, /^API key missing or invalid for https:\/\/gw\.example\. Invalid API key\./);
     assert.equal(rejected.steps.find((s) => s.id === 'auth')!.fix, 'rotateApiKey');
 
     const disabled = await run(Object.assign(new Error('API key is disabled'), { status: 403 }));
@@ -182,9 +181,11 @@ describe('connection diagnostics', () => {
     const wrongPath = await run(Object.assign(new Error('not found'), { status: 404 }));
     assert.deepEqual([statuses(wrongPath).auth, statuses(wrongPath).models], ['skipped', 'failed']);
     assert.match(wrongPath.steps.find((s) => s.id === 'models')!.suggestion ?? '', /\/v1/);
+    assert.match(wrongPath.steps.find((s) => s.id === 'models')!.message, /^Not found on https:\/\/gw\.example\. not found\./);
 
     const limited = await run(Object.assign(new Error('slow down'), { status: 429, retryAfterMs: 2000 }));
     assert.deepEqual([statuses(limited).auth, statuses(limited).models], ['ok', 'warning']);
+    assert.match(limited.steps.find((s) => s.id === 'models')!.message, /^Rate limited by https:\/\/gw\.example, try again in 2 s\. slow down\./);
     assert.equal(limited.ok, true);
   });
 
@@ -280,7 +281,7 @@ describe('connection diagnostics', () => {
       try {
         const report = await runDiagnostics({ baseUrl: sim.baseUrl, api: async () => client, probes: createNetworkProbes(realClock), clock: realClock });
         assert.equal(statuses(report).auth, 'failed');
-        assert.match(report.steps.find((s) => s.id === 'auth')!.message, /HTTP 401/);
+        assert.match(report.steps.find((s) => s.id === 'auth')!.message, /^API key missing or invalid for http:\/\/127\.0\.0\.1:\d+\. .*\(request req_\w+\)$/);
       } finally {
         await client.close();
         await sim.close();

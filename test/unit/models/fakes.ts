@@ -1,5 +1,6 @@
 // Test doubles for the models tests: a gateway whose model list answers when the test says so.
-import type { ChatRequest, ChatResult, GatewayApi, Model, VideoJob } from '../../../src/gateway/types';
+import type { GatewayApi, Model } from '../../../src/gateway/types';
+import { ApiDouble } from '../../util/apiDouble';
 import { Emitter } from '../../../src/util/events';
 import type { ModelSource } from '../../../src/models/core/modelCatalog';
 
@@ -13,11 +14,11 @@ export function model(id: string, extra: Partial<Model> = {}): Model {
 }
 
 /** listModels() calls wait in `pending` until the test answers them. */
-export class ManualGateway implements GatewayApi {
+export class ManualGateway extends ApiDouble {
   readonly pending: Pending[] = [];
   listCalls = 0;
 
-  listModels(): Promise<Model[]> {
+  override listModels(): Promise<Model[]> {
     this.listCalls++;
     return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
   }
@@ -32,26 +33,6 @@ export class ManualGateway implements GatewayApi {
     const next = this.pending.shift();
     if (!next) throw new Error('no listModels call is waiting');
     next.reject(error);
-  }
-
-  chat(_request: ChatRequest): Promise<ChatResult> {
-    throw new Error('not used');
-  }
-
-  submitVideo(): Promise<VideoJob> {
-    throw new Error('not used');
-  }
-
-  getVideo(): Promise<VideoJob> {
-    throw new Error('not used');
-  }
-
-  generateImage(): never {
-    throw new Error('not used');
-  }
-
-  synthesizeSpeech(): never {
-    throw new Error('not used');
   }
 }
 

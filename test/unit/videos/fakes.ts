@@ -3,7 +3,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChatResult, GatewayApi, Model, RequestOptions, VideoJob, VideoRequest } from '../../../src/gateway/types';
+import { forwardingApi } from '../../../src/gateway/apiForwarding';
+import type { GatewayApi, Model, RequestOptions, VideoJob, VideoRequest } from '../../../src/gateway/types';
+import { ApiDouble } from '../../util/apiDouble';
 import type { Clock } from '../../../src/util/clock';
 import type { Memento } from '../../../src/util/memento';
 import { MissingApiKeyError } from '../../../src/videos/core/errors';
@@ -31,14 +33,16 @@ export class FakeGatewayError extends Error {
 type Answer = VideoJob | Error | Promise<VideoJob>;
 
 /** Answers polls from a per-job script (last entry repeats); submit answers from `onSubmit`. */
-export class FakeGateway implements GatewayApi {
+export class FakeGateway extends ApiDouble {
   readonly calls: Call[] = [];
   private readonly scripts = new Map<string, Answer[]>();
   private nextId = 1;
   onSubmit: (request: VideoRequest) => Answer = () => ({ id: `vid_${this.nextId++}`, object: 'video.generation.job', status: 'queued' });
   onGet: ((id: string) => Answer) | undefined;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(private readonly clock: Clock) {
+    super();
+  }
 
   /** Sets what successive polls of `id` return; a status string stands for `{ id, status }`. */
   script(id: string, ...answers: Array<string | Answer>): void {
@@ -49,12 +53,12 @@ export class FakeGateway implements GatewayApi {
     return this.calls.filter((c) => c.method === 'get' && (id === undefined || c.id === id));
   }
 
-  async submitVideo(request: VideoRequest): Promise<VideoJob> {
+  override async submitVideo(request: VideoRequest): Promise<VideoJob> {
     this.calls.push({ method: 'submit', at: this.clock.now() });
     return settleAnswer(this.onSubmit(request));
   }
 
-  async getVideo(id: string, options?: RequestOptions): Promise<VideoJob> {
+  override async getVideo(id: string, options?: RequestOptions): Promise<VideoJob> {
     this.calls.push({ method: 'get', id, at: this.clock.now() });
     if (this.onGet) return withAbort(settleAnswer(this.onGet(id)), options?.signal);
     const script = this.scripts.get(id);
@@ -63,20 +67,8 @@ export class FakeGateway implements GatewayApi {
     return withAbort(settleAnswer(answer), options?.signal);
   }
 
-  async listModels(): Promise<Model[]> {
+  override async listModels(): Promise<Model[]> {
     return [];
-  }
-
-  async chat(): Promise<ChatResult> {
-    throw new Error('not used');
-  }
-
-  async generateImage(): Promise<never> {
-    throw new Error('not used');
-  }
-
-  async synthesizeSpeech(): Promise<never> {
-    throw new Error('not used');
   }
 }
 
@@ -136,8 +128,7 @@ export class MemoryMemento implements Memento {
 
 /** What the extension's API for an origin without a key does: every call fails like a 401, no request is sent. */
 export function withoutKey(origin: string): GatewayApi {
-  const fail = () => Promise.reject(new MissingApiKeyError(origin));
-  return { listModels: fail, chat: fail, submitVideo: fail, getVideo: fail, generateImage: fail, synthesizeSpeech: fail };
+  return forwardingApi(() => Promise.reject(new MissingApiKeyError(origin)));
 }
 
 const folders: string[] = [];

@@ -29,8 +29,10 @@ describe('JobStore against the gateway simulator', function () {
   let store: JobStore;
   let folder: string;
 
-  function createStore(options: Partial<JobStoreOptions> = {}): JobStore {
+  /** A store that has read the folder (see JobStore.ready). */
+  async function createStore(options: Partial<JobStoreOptions> = {}): Promise<JobStore> {
     store = new JobStore({ folder, clock, apiFor: () => api, scheduler: { random: () => 0.5 }, sharing: { watch: false, rescanMs: 0 }, ...options });
+    await store.ready;
     return store;
   }
 
@@ -56,7 +58,7 @@ describe('JobStore against the gateway simulator', function () {
     await sim?.close();
   });
 
-  beforeEach(() => {
+  beforeEach(async () => {
     time = new VirtualTime(clock);
     // The scheduler owns retries for polls, so the client must not hide a 429 behind its own waits.
     client = new GatewayClient({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0 });
@@ -65,7 +67,7 @@ describe('JobStore against the gateway simulator', function () {
     sim.clearLog();
     sim.setRateLimit(null);
     sim.force429(0, 0);
-    createStore();
+    await createStore();
   });
 
   afterEach(async () => {
@@ -131,7 +133,7 @@ describe('JobStore against the gateway simulator', function () {
       },
     ]);
     store.dispose();
-    createStore({ legacy: { storage: memento } });
+    await createStore({ legacy: { storage: memento } });
     await time.runWhile(() => running(), 60_000);
     assert.equal(store.jobs()[0].localState, 'not_found');
     assert.equal(simGets(), 1);
@@ -175,7 +177,7 @@ describe('JobStore against the gateway simulator', function () {
     assert.equal(storePolls(), 1);
     await store.flush();
     store.dispose();
-    createStore();
+    await createStore();
     assert.deepEqual(store.jobs(), [before]);
     await time.runWhile(() => running(), 10 * 60_000);
     assert.equal(store.jobs()[0].status, 'completed');

@@ -25,7 +25,15 @@ describe('JobStore', () => {
   let apis: Map<string, GatewayApi>;
   let stores: JobStore[];
 
-  function createStore(options: Partial<JobStoreOptions> = {}): JobStore {
+  /** A store that has read the folder (see JobStore.ready). */
+  async function createStore(options: Partial<JobStoreOptions> = {}): Promise<JobStore> {
+    const store = buildStore(options);
+    await store.ready;
+    return store;
+  }
+
+  /** A store still reading the folder. */
+  function buildStore(options: Partial<JobStoreOptions> = {}): JobStore {
     const store = new JobStore({
       folder,
       clock,
@@ -64,7 +72,7 @@ describe('JobStore', () => {
 
   describe('submit', () => {
     it('stores a submitting record before sending, and the queued job before any event or return', async () => {
-      const store = createStore();
+      const store = await createStore();
       const seenAtSend: VideoJobRecord[][] = [];
       gateway.onSubmit = () => {
         seenAtSend.push(stored());
@@ -91,7 +99,7 @@ describe('JobStore', () => {
     });
 
     it('keeps the request so a resubmission sends the same body', async () => {
-      const store = createStore();
+      const store = await createStore();
       const job = await store.submit(A, request);
       assert.equal(job.model, request.model);
       assert.equal(job.prompt, 'a cat surfing');
@@ -101,7 +109,7 @@ describe('JobStore', () => {
     });
 
     it('shows the job as uncertain when the outcome is unknown, and never retries the submit', async () => {
-      const store = createStore();
+      const store = await createStore();
       gateway.onSubmit = () => new FakeGatewayError(undefined, 'network', { outcomeUnknown: true });
       const job = await store.submit(A, request);
       assert.equal(job.localState, 'uncertain');
@@ -115,7 +123,7 @@ describe('JobStore', () => {
     });
 
     it('follows an uncertain submission once the user gives the job id the gateway created', async () => {
-      const store = createStore();
+      const store = await createStore();
       gateway.onSubmit = () => new FakeGatewayError(undefined, 'network', { outcomeUnknown: true });
       const uncertain = await store.submit(A, request);
       gateway.script('vid_found', 'in_progress', { id: 'vid_found', status: 'completed', data: [{ url: 'https://cdn.example/out.mp4' }] });
@@ -131,7 +139,7 @@ describe('JobStore', () => {
     });
 
     it('refuses a job id the gateway does not know, keeping the submission uncertain', async () => {
-      const store = createStore();
+      const store = await createStore();
       gateway.onSubmit = () => new FakeGatewayError(undefined, 'network', { outcomeUnknown: true });
       const uncertain = await store.submit(A, request);
       gateway.onGet = () => new FakeGatewayError(404, 'not_found');
@@ -141,7 +149,7 @@ describe('JobStore', () => {
     });
 
     it('treats a 5xx answer to a submit as uncertain (the job may exist)', async () => {
-      const store = createStore();
+      const store = await createStore();
       gateway.onSubmit = () => new FakeGatewayError(502, 'bad_gateway');
       const job = await store.submit(A, request);
       assert.equal(job.localState, 'uncertain');
@@ -150,7 +158,7 @@ describe('JobStore', () => {
 
     for (const [status, code] of [[400, 'invalid_request'], [401, 'unauthorized'], [429, 'rate_limited']] as const) {
       it(`removes the record and rethrows on a definite refusal (${status})`, async () => {
-        const store = createStore();
+        const store = await createStore();
         const refusal = new FakeGatewayError(status, code);
         gateway.onSubmit = () => refusal;
         const changes: string[][] = [];
@@ -164,14 +172,14 @@ describe('JobStore', () => {
     }
 
     it('refuses to submit without an API key, keeping nothing', async () => {
-      const store = createStore();
+      const store = await createStore();
       await assert.rejects(store.submit(B, request), /No API key/);
       assert.deepEqual(store.jobs(), []);
       assert.deepEqual(stored(), []);
     });
 
     it('resubmit replaces an uncertain job with a new one', async () => {
-      const store = createStore();
+      const store = await createStore();
       gateway.onSubmit = () => new FakeGatewayError(undefined, 'network', { outcomeUnknown: true });
       const uncertain = await store.submit(A, request);
       const sent: VideoRequest[] = [];
@@ -187,7 +195,7 @@ describe('JobStore', () => {
     });
 
     it('resubmit of a failed job adds a new job and keeps the old one', async () => {
-      const store = createStore();
+      const store = await createStore();
       gateway.onSubmit = () => ({ id: 'vid_1', status: 'queued' });
       gateway.script('vid_1', 'failed');
       await store.submit(A, request);
@@ -201,7 +209,7 @@ describe('JobStore', () => {
     });
 
     it('a job that is final in the submit answer is never polled', async () => {
-      const store = createStore();
+      const store = await createStore();
       const finished: VideoJobRecord[] = [];
       store.onDidFinish((job) => finished.push(job));
       gateway.onSubmit = () => ({ id: 'vid_1', status: 'failed', error: { code: 'content_policy', message: 'refused' } });
@@ -216,7 +224,7 @@ describe('JobStore', () => {
 
   describe('polling', () => {
     it('follows a job to completion, then fires onDidFinish once and stops', async () => {
-      const store = createStore();
+      const store = await createStore();
       const finished: VideoJobRecord[] = [];
       store.onDidFinish((job) => finished.push(job));
       gateway.script('vid_1', 'queued', 'in_progress', {
@@ -244,7 +252,7 @@ describe('JobStore', () => {
     });
 
     it('marks a job not found on 404, as a final local state', async () => {
-      const store = createStore();
+      const store = await createStore();
       const finished: VideoJobRecord[] = [];
       store.onDidFinish((job) => finished.push(job));
       gateway.script('vid_1', new FakeGatewayError(404, 'not_found'));
@@ -258,7 +266,7 @@ describe('JobStore', () => {
     });
 
     it('keeps showing an unknown status as-is', async () => {
-      const store = createStore();
+      const store = await createStore();
       gateway.script('vid_1', 'rendering_frames');
       await store.submit(A, request);
       await clock.advanceAsync(2_000);
@@ -267,7 +275,7 @@ describe('JobStore', () => {
     });
 
     it('waits for a key when the origin has none, then resumes', async () => {
-      const store = createStore();
+      const store = await createStore();
       const auth: AuthRequired[] = [];
       store.onAuthRequired((a) => auth.push(a));
       await store.submit(A, request);
@@ -285,7 +293,7 @@ describe('JobStore', () => {
     });
 
     it('exposes a rate-limit pause of the origin', async () => {
-      const store = createStore();
+      const store = await createStore();
       const pauses: Array<number | undefined> = [];
       store.onDidChangePause((p) => pauses.push(p.pausedUntil));
       gateway.script('vid_1', new FakeGatewayError(429, 'rate_limited', { retryAfterMs: 10_000 }), 'queued');
@@ -299,7 +307,7 @@ describe('JobStore', () => {
     });
 
     it('refresh polls a pending job now; refreshAll polls every pending job', async () => {
-      const store = createStore();
+      const store = await createStore();
       const first = await store.submit(A, request);
       await store.submit(A, request);
       assert.equal(store.refresh(first.key), true);
@@ -313,7 +321,7 @@ describe('JobStore', () => {
 
   describe('persistence', () => {
     it('restores every job after a reload, and polls the pending ones again on the scheduler\'s own schedule', async () => {
-      const first = createStore();
+      const first = await createStore();
       gateway.onSubmit = () => ({ id: `vid_${gateway.calls.length}`, status: 'queued' });
       gateway.script('vid_1', 'queued', 'completed');
       gateway.script('vid_2', 'in_progress');
@@ -327,7 +335,7 @@ describe('JobStore', () => {
       const callsBefore = gateway.gets().length;
 
       clock.advance(3_000);
-      const second = createStore();
+      const second = await createStore();
       assert.deepEqual(second.jobs(), before);
       assert.equal(running(second), 1);
       await clock.advanceAsync(1_999);
@@ -337,20 +345,20 @@ describe('JobStore', () => {
     });
 
     it('a job still submitting when the window closed comes back as uncertain', async () => {
-      const first = createStore();
+      const first = await createStore();
       gateway.onSubmit = () => new Promise<VideoJob>(() => undefined);
       void first.submit(A, request);
       await first.flush();
       assert.equal(stored()[0].localState, 'submitting');
       first.dispose();
-      const second = createStore();
+      const second = await createStore();
       assert.equal(second.jobs()[0].localState, 'uncertain');
       await second.flush();
       assert.equal(stored()[0].localState, 'uncertain');
     });
 
     it('sets damaged job files aside, never deletes them, and says so once', async () => {
-      const first = createStore();
+      const first = await createStore();
       const good = await first.submit(A, request);
       await first.flush();
       first.dispose();
@@ -363,8 +371,10 @@ describe('JobStore', () => {
       for (const [name, text] of Object.entries(damaged)) writeFileSync(join(jobs, name), text);
       writeFileSync(join(jobs, '..json'), '{}');
       const batches: SetAsideBatch[] = [];
-      const store = createStore();
+      // Listeners added as the store is built hear what its first read of the folder set aside.
+      const store = buildStore();
       store.onDidSetAside((batch) => batches.push(batch));
+      await store.ready;
       await settle();
 
       assert.deepEqual(store.jobs().map((job) => job.key), [good.key]);
@@ -374,14 +384,14 @@ describe('JobStore', () => {
       assert.deepEqual(moved, Object.entries(damaged).map(([name, text]) => [name.split('.')[0], text]).sort(), 'moved as they were');
       assert.deepEqual(readdirSync(jobs).sort(), ['..json', `${good.key}.json`]);
 
-      const again = createStore();
+      const again = await createStore();
       again.onDidSetAside((batch) => batches.push(batch));
       await settle();
       assert.equal(batches.length, 1, 'nothing more to say after a reload');
     });
 
     it('sets aside a job file that is damaged while the store runs', async () => {
-      const store = createStore();
+      const store = await createStore();
       const batches: SetAsideBatch[] = [];
       store.onDidSetAside((batch) => batches.push(batch));
       const job = await store.submit(A, request);
@@ -418,7 +428,7 @@ describe('JobStore', () => {
       const original = JSON.stringify(newer, null, 2);
       writeFileSync(join(jobs, 'k1.json'), original);
       gateway.script('vid_1', 'in_progress');
-      const store = createStore();
+      const store = await createStore();
       await clock.advanceAsync(2_000);
       await store.flush();
 
@@ -435,7 +445,7 @@ describe('JobStore', () => {
       const own = { key: 'k1', id: 'vid_1', origin: A, model: 'm', prompt: 'p', parameters: {}, status: 'queued', resultUrls: [], createdAt: clock.now(), note: { by: 'a script' } };
       writeFileSync(join(jobs, 'k1.json'), JSON.stringify(own));
       gateway.script('vid_1', 'in_progress');
-      const store = createStore();
+      const store = await createStore();
       await clock.advanceAsync(2_000);
       await store.flush();
       const written = JSON.parse(readFileSync(join(jobs, 'k1.json'), 'utf8')) as Record<string, unknown>;
@@ -451,7 +461,7 @@ describe('JobStore', () => {
       writeFileSync(join(jobs, 'k1.json'), text);
       const errors: unknown[] = [];
       const batches: SetAsideBatch[] = [];
-      const store = createStore({ onPersistError: (error) => errors.push(error), sharing: { watch: false, rescanMs: 1_000 } });
+      const store = await createStore({ onPersistError: (error) => errors.push(error), sharing: { watch: false, rescanMs: 1_000 } });
       store.onDidSetAside((batch) => batches.push(batch));
       await clock.advanceAsync(3_000);
       writeFileSync(join(jobs, 'k1.json'), text.replace('"m"', '"m2"'));
@@ -465,7 +475,7 @@ describe('JobStore', () => {
 
     it('sends nothing when the job cannot be saved first, and names the folder', async () => {
       const errors: unknown[] = [];
-      const store = createStore({ onPersistError: (error) => errors.push(error) });
+      const store = await createStore({ onPersistError: (error) => errors.push(error) });
       await store.flush(); // the start-up sweep of old temp files
       const jobs = join(folder, 'jobs');
       rmSync(jobs, { recursive: true });
@@ -490,7 +500,7 @@ describe('JobStore', () => {
 
     it('keeps working from memory when a later write fails, reports it, and writes the job with the next change', async () => {
       const errors: unknown[] = [];
-      const store = createStore({ onPersistError: (error) => errors.push(error) });
+      const store = await createStore({ onPersistError: (error) => errors.push(error) });
       gateway.script('vid_1', 'in_progress', 'completed');
       const job = await store.submit(A, request);
       const jobs = join(folder, 'jobs');
@@ -512,7 +522,7 @@ describe('JobStore', () => {
     it('lists jobs newest first, per origin', async () => {
       const other = new FakeGateway(clock);
       apis.set(B, other);
-      const store = createStore();
+      const store = await createStore();
       await store.submit(A, { ...request, input: { prompt: 'one' } });
       clock.advance(10);
       await store.submit(B, { ...request, input: { prompt: 'two' } });
@@ -524,7 +534,7 @@ describe('JobStore', () => {
     });
 
     it('remove forgets a job and stops its polling', async () => {
-      const store = createStore();
+      const store = await createStore();
       const job = await store.submit(A, request);
       assert.equal(await store.remove(job.key), true);
       assert.deepEqual(store.jobs(), []);
@@ -536,7 +546,7 @@ describe('JobStore', () => {
     });
 
     it('clearFinished removes final jobs only (completed, failed, not found)', async () => {
-      const store = createStore();
+      const store = await createStore();
       gateway.onSubmit = () => ({ id: `vid_${gateway.calls.filter((c) => c.method === 'submit').length}`, status: 'queued' });
       gateway.script('vid_1', 'completed');
       gateway.script('vid_2', 'failed');
@@ -554,14 +564,14 @@ describe('JobStore', () => {
     });
 
     it('returns copies: editing a listed job does not change the store', async () => {
-      const store = createStore();
+      const store = await createStore();
       await store.submit(A, request);
       store.jobs()[0].status = 'completed';
       assert.equal(store.jobs()[0].status, 'queued');
     });
 
     it('a job removed while its submit is on the way is not brought back', async () => {
-      const store = createStore();
+      const store = await createStore();
       const answer = deferred<VideoJob>();
       gateway.onSubmit = () => answer.promise;
       const submitting = store.submit(A, request);

@@ -57,7 +57,16 @@ describe('JobStore with several windows on one folder', () => {
   let windows: Window[];
   let clocks: FakeClock[];
 
-  function openWindow(options: WindowOptions = {}): Window {
+  /** A window whose store has read the folder (see JobStore.ready); `changes` starts after that read. */
+  async function openWindow(options: WindowOptions = {}): Promise<Window> {
+    const window = openWindowNow(options);
+    await window.store.ready;
+    window.changes.length = 0;
+    return window;
+  }
+
+  /** A window whose store is still reading the folder. */
+  function openWindowNow(options: WindowOptions = {}): Window {
     const windowClock = options.clock ?? clock;
     const gateway = new FakeGateway(windowClock);
     gateway.onSubmit = () => {
@@ -111,8 +120,8 @@ describe('JobStore with several windows on one folder', () => {
 
   describe('one file per job', () => {
     it('keeps every job two windows submit at the same time, and a window opened later lists them all', async () => {
-      const a = openWindow();
-      const b = openWindow();
+      const a = await openWindow();
+      const b = await openWindow();
       const submitted = await Promise.all([
         a.store.submit(A, videoRequest('a1')),
         b.store.submit(A, videoRequest('b1')),
@@ -123,13 +132,28 @@ describe('JobStore with several windows on one folder', () => {
       const keys = submitted.map((job) => job.key).sort();
       assert.deepEqual(storedJobs(folder).map((job) => job.key).sort(), keys);
       for (const w of [a, b]) assert.deepEqual(w.store.jobs().map((job) => job.key).sort(), keys, 'each window shows the other window\'s jobs');
-      const later = openWindow();
+      const later = await openWindow();
       assert.deepEqual(later.store.jobs().map((job) => job.prompt).sort(), ['a1', 'a2', 'b1', 'b2']);
     });
 
+    it('lists a job another window writes while its first read of the folder is under way (activation does not wait for that read)', async () => {
+      const a = await openWindow();
+      const before = await a.store.submit(A, videoRequest('before'));
+      // Built while a's next write is on its way: the folder is watched before the first read starts, so the job is
+      // in that read or in the one its file's watch event sets off.
+      const writing = a.store.submit(A, videoRequest('meanwhile'));
+      const b = openWindowNow({ sharing: { watch: true, rescanMs: 0 } });
+      assert.deepEqual(b.store.jobs(), [], 'nothing is read while the window activates');
+      const meanwhile = await writing;
+      await b.store.ready;
+      assert.ok(b.store.get(before.key), 'the first read brings what was there');
+      await waitFor(() => b.store.get(meanwhile.key) !== undefined, 'the job written during the first read');
+      assert.ok(b.changes.flat().includes(before.key), 'listeners hear of the jobs the first read found');
+    });
+
     it('picks up another window\'s new and removed jobs from a watch of the folder, without a re-scan timer', async () => {
-      const a = openWindow();
-      const b = openWindow({ sharing: { watch: true, rescanMs: 0 } });
+      const a = await openWindow();
+      const b = await openWindow({ sharing: { watch: true, rescanMs: 0 } });
       const job = await a.store.submit(A, videoRequest('watched'));
       await waitFor(() => b.store.get(job.key)?.status === 'queued', 'the watch to bring the job');
       await a.store.remove(job.key);
@@ -138,8 +162,8 @@ describe('JobStore with several windows on one folder', () => {
     });
 
     it('picks up another window\'s jobs on the periodic re-scan when no watch is running', async () => {
-      const a = openWindow();
-      const b = openWindow({ sharing: { watch: false, rescanMs: 5_000 } });
+      const a = await openWindow();
+      const b = await openWindow({ sharing: { watch: false, rescanMs: 5_000 } });
       const job = await a.store.submit(A, videoRequest('scanned'));
       await b.store.flush();
       assert.equal(b.store.get(job.key), undefined);
@@ -149,8 +173,8 @@ describe('JobStore with several windows on one folder', () => {
     });
 
     it('lists exactly the changed records in a change, and a poll that brings no news changes nothing', async () => {
-      const a = openWindow();
-      const b = openWindow();
+      const a = await openWindow();
+      const b = await openWindow();
       const jobs = [];
       for (const prompt of ['one', 'two', 'three']) jobs.push(await a.store.submit(A, videoRequest(prompt)));
       await syncAll();
@@ -172,9 +196,9 @@ describe('JobStore with several windows on one folder', () => {
     });
 
     it('never brings back a job another window removed, even when a poll answer of this window lands afterwards', async () => {
-      const a = openWindow();
+      const a = await openWindow();
       const job = await a.store.submit(A, videoRequest('removed elsewhere'));
-      const b = openWindow();
+      const b = await openWindow();
       const answer = deferred<VideoJob>();
       a.gateway.onGet = () => answer.promise;
       await clock.advanceAsync(2_000); // a (the poller) asks; the answer is on its way
@@ -185,7 +209,7 @@ describe('JobStore with several windows on one folder', () => {
       await a.store.flush();
       assert.equal(a.store.get(job.key), undefined, 'the poller dropped it when its write found it removed');
       assert.deepEqual(storedJobs(folder), []);
-      assert.deepEqual(openWindow().store.jobs(), []);
+      assert.deepEqual((await openWindow()).store.jobs(), []);
     });
 
     it('deletes a file written while another window removed the job (the tombstone is checked after the rename)', async () => {
@@ -197,11 +221,11 @@ describe('JobStore with several windows on one folder', () => {
     });
 
     it('leaves another window\'s submission on its way alone, and makes it uncertain once that window is gone', async () => {
-      const a = openWindow();
+      const a = await openWindow();
       a.gateway.onSubmit = () => new Promise<VideoJob>(() => undefined);
       void a.store.submit(A, videoRequest('never answered'));
       await a.store.flush();
-      const b = openWindow();
+      const b = await openWindow();
       assert.equal(b.store.jobs()[0].localState, 'submitting', 'window a is still waiting for the answer');
       a.store.dispose();
       await b.store.rescan();
@@ -213,9 +237,9 @@ describe('JobStore with several windows on one folder', () => {
 
   describe('one window polls', () => {
     it('polls from the window holding the gateway\'s lease only; the other takes over within a heartbeat when it closes', async () => {
-      const a = openWindow();
+      const a = await openWindow();
       const job = await a.store.submit(A, videoRequest('polled once'));
-      const b = openWindow();
+      const b = await openWindow();
       await b.store.submit(A, videoRequest('submitted in b'));
       await syncAll();
       await clock.advanceAsync(60_000);
@@ -240,9 +264,9 @@ describe('JobStore with several windows on one folder', () => {
     it('takes over from a window that stopped renewing its lease (crashed or hung), and the hung one steps down when it wakes', async () => {
       const clockA = new FakeClock(clock.now());
       clocks.push(clockA);
-      const a = openWindow({ clock: clockA });
+      const a = await openWindow({ clock: clockA });
       await a.store.submit(A, videoRequest('crash'));
-      const b = openWindow();
+      const b = await openWindow();
       assert.equal(a.store.isPolling(A), true);
       assert.equal(b.store.isPolling(A), false);
 
@@ -267,12 +291,12 @@ describe('JobStore with several windows on one folder', () => {
     });
 
     it('leaves polling to a window that has a key when it has none', async () => {
-      const first = openWindow();
+      const first = await openWindow();
       const job = await first.store.submit(A, videoRequest('keyed elsewhere'));
       await first.store.flush();
       first.store.dispose();
-      const noKey = openWindow({ noKey: true });
-      const b = openWindow();
+      const noKey = await openWindow({ noKey: true });
+      const b = await openWindow();
       assert.equal(noKey.store.isPolling(A), true, 'the first window to start took the lease');
       assert.equal(b.store.isPolling(A), false);
       await clock.advanceAsync(2_000); // its poll fails without a request: no key here
@@ -289,9 +313,9 @@ describe('JobStore with several windows on one folder', () => {
 
     it('leaves polling and announcing to the others while its window is gone (a closed browser tab), and takes part again when it is back', async () => {
       const presence = new FakePresence();
-      const a = openWindow({ presence });
+      const a = await openWindow({ presence });
       const job = await a.store.submit(A, videoRequest('tab closed'));
-      const b = openWindow();
+      const b = await openWindow();
       assert.equal(a.store.isPolling(A), true);
       presence.set(false);
       assert.equal(a.store.isPolling(A), false, 'let go at once');
@@ -319,9 +343,9 @@ describe('JobStore with several windows on one folder', () => {
     });
 
     it('has a job checked now by the polling window when another window asks', async () => {
-      const a = openWindow();
+      const a = await openWindow();
       const job = await a.store.submit(A, videoRequest('refresh me'));
-      const b = openWindow();
+      const b = await openWindow();
       await clock.advanceAsync(2_000);
       const before = a.gateway.gets().length;
       assert.equal(b.store.refresh(job.key), true);
@@ -353,9 +377,9 @@ describe('JobStore with several windows on one folder', () => {
 
   describe('one announcement per finished job', () => {
     it('announces in the focused window, not in the unfocused one that polled', async () => {
-      const poller = openWindow();
+      const poller = await openWindow();
       const job = await poller.store.submit(A, videoRequest('announce me'));
-      const focused = openWindow();
+      const focused = await openWindow();
       poller.store.setFocused(false);
       complete(job.id!);
       await clock.advanceAsync(60_000); // unfocused, a job is checked every minute at most
@@ -367,9 +391,9 @@ describe('JobStore with several windows on one folder', () => {
     });
 
     it('announces once when no window is focused, and in the polling window when it is alone', async () => {
-      const a = openWindow();
+      const a = await openWindow();
       const job = await a.store.submit(A, videoRequest('nobody looking'));
-      const b = openWindow();
+      const b = await openWindow();
       const second = await b.store.submit(A, videoRequest('alone later'));
       await syncAll();
       a.store.setFocused(false);
@@ -397,7 +421,7 @@ describe('JobStore with several windows on one folder', () => {
     it('moves every job into the folder on first start, drops the old poll schedule, and clears the old key', async () => {
       const memento = new MemoryMemento();
       await memento.update(VIDEO_JOBS_STORAGE_KEY, [legacyRecord('job-1', 'first'), { broken: true }, legacyRecord('job-2', 'second')]);
-      const a = openWindow({ legacy: memento });
+      const a = await openWindow({ legacy: memento });
       assert.deepEqual(a.store.jobs().map((job) => job.prompt).sort(), ['first', 'second']);
       const files = storedJobs(folder);
       assert.equal(files.length, 2);
@@ -410,15 +434,15 @@ describe('JobStore with several windows on one folder', () => {
       const list = [legacyRecord('job-1', 'first'), legacyRecord('job-2', 'second')];
       const copies = [new MemoryMemento(), new MemoryMemento(), new MemoryMemento()];
       for (const copy of copies) await copy.update(VIDEO_JOBS_STORAGE_KEY, list);
-      const a = openWindow({ legacy: copies[0] });
-      const b = openWindow({ legacy: copies[1] });
+      const a = await openWindow({ legacy: copies[0] });
+      const b = await openWindow({ legacy: copies[1] });
       assert.equal(storedJobs(folder).length, 2);
       assert.equal(b.store.jobs().length, 2);
       await a.store.remove('job-1');
       // A window that read the old list before anyone cleared it.
-      const late = openWindow({ legacy: copies[2] });
+      const late = await openWindow({ legacy: copies[2] });
       assert.deepEqual(late.store.jobs().map((job) => job.key), ['job-2']);
-      assert.deepEqual(openWindow({ legacy: copies[0] }).store.jobs().map((job) => job.key), ['job-2']);
+      assert.deepEqual((await openWindow({ legacy: copies[0] })).store.jobs().map((job) => job.key), ['job-2']);
     });
   });
 });

@@ -369,6 +369,8 @@ describe('PollScheduler', () => {
         assert.equal(auth[0].origin, A);
         assert.equal(auth[0].status, status);
         assert.equal(scheduler.isAuthBlocked(A), true);
+        assert.equal(scheduler.authFailure(A)?.status, status, 'the refusal is kept for the view to word');
+        assert.equal(scheduler.authFailure(B), undefined);
         const aCalls = gateway.calls.filter((c) => c.id!.startsWith('a')).length;
         assert.ok(aCalls <= 2, `only the polls already in flight reached the gateway (${aCalls})`);
         assert.ok(gateway.gets('b1').length > 10, 'the other gateway keeps polling');
@@ -377,6 +379,7 @@ describe('PollScheduler', () => {
         await settle();
         assert.equal(gateway.calls.filter((c) => c.id!.startsWith('a') && c.at === clock.now()).length, 2, 'overdue jobs are polled at once');
         assert.equal(scheduler.isAuthBlocked(A), false);
+        assert.equal(scheduler.authFailure(A), undefined);
       });
     }
   });

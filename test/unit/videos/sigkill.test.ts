@@ -77,6 +77,7 @@ describe('SIGKILL mid-job (real processes)', function () {
       const clock = new FakeClock(Date.now());
       const store = new JobStore({ folder, clock, apiFor: () => client, sharing: { watch: false, rescanMs: 0 } });
       try {
+        await store.ready;
         const [job] = store.jobs();
         assert.equal(job?.localState, 'uncertain', JSON.stringify(store.jobs()));
         assert.equal(job.prompt, '[fault:stall] a lighthouse at dusk');
