@@ -77,9 +77,17 @@ describe('usage ledger (issue 24)', function () {
     assert.equal(chat!.model, 'model-k3');
     assert.equal(chat!.costSource, 'estimated');
     assert.equal(chat!.cost!.toFixed(10), (chat!.inputTokens! * 0.0000005 + chat!.outputTokens! * 0.0000015).toFixed(10));
+    // The reply shows its cost beside its tokens, the ledger's figure.
+    const finished = await until(() => posted.find((m): m is Extract<HostMessage, { type: 'turnFinished' }> => m.type === 'turnFinished'), 'the reply to finish');
+    assert.equal(finished.finish.usage?.cost, chat!.cost);
     await vscode.commands.executeCommand('modelGateway.compareModels', { question: '[echo] both of you', models: ['model-k3', 'model-5.2'] });
     const compare = await recordsOf('compare', "Compare's two records", 2);
     assert.deepEqual(compare.map((r) => r.model).sort(), ['model-5.2', 'model-k3']);
+    const columns = await until(() => {
+      const last = [...posted].reverse().find((m): m is Extract<HostMessage, { type: 'compare' }> => m.type === 'compare')?.compare;
+      return last && last.columns.every((c) => c.status === 'complete') ? last.columns : undefined;
+    }, "Compare's columns to finish", 20_000);
+    assert.ok(columns.every((c) => c.usage?.cost !== undefined), 'each Compare column shows its cost beside its tokens');
 
     // Images (cost reported), speech (estimated per character) and video (estimated per requested second).
     await vscode.commands.executeCommand('modelGateway.generateImage', { prompt: 'A lighthouse', size: '256x256', count: 2 });
