@@ -54,6 +54,8 @@ const CHUNKS = {
   // The HTTP client (with eventsource-parser) on the first request, undici on the first connection.
   client: join(root, 'src', 'gateway', 'client.ts'),
   undiciParts: join(root, 'src', 'gateway', 'undiciParts.ts'),
+  // The rate-limit pacer with the first request (gateway/pacing.ts holds its front at activation).
+  pacer: join(root, 'src', 'gateway', 'pacer.ts'),
   connectionTest: join(root, 'src', 'diagnostics', 'core', 'connectionTest.ts'),
   // Each feature's panels and commands when one of its commands first runs (or a chat panel is restored).
   chatCommands: join(root, 'src', 'chat', 'vscode', 'chatCommands.ts'),

@@ -18,13 +18,17 @@ const option = (name, fallback) => {
 
 if (spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--quiet'], { stdio: 'inherit' }).status !== 0) process.exit(1);
 
+// A budget the demo can reach (a video's polling, a few chats and a comparison), so the status bar's "slowing
+// down" and the chat's rate-limit countdown can be seen; `--rate-limit R/MS` changes it, `--rate-limit off` drops it.
+const rateLimitOption = option('--rate-limit', '40/60000');
+const DEMO_RATE_LIMIT = rateLimitOption === 'off' ? null : { requests: Number(rateLimitOption.split('/')[0]), windowMs: Number(rateLimitOption.split('/')[1]), tokens: 200_000 };
 const { startSimulator } = require(join(ROOT, 'out', 'test', 'simulator', 'index.js'));
 const simPort = Number(option('--gateway-port', 8787));
 let sim;
 try {
-  sim = await startSimulator({ port: simPort, tokensPerSecond: 60 });
+  sim = await startSimulator({ port: simPort, tokensPerSecond: 60, rateLimit: DEMO_RATE_LIMIT });
 } catch {
-  sim = await startSimulator({ port: 0, tokensPerSecond: 60 });
+  sim = await startSimulator({ port: 0, tokensPerSecond: 60, rateLimit: DEMO_RATE_LIMIT });
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'model-gateway-demo-'));

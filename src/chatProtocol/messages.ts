@@ -7,6 +7,7 @@
 import { cleanChips, isImageData, isImageType, ATTACHMENT_LIMITS, type AttachmentChip, type ImageType } from './attachments';
 import { LIMITS, type NewerTurn, type AssistantStatus, type MediaKind, type ChatSettings, type TokenUsage, type TurnDelta, type UserTurn } from './session';
 import {
+  cleanEffortLevel,
   cleanErrorKind,
   cleanErrorMessage,
   cleanFinishReason,
@@ -20,8 +21,12 @@ import {
 } from './sessionData';
 import { cleanArray, cleanCount, cleanText, conforms, type Fields, hasOnlyKeys, isCount, isId, isNonEmptyText, isRecord, isText, type Cleaner } from './validate';
 import { cleanWireMediaTurn, type WireMediaTurn } from './mediaTurn';
+import { cleanInstructionsState, INSTRUCTIONS_ACTIONS, INSTRUCTION_LIMITS, type InstructionsAction, type InstructionsState } from './instructions';
+
+const MAX_EFFORT_LEVELS = 16;
 
 export { CHAT_VIEW_TYPE } from './viewType';
+export type { InstructionsState, PromptCommand } from './instructions';
 
 export interface WireTurnError {
   message: string;
@@ -82,6 +87,8 @@ export interface TurnFinish {
   model: string;
   finishReason: string | null;
   usage: TokenUsage | null;
+  /** How long the model reasoned (absent when it did not). */
+  thoughtMs?: number;
   error?: WireTurnError;
 }
 
@@ -91,6 +98,8 @@ export interface ModelsState {
   error?: string;
   /** The image, video and speech models listed, for the slash commands' per-chat choice. */
   media?: MediaModelLists;
+  /** The reasoning effort levels each chat model offers (models without any are left out). */
+  efforts?: Record<string, string[]>;
 }
 
 export type MediaModelLists = Record<MediaKind, string[]>;
@@ -125,6 +134,8 @@ export type HostMessage =
   | { type: 'turnUpdated'; turn: WireMediaTurn }
   | { type: 'turnDelta'; delta: TurnDelta }
   | { type: 'turnFinished'; finish: TurnFinish }
+  /** The reply's request waits for the gateway's rate limit, `waitMs` more (null: it was sent). */
+  | { type: 'turnWaiting'; turnId: string; waitMs: number | null }
   | { type: 'turnsRemoved'; fromIndex: number }
   | { type: 'settings'; settings: ChatSettings }
   | { type: 'title'; title: string }
@@ -132,7 +143,9 @@ export type HostMessage =
   | { type: 'draft'; text: string }
   | { type: 'context'; context: ContextState }
   /** The comparison in progress (whole, a few times a second), or null when there is none. */
-  | { type: 'compare'; compare: CompareState | null };
+  | { type: 'compare'; compare: CompareState | null }
+  /** The workspace's instruction files (the chip) and prompt files (slash commands), whenever they change. */
+  | { type: 'instructions'; instructions: InstructionsState };
 
 export type CodeActionKind = 'copy' | 'insert' | 'new-file';
 /** What a media turn offers: make it again, save the kept file to the workspace, show its video job, check its link again. */
@@ -148,6 +161,8 @@ export type WebviewMessage =
   | { type: 'updateSettings'; settings: ChatSettings }
   | { type: 'copyTurn'; turnId: string }
   | { type: 'codeAction'; action: CodeActionKind; code: string; lang: string }
+  /** Apply a code block as a reviewed edit; `turnId` is the reply it is in ('' for a comparison's column). */
+  | { type: 'applyCode'; turnId: string; code: string; lang: string }
   | { type: 'openLink'; href: string }
   | { type: 'errorAction'; turnId: string; index: number }
   | { type: 'exportSession' }
@@ -171,6 +186,8 @@ export type WebviewMessage =
   | { type: 'closeCompare' }
   /** The user's way out of an overflow; `text` is what the input holds now (sent instead of the held text when not empty). */
   | { type: 'resolveOverflow'; choice: OverflowChoice; text: string }
+  /** The instructions chip: open the file at `index`, or turn the instructions on or off for this chat. */
+  | { type: 'instructionsAction'; action: InstructionsAction; index: number }
   /** The webview refused a message from the host (the host logs why). */
   | { type: 'refused'; reason: string };
 
@@ -222,6 +239,7 @@ const WEBVIEW_SHAPES: Record<WebviewMessage['type'], Shape> = {
   updateSettings: { settings: (v) => (isRecord(v) ? cleanSettings(v) : undefined) },
   copyTurn: { turnId: exactly(isId) },
   codeAction: { action: exactly((v): v is CodeActionKind => typeof v === 'string' && CODE_ACTIONS.includes(v)), code: text(LIMITS.storedText), lang: exactly((v): v is string => isText(v, 100)) },
+  applyCode: { turnId: exactly((v): v is string => v === '' || isId(v)), code: nonEmpty(LIMITS.storedText), lang: exactly((v): v is string => isText(v, 100)) },
   openLink: { href: nonEmpty(8192) },
   errorAction: { turnId: exactly(isId), index: exactly((v): v is number => isCount(v) && v < LIMITS.actions) },
   exportSession: none,
@@ -239,6 +257,7 @@ const WEBVIEW_SHAPES: Record<WebviewMessage['type'], Shape> = {
   keepCompare: { id: exactly(isId), index: exactly((v): v is number => isCount(v) && v < 3) },
   closeCompare: none,
   resolveOverflow: { choice: exactly((v): v is OverflowChoice => OVERFLOW_CHOICES.includes(v as OverflowChoice)), text: text(LIMITS.text) },
+  instructionsAction: { action: exactly((v): v is InstructionsAction => INSTRUCTIONS_ACTIONS.includes(v as InstructionsAction)), index: exactly((v): v is number => isCount(v) && v < INSTRUCTION_LIMITS.files) },
   refused: { reason: text(500) },
 };
 
@@ -309,6 +328,8 @@ function cleanTurnFinish(value: unknown): TurnFinish | undefined {
   };
   const error = value.error === undefined ? undefined : cleanWireError(value.error);
   if (error) finish.error = error;
+  const thoughtMs = cleanCount(value.thoughtMs);
+  if (thoughtMs !== undefined) finish.thoughtMs = thoughtMs;
   return finish;
 }
 
@@ -325,7 +346,20 @@ function cleanModelsState(value: unknown): ModelsState | undefined {
   const error = cleanText(value.error, LIMITS.errorMessage);
   if (error !== undefined) state.error = error;
   if (isRecord(value.media)) state.media = { image: listableModels(value.media.image), video: listableModels(value.media.video), speech: listableModels(value.media.speech) };
+  const efforts = cleanEfforts(value.efforts, state.models);
+  if (efforts !== undefined) state.efforts = efforts;
   return state;
+}
+
+/** Levels for listed models only, each a short word, at most MAX_EFFORT_LEVELS a model. */
+function cleanEfforts(value: unknown, models: readonly string[]): Record<string, string[]> | undefined {
+  if (!isRecord(value)) return undefined;
+  const out: Record<string, string[]> = {};
+  for (const model of models) {
+    const levels = Object.prototype.hasOwnProperty.call(value, model) ? cleanArray(value[model], MAX_EFFORT_LEVELS, cleanEffortLevel) : [];
+    if (levels.length > 0) out[model] = levels;
+  }
+  return out;
 }
 
 function cleanCompareColumn(value: unknown): CompareColumn | undefined {
@@ -361,6 +395,7 @@ const HOST_SHAPES: Record<HostMessage['type'], Shape> = {
   turnUpdated: { turn: cleanWireMediaTurn },
   turnDelta: { delta: cleanTurnDelta },
   turnFinished: { finish: cleanTurnFinish },
+  turnWaiting: { turnId: exactly(isId), waitMs: (v) => (v === null ? null : cleanCount(v)) },
   turnsRemoved: { fromIndex: exactly(isCount) },
   settings: { settings: (v) => (isRecord(v) ? cleanSettings(v) : undefined) },
   title: { title: text(LIMITS.title) },
@@ -368,6 +403,7 @@ const HOST_SHAPES: Record<HostMessage['type'], Shape> = {
   draft: { text: text(LIMITS.storedText) },
   context: { context: cleanContextState },
   compare: { compare: cleanCompareState },
+  instructions: { instructions: cleanInstructionsState },
 };
 
 export function parseHostMessage(raw: unknown): Parsed<HostMessage> {

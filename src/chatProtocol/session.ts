@@ -1,6 +1,7 @@
 // The chat session as data: what is saved to disk, and (nearly unchanged) what the webview is sent. Pure and
 // browser-safe; the webview bundle imports the types and `applyDelta`.
 import type { Attachment } from './attachments';
+import type { CodeApply } from './codeApply';
 
 /** Temperature and top_p are alternatives (the spec: "use either this or temperature, not both"). */
 export type Sampling = { mode: 'default' } | { mode: 'temperature'; value: number } | { mode: 'top_p'; value: number };
@@ -19,6 +20,8 @@ export interface ChatSettings {
    * lists. Absent in sessions saved before the slash commands.
    */
   mediaModels?: MediaModels;
+  /** The reasoning effort asked of the model (one of its levels); absent: nothing is sent (the model's default). */
+  reasoningEffort?: string;
 }
 
 export type MediaKind = 'image' | 'video' | 'speech';
@@ -44,6 +47,8 @@ export interface TokenUsage {
   prompt: number;
   completion: number;
   total: number;
+  /** Of the completion, the tokens spent reasoning (`completion_tokens_details.reasoning_tokens`), when given. */
+  reasoning?: number;
   /** USD, when the gateway reported it or the usage ledger could estimate it; absent when unknown (never 0 for that). */
   cost?: number;
 }
@@ -81,6 +86,10 @@ export interface AssistantTurn {
    * of the oldest were not sent with this reply's request. Absent when everything was sent.
    */
   omittedTurns?: number;
+  /** The reply's code blocks the user chose to Apply, and whether each was applied or discarded in the review. */
+  applies?: CodeApply[];
+  /** How long the model reasoned, in ms: from its first reasoning to its first answer text (or the end). */
+  thoughtMs?: number;
 }
 
 /** "the 12 oldest turns": how a reply (and the offer before it) names what was left out. */

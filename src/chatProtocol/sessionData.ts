@@ -25,6 +25,7 @@ import { isKnownRole, knownTurnFields } from './sessionUnknown';
 import { cleanAttachments } from './attachments';
 import { cleanArray, cleanCount, cleanText, conforms, isCount, isId, isRecord, type Cleaner, type Fields } from './validate';
 import { cleanMediaModels, cleanMediaTurn } from './mediaTurn';
+import { cleanCodeApplies } from './codeApply';
 
 const STATUSES: readonly AssistantStatus[] = ['streaming', 'complete', 'stopped', 'interrupted', 'failed'];
 export const FINAL_STATUSES: readonly AssistantStatus[] = ['complete', 'stopped', 'interrupted', 'failed'];
@@ -56,25 +57,41 @@ export function cleanSettings(value: unknown): ChatSettings {
     jsonMode: typeof fields.jsonMode === 'boolean' ? fields.jsonMode : defaults.jsonMode,
   };
   if (fields.mediaModels !== undefined) settings.mediaModels = cleanMediaModels(fields.mediaModels);
+  const effort = cleanEffortLevel(fields.reasoningEffort);
+  if (effort !== undefined) settings.reasoningEffort = effort;
   return settings;
 }
 
 /** Token counts; a missing total is the sum of the other two. Null when no count is usable. */
-export function cleanUsage(value: unknown, names: { prompt: string; completion: string; total: string } = { prompt: 'prompt', completion: 'completion', total: 'total' }): TokenUsage | null {
+export function cleanUsage(value: unknown, names: { prompt: string; completion: string; total: string } = { prompt: 'prompt', completion: 'completion', total: 'total' }, reasoning: unknown = isRecord(value) ? value.reasoning : undefined): TokenUsage | null {
   if (!isRecord(value)) return null;
   const prompt = cleanCount(value[names.prompt]);
   const completion = cleanCount(value[names.completion]);
   const total = cleanCount(value[names.total]);
   if (prompt === undefined && completion === undefined && total === undefined) return null;
   const usage: TokenUsage = { prompt: prompt ?? 0, completion: completion ?? 0, total: total ?? Math.min((prompt ?? 0) + (completion ?? 0), Number.MAX_SAFE_INTEGER) };
+  const reasoningTokens = cleanCount(reasoning);
+  if (reasoningTokens !== undefined) usage.reasoning = reasoningTokens;
   const cost = value.cost;
   if (typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 && cost <= 10_000) usage.cost = cost;
   return usage;
 }
 
-/** The gateway's `usage` object (OpenAI field names). */
+/** The gateway's `usage` object (OpenAI field names; reasoning tokens in `completion_tokens_details`). */
 export function usageFromGateway(value: unknown): TokenUsage | null {
-  return cleanUsage(value, { prompt: 'prompt_tokens', completion: 'completion_tokens', total: 'total_tokens' });
+  const details = isRecord(value) && isRecord(value.completion_tokens_details) ? value.completion_tokens_details : undefined;
+  return cleanUsage(value, { prompt: 'prompt_tokens', completion: 'completion_tokens', total: 'total_tokens' }, details?.reasoning_tokens);
+}
+
+/** A reasoning effort level as a model list names it (`low`, `x-high`…): a short word, else undefined. */
+export function cleanEffortLevel(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 32) return undefined;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    const ok = (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x5f;
+    if (!ok) return undefined;
+  }
+  return value;
 }
 
 export function cleanModelId(value: unknown): string {
@@ -157,6 +174,10 @@ function cleanAssistantTurn<E>(value: unknown, cleanError: Cleaner<E>): Assistan
   if (error !== undefined) turn.error = error;
   const omittedTurns = cleanCount(value.omittedTurns);
   if (omittedTurns !== undefined && omittedTurns > 0) turn.omittedTurns = Math.min(omittedTurns, LIMITS.turns);
+  const applies = cleanCodeApplies(value.applies);
+  if (applies.length > 0) turn.applies = applies;
+  const thoughtMs = cleanCount(value.thoughtMs);
+  if (thoughtMs !== undefined) turn.thoughtMs = thoughtMs;
   return turn;
 }
 

@@ -13,22 +13,23 @@ interface Shape {
   readonly nested?: Readonly<Record<string, { shape: Shape; list?: 'byIndex' | 'byId' }>>;
 }
 
-const USAGE: Shape = { keys: words('prompt completion total') };
+const USAGE: Shape = { keys: words('prompt completion total reasoning') };
 const ACTION: Shape = { keys: words('title command args') };
 const ERROR: Shape = { keys: words('message kind actions retryAt'), nested: { actions: { shape: ACTION, list: 'byIndex' } } };
 const TOOL_CALL: Shape = { keys: words('id name arguments') };
+const APPLY: Shape = { keys: words('path outcome at') };
 const ATTACHMENT: Shape = { keys: words('kind id source path language startLine endLine totalLines text name mimeType data') };
 const SAMPLING: Shape = { keys: words('mode value') };
 const MEDIA_MODELS: Shape = { keys: words('image video speech') };
 const SETTINGS: Shape = {
-  keys: words('model systemPrompt sampling maxTokens stop jsonMode mediaModels'),
+  keys: words('model systemPrompt sampling maxTokens stop jsonMode mediaModels reasoningEffort'),
   nested: { sampling: { shape: SAMPLING }, mediaModels: { shape: MEDIA_MODELS } },
 };
 const TURNS: Readonly<Record<string, Shape>> = {
   user: { keys: words('id role createdAt content attachments'), nested: { attachments: { shape: ATTACHMENT, list: 'byId' } } },
   assistant: {
-    keys: words('id role createdAt model content reasoning refusal toolCalls status finishReason usage error'),
-    nested: { toolCalls: { shape: TOOL_CALL, list: 'byIndex' }, usage: { shape: USAGE }, error: { shape: ERROR } },
+    keys: words('id role createdAt model content reasoning refusal toolCalls status finishReason usage error omittedTurns thoughtMs applies'),
+    nested: { toolCalls: { shape: TOOL_CALL, list: 'byIndex' }, usage: { shape: USAGE }, error: { shape: ERROR }, applies: { shape: APPLY, list: 'byIndex' } },
   },
   media: { keys: words('id role createdAt kind content prompt model state entryId fileName jobKey url contentType detail') },
 };

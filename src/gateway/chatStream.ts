@@ -7,6 +7,7 @@
 // - `choices` may be missing, null or []; such chunks (Azure filter results, usage-only chunks) and ids of ""
 //   never provide metadata.
 // - content, refusal and reasoning (`reasoning_content` or `reasoning`) are concatenated; null adds nothing.
+//   A `<think>…</think>` block opening the content is reasoning too (chatChoice.ts, inlineReasoning.ts).
 //   Content given as an array of parts (Mistral magistral) sends `text` parts to content and `thinking` parts
 //   to reasoning.
 // - Tool calls are keyed by `index`; id/type/name are replaced only when non-empty, arguments concatenated.
@@ -19,12 +20,14 @@
 
 import { ChunkTemplate } from './chunkTemplate';
 import { MAX_REPLY_CHARS, ReplyBudget } from './replyBudget';
+import { ChoiceAccumulator, type ChoiceSnapshot } from './chatChoice';
 import { SseDecoder, SseOverflowError } from './sse';
-import type { ChatDelta, ChatResult, ToolCall, Usage } from './types';
+import type { ChatDelta, ChatResult, Usage } from './types';
 import { isRecord } from '../util/records';
 
 export { parseToolArguments } from './toolArguments';
 export { MAX_REPLY_CHARS } from './replyBudget';
+export type { ChoiceSnapshot } from './chatChoice';
 
 type Json = Record<string, unknown>;
 
@@ -42,163 +45,6 @@ export interface StreamFailure {
   payload: unknown;
 }
 
-
-export interface ChoiceSnapshot {
-  index: number;
-  role: string | null;
-  content: string;
-  reasoning: string;
-  refusal: string;
-  toolCalls: ToolCall[];
-  finishReason: string | null;
-}
-
-interface ToolCallDelta {
-  index: number;
-  id?: string;
-  type?: string;
-  name?: string;
-  arguments?: string;
-}
-
-class ChoiceAccumulator {
-  role: string | null = null;
-  content = '';
-  reasoning = '';
-  refusal = '';
-  finishReason: string | null = null;
-  readonly toolCalls: ToolCall[] = [];
-  /** Wire index → position in toolCalls of the call currently receiving deltas at that index. */
-  readonly #callAtWireIndex = new Map<number, number>();
-
-  constructor(
-    readonly index: number,
-    readonly budget: ReplyBudget,
-  ) {}
-
-  /** Applies one streamed `delta`; returns what it added, or undefined when it added nothing. */
-  applyDelta(delta: Json, wantDelta: boolean): ChatDelta | undefined {
-    const role = delta.role;
-    if (typeof role === 'string' && role !== '') this.role = role;
-    let out: ChatDelta | undefined;
-
-    const content = typeof delta.content === 'string' ? this.budget.take(delta.content) : delta.content;
-    if (typeof content === 'string') {
-      if (content !== '') {
-        this.content += content;
-        if (wantDelta) out = { content };
-      }
-    } else if (Array.isArray(content)) {
-      out = this.#applyContentParts(content, wantDelta);
-    }
-
-    const refusal = typeof delta.refusal === 'string' ? this.budget.take(delta.refusal) : undefined;
-    if (refusal !== undefined && refusal !== '') {
-      this.refusal += refusal;
-      if (wantDelta) (out ??= {}).refusal = refusal;
-    }
-
-    const wireReasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
-    const reasoning = typeof wireReasoning === 'string' ? this.budget.take(wireReasoning) : undefined;
-    if (reasoning !== undefined && reasoning !== '') {
-      this.reasoning += reasoning;
-      if (wantDelta) {
-        out ??= {};
-        out.reasoning = out.reasoning === undefined ? reasoning : out.reasoning + reasoning;
-      }
-    }
-
-    const toolCalls = delta.tool_calls;
-    if (Array.isArray(toolCalls) && toolCalls.length > 0) {
-      const changes = this.#applyToolCalls(toolCalls, wantDelta);
-      if (changes !== undefined && changes.length > 0) (out ??= {}).toolCalls = changes;
-    }
-    return out;
-  }
-
-  /** Applies a complete (non-streamed) `message`. */
-  applyMessage(message: Json): void {
-    this.applyDelta(message, false);
-  }
-
-  setFinishReason(value: unknown): void {
-    if (typeof value === 'string') this.finishReason = value;
-  }
-
-  snapshot(): ChoiceSnapshot {
-    return {
-      index: this.index,
-      role: this.role,
-      content: this.content,
-      reasoning: this.reasoning,
-      refusal: this.refusal,
-      toolCalls: this.toolCalls.map((call) => ({ ...call })),
-      finishReason: this.finishReason,
-    };
-  }
-
-  #applyContentParts(parts: unknown[], wantDelta: boolean): ChatDelta | undefined {
-    let text = '';
-    let thinking = '';
-    for (const part of parts) {
-      if (part === null || typeof part !== 'object') continue;
-      const p = part as Json;
-      if (p.type === 'text' && typeof p.text === 'string') text += this.budget.take(p.text);
-      else if (p.type === 'thinking') thinking += this.budget.take(textOfThinking(p.thinking));
-    }
-    this.content += text;
-    this.reasoning += thinking;
-    if (!wantDelta || (text === '' && thinking === '')) return undefined;
-    const out: ChatDelta = {};
-    if (text !== '') out.content = text;
-    if (thinking !== '') out.reasoning = thinking;
-    return out;
-  }
-
-  #applyToolCalls(items: unknown[], wantDelta: boolean): ToolCallDelta[] | undefined {
-    const changes: ToolCallDelta[] | undefined = wantDelta ? [] : undefined;
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i];
-      if (item === null || typeof item !== 'object') continue;
-      const wire = item as Json;
-      const wireIndex = typeof wire.index === 'number' ? wire.index : i;
-      const id = typeof wire.id === 'string' ? wire.id : '';
-      let position = this.#callAtWireIndex.get(wireIndex);
-      if (position === undefined || (id !== '' && this.toolCalls[position].id !== '' && this.toolCalls[position].id !== id)) {
-        if (!this.budget.takeEntry()) break;
-        position = this.toolCalls.length;
-        this.toolCalls.push({ id: '', type: 'function', name: '', arguments: '' });
-        this.#callAtWireIndex.set(wireIndex, position);
-      }
-      const call = this.toolCalls[position];
-      const change: ToolCallDelta = { index: position };
-      if (id !== '') call.id = change.id = id;
-      if (typeof wire.type === 'string' && wire.type !== '') call.type = change.type = wire.type;
-      const fn = wire.function;
-      if (fn !== null && typeof fn === 'object') {
-        const { name, arguments: args } = fn as Json;
-        if (typeof name === 'string' && name !== '') call.name = change.name = name;
-        const text = this.budget.take(typeof args === 'string' ? args : args !== null && typeof args === 'object' ? JSON.stringify(args) : '');
-        if (text !== '') {
-          call.arguments += text;
-          change.arguments = text;
-        }
-      }
-      changes?.push(change);
-    }
-    return changes;
-  }
-}
-
-function textOfThinking(thinking: unknown): string {
-  if (typeof thinking === 'string') return thinking;
-  if (!Array.isArray(thinking)) return '';
-  let text = '';
-  for (const part of thinking) {
-    if (part !== null && typeof part === 'object' && typeof (part as Json).text === 'string') text += (part as Json).text;
-  }
-  return text;
-}
 
 /** Collects metadata and choices from chat-completion chunks (streamed) or one completion (non-streamed). */
 export class ChatStreamAccumulator {
@@ -272,8 +118,8 @@ export class ChatStreamAccumulator {
   #appendContent(wireContent: string): void {
     const content = this.#budget.take(wireContent);
     if (content !== '') {
-      this.#first!.content += content;
-      if (this.#onDelta !== undefined) this.#onDelta({ content });
+      const added = this.#first!.addContent(content, this.#onDelta !== undefined);
+      if (added !== undefined) this.#onDelta!(added);
     }
     this.#checkBudget();
   }
@@ -320,8 +166,9 @@ export class ChatStreamAccumulator {
     if (this.failure === null) this.done = true;
   }
 
-  /** The assembled first choice with the response metadata. */
+  /** The assembled first choice with the response metadata. Called when the reply is over (finished or failed). */
   result(): ChatResult {
+    this.#settle();
     const c = this.#first;
     return {
       id: this.id,
@@ -336,11 +183,19 @@ export class ChatStreamAccumulator {
     };
   }
 
-  /** Every choice, by index (n > 1 requests interleave several). */
+  /** Every choice, by index (n > 1 requests interleave several). Called when the reply is over. */
   choices(): ChoiceSnapshot[] {
+    this.#settle();
     const all = [...this.#others.values()];
     if (this.#first) all.push(this.#first);
     return all.sort((a, b) => a.index - b.index).map((c) => c.snapshot());
+  }
+
+  /** Text held back while an inline `<think>` block was undecided is placed (and reported) once the reply is over. */
+  #settle(): void {
+    const added = this.#first?.settle(this.#onDelta !== undefined);
+    if (added !== undefined) this.#onDelta!(added);
+    for (const other of this.#others.values()) other.settle(false);
   }
 
   #applyChoice(choice: Json, complete: boolean): void {

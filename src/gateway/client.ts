@@ -32,6 +32,7 @@ import { DEFAULT_MAX_MEDIA_BYTES, imageAnswerLimit, imageGenerationOf, speechAud
 import { loadUndici, type UndiciParts } from './undiciLoader';
 import { logRequest, type GatewayLogger, type TextLogger } from './requestLog';
 import { isRecord } from '../util/records';
+import type { PaceTicket, RequestPacing } from './pacer';
 import { jobIdProblem, readBody, readChatCompletion, readChatStream, readJson, videoJobOf, type AttemptContext } from './responseReaders';
 
 export interface GatewayClientOptions {
@@ -63,6 +64,8 @@ export interface GatewayClientOptions {
   logger?: GatewayLogger | TextLogger;
   /** Paths of the endpoints the spec leaves open, relative to the base URL. */
   paths?: Partial<MediaPaths>;
+  /** The rate-limit pacing of this origin and key: every attempt waits its turn there and reports its answer. */
+  pacing?: RequestPacing;
 }
 
 /** Where the image and speech endpoints live, below the base URL (the spec shows neither). */
@@ -110,6 +113,7 @@ export class GatewayClient implements GatewayApi {
   readonly #logger: GatewayLogger | TextLogger | undefined;
   readonly #failures: FailureMapper;
   readonly #paths: MediaPaths;
+  readonly #pacing: RequestPacing | undefined;
   #dispatcher: Dispatcher | undefined;
   #undici!: UndiciParts;
   #closed = false;
@@ -135,6 +139,7 @@ export class GatewayClient implements GatewayApi {
     this.#random = options.random ?? Math.random;
     this.#logger = options.logger;
     this.#paths = { ...DEFAULT_MEDIA_PATHS, ...options.paths };
+    this.#pacing = options.pacing;
     for (const [name, path] of Object.entries(this.#paths)) {
       const problem = endpointPathProblem(path);
       if (problem) throw new TypeError(`The ${name} path "${path}" cannot be used: ${problem}`);
@@ -263,8 +268,9 @@ export class GatewayClient implements GatewayApi {
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw withAttempts(abortedError(), attempt - 1);
       let failure: AttemptFailure;
+      const ticket = await this.#paced(spec.options, attempt);
       try {
-        return await this.#attempt(spec, attempt, read);
+        return await this.#attempt(spec, attempt, read, ticket);
       } catch (error) {
         if (!(error instanceof AttemptFailure)) throw error;
         failure = error;
@@ -272,12 +278,26 @@ export class GatewayClient implements GatewayApi {
       const error = withAttempts(failure.error, attempt);
       const waitMs = this.#retryWait(spec.policy, failure, attempt - 1, spec.options?.maxRetries ?? this.#maxRetries);
       if (waitMs === undefined) throw error;
+      // After a 429 the pacer holds the next attempt for the server's wait, where the caller hears it (a countdown).
+      if (this.#pacing && failure.error.status === 429) continue;
       try {
         await this.#sleep(waitMs, signal);
       } catch (sleepError) {
         if (signal?.aborted) throw withAttempts(abortedError(), attempt);
         throw sleepError;
       }
+    }
+  }
+
+  /** Waits until the gateway's rate limit lets this attempt go (nothing is sent before); cancellable. */
+  async #paced(options: RequestOptions | undefined, attempt: number): Promise<PaceTicket | undefined> {
+    if (!this.#pacing) return undefined;
+    const signal = options?.signal;
+    try {
+      return await this.#pacing.admit({ priority: options?.pace, signal, onWait: options?.onPaceWait });
+    } catch (error) {
+      if (signal?.aborted) throw withAttempts(abortedError(), attempt - 1);
+      throw error;
     }
   }
 
@@ -292,8 +312,14 @@ export class GatewayClient implements GatewayApi {
 
   // ---- one attempt ---------------------------------------------------------------------------------------
 
-  async #attempt<T>(spec: CallSpec, attempt: number, read: (res: ResponseData, ctx: AttemptContext) => Promise<T>): Promise<T> {
-    const dispatcher = this.#getDispatcher();
+  async #attempt<T>(spec: CallSpec, attempt: number, read: (res: ResponseData, ctx: AttemptContext) => Promise<T>, ticket?: PaceTicket): Promise<T> {
+    let dispatcher: Dispatcher;
+    try {
+      dispatcher = this.#getDispatcher();
+    } catch (error) {
+      ticket?.done();
+      throw error;
+    }
     const control = new AttemptControl(this.#clock, spec.options?.signal, this.#timeoutMs, this.#idleTimeoutMs);
     const startedAt = this.#clock.now();
     const path = this.#basePath + spec.path;
@@ -318,6 +344,7 @@ export class GatewayClient implements GatewayApi {
       }
       control.headersArrived();
       status = res.statusCode;
+      ticket?.answered(status, res.headers as Headers);
       const arrived = res.headers as Headers;
       spec.options?.onResponseHeaders?.((name) => headerText(arrived, name));
       requestId = requestIdOf(res.headers as Headers, this.#apiKey);
@@ -344,6 +371,7 @@ export class GatewayClient implements GatewayApi {
       const body = res?.body;
       if (body && !body.destroyed && !body.readableEnded) body.once('close', () => control.dispose());
       else control.dispose();
+      ticket?.done();
       logRequest(this.#logger, { method: spec.method, path, status, durationMs: this.#clock.now() - startedAt, requestId, attempt, errorCode });
     }
   }

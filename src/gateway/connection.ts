@@ -1,8 +1,12 @@
 // The one place that knows which gateway the user is talking to: it builds a client for the configured
 // origin with that origin's key, rebuilds it when settings or keys change, and watches every call's outcome
-// to keep a connection state (for the status bar and welcome views).
+// to keep a connection state (for the status bar and welcome views). Rate-limit timing lives in the pacer
+// (pacer.ts): the connection hands each client its origin-and-key pacing and reads the rate-limited state
+// from it.
 import { Emitter, type Event } from '../util/events';
-import type { Clock, TimerHandle } from '../util/clock';
+import type { Clock } from '../util/clock';
+import type { PaceNews, RequestPacing } from './pacer';
+import { Pacing, paceKeyFor, type PaceKey } from './pacing';
 import type { GatewaySettings } from '../settings/settings';
 import { callReport, callRequestOf, outcomeOfError, type CallOutcome, type CallRequest, type GatewayCallReport } from './callReport';
 import { GatewayError, readError } from './errors';
@@ -21,6 +25,8 @@ export interface ClientConfig {
   /** VS Code's `http.proxyStrictSSL` (default true). */
   proxyStrictSSL?: boolean;
   paths?: { images: string; speech: string };
+  /** The rate-limit pacing of this origin and key. */
+  pacing?: RequestPacing;
 }
 
 export type ClientFactory = (config: ClientConfig) => GatewayApi & { close?(): void };
@@ -82,13 +88,17 @@ export class GatewayConnection {
 
   private settings: GatewaySettings;
   private proxy: ProxySetting | undefined;
-  private client: { origin: string; api: GatewayApi & { close?(): void } } | undefined;
+  private client: { origin: string; api: GatewayApi & { close?(): void }; paceKey: PaceKey } | undefined;
   private creating: Promise<GatewayConnection['client']> | undefined;
   /** Bumped whenever settings or keys change, so a client being created for the old ones is discarded. */
   private generation = 0;
   private currentState: ConnectionState;
   private readonly subscriptions: Array<{ dispose(): void }> = [];
-  private rateLimitTimer: TimerHandle | undefined;
+  private readonly pacer: Pacing;
+  private readonly ownsPacer: boolean;
+  private readonly paceChanged = new Emitter<void>();
+  /** Fires when what `pace` says changes (the status bar's "slowing down"). */
+  readonly onDidChangePace: Event<void> = this.paceChanged.event;
   private paidCheck: PaidRequestCheck | undefined;
   private accountant: CallAccountant | undefined;
 
@@ -98,11 +108,23 @@ export class GatewayConnection {
     private readonly createClient: ClientFactory,
     private readonly clock: Clock,
     proxy?: ProxySetting,
+    /** Shared with the other windows through its file; a private one (memory only) when not given. */
+    pacer?: Pacing,
   ) {
     this.settings = settings;
     this.proxy = proxy;
+    this.pacer = pacer ?? new Pacing(clock);
+    this.ownsPacer = !pacer;
     this.currentState = settings.origin ? { kind: 'unknown', origin: settings.origin } : { kind: 'no-url' };
-    this.subscriptions.push(keys.onDidChange((origin) => origin === this.origin && this.reset()));
+    this.subscriptions.push(
+      keys.onDidChange((origin) => origin === this.origin && this.reset()),
+      this.pacer.onDidChange((id) => id === this.client?.paceKey.id && this.followPace()),
+    );
+  }
+
+  /** The rate-limit news of the current gateway and key: waiting for a reset, slowing down, or nothing. */
+  get pace(): PaceNews | undefined {
+    return this.client ? this.pacer.news(this.client.paceKey.id) : undefined;
   }
 
   get origin(): string | undefined {
@@ -164,7 +186,10 @@ export class GatewayConnection {
       return undefined;
     }
     const { baseUrl, headers, timeoutMs, idleTimeoutMs, paths } = this.settings;
-    this.client = { origin, api: this.createClient({ baseUrl: baseUrl!, apiKey, headers, timeoutMs, idleTimeoutMs, ...this.proxyOptions(), ...(paths && { paths }) }) };
+    const paceKey = paceKeyFor(origin, apiKey);
+    const pacing = this.pacer.forKey(paceKey);
+    this.client = { origin, paceKey, api: this.createClient({ baseUrl: baseUrl!, apiKey, headers, timeoutMs, idleTimeoutMs, ...this.proxyOptions(), ...(paths && { paths }), pacing }) };
+    this.paceChanged.fire();
     if (this.currentState.kind === 'no-key' || this.currentState.kind === 'no-url') this.setState({ kind: 'unknown', origin });
     return this.client;
   }
@@ -222,11 +247,32 @@ export class GatewayConnection {
   report(origin: string, outcome: { ok: true } | { ok: false; error: unknown }): void {
     if (origin !== this.origin) return;
     if (outcome.ok) {
-      if (this.currentState.kind !== 'connected') this.setState({ kind: 'connected', origin });
+      // A success that said no requests remain leaves the state rate limited (the pacer ends it at the reset); one
+      // after a 429's wait (a request already under way) says the link works again.
+      const pace = this.pace;
+      if (pace?.kind === 'waiting' && pace.reason !== 'blocked') this.followPace();
+      else if (this.currentState.kind !== 'connected') this.setState({ kind: 'connected', origin });
       return;
     }
     const next = stateForError(origin, outcome.error, this.clock.now());
     if (next) this.setState(next);
+    // A 429 the pacer did not see answered (a client without pacing, a report from outside) still pauses it.
+    if (next?.kind !== 'rate-limited') return;
+    if (this.client) this.pacer.refused(this.client.paceKey, readError(outcome.error).retryAfterMs);
+    if (this.pace?.kind !== 'waiting') this.followPace();
+  }
+
+  /** The rate-limited state follows the pacer: it starts when nothing may go, and ends when its wait is over. */
+  private followPace(): void {
+    const news = this.pace;
+    const state = this.currentState;
+    // A 429's wait enters the state with the gateway's own words (report); the pacer only moves its end.
+    const entering = news?.kind === 'waiting' && (news.reason !== 'blocked' || state.kind === 'rate-limited');
+    if (news?.kind === 'waiting' && entering && 'origin' in state) {
+      const message = state.kind === 'rate-limited' ? state.message : `No ${news.unit ?? 'requests'} left at ${new URL(state.origin).host} until its limit resets.`;
+      this.setState({ kind: 'rate-limited', origin: state.origin, until: news.until, message });
+    } else if (news?.kind !== 'waiting' && state.kind === 'rate-limited') this.setState({ kind: 'connected', origin: state.origin });
+    this.paceChanged.fire();
   }
 
   private observed(origin: string, api: GatewayApi): GatewayApi {
@@ -289,28 +335,17 @@ export class GatewayConnection {
   private setState(state: ConnectionState): ConnectionState {
     if (JSON.stringify(state) !== JSON.stringify(this.currentState)) {
       this.currentState = state;
-      this.armRateLimitEnd(state);
       this.stateChanged.fire(state);
     }
     return state;
   }
 
-  /** A rate limit ends by itself when its wait is over: the state reads connected again (the status bar only shows it). */
-  private armRateLimitEnd(state: ConnectionState): void {
-    if (this.rateLimitTimer) this.clock.clearTimeout(this.rateLimitTimer);
-    this.rateLimitTimer = undefined;
-    if (state.kind !== 'rate-limited') return;
-    this.rateLimitTimer = this.clock.setTimeout(() => {
-      this.rateLimitTimer = undefined;
-      if (this.currentState === state) this.setState({ kind: 'connected', origin: state.origin });
-    }, state.until - this.clock.now());
-  }
-
   dispose(): void {
     this.client?.api.close?.();
     this.client = undefined;
-    if (this.rateLimitTimer) this.clock.clearTimeout(this.rateLimitTimer);
     for (const s of this.subscriptions) s.dispose();
+    if (this.ownsPacer) this.pacer.dispose();
+    this.paceChanged.dispose();
     this.stateChanged.dispose();
     this.clientChanged.dispose();
   }

@@ -1,6 +1,8 @@
 // Wire and result types shared by every feature. Field names follow ../shared/spec/gateway-api.md exactly;
 // members the spec leaves open follow the OpenAI-compatible layout.
 import type { AudioType, ImageType } from './mediaTypes';
+import type { PaceWait } from './pacer';
+import type { PacePriority } from './paceState';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -39,6 +41,10 @@ export interface ChatRequest {
   response_format?: { type: 'json_object' | 'text' } | Record<string, unknown>;
   user?: string;
   stream_options?: { include_usage?: boolean };
+  /** Not in the spec: OpenAI-compatible reasoning effort, or its Responses and Anthropic forms (reasoningEffort.ts). */
+  reasoning_effort?: string;
+  reasoning?: { effort: string };
+  thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' };
 }
 
 export interface Usage {
@@ -178,6 +184,10 @@ export interface RequestOptions {
   maxRetries?: number;
   /** Receives a Retry-After (ms) sent with a successful answer: a gateway saying when to ask again. */
   onRetryAfter?: (ms: number) => void;
+  /** Who is asking, for the gateway's rate-limit pacing (paceState.ts). Default `foreground`. */
+  pace?: PacePriority;
+  /** Hears when the request waits for the gateway's rate limit (to show a countdown), and undefined when it goes. */
+  onPaceWait?: (wait: PaceWait | undefined) => void;
 }
 
 export interface MediaRequestOptions extends RequestOptions {

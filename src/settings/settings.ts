@@ -71,9 +71,24 @@ export interface MediaDefaults {
   historyLimit: number;
 }
 
+/** How a chosen reasoning effort goes on the wire (gateway/reasoningEffort.ts). */
+export const EFFORT_FORMATS = ['reasoning_effort', 'responses', 'anthropic'] as const;
+export type ReasoningEffortFormat = (typeof EFFORT_FORMATS)[number];
+/** The levels offered when the model list names none (the OpenAI set). */
+export const DEFAULT_EFFORT_LEVELS: readonly string[] = ['low', 'medium', 'high'];
+
+/** Reasoning effort, for the chat panel and VS Code's chat alike. */
+export interface ReasoningSettings {
+  /** How a chosen effort is sent (gateway/reasoningEffort.ts). */
+  format: ReasoningEffortFormat;
+  /** The levels offered for models whose list entry names none. */
+  levels: string[];
+}
+
 export interface Settings {
   gateway: GatewaySettings;
   chat: ChatDefaults;
+  reasoning: ReasoningSettings;
   chatContext: ChatContextSettings;
   video: VideoDefaults;
   media: MediaDefaults;
@@ -150,6 +165,14 @@ function textMatching(raw: unknown, pattern: RegExp, fallback: string, name: str
   return fallback;
 }
 
+/** Short words (letters, digits, - and _), each once; the OpenAI set when unset. */
+function effortLevels(raw: unknown, problems: string[]): string[] {
+  if (raw === undefined || raw === null) return [...DEFAULT_EFFORT_LEVELS];
+  const words = Array.isArray(raw) ? raw.filter((w): w is string => typeof w === 'string' && /^[A-Za-z0-9_-]{1,32}$/.test(w)) : [];
+  if (!Array.isArray(raw) || words.length !== raw.length) problems.push('modelGateway.reasoningEffortLevels must be a list of short words such as "low"; ignoring what is not.');
+  return [...new Set(words)].slice(0, 16);
+}
+
 function optionalModel(raw: unknown): string | undefined {
   return typeof raw === 'string' && raw.trim() ? raw.trim() : undefined;
 }
@@ -211,6 +234,10 @@ export function readSettings(source: SettingsSource): Settings {
       temperature,
       topP,
       maxTokens: maxTokens === undefined ? undefined : Math.floor(maxTokens),
+    },
+    reasoning: {
+      format: oneOf(user('reasoningEffortFormat'), EFFORT_FORMATS, 'reasoning_effort', 'modelGateway.reasoningEffortFormat', problems),
+      levels: effortLevels(user('reasoningEffortLevels'), problems),
     },
     chatContext: {
       contextWindow: Math.floor(numberIn(any('chat.contextWindow'), 256, 100_000_000, 'modelGateway.chat.contextWindow', problems) ?? 128_000),

@@ -497,11 +497,13 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
       ['copy', 'button', 'Copy'],
       ['insert', 'button', 'Insert at Cursor'],
       ['new-file', 'button', 'Open in New File'],
+      ['apply', 'button', 'Apply (review the change first)'],
     ]);
     assert.ok(result.tsSpans >= 1);
     assert.equal(result.plainSpans, 0);
     assert.deepEqual(result.actions[0], ['copy', 'const a: number = 1; // <b>\n', 'ts']);
-    assert.deepEqual(result.actions[5], ['new-file', 'plain <i>\n', 'nosuchlang']);
+    assert.deepEqual(result.actions[6], ['new-file', 'plain <i>\n', 'nosuchlang']);
+    assert.deepEqual(result.actions[7], ['apply', 'plain <i>\n', 'nosuchlang']);
   });
 
   it('grows an open code block in place: earlier lines keep their nodes, the partial line is plain text', async () => {

@@ -2,9 +2,9 @@
 // overflow warning that holds the message back and offers a trim, `#` completion, a pasted image, and keeping a
 // compared reply. What the view posts to the host is recorded.
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
 import { chatBundle } from './chatBundle';
 import { useSuitePage } from './suitePage';
+import { openChat, posted, receive, type Posted } from './chatPage';
 
 const SETTINGS = { model: 'model-k3', systemPrompt: '', sampling: { mode: 'default' }, maxTokens: null, stop: [], jsonMode: false };
 const INIT = { type: 'init', sessionId: 's1', title: 'Context', settings: SETTINGS, turns: [], models: { models: ['model-k3', 'model-5.2'], loading: false } };
@@ -14,28 +14,6 @@ function context(fields: { baseTokens?: number; window?: number; chips?: unknown
 }
 
 const CHIP = { id: 'att1', kind: 'text', label: 'a.ts', detail: 'src/a.ts, lines 1–40, typescript', tokens: 420 };
-
-type Posted = Array<{ type: string; [key: string]: unknown }>;
-
-async function openChat(page: Page, ...messages: unknown[]): Promise<void> {
-  await page.evaluate((first) => {
-    const w = window as unknown as { Chat: typeof import('../../src/webview/chat/app'); posted: Posted; app: { receive(m: unknown): void } };
-    document.body.replaceChildren();
-    const root = document.createElement('div');
-    document.body.append(root);
-    w.posted = [];
-    w.app = new w.Chat.ChatApp(root, { post: (m) => w.posted.push(m as Posted[number]), setState: () => undefined });
-    for (const message of first) w.app.receive(message);
-  }, messages);
-}
-
-function receive(page: Page, message: unknown): Promise<void> {
-  return page.evaluate((m) => (window as unknown as { app: { receive(m: unknown): void } }).app.receive(m), message);
-}
-
-function posted(page: Page): Promise<Posted> {
-  return page.evaluate(() => (window as unknown as { posted: Posted }).posted);
-}
 
 describe('chat context bar in Chromium', function () {
   this.timeout(30_000);

@@ -2,7 +2,7 @@
 // button of a turn and of a code block, a link (one URL, through the extension's check and VS Code's own
 // prompt), the settings gear, the usage display and the live regions.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { EXTENSION_ID, session } from './harness/session';
@@ -149,6 +149,45 @@ describe('e2e 3: the chat webview', function () {
     const untitled = e.wb.page.locator('.tabs-container .tab', { hasText: /Untitled-\d/ });
     await untitled.first().waitFor({ timeout: WAIT_MS });
     await until(async () => (await e.wb.page.locator('.editor-instance .monaco-editor .view-lines').allInnerTexts()).some((t) => t.replace(/\u00a0/g, ' ').includes(firstLine)), 'the code in the new file');
+  });
+
+  it('Apply shows the change for review, accepting changes the file, one undo takes it back; AGENTS.md shows as a chip', async () => {
+    const s = await session();
+    const file = join(s.paths.workspace, 'apply_me.py');
+    const agents = join(s.paths.workspace, 'AGENTS.md');
+    writeFileSync(file, 'def greet(name):\n    return f"Hello, {name}!"\n');
+    writeFileSync(agents, '# Agents\n\nAnswer in plain English.\n');
+    try {
+      const frame = await e.chat.frame();
+      const sessionFile = join(s.paths.userData, 'User', 'globalStorage', EXTENSION_ID, 'chat', `${await frame.locator('body').getAttribute('data-session-id')}.json`);
+      await until(async () => /Instructions:\s*AGENTS\.md \(\d+ tokens\)/.test(await frame.locator('.instructions-bar').innerText().catch(() => '')), 'the instructions chip');
+      const composer = await e.chat.composer();
+      await composer.fill('[echo] Apply this:\n\n```python apply_me.py\ndef greet(name):\n    return f"Hi, {name}!"\n```');
+      await composer.press('Enter');
+      await until(async () => (await e.chat.replyText()).includes('Hi, {name}') && !(await e.chat.isStreaming()), 'the reply with the block');
+      const system = (lastChatBody().messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'system');
+      assert.ok(system.some((m) => m.content.includes('Answer in plain English.')), 'the instructions went as system content');
+
+      await (await e.chat.lastReply()).locator('.code-block button[data-action="apply"]').first().click();
+      const preview = e.wb.page.locator('.bulk-edit-panel');
+      const row = preview.locator('.monaco-list-row', { hasText: 'apply_me.py' }).first();
+      await row.waitFor({ timeout: WAIT_MS });
+      // Each change waits for its tick; the file's box ticks them all.
+      await row.locator('.edit-checkbox').click();
+      await e.wb.screenshot('readme-apply');
+      assert.equal(readFileSync(file, 'utf8').includes('Hello'), true, 'nothing changes before the review is accepted');
+      await preview.locator('.buttons .monaco-button', { hasText: /^Apply/ }).first().click();
+      await e.wb.editorLines('Hi, {name}').waitFor({ timeout: WAIT_MS });
+      await until(async () => {
+        const saved = (JSON.parse(readFileSync(sessionFile, 'utf8')) as { session: { turns: Array<{ applies?: unknown[] }> } }).session;
+        return JSON.stringify(saved.turns.at(-1)?.applies?.map((a) => ({ ...(a as object), at: 0 }))) === JSON.stringify([{ path: 'apply_me.py', outcome: 'applied', at: 0 }]);
+      }, 'the chat to record the apply');
+      await e.wb.editorLines('Hi, {name}').click();
+      await e.wb.page.keyboard.press('Control+z');
+      await e.wb.editorLines('Hello, {name}').waitFor({ timeout: WAIT_MS });
+    } finally {
+      rmSync(agents, { force: true });
+    }
   });
 
   it('opens exactly one URL for a link, after VS Code asks', async () => {

@@ -1,5 +1,5 @@
 // The commands the flow has not needed yet, each run the way a user would: the status bar menu (Open Logs,
-// Replace API Key), the palette (Test Connection, Refresh Models, Export Chat, Clear API Key with its modal
+// Replace API Key), the palette (Test Connection, Refresh Models, Diagnose Models, Export Chat, Clear API Key with its modal
 // question) and the editor's context menu (Ask About Selection). Commands that cannot work are not offered.
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -69,6 +69,18 @@ describe('e2e 7: the other commands', function () {
     await e.wb.runCommand('Model Gateway: Refresh Models');
     await e.wb.toast(/lists .*model/).first().waitFor({ timeout: WAIT_MS });
     assert.ok(e.s.sim.log.slice(before).some((e) => e.path === '/v1/models' && e.status === 200), 'the list was asked again');
+    await e.wb.closeToasts();
+  });
+
+  it('diagnoses the models into a read-only report: kinds and why, the picker, what is sent', async () => {
+    await e.wb.runCommand('Model Gateway: Diagnose Models');
+    const tab = e.wb.page.locator('.tabs-container .tab', { hasText: 'Model Gateway Models' });
+    await tab.first().waitFor({ timeout: WAIT_MS });
+    await e.wb.screenshot('diagnose-models');
+    await tab.first().click();
+    await e.wb.runCommand('View: Close Editor');
+    await tab.first().waitFor({ state: 'detached', timeout: WAIT_MS });
+    assert.equal(await e.wb.page.locator('.monaco-dialog-box').count(), 0, 'no "save changes?" question');
     await e.wb.closeToasts();
   });
 

@@ -13,6 +13,8 @@ export interface SimKeys {
 export interface RateLimit {
   requests: number;
   windowMs: number;
+  /** Tokens per window (a request costs its body's length / 4, at least 1); no token budget when absent. */
+  tokens?: number;
 }
 
 export const RESTRICTED_KEY_MODELS: readonly string[] = ['model-k3'];
@@ -60,9 +62,28 @@ export function rateLimitedError(retryAfterSeconds: number, message: string): Si
   };
 }
 
-/** Sliding window per key on the injected clock; rejected requests do not use up the window. */
+interface Spent {
+  at: number;
+  tokens: number;
+}
+
+/** A wait as Go's time.Duration prints it, as OpenAI-style gateways send resets: `6m0s`, `20s`, `1.5s`, `100ms`. */
+export function goDuration(ms: number): string {
+  const whole = Math.max(0, Math.ceil(ms));
+  if (whole < 1000) return `${whole}ms`;
+  const hours = Math.floor(whole / 3_600_000);
+  const minutes = Math.floor((whole % 3_600_000) / 60_000);
+  const seconds = Number(((whole % 60_000) / 1000).toFixed(3));
+  if (hours > 0) return `${hours}h${minutes}m${seconds}s`;
+  return minutes > 0 ? `${minutes}m${seconds}s` : `${seconds}s`;
+}
+
+/**
+ * Sliding window per key on the injected clock; rejected requests do not use up the window. Every answer says
+ * the budget in `x-ratelimit-*` headers, each reset being when the oldest request in the window leaves it.
+ */
 export class RateLimiter {
-  private readonly history = new Map<string, number[]>();
+  private readonly history = new Map<string, Spent[]>();
 
   constructor(
     private limit: RateLimit | null,
@@ -74,28 +95,49 @@ export class RateLimiter {
     this.history.clear();
   }
 
-  /** Records the request and returns undefined, or returns the 429 to send. */
-  admit(key: string): SimError | undefined {
+  /** Records the request (costing `tokens`) and returns undefined, or returns the 429 to send, with the budget headers. */
+  admit(key: string, tokens = 1): SimError | undefined {
     if (!this.limit) return undefined;
     const now = this.now();
     const { requests, windowMs } = this.limit;
-    const recent = (this.history.get(key) ?? []).filter((t) => t > now - windowMs);
-    if (recent.length >= requests) {
-      this.history.set(key, recent);
-      const waitMs = recent[0] + windowMs - now;
-      return rateLimitedError(waitMs / 1000, `Rate limit of ${requests} requests per ${windowMs} ms exceeded for this key`);
+    const recent = this.recent(key, now);
+    const cost = Math.max(1, Math.ceil(tokens));
+    const tokensUsed = recent.reduce((sum, s) => sum + s.tokens, 0);
+    const overTokens = this.limit.tokens !== undefined && recent.length > 0 && tokensUsed + cost > this.limit.tokens;
+    if (recent.length >= requests || overTokens) {
+      const waitMs = recent[0].at + windowMs - now;
+      const what = overTokens ? `${this.limit.tokens} tokens` : `${requests} requests`;
+      const error = rateLimitedError(waitMs / 1000, `Rate limit of ${what} per ${windowMs} ms exceeded for this key`);
+      return { ...error, headers: { ...error.headers, ...this.headers(key) } };
     }
-    recent.push(now);
-    this.history.set(key, recent);
+    recent.push({ at: now, tokens: cost });
     return undefined;
   }
 
   headers(key: string): Record<string, string> {
     if (!this.limit) return {};
-    const used = this.history.get(key)?.length ?? 0;
-    return {
+    const now = this.now();
+    const recent = this.recent(key, now);
+    const resetIn = recent.length > 0 ? goDuration(recent[0].at + this.limit.windowMs - now) : '0s';
+    const headers: Record<string, string> = {
       'x-ratelimit-limit-requests': String(this.limit.requests),
-      'x-ratelimit-remaining-requests': String(Math.max(0, this.limit.requests - used)),
+      'x-ratelimit-remaining-requests': String(Math.max(0, this.limit.requests - recent.length)),
+      'x-ratelimit-reset-requests': resetIn,
     };
+    if (this.limit.tokens !== undefined) {
+      const used = recent.reduce((sum, s) => sum + s.tokens, 0);
+      headers['x-ratelimit-limit-tokens'] = String(this.limit.tokens);
+      headers['x-ratelimit-remaining-tokens'] = String(Math.max(0, this.limit.tokens - used));
+      headers['x-ratelimit-reset-tokens'] = resetIn;
+    }
+    return headers;
+  }
+
+  /** The key's requests still in the window (kept in place, oldest first). */
+  private recent(key: string, now: number): Spent[] {
+    const windowMs = this.limit?.windowMs ?? 0;
+    const recent = (this.history.get(key) ?? []).filter((s) => s.at > now - windowMs);
+    this.history.set(key, recent);
+    return recent;
   }
 }

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { invalidRequest, isObject, modelNotFound } from './errors';
 import type { SseFrame } from './exchange';
-import { CHAT_MODELS, IMAGE_MODEL, SPEECH_MODEL, VIDEO_MODEL, acceptsImages, isKnownModel } from './models';
+import { CHAT_MODELS, EFFORT_LEVELS, IMAGE_MODEL, REASONING_MODEL, SPEECH_MODEL, VIDEO_MODEL, acceptsImages, isKnownModel } from './models';
 import {
   countTokens,
   hasKeyword,
@@ -45,6 +45,8 @@ export interface ValidChatRequest {
   tools: SimTool[];
   toolChoice: 'auto' | 'none' | 'required' | { name: string };
   jsonObject: boolean;
+  /** `reasoning_effort` as sent (model-5.2 only checks it against its levels; other models ignore it). */
+  reasoningEffort?: string;
 }
 
 export interface ScriptedToolCall {
@@ -63,7 +65,9 @@ export interface ChatReply {
   refusal: string[];
   toolCalls: ScriptedToolCall[];
   finishReason: 'stop' | 'length' | 'tool_calls';
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; completion_tokens_details?: { reasoning_tokens: number } };
+  /** `[think]`: the reasoning is written into the content as `<think>…</think>` (tags split across chunks). */
+  inlineReasoning?: boolean;
 }
 
 function messageText(content: unknown, index: number): string {
@@ -189,7 +193,12 @@ export function validateChatRequest(body: unknown): ValidChatRequest {
   }
   if (body.user !== undefined && typeof body.user !== 'string') throw invalidRequest("'user' must be a string");
   const streamOptions = isObject(body.stream_options) ? body.stream_options : undefined;
+  const effort = body.reasoning_effort;
+  if (effort !== undefined && effort !== null && model === REASONING_MODEL && (typeof effort !== 'string' || !EFFORT_LEVELS.includes(effort))) {
+    throw invalidRequest(`'reasoning_effort' must be one of ${EFFORT_LEVELS.join(', ')} for ${model}`);
+  }
   return {
+    ...(typeof effort === 'string' ? { reasoningEffort: effort } : {}),
     model,
     messages,
     stream: body.stream === true,
@@ -322,7 +331,9 @@ export function composeReply(request: ValidChatRequest, nowMs: number): ChatRepl
     return { ...base, reasoning: [], content: [], refusal, toolCalls: [], finishReason: 'stop', usage: usage(refusal.length) };
   }
 
-  const reasoning = hasKeyword(userText, 'reasoning') ? tokenize(reasoningText(userText)) : [];
+  const inline = hasKeyword(userText, 'think');
+  const effortNote = request.reasoningEffort ? ` Effort: ${request.reasoningEffort}.` : '';
+  const reasoning = hasKeyword(userText, 'reasoning') || inline ? tokenize(reasoningText(userText) + effortNote) : [];
   let content: string[];
   const chunkCount = keywordNumber(userText, 'chunks');
   if (chunkCount !== undefined) {
@@ -335,7 +346,15 @@ export function composeReply(request: ValidChatRequest, nowMs: number): ChatRepl
     content = content.slice(0, request.maxTokens);
     finishReason = 'length';
   }
-  return { ...base, reasoning, content, refusal: [], toolCalls: [], finishReason, usage: usage(reasoning.length + content.length) };
+  const counted = usage(reasoning.length + content.length);
+  if (reasoning.length > 0) counted.completion_tokens_details = { reasoning_tokens: reasoning.length };
+  return { ...base, reasoning, content, refusal: [], toolCalls: [], finishReason, usage: counted, ...(inline ? { inlineReasoning: true } : {}) };
+}
+
+/** The content as sent: with `[think]`, the reasoning first inside `<think>` tags, each tag cut across two chunks. */
+function contentPieces(reply: ChatReply): string[] {
+  if (!reply.inlineReasoning) return reply.content;
+  return ['<thi', 'nk>', ...reply.reasoning, '</th', 'ink>\n\n', ...reply.content];
 }
 
 function replyText(request: ValidChatRequest, userText: string, last: SimMessage): string {
@@ -354,7 +373,8 @@ export function completionBody(reply: ChatReply): unknown {
     content: reply.toolCalls.length > 0 || reply.refusal.length > 0 ? null : reply.content.join(''),
   };
   if (reply.refusal.length > 0) message.refusal = reply.refusal.join('');
-  if (reply.reasoning.length > 0) message.reasoning_content = reply.reasoning.join('');
+  if (reply.inlineReasoning) message.content = contentPieces(reply).join('');
+  else if (reply.reasoning.length > 0) message.reasoning_content = reply.reasoning.join('');
   if (reply.toolCalls.length > 0) {
     message.tool_calls = reply.toolCalls.map((call) => ({
       id: call.id,
@@ -378,9 +398,9 @@ export function streamFrames(reply: ChatReply, includeUsage: boolean): SseFrame[
   const delta = (body: string, finish: string | null = null): string =>
     `${head}[{"index":0,"delta":${body},"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]}\n\n`;
   const frames: SseFrame[] = [{ text: delta('{"role":"assistant","content":""}'), paced: false }];
-  for (const piece of reply.reasoning) frames.push({ text: delta(`{"reasoning_content":${JSON.stringify(piece)}}`), paced: true });
+  if (!reply.inlineReasoning) for (const piece of reply.reasoning) frames.push({ text: delta(`{"reasoning_content":${JSON.stringify(piece)}}`), paced: true });
   const pieceCache = new Map<string, string>();
-  for (const piece of reply.content) {
+  for (const piece of contentPieces(reply)) {
     let text = pieceCache.get(piece);
     if (text === undefined) {
       text = delta(`{"content":${JSON.stringify(piece)}}`);

@@ -247,7 +247,7 @@ class GatewaySimulator implements Simulator {
       exchange.sendError(rateLimitedError(retryAfterSeconds, 'Rate limit reached (forced by the simulator)'));
       return;
     }
-    const limited = this.rateLimiter.admit(auth.key);
+    const limited = this.rateLimiter.admit(auth.key, exchange.rawBody.length / 4);
     if (limited) {
       exchange.sendError(limited);
       return;

@@ -2,7 +2,7 @@
 import { startSimulator, type SimulatorOptions } from './index';
 
 const USAGE = `Usage: node out/test/simulator/main.js [--port 8787] [--host 127.0.0.1] [--key sk-...] [--tps 40]
-       [--queued-ms 1500] [--in-progress-ms 3000] [--rate-limit REQUESTS/WINDOW_MS] [--fault NAME] [--quiet]`;
+       [--queued-ms 1500] [--in-progress-ms 3000] [--rate-limit REQUESTS/WINDOW_MS] [--token-limit TOKENS] [--fault NAME] [--quiet]`;
 
 function parseArgs(argv: string[]): { options: SimulatorOptions; fault?: string } {
   const options: SimulatorOptions = { port: 8787, quiet: false };
@@ -31,7 +31,12 @@ function parseArgs(argv: string[]): { options: SimulatorOptions; fault?: string 
       case '--rate-limit': {
         const match = /^(\d+)\/(\d+)$/.exec(value());
         if (!match) throw new Error('--rate-limit needs REQUESTS/WINDOW_MS, e.g. 60/60000');
-        options.rateLimit = { requests: Number(match[1]), windowMs: Number(match[2]) };
+        options.rateLimit = { ...options.rateLimit, requests: Number(match[1]), windowMs: Number(match[2]) };
+        break;
+      }
+      case '--token-limit': {
+        const tokens = number();
+        options.rateLimit = { requests: Number.MAX_SAFE_INTEGER, windowMs: 60_000, ...options.rateLimit, tokens };
         break;
       }
       case '--fault': fault = value(); break;

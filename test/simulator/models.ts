@@ -44,15 +44,23 @@ export function chatCostHeader(model: string, usage: { prompt_tokens: number; co
   return { [COST_HEADER]: (usage.prompt_tokens * price.input_cost_per_token + usage.completion_tokens * price.output_cost_per_token).toFixed(10) };
 }
 
+/** model-5.2 is also the reasoning model: it lists the parameters it takes and its effort levels. */
+export const REASONING_MODEL = 'model-5.2';
+export const EFFORT_LEVELS: readonly string[] = ['low', 'medium', 'high'];
 const EXTRA: Record<string, Record<string, unknown>> = {
-  [VISION_MODEL]: { context_length: VISION_MODEL_CONTEXT, input_modalities: ['text', 'image'] },
+  [VISION_MODEL]: {
+    context_length: VISION_MODEL_CONTEXT,
+    input_modalities: ['text', 'image'],
+    supported_parameters: ['temperature', 'top_p', 'max_tokens', 'stop', 'tools', 'tool_choice', 'response_format', 'reasoning_effort'],
+    reasoning_effort_levels: EFFORT_LEVELS,
+  },
 };
 
 export function acceptsImages(id: string): boolean {
   return id === VISION_MODEL;
 }
 
-export function modelObject(id: string): { id: string; object: 'model'; created: number; owned_by: string } {
+export function modelObject(id: string): { id: string; object: 'model'; created: number; owned_by: string; [extra: string]: unknown } {
   return { id, object: 'model', created: CREATED[id], owned_by: 'model-gateway', ...EXTRA[id], ...PRICES[id as keyof typeof PRICES] };
 }
 

@@ -1,6 +1,6 @@
 // Deterministic reply texts derived from the conversation, and the keywords that script special replies.
 
-const KEYWORD = /\[(?:long:\d+|chunks:\d+|reasoning|hostile|echo|parallel|refusal|fault:[a-z0-9-]+|fail|not-image|not-audio)\]/gi;
+const KEYWORD = /\[(?:long:\d+|chunks:\d+|reasoning|think|hostile|echo|parallel|refusal|fault:[a-z0-9-]+|fail|not-image|not-audio)\]/gi;
 
 /** One block of context the extension puts before the user's words (src/chat/core/contextPrompt.ts). */
 const CONTEXT_BLOCK = /^(?:(?:File|Selection from) `[^`\n]*` \([^\n]*\)|Problems reported in `[^`\n]*`):\n\n(`{3,})[^\n]*\n[\s\S]*?\n\1\n\n/;

@@ -1,31 +1,22 @@
 // Runs one chat session: sends its requests through the gateway API, keeps the transcript, and reports every
 // change as an event (the panel turns them into webview messages). Streamed output is gathered for a few
 // milliseconds, written to the session's journal, and only then reported, so what the user has seen is on disk.
-import { accessAdvice, adviceFor, type ErrorAdvice } from '../../ui/core/errorAdvice';
+import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
+import { abortError, ChatSetupError, errorOf } from './replyFailures';
 import type { GatewayAccess } from '../../gateway/connection';
 import type { ChatDelta, ChatResult } from '../../gateway/types';
+import type { ReasoningEffortFormat } from '../../gateway/reasoningEffort';
+import type { PaceWait } from '../../gateway/pacer';
 import type { Clock, TimerHandle } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
 import {
-  applyDelta,
-  emptyAssistantTurn,
-  hasOutput,
-  LIMITS,
-  titleFrom,
-  type AssistantTurn,
-  type ChatSession,
-  type ChatSettings,
-  type MediaTurn,
-  NEW_CHAT_TITLE,
-  type ToolCallPiece,
-  type Turn,
-  type TurnDelta,
-  type TurnError,
-  type UserTurn,
+  applyDelta, emptyAssistantTurn, hasOutput, LIMITS, titleFrom, type AssistantTurn, type ChatSession, type ChatSettings,
+  type MediaTurn, NEW_CHAT_TITLE, type ToolCallPiece, type Turn, type TurnDelta, type UserTurn,
 } from '../../chatProtocol/session';
-import { cleanFinishReason, cleanModelId, cleanToolCallId, cleanToolName, turnErrorFrom, usageFromGateway } from '../../chatProtocol/sessionData';
+import { cleanFinishReason, cleanModelId, cleanToolCallId, cleanToolName, usageFromGateway } from '../../chatProtocol/sessionData';
 import { clip } from '../../chatProtocol/validate';
 import { buildChatRequest } from './request';
+import { ThinkingTimer } from '../../chatProtocol/thinking';
 import { fitHistory, type FitOptions } from './historyFit';
 import type { KeptReply } from './compareRun';
 import type { Attachment } from '../../chatProtocol/attachments';
@@ -33,6 +24,7 @@ import { hasImages } from './contextPrompt';
 import { imageRejectionAdvice } from './imageRejection';
 import type { ChatSessionStore } from './sessionStore';
 import { ChatSaver, type SendUndo } from './chatSaver';
+import { withApply, type CodeApply } from '../../chatProtocol/codeApply';
 
 export interface ChatControllerDeps {
   store: ChatSessionStore;
@@ -42,6 +34,10 @@ export interface ChatControllerDeps {
   /** The model for a session that has none yet. */
   defaultModel: () => Promise<string | undefined>;
   newId: () => string;
+  /** The workspace's instructions for a reply to `history` (a system message), when the chat sends them. */
+  instructions?: (history: readonly Turn[]) => Promise<string | undefined>;
+  /** How a chosen reasoning effort is sent (the `modelGateway.reasoningEffortFormat` setting). */
+  effortFormat?: () => ReasoningEffortFormat;
   /** How long streamed output is gathered before it is journaled and reported. */
   flushIntervalMs?: number;
 }
@@ -51,6 +47,8 @@ export type ChatEvent =
   | { type: 'turnUpdated'; turn: MediaTurn }
   | { type: 'delta'; delta: TurnDelta }
   | { type: 'turnFinished'; turn: AssistantTurn }
+  /** The reply's request waits for the gateway's rate limit, `waitMs` more (null: it was sent); Stop cancels it. */
+  | { type: 'waiting'; turnId: string; waitMs: number | null }
   | { type: 'turnsRemoved'; fromIndex: number }
   | { type: 'settings'; settings: ChatSettings }
   | { type: 'title'; title: string }
@@ -67,13 +65,7 @@ interface Run {
   pending: TurnDelta | undefined;
   timer: TimerHandle | undefined;
   finished: Promise<void>;
-}
-
-/** Something that is not a gateway error but is shown the same way. */
-class ChatSetupError extends Error {
-  constructor(readonly advice: ErrorAdvice) {
-    super(advice.message);
-  }
+  thinking: ThinkingTimer;
 }
 
 export class ChatController implements Disposable {
@@ -232,6 +224,14 @@ export class ChatController implements Disposable {
     await this.persist();
   }
 
+  /** Saves what became of a reply's code block the user chose to Apply (applied, or discarded in the review). */
+  async recordApply(turnId: string, record: CodeApply): Promise<void> {
+    const turn = this.state.turns.find((t) => t.id === turnId);
+    if (turn?.role !== 'assistant' || this.disposed) return;
+    turn.applies = withApply(turn.applies, record);
+    await this.persist();
+  }
+
   /** Replaces a media turn by its new state (a result arrived, its job moved on) and saves it; false when it is gone. */
   async updateMediaTurn(turn: MediaTurn): Promise<boolean> {
     const index = this.state.turns.findIndex((t) => t.id === turn.id && t.role === 'media');
@@ -271,7 +271,7 @@ export class ChatController implements Disposable {
   private async reply(undo: SendUndo, options: FitOptions = {}): Promise<void> {
     const turn = emptyAssistantTurn(this.deps.newId(), this.state.settings.model, this.deps.clock.now());
     let finished!: () => void;
-    const run: Run = { turn, abort: new AbortController(), pending: undefined, timer: undefined, finished: new Promise((resolve) => (finished = resolve)) };
+    const run: Run = { turn, abort: new AbortController(), pending: undefined, timer: undefined, finished: new Promise((resolve) => (finished = resolve)), thinking: new ThinkingTimer() };
     this.running = run;
     let history = this.state.turns.slice();
     const fit = options.fitWindow === undefined ? undefined : fitHistory(history, this.state.settings, options.fitWindow);
@@ -297,8 +297,14 @@ export class ChatController implements Disposable {
       origin = access.origin;
       if (run.abort.signal.aborted) throw abortError();
       if (fit && !fit.fits) throw new ChatSetupError(adviceFor({ message: `Not sent: even the last message alone (≈${fit.total.toLocaleString('en-US')} tokens) is larger than the model's context window (${fit.window.toLocaleString('en-US')}). Shorten it or remove some of its context.` }));
-      const request = buildChatRequest(history, this.state.settings, turn.model);
-      const result = await access.api.chat(request, { surface: 'chat', signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta) });
+      const request = buildChatRequest(history, this.state.settings, turn.model, {
+        instructions: await this.deps.instructions?.(history),
+        effortFormat: this.deps.effortFormat?.(),
+      });
+      const onPaceWait = (wait: PaceWait | undefined): void => {
+        if (!this.disposed && this.running === run) this.events.fire({ type: 'waiting', turnId: turn.id, waitMs: wait ? Math.ceil(wait.waitMs ?? 0) : null });
+      };
+      const result = await access.api.chat(request, { surface: 'chat', signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta), onPaceWait });
       this.complete(run, result);
     } catch (error) {
       this.fail(run, error, origin, hasImages(history.findLast((t) => t.role === 'user') as UserTurn | undefined));
@@ -325,6 +331,7 @@ export class ChatController implements Disposable {
   private receive(run: Run, delta: ChatDelta): void {
     if (this.disposed || this.running !== run) return;
     const turn = run.turn;
+    run.thinking.note(delta, this.deps.clock.now());
     const pending = (run.pending ??= { turnId: turn.id });
     for (const field of ['content', 'reasoning', 'refusal'] as const) {
       const text = roomFor(turn[field], delta[field]);
@@ -408,6 +415,8 @@ export class ChatController implements Disposable {
 
   /** Saves the finished reply, then reports it: a reply shown as finished is finished on disk. */
   private async finish(run: Run): Promise<void> {
+    const thoughtMs = run.thinking.elapsed(this.deps.clock.now());
+    if (thoughtMs !== undefined) run.turn.thoughtMs = thoughtMs;
     this.flush(run);
     if (this.disposed) return;
     this.touch();
@@ -432,12 +441,4 @@ export class ChatController implements Disposable {
 function roomFor(current: string, added: string | undefined): string {
   if (!added) return '';
   return clip(added, Math.max(0, LIMITS.storedText - current.length));
-}
-
-function errorOf(advice: ErrorAdvice): TurnError {
-  return turnErrorFrom({ message: advice.message, kind: advice.kind, actions: advice.actions, retryAt: advice.retryAt });
-}
-
-function abortError(): Error {
-  return Object.assign(new Error('Stopped.'), { code: 'aborted' });
 }

@@ -1,7 +1,9 @@
 // The chat model picker's list, read from the shared ModelCatalog (the one List Models and VS Code's chat use):
 // whatever loads or drops the catalog's list, every chat follows. This holds no list of its own, only whether
 // this feature's own request is running and how it failed.
-import type { CatalogSnapshot, LoadOptions } from '../../models/core/modelCatalog';
+import type { CatalogModel, CatalogSnapshot, LoadOptions } from '../../models/core/modelCatalog';
+import { effortLevelsOf } from '../../models/core/reasoningLevels';
+import { DEFAULT_EFFORT_LEVELS } from '../../gateway/reasoningEffort';
 import { listableModels, type ModelsState } from '../../chatProtocol/messages';
 import { contextWindowOf } from '../../models/core/lmMapping';
 import { Emitter, type Disposable, type Event } from '../../util/events';
@@ -29,6 +31,8 @@ export class ChatModelList implements Disposable {
   constructor(
     private readonly catalog: ModelCatalogView,
     private readonly describeError: (error: unknown) => string,
+    /** The levels of `modelGateway.reasoningEffortLevels` (undefined: the default set). */
+    private readonly settingLevels: () => readonly string[] | undefined = () => undefined,
   ) {
     this.subscription = catalog.onDidChange((snapshot) => {
       this.error = undefined;
@@ -43,8 +47,21 @@ export class ChatModelList implements Disposable {
     const state: ModelsState = { models: ofKind('chat'), loading: this.loads > 0 };
     const media = { image: ofKind('image'), video: ofKind('video'), speech: ofKind('speech') };
     if (media.image.length + media.video.length + media.speech.length > 0) state.media = media;
+    const efforts = this.efforts(listed.filter((m) => m.kind === 'chat'));
+    if (Object.keys(efforts).length > 0) state.efforts = efforts;
     if (this.error !== undefined) state.error = this.error;
     return state;
+  }
+
+  /** The reasoning effort levels of each chat model that has any (reasoningLevels.ts). */
+  private efforts(models: readonly CatalogModel[]): Record<string, string[]> {
+    const setting = this.settingLevels() ?? DEFAULT_EFFORT_LEVELS;
+    const out: Record<string, string[]> = {};
+    for (const model of models) {
+      const { levels } = effortLevelsOf(model.raw, setting);
+      if (levels.length > 0) out[model.id] = [...levels];
+    }
+    return out;
   }
 
   /** The model's context window when the gateway's model list gives one. */

@@ -3,6 +3,7 @@
 // a few times a second, whole (it is small: a question's worth of replies). Nothing is saved until the user keeps
 // one reply, which the chat controller then adds to the thread.
 import type { GatewayAccess } from '../../gateway/connection';
+import type { PacePriority } from '../../gateway/paceState';
 import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
 import type { Attachment } from '../../chatProtocol/attachments';
 import type { CompareColumn, CompareState } from '../../chatProtocol/messages';
@@ -62,7 +63,7 @@ export class CompareRun implements Disposable {
     this.columns = models.map((model) => ({ model, content: '', status: 'streaming', firstTokenMs: null, totalMs: null, usage: null, finishReason: null, error: '' }));
     const asked: UserTurn = { id: 'compare', role: 'user', createdAt: deps.clock.now(), content: question.text, attachments: [...question.attachments] };
     const turns = [...history, asked];
-    this.finished = Promise.all(this.columns.map((column) => this.run(column, turns, settings))).then(() => this.report());
+    this.finished = Promise.all(this.columns.map((column, index) => this.run(column, turns, settings, index === 0 ? 'foreground' : 'extra'))).then(() => this.report());
   }
 
   get state(): CompareState {
@@ -92,17 +93,20 @@ export class CompareRun implements Disposable {
     this.abort.abort();
   }
 
-  private async run(column: CompareColumn, turns: readonly Turn[], settings: ChatSettings): Promise<void> {
+  /** `extra`: a column after the first, which waits its turn while the gateway's budget runs low. */
+  private async run(column: CompareColumn, turns: readonly Turn[], settings: ChatSettings, pace: PacePriority): Promise<void> {
     const started = this.deps.clock.now();
     let origin: string | undefined;
     try {
       const access = await this.deps.gateway();
       if (!access.ok) throw Object.assign(new Error(accessAdvice(access).message), { advice: accessAdvice(access) });
       origin = access.origin;
-      const request = buildChatRequest(turns, settings, column.model);
+      // The chat's effort level is its model's: another model may not take it (a 400), so a comparison sends none.
+      const request = buildChatRequest(turns, { ...settings, reasoningEffort: undefined }, column.model);
       const result = await access.api.chat(request, {
         surface: 'compare',
         signal: this.abort.signal,
+        pace,
         onDelta: (delta) => {
           const text = (delta.content ?? '') + (delta.refusal ?? '');
           if (text === '') return;

@@ -3,6 +3,7 @@
 import { fenced } from './fence';
 export { fenced, fenceFor } from './fence';
 import { attachmentsMarkdown } from './contextPrompt';
+import { thinkingSummary } from '../../chatProtocol/thinking';
 import { NEWER_TURN_TEXT, oldestTurnsText, sessionUsage, type AssistantTurn, type ChatSession, type MediaTurn, type TokenUsage } from '../../chatProtocol/session';
 
 export interface Selection {
@@ -34,7 +35,7 @@ function quote(text: string): string {
 function assistantSection(turn: AssistantTurn): string {
   const parts: string[] = [`## Assistant${turn.model ? ` (${turn.model})` : ''}`];
   if (turn.omittedTurns) parts.push(`_Sent without ${oldestTurnsText(turn.omittedTurns)} of the chat (they did not fit the model's context window)._`);
-  if (turn.reasoning) parts.push(`<details><summary>Reasoning</summary>\n\n${turn.reasoning}\n\n</details>`);
+  if (turn.reasoning) parts.push(`<details><summary>${thinkingSummary(turn)}</summary>\n\n${turn.reasoning}\n\n</details>`);
   if (turn.content) parts.push(turn.content);
   if (turn.refusal) parts.push(`**Refused:** ${turn.refusal}`);
   for (const call of turn.toolCalls) parts.push(`**Tool call** \`${call.name || 'unnamed'}\`\n\n${fenced(prettyJson(call.arguments), 'json')}`);

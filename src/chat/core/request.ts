@@ -3,11 +3,16 @@ import type { ChatMessage, ChatRequest } from '../../gateway/types';
 import type { ChatSettings, Turn } from '../../chatProtocol/session';
 import { attachmentTokens, estimateTextTokens, TOKENS_PER_MESSAGE } from '../../chatProtocol/attachments';
 import { userContent } from './contextPrompt';
+import { effortFields, type ReasoningEffortFormat } from '../../gateway/reasoningEffort';
 
-/** The conversation before a reply: the system prompt, then every user turn and every assistant turn that has text. */
-export function conversationBefore(turns: readonly Turn[], settings: ChatSettings): ChatMessage[] {
+/**
+ * The conversation before a reply: the system prompt, the workspace's instructions (a system message of their own,
+ * when the chat sends them), then every user turn and every assistant turn that has text.
+ */
+export function conversationBefore(turns: readonly Turn[], settings: ChatSettings, instructions?: string): ChatMessage[] {
   const messages: ChatMessage[] = [];
   if (settings.systemPrompt.trim() !== '') messages.push({ role: 'system', content: settings.systemPrompt });
+  if (instructions) messages.push({ role: 'system', content: instructions });
   for (const turn of turns) {
     if (turn.role === 'user') messages.push({ role: 'user', content: userContent(turn) });
     // Media turns are the user's own tools: the model is not asked about them.
@@ -18,10 +23,19 @@ export function conversationBefore(turns: readonly Turn[], settings: ChatSetting
   return messages;
 }
 
-export function buildChatRequest(turns: readonly Turn[], settings: ChatSettings, model: string): ChatRequest {
+/** What a request adds beyond the chat's own settings. */
+export interface RequestExtras {
+  /** The workspace's instructions, sent as a system message of their own. */
+  instructions?: string;
+  /** The form the chat's reasoning effort (when chosen) is sent in. */
+  effortFormat?: ReasoningEffortFormat;
+}
+
+/** The request for the next reply. */
+export function buildChatRequest(turns: readonly Turn[], settings: ChatSettings, model: string, { instructions, effortFormat }: RequestExtras = {}): ChatRequest {
   const request: ChatRequest = {
     model,
-    messages: conversationBefore(turns, settings),
+    messages: conversationBefore(turns, settings, instructions),
     stream: true,
     stream_options: { include_usage: true },
   };
@@ -30,7 +44,7 @@ export function buildChatRequest(turns: readonly Turn[], settings: ChatSettings,
   if (settings.maxTokens !== null) request.max_tokens = settings.maxTokens;
   if (settings.stop.length > 0) request.stop = [...settings.stop];
   if (settings.jsonMode) request.response_format = { type: 'json_object' };
-  return request;
+  return { ...request, ...effortFields(settings.reasoningEffort, effortFormat) };
 }
 
 /** Estimated tokens of what a turn adds to the request: 0 for the turns `conversationBefore` leaves out. */

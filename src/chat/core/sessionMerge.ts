@@ -20,7 +20,8 @@ function progress(turn: Turn): [number, number] {
   if (turn.role === 'user') return [1, turn.content.length];
   if (turn.role === 'media') return [turn.state === 'pending' ? 0 : 1, turn.url?.length ?? 0];
   if (turn.role === 'newer') return [1, 0];
-  const output = turn.content.length + turn.reasoning.length + turn.refusal.length + turn.toolCalls.reduce((n, c) => n + c.arguments.length, 0);
+  // An Apply recorded on a finished reply is progress too (records are only ever added).
+  const output = turn.content.length + turn.reasoning.length + turn.refusal.length + turn.toolCalls.reduce((n, c) => n + c.arguments.length, 0) + (turn.applies?.length ?? 0);
   return [turn.status === 'streaming' ? 0 : 1, output];
 }
 

@@ -14,12 +14,17 @@ import type { AssistantTurn, ChatSession, MediaTurn, Turn, TurnError } from '../
 import type { WireMediaTurn } from '../../chatProtocol/mediaTurn';
 import { sameData } from '../../chatProtocol/validate';
 import { chipOf } from '../../chatProtocol/attachments';
+import type { CodeApply } from '../../chatProtocol/codeApply';
+import type { InstructionsAction, InstructionsState } from '../../chatProtocol/instructions';
+import { fenceInfoFor, type ApplyRequest } from './apply/applyTarget';
 
 /** What the chat asks of the editor around it. */
 export interface ChatWorkbench {
   copyText(text: string): Promise<void>;
   insertAtCursor(code: string): Promise<void>;
   openInNewFile(code: string, language: string): Promise<void>;
+  /** Shows the block's change for review and applies what the user accepts; undefined when nothing was offered. */
+  applyCode(request: ApplyRequest): Promise<Omit<CodeApply, 'at'> | undefined>;
   /** Only ever called with an http or https URL that passed `safeExternalUrl`. */
   openExternal(url: string): Promise<void>;
   runCommand(command: string, args: unknown[]): Promise<void>;
@@ -35,6 +40,11 @@ export interface BridgeMediaHub {
   readAloud(turnId: string): void;
   action(turnId: string, action: WebviewMediaAction): Promise<void>;
   wire(turn: MediaTurn): WireMediaTurn;
+}
+
+/** The chat's instruction files (chat/vscode/instructionFiles.ts): the chip's open and on/off. */
+export interface BridgeInstructions {
+  action(action: InstructionsAction, index: number): Promise<void>;
 }
 
 type WebviewMediaAction = Extract<WebviewMessage, { type: 'mediaAction' }>['action'];
@@ -71,6 +81,7 @@ export function wireFinish(turn: AssistantTurn, now: number): TurnFinish {
   if (turn.status === 'streaming') throw new Error('A streaming turn has not finished');
   const finish: TurnFinish = { turnId: turn.id, status: turn.status, model: turn.model, finishReason: turn.finishReason, usage: turn.usage ? { ...turn.usage } : null };
   if (turn.error) finish.error = wireError(turn.error, now);
+  if (turn.thoughtMs !== undefined) finish.thoughtMs = turn.thoughtMs;
   return finish;
 }
 
@@ -99,8 +110,9 @@ export class ChatWebviewBridge implements Disposable {
     private readonly clock: Clock,
     private readonly log: Logger,
     /** The next message's attachments (without it the chat sends text only), model comparison, and /image, /video, /speak. */
-    features: { context?: ChatContext; compare?: ChatCompare; hub?: BridgeMediaHub } = {},
+    features: { context?: ChatContext; compare?: ChatCompare; hub?: BridgeMediaHub; instructions?: BridgeInstructions } = {},
   ) {
+    this.instructions = features.instructions;
     this.context = features.context;
     this.compare = features.compare;
     this.hub = features.hub;
@@ -115,6 +127,7 @@ export class ChatWebviewBridge implements Disposable {
   private readonly context: ChatContext | undefined;
   private readonly compare: ChatCompare | undefined;
   private readonly hub: BridgeMediaHub | undefined;
+  private readonly instructions: BridgeInstructions | undefined;
 
   /** The webview went away (hidden or closed); nothing is posted until it is back. */
   /** Whether the page has loaded at least once (a page that never did will say `ready` itself). */
@@ -152,6 +165,10 @@ export class ChatWebviewBridge implements Disposable {
 
   postModels(models: ModelsState): void {
     this.send({ type: 'models', models });
+  }
+
+  postInstructions(instructions: InstructionsState): void {
+    this.send({ type: 'instructions', instructions });
   }
 
   /** Puts text in the chat input (appended to what is there), now or as soon as the webview is ready. */
@@ -237,6 +254,10 @@ export class ChatWebviewBridge implements Disposable {
         return this.copyTurn(message.turnId);
       case 'codeAction':
         return this.codeAction(message.action, message.code, message.lang);
+      case 'instructionsAction':
+        return this.instructions?.action(message.action, message.index);
+      case 'applyCode':
+        return this.applyCode(message.turnId, message.code, message.lang);
       case 'openLink':
         return this.openLink(message.href);
       case 'errorAction':
@@ -291,6 +312,8 @@ export class ChatWebviewBridge implements Disposable {
         return this.send({ type: 'turnFinished', finish: wireFinish(event.turn, now) });
       case 'turnsRemoved':
         return this.send({ type: 'turnsRemoved', fromIndex: event.fromIndex });
+      case 'waiting':
+        return this.send({ type: 'turnWaiting', turnId: event.turnId, waitMs: event.waitMs });
       case 'settings':
         return this.send({ type: 'settings', settings: event.settings });
       case 'title':
@@ -343,6 +366,14 @@ export class ChatWebviewBridge implements Disposable {
     if (action === 'copy') return this.workbench.copyText(code);
     if (action === 'insert') return this.workbench.insertAtCursor(code);
     return this.workbench.openInNewFile(code, language);
+  }
+
+  /** Apply: the block's path comes from the stored reply; what the user decided in the review is saved on it. */
+  private async applyCode(turnId: string, code: string, lang: string): Promise<void> {
+    const turn = turnId ? this.findTurn(turnId) : undefined;
+    const reply = turn?.role === 'assistant' ? turn : undefined;
+    const result = await this.workbench.applyCode({ code, info: (reply && fenceInfoFor(reply.content, code)) ?? lang, replyAt: reply?.createdAt });
+    if (result && reply) await this.controller.recordApply(reply.id, { ...result, at: this.clock.now() });
   }
 
   private async openLink(href: string): Promise<void> {

@@ -51,7 +51,8 @@ export class ChatEditors implements vscode.Disposable {
     await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.Beside });
   }
 
-  private targetEditor(): vscode.TextEditor | undefined {
+  /** The editor a code block goes into (Insert at Cursor, Apply): the active one, else the one used last, if visible. */
+  targetEditor(): vscode.TextEditor | undefined {
     const candidates = [vscode.window.activeTextEditor, this.lastEditor];
     return candidates.find((e) => e !== undefined && vscode.window.visibleTextEditors.includes(e)) ?? vscode.window.visibleTextEditors[0];
   }

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { GatewayConnection } from '../../gateway/connection';
 import { adviceFor } from '../../ui/core/errorAdvice';
-import type { ChatContextSettings, ChatDefaults } from '../../settings/settings';
+import type { ChatContextSettings, ChatDefaults, ReasoningSettings } from '../../settings/settings';
 import { ChatContext, type ContextWindow } from '../core/chatContext';
 import { ChatCompare } from '../core/chatCompare';
 import { WorkspaceContextProvider } from './context/workspaceContextProvider';
@@ -28,6 +28,8 @@ import { wireMediaTurn } from '../core/hub/wireMedia';
 import { branchFromSummary } from './summaryBranchCommand';
 import { ChatEditors } from './chatEditors';
 import { ChatExporter } from './chatExport';
+import { applyCodeBlock, defaultApplyDeps, type ApplyDeps } from './applyCode';
+import { PanelInstructions } from './instructionFiles';
 
 export interface ChatPanelManagerOptions {
   extensionUri: vscode.Uri;
@@ -39,6 +41,8 @@ export interface ChatPanelManagerOptions {
   chatDefaults: () => ChatDefaults;
   /** The context window used when the model list gives none, and the attachment size limit. */
   contextSettings?: () => ChatContextSettings;
+  /** How a chat's reasoning effort is sent, and the levels offered when the model list names none. */
+  reasoning?: () => ReasoningSettings;
   log: vscode.LogOutputChannel;
   clock: Clock;
   /** Images, speech and video jobs for /image, /speak and /video (the media and video features, as ports). */
@@ -59,6 +63,8 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   readonly exporter: ChatExporter;
   private readonly models: ChatModelList;
   private disposed = false;
+  /** How Apply finds the editor and asks the user; replaceable so tests can answer. */
+  applyDeps: ApplyDeps = defaultApplyDeps(() => this.editors.targetEditor());
   /** Opens an http(s) URL outside VS Code; replaceable so tests do not launch a browser. */
   openExternal: (url: string) => Promise<void> = async (url) => {
     await vscode.env.openExternal(vscode.Uri.parse(url, true));
@@ -66,7 +72,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
 
   constructor(private readonly options: ChatPanelManagerOptions) {
     this.store = options.store ?? createChatStore(options.storageFolder, options.clock, options.log);
-    this.models = new ChatModelList(options.models, (error) => adviceFor(error, { origin: this.options.connection.origin }).message);
+    this.models = new ChatModelList(options.models, (error) => adviceFor(error, { origin: this.options.connection.origin }).message, () => options.reasoning?.().levels);
     this.exporter = new ChatExporter({ clock: options.clock, media: options.media });
     this.subscriptions.push(
       this.models,
@@ -213,6 +219,8 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       gateway: () => this.options.connection.access(),
       defaultModel: () => this.defaultModel(),
       newId: () => randomUUID(),
+      instructions: (history): Promise<string | undefined> => instructions.systemContent(history),
+      effortFormat: () => this.options.reasoning?.().format ?? 'reasoning_effort',
     });
     const ports = this.options.media;
     const hub = ports ? new ChatMediaHub({ controller, ports, clock, newId: () => randomUUID(), log, checkLink: checkLinkThrough(this.options.connection) }) : undefined;
@@ -235,7 +243,9 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       warn: (message) => void vscode.window.showWarningMessage(message),
       pickModels: (current) => this.pickCompareModels(current),
     });
-    const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models.state, clock, log, { context, compare, hub: bridgeHub });
+    const instructions: PanelInstructions = new PanelInstructions({ post: (state) => bridge.postInstructions(state), pending: () => context.tray.attachments, turns: () => controller.session.turns, editor: () => this.editors.targetEditor() });
+    const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models.state, clock, log, { context, compare, hub: bridgeHub, instructions });
+    context.tray.onDidChange(() => void instructions.refresh());
     const panel = new ChatPanel(webviewPanel, controller, bridge, extensionUri, log, hub && ports && { roots: [vscode.Uri.file(ports.media.filesFolder)], origins: () => hub.playableOrigins(), onDidChangeSources: hub.onDidChangeSources });
     if (hub) panel.onDidDispose(() => hub.dispose());
     this.panels.add(panel);
@@ -244,12 +254,14 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       if (panel.panel.active) this.lastActive = panel;
     });
     panel.onDidDispose(() => {
+      instructions.dispose();
       compare.dispose();
       context.dispose();
       this.panels.delete(panel);
       if (this.lastActive === panel) this.lastActive = [...this.panels].at(-1);
     });
     bridge.onDidLoad(() => {
+      void instructions.refresh();
       // The catalog is shared: another chat or feature may have loaded the list already.
       if (this.models.known) void this.adoptDefaultModel();
       else if (!this.models.state.loading) void this.refreshModels();
@@ -298,6 +310,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       insertAtCursor: (code) => this.editors.insertAtCursor(code),
       openInNewFile: (code, language) => this.editors.openInNewFile(code, language),
       openExternal: (url) => this.openExternal(url),
+      applyCode: (request) => applyCodeBlock(request, this.applyDeps),
       runCommand: async (command, args) => {
         await vscode.commands.executeCommand(command, ...args);
       },

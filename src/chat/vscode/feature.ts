@@ -51,6 +51,7 @@ export const chatFeature = defineFeature({
       models,
       chatDefaults: () => settings().chat,
       contextSettings: () => settings().chatContext,
+      reasoning: () => settings().reasoning,
       log,
       clock,
       media: chatMedia(),

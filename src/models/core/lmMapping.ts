@@ -4,6 +4,8 @@ import type { ChatMessage, ChatRequest, ContentPart, ToolCall, ToolDefinition, W
 import { parseToolArguments } from '../../gateway/toolArguments';
 import type { CatalogModel } from './modelCatalog';
 import { CHARS_PER_TOKEN, TOKENS_PER_IMAGE, TOKENS_PER_MESSAGE } from '../../chatProtocol/attachments';
+import { effortFields, type ReasoningEffortFormat } from '../../gateway/reasoningEffort';
+import { effortSchemaFor, requestedEffort, type EffortSchema } from './lmReasoning';
 
 export type LmPart =
   | { readonly kind: 'text'; readonly value: string }
@@ -39,6 +41,8 @@ export interface LmChatInformation {
   readonly maxInputTokens: number;
   readonly maxOutputTokens: number;
   readonly capabilities: { readonly imageInput?: boolean; readonly toolCalling?: boolean | number };
+  /** Newer hosts: per-model options shown in the model picker (here, the reasoning effort; lmReasoning.ts). */
+  readonly configurationSchema?: EffortSchema;
 }
 
 /** The spec gives no context sizes; these apply unless the model list names its own. */
@@ -48,9 +52,12 @@ export const DEFAULT_MAX_OUTPUT_TOKENS = 8_192;
 const INPUT_LIMIT_FIELDS = ['max_input_tokens', 'context_length', 'context_window', 'max_context_length', 'max_model_len'];
 const OUTPUT_LIMIT_FIELDS = ['max_output_tokens', 'max_completion_tokens', 'max_tokens'];
 
-export function toChatInformation(model: CatalogModel): LmChatInformation {
+/** `effortLevels`: the levels of `modelGateway.reasoningEffortLevels`, for a model whose list entry names none. */
+export function toChatInformation(model: CatalogModel, effortLevels: readonly string[] = []): LmChatInformation {
   const version = model.created !== undefined ? String(model.created) : 'latest';
+  const schema = effortSchemaFor(model.raw, effortLevels);
   return {
+    ...(schema ? { configurationSchema: schema } : {}),
     id: model.id,
     name: model.id,
     family: model.id,
@@ -168,6 +175,9 @@ export interface ChatRequestInput {
   readonly tools?: readonly LmTool[];
   readonly toolMode: LmToolMode;
   readonly modelOptions?: Readonly<Record<string, unknown>>;
+  /** What the user chose in VS Code's model picker (newer hosts). */
+  readonly modelConfiguration?: Readonly<Record<string, unknown>>;
+  readonly effortFormat?: ReasoningEffortFormat;
 }
 
 export function toChatRequest(input: ChatRequestInput): ChatRequest {
@@ -179,6 +189,7 @@ export function toChatRequest(input: ChatRequestInput): ChatRequest {
     // The usage block at the end of the stream: the usage ledger counts VS Code's chat's tokens from it.
     stream_options: { include_usage: true },
     ...samplingFrom(input.modelOptions),
+    ...effortFields(requestedEffort(input.modelOptions, input.modelConfiguration), input.effortFormat),
     ...(tools.length > 0 ? { tools: toToolDefinitions(tools), tool_choice: toToolChoice(input.toolMode, tools) } : {}),
   };
 }

@@ -24,27 +24,41 @@ const SPEECH = new RegExp(`${WORD_START}(tts|speech)${WORD_END}`, 'i');
 const IMAGE = new RegExp(`${WORD_START}(image|images|img|dall-e|imagen|sdxl|stable-diffusion|flux|midjourney)${WORD_END}`, 'i');
 
 export function classifyModel(model: Pick<Model, 'id'> & Partial<Model>): ModelKind {
+  return explainKind(model).kind;
+}
+
+/** The kind, and why (one sentence, for Diagnose Models): the rule above that decided it. */
+export function explainKind(model: Pick<Model, 'id'> & Partial<Model>): { kind: ModelKind; why: string } {
   const explicit = explicitKind(model);
-  if (explicit) return explicit;
-  if (VIDEO.test(model.id) || (typeof model.owned_by === 'string' && VIDEO.test(model.owned_by))) return 'video';
-  if (OTHER_MODALITY.test(model.id)) return 'other';
-  if (SPEECH.test(model.id)) return 'speech';
-  if (IMAGE.test(model.id)) return 'image';
-  return 'chat';
+  // The word is the gateway's: only letters, digits and a few separators of it are repeated.
+  if (explicit) return { kind: explicit.kind, why: `The model list says so: \`${explicit.field}\` names "${explicit.word.slice(0, 40).replace(/[^a-z0-9 ._/-]/g, '?')}".` };
+  if (VIDEO.test(model.id)) return { kind: 'video', why: 'Its id names video (or a video family: sora, veo).' };
+  if (typeof model.owned_by === 'string' && VIDEO.test(model.owned_by)) return { kind: 'video', why: 'Its owner names video.' };
+  if (OTHER_MODALITY.test(model.id)) return { kind: 'other', why: 'Its id names a modality the extension does not use (embedding, transcription, audio, moderation, rerank…).' };
+  if (SPEECH.test(model.id)) return { kind: 'speech', why: 'Its id names speech (tts, speech).' };
+  if (IMAGE.test(model.id)) return { kind: 'image', why: 'Its id names images (image, dall-e, sdxl, flux…).' };
+  return { kind: 'chat', why: 'Neither the model list nor its id names another kind; an OpenAI-compatible gateway\'s models are taken as chat models.' };
 }
 
 const HINT_FIELDS = ['type', 'mode', 'modality', 'modalities', 'task', 'category', 'capabilities', 'endpoints', 'supported_endpoints', 'output_modalities'];
 
-/** The kind named by a gateway's own metadata, if it names exactly one. */
-function explicitKind(model: Partial<Model>): ModelKind | undefined {
-  const words = HINT_FIELDS.flatMap((field) => hintWords(model[field])).map((w) => w.toLowerCase());
+const KIND_RULES: ReadonlyArray<[ModelKind, (w: string) => boolean]> = [
+  ['video', (w) => w.includes('video')],
+  ['chat', (w) => /chat|completion|^text$|^text[-_ ]generation|llm/.test(w)],
+  ['other', (w) => /embed|moderation|rerank|transcri/.test(w)],
+  ['speech', (w) => /speech|tts/.test(w)],
+  ['image', (w) => /image/.test(w)],
+  ['other', (w) => /audio/.test(w)],
+];
+
+/** The kind named by a gateway's own metadata, if it names exactly one, with the field and word that named it. */
+function explicitKind(model: Partial<Model>): { kind: ModelKind; field: string; word: string } | undefined {
+  const words = HINT_FIELDS.flatMap((field) => hintWords(model[field]).map((w) => ({ field, word: w.toLowerCase() })));
   if (words.length === 0) return undefined;
-  if (words.some((w) => w.includes('video'))) return 'video';
-  if (words.some((w) => /chat|completion|^text$|^text[-_ ]generation|llm/.test(w))) return 'chat';
-  if (words.some((w) => /embed|moderation|rerank|transcri/.test(w))) return 'other';
-  if (words.some((w) => /speech|tts/.test(w))) return 'speech';
-  if (words.some((w) => /image/.test(w))) return 'image';
-  if (words.some((w) => /audio/.test(w))) return 'other';
+  for (const [kind, test] of KIND_RULES) {
+    const hit = words.find((w) => test(w.word));
+    if (hit) return { kind, ...hit };
+  }
   return undefined;
 }
 

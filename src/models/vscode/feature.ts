@@ -15,6 +15,7 @@ import { RememberedModels } from '../core/rememberedModels';
 export const MODEL_COMMANDS = {
   listModels: SHARED_COMMANDS.listModels,
   refreshModels: 'modelGateway.refreshModels',
+  diagnoseModels: 'modelGateway.diagnoseModels',
 } as const;
 
 export type ModelsNeeds = Pick<SharedServices, 'context' | 'log' | 'keys' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'>;
@@ -25,13 +26,13 @@ export const modelsFeature = defineFeature({
   views: [],
   activate({ context, log, keys, connection, clock, settings, register, testing }: ModelsNeeds): ModelCatalog {
     const models = new ModelCatalog(connection, clock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
-    const lmProvider = new GatewayChatModelProvider(models, connection, log);
+    const lmProvider = new GatewayChatModelProvider(models, connection, log, () => settings().reasoning);
     const modelCommands = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { ModelCommands } = require('./modelCommands') as typeof import('./modelCommands');
-      return new ModelCommands({ catalog: models, connection });
+      return new ModelCommands({ catalog: models, connection, settings });
     });
-    context.subscriptions.push(models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider));
+    context.subscriptions.push({ dispose: () => modelCommands.peek()?.dispose() }, models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider));
     lmProvider.announceRemembered();
     register(lazyCommands(MODEL_COMMANDS, () => modelCommands().handlers()));
     if (TEST_BUILD && testing) {
@@ -41,7 +42,7 @@ export const modelsFeature = defineFeature({
       testing.createModelsForTest = () => {
         const next = new GatewayConnection(settings().gateway, keys, createGatewayClient(log), clock, vscodeProxySetting());
         const catalog = new ModelCatalog(next, clock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
-        const provider = new GatewayChatModelProvider(catalog, next, log);
+        const provider = new GatewayChatModelProvider(catalog, next, log, () => settings().reasoning);
         return { connection: next, catalog, provider, dispose: () => [provider, catalog, next].forEach((d) => d.dispose()) };
       };
     }

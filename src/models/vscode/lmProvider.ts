@@ -9,6 +9,7 @@ import type { GatewayConnection } from '../../gateway/connection';
 import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
 import type { ChatDelta } from '../../gateway/types';
 import type { Logger } from '../../util/logger';
+import { DEFAULT_EFFORT_LEVELS, type ReasoningSettings } from '../../settings/settings';
 import { estimateTokens, toChatInformation, toChatRequest, toLmToolCalls, type LmChatInformation, type LmMessage, type LmPart } from '../core/lmMapping';
 import { ModelAnnouncer } from '../core/lmAnnouncer';
 import type { CatalogSnapshot, ModelCatalog } from '../core/modelCatalog';
@@ -28,6 +29,8 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     private readonly catalog: ModelCatalog,
     private readonly connection: Connection,
     private readonly log: Logger,
+    /** How a reasoning effort is sent, and the levels offered when the model list names none. */
+    private readonly reasoning: () => ReasoningSettings | undefined = () => undefined,
   ) {
     this.subscriptions = [
       catalog.onDidChange((snapshot) => this.announcer.onCatalog(snapshot) && this.changed.fire()),
@@ -51,8 +54,9 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
       // No request yet in this session: answer from memory, if a key is still stored (reading it sends nothing).
       snapshot = (await this.connection.access()).ok ? known : undefined;
       this.announcer.provide(snapshot, false);
-      this.log.info(`VS Code chat: ${chatModels(snapshot).length} chat models remembered from the last model list (no request).`);
-      return chatModels(snapshot);
+      const remembered = this.chatModels(snapshot);
+      this.log.info(`VS Code chat: ${remembered.length} chat models remembered from the last model list (no request).`);
+      return remembered;
     }
     try {
       snapshot = await this.catalog.load();
@@ -64,7 +68,12 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
       this.announcer.provide(snapshot, false);
       if (!options.silent) void vscode.window.showWarningMessage(`Model Gateway: ${advice.message}`);
     }
-    return chatModels(snapshot);
+    return this.chatModels(snapshot);
+  }
+
+  private chatModels(snapshot: CatalogSnapshot | undefined): LmChatInformation[] {
+    const levels = this.reasoning()?.levels ?? DEFAULT_EFFORT_LEVELS;
+    return (snapshot?.models ?? []).filter((m) => m.kind === 'chat').map((m) => toChatInformation(m, levels));
   }
 
   async provideLanguageModelChatResponse(
@@ -83,12 +92,16 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
       tools: options.tools,
       toolMode: options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto',
       modelOptions: options.modelOptions,
+      // Newer hosts pass the model picker's choices (the configuration schema above); older ones do not.
+      modelConfiguration: (options as { modelConfiguration?: Record<string, unknown> }).modelConfiguration,
+      effortFormat: this.reasoning()?.format,
     });
     const abort = new AbortController();
     const cancellation = token.onCancellationRequested(() => abort.abort());
     if (token.isCancellationRequested) abort.abort();
     try {
-      const result = await api.chat(request, { surface: 'vscode-chat', signal: abort.signal, onDelta: (delta) => reportText(delta, progress) });
+      const thinking = thinkingPart();
+      const result = await api.chat(request, { surface: 'vscode-chat', signal: abort.signal, onDelta: (delta) => reportText(delta, progress, thinking) });
       for (const call of toLmToolCalls(result.toolCalls)) progress.report(new vscode.LanguageModelToolCallPart(call.callId, call.name, call.input));
     } catch (error) {
       if (token.isCancellationRequested) throw new vscode.CancellationError();
@@ -117,11 +130,19 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
   }
 }
 
-function chatModels(snapshot: CatalogSnapshot | undefined): LmChatInformation[] {
-  return (snapshot?.models ?? []).filter((m) => m.kind === 'chat').map(toChatInformation);
+type ThinkingPartClass = new (value: string) => vscode.LanguageModelResponsePart;
+
+/**
+ * VS Code's thinking part, where the host has one (LanguageModelThinkingPart, not in this engine's typings): probed
+ * at run time. Without it the reasoning is left out: it is never sent as answer text.
+ */
+function thinkingPart(): ThinkingPartClass | undefined {
+  const candidate = (vscode as unknown as { LanguageModelThinkingPart?: unknown }).LanguageModelThinkingPart;
+  return typeof candidate === 'function' ? (candidate as ThinkingPartClass) : undefined;
 }
 
-function reportText(delta: ChatDelta, progress: vscode.Progress<vscode.LanguageModelResponsePart>): void {
+function reportText(delta: ChatDelta, progress: vscode.Progress<vscode.LanguageModelResponsePart>, thinking: ThinkingPartClass | undefined): void {
+  if (delta.reasoning && thinking) progress.report(new thinking(delta.reasoning));
   // A refusal is the model's answer too; VS Code has no part for it, so it is shown as text.
   const text = (delta.content ?? '') + (delta.refusal ?? '');
   if (text !== '') progress.report(new vscode.LanguageModelTextPart(text));

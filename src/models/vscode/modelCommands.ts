@@ -9,11 +9,16 @@ import type { GatewayConnection } from '../../gateway/connection';
 import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
 import { showAdvice } from '../../ui/vscode/notify';
 import type { CatalogSnapshot, ModelCatalog } from '../core/modelCatalog';
+import { diagnoseModels, diagnosisMarkdown, type ModelDiagnosis } from '../core/modelDiagnosis';
+import type { Settings } from '../../settings/settings';
+import { LM_VENDOR } from './lmProvider';
+import { ModelReportView } from './modelReportView';
 import { ACTION_TITLES, buildModelList, summarizeModels, type DefaultModels, type ModelAction, type ModelListEntry, type ModelListGroup } from '../core/modelList';
 
 export interface ModelCommandDeps {
   catalog: ModelCatalog;
   connection: GatewayConnection;
+  settings: () => Settings;
 }
 
 const ACTION_ICONS: Record<ModelAction, string> = { startChat: 'comment-discussion', setDefaultChat: 'star-empty', setDefaultImage: 'star-empty', setDefaultSpeech: 'star-empty', copyId: 'copy' };
@@ -33,14 +38,51 @@ interface ActionButton extends vscode.QuickInputButton {
   action: ModelAction;
 }
 
-export class ModelCommands {
+export class ModelCommands implements vscode.Disposable {
+  private report: ModelReportView | undefined;
+
   constructor(private readonly deps: ModelCommandDeps) {}
 
   handlers(): HandlersFor<typeof MODEL_COMMANDS> {
     return {
       listModels: () => this.listModels(),
       refreshModels: () => this.refreshModels(),
+      diagnoseModels: () => this.diagnoseModels(),
     };
+  }
+
+  /**
+   * For each model: its kind and why, whether VS Code's model picker has it (asked of VS Code itself) and why not,
+   * its context window and prices, what is sent to it; as a read-only report. Resolves with what it shows.
+   */
+  async diagnoseModels(): Promise<ModelDiagnosis[] | undefined> {
+    if (!(await this.ensureConfigured())) return undefined;
+    const origin = this.deps.connection.origin ?? 'the gateway';
+    try {
+      const snapshot = await vscodeUserInterface.withProgress(`Loading models from ${origin}…`, () => this.deps.catalog.load({ force: true }));
+      if (!snapshot) return undefined;
+      const inPicker = await vscode.lm.selectChatModels({ vendor: LM_VENDOR }).then(
+        (models) => new Set(models.map((m) => m.id)),
+        () => undefined,
+      );
+      const settings = this.deps.settings();
+      const diagnoses = diagnoseModels(snapshot, {
+        inPicker,
+        reasoning: settings.reasoning,
+        panelContextWindow: settings.chatContext.contextWindow,
+        paths: settings.gateway.paths ?? { images: '/images/generations', speech: '/audio/speech' },
+        defaults: this.defaultModels(),
+      });
+      await (this.report ??= new ModelReportView()).show(diagnosisMarkdown(origin, diagnoses, snapshot.remembered === true));
+      return diagnoses;
+    } catch (error) {
+      void showAdvice(adviceFor(error, { origin: this.deps.connection.origin }));
+      return undefined;
+    }
+  }
+
+  dispose(): void {
+    this.report?.dispose();
   }
 
   /** Shows the quick pick at once, busy until the list is there. Resolves with what it shows once loaded. */

@@ -1,7 +1,8 @@
 // UI adapter: one status bar item for the connection: no key, connected, unauthorized, rate limited (with a
-// countdown) or offline. Clicking it opens a menu with the actions that fit the state.
+// countdown), slowing down before a rate limit, or offline. Clicking it opens a menu with the actions that fit the state.
 import * as vscode from 'vscode';
 import type { ConnectionState, GatewayConnection } from '../../gateway/connection';
+import type { PaceNews } from '../../gateway/pacer';
 import { SHARED_COMMANDS } from '../core/commandIds';
 
 interface Look {
@@ -10,8 +11,22 @@ interface Look {
   background?: vscode.ThemeColor;
 }
 
-export function describeState(state: ConnectionState, now: number): Look {
+/** Seconds until `at`, never below 0. */
+function secondsTo(at: number, now: number): number {
+  return Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** "slowing down: 3 requests left, resets in 40 s", while the gateway's budget is below a tenth. */
+export function slowingText(pace: Extract<PaceNews, { kind: 'slowing' }>, now: number): string {
+  return `slowing down: ${pace.left.toLocaleString('en-US')} ${pace.left === 1 ? pace.unit.slice(0, -1) : pace.unit} left, resets in ${secondsTo(pace.resetAt, now)} s`;
+}
+
+export function describeState(state: ConnectionState, now: number, pace?: PaceNews): Look {
   const host = 'origin' in state ? new URL(state.origin).host : '';
+  if (pace?.kind === 'slowing' && (state.kind === 'connected' || state.kind === 'unknown')) {
+    const text = slowingText(pace, now);
+    return { text: `$(watch) Gateway: ${text}`, tooltip: `Model Gateway: ${host} is nearly at its rate limit, ${text}. Background work waits its turn; your requests go first.`, background: new vscode.ThemeColor('statusBarItem.warningBackground') };
+  }
   switch (state.kind) {
     case 'no-url':
       return { text: '$(plug) Gateway: not set', tooltip: 'Model Gateway: no gateway URL is set. Click to set it.' };
@@ -26,7 +41,7 @@ export function describeState(state: ConnectionState, now: number): Look {
     case 'forbidden':
       return { text: '$(error) Gateway: forbidden', tooltip: `Model Gateway: ${state.message}`, background: new vscode.ThemeColor('statusBarItem.errorBackground') };
     case 'rate-limited': {
-      const seconds = Math.max(0, Math.ceil((state.until - now) / 1000));
+      const seconds = secondsTo(state.until, now);
       return { text: `$(watch) Gateway: rate limited ${seconds}s`, tooltip: `Model Gateway: rate limited by ${host}; requests resume in ${seconds} s.`, background: new vscode.ThemeColor('statusBarItem.warningBackground') };
     }
     case 'offline':
@@ -64,7 +79,8 @@ export class ConnectionStatusBar implements vscode.Disposable {
   constructor(private readonly connection: GatewayConnection) {
     this.item.name = 'Model Gateway';
     this.item.command = SHARED_COMMANDS.showStatusMenu;
-    this.subscription = new vscode.Disposable(connection.onDidChangeState(() => this.render()).dispose);
+    const subscriptions = [connection.onDidChangeState(() => this.render()), connection.onDidChangePace(() => this.render())];
+    this.subscription = new vscode.Disposable(() => subscriptions.forEach((s) => s.dispose()));
     this.render();
     this.item.show();
   }
@@ -81,18 +97,19 @@ export class ConnectionStatusBar implements vscode.Disposable {
 
   private render(): void {
     const state = this.connection.state;
-    const look = describeState(state, Date.now());
+    const pace = this.connection.pace;
+    const look = describeState(state, Date.now(), pace);
     this.item.text = look.text;
     this.item.tooltip = look.tooltip;
     this.item.backgroundColor = look.background;
     this.item.accessibilityInformation = { label: look.tooltip };
-    if (state.kind === 'rate-limited' && state.until > Date.now()) this.startCountdown();
+    if ((state.kind === 'rate-limited' && state.until > Date.now()) || pace?.kind === 'slowing') this.startCountdown();
     else this.stopCountdown();
   }
 
   private startCountdown(): void {
     if (this.countdown) return;
-    // Ticks only while rate limited, to count down; the connection itself ends the state when the wait is over.
+    // Ticks only while rate limited or slowing down, to count down; the pacer itself ends either when its time is up.
     this.countdown = setInterval(() => this.render(), 1000);
   }
 

@@ -111,7 +111,7 @@ export class JobStore implements Disposable {
     this.scheduler = new PollScheduler({
       ...options.scheduler,
       clock: this.clock,
-      poll: (target, signal, onRetryAfter) => this.apiFor(target.origin).getVideo(target.id, { signal, maxRetries: 0, onRetryAfter }),
+      poll: (target, signal, onRetryAfter) => this.apiFor(target.origin).getVideo(target.id, { signal, maxRetries: 0, onRetryAfter, pace: 'background' }),
     });
     this.onDidChangePause = this.scheduler.onDidChangePause;
     this.onAuthRequired = this.scheduler.onAuthRequired;

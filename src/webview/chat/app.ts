@@ -13,7 +13,9 @@ import { SettingsView } from './settingsView';
 import { AssistantTurnView, NewerTurnView, usageText, UserTurnView, type TurnContext } from './turnViews';
 import { MediaTurnView } from './mediaTurnView';
 import { OlderTurns } from './olderTurns';
-import { parseSlash } from '../../chatProtocol/slash';
+import { parseSlash, SLASH_COMMANDS } from '../../chatProtocol/slash';
+import { expandPrompt, type PromptCommand } from '../../chatProtocol/instructions';
+import { InstructionsChip } from './instructionsChip';
 
 export interface HostChannel {
   post(message: WebviewMessage): void;
@@ -50,6 +52,8 @@ export class ChatApp {
   private readonly sessionUsage = el('span', { class: 'session-usage' });
   private readonly settingsToggle: HTMLButtonElement;
   private readonly context: TurnContext;
+  private readonly instructionsChip: InstructionsChip;
+  private prompts: readonly PromptCommand[] = [];
   private readonly protocolError = new ProtocolErrorBanner(() => this.host.post({ type: 'resync' }));
 
   private historyRendering: LazyRendering;
@@ -76,7 +80,9 @@ export class ChatApp {
       () => host.post({ type: 'refreshModels' }),
     );
     this.composer = new Composer({
-      send: (text) => {
+      send: (typed) => {
+        // A prompt file's command sends the prompt's text (and what follows the command).
+        const text = expandPrompt(typed, this.prompts, SLASH_COMMANDS.map((c) => c.name));
         const slash = parseSlash(text);
         if (slash && !slash.ok) {
           this.composer.showProblem(slash.problem);
@@ -99,6 +105,8 @@ export class ChatApp {
     });
     this.contextBar = new ContextBar(this.composer.textArea, { post: (m) => host.post(m), notify: (text) => this.announcer.say(text), hasHistory: () => this.views.length > 0 || (this.olderTurns?.turns.length ?? 0) > 0 });
     this.composer.root.prepend(this.contextBar.root);
+    this.instructionsChip = new InstructionsChip((m) => host.post(m));
+    this.composer.root.prepend(this.instructionsChip.root);
     this.compareView = new CompareView(this.context, (question) => {
       if (this.composer.textArea.value.trim() === '') this.composer.appendDraft(question);
     });
@@ -183,6 +191,9 @@ export class ChatApp {
         this.updateSessionUsage();
         return;
       }
+      case 'turnWaiting':
+        this.assistantView(message.turnId)?.setWaiting(message.waitMs ?? undefined);
+        return;
       case 'turnsRemoved':
         this.olderTurns?.buildAll(); // fromIndex counts every turn
         for (const view of this.views.splice(message.fromIndex)) view.dispose();
@@ -201,6 +212,10 @@ export class ChatApp {
         return this.contextBar.set(message.context);
       case 'compare':
         return this.compareView.set(message.compare);
+      case 'instructions':
+        this.prompts = message.instructions.prompts;
+        this.composer.setPrompts(this.prompts);
+        return this.instructionsChip.update(message.instructions);
     }
   }
 

@@ -2,6 +2,7 @@
 // empty box edits the last message.
 import { el, icon, textButton } from './dom';
 import { SlashMenu } from './slashMenu';
+import type { PromptCommand } from '../../chatProtocol/instructions';
 
 export interface ComposerHandlers {
   /** False keeps the text in the box (the message was held back). */
@@ -43,6 +44,10 @@ export class Composer {
       this.showProblem(undefined);
       if (!this.editing) handlers.draftChanged?.(this.input.value);
     });
+  }
+
+  setPrompts(prompts: readonly PromptCommand[]): void {
+    this.slashMenu.setPrompts(prompts);
   }
 
   get textArea(): HTMLTextAreaElement {

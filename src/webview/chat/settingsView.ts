@@ -4,6 +4,7 @@ import { LIMITS, type ChatSettings, type Sampling } from '../../chatProtocol/ses
 import type { ModelsState } from '../../chatProtocol/messages';
 import { el, iconButton } from './dom';
 import { MediaModelsView } from './mediaModelsView';
+import { EffortView } from './effortView';
 
 type SamplingMode = Sampling['mode'];
 
@@ -35,6 +36,7 @@ export class SettingsView {
   private readonly jsonMode = el('input', { attrs: { type: 'checkbox' } });
   private readonly problem = el('div', { class: 'settings-problem', hidden: true, attrs: { role: 'alert' } });
   private readonly mediaModels = new MediaModelsView(() => this.emit());
+  private readonly effort = new EffortView(() => this.emit());
   private settings: ChatSettings | undefined;
   private models: ModelsState = { models: [], loading: false };
 
@@ -42,8 +44,11 @@ export class SettingsView {
     private readonly onChange: (settings: ChatSettings) => void,
     onRefreshModels: () => void,
   ) {
-    this.modelSelect.addEventListener('change', () => this.emit());
-    this.modelPicker = el('div', { class: 'model-picker' }, this.modelSelect, iconButton('refresh', 'Reload the model list', onRefreshModels), this.modelsProblem);
+    this.modelSelect.addEventListener('change', () => {
+      this.effort.setLevels(this.models.efforts?.[this.modelSelect.value] ?? []);
+      this.emit();
+    });
+    this.modelPicker = el('div', { class: 'model-picker' }, this.modelSelect, this.effort.root, iconButton('refresh', 'Reload the model list', onRefreshModels), this.modelsProblem);
 
     const name = uid('sampling');
     const radio = (mode: SamplingMode) => el('input', { attrs: { type: 'radio', name, value: mode } });
@@ -96,6 +101,7 @@ export class SettingsView {
     this.stop.value = settings.stop.join('\n');
     this.jsonMode.checked = settings.jsonMode;
     this.mediaModels.set(settings.mediaModels ?? { image: '', video: '', speech: '' });
+    this.effort.set(settings.reasoningEffort);
     this.showProblem(undefined);
     this.renderModels();
   }
@@ -117,6 +123,7 @@ export class SettingsView {
     this.modelsProblem.hidden = !this.models.error;
     this.modelsProblem.textContent = this.models.error ?? '';
     this.mediaModels.setLists(this.models.media);
+    this.effort.setLevels(this.models.efforts?.[current] ?? []);
   }
 
   private setSamplingInput(mode: SamplingMode, value: number | undefined): void {
@@ -154,7 +161,10 @@ export class SettingsView {
     const stop = this.stop.value.split('\n').map((s) => s.replace(/\r$/, '')).filter((s) => s !== '');
     if (stop.length > LIMITS.stopSequences) return `Stop sequences: at most ${LIMITS.stopSequences}.`;
     if (stop.some((s) => s.length > LIMITS.stopLength)) return `Stop sequences: each at most ${LIMITS.stopLength} characters.`;
-    return { model: this.modelSelect.value, systemPrompt: this.systemPrompt.value, sampling, maxTokens, stop, jsonMode: this.jsonMode.checked, mediaModels: this.mediaModels.value() };
+    const settings: ChatSettings = { model: this.modelSelect.value, systemPrompt: this.systemPrompt.value, sampling, maxTokens, stop, jsonMode: this.jsonMode.checked, mediaModels: this.mediaModels.value() };
+    const effort = this.effort.value();
+    if (effort !== undefined) settings.reasoningEffort = effort;
+    return settings;
   }
 
   private emit(): void {

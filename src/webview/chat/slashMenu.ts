@@ -1,15 +1,25 @@
 // The slash menu under the chat input: typing "/" lists the commands; Up/Down choose, Enter or Tab complete, Escape
 // closes. A combobox with a listbox popup (ARIA 1.2): focus stays in the input, the active option is announced
 // through aria-activedescendant.
-import { slashCompletions, type SlashCommand } from '../../chatProtocol/slash';
+import { slashCompletions } from '../../chatProtocol/slash';
+import { promptCompletions, type PromptCommand } from '../../chatProtocol/instructions';
 import { el } from './dom';
 
 let menus = 0;
 
+/** A built-in command, or a prompt file's (its text replaces the input when chosen, to read and send). */
+interface MenuItem {
+  name: string;
+  argument: string;
+  description: string;
+  prompt?: string;
+}
+
 export class SlashMenu {
   readonly root: HTMLElement;
   private readonly list: HTMLElement;
-  private options: SlashCommand[] = [];
+  private options: MenuItem[] = [];
+  private prompts: readonly PromptCommand[] = [];
   private active = 0;
   private readonly id = `slash-menu-${++menus}`;
 
@@ -22,6 +32,11 @@ export class SlashMenu {
     input.setAttribute('aria-expanded', 'false');
     input.addEventListener('input', () => this.refresh());
     input.addEventListener('blur', () => this.close());
+  }
+
+  /** The workspace's prompt files, offered after the built-in commands. */
+  setPrompts(prompts: readonly PromptCommand[]): void {
+    this.prompts = prompts;
   }
 
   get open(): boolean {
@@ -55,8 +70,9 @@ export class SlashMenu {
   }
 
   private refresh(): void {
-    const found = slashCompletions(this.input.value);
-    if (!found) return this.close();
+    const prompts = promptCompletions(this.input.value, this.prompts).map((p) => ({ name: p.name, argument: '', description: p.description, prompt: p.text }));
+    const found: MenuItem[] = [...(slashCompletions(this.input.value) ?? []), ...prompts];
+    if (found.length === 0) return this.close();
     this.options = found;
     this.active = Math.min(this.active, found.length - 1);
     this.render();
@@ -69,7 +85,7 @@ export class SlashMenu {
           'li',
           { class: `slash-option${index === this.active ? ' active' : ''}`, attrs: { id: `${this.id}-${command.name}`, role: 'option', 'aria-selected': String(index === this.active) } },
           el('span', { class: 'slash-name', text: `/${command.name}` }),
-          el('span', { class: 'slash-argument', text: ` ${command.argument}` }),
+          el('span', { class: 'slash-argument', text: command.argument ? ` ${command.argument}` : '' }),
           el('span', { class: 'slash-description', text: command.description }),
         );
         // mousedown, not click: the input must keep focus (a blur would close the menu first).
@@ -90,11 +106,13 @@ export class SlashMenu {
     this.render();
   }
 
-  private choose(command: SlashCommand | undefined): void {
+  private choose(command: MenuItem | undefined): void {
     if (!command) return;
-    this.input.value = `/${command.name} `;
+    this.input.value = command.prompt ?? `/${command.name} `;
     this.input.setSelectionRange(this.input.value.length, this.input.value.length);
     this.close();
+    // The composer keeps the draft and the context meter follows what the input now holds.
+    if (command.prompt !== undefined) this.input.dispatchEvent(new Event('input'));
   }
 
   close(): void {

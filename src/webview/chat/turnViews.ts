@@ -3,6 +3,7 @@
 import { applyDelta, NEWER_TURN_TEXT, oldestTurnsText, type AssistantTurn, type TokenUsage } from '../../chatProtocol/session';
 import type { WireNewerTurn, WireUserTurn } from '../../chatProtocol/messages';
 import { sentChips } from './attachments';
+import { thinkingSummary } from '../../chatProtocol/thinking';
 import { StreamingMarkdown, type FrameScheduler } from '../markdown';
 import type { TurnFinish, WebviewMessage, WireAssistantTurn, WireTurnError } from '../../chatProtocol/messages';
 import type { Announcer } from './announcer';
@@ -37,7 +38,7 @@ export function usageText(usage: TokenUsage): string {
  * `announce`: whether finished blocks are read out now (none for a view that is never announced: the plain text of
  * each block is not even made). `deferred`: a history view's scheduler (it follows the bottom itself, once per slice).
  */
-export function markdownFor(container: HTMLElement, context: TurnContext, announce: (() => boolean) | undefined, deferred?: FrameScheduler): StreamingMarkdown {
+export function markdownFor(container: HTMLElement, context: TurnContext, announce: (() => boolean) | undefined, deferred?: FrameScheduler, turnId = ''): StreamingMarkdown {
   return new StreamingMarkdown(container, {
     scheduler: deferred,
     onBlockCompleted: announce
@@ -47,6 +48,8 @@ export function markdownFor(container: HTMLElement, context: TurnContext, announ
       : undefined,
     onLinkActivated: (href) => context.post({ type: 'openLink', href }),
     onCodeAction: (action, code, lang) => {
+      // Apply names the reply: the host takes the block's path from the stored reply and records the outcome on it.
+      if (action === 'apply') return code === '' ? undefined : context.post({ type: 'applyCode', turnId, code, lang });
       context.post({ type: 'codeAction', action, code, lang });
       if (action === 'copy') context.announcer.say('Code copied.');
     },
@@ -117,6 +120,9 @@ export class AssistantTurnView {
   private readonly modelBadge = el('span', { class: 'model-badge' });
   private readonly regenerateButton: HTMLButtonElement;
   private countdown: ReturnType<typeof setInterval> | undefined;
+  /** When the request waiting for the gateway's rate limit goes (webview clock), and the ticker counting down to it. */
+  private sendsAt: number | undefined;
+  private waitTicker: ReturnType<typeof setInterval> | undefined;
   private error: WireTurnError | undefined;
   /** When Retry becomes possible (webview clock), counted from when the error arrived. */
   private retryDeadline: number | undefined;
@@ -161,8 +167,8 @@ export class AssistantTurnView {
     this.history = !live && wire.status !== 'streaming';
     this.reasoning = markdownFor(reasoningBody, context, undefined, this.history ? context.deferRendering(reasoningBody, wire.reasoning) : undefined);
     this.content = this.history
-      ? markdownFor(this.contentBox, context, undefined, context.deferRendering(this.contentBox, wire.content, this.root))
-      : markdownFor(this.contentBox, context, () => this.live);
+      ? markdownFor(this.contentBox, context, undefined, context.deferRendering(this.contentBox, wire.content, this.root), wire.id)
+      : markdownFor(this.contentBox, context, () => this.live, undefined, wire.id);
     // History is rendered silently; only text arriving from now on is announced.
     this.applyDelta({
       turnId: wire.id,
@@ -172,7 +178,7 @@ export class AssistantTurnView {
       toolCalls: wire.toolCalls.map((c, index) => ({ index, id: c.id, name: c.name, at: 0, arguments: c.arguments })),
     });
     this.live = live;
-    if (wire.status !== 'streaming') this.finish({ turnId: wire.id, status: wire.status, model: wire.model, finishReason: wire.finishReason, usage: wire.usage, error }, false);
+    if (wire.status !== 'streaming') this.finish({ turnId: wire.id, status: wire.status, model: wire.model, finishReason: wire.finishReason, usage: wire.usage, thoughtMs: wire.thoughtMs, error }, false);
     else this.renderStatus();
   }
 
@@ -205,11 +211,23 @@ export class AssistantTurnView {
     return !applied.gap;
   }
 
+  /** The request waits `waitMs` more for the gateway's rate limit (undefined: it was sent); Stop cancels it. */
+  setWaiting(waitMs: number | undefined): void {
+    const was = this.sendsAt;
+    this.sendsAt = waitMs === undefined ? undefined : Date.now() + waitMs;
+    if (this.waitTicker !== undefined) clearInterval(this.waitTicker);
+    this.waitTicker = this.sendsAt === undefined ? undefined : setInterval(() => this.renderStatus(), 1000);
+    if (was === undefined && waitMs !== undefined) this.context.announcer.say(`Waiting for the gateway's rate limit: sending in ${Math.ceil(waitMs / 1000)} seconds.`);
+    this.renderStatus();
+  }
+
   finish(finish: TurnFinish, announce = true): void {
+    if (this.sendsAt !== undefined) this.setWaiting(undefined);
     this.turn.status = finish.status;
     this.turn.model = finish.model;
     this.turn.finishReason = finish.finishReason;
     this.turn.usage = finish.usage;
+    this.turn.thoughtMs = finish.thoughtMs;
     this.error = finish.error;
     this.retryDeadline = finish.error?.retryInMs ? Date.now() + finish.error.retryInMs : undefined;
     // The rest is rendered over the next frames (a reply that streamed faster than it rendered would otherwise end
@@ -238,6 +256,7 @@ export class AssistantTurnView {
 
   dispose(): void {
     this.stopCountdown();
+    if (this.waitTicker !== undefined) clearInterval(this.waitTicker);
     this.content.dispose();
     this.reasoning.dispose();
     this.root.remove();
@@ -255,11 +274,14 @@ export class AssistantTurnView {
     this.root.setAttribute('aria-busy', String(status === 'streaming'));
     this.modelBadge.textContent = this.turn.model;
     this.modelBadge.hidden = this.turn.model === '';
-    this.reasoningLabel.textContent = status === 'streaming' && this.turn.content === '' && this.turn.reasoning !== '' ? 'Thinking…' : 'Reasoning';
+    this.reasoningLabel.textContent = thinkingSummary(this.turn);
     this.statusBox.replaceChildren();
     this.statusBox.className = `turn-status status-${status}`;
     const hasOutput = this.turn.content !== '' || this.turn.reasoning !== '' || this.turn.refusal !== '' || this.turn.toolCalls.length > 0;
-    if (status === 'streaming' && !hasOutput) this.statusBox.append(icon('loading codicon-modifier-spin'), el('span', { text: 'Waiting for the reply…' }));
+    if (status === 'streaming' && !hasOutput && this.sendsAt !== undefined) {
+      const seconds = Math.max(0, Math.ceil((this.sendsAt - Date.now()) / 1000));
+      this.statusBox.append(icon('watch'), el('span', { class: 'pace-wait', text: `Waiting for the gateway's rate limit: sending in ${seconds} s. Stop cancels it.` }));
+    } else if (status === 'streaming' && !hasOutput) this.statusBox.append(icon('loading codicon-modifier-spin'), el('span', { text: 'Waiting for the reply…' }));
     else if (status === 'stopped') this.statusBox.append(icon('debug-stop'), el('span', { text: 'Stopped. The text above is what arrived before you stopped the reply.' }));
     else if (status === 'interrupted') this.statusBox.append(icon('debug-disconnect'), el('span', { text: 'Interrupted. The text above is what arrived before the reply was cut off.' }));
     else if (status === 'complete' && this.turn.finishReason === 'length') this.statusBox.append(icon('warning'), el('span', { text: 'Cut off at the max_tokens limit.' }));
@@ -301,7 +323,7 @@ export class AssistantTurnView {
     this.content.dispose();
     this.contentBox.replaceChildren();
     const source = `\`\`\`json\n${text}\n\`\`\`\n`;
-    this.content = markdownFor(this.contentBox, this.context, undefined, this.history ? this.context.deferRendering(this.contentBox, source, this.root) : undefined);
+    this.content = markdownFor(this.contentBox, this.context, undefined, this.history ? this.context.deferRendering(this.contentBox, source, this.root) : undefined, this.turn.id);
     this.content.append(source);
     if (this.history) void this.content.finish();
     else this.content.end();

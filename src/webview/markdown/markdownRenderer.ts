@@ -152,6 +152,7 @@ export function renderCodeShell(lang: string, codeHtml: string): string {
     codeButton('copy', 'Copy', 'copy') +
     codeButton('insert', 'Insert at Cursor', 'insert') +
     codeButton('new-file', 'Open in New File', 'new-file') +
+    codeButton('apply', 'Apply (review the change first)', 'diff') +
     `</div><pre><code class="hljs${langClass}">${codeHtml}</code></pre></div>\n`
   );
 }

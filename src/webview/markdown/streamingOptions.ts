@@ -2,7 +2,7 @@
 import type { MarkdownRenderer } from './markdownRenderer';
 import type { FrameScheduler } from './frameScheduler';
 
-export type CodeAction = 'copy' | 'insert' | 'new-file';
+export type CodeAction = 'copy' | 'insert' | 'new-file' | 'apply';
 
 export interface StreamingMarkdownOptions {
   /** Called once per block when it becomes final, with its plain text (for a screen-reader live region). */

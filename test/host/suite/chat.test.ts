@@ -355,18 +355,31 @@ describe('chat panel (issue: chat)', function () {
     assert.equal((await recorder.finish(mark)).status, 'complete');
   });
 
-  it('429: the reply fails with the wait to count down, and Retry succeeds', async () => {
+  it('429: the reply fails with the wait to count down, and Retry before it is over waits, unsent, until stopped', async () => {
     const recorder = await openChat();
-    sim.force429(90, 1); // longer than the client waits by itself, so the panel gets the error at once
-    let mark = recorder.mark();
-    await recorder.send({ type: 'send', text: '[echo] hello' });
-    const finish = await recorder.finish(mark);
-    assert.equal(finish.status, 'failed');
-    assert.equal(finish.error?.kind, 'rate_limit');
-    assert.ok(finish.error?.retryInMs !== undefined && finish.error.retryInMs > 80_000 && finish.error.retryInMs <= 90_000, String(finish.error?.retryInMs));
-    mark = recorder.mark();
-    await recorder.send({ type: 'regenerate' });
-    assert.equal((await recorder.finish(mark)).status, 'complete');
+    // Under a key of its own: the gateway's wait holds every request made with that key (issue 24's pacing), and
+    // this suite's other tests use the usual one.
+    await vscode.commands.executeCommand('modelGateway.setApiKey', sim.keys.restricted);
+    try {
+      sim.force429(90, 1, '/v1/chat/completions'); // longer than the client waits by itself: the panel gets the error at once
+      let mark = recorder.mark();
+      await recorder.send({ type: 'send', text: '[echo] hello' });
+      const finish = await recorder.finish(mark);
+      assert.equal(finish.status, 'failed');
+      assert.equal(finish.error?.kind, 'rate_limit');
+      assert.ok(finish.error?.retryInMs !== undefined && finish.error.retryInMs > 80_000 && finish.error.retryInMs <= 90_000, String(finish.error?.retryInMs));
+      const sent = chatRequests(sim).length;
+      mark = recorder.mark();
+      await recorder.send({ type: 'regenerate' });
+      const waiting = await until(() => recorder.since(mark).find((m) => m.type === 'turnWaiting' && m.waitMs !== null), 'the countdown to the end of the wait');
+      assert.ok(waiting.type === 'turnWaiting' && waiting.waitMs! > 80_000 && waiting.waitMs! <= 90_000, JSON.stringify(waiting));
+      assert.equal(chatRequests(sim).length, sent, 'nothing is sent before the gateway\'s wait is over');
+      await recorder.send({ type: 'stop' });
+      assert.equal((await recorder.finish(mark)).status, 'stopped');
+      assert.equal(chatRequests(sim).length, sent);
+    } finally {
+      await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey);
+    }
   });
 
   it('a stream dropped halfway keeps its text, marked interrupted, and Retry asks again', async () => {

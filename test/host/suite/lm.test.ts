@@ -162,6 +162,30 @@ describe('gateway models in VS Code chat (vscode.lm provider)', function () {
     }
   });
 
+  it('forwards modelOptions.reasoning_effort only when asked, and keeps <think> reasoning out of the answer text', async () => {
+    const chat = await gatewayModel('model-5.2');
+    const ask = async (options: vscode.LanguageModelChatRequestOptions) => {
+      sim.clearLog();
+      const response = await chat.sendRequest([vscode.LanguageModelChatMessage.User('[think] [echo] Why is the sky blue?')], options);
+      let text = '';
+      let thought = '';
+      const ThinkingPart = (vscode as unknown as { LanguageModelThinkingPart?: new (...args: never[]) => { value: string | string[] } }).LanguageModelThinkingPart;
+      for await (const part of response.stream) {
+        if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+        else if (ThinkingPart && part instanceof ThinkingPart) thought += ([] as string[]).concat(part.value).join('');
+      }
+      return { text, thought, hasThinkingPart: ThinkingPart !== undefined, body: chatRequests(sim)[0].body as Record<string, unknown> };
+    };
+    const plain = await ask({});
+    assert.equal(plain.text, 'Why is the sky blue?', 'the reasoning (sent inline as <think>…</think>) is not answer text');
+    assert.equal('reasoning_effort' in plain.body, false, 'nothing is sent when no effort is asked for');
+    const high = await ask({ modelOptions: { reasoning_effort: 'high' } });
+    assert.equal(high.body.reasoning_effort, 'high');
+    assert.equal(high.text, 'Why is the sky blue?');
+    // Where the host has a thinking part, the reasoning arrives through it.
+    if (high.hasThinkingPart) assert.match(high.thought, /The user asks about .* Effort: high\./);
+  });
+
   it('reports the gateway\'s error to the caller', async () => {
     const chat = await gatewayModel('model-k3');
     await assert.rejects(

@@ -19,7 +19,8 @@ describe('ChatModelList', () => {
     source = new FakeSource();
     gateway = source.gateway as ManualGateway;
     catalog = new ModelCatalog(source, new FakeClock());
-    list = new ChatModelList(catalog, (error) => `failed: ${String(error)}`);
+    // No levels from the setting: only what the gateway says gives a model reasoning effort levels.
+    list = new ChatModelList(catalog, (error) => `failed: ${String(error)}`, () => []);
     states = [];
     drops = 0;
     list.onDidChange((s) => states.push(s));
@@ -29,6 +30,22 @@ describe('ChatModelList', () => {
   afterEach(() => {
     list.dispose();
     catalog.dispose();
+  });
+
+  it('gives each chat model its reasoning effort levels: the gateway\'s, else the setting\'s, none when the gateway excludes them', async () => {
+    const withSetting = new ChatModelList(catalog, String, () => ['quick', 'deep']);
+    const loading = catalog.load();
+    await flush();
+    gateway.answer([
+      model('model-r', { reasoning_effort_levels: ['low', 'high', 'low', 'not a level!'] }),
+      model('model-p', { supported_parameters: ['temperature', 'reasoning_effort'] }),
+      model('model-x', { supported_parameters: ['temperature'] }),
+      model('model-k3'),
+    ]);
+    await loading;
+    assert.deepEqual(withSetting.state.efforts, { 'model-r': ['low', 'high'], 'model-p': ['quick', 'deep'], 'model-k3': ['quick', 'deep'] });
+    assert.deepEqual(list.state.efforts, { 'model-r': ['low', 'high'] });
+    withSetting.dispose();
   });
 
   it('follows a list that another feature loaded (List Models, VS Code chat), without a request of its own', async () => {

@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import type { ChatSession } from '../../../src/chatProtocol/session';
 import { ChatWebviewBridge, type ChatWorkbench } from '../../../src/chat/core/webviewBridge';
 import { settle } from '../../../src/util/fakeClock';
-import { parseHostMessage, type HostMessage } from '../../../src/chatProtocol/messages';
+import { parseHostMessage, parseWebviewMessage, type HostMessage } from '../../../src/chatProtocol/messages';
+import type { CodeApply } from '../../../src/chatProtocol/codeApply';
+import type { ApplyRequest } from '../../../src/chat/core/apply/applyTarget';
 import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
 import { gatewayError, result } from './fakes';
 import { createHarness, type Harness } from './harness';
@@ -32,6 +34,11 @@ class RecordingWorkbench implements ChatWorkbench {
   }
   async refreshModels() {
     this.calls.push(['refreshModels']);
+  }
+  applyResult: Omit<CodeApply, 'at'> | undefined;
+  async applyCode(request: ApplyRequest) {
+    this.calls.push(['applyCode', request]);
+    return this.applyResult;
   }
 }
 
@@ -168,6 +175,37 @@ describe('ChatWebviewBridge', () => {
     ]);
     h.controller.stop();
     await h.controller.idle;
+  });
+
+  it('applies a block with the path its stored reply names, and saves on the reply what the user decided', async () => {
+    const { h, bridge, workbench } = setup();
+    h.controller.send('Fix it');
+    await settle();
+    const reply = 'Try:\n\n```ts src/a.ts\nexport const a = 2;\n```\n';
+    h.gateway.calls[0].resolve(result(reply));
+    await h.controller.idle;
+    const turn = h.session.turns[1];
+    workbench.applyResult = { path: 'src/a.ts', outcome: 'applied' };
+    await bridge.handle({ type: 'applyCode', turnId: turn.id, code: 'export const a = 2;\n', lang: 'ts' });
+    workbench.applyResult = { path: 'src/a.ts', outcome: 'discarded' };
+    // A block the reply does not hold keeps only the language the view sent, never a path.
+    await bridge.handle({ type: 'applyCode', turnId: turn.id, code: 'other', lang: 'ts' });
+    workbench.applyResult = undefined;
+    await bridge.handle({ type: 'applyCode', turnId: '', code: 'from a comparison', lang: 'py' });
+    assert.deepEqual(workbench.calls, [
+      ['applyCode', { code: 'export const a = 2;\n', info: 'ts src/a.ts', replyAt: turn.createdAt }],
+      ['applyCode', { code: 'other', info: 'ts', replyAt: turn.createdAt }],
+      ['applyCode', { code: 'from a comparison', info: 'py', replyAt: undefined }],
+    ]);
+    const now = h.clock.now();
+    const expected = [{ path: 'src/a.ts', outcome: 'applied', at: now }, { path: 'src/a.ts', outcome: 'discarded', at: now }];
+    assert.deepEqual(turn.role === 'assistant' && turn.applies, expected);
+    await h.store.flush();
+    const saved = await h.store.load(h.session.id);
+    const savedReply = saved?.turns[1];
+    assert.deepEqual(savedReply?.role === 'assistant' && savedReply.applies, expected, 'the record round-trips through the session file');
+    assert.equal(parseWebviewMessage({ type: 'applyCode', turnId: '../x', code: 'a', lang: 'ts' }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'applyCode', turnId: '', code: '', lang: 'ts' }).ok, false);
   });
 
   it('drops and logs malformed messages without acting on them', async () => {

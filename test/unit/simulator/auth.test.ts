@@ -88,6 +88,20 @@ describe('simulator: authentication and rate limits', () => {
     for (let i = 0; i < 5; i++) assert.equal((await call(sim, '/v1/models')).status, 200);
   });
 
+  it('states the budget in x-ratelimit-* headers, resets as Go durations, on answers and 429s alike', async () => {
+    sim.setRateLimit({ requests: 2, windowMs: 20_000, tokens: 1000 });
+    const first = await call(sim, '/v1/models');
+    assert.deepEqual(['limit', 'remaining', 'reset'].map((f) => first.headers.get(`x-ratelimit-${f}-requests`)), ['2', '1', '20s']);
+    assert.deepEqual(['limit', 'remaining', 'reset'].map((f) => first.headers.get(`x-ratelimit-${f}-tokens`)), ['1000', '999', '20s']);
+    clock.advance(1500);
+    const second = await call(sim, '/v1/models');
+    assert.deepEqual(['remaining', 'reset'].map((f) => second.headers.get(`x-ratelimit-${f}-requests`)), ['0', '18.5s']);
+    const limited = await call(sim, '/v1/models');
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get('x-ratelimit-remaining-requests'), '0');
+    sim.setRateLimit(null);
+  });
+
   it('takes its rate limit from the options too', async () => {
     const limited = await startSimulator({ rateLimit: { requests: 1, windowMs: 60_000 }, now: clock.now });
     try {

@@ -230,6 +230,21 @@ describe('simulator: models and chat completions', () => {
     for (const marker of ['<script>', 'onerror=', '](javascript:', '![remote tracking image](https://']) assert.ok(hostile.includes(marker), marker);
   });
 
+  it('[think]: the reasoning model writes its reasoning inline as <think>…</think>, tags split across chunks, and counts reasoning tokens', async () => {
+    const body = chatBody('why [think] [echo]', { model: 'model-5.2', reasoning_effort: 'high', stream_options: { include_usage: true } });
+    const stream = await streamed(body);
+    const pieces = stream.chunks.map((c) => c.choices[0]?.delta.content).filter((p): p is string => typeof p === 'string' && p !== '');
+    assert.deepEqual(pieces.slice(0, 2), ['<thi', 'nk>']);
+    assert.match(stream.content, /^<think>The user asks about “why”\.[^<]*Effort: high\.<\/think>\n\nwhy$/);
+    assert.equal(stream.reasoning, '');
+    assert.ok(stream.usage.completion_tokens_details.reasoning_tokens > 0);
+    assert.equal((await completed(body)).choices[0].message.content, stream.content);
+    const { status, json } = await callJson(sim, '/v1/chat/completions', { body: chatBody('x', { model: 'model-5.2', reasoning_effort: 'extreme' }) });
+    assert.equal(status, 400);
+    assert.match(json.error.message, /reasoning_effort' must be one of low, medium, high/);
+    assert.equal((await callJson(sim, '/v1/chat/completions', { body: chatBody('x', { reasoning_effort: 'extreme' }) })).status, 200, 'other models ignore it');
+  });
+
   it('accepts content as an array of text parts', async () => {
     const json = await completed({ model: 'model-k3', messages: [{ role: 'user', content: [{ type: 'text', text: 'parts [echo]' }] }] });
     assert.equal(json.choices[0].message.content, 'parts');

@@ -1,0 +1,170 @@
+// The pacing state windows share: one small JSON file in the global storage folder, one entry per gateway origin
+// and key (named by a hash of the two, never the key), replaced with the one atomic write. It is advisory: a lost
+// race between two windows costs one answer's figures, which the next answer brings again, so no lock is taken.
+// Wall times are stored (monotonic clocks differ per process), each with the span it was stated as, and a wait
+// read back is never longer than that span: a wall clock that stepped cannot turn 20 s into a day.
+import { stat } from 'node:fs/promises';
+import type { Clock } from '../util/clock';
+import { JsonFile } from '../util/jsonFile';
+import { isRecord } from '../util/records';
+import { MAX_RESET_MS } from './rateLimitHeaders';
+import type { Budget, PaceState } from './paceState';
+
+interface StoredSpan {
+  /** Wall ms. */
+  at: number;
+  /** The span it was stated as, from `observedAt`. */
+  ms: number;
+}
+
+interface StoredBudget {
+  limit?: number;
+  remaining: number;
+  reset: StoredSpan;
+}
+
+export interface PaceEntry {
+  origin: string;
+  /** Wall ms of the answer these figures came from. */
+  observedAt: number;
+  requests?: StoredBudget;
+  tokens?: StoredBudget;
+  blocked?: StoredSpan;
+  learned?: { limit: number; windowMs: number; expires: StoredSpan };
+  [unknown: string]: unknown;
+}
+
+const MAX_ENTRIES = 200;
+const MAX_FILE_BYTES = 256 * 1024;
+
+/** The shareable part of a state, in wall time (`now` wall, `mono` monotonic, read together). */
+export function entryOf(origin: string, state: PaceState, now: number, mono: number): PaceEntry {
+  const span = (atMono: number): StoredSpan => ({ at: now + (atMono - mono), ms: Math.max(0, atMono - mono) });
+  const budget = (b: Budget | undefined): StoredBudget | undefined =>
+    b && b.resetAt > mono ? { ...(b.limit !== undefined && { limit: b.limit }), remaining: Math.max(0, b.remaining - b.spent), reset: span(b.resetAt) } : undefined;
+  const entry: PaceEntry = { origin, observedAt: now };
+  const requests = budget(state.requests);
+  const tokens = budget(state.tokens);
+  if (requests) entry.requests = requests;
+  if (tokens) entry.tokens = tokens;
+  if (state.blockedUntil !== undefined && state.blockedUntil > mono) entry.blocked = span(state.blockedUntil);
+  if (state.learned && state.learned.expiresAt > mono) entry.learned = { limit: state.learned.limit, windowMs: state.learned.windowMs, expires: span(state.learned.expiresAt) };
+  return entry;
+}
+
+/** Whether an entry asks anything of other windows (a healthy one need not be written). */
+export function entryMatters(entry: PaceEntry): boolean {
+  return entry.requests !== undefined || entry.tokens !== undefined || entry.blocked !== undefined || entry.learned !== undefined;
+}
+
+/** Takes a stored entry's figures into a state (monotonic), each wait at most what it was stated as. */
+export function applyEntry(state: PaceState, entry: PaceEntry, now: number, mono: number): void {
+  const until = (s: StoredSpan): number => mono + Math.min(Math.max(0, s.at - now), s.ms);
+  const budget = (b: StoredBudget | undefined): Budget | undefined => (b ? { ...(b.limit !== undefined && { limit: b.limit }), remaining: b.remaining, resetAt: until(b.reset), spent: 0 } : undefined);
+  state.requests = budget(entry.requests);
+  state.tokens = budget(entry.tokens);
+  state.blockedUntil = entry.blocked ? until(entry.blocked) : undefined;
+  state.learned = entry.learned ? { limit: entry.learned.limit, windowMs: entry.learned.windowMs, expiresAt: until(entry.learned.expires) } : undefined;
+}
+
+export class PaceFile {
+  private readonly file: JsonFile;
+  private lastMtime = -1;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly path: string,
+    private readonly clock: Clock,
+  ) {
+    this.file = new JsonFile(path, MAX_FILE_BYTES);
+  }
+
+  /** The entries, when the file changed since the last look (undefined: unchanged, missing or unreadable). */
+  async readIfChanged(): Promise<Map<string, PaceEntry> | undefined> {
+    let mtime: number;
+    try {
+      mtime = (await stat(this.path)).mtimeMs;
+    } catch {
+      return undefined;
+    }
+    if (mtime === this.lastMtime) return undefined;
+    this.lastMtime = mtime;
+    return this.read();
+  }
+
+  /** Puts one entry (or removes it), keeping the other windows' entries; writes run one at a time. */
+  write(id: string, entry: PaceEntry | undefined): Promise<void> {
+    this.writing = this.writing.then(async () => {
+      const entries = (await this.read()) ?? new Map<string, PaceEntry>();
+      if (entry) entries.set(id, entry);
+      else entries.delete(id);
+      const now = this.clock.now();
+      const kept = [...entries].filter(([, e]) => Math.abs(now - e.observedAt) <= MAX_RESET_MS).sort((a, b) => b[1].observedAt - a[1].observedAt).slice(0, MAX_ENTRIES);
+      await this.file.save({ version: 1, entries: Object.fromEntries(kept) });
+      this.lastMtime = -1;
+    }).catch(() => undefined);
+    return this.writing;
+  }
+
+  /** Settles when the writes asked for so far are done. */
+  idle(): Promise<void> {
+    return this.writing;
+  }
+
+  private async read(): Promise<Map<string, PaceEntry> | undefined> {
+    let raw: unknown;
+    try {
+      raw = await this.file.load();
+    } catch {
+      // Damaged: pacing starts afresh from the next answer; the next write replaces it.
+      return undefined;
+    }
+    const entries = new Map<string, PaceEntry>();
+    if (!isRecord(raw) || !isRecord(raw.entries)) return entries;
+    for (const [id, value] of Object.entries(raw.entries)) {
+      const entry = cleanEntry(value);
+      if (entry && /^[0-9a-f]{16,64}$/.test(id)) entries.set(id, entry);
+    }
+    return entries;
+  }
+}
+
+function cleanEntry(value: unknown): PaceEntry | undefined {
+  if (!isRecord(value) || typeof value.origin !== 'string' || value.origin.length > 2048 || !isTime(value.observedAt)) return undefined;
+  const entry: PaceEntry = { ...value, origin: value.origin, observedAt: value.observedAt };
+  for (const unit of ['requests', 'tokens'] as const) {
+    const budget = cleanBudget(value[unit]);
+    if (budget) entry[unit] = budget;
+    else delete entry[unit];
+  }
+  const blocked = cleanSpan(value.blocked);
+  if (blocked) entry.blocked = blocked;
+  else delete entry.blocked;
+  const learned = value.learned;
+  if (isRecord(learned) && isCount(learned.limit) && learned.limit > 0 && isCount(learned.windowMs) && learned.windowMs <= MAX_RESET_MS && cleanSpan(learned.expires)) {
+    entry.learned = { limit: learned.limit, windowMs: learned.windowMs, expires: cleanSpan(learned.expires)! };
+  } else delete entry.learned;
+  return entry;
+}
+
+function cleanBudget(value: unknown): StoredBudget | undefined {
+  if (!isRecord(value) || !isCount(value.remaining)) return undefined;
+  const reset = cleanSpan(value.reset);
+  if (!reset) return undefined;
+  const budget: StoredBudget = { remaining: value.remaining, reset };
+  if (isCount(value.limit) && value.limit > 0 && value.limit >= value.remaining) budget.limit = value.limit;
+  return budget;
+}
+
+function cleanSpan(value: unknown): StoredSpan | undefined {
+  if (!isRecord(value) || !isTime(value.at) || !isCount(value.ms) || value.ms > MAX_RESET_MS) return undefined;
+  return { at: value.at, ms: value.ms };
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1e12;
+}
+
+function isTime(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 && value < 1e15;
+}

@@ -1,0 +1,139 @@
+// Apply and instruction files in the real VS Code: a reply's block reviewed in Refactor Preview and discarded (the
+// e2e flow accepts one and undoes it), a diff refused, the outcome saved on the reply; AGENTS.md sent as system content, shown on the
+// chip, and turned off for a chat.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ChatPanel } from '../../../src/chat/vscode/chatPanel';
+import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
+import type { HostMessage, InstructionsState, WebviewMessage } from '../../../src/chatProtocol/messages';
+import type { Simulator } from '../../simulator';
+import { startSimulator } from '../../simulator';
+import { connectTo, disconnect, extensionApi, until } from '../helpers';
+
+interface ChatTesting {
+  createManager(storageFolder: string): ChatPanelManager;
+}
+
+class Recorder {
+  readonly posted: HostMessage[] = [];
+  constructor(readonly panel: ChatPanel) {
+    panel.onDidPost((m) => this.posted.push(m));
+  }
+  send(message: WebviewMessage): Promise<void> {
+    return this.panel.handleMessage(message);
+  }
+  get instructions(): InstructionsState | undefined {
+    const last = [...this.posted].reverse().find((m) => m.type === 'instructions');
+    return last?.type === 'instructions' ? last.instructions : undefined;
+  }
+  /** Sends a message and waits for its reply; the reply's id. */
+  async ask(text: string): Promise<string> {
+    const from = this.posted.length;
+    await this.send({ type: 'send', text });
+    await until(() => this.posted.slice(from).find((m) => m.type === 'turnFinished'), 'the reply to finish', 15_000);
+    return this.panel.controller.session.turns.at(-1)!.id;
+  }
+}
+
+describe('chat: Apply and instruction files (issue 26)', function () {
+  this.timeout(60_000);
+  let sim: Simulator;
+  let chat: ChatTesting;
+  let storage: string;
+  let manager: ChatPanelManager;
+  let folder: string;
+  const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
+  const systemMessages = () => ((sim.log.filter((e) => e.path === '/v1/chat/completions').at(-1)?.body as { messages: Array<{ role: string; content: string }> }).messages).filter((m) => m.role === 'system');
+
+  before(async () => {
+    sim = await startSimulator({ tokensPerSecond: 400 });
+    const api = await extensionApi();
+    chat = api.testing.chat as ChatTesting;
+    await connectTo(api, sim);
+    folder = path.join(root(), 'mg-apply-test');
+    fs.mkdirSync(folder, { recursive: true });
+  });
+
+  after(async () => {
+    await disconnect();
+    fs.rmSync(folder, { recursive: true, force: true });
+    await sim.close();
+  });
+
+  beforeEach(() => {
+    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-apply-host-'));
+    manager = chat.createManager(storage);
+  });
+
+  afterEach(async () => {
+    manager.dispose();
+    await manager.flush();
+    for (const document of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fs.rmSync(storage, { recursive: true, force: true });
+  });
+
+  it('shows the change for review, leaves the file alone when it is discarded, and records that on the reply', async () => {
+    const file = path.join(folder, 'keep.py');
+    fs.writeFileSync(file, 'x = 1\r\n');
+    const recorder = new Recorder(await manager.newChat({ model: 'model-k3' }));
+    await until(() => recorder.panel.bridge.hasLoaded, 'the chat to load');
+    const turnId = await recorder.ask('[echo] ```python mg-apply-test/keep.py\nx = 2\n```');
+    let ended = false;
+    const applying = recorder.send({ type: 'applyCode', turnId, code: 'x = 2\n', lang: 'python' }).then(() => (ended = true));
+    // Discard acts on the review once it is shown; until then it finds none.
+    await until(async () => {
+      await vscode.commands.executeCommand('refactorPreview.discard');
+      return ended;
+    }, 'the review to be discarded', 20_000, 200);
+    await applying;
+    assert.equal((await vscode.workspace.openTextDocument(file)).getText(), 'x = 1\r\n');
+    const reply = recorder.panel.controller.session.turns.at(-1)!;
+    assert.deepEqual(reply.role === 'assistant' && reply.applies?.map((a) => [a.path, a.outcome]), [['mg-apply-test/keep.py', 'discarded']]);
+    await manager.flush();
+    const saved = await manager.store.load(recorder.panel.controller.session.id);
+    const savedReply = saved?.turns.at(-1);
+    assert.deepEqual(savedReply?.role === 'assistant' && savedReply.applies?.map((a) => a.outcome), ['discarded'], 'saved with the chat');
+  });
+
+  it('refuses a diff whose hunks are not in the file, naming the hunk, without a review', async () => {
+    const file = path.join(folder, 'other.py');
+    fs.writeFileSync(file, 'a = 1\nb = 2\n');
+    const warnings: string[] = [];
+    manager.applyDeps = { ...manager.applyDeps, warn: (m) => warnings.push(m) };
+    const recorder = new Recorder(await manager.newChat({ model: 'model-k3' }));
+    await until(() => recorder.panel.bridge.hasLoaded, 'the chat to load');
+    const diff = '--- a/mg-apply-test/other.py\n+++ b/mg-apply-test/other.py\n@@ -1,2 +1,2 @@\n a = 1\n-b = 3\n+b = 4\n';
+    const turnId = await recorder.ask(`[echo] \`\`\`diff\n${diff}\`\`\``);
+    await recorder.send({ type: 'applyCode', turnId, code: diff, lang: 'diff' });
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /does not match mg-apply-test\/other\.py: hunk 1/);
+    const reply = recorder.panel.controller.session.turns.at(-1)!;
+    assert.equal(reply.role === 'assistant' && reply.applies, undefined, 'nothing was offered, nothing recorded');
+  });
+
+  it('sends AGENTS.md as system content, shows it on the chip, and stops when turned off for the chat', async () => {
+    const agents = path.join(root(), 'AGENTS.md');
+    fs.writeFileSync(agents, '# Agents\n\nAnswer in plain English.\n');
+    try {
+      const recorder = new Recorder(await manager.newChat({ model: 'model-k3' }));
+      const chip = await until(() => (recorder.instructions?.files.length ? recorder.instructions : undefined), 'the chip');
+      assert.equal(chip.enabled, true);
+      assert.deepEqual(chip.files.map((f) => f.label), ['AGENTS.md']);
+      await recorder.ask('[echo] hello');
+      assert.ok(systemMessages().some((m) => m.content.includes('## AGENTS.md\n\n# Agents\n\nAnswer in plain English.')));
+      await recorder.send({ type: 'instructionsAction', action: 'toggle', index: 0 });
+      assert.equal(recorder.instructions?.enabled, false);
+      await recorder.ask('[echo] again');
+      assert.deepEqual(systemMessages(), []);
+    } finally {
+      fs.rmSync(agents, { force: true });
+    }
+  });
+});
