@@ -57,12 +57,15 @@ const CHUNKS = {
   // The rate-limit pacer with the first request (gateway/pacing.ts holds its front at activation).
   pacer: join(root, 'src', 'gateway', 'pacer.ts'),
   connectionTest: join(root, 'src', 'diagnostics', 'core', 'connectionTest.ts'),
+  // VS Code's chat requests through our provider: the mapping of its history and tools, on the first request.
+  lmRequests: join(root, 'src', 'models', 'core', 'lmRequestMapping.ts'),
   // Each feature's panels and commands when one of its commands first runs (or a chat panel is restored).
   chatCommands: join(root, 'src', 'chat', 'vscode', 'chatCommands.ts'),
   mediaCommands: join(root, 'src', 'media', 'vscode', 'mediaCommands.ts'),
   videoCommands: join(root, 'src', 'videos', 'vscode', 'videoCommands.ts'),
   keyCommands: join(root, 'src', 'auth', 'vscode', 'keyCommands.ts'),
   modelCommands: join(root, 'src', 'models', 'vscode', 'modelCommands.ts'),
+  // The usage ledger's recorder and status bar on the first gateway call; its dashboard and commands on first use.
   usageService: join(root, 'src', 'usage', 'vscode', 'usageService.ts'),
   usageCommands: join(root, 'src', 'usage', 'vscode', 'usageCommands.ts'),
 };

@@ -8,11 +8,11 @@ import type { Clock } from '../util/clock';
 import type { PaceNews, RequestPacing } from './pacer';
 import { Pacing, paceKeyFor, type PaceKey } from './pacing';
 import type { GatewaySettings } from '../settings/settings';
-import { callReport, callRequestOf, outcomeOfError, type CallOutcome, type CallRequest, type GatewayCallReport } from './callReport';
+import type { FinishedCall } from './callReport';
 import { GatewayError, readError } from './errors';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
-import type { ChatResult, GatewayApi, RequestOptions } from './types';
+import type { ChatResult, GatewayApi, ImageRequest, RequestOptions, VideoRequest } from './types';
 import { forwardingApi, invoke } from './apiForwarding';
 
 export interface ClientConfig {
@@ -65,18 +65,18 @@ export function stateForError(origin: string, error: unknown, now: number): Conn
 }
 
 /** Told of each finished call; resolves with its cost in USD when known. Must not throw. */
-export type CallAccountant = (report: GatewayCallReport) => Promise<number | undefined>;
-
-/** Whether a paid request may be sent (true) or the user declined it (false). */
-export type PaidRequestCheck = (call: Extract<CallRequest, { operation: 'image' | 'video-submit' }>) => Promise<boolean>;
-
-async function confirmed(check: PaidRequestCheck, call: CallRequest, onDecline: () => void): Promise<void> {
-  if (call.operation !== 'image' && call.operation !== 'video-submit') return;
-  // A check that fails (it should not) lets the request go: a failure of the accounting never blocks work.
-  if (await check(call).catch(() => true)) return;
-  onDecline();
-  throw new GatewayError({ status: 0, code: 'aborted', message: 'The request was not sent: its estimated cost was declined.' });
+export interface CallAccountant {
+  /** Told of each finished call; resolves with its cost in USD when known. Must not throw. */
+  account(call: FinishedCall): Promise<number | undefined>;
+  /**
+   * Asked before a paid image or video request is sent (the usage feature's confirmation above a threshold): false
+   * ends the call as cancelled before anything is sent (and nothing is recorded).
+   */
+  checkPaid(call: PaidRequest): Promise<boolean>;
 }
+
+/** A paid request about to be sent. */
+export type PaidRequest = { method: 'generateImage'; request: ImageRequest } | { method: 'submitVideo'; request: VideoRequest };
 
 export class GatewayConnection {
   private readonly stateChanged = new Emitter<ConnectionState>();
@@ -99,7 +99,6 @@ export class GatewayConnection {
   private readonly paceChanged = new Emitter<void>();
   /** Fires when what `pace` says changes (the status bar's "slowing down"). */
   readonly onDidChangePace: Event<void> = this.paceChanged.event;
-  private paidCheck: PaidRequestCheck | undefined;
   private accountant: CallAccountant | undefined;
 
   constructor(
@@ -228,19 +227,12 @@ export class GatewayConnection {
   }
 
   /**
-   * Sets who is told of every call when it ends (ok, error or cancelled), with its figures: the usage ledger. Its
-   * answer, the call's known cost, is put on a chat answer's usage before the caller sees it.
+   * Sets who is told of every call when it ends (ok, error or cancelled), with its figures, and asked before paid
+   * work is sent: the usage ledger. Its answer, the call's known cost, is put on a chat answer's usage before the
+   * caller sees it.
    */
   setAccountant(accountant: CallAccountant | undefined): void {
     this.accountant = accountant;
-  }
-
-  /**
-   * Sets what is asked before a paid image or video request is sent (the usage feature's confirmation above a
-   * threshold). A check that says no ends the call as cancelled, before anything is sent.
-   */
-  setPaidRequestCheck(check: PaidRequestCheck | undefined): void {
-    this.paidCheck = check;
   }
 
   /** Records an outcome observed outside the wrapped API (for example a poll made by another store). */
@@ -278,47 +270,46 @@ export class GatewayConnection {
   private observed(origin: string, api: GatewayApi): GatewayApi {
     // Every call of every feature passes here: its outcome updates the connection state and is reported once,
     // when it finishes, to whoever keeps accounts (the accountant: the usage ledger).
-    const watch = <T, O extends RequestOptions>(call: CallRequest, options: O | undefined, send: (options: O) => Promise<T>): Promise<T> => {
+    return forwardingApi((method, args) => {
+      const optionsAt = method === 'listModels' ? 0 : 1;
+      const options = args[optionsAt] as RequestOptions | undefined;
       let lastHeaders: (name: string) => string | undefined = () => undefined;
-      const watched = {
+      const sent = [...args];
+      sent[optionsAt] = {
         ...options,
         onResponseHeaders: (read: (name: string) => string | undefined) => {
           lastHeaders = read;
           options?.onResponseHeaders?.(read);
         },
-      } as O;
-      const finished = (outcome: CallOutcome, value: unknown): Promise<number | undefined> | undefined => this.accountant?.(callReport(origin, call, options?.surface, outcome, value, lastHeaders));
-      const check = this.paidCheck;
+      };
+      const accountant = this.accountant;
+      const finished = (ok: boolean, value: unknown): Promise<number | undefined> | undefined => accountant?.account({ origin, method, args, ok, value, header: lastHeaders });
+      // Paid work waits for the accountant's yes (a failing check lets it go: accounting never blocks work).
+      const paid = accountant && (method === 'generateImage' || method === 'submitVideo') ? accountant.checkPaid({ method, request: args[0] } as PaidRequest).catch(() => true) : true;
       let declined = false;
-      const sent = check ? confirmed(check, call, () => (declined = true)).then(() => send(watched)) : send(watched);
-      return sent.then(
-        async (value) => {
-          this.report(origin, { ok: true });
-          const cost = finished('ok', value);
-          // A chat answer carries its cost beside its tokens (`usage.cost`, USD, as OpenRouter sends it) when the
-          // accountant knows it and the gateway did not put one there itself.
-          if (call.operation === 'chat' && cost) {
-            const usage = (value as ChatResult).usage;
-            const known = await cost;
-            if (usage && known !== undefined && usage.cost === undefined) usage.cost = known;
-          }
-          return value;
-        },
-        (error: unknown) => {
-          this.report(origin, { ok: false, error });
-          // A request the user declined before it was sent is no request: nothing to record.
-          if (!declined) finished(outcomeOfError(error), error);
-          throw error;
-        },
-      );
-    };
-    return forwardingApi((method, args) => {
-      const { call, optionsAt } = callRequestOf(method, args);
-      return watch(call, args[optionsAt] as RequestOptions | undefined, (options) => {
-        const sent = [...args];
-        sent[optionsAt] = options;
-        return invoke(api, method, sent);
-      });
+      return Promise.resolve(paid)
+        .then((go) => {
+          if (go) return invoke(api, method, sent);
+          declined = true;
+          throw new GatewayError({ status: 0, code: 'aborted', message: 'Not sent (declined).' });
+        })
+        .then(
+          async (value) => {
+            this.report(origin, { ok: true });
+            const cost = finished(true, value);
+            // A chat answer carries its cost beside its tokens (`usage.cost`, USD, as OpenRouter sends it) when the
+            // accountant knows it and the gateway did not put one there itself.
+            const usage = method === 'chat' && cost ? (value as ChatResult).usage : undefined;
+            if (usage) usage.cost ??= await cost;
+            return value;
+          },
+          (error: unknown) => {
+            this.report(origin, { ok: false, error });
+            // A request the user declined before it was sent is no request: nothing to record.
+            if (!declined) void finished(false, error);
+            throw error;
+          },
+        );
     });
   }
 

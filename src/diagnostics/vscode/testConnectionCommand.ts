@@ -7,8 +7,6 @@ import type { REPORT_COMMANDS } from './feature';
 import type { GatewayConnection } from '../../gateway/connection';
 import { OPEN_LOGS } from '../../ui/core/errorAdvice';
 import { resolveProxy } from '../../gateway/proxy';
-import { withSurface } from '../../gateway/callReport';
-import type { GatewayApi } from '../../gateway/types';
 import { showAdvice } from '../../ui/vscode/notify';
 import type { Clock } from '../../util/clock';
 import type { Logger } from '../../util/logger';
@@ -43,7 +41,7 @@ export class TestConnectionCommand implements vscode.Disposable {
     const { runDiagnostics, createNetworkProbes, renderReport, summarizeReport, fixesFor } = require('../core/connectionTest') as typeof import('../core/connectionTest');
     const baseUrl = connection.baseUrl;
     const proxy = baseUrl ? resolveProxy(new URL(baseUrl), this.deps.proxySetting(), process.env) : undefined;
-    const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Testing the connection to ${connection.origin ?? 'the gateway'}…` }, () => runDiagnostics({ baseUrl, api: async () => withTestSurface(await connection.api()), proxy, probes: createNetworkProbes(clock), clock }));
+    const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Testing the connection to ${connection.origin ?? 'the gateway'}…` }, () => runDiagnostics({ baseUrl, api: () => connection.api(), proxy, probes: createNetworkProbes(clock), clock }));
     log.info(`Connection test of ${baseUrl ?? '(no URL)'}:`);
     for (const step of report.steps) log.info(`  ${step.title}: ${step.status}. ${step.message}${step.suggestion ? ` ${step.suggestion}` : ''}`);
     await this.view.show(renderReport(report));
@@ -68,9 +66,4 @@ export class TestConnectionCommand implements vscode.Disposable {
   dispose(): void {
     this.view.dispose();
   }
-}
-
-/** Test Connection's requests are recorded in the usage ledger as its own (they cost nothing but are requests). */
-function withTestSurface(api: GatewayApi | undefined): GatewayApi | undefined {
-  return api && withSurface(api, 'test-connection');
 }

@@ -10,7 +10,7 @@ import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
 import type { ChatDelta } from '../../gateway/types';
 import type { Logger } from '../../util/logger';
 import { DEFAULT_EFFORT_LEVELS, type ReasoningSettings } from '../../settings/settings';
-import { estimateTokens, toChatInformation, toChatRequest, toLmToolCalls, type LmChatInformation, type LmMessage, type LmPart } from '../core/lmMapping';
+import { toChatInformation, type LmChatInformation, type LmMessage, type LmPart } from '../core/lmMapping';
 import { ModelAnnouncer } from '../core/lmAnnouncer';
 import type { CatalogSnapshot, ModelCatalog } from '../core/modelCatalog';
 
@@ -86,6 +86,7 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     const access = await this.connection.access();
     if (!access.ok) throw vscode.LanguageModelError.NoPermissions(`Model Gateway: ${accessAdvice(access).message} Run "${accessAdvice(access).actions[0]?.title ?? 'Set API Key'}".`);
     const { api } = access;
+    const { toChatRequest, toLmToolCalls } = requestMapping();
     const request = toChatRequest({
       model: model.id,
       messages: messages.map(toLmMessage),
@@ -112,7 +113,7 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
   }
 
   async provideTokenCount(_model: LmChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
-    return estimateTokens(typeof text === 'string' ? text : toLmMessage(text));
+    return requestMapping().estimateTokens(typeof text === 'string' ? text : toLmMessage(text));
   }
 
   private toLanguageModelError(error: unknown, model: string): Error {
@@ -181,4 +182,9 @@ function toolResultText(content: readonly unknown[]): string {
       return typeof item === 'string' ? item : '';
     })
     .join('');
+}
+
+/** The request side of the mapping: its own file in the bundle, loaded with VS Code's first request or count. */
+function requestMapping(): typeof import('../core/lmRequestMapping') {
+  return require('../core/lmRequestMapping') as typeof import('../core/lmRequestMapping');
 }

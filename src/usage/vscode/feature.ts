@@ -20,11 +20,6 @@ export type UsageNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' |
   ui?: UserInterface;
 };
 
-/** Until profiles exist every record says "default"; the profiles work names the active one here. */
-export function activeProfile(): string {
-  return 'default';
-}
-
 /** Delay before the status bar first reads the ledger and old months are removed: never during activation. */
 const START_DELAY_MS = 5_000;
 
@@ -36,18 +31,13 @@ export const usageFeature = defineFeature({
     const service = lazy<UsageService>(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const module = require('./usageService') as typeof import('./usageService');
-      const built = new module.UsageService({ context, log, clock, models, ui: ui ?? module.vscodeUserInterface, profile: activeProfile, showUsageCommand: USAGE_COMMANDS.showUsage });
+      const built = new module.UsageService({ context, log, clock, models, ui, onDidChangeSettings });
       context.subscriptions.push(built);
       return built;
     });
     const start = clock.setTimeout(() => service().start(), START_DELAY_MS);
-    connection.setPaidRequestCheck((call) => service().checkPaid(call));
-    connection.setAccountant((report) => service().recorder.costOf(report));
-    context.subscriptions.push(
-      { dispose: () => clock.clearTimeout(start) },
-      { dispose: () => (connection.setPaidRequestCheck(undefined), connection.setAccountant(undefined)) },
-      onDidChangeSettings(() => service.peek()?.settingsChanged()),
-    );
+    connection.setAccountant({ account: (call) => service().account(call), checkPaid: (call) => service().checkPaid(call) });
+    context.subscriptions.push({ dispose: () => (clock.clearTimeout(start), connection.setAccountant(undefined)) });
     register(lazyCommands(USAGE_COMMANDS, () => service().commands().handlers()));
     if (TEST_BUILD && testing) testing.usage = service;
   },

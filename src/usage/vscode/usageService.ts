@@ -2,9 +2,11 @@
 // few seconds after activation for the status bar), never during activation: the settings, the ledger, the
 // recorder, the status bar, the budget alerts and the confirmation before costly image and video requests.
 import * as vscode from 'vscode';
-import type { PaidRequestCheck } from '../../gateway/connection';
+import type { PaidRequest } from '../../gateway/connection';
+import { callReport } from '../../gateway/callFigures';
+import type { FinishedCall } from '../../gateway/callReport';
 import type { ModelCatalog } from '../../models/core/modelCatalog';
-import type { UserInterface } from '../../ui/vscode/userInterface';
+import { vscodeUserInterface, type UserInterface } from '../../ui/vscode/userInterface';
 import { vscodeSettingsSource } from '../../ui/vscode/vscodeSettings';
 import type { Clock } from '../../util/clock';
 import { lazy } from '../../util/lazy';
@@ -15,18 +17,23 @@ import { formatUsd } from '../core/summary';
 import { UsageRecorder } from '../core/usageRecorder';
 import { readUsageSettings, type UsageSettings } from '../core/usageSettings';
 import type { UsageCommands } from './usageCommands';
+import { USAGE_COMMANDS } from './feature';
 import { UsageStatusBar } from './usageStatusBar';
 
-export { vscodeUserInterface } from '../../ui/vscode/userInterface';
 
 export interface UsageServiceDeps {
   context: vscode.ExtensionContext;
   log: vscode.LogOutputChannel;
   clock: Clock;
   models: ModelCatalog;
-  ui: UserInterface;
-  profile(): string;
-  showUsageCommand: string;
+  /** The user seam (the host tests' recorder); VS Code's by default. */
+  ui?: UserInterface;
+  onDidChangeSettings: vscode.Event<void>;
+}
+
+/** Until profiles exist every record says "default"; the profiles work names the active one here. */
+export function activeProfile(): string {
+  return 'default';
 }
 
 const ALERTS_KEY = 'modelGateway.usage.alertsGiven';
@@ -41,7 +48,8 @@ export class UsageService implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly deps: UsageServiceDeps) {
-    const { context, log, clock, ui } = deps;
+    const { context, log, clock } = deps;
+    const ui = deps.ui ?? vscodeUserInterface;
     this.settings = this.readSettings();
     this.ledger = new Ledger(context.globalStorageUri.fsPath);
     this.recorder = new UsageRecorder({
@@ -49,7 +57,7 @@ export class UsageService implements vscode.Disposable {
       clock,
       settings: () => this.settings,
       prices: () => this.prices(),
-      profile: deps.profile,
+      profile: activeProfile,
       workspace: () => vscode.workspace.name ?? '',
       alerts: {
         given: (key) => (context.globalState.get<string[]>(ALERTS_KEY) ?? []).includes(key),
@@ -58,12 +66,12 @@ export class UsageService implements vscode.Disposable {
       onBudgetAlert: ({ threshold, spent, budget }) => {
         const show = 'Show Usage';
         void ui.notify('warning', `Model Gateway: ${Math.round(threshold * 100)}% of this month's budget is spent (${formatUsd(spent)} of ${formatUsd(budget)}).`, show).then((choice) => {
-          if (choice === show) void vscode.commands.executeCommand(deps.showUsageCommand);
+          if (choice === show) void vscode.commands.executeCommand(USAGE_COMMANDS.showUsage);
         });
       },
       onError: (error, what) => log.warn(`Usage: ${what} failed: ${error instanceof Error ? error.message : String(error)}`),
     });
-    this.statusBar = new UsageStatusBar(() => this.recorder.spend(), deps.showUsageCommand, (error) => log.warn(`Usage: the status bar could not read the ledger: ${String(error)}`));
+    this.statusBar = new UsageStatusBar(() => this.recorder.spend(), USAGE_COMMANDS.showUsage, (error) => log.warn(`Usage: the status bar could not read the ledger: ${String(error)}`));
     this.commands = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const module = require('./usageCommands') as typeof import('./usageCommands');
@@ -81,6 +89,7 @@ export class UsageService implements vscode.Disposable {
       return built;
     });
     this.subscriptions.push(
+      deps.onDidChangeSettings(() => this.settingsChanged()),
       this.recorder,
       this.statusBar,
       this.recorder.onDidRecord(() => this.settings.statusBar && void this.statusBar.refresh()),
@@ -106,6 +115,11 @@ export class UsageService implements vscode.Disposable {
     return this.book.prices;
   }
 
+  /** Records a finished call; resolves with its known cost (the connection puts it beside a chat reply's tokens). */
+  account(call: FinishedCall): Promise<number | undefined> {
+    return this.recorder.costOf(callReport(call));
+  }
+
   /** Shows the status bar and removes what is past retention (a while after activation). */
   start(): void {
     this.statusBar.setVisible(this.settings.statusBar);
@@ -118,14 +132,16 @@ export class UsageService implements vscode.Disposable {
   }
 
   /** Asks before an image or video request estimated above the threshold; true sends it. */
-  readonly checkPaid: PaidRequestCheck = async (call) => {
+  readonly checkPaid = async (call: PaidRequest): Promise<boolean> => {
     const limit = this.settings.confirmAbove;
     if (limit === undefined) return true;
-    const estimate = estimateBeforeSending(call, (await this.prices()).priceOf(call.request.model));
+    const image = call.method === 'generateImage';
+    const asked = image ? { operation: 'image' as const, request: call.request } : { operation: 'video-submit' as const, request: call.request };
+    const estimate = estimateBeforeSending(asked, (await this.prices()).priceOf(call.request.model));
     if (estimate === undefined || estimate <= limit) return true;
-    const go = call.operation === 'image' ? 'Generate Image' : 'Generate Video';
-    const what = call.operation === 'image' ? 'image request' : 'video job';
-    const answer = await this.deps.ui.ask('warning', `This ${what} is estimated to cost ${formatUsd(estimate)}.`, `Model ${call.request.model}. You asked to confirm requests estimated above ${formatUsd(limit)} (modelGateway.usage.confirmPaidAbove).`, go);
+    const go = image ? 'Generate Image' : 'Generate Video';
+    const what = image ? 'image request' : 'video job';
+    const answer = await (this.deps.ui ?? vscodeUserInterface).ask('warning', `This ${what} is estimated to cost ${formatUsd(estimate)}.`, `Model ${call.request.model}. You asked to confirm requests estimated above ${formatUsd(limit)} (modelGateway.usage.confirmPaidAbove).`, go);
     return answer === go;
   };
 

@@ -5,7 +5,7 @@ import { cleanTitle } from '../../../src/chat/core/historyModel';
 import { spokenText } from '../../../src/chat/core/hub/spokenText';
 import { fenced, prettyJson, sessionMarkdown } from '../../../src/chat/core/markdownText';
 import { defaultSettings, emptyAssistantTurn } from '../../../src/chatProtocol/session';
-import { toLmToolCalls } from '../../../src/models/core/lmMapping';
+import { toLmToolCalls } from '../../../src/models/core/lmRequestMapping';
 import { lineStarts, stableLineCount } from '../../../src/webview/markdown/commitPlanner';
 import { MarkdownRenderer, type ReferenceTable } from '../../../src/webview/markdown/markdownRenderer';
 

@@ -1,18 +1,15 @@
 import * as assert from 'node:assert/strict';
+import { DEFAULT_MAX_INPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS, toChatInformation, type LmMessage } from '../../../src/models/core/lmMapping';
 import {
-  DEFAULT_MAX_INPUT_TOKENS,
-  DEFAULT_MAX_OUTPUT_TOKENS,
   estimateTokens,
   samplingFrom,
-  toChatInformation,
   toChatMessages,
   toChatRequest,
   toLmToolCalls,
   toToolChoice,
   toToolDefinitions,
   ToolArgumentsError,
-  type LmMessage,
-} from '../../../src/models/core/lmMapping';
+} from '../../../src/models/core/lmRequestMapping';
 import { toCatalogModel } from '../../../src/models/core/modelCatalog';
 import { model } from './fakes';
 

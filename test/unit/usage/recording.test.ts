@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiKeyStore } from '../../../src/auth/core/apiKeyStore';
+import { callReport } from '../../../src/gateway/callFigures';
 import type { GatewayCallReport } from '../../../src/gateway/callReport';
 import { GatewayConnection } from '../../../src/gateway/connection';
 import { GatewayError } from '../../../src/gateway/errors';
@@ -45,7 +46,7 @@ describe('usage recording through the connection', () => {
     } as unknown as GatewayApi;
     const connection = await connected(api);
     const reports: GatewayCallReport[] = [];
-    connection.setAccountant(async (r) => (reports.push(r), 0.5));
+    connection.setAccountant({ account: async (r) => (reports.push(callReport(r)), 0.5), checkPaid: async () => true });
     const gateway = (await connection.api())!;
     const answer = await gateway.chat({ model: 'm', messages: [] }, { surface: 'compare' });
     assert.equal(answer.usage!.cost, 0.5, 'the known cost is put beside the tokens');
@@ -63,9 +64,8 @@ describe('usage recording through the connection', () => {
     const api = { generateImage: async (r: ImageRequest) => (sent.push(r), { created: 1, images: [], rejected: [] }) } as unknown as GatewayApi;
     const connection = await connected(api);
     const reports: GatewayCallReport[] = [];
-    connection.setAccountant(async (r) => (reports.push(r), 0.5));
     const asked: string[] = [];
-    connection.setPaidRequestCheck(async (call) => (asked.push(call.request.model), call.request.model === 'cheap'));
+    connection.setAccountant({ account: async (r) => (reports.push(callReport(r)), 0.5), checkPaid: async (call) => (asked.push(call.request.model), call.request.model === 'cheap') });
     const gateway = (await connection.api())!;
     await assert.rejects(gateway.generateImage({ model: 'dear', prompt: 'p' }), (e: GatewayError) => e.code === 'aborted');
     await gateway.generateImage({ model: 'cheap', prompt: 'p' });
