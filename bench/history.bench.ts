@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { defaultSettings, emptyAssistantTurn, type ChatSession, type Turn } from '../src/chatProtocol/session';
-import { NodeFileSystem } from '../src/chat/core/fileSystem';
+import { NodeFileSystem } from '../src/util/storeFileSystem';
 import { matchesAll, queryWords, SessionSearchIndex, searchTextOf } from '../src/chat/core/historySearch';
 import { ChatSessionStore, type SessionSummary } from '../src/chat/core/sessionStore';
 

@@ -64,7 +64,11 @@ const CHUNKS = {
   mediaCommands: join(root, 'src', 'media', 'vscode', 'mediaCommands.ts'),
   videoCommands: join(root, 'src', 'videos', 'vscode', 'videoCommands.ts'),
   keyCommands: join(root, 'src', 'auth', 'vscode', 'keyCommands.ts'),
+  // The profile list, read right after activation.
+  profileStartup: join(root, 'src', 'auth', 'vscode', 'profileStartup.ts'),
   modelCommands: join(root, 'src', 'models', 'vscode', 'modelCommands.ts'),
+  // VS Code's chat with several profiles: the other profiles' models.
+  lmProfiles: join(root, 'src', 'models', 'vscode', 'lmProfiles.ts'),
   // The usage ledger's recorder and status bar on the first gateway call; its dashboard and commands on first use.
   usageService: join(root, 'src', 'usage', 'vscode', 'usageService.ts'),
   usageCommands: join(root, 'src', 'usage', 'vscode', 'usageCommands.ts'),

@@ -9,11 +9,13 @@ import { chatFeature } from './chat/vscode/feature';
 import { CHAT_VIEW_TYPE } from './chatProtocol/viewType';
 import { diagnosticsFeature } from './diagnostics/vscode/feature';
 import { createGatewayClient } from './gateway/clientFactory';
-import { GatewayConnection } from './gateway/connection';
+import type { GatewayConnection } from './gateway/connection';
+import { GatewayConnections } from './gateway/connections';
 import { Pacing } from './gateway/pacing';
 import { mediaFeature } from './media/vscode/feature';
 import { modelsFeature } from './models/vscode/feature';
 import { readSettings, SECTION, type Settings } from './settings/settings';
+import { settingsForProfile } from './settings/profile';
 import { registerCommands, type CommandHandlers } from './ui/vscode/commands';
 import { ExtensionContextKeys } from './ui/vscode/contextKeys';
 import type { FeatureDefinition, SharedServices } from './ui/vscode/featureDefinition';
@@ -27,7 +29,10 @@ import { videosFeature } from './videos/vscode/feature';
  * nothing: another extension could otherwise send requests with the user's key or reach the stores.
  */
 export interface ModelGatewayApi {
+  /** The active profile's connection (what the tests written before profiles read). */
   readonly connection: GatewayConnection;
+  /** Every profile's connection. */
+  readonly connections: GatewayConnections;
   readonly testing: Record<string, unknown>;
 }
 
@@ -48,7 +53,8 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   const keys = new ApiKeyStore(context.secrets, context.globalState);
   // One pacing state per gateway origin and key, shared with the other windows through a small file (read on the first request).
   const pacer = new Pacing(realClock, vscode.Uri.joinPath(context.globalStorageUri, 'pacing.json').fsPath);
-  const connection = new GatewayConnection(settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting(), pacer);
+  // Profiles are read right after activation (auth feature); until then Default, which the settings describe, is all there is.
+  const connection = new GatewayConnections(settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting(), pacer);
   context.subscriptions.push(keys, pacer, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
 
   const settingsChanged = new vscode.EventEmitter<void>();
@@ -71,7 +77,8 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     keys,
     connection,
     clock: realClock,
-    settings: () => settings,
+    // What a feature reads as its defaults (gateway, models) is the active profile's over the user settings.
+    settings: () => settingsForProfile(settings, connection.active),
     onDidChangeSettings: settingsChanged.event,
     register: (handlers: CommandHandlers) => registerCommands(context, handlers, log),
     testing,
@@ -84,7 +91,8 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     phases[name] = performance.now() - at;
     return result;
   };
-  timed('auth', () => authFeature.activate(services));
+  // runningJobs is asked only by the Delete Profile command, after activation, when the videos feature is there.
+  timed('auth', () => authFeature.activate({ ...services, runningJobs: (slot) => videos.runningJobs(slot) }));
   timed('diagnostics', () => diagnosticsFeature.activate(services));
   const models = timed('models', () => modelsFeature.activate(services));
   timed('usage', () => usageFeature.activate({ ...services, models }));
@@ -105,7 +113,13 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     testing.features = FEATURES.map(({ name, commands, views }) => ({ name, commands: Object.values(commands), views }));
     // Which of the extension's files activation loaded (the rest load on first use): the startup bench and a host test.
     testing.loadedAtActivation = Object.keys(require.cache).filter((file) => path.dirname(file) === __dirname).map((file) => path.basename(file));
-    return { connection, testing };
+    return {
+      get connection() {
+        return connection.connectionFor()!;
+      },
+      connections: connection,
+      testing,
+    };
   }
   return undefined;
 }

@@ -22,6 +22,11 @@ export interface ChatSettings {
   mediaModels?: MediaModels;
   /** The reasoning effort asked of the model (one of its levels); absent: nothing is sent (the model's default). */
   reasoningEffort?: string;
+  /**
+   * The profile the chat runs under (its gateway and key), kept from the chat's start whichever profile is active
+   * later; absent: Default (chats saved before profiles).
+   */
+  profile?: string;
 }
 
 export type MediaKind = 'image' | 'video' | 'speech';

@@ -59,6 +59,7 @@ export function cleanSettings(value: unknown): ChatSettings {
   if (fields.mediaModels !== undefined) settings.mediaModels = cleanMediaModels(fields.mediaModels);
   const effort = cleanEffortLevel(fields.reasoningEffort);
   if (effort !== undefined) settings.reasoningEffort = effort;
+  if (isId(fields.profile)) settings.profile = fields.profile;
   return settings;
 }
 

@@ -22,7 +22,7 @@ const ATTACHMENT: Shape = { keys: words('kind id source path language startLine 
 const SAMPLING: Shape = { keys: words('mode value') };
 const MEDIA_MODELS: Shape = { keys: words('image video speech') };
 const SETTINGS: Shape = {
-  keys: words('model systemPrompt sampling maxTokens stop jsonMode mediaModels reasoningEffort'),
+  keys: words('model systemPrompt sampling maxTokens stop jsonMode mediaModels reasoningEffort profile'),
   nested: { sampling: { shape: SAMPLING }, mediaModels: { shape: MEDIA_MODELS } },
 };
 const TURNS: Readonly<Record<string, Shape>> = {

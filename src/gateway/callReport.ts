@@ -10,6 +10,8 @@ export type CallOutcome = 'ok' | 'error' | 'cancelled';
 
 export interface GatewayCallReport {
   origin: string;
+  /** The id of the profile whose connection sent it. */
+  profile?: string;
   operation: CallOperation;
   surface: RequestSurface | undefined;
   /** The model asked for (undefined for the model list and video polls). */
@@ -32,6 +34,8 @@ export interface GatewayCallReport {
 /** A call as it ended, before its figures are read (callFigures.ts reads them, off the activation path). */
 export interface FinishedCall {
   origin: string;
+  /** The id of the profile whose connection sent it. */
+  profile: string;
   method: GatewayMethod;
   /** The arguments of the call, as the caller gave them (the options carry the surface). */
   args: readonly unknown[];

@@ -1,15 +1,16 @@
-// The one place that knows which gateway the user is talking to: it builds a client for the configured
-// origin with that origin's key, rebuilds it when settings or keys change, and watches every call's outcome
-// to keep a connection state (for the status bar and welcome views). Rate-limit timing lives in the pacer
-// (pacer.ts): the connection hands each client its origin-and-key pacing and reads the rate-limited state
-// from it.
+// One profile's link to its gateway: it builds a client for the profile's origin with the key kept for that
+// profile on that origin (its key slot), rebuilds it when settings or keys change, and watches every call's outcome
+// to keep a connection state (for the status bar and welcome views). GatewayConnections (connections.ts) holds one
+// per profile and is what features ask for access. Rate-limit timing lives in the pacer (pacer.ts): the connection
+// hands each client its origin-and-key pacing and reads the rate-limited state from it.
 import { Emitter, type Event } from '../util/events';
 import type { Clock } from '../util/clock';
 import type { PaceNews, RequestPacing } from './pacer';
 import { Pacing, paceKeyFor, type PaceKey } from './pacing';
 import type { GatewaySettings } from '../settings/settings';
-import type { FinishedCall } from './callReport';
+import { DEFAULT_PROFILE_ID, keySlot } from '../settings/profile';
 import { GatewayError, readError } from './errors';
+import type { FinishedCall } from './callReport';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
 import type { ChatResult, GatewayApi, ImageRequest, RequestOptions, VideoRequest } from './types';
@@ -41,16 +42,16 @@ export type ConnectionState =
   | { kind: 'rate-limited'; origin: string; until: number; message: string }
   | { kind: 'offline'; origin: string; message: string };
 
-/** Where the connection reads keys from: one key per origin, and news when one changes. */
+/** Where the connection reads keys from: one key per slot (a profile on an origin, see keySlot), and news when one changes. */
 export interface KeySource {
-  get(origin: string): PromiseLike<string | undefined>;
-  has(origin: string): PromiseLike<boolean>;
+  get(slot: string): PromiseLike<string | undefined>;
+  has(slot: string): PromiseLike<boolean>;
   readonly onDidChange: Event<string>;
 }
 
 /** What a feature needs to reach the gateway, or what is missing (ui/errorAdvice's accessAdvice words it). */
-export type GatewayAccess = { ok: true; api: GatewayApi; origin: string } | MissingAccess;
-export type MissingAccess = { ok: false; missing: 'url' | 'key'; origin?: string };
+export type GatewayAccess = { ok: true; api: GatewayApi; origin: string; profile?: string } | MissingAccess;
+export type MissingAccess = { ok: false; missing: 'url' | 'key'; origin?: string; profile?: string };
 
 /** Maps a call's failure to the connection state it reveals, or undefined when it says nothing about the link. */
 export function stateForError(origin: string, error: unknown, now: number): ConnectionState | undefined {
@@ -107,6 +108,8 @@ export class GatewayConnection {
     private readonly createClient: ClientFactory,
     private readonly clock: Clock,
     proxy?: ProxySetting,
+    /** The profile this connection serves; its key slot on the origin is keySlot(profile, origin). */
+    readonly profile: string = DEFAULT_PROFILE_ID,
     /** Shared with the other windows through its file; a private one (memory only) when not given. */
     pacer?: Pacing,
   ) {
@@ -116,7 +119,7 @@ export class GatewayConnection {
     this.ownsPacer = !pacer;
     this.currentState = settings.origin ? { kind: 'unknown', origin: settings.origin } : { kind: 'no-url' };
     this.subscriptions.push(
-      keys.onDidChange((origin) => origin === this.origin && this.reset()),
+      keys.onDidChange((slot) => slot === this.slot && this.reset()),
       this.pacer.onDidChange((id) => id === this.client?.paceKey.id && this.followPace()),
     );
   }
@@ -128,6 +131,11 @@ export class GatewayConnection {
 
   get origin(): string | undefined {
     return this.settings.origin;
+  }
+
+  /** Where this profile's key for its origin is kept; undefined without a URL. */
+  get slot(): string | undefined {
+    return this.origin ? keySlot(this.profile, this.origin) : undefined;
   }
 
   get baseUrl(): string | undefined {
@@ -149,7 +157,7 @@ export class GatewayConnection {
   async refreshKeyState(): Promise<ConnectionState> {
     const origin = this.origin;
     if (!origin) return this.setState({ kind: 'no-url' });
-    if (!(await this.keys.has(origin))) return this.setState({ kind: 'no-key', origin });
+    if (!(await this.keys.has(this.slot!))) return this.setState({ kind: 'no-key', origin });
     if (this.currentState.kind === 'no-key' || this.currentState.kind === 'no-url') return this.setState({ kind: 'unknown', origin });
     return this.currentState;
   }
@@ -178,7 +186,7 @@ export class GatewayConnection {
   private async createClientForCurrentOrigin(): Promise<GatewayConnection['client']> {
     const generation = this.generation;
     const origin = this.origin!;
-    const apiKey = await this.keys.get(origin);
+    const apiKey = await this.keys.get(this.slot!);
     if (generation !== this.generation) return undefined;
     if (!apiKey) {
       this.setState({ kind: 'no-key', origin });
@@ -197,9 +205,9 @@ export class GatewayConnection {
   async access(): Promise<GatewayAccess> {
     const api = await this.api();
     const origin = this.origin;
-    if (api && origin) return { ok: true, api, origin };
+    if (api && origin) return { ok: true, api, origin, profile: this.profile };
     const missing = origin ? 'key' : 'url';
-    return { ok: false, missing, origin };
+    return { ok: false, missing, origin, profile: this.profile };
   }
 
   /**
@@ -209,7 +217,7 @@ export class GatewayConnection {
   async resultFetchOptions(): Promise<Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'>> {
     const origin = this.origin;
     const options: Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'> = this.proxyOptions();
-    const apiKey = origin ? await this.keys.get(origin) : undefined;
+    const apiKey = origin ? await this.keys.get(this.slot!) : undefined;
     if (origin && apiKey && origin === this.origin) {
       options.credentials = { origin, headers: { ...this.settings.headers, authorization: `Bearer ${apiKey}` } };
     }
@@ -219,11 +227,6 @@ export class GatewayConnection {
   /** The proxy options every request is made with; strictSSL only when it is off, the rare case. */
   private proxyOptions(): { proxy: string | undefined; proxyStrictSSL?: false } {
     return this.proxy?.strictSSL === false ? { proxy: this.proxy.url, proxyStrictSSL: false } : { proxy: this.proxy?.url };
-  }
-
-  /** The API for a given origin, only while that origin is the configured one (keys never cross origins). */
-  async apiFor(origin: string): Promise<GatewayApi | undefined> {
-    return origin === this.origin ? this.api() : undefined;
   }
 
   /**
@@ -283,7 +286,7 @@ export class GatewayConnection {
         },
       };
       const accountant = this.accountant;
-      const finished = (ok: boolean, value: unknown): Promise<number | undefined> | undefined => accountant?.account({ origin, method, args, ok, value, header: lastHeaders });
+      const finished = (ok: boolean, value: unknown): Promise<number | undefined> | undefined => accountant?.account({ origin, profile: this.profile, method, args, ok, value, header: lastHeaders });
       // Paid work waits for the accountant's yes (a failing check lets it go: accounting never blocks work).
       const paid = accountant && (method === 'generateImage' || method === 'submitVideo') ? accountant.checkPaid({ method, request: args[0] } as PaidRequest).catch(() => true) : true;
       let declined = false;

@@ -101,16 +101,16 @@ const RESERVED_HEADERS = new Set(['authorization', 'host', 'content-length', 'co
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Normalises a base URL; only http and https are accepted. */
-export function parseBaseUrl(raw: unknown): { baseUrl: string; origin: string } | { problem: string } | undefined {
+export function parseBaseUrl(raw: unknown, label = 'modelGateway.baseUrl'): { baseUrl: string; origin: string } | { problem: string } | undefined {
   if (typeof raw !== 'string' || raw.trim() === '') return undefined;
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    return { problem: `modelGateway.baseUrl "${raw}" is not a URL; use for example https://gateway.example.com/v1.` };
+    return { problem: `${label} "${raw}" is not a URL; use for example https://gateway.example.com/v1.` };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { problem: `modelGateway.baseUrl must use http or https, not ${url.protocol}` };
-  if (url.username || url.password) return { problem: 'modelGateway.baseUrl must not contain a user name or password; store the key with "Model Gateway: Set API Key".' };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { problem: `${label} must use http or https, not ${url.protocol}` };
+  if (url.username || url.password) return { problem: `${label} must not contain a user name or password; store the key with "Model Gateway: Set API Key".` };
   url.search = '';
   url.hash = '';
   return { baseUrl: url.toString().replace(/\/+$/, ''), origin: url.origin };
@@ -125,17 +125,18 @@ function numberIn(raw: unknown, min: number, max: number, name: string, problems
   return raw;
 }
 
-function readHeaders(raw: unknown, problems: string[]): Record<string, string> {
+/** Extra request headers from settings or a profile: reserved names (the key, the host, cookies) are refused. */
+export function readHeaders(raw: unknown, problems: string[], label = 'modelGateway.requestHeaders'): Record<string, string> {
   const headers: Record<string, string> = {};
   if (raw === undefined || raw === null) return headers;
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    problems.push('modelGateway.requestHeaders must be an object of header names to values.');
+    problems.push(`${label} must be an object of header names to values.`);
     return headers;
   }
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
-    if (!HEADER_NAME.test(name)) problems.push(`Header name "${name}" in modelGateway.requestHeaders is not valid; ignored.`);
-    else if (RESERVED_HEADERS.has(name.toLowerCase())) problems.push(`Header "${name}" is reserved and cannot be set in modelGateway.requestHeaders; ignored.`);
-    else if (typeof value !== 'string' || /[\r\n]/.test(value)) problems.push(`Header "${name}" in modelGateway.requestHeaders needs a single-line string value; ignored.`);
+    if (!HEADER_NAME.test(name)) problems.push(`Header name "${name}" in ${label} is not valid; ignored.`);
+    else if (RESERVED_HEADERS.has(name.toLowerCase())) problems.push(`Header "${name}" is reserved and cannot be set in ${label}: the extension sends the key itself (set it with "Model Gateway: Set API Key"); ignored.`);
+    else if (typeof value !== 'string' || /[\r\n]/.test(value)) problems.push(`Header "${name}" in ${label} needs a single-line string value; ignored.`);
     else headers[name] = value;
   }
   return headers;

@@ -1,55 +1,64 @@
-// UI adapter: the auth feature: API keys per origin in SecretStorage and the gateway URL. Its commands load
-// keyCommands.ts on first use; a seeded key (npm start) and keys lost with the keyring are handled at activation.
-import * as vscode from 'vscode';
+// UI adapter: the auth feature: profiles (several gateways and keys side by side), API keys per profile and origin
+// in SecretStorage, and the gateway URL. Its commands load keyCommands.ts on first use; the profile list is read
+// (and, on the first start after the update, written with the Default profile) right after activation, and a
+// seeded key (npm start) and keys lost with the keyring are handled then too.
 import { lazyCommands } from '../../ui/vscode/commands';
 import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import type { ApiKeyStore } from '../core/apiKeyStore';
+import type { ProfileStore } from '../core/profileStore';
 import { applySeededKey } from '../core/seedKey';
 
-export const AUTH_COMMANDS = {
+export const KEY_COMMANDS = {
   setApiKey: SHARED_COMMANDS.setApiKey,
   rotateApiKey: SHARED_COMMANDS.rotateApiKey,
   clearApiKey: SHARED_COMMANDS.clearApiKey,
   setBaseUrl: SHARED_COMMANDS.setBaseUrl,
 } as const;
 
-export type AuthNeeds = Pick<SharedServices, 'connection' | 'register'> & {
+/** Edit, rename, duplicate, the workspace binding, export and import are in the Profiles… menu. */
+export const PROFILE_COMMANDS = {
+  profilesMenu: SHARED_COMMANDS.profilesMenu,
+  profilesSwitch: SHARED_COMMANDS.profilesSwitch,
+  profilesCreate: 'modelGateway.profiles.create',
+  profilesDelete: 'modelGateway.profiles.delete',
+} as const;
+
+export const AUTH_COMMANDS = { ...KEY_COMMANDS, ...PROFILE_COMMANDS } as const;
+
+export type AuthNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'testing'> & {
   keys: ApiKeyStore;
+  /** Running video jobs in a lane (a profile's key slot); filled once the videos feature is active. */
+  runningJobs(slot: string): number;
 };
 
 export const authFeature = defineFeature({
   name: 'auth',
   commands: AUTH_COMMANDS,
   views: [],
-  activate({ keys, connection, register }: AuthNeeds): void {
+  activate({ context, log, keys, connection, clock, register, testing, runningJobs }: AuthNeeds): void {
+    // The profile list is read right after activation (profileStartup.js): until then Default, which the settings
+    // describe, is the only profile. startProfiles does not reject: a list it cannot read leaves Default.
+    const loaded: Promise<ProfileStore> = Promise.resolve().then(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { startProfiles } = require('./profileStartup') as typeof import('./profileStartup');
+      return startProfiles(context, clock, connection, log);
+    });
+    if (TEST_BUILD && testing) testing.profiles = loaded;
     register(
       lazyCommands(AUTH_COMMANDS, () => {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const { KeyCommands } = require('./keyCommands') as typeof import('./keyCommands');
-        return new KeyCommands(keys, connection).handlers();
+        const { authHandlers } = require('./keyCommands') as typeof import('./keyCommands');
+        return authHandlers(context, { profiles: loaded, connection, keys, runningJobs });
       }),
     );
     void connection.refreshKeyState();
-    void applySeededKey(keys).then(() => warnAboutLostKeys(keys));
+    // Keys lost with the keyring are rare: their warning loads with the key commands, only then.
+    void applySeededKey(keys)
+      .then(() => keys.lostOrigins())
+      .then((lost) => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        if (lost.length > 0) void (require('./keyCommands') as typeof import('./keyCommands')).warnAboutLostKeys(keys, lost);
+      });
   },
 });
-
-/**
- * Keys saved earlier but gone now mean VS Code found no keyring and kept secrets in memory only. Say so once
- * per loss, plainly, and forget those origins so the warning does not repeat.
- */
-async function warnAboutLostKeys(keys: ApiKeyStore): Promise<void> {
-  const lost = await keys.lostOrigins();
-  if (lost.length === 0) return;
-  await keys.forget(lost);
-  const setKey = 'Set API Key';
-  const learnMore = 'Learn More';
-  const choice = await vscode.window.showWarningMessage(
-    `The API key for ${lost.join(', ')} did not survive the restart: VS Code could not reach a system keyring, so it kept secrets in memory only. Set the key again, and install or unlock a keyring (for example gnome-keyring) to keep it.`,
-    setKey,
-    learnMore,
-  );
-  if (choice === setKey) await vscode.commands.executeCommand(AUTH_COMMANDS.setApiKey);
-  if (choice === learnMore) await vscode.env.openExternal(vscode.Uri.parse('https://code.visualstudio.com/docs/configure/settings-sync#_troubleshooting-keychain-issues'));
-}

@@ -18,8 +18,8 @@ import { hasOnlyKeys, isCount, isId, isRecord, isText, type Fields } from '../..
 import { withUnknownFields } from '../../chatProtocol/sessionUnknown';
 import { realClock, type Clock } from '../../util/clock';
 import { Emitter, type Event } from '../../util/events';
-import { withFileLock, type LockOptions } from './fileLock';
-import { processIsAlive, type StoreFileSystem } from './fileSystem';
+import { withFileLock, type LockOptions } from '../../util/fileLock';
+import { processIsAlive, type StoreFileSystem } from '../../util/storeFileSystem';
 import { baseOf, mergeSessions, type SessionBase } from './sessionMerge';
 
 export type { RemovedSession, SessionSummary, StoreOptions, StoreReporter } from './sessionStoreTypes';

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Clock, TimerHandle } from '../../util/clock';
 import { Rerun } from '../../util/rerun';
-import { watchFolder } from '../core/fileSystem';
+import { watchFolder } from '../../util/storeFileSystem';
 import { groupSessions, sessionDescription, type HistoryGroup } from '../core/historyModel';
 import { SessionSearchIndex } from '../core/historySearch';
 import type { ChatSessionStore, SessionSummary } from '../core/sessionStore';

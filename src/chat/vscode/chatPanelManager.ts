@@ -3,7 +3,7 @@
 // and keeps the model list they share. Export lives in chatExport.ts, the editor actions in chatEditors.ts.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { GatewayConnection } from '../../gateway/connection';
+import type { GatewayConnections } from '../../gateway/connections';
 import { adviceFor } from '../../ui/core/errorAdvice';
 import type { ChatContextSettings, ChatDefaults, ReasoningSettings } from '../../settings/settings';
 import { ChatContext, type ContextWindow } from '../core/chatContext';
@@ -35,7 +35,7 @@ export interface ChatPanelManagerOptions {
   extensionUri: vscode.Uri;
   /** Local folder for the session files (under the extension's globalStorageUri). */
   storageFolder: string;
-  connection: Pick<GatewayConnection, 'access' | 'api' | 'origin' | 'onDidChangeClient' | 'resultFetchOptions'>;
+  connection: Pick<GatewayConnections, 'access' | 'active' | 'origin' | 'onDidChangeClient' | 'resultFetchOptions'>;
   /** The shared, cached model list (the same one List Models and VS Code's chat use). */
   models: ModelCatalogView;
   chatDefaults: () => ChatDefaults;
@@ -107,7 +107,10 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     const now = this.options.clock.now();
     const defaults = this.options.chatDefaults();
     const model = options.model?.trim() || defaults.model;
-    const session: ChatSession = { id: randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings: options.settings ?? settingsFromDefaults({ ...defaults, model }), turns: [] };
+    // A new chat runs under this window's profile from now on; a branch keeps its chat's profile (in its settings).
+    const active = this.options.connection.active.id;
+    const settings = options.settings ?? { ...settingsFromDefaults({ ...defaults, model }), ...(active !== 'default' && { profile: active }) };
+    const session: ChatSession = { id: randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings, turns: [] };
     const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, session.title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { retainContextWhenHidden: false });
     return this.attach(panel, session);
   }
@@ -213,10 +216,12 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
 
   private attach(webviewPanel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
     const { clock, log, extensionUri } = this.options;
-    const controller = new ChatController(session, {
+    const chatProfile = (): string => controller.session.settings.profile ?? 'default';
+    const controller: ChatController = new ChatController(session, {
       store: this.store,
       clock,
-      gateway: () => this.options.connection.access(),
+      // The chat's own profile (its key and gateway), whichever profile the window uses now.
+      gateway: () => this.options.connection.access(chatProfile()),
       defaultModel: () => this.defaultModel(),
       newId: () => randomUUID(),
       instructions: (history): Promise<string | undefined> => instructions.systemContent(history),
@@ -237,7 +242,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       summarize: (pending) => branchFromSummary(controller.session, pending, this.summaryDeps),
     });
     const compare = new ChatCompare(controller, context, {
-      gateway: () => this.options.connection.access(),
+      gateway: () => this.options.connection.access(chatProfile()),
       clock,
       newId: () => randomUUID(),
       warn: (message) => void vscode.window.showWarningMessage(message),

@@ -2,7 +2,7 @@
 // at activation for the Chats view; the chat panels (chatCommands.ts) load on first use and share it.
 import * as vscode from 'vscode';
 import type { Clock } from '../../util/clock';
-import { NodeFileSystem } from '../core/fileSystem';
+import { NodeFileSystem } from '../../util/storeFileSystem';
 import { ChatSessionStore, type StoreReporter } from '../core/sessionStore';
 import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 

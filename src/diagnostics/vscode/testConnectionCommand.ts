@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { HandlersFor } from '../../ui/vscode/commands';
 import type { REPORT_COMMANDS } from './feature';
-import type { GatewayConnection } from '../../gateway/connection';
+import type { GatewayConnections } from '../../gateway/connections';
 import { OPEN_LOGS } from '../../ui/core/errorAdvice';
 import { resolveProxy } from '../../gateway/proxy';
 import { showAdvice } from '../../ui/vscode/notify';
@@ -14,7 +14,7 @@ import { ConnectionReportView } from './connectionReportView';
 import type { DiagnosticReport } from '../core/connectionTest';
 
 export interface TestConnectionDeps {
-  connection: GatewayConnection;
+  connection: GatewayConnections;
   log: Logger;
   clock: Clock;
   /** VS Code's http.proxy, if set. */
@@ -41,7 +41,10 @@ export class TestConnectionCommand implements vscode.Disposable {
     const { runDiagnostics, createNetworkProbes, renderReport, summarizeReport, fixesFor } = require('../core/connectionTest') as typeof import('../core/connectionTest');
     const baseUrl = connection.baseUrl;
     const proxy = baseUrl ? resolveProxy(new URL(baseUrl), this.deps.proxySetting(), process.env) : undefined;
-    const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Testing the connection to ${connection.origin ?? 'the gateway'}…` }, () => runDiagnostics({ baseUrl, api: () => connection.api(), proxy, probes: createNetworkProbes(clock), clock }));
+    const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Testing the connection to ${connection.origin ?? 'the gateway'}…` }, () => runDiagnostics({ baseUrl, api: async () => {
+      const access = await connection.access();
+      return access.ok ? access.api : undefined;
+    }, proxy, probes: createNetworkProbes(clock), clock }));
     log.info(`Connection test of ${baseUrl ?? '(no URL)'}:`);
     for (const step of report.steps) log.info(`  ${step.title}: ${step.status}. ${step.message}${step.suggestion ? ` ${step.suggestion}` : ''}`);
     await this.view.show(renderReport(report));

@@ -22,6 +22,8 @@ export interface MediaEntry {
   /** Epoch ms. */
   createdAt: number;
   origin: string;
+  /** The profile it was made under (absent: Default). */
+  profile?: string;
   model: string;
   /** The image prompt, or the text that was spoken. */
   prompt: string;
@@ -74,6 +76,7 @@ export function isMediaEntry(value: unknown): value is MediaEntry {
     typeof value.createdAt === 'number' &&
     Number.isFinite(value.createdAt) &&
     text(value.origin, LIMITS.url) &&
+    optionalText(value.profile, 64) &&
     text(value.model, LIMITS.text) &&
     text(value.prompt, LIMITS.prompt) &&
     optionalText(value.size, LIMITS.text) &&

@@ -58,7 +58,7 @@ export interface ImageOutcome {
 /** Generates images, keeps every one that really is an image in the history, and resolves with the new entry. */
 export async function generateImages(deps: MediaCoreDeps, ask: ImageAsk, options: MediaCallOptions = {}): Promise<ImageOutcome> {
   const defaults = deps.settings();
-  const { api, origin } = await gatewayAccess(deps);
+  const { api, origin, profile } = await gatewayAccess(deps);
   const model = await resolveModel(deps, ask.model, defaults.imageModel, 'image');
   const request = buildImageRequest(ask, model, defaults);
   await checkWritable(deps.history);
@@ -85,19 +85,19 @@ export async function generateImages(deps: MediaCoreDeps, ask: ImageAsk, options
     }
   }
   if (files.length === 0) throw noImageKept(lastError, notes);
-  const entry = await deps.history.add({ kind: 'image', origin, model, prompt: request.prompt, size: request.size, files, notes });
+  const entry = await deps.history.add({ kind: 'image', origin, ...profileOf(profile), model, prompt: request.prompt, size: request.size, files, notes });
   return { entry, notes };
 }
 
 /** Speaks the text and keeps the audio in the history; resolves with the new entry. */
 export async function synthesizeSpeech(deps: MediaCoreDeps, ask: SpeechAsk, options: MediaCallOptions = {}): Promise<MediaEntry> {
   const defaults = deps.settings();
-  const { api, origin } = await gatewayAccess(deps);
+  const { api, origin, profile } = await gatewayAccess(deps);
   const model = await resolveModel(deps, ask.model, defaults.speechModel, 'speech');
   const request = buildSpeechRequest(ask, model, defaults);
   await checkWritable(deps.history);
   const audio = await api.synthesizeSpeech(request, { signal: options.signal, maxBytes: defaults.maxBytes, surface: options.surface ?? 'speech' });
-  return deps.history.add({ kind: 'speech', origin, model, prompt: request.input, voice: request.voice, files: [{ data: audio.audio, contentType: audio.contentType }], notes: [] });
+  return deps.history.add({ kind: 'speech', origin, ...profileOf(profile), model, prompt: request.input, voice: request.voice, files: [{ data: audio.audio, contentType: audio.contentType }], notes: [] });
 }
 
 /** The model for a kind: the one asked for, the configured default, else the first the gateway lists. */
@@ -125,6 +125,11 @@ async function checkWritable(history: Pick<MediaHistory, 'ready' | 'filesFolder'
       throw new MediaError('storage', `Nothing was sent: the Media history folder ${folder} cannot be written (${(error as Error).message}), so the result could not be kept. Make it writable or free some disk space, then try again.`);
     }
   }
+}
+
+/** The entry's profile field: absent for Default, as in entries made before profiles. */
+function profileOf(profile: string | undefined): { profile?: string } {
+  return profile && profile !== 'default' ? { profile } : {};
 }
 
 async function gatewayAccess(deps: MediaCoreDeps): Promise<Extract<GatewayAccess, { ok: true }>> {

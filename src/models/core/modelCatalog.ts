@@ -25,10 +25,10 @@ export interface CatalogSnapshot {
   readonly remembered?: true;
 }
 
-/** What the catalog needs from GatewayConnection. */
+/** What the catalog needs from the connections (the active profile's gateway; access() is the one way in). */
 export interface ModelSource {
   readonly origin: string | undefined;
-  api(): Promise<GatewayApi | undefined>;
+  access(): Promise<{ ok: true; api: GatewayApi } | { ok: false }>;
   readonly onDidChangeClient: Event<void>;
 }
 
@@ -109,7 +109,8 @@ export class ModelCatalog implements Disposable {
 
   private async fetch(): Promise<CatalogSnapshot | undefined> {
     const generation = this.generation;
-    const api = await this.source.api();
+    const access = await this.source.access();
+    const api = access.ok ? access.api : undefined;
     const origin = this.source.origin;
     if (generation !== this.generation) return this.load();
     if (!api || !origin) return undefined;

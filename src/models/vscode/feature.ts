@@ -25,14 +25,22 @@ export const modelsFeature = defineFeature({
   commands: MODEL_COMMANDS,
   views: [],
   activate({ context, log, keys, connection, clock, settings, register, testing }: ModelsNeeds): ModelCatalog {
-    const models = new ModelCatalog(connection, clock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
-    const lmProvider = new GatewayChatModelProvider(models, connection, log, () => settings().reasoning);
+    const memory = new RememberedModels(context.globalState);
+    const models = new ModelCatalog(connection, clock, DEFAULT_TTL_MS, memory);
+    const lmProvider = new GatewayChatModelProvider(models, connection, log, () => settings().reasoning, {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      more: (active) => (connection.profiles.length > 1 ? (require('./lmProfiles') as typeof import('./lmProfiles')).profileModels(active, { connections: connection, log, clock, memory }) : undefined),
+    });
     const modelCommands = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { ModelCommands } = require('./modelCommands') as typeof import('./modelCommands');
       return new ModelCommands({ catalog: models, connection, settings });
     });
-    context.subscriptions.push({ dispose: () => modelCommands.peek()?.dispose() }, models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider));
+    // A profile added, removed or changed later may change the models in VS Code's chat; the list read at startup
+    // (the first event) is not news: VS Code asking then could cost a request at startup.
+    let startup = true;
+    const profilesChanged = connection.onDidChangeProfiles(() => (startup ? (startup = false) : lmProvider.refresh()));
+    context.subscriptions.push({ dispose: () => modelCommands.peek()?.dispose() }, models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider), profilesChanged);
     lmProvider.announceRemembered();
     register(lazyCommands(MODEL_COMMANDS, () => modelCommands().handlers()));
     if (TEST_BUILD && testing) {

@@ -5,7 +5,7 @@
 // remembered list it is loaded when VS Code first asks, and only when a key is set. When VS Code is told the list
 // changed: see lmAnnouncer.ts.
 import * as vscode from 'vscode';
-import type { GatewayConnection } from '../../gateway/connection';
+import type { GatewayConnections } from '../../gateway/connections';
 import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
 import type { ChatDelta } from '../../gateway/types';
 import type { Logger } from '../../util/logger';
@@ -17,7 +17,7 @@ import type { CatalogSnapshot, ModelCatalog } from '../core/modelCatalog';
 export const LM_VENDOR = 'model-gateway';
 
 
-type Connection = Pick<GatewayConnection, 'access' | 'origin' | 'state' | 'onDidChangeState'>;
+type Connection = Pick<GatewayConnections, 'access' | 'origin' | 'state' | 'onDidChangeState'>;
 
 export class GatewayChatModelProvider implements vscode.LanguageModelChatProvider<LmChatInformation & vscode.LanguageModelChatInformation>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -31,6 +31,8 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     private readonly log: Logger,
     /** How a reasoning effort is sent, and the levels offered when the model list names none. */
     private readonly reasoning: () => ReasoningSettings | undefined = () => undefined,
+    /** For the models of the other profiles (lmProfiles.ts, loaded only when there are several profiles). */
+    private readonly profileDeps?: { more(active: LmChatInformation[]): Promise<LmChatInformation[]> | undefined },
   ) {
     this.subscriptions = [
       catalog.onDidChange((snapshot) => this.announcer.onCatalog(snapshot) && this.changed.fire()),
@@ -43,6 +45,11 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
    * for models before this extension activated (onStartupFinished); with a remembered list it is told to ask
    * again, so the picker shows the gateway's models without a request.
    */
+  /** Makes VS Code ask for the models again. */
+  refresh(): void {
+    this.changed.fire();
+  }
+
   announceRemembered(): void {
     if (this.catalog.known()?.remembered) this.changed.fire();
   }
@@ -56,7 +63,7 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
       this.announcer.provide(snapshot, false);
       const remembered = this.chatModels(snapshot);
       this.log.info(`VS Code chat: ${remembered.length} chat models remembered from the last model list (no request).`);
-      return remembered;
+      return this.withProfiles(remembered);
     }
     try {
       snapshot = await this.catalog.load();
@@ -68,12 +75,17 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
       this.announcer.provide(snapshot, false);
       if (!options.silent) void vscode.window.showWarningMessage(`Model Gateway: ${advice.message}`);
     }
-    return this.chatModels(snapshot);
+    return this.withProfiles(this.chatModels(snapshot));
   }
 
   private chatModels(snapshot: CatalogSnapshot | undefined): LmChatInformation[] {
     const levels = this.reasoning()?.levels ?? DEFAULT_EFFORT_LEVELS;
     return (snapshot?.models ?? []).filter((m) => m.kind === 'chat').map((m) => toChatInformation(m, levels));
+  }
+
+  /** With several profiles, every profile with a key contributes its models, each carrying its profile (lmProfiles.ts). */
+  private async withProfiles(active: LmChatInformation[]): Promise<LmChatInformation[]> {
+    return this.profileDeps?.more(active) ?? active;
   }
 
   async provideLanguageModelChatResponse(
@@ -83,12 +95,14 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    const access = await this.connection.access();
+    // A model carries the profile that listed it: the request goes with that profile's key, whichever is active.
+    const profiled = model as LmChatInformation & { profile?: string; model?: string };
+    const access = await this.connection.access(profiled.profile);
     if (!access.ok) throw vscode.LanguageModelError.NoPermissions(`Model Gateway: ${accessAdvice(access).message} Run "${accessAdvice(access).actions[0]?.title ?? 'Set API Key'}".`);
     const { api } = access;
     const { toChatRequest, toLmToolCalls } = requestMapping();
     const request = toChatRequest({
-      model: model.id,
+      model: profiled.model ?? model.id,
       messages: messages.map(toLmMessage),
       tools: options.tools,
       toolMode: options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto',

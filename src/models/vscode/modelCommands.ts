@@ -5,7 +5,7 @@ import type { HandlersFor } from '../../ui/vscode/commands';
 import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 import type { MODEL_COMMANDS } from './feature';
 import { vscodeUserInterface } from '../../ui/vscode/userInterface';
-import type { GatewayConnection } from '../../gateway/connection';
+import type { GatewayConnections } from '../../gateway/connections';
 import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
 import { showAdvice } from '../../ui/vscode/notify';
 import type { CatalogSnapshot, ModelCatalog } from '../core/modelCatalog';
@@ -17,7 +17,7 @@ import { ACTION_TITLES, buildModelList, summarizeModels, type DefaultModels, typ
 
 export interface ModelCommandDeps {
   catalog: ModelCatalog;
-  connection: GatewayConnection;
+  connection: GatewayConnections;
   settings: () => Settings;
 }
 

@@ -11,4 +11,6 @@ export const SHARED_COMMANDS = {
   showStatusMenu: 'modelGateway.showStatusMenu',
   listModels: 'modelGateway.listModels',
   newChat: 'modelGateway.newChat',
+  profilesMenu: 'modelGateway.profiles.menu',
+  profilesSwitch: 'modelGateway.profiles.switch',
 } as const;

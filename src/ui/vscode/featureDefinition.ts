@@ -2,7 +2,8 @@
 // id; the handlers load on first use), its views, and what it needs from the shared services (the `activate`
 // parameter's type). extension.ts builds the shared services and activates each definition, and nothing more.
 import type * as vscode from 'vscode';
-import type { GatewayConnection, KeySource } from '../../gateway/connection';
+import type { KeySource } from '../../gateway/connection';
+import type { GatewayConnections } from '../../gateway/connections';
 import type { Settings } from '../../settings/settings';
 import type { Clock } from '../../util/clock';
 import type { CommandHandlers, CommandIds } from './commands';
@@ -12,7 +13,8 @@ export interface SharedServices {
   context: vscode.ExtensionContext;
   log: vscode.LogOutputChannel;
   keys: KeySource;
-  connection: GatewayConnection;
+  /** Every profile's connection; `access(profile?)` is the way to the gateway. */
+  connection: GatewayConnections;
   clock: Clock;
   settings(): Settings;
   onDidChangeSettings: vscode.Event<void>;

@@ -1,7 +1,10 @@
 // UI adapter: one status bar item for the connection: no key, connected, unauthorized, rate limited (with a
-// countdown), slowing down before a rate limit, or offline. Clicking it opens a menu with the actions that fit the state.
+// countdown), slowing down before a rate limit, or offline, and the active profile when there are several (the
+// tooltip says when the workspace is bound to it). Clicking it opens a menu with the actions that fit the state,
+// and the profile actions.
 import * as vscode from 'vscode';
-import type { ConnectionState, GatewayConnection } from '../../gateway/connection';
+import type { ConnectionState } from '../../gateway/connection';
+import type { GatewayConnections } from '../../gateway/connections';
 import type { PaceNews } from '../../gateway/pacer';
 import { SHARED_COMMANDS } from '../core/commandIds';
 
@@ -55,12 +58,13 @@ interface MenuItem extends vscode.QuickPickItem {
 
 export function menuFor(state: ConnectionState): MenuItem[] {
   const item = (label: string, command: string, detail?: string): MenuItem => ({ label, command, detail });
-  const common = [item('$(comment-discussion) New Chat', SHARED_COMMANDS.newChat), item('$(list-unordered) List Models', SHARED_COMMANDS.listModels), item('$(output) Open Logs', SHARED_COMMANDS.openLogs)];
+  const profiles = [item('$(arrow-swap) Switch Profile…', SHARED_COMMANDS.profilesSwitch), item('$(account) Profiles…', SHARED_COMMANDS.profilesMenu)];
+  const common = [item('$(comment-discussion) New Chat', SHARED_COMMANDS.newChat), item('$(list-unordered) List Models', SHARED_COMMANDS.listModels), item('$(output) Open Logs', SHARED_COMMANDS.openLogs), ...profiles];
   switch (state.kind) {
     case 'no-url':
-      return [item('$(globe) Set Gateway URL', SHARED_COMMANDS.setBaseUrl), item('$(output) Open Logs', SHARED_COMMANDS.openLogs)];
+      return [item('$(globe) Set Gateway URL', SHARED_COMMANDS.setBaseUrl), item('$(output) Open Logs', SHARED_COMMANDS.openLogs), ...profiles];
     case 'no-key':
-      return [item('$(key) Set API Key', SHARED_COMMANDS.setApiKey), item('$(globe) Change Gateway URL', SHARED_COMMANDS.setBaseUrl), item('$(output) Open Logs', SHARED_COMMANDS.openLogs)];
+      return [item('$(key) Set API Key', SHARED_COMMANDS.setApiKey), item('$(globe) Change Gateway URL', SHARED_COMMANDS.setBaseUrl), item('$(output) Open Logs', SHARED_COMMANDS.openLogs), ...profiles];
     case 'unauthorized':
     case 'forbidden':
       return [item('$(key) Replace API Key', SHARED_COMMANDS.rotateApiKey), item('$(pulse) Test Connection', SHARED_COMMANDS.testConnection), ...common];
@@ -76,10 +80,14 @@ export class ConnectionStatusBar implements vscode.Disposable {
   private countdown: ReturnType<typeof setInterval> | undefined;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly connection: GatewayConnection) {
+  constructor(private readonly connection: GatewayConnections) {
     this.item.name = 'Model Gateway';
     this.item.command = SHARED_COMMANDS.showStatusMenu;
-    const subscriptions = [connection.onDidChangeState(() => this.render()), connection.onDidChangePace(() => this.render())];
+    const subscriptions = [
+      connection.onDidChangeState(() => this.render()),
+      connection.onDidChangePace(() => this.render()),
+      connection.onDidChangeProfiles(() => this.render()),
+    ];
     this.subscription = new vscode.Disposable(() => subscriptions.forEach((s) => s.dispose()));
     this.render();
     this.item.show();
@@ -99,8 +107,12 @@ export class ConnectionStatusBar implements vscode.Disposable {
     const state = this.connection.state;
     const pace = this.connection.pace;
     const look = describeState(state, Date.now(), pace);
-    this.item.text = look.text;
-    this.item.tooltip = look.tooltip;
+    // The active profile when there are several, and whether this workspace is bound to it.
+    const { name, id } = this.connection.active;
+    const bound = this.connection.workspaceBinding === id ? ' (bound to this workspace)' : '';
+    const named = this.connection.profiles.length > 1 || bound;
+    this.item.text = named ? `${look.text} · ${name}` : look.text;
+    this.item.tooltip = look.tooltip = named ? `Profile: ${name}${bound}. ${look.tooltip}` : look.tooltip;
     this.item.backgroundColor = look.background;
     this.item.accessibilityInformation = { label: look.tooltip };
     if ((state.kind === 'rate-limited' && state.until > Date.now()) || pace?.kind === 'slowing') this.startCountdown();

@@ -17,8 +17,8 @@ export interface RecorderDeps {
   settings(): UsageSettings;
   /** The prices known now (the gateway's list, with the user's setting over it). */
   prices(): PriceBook | Promise<PriceBook>;
-  /** The active profile's name ("default" until profiles exist). */
-  profile(): string;
+  /** A profile's name by its id (the active profile's without one): what records and the status bar say. */
+  profile(id?: string): string;
   /** The workspace's name. */
   workspace(): string;
   /** Which budget alerts were given (shared by the windows). */
@@ -70,7 +70,7 @@ export class UsageRecorder {
     // The time and the figures are taken at once, before any await, so they belong to this call.
     const time = this.deps.clock.now();
     const settings = this.deps.settings();
-    const profile = this.deps.profile();
+    const profile = this.deps.profile(report.profile);
     const workspace = this.deps.workspace();
     const book = await this.deps.prices();
     const record = recordOf(report, { time, profile, workspace, price: report.model ? book.priceOf(report.model) : undefined, costHeader: settings.costHeader });

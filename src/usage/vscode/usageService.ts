@@ -29,11 +29,8 @@ export interface UsageServiceDeps {
   /** The user seam (the host tests' recorder); VS Code's by default. */
   ui?: UserInterface;
   onDidChangeSettings: vscode.Event<void>;
-}
-
-/** Until profiles exist every record says "default"; the profiles work names the active one here. */
-export function activeProfile(): string {
-  return 'default';
+  /** A profile's name by its id, the active one's without an id. */
+  profileName(id?: string): string;
 }
 
 const ALERTS_KEY = 'modelGateway.usage.alertsGiven';
@@ -57,7 +54,7 @@ export class UsageService implements vscode.Disposable {
       clock,
       settings: () => this.settings,
       prices: () => this.prices(),
-      profile: activeProfile,
+      profile: deps.profileName,
       workspace: () => vscode.workspace.name ?? '',
       alerts: {
         given: (key) => (context.globalState.get<string[]>(ALERTS_KEY) ?? []).includes(key),

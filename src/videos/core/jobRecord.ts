@@ -3,6 +3,7 @@ import type { VideoJob, VideoRequest } from '../../gateway/types';
 import type { ErrorFields } from '../../gateway/errors';
 import { isFinalStatus } from './status';
 import { isRecord } from '../../util/records';
+import { DEFAULT_PROFILE_ID, isDefaultProfile, keySlot } from '../../settings/profile';
 
 /**
  * States only this extension knows about:
@@ -38,6 +39,8 @@ export interface VideoJobRecord {
   /** The gateway's job id; undefined while submitting or when the submission is uncertain. */
   id?: string;
   origin: string;
+  /** The profile the job was submitted under (absent: Default); it is polled with that profile's key. */
+  profile?: string;
   model: string;
   prompt: string;
   parameters: VideoJobParameters;
@@ -63,13 +66,22 @@ export interface VideoJobRecord {
 
 const SOURCE_VIDEO_KEYS = ['video_url', 'source_video_url', 'video', 'videoUrl'];
 
-export function recordFromRequest(key: string, origin: string, request: VideoRequest, now: number): VideoJobRecord {
+/**
+ * The lane a job is polled in: its profile's key slot on its origin (the origin alone for Default, as before
+ * profiles). Jobs of one lane share one poller (one lease) and one key; a switch of profile changes no lane.
+ */
+export function laneOf(record: Pick<VideoJobRecord, 'origin' | 'profile'>): string {
+  return keySlot(record.profile ?? DEFAULT_PROFILE_ID, record.origin);
+}
+
+export function recordFromRequest(key: string, origin: string, request: VideoRequest, now: number, profile?: string): VideoJobRecord {
   const { prompt, ...inputExtra } = request.input;
   const { resolution, duration, ...extra } = request.parameters ?? {};
   const sourceKey = SOURCE_VIDEO_KEYS.find((name) => typeof inputExtra[name] === 'string');
   const record: VideoJobRecord = {
     key,
     origin,
+    ...(profile && !isDefaultProfile(profile) && { profile }),
     model: request.model,
     prompt,
     parameters: {},
@@ -159,7 +171,7 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
 /** Members of a stored record this version reads, in the order they are written; the rest round-trip in `unknown`. */
-const KNOWN_MEMBERS = ['schemaVersion', 'key', 'id', 'origin', 'model', 'prompt', 'parameters', 'inputExtra', 'sourceVideoUrl', 'status', 'localState', 'error', 'resultUrls', 'createdAt', 'updatedAt', 'completedAt', 'submitter'] as const;
+const KNOWN_MEMBERS = ['schemaVersion', 'key', 'id', 'origin', 'profile', 'model', 'prompt', 'parameters', 'inputExtra', 'sourceVideoUrl', 'status', 'localState', 'error', 'resultUrls', 'createdAt', 'updatedAt', 'completedAt', 'submitter'] as const;
 /** What versions before the schema version kept in the record: the poll schedule, which the scheduler alone owns now. */
 const RETIRED_MEMBERS = ['nextPollAt', 'pollCount', 'lastPolledAt'];
 
@@ -197,6 +209,7 @@ export function recordFromStored(value: unknown): VideoJobRecord | undefined {
   if (isRecord(parameters.extra)) record.parameters.extra = parameters.extra;
   if (isRecord(value.inputExtra)) record.inputExtra = value.inputExtra;
   if (isString(value.sourceVideoUrl)) record.sourceVideoUrl = value.sourceVideoUrl;
+  if (isString(value.profile)) record.profile = value.profile;
   if (LOCAL_STATES.includes(value.localState as LocalState)) record.localState = value.localState as LocalState;
   if (isRecord(value.error) && isString(value.error.message)) {
     record.error = { ...othersOf(value.error, ['message', 'code', 'status']), message: value.error.message };

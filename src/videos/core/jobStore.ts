@@ -11,6 +11,7 @@ import { JobStorageError } from './errors';
 import { endOwner, newOwnerId, ownerAlive } from './owners';
 import { JobFiles, type RefreshRequest } from './jobFiles';
 import {
+  laneOf,
   applyGatewayJob,
   cloneRecord,
   errorFromGateway,
@@ -157,10 +158,11 @@ export class JobStore implements Disposable {
     this.ready = this.sync.load();
   }
 
-  /** Newest first; only one origin's jobs when given. Copies: edit through the store's methods. */
-  jobs(origin?: string): VideoJobRecord[] {
+  /** Newest first; only the given lanes' jobs (laneOf: a profile on an origin) when given. Copies: edit through the store's methods. */
+  jobs(lanes?: string | ReadonlySet<string>): VideoJobRecord[] {
+    const wanted = typeof lanes === 'string' ? new Set([lanes]) : lanes;
     return [...this.records.values()]
-      .filter((record) => origin === undefined || record.origin === origin)
+      .filter((record) => wanted === undefined || wanted.has(laneOf(record)))
       .sort((a, b) => b.createdAt - a.createdAt || (a.key < b.key ? 1 : -1))
       .map(cloneRecord);
   }
@@ -177,8 +179,8 @@ export class JobStore implements Disposable {
    * turns 'uncertain' and is returned (never resubmitted automatically). A definite refusal removes the record and
    * rethrows the error.
    */
-  async submit(origin: string, request: VideoRequest): Promise<VideoJobRecord> {
-    return this.submitReplacing(origin, request, undefined);
+  async submit(origin: string, request: VideoRequest, profile?: string): Promise<VideoJobRecord> {
+    return this.submitReplacing(origin, request, undefined, profile);
   }
 
   /** Submits a job's request again as a new job; an uncertain original is replaced by it. */
@@ -187,7 +189,7 @@ export class JobStore implements Disposable {
     if (!original) throw new Error(`Unknown video job ${key}`);
     if (original.localState === 'submitting') throw new Error('This job is still being submitted');
     const replaces = original.localState === 'uncertain' ? key : undefined;
-    return this.submitReplacing(original.origin, requestFromRecord(original), replaces);
+    return this.submitReplacing(original.origin, requestFromRecord(original), replaces, original.profile);
   }
 
   /**
@@ -198,7 +200,7 @@ export class JobStore implements Disposable {
     const record = this.records.get(key);
     if (!record) throw new Error(`Unknown video job ${key}`);
     if (record.localState !== 'uncertain') throw new Error('Only a submission whose outcome is unknown can be given a job id');
-    const job = await this.apiFor(record.origin).getVideo(id.trim());
+    const job = await this.apiFor(laneOf(record)).getVideo(id.trim());
     if (this.records.get(key) !== record) return cloneRecord(record);
     applyGatewayJob(record, { ...job, id: job.id || id.trim() }, this.clock.now());
     await this.commit([key], isFinalRecord(record) ? [key] : []);
@@ -228,13 +230,13 @@ export class JobStore implements Disposable {
     const record = this.records.get(key);
     if (!record || !isPollable(record)) return false;
     if (this.scheduler.isTracked(key)) return this.scheduler.pollNow(key);
-    this.sync.requestRefresh({ origin: record.origin, keys: [key] });
+    this.sync.requestRefresh({ origin: laneOf(record), keys: [key] });
     return true;
   }
 
   refreshAll(): void {
     this.scheduler.pollAllNow();
-    const origins = new Set([...this.records.values()].filter(isPollable).map((record) => record.origin));
+    const origins = new Set([...this.records.values()].filter(isPollable).map(laneOf));
     for (const origin of origins) if (!this.isPolling(origin)) this.sync.requestRefresh({ origin });
   }
 
@@ -294,9 +296,9 @@ export class JobStore implements Disposable {
     this.setAsideEmitter.dispose();
   }
 
-  private async submitReplacing(origin: string, request: VideoRequest, replaces: string | undefined): Promise<VideoJobRecord> {
-    const api = this.apiFor(origin);
-    const record = recordFromRequest(this.newKey(), origin, request, this.clock.now());
+  private async submitReplacing(origin: string, request: VideoRequest, replaces: string | undefined, profile: string | undefined): Promise<VideoJobRecord> {
+    const record = recordFromRequest(this.newKey(), origin, request, this.clock.now(), profile);
+    const api = this.apiFor(laneOf(record));
     record.submitter = this.owner;
     this.records.set(record.key, record);
     this.roles.follow([record.key]);
@@ -380,7 +382,7 @@ export class JobStore implements Disposable {
 
   private refreshRequested(request: RefreshRequest): boolean {
     if (!this.isPolling(request.origin)) return false;
-    const keys = request.keys ?? [...this.records.values()].filter((r) => r.origin === request.origin).map((r) => r.key);
+    const keys = request.keys ?? [...this.records.values()].filter((r) => laneOf(r) === request.origin).map((r) => r.key);
     for (const key of keys) this.scheduler.pollNow(key);
     return true;
   }

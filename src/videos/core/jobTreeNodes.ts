@@ -10,6 +10,8 @@ export interface JobList {
   jobs(): readonly VideoJobRecord[];
   /** A shown job; undefined when it is gone or not shown (another gateway's). */
   get(key: string): VideoJobRecord | undefined;
+  /** The name of the job's profile when jobs of more than one profile are shown; undefined otherwise. */
+  profileLabel?(record: VideoJobRecord): string | undefined;
 }
 
 export class JobTreeNodes {

@@ -1,19 +1,22 @@
-// The job store's API for an origin, through the connection (which builds its client and reads the key lazily).
-import type { GatewayConnection } from '../../gateway/connection';
+// The job store's API for a lane (a profile on an origin, laneOf), through the connections (which build the client
+// and read the key lazily).
+import type { GatewayConnections } from '../../gateway/connections';
 import { forwardingApi, invoke } from '../../gateway/apiForwarding';
 import type { GatewayApi } from '../../gateway/types';
+import { slotOrigin } from '../../settings/profile';
 import { MissingApiKeyError } from './errors';
 
 /**
- * The store asks for an origin's API synchronously; the connection builds its client (and reads the key) lazily.
- * Each call waits for the connection and fails like a 401 when the origin has no key or is no longer configured,
- * so the store's polling of that origin waits for a key instead of failing the job.
+ * The store asks for a lane's API synchronously; the connections build the client (and read the key) lazily.
+ * Each call waits for the connection and fails like a 401 when the lane's profile has no key or no longer reaches
+ * that origin, so the store's polling of that lane waits for a key instead of failing the job. A job is always
+ * polled with the key of the profile it was submitted under, whichever profile is active.
  */
-export function lazyApiFor(connection: Pick<GatewayConnection, 'apiFor'>): (origin: string) => GatewayApi {
-  return (origin) =>
+export function lazyApiFor(connections: Pick<GatewayConnections, 'accessSlot'>): (lane: string) => GatewayApi {
+  return (lane) =>
     forwardingApi(async (method, args) => {
-      const resolved = await connection.apiFor(origin);
-      if (!resolved) throw new MissingApiKeyError(origin);
-      return invoke(resolved, method, args);
+      const access = await connections.accessSlot(lane);
+      if (!access.ok) throw new MissingApiKeyError(slotOrigin(lane));
+      return invoke(access.api, method, args);
     });
 }

@@ -5,7 +5,7 @@ import type { Clock } from '../../util/clock';
 import type { Disposable } from '../../util/events';
 import { FinishAnnouncer } from './finishAnnouncer';
 import type { JobFiles } from './jobFiles';
-import { isPollable, type VideoJobRecord } from './jobRecord';
+import { isPollable, laneOf, type VideoJobRecord } from './jobRecord';
 import { OriginLeases, type LeaseTiming } from './pollLease';
 import type { JobProfile, PollScheduler } from './pollScheduler';
 import type { Presence } from './windowPresence';
@@ -80,11 +80,11 @@ export class WindowRoles implements Disposable {
   follow(keys: Iterable<string>): void {
     if (this.disposed) return;
     const wanted = new Set<string>();
-    if (this.attached) for (const record of this.records.values()) if (isPollable(record) && !this.parked.has(record.origin)) wanted.add(record.origin);
+    if (this.attached) for (const record of this.records.values()) if (isPollable(record) && !this.parked.has(laneOf(record))) wanted.add(laneOf(record));
     this.leases.want(wanted);
     for (const key of keys) {
       const record = this.records.get(key);
-      if (record && isPollable(record) && this.isPolling(record.origin)) this.track(record);
+      if (record && isPollable(record) && this.isPolling(laneOf(record))) this.track(record);
       else {
         this.scheduler.untrack(key);
         if (!record) this.announcer.cancel(key);
@@ -124,13 +124,13 @@ export class WindowRoles implements Disposable {
    * the checks), whichever window submitted it and however long ago.
    */
   private track(record: VideoJobRecord): void {
-    this.scheduler.track({ key: record.key, origin: record.origin, id: record.id! }, { job: jobProfile(record) });
+    this.scheduler.track({ key: record.key, origin: laneOf(record), id: record.id! }, { job: jobProfile(record) });
   }
 
   /** This window starts or stops polling an origin's pending jobs. */
   private pollHere(origin: string, held: boolean): void {
     for (const record of this.records.values()) {
-      if (record.origin !== origin) continue;
+      if (laneOf(record) !== origin) continue;
       if (held && isPollable(record)) this.track(record);
       else this.scheduler.untrack(record.key);
     }

@@ -12,6 +12,7 @@ import { JsonFile } from '../../util/jsonFile';
 import type { ApiKeyStore } from '../../auth/core/apiKeyStore';
 import { DurationHistory } from '../core/durationHistory';
 import { JobStore } from '../core/jobStore';
+import { isPollable } from '../core/jobRecord';
 import { lazyApiFor } from '../core/lazyApi';
 import { VideoFeature, type VideoTestOptions } from './videoFeature';
 import { WindowPresence } from '../core/windowPresence';
@@ -43,7 +44,7 @@ export const videosFeature = defineFeature({
   name: 'videos',
   commands: VIDEO_COMMANDS,
   views: [VIDEO_JOBS_VIEW],
-  activate({ context, log, keys, connection, models, clock, settings, onDidChangeSettings, register, testing }: VideoNeeds): { chatPort(): ChatVideoPort } {
+  activate({ context, log, keys, connection, models, clock, settings, onDidChangeSettings, register, testing }: VideoNeeds): { chatPort(): ChatVideoPort; runningJobs(slot: string): number } {
     const folder = (name: string) => vscode.Uri.joinPath(context.globalStorageUri, name).fsPath;
     // A round trip to the window: it hangs while a browser tab that was closed leaves this extension host running.
     const presence = new WindowPresence({ clock, ping: () => vscode.commands.executeCommand('setContext', 'modelGateway.windowAttached', true) });
@@ -92,6 +93,8 @@ export const videosFeature = defineFeature({
     }
     const view = videos.view;
     return {
+      /** Jobs still running in a lane (a profile's key slot): a profile with such jobs is not deleted (its key checks them). */
+      runningJobs: (slot: string) => view.store.jobs(slot).filter(isPollable).length,
       chatPort: () =>
         videos.chatPort({
           store: () => view.store,

@@ -13,25 +13,29 @@ import { answersFromArgument, buildVideoRequest, modelChoices, parseDuration, va
  */
 export async function generateVideo(ctx: VideoCommandContext, argument?: unknown): Promise<VideoJobRecord | undefined> {
   if (typeof argument === 'object' && argument !== null && 'prompt' in argument) {
-    return submit(ctx, answersFromArgument(argument, ctx.settings()), false);
+    // A script may name the profile to submit under (`profile`: id or name); the active profile otherwise.
+    const profile = 'profile' in argument && typeof argument.profile === 'string' ? argument.profile : undefined;
+    if (profile !== undefined && !ctx.connection.profile(profile)) throw new Error(`There is no profile "${profile}".`);
+    return submit(ctx, answersFromArgument(argument, ctx.settings()), false, profile);
   }
   if (!(await ensureAccess(ctx, true))) return undefined;
   const answers = await askAnswers(ctx);
   return answers ? submit(ctx, answers, true) : undefined;
 }
 
-/** True when a gateway URL and a key are set; otherwise says what is missing (or throws, when not interactive). */
-async function ensureAccess(ctx: VideoCommandContext, interactive: boolean): Promise<boolean> {
-  const access = await ctx.connection.access();
-  if (access.ok) return true;
+/** The gateway when a URL and a key are set; otherwise says what is missing (or throws, when not interactive). */
+async function ensureAccess(ctx: VideoCommandContext, interactive: boolean, profile?: string): Promise<{ origin: string; profile?: string } | undefined> {
+  const access = await ctx.connection.access(profile);
+  if (access.ok) return access;
   if (!interactive) throw new Error(accessAdvice(access).message);
   ctx.ui.advise(accessAdvice(access));
-  return false;
+  return undefined;
 }
 
-async function submit(ctx: VideoCommandContext, answers: VideoAnswers, interactive: boolean): Promise<VideoJobRecord | undefined> {
-  if (!(await ensureAccess(ctx, interactive))) return undefined;
-  const origin = ctx.connection.origin!;
+async function submit(ctx: VideoCommandContext, answers: VideoAnswers, interactive: boolean, profile?: string): Promise<VideoJobRecord | undefined> {
+  const access = await ensureAccess(ctx, interactive, profile);
+  if (!access) return undefined;
+  const origin = access.origin;
   let request;
   try {
     request = buildVideoRequest(answers, ctx.settings());
@@ -43,7 +47,7 @@ async function submit(ctx: VideoCommandContext, answers: VideoAnswers, interacti
   const store = ctx.view.store;
   let record: VideoJobRecord;
   try {
-    record = await ctx.ui.withProgress(`Submitting the video job to ${new URL(origin).host}…`, () => store.submit(origin, request));
+    record = await ctx.ui.withProgress(`Submitting the video job to ${new URL(origin).host}…`, () => store.submit(origin, request, access.profile));
   } catch (error) {
     ctx.ui.advise(adviceFor(error, { origin, model: request.model }));
     if (!interactive) throw error;

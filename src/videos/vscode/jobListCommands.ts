@@ -16,7 +16,9 @@ export function refreshJob(ctx: VideoCommandContext, argument?: unknown): boolea
 
 export function refreshAll(ctx: VideoCommandContext): void {
   const origin = ctx.view.origin;
-  const refused = origin && ctx.view.store.authFailure(origin);
+  // The active profile's lane: its jobs wait for its key.
+  const lane = ctx.connection.slotOf();
+  const refused = origin && lane && ctx.view.store.authFailure(lane);
   if (origin && refused) ctx.ui.advise(pausedForKey(refused, origin));
   ctx.view.store.refreshAll();
   ctx.view.refresh();

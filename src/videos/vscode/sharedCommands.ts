@@ -1,6 +1,7 @@
 // UI adapter (commands): what every video command is given, and how a command finds the job it acts on. Every job
 // action looks the job up in the store by key, so a stale tree element can never act on data the store no longer has.
-import type { GatewayConnection } from '../../gateway/connection';
+import type { GatewayConnections } from '../../gateway/connections';
+import { DEFAULT_PROFILE_ID } from '../../settings/profile';
 import type { OpenResultOptions } from '../../gateway/resultFetch';
 import type { ModelCatalog } from '../../models/core/modelCatalog';
 import type { VideoDefaults } from '../../settings/settings';
@@ -24,7 +25,7 @@ export interface VideoJobsHost {
 
 export interface VideoCommandContext {
   readonly view: VideoJobsHost;
-  readonly connection: GatewayConnection;
+  readonly connection: GatewayConnections;
   readonly models: Pick<ModelCatalog, 'load'>;
   settings(): VideoDefaults;
   keyFor(origin: string): Promise<string | undefined>;
@@ -34,12 +35,14 @@ export interface VideoCommandContext {
 
 /**
  * How to fetch a job's result links: through the proxy the API calls use, with the gateway's key and headers for
- * its own origin only, and only while the job's gateway is the configured one.
+ * its own origin only, and only while the job's profile still uses the job's gateway (the profile's key, never the
+ * active profile's).
  */
 export async function resultFetchOptionsFor(ctx: VideoCommandContext, record: VideoJobRecord): Promise<Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'>> {
-  const options = await ctx.connection.resultFetchOptions();
+  const profile = record.profile ?? DEFAULT_PROFILE_ID;
+  const options = await ctx.connection.resultFetchOptions(profile);
   const { credentials: _credentials, ...withoutKey } = options;
-  return record.origin === ctx.connection.origin ? options : withoutKey;
+  return record.origin === ctx.connection.connectionFor(profile)?.origin ? options : withoutKey;
 }
 
 export interface Target {

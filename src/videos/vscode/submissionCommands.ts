@@ -2,7 +2,7 @@
 // the id the gateway's console shows, and Resubmit (asking first, since it may make a second, paid job).
 import { adviceFor } from '../../ui/core/errorAdvice';
 import { targetOf, type VideoCommandContext } from './sharedCommands';
-import type { VideoJobRecord } from '../core/jobRecord';
+import { laneOf, type VideoJobRecord } from '../core/jobRecord';
 import { quoted, statusText } from '../core/jobPresentation';
 import { removeJob } from './jobListCommands';
 
@@ -57,8 +57,9 @@ export async function checkSubmission(ctx: VideoCommandContext, argument?: unkno
     return;
   }
   const reachable = await ctx.ui.withProgress(`Checking ${new URL(record.origin).host}…`, async () => {
-    const api = await ctx.connection.apiFor(record.origin);
-    if (!api) return `There is no API key for ${record.origin} (or it is not the configured gateway).`;
+    const access = await ctx.connection.accessSlot(laneOf(record));
+    if (!access.ok) return `There is no API key for ${record.origin} in the job's profile (or the profile no longer uses that gateway).`;
+    const api = access.api;
     try {
       await api.listModels();
       return undefined;

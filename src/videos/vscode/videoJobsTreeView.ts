@@ -56,11 +56,11 @@ function jobTooltip(record: VideoJobRecord, now: number): vscode.MarkdownString 
   return md;
 }
 
-function jobTreeItem(record: VideoJobRecord, now: number): vscode.TreeItem {
+function jobTreeItem(record: VideoJobRecord, now: number, profile: string | undefined): vscode.TreeItem {
   const hasResults = record.resultUrls.length > 0;
   const item = new vscode.TreeItem(shortPrompt(record.prompt), hasResults ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = `job:${record.key}`;
-  item.description = jobDescription(record, now);
+  item.description = profile ? `${profile} · ${jobDescription(record, now)}` : jobDescription(record, now);
   item.iconPath = jobIcon(record);
   item.tooltip = jobTooltip(record, now);
   item.contextValue = jobContextTokens(record).join(' ');
@@ -128,7 +128,7 @@ export class VideoJobsTreeProvider implements vscode.TreeDataProvider<VideoJobNo
       return gone;
     }
     const now = this.now();
-    return element.kind === 'job' ? jobTreeItem(record, now) : resultTreeItem(record, element.index, now);
+    return element.kind === 'job' ? jobTreeItem(record, now, this.list.profileLabel?.(record)) : resultTreeItem(record, element.index, now);
   }
 
   getParent(element: VideoJobNode): VideoJobNode | undefined {

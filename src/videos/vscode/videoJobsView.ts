@@ -3,12 +3,13 @@
 // poll settings, which the live store takes as they change.
 import type { ModelCatalog } from '../../models/core/modelCatalog';
 import * as vscode from 'vscode';
-import type { GatewayConnection } from '../../gateway/connection';
+import type { GatewayConnections } from '../../gateway/connections';
 import { pausedForKey } from '../core/errors';
 import type { VideoDefaults } from '../../settings/settings';
 import { showAdvice } from '../../ui/vscode/notify';
 import type { VideoJobsHost } from './sharedCommands';
-import type { VideoJobRecord } from '../core/jobRecord';
+import { laneOf, type VideoJobRecord } from '../core/jobRecord';
+import { slotOrigin } from '../../settings/profile';
 import { isRunning, type VideoJobNode } from '../core/jobPresentation';
 import type { JobsChange, JobStore, SetAsideBatch } from '../core/jobStore';
 import type { AuthRequired } from '../core/pollScheduler';
@@ -17,7 +18,7 @@ import { VideoJobsTreeProvider } from './videoJobsTreeView';
 type Subscription = { dispose(): void };
 
 export interface VideoFeatureDeps {
-  connection: GatewayConnection;
+  connection: GatewayConnections;
   /** The shared, cached model list. */
   models: Pick<ModelCatalog, 'load'>;
   settings(): VideoDefaults;
@@ -48,6 +49,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   private bounds: { minMs: number; maxMs: number };
   private readonly subscriptions: Subscription[] = [];
   /** The value last given to the `modelGateway.videoJobs.empty` context key. */
+  private severalProfiles = false;
   private shownEmpty: boolean | undefined;
   /** The store has read its folder (JobStore.ready). */
   private loaded = false;
@@ -58,7 +60,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   ) {
     this.bounds = pollBoundsOf(deps.settings());
     this.store = deps.createStore(deps.settings());
-    this.provider = new VideoJobsTreeProvider({ jobs: () => this.visibleJobs(), get: (key) => this.visibleJob(key) });
+    this.provider = new VideoJobsTreeProvider({ jobs: () => this.visibleJobs(), get: (key) => this.visibleJob(key), profileLabel: (record) => this.profileLabel(record) });
     this.treeView = options.treeViewId ? vscode.window.createTreeView(options.treeViewId, { treeDataProvider: this.provider, showCollapseAll: false }) : undefined;
     const store = this.store;
     this.subscriptions.push(
@@ -71,7 +73,9 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
       store.onDidChangePause(() => this.update()),
       store.onAuthRequired((required) => this.onAuthRequired(required)),
       vscode.window.onDidChangeWindowState((state) => store.setFocused(state.focused)),
+      // A gateway or key changed, or the profiles did (a profile's URL, a new or deleted profile).
       deps.connection.onDidChangeClient(() => this.onClientChanged()),
+      deps.connection.onDidChangeProfiles(() => this.onClientChanged()),
       deps.onDidChangeKey((origin) => store.resumeAuth(origin)),
       deps.onDidChangeSettings(() => this.onSettingsChanged()),
     );
@@ -93,14 +97,26 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     return { ...this.bounds };
   }
 
+  /** Every profile's jobs on the gateway it uses now (a switch hides none); a job of an origin no profile uses stays hidden. */
   visibleJobs(): VideoJobRecord[] {
-    const origin = this.origin;
-    return origin ? this.store.jobs(origin) : [];
+    return this.store.jobs(this.lanes());
+  }
+
+  /** The lanes shown: each profile's key slot on its current origin (see laneOf). */
+  private lanes(): Set<string> {
+    const connections = this.deps.connection;
+    // A profile without a URL has no slot: the undefined member matches no job.
+    return new Set(connections.profiles.map((p) => connections.slotOf(p.id)!));
+  }
+
+  /** Jobs are labelled with their profile's name when more than one profile's jobs are shown (worked out in update()). */
+  private profileLabel(record: VideoJobRecord): string | undefined {
+    return this.severalProfiles ? this.deps.connection.profile(record.profile ?? 'default')?.name : undefined;
   }
 
   private visibleJob(key: string): VideoJobRecord | undefined {
     const record = this.store.get(key);
-    return record && record.origin === this.origin ? record : undefined;
+    return record && this.lanes().has(laneOf(record)) ? record : undefined;
   }
 
   selection(): readonly VideoJobNode[] {
@@ -121,6 +137,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   /** The badge (the shown jobs still running), the message and the context key; the tree refreshes its own elements. */
   private update(): void {
     const jobs = this.visibleJobs();
+    this.severalProfiles = new Set(jobs.map((r) => r.profile)).size > 1;
     if (this.treeView) {
       const running = jobs.filter(isRunning).length;
       this.treeView.badge = running > 0 ? { value: running, tooltip: `${running} video job${running === 1 ? '' : 's'} running` } : undefined;
@@ -137,25 +154,26 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
 
   private message(): string | undefined {
     const origin = this.origin;
-    if (!origin) return undefined;
+    const lane = this.deps.connection.slotOf();
+    if (!origin || !lane) return undefined;
     const host = new URL(origin).host;
-    const pausedUntil = this.store.pausedUntil(origin);
+    const pausedUntil = this.store.pausedUntil(lane);
     if (pausedUntil !== undefined) return `Rate limited by ${host}: status checks resume at ${new Date(pausedUntil).toLocaleTimeString()}.`;
-    const refused = this.store.authFailure(origin);
+    const refused = this.store.authFailure(lane);
     if (refused) return pausedForKey(refused, origin).message;
     return undefined;
   }
 
   private onAuthRequired(required: AuthRequired): void {
     this.update();
-    if (!this.options.primary || required.origin !== this.origin) return;
-    void showAdvice(pausedForKey(required.error, required.origin), 'warning');
+    // `required.origin` is the lane (a profile on an origin): its jobs wait for that profile's key.
+    if (!this.options.primary || !this.lanes().has(required.origin)) return;
+    void showAdvice(pausedForKey(required.error, slotOrigin(required.origin)), 'warning');
   }
 
   private onClientChanged(): void {
-    // The gateway or its key changed: jobs of the (new) current gateway may be polled again.
-    const origin = this.origin;
-    if (origin) this.store.resumeAuth(origin);
+    // A gateway or key changed: the jobs of every profile's current gateway may be polled again.
+    for (const lane of this.lanes()) this.store.resumeAuth(lane);
     this.refresh();
   }
 

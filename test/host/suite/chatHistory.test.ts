@@ -7,7 +7,7 @@ import type { ChatHistoryCommands } from '../../../src/chat/vscode/chatHistoryCo
 import type { UserInterface } from '../../../src/ui/vscode/userInterface';
 import type { ChatHistoryNode, ChatHistoryView, ChatSessionNode } from '../../../src/chat/vscode/chatHistoryView';
 import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
-import { NodeFileSystem } from '../../../src/chat/core/fileSystem';
+import { NodeFileSystem } from '../../../src/util/storeFileSystem';
 import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
 import type { ModelGatewayApi } from '../../../src/extension';
 import { defaultSettings, type ChatSession } from '../../../src/chatProtocol/session';

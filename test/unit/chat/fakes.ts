@@ -1,5 +1,5 @@
 // Test doubles for the chat tests: an in-memory store folder that can fail on demand, and a scriptable gateway.
-import type { StoreFileSystem } from '../../../src/chat/core/fileSystem';
+import type { StoreFileSystem } from '../../../src/util/storeFileSystem';
 import type { ChatDelta, ChatOptions, ChatRequest, ChatResult, Model } from '../../../src/gateway/types';
 import { ApiDouble } from '../../util/apiDouble';
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NodeFileSystem } from '../../../src/chat/core/fileSystem';
+import { NodeFileSystem } from '../../../src/util/storeFileSystem';
 import { defaultSettings, emptyAssistantTurn, type AssistantTurn, type ChatSession, type TurnDelta } from '../../../src/chatProtocol/session';
 import { ChatSessionStore, STALE_TEMP_MS } from '../../../src/chat/core/sessionStore';
 import { FakeClock } from '../../../src/util/fakeClock';

@@ -1,6 +1,6 @@
 // One VS Code window's chat store in a process of its own, driven over IPC by storeProcesses.test.ts: `append` adds
 // questions to a chat, one save each (as a window does for each question it sends).
-import { NodeFileSystem } from '../../../src/chat/core/fileSystem';
+import { NodeFileSystem } from '../../../src/util/storeFileSystem';
 import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
 import type { ChatSession } from '../../../src/chatProtocol/session';
 

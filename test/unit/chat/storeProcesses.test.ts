@@ -6,7 +6,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NodeFileSystem } from '../../../src/chat/core/fileSystem';
+import { NodeFileSystem } from '../../../src/util/storeFileSystem';
 import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
 import { defaultSettings } from '../../../src/chatProtocol/session';
 import type { StoreProcessCommand, StoreProcessReply } from './storeProcess';

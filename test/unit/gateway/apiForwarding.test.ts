@@ -34,10 +34,10 @@ describe('the gateway API forwarded by one list of its methods', () => {
     assert.equal(await Promise.resolve(api), api);
   });
 
-  it("the job store's lazy API resolves the origin's API on each call, and fails like a 401 without one", async () => {
+  it("the job store's lazy API resolves the lane's API on each call, and fails like a 401 without one", async () => {
     const target = echoApi();
     let configured = 'https://a.example';
-    const apiFor = lazyApiFor({ apiFor: async (origin) => (origin === configured ? target : undefined) });
+    const apiFor = lazyApiFor({ accessSlot: async (lane) => (lane === configured ? { ok: true, api: target, origin: lane } : { ok: false, missing: 'key' }) });
     const api = apiFor('https://a.example');
     assert.deepEqual(await api.submitVideo({ model: 'm', input: { prompt: 'p' } } as never), { method: 'submitVideo', self: true, args: [{ model: 'm', input: { prompt: 'p' } }] });
     configured = 'https://b.example';

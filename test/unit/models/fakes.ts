@@ -43,9 +43,9 @@ export class FakeSource implements ModelSource {
   private readonly clientChanged = new Emitter<void>();
   readonly onDidChangeClient = this.clientChanged.event;
 
-  async api(): Promise<GatewayApi | undefined> {
+  async access(): Promise<{ ok: true; api: GatewayApi } | { ok: false }> {
     this.apiCalls++;
-    return this.gateway;
+    return this.gateway ? { ok: true, api: this.gateway } : { ok: false };
   }
 
   /** What GatewayConnection does when the URL or key changes. */

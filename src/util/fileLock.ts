@@ -9,9 +9,9 @@
 // `<name>.lock.<token>.break` exclusively, then removes the lock only if it still holds that token; a lock taken
 // meanwhile has another token and is left alone.
 import { randomBytes } from 'node:crypto';
-import type { Clock, TimerHandle } from '../../util/clock';
-import { sleeperFor } from '../../util/clock';
-import type { StoreFileSystem } from './fileSystem';
+import type { Clock, TimerHandle } from './clock';
+import { sleeperFor } from './clock';
+import type { StoreFileSystem } from './storeFileSystem';
 
 export interface LockOptions {
   clock: Clock;

@@ -1,0 +1,58 @@
+// Profiles to and from JSON, for setting up a team. An export holds names, URLs, headers, default models and
+// budgets, never a key (keys stay in SecretStorage). An import never replaces a profile: a name already taken is
+// either skipped or imported as a copy under a free name, as the user chooses.
+import { isRecord } from '../../util/records';
+import { isDefaultProfile, type Profile, type ProfileInput } from '../../settings/profile';
+import { freeName, writeProfile } from '../../settings/profileCheck';
+
+export const EXPORT_FORMAT = 'modelGateway.profiles';
+const MAX_IMPORT_BYTES = 1024 * 1024;
+const MAX_IMPORT_PROFILES = 200;
+
+/** The export's text. The Default profile's URL and headers are the settings' (given by the caller). */
+export function exportProfiles(profiles: readonly Profile[], defaultGateway: { baseUrl: string | undefined; headers: Record<string, string> }): string {
+  const entries = profiles.map((profile) => {
+    const { id: _id, ...rest } = writeProfile(profile);
+    return isDefaultProfile(profile) ? { ...rest, baseUrl: defaultGateway.baseUrl ?? '', headers: { ...defaultGateway.headers } } : rest;
+  });
+  return `${JSON.stringify({ format: EXPORT_FORMAT, version: 1, profiles: entries }, undefined, 2)}\n`;
+}
+
+export type ImportPlan = { ok: true; incoming: ProfileInput[]; clashes: string[] } | { ok: false; problem: string };
+
+/** Reads an export; says which names are taken already. Nothing is written here. */
+export function planImport(text: string, existing: readonly Profile[]): ImportPlan {
+  if (text.length > MAX_IMPORT_BYTES) return { ok: false, problem: 'That file is larger than 1 MB; a profile export is much smaller.' };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: 'That file is not JSON; choose a file made by "Export Profiles".' };
+  }
+  if (!isRecord(value) || value.format !== EXPORT_FORMAT || !Array.isArray(value.profiles)) return { ok: false, problem: 'That file is not a profile export; choose a file made by "Export Profiles".' };
+  if (value.profiles.length > MAX_IMPORT_PROFILES) return { ok: false, problem: `That file lists more than ${MAX_IMPORT_PROFILES} profiles.` };
+  const incoming: ProfileInput[] = [];
+  for (const raw of value.profiles) {
+    if (!isRecord(raw)) continue;
+    const { name, baseUrl, headers, models, monthlyBudget, id: _id, apiKey: _never, ...unknown } = raw;
+    incoming.push({ name, baseUrl, headers, models, monthlyBudget, ...(Object.keys(unknown).length > 0 && { unknown }) });
+  }
+  const taken = new Set(existing.map((p) => p.name.toLowerCase()));
+  const clashes = incoming.map((p) => (typeof p.name === 'string' ? p.name.trim() : '')).filter((name) => name && taken.has(name.toLowerCase()));
+  return { ok: true, incoming, clashes };
+}
+
+/** What to add: clashing names skipped, or renamed to a free name ("Work (2)"). */
+export function resolveImport(incoming: readonly ProfileInput[], existing: readonly Profile[], onClash: 'skip' | 'copy'): ProfileInput[] {
+  const names: Profile[] = [...existing];
+  const result: ProfileInput[] = [];
+  for (const input of incoming) {
+    const name = typeof input.name === 'string' ? input.name.trim() : '';
+    const clash = names.some((p) => p.name.toLowerCase() === name.toLowerCase());
+    if (clash && onClash === 'skip') continue;
+    const finalName = clash ? freeName(name, names) : name;
+    result.push({ ...input, name: finalName });
+    names.push({ id: `import-${result.length}`, name: finalName, baseUrl: '', headers: {}, models: {} });
+  }
+  return result;
+}

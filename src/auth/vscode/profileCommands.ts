@@ -1,0 +1,259 @@
+// UI adapter: the profile commands: switch, create, edit, rename, duplicate, delete, bind to this workspace, export
+// and import. Each takes arguments for scripts and keybindings (and then asks nothing), or asks through the
+// UserInterface seam. Only these commands change the active profile; nothing switches by itself.
+import * as vscode from 'vscode';
+import type { GatewayConnections } from '../../gateway/connections';
+import { isDefaultProfile, keySlot, type Profile } from '../../settings/profile';
+import { SHARED_COMMANDS } from '../../ui/core/commandIds';
+import type { HandlersFor } from '../../ui/vscode/commands';
+import type { UserInterface } from '../../ui/vscode/userInterface';
+import type { Memento } from '../../util/memento';
+import type { ApiKeyStore } from '../core/apiKeyStore';
+import { bindWorkspace, rememberChoice, workspaceBinding } from '../core/profileChoice';
+import type { ProfileStore } from '../core/profileStore';
+import { exportProfiles, planImport, resolveImport } from '../core/profileTransfer';
+import type { PROFILE_COMMANDS } from './feature';
+
+export interface ProfileCommandDeps {
+  profiles: ProfileStore;
+  connection: GatewayConnections;
+  keys: ApiKeyStore;
+  workspaceState: Memento;
+  globalState: Memento;
+  ui: UserInterface;
+  /** Video jobs of a profile (by its key slot) that are still running; their key is needed until they finish. */
+  runningJobs(slot: string): number;
+  /** The URL and headers the settings give the Default profile, for an export. */
+  defaultGateway(): { baseUrl: string | undefined; headers: Record<string, string> };
+}
+
+type CreateArgument = { name?: unknown; baseUrl?: unknown; headers?: unknown; models?: unknown; monthlyBudget?: unknown };
+
+export class ProfileCommands {
+  constructor(private readonly deps: ProfileCommandDeps) {}
+
+  handlers(): HandlersFor<typeof PROFILE_COMMANDS> {
+    return {
+      profilesMenu: () => this.menu(),
+      profilesSwitch: (idOrName?: unknown) => this.switchProfile(idOrName),
+      profilesCreate: (argument?: CreateArgument) => this.create(argument),
+      profilesDelete: (idOrName?: unknown, options?: { confirm?: boolean }) => this.delete(idOrName, options),
+    };
+  }
+
+  async menu(): Promise<void> {
+    const active = this.deps.connection.active;
+    const bound = workspaceBinding(this.deps.workspaceState) === active.id;
+    const items = [
+      { id: 'switch', label: '$(arrow-swap) Switch Profile…', description: `now: ${active.name}` },
+      { id: 'create', label: '$(add) Create Profile…' },
+      { id: 'edit', label: `$(edit) Edit "${active.name}"…` },
+      { id: 'rename', label: `$(tag) Rename "${active.name}"…` },
+      { id: 'duplicate', label: `$(copy) Duplicate "${active.name}"` },
+      { id: 'delete', label: '$(trash) Delete Profile…' },
+      { id: 'bind', label: bound ? '$(unlock) Stop Using This Profile in This Workspace' : '$(lock) Use This Profile in This Workspace' },
+      { id: 'export', label: '$(export) Export Profiles…' },
+      { id: 'import', label: '$(cloud-download) Import Profiles…' },
+    ];
+    const picked = await this.deps.ui.pickItem(items, { title: `Model Gateway profiles — ${active.name}`, placeHolder: 'Choose an action' });
+    if (picked === 'switch') await this.switchProfile(undefined);
+    else if (picked === 'create') await this.create(undefined);
+    else if (picked === 'edit') await this.edit(active.id);
+    else if (picked === 'rename') await this.rename(active.id, undefined);
+    else if (picked === 'duplicate') await this.duplicate(active.id);
+    else if (picked === 'delete') await this.delete(undefined, undefined);
+    else if (picked === 'bind') await this.useInWorkspace(bound ? null : active.id);
+    else if (picked === 'export') await this.exportAll();
+    else if (picked === 'import') await this.importFile();
+  }
+
+  /** Switches this window to a profile (id or name); asks which without one. Returns the profile's id. */
+  async switchProfile(idOrName: unknown): Promise<string | undefined> {
+    const profile = idOrName === undefined ? await this.pickProfile('Switch to which profile?') : this.named(idOrName);
+    if (!profile) return undefined;
+    this.deps.connection.switchTo(profile.id);
+    await rememberChoice(this.deps.globalState, profile.id);
+    return profile.id;
+  }
+
+  /** With `{ name, baseUrl, headers? }` creates the profile without asking; returns its id. */
+  async create(argument: CreateArgument | undefined): Promise<string | undefined> {
+    if (argument && typeof argument === 'object') {
+      const result = await this.deps.profiles.create({ name: argument.name, baseUrl: argument.baseUrl, headers: argument.headers, models: argument.models, monthlyBudget: argument.monthlyBudget });
+      if (!result.ok) throw new Error(result.problem);
+      return result.profile.id;
+    }
+    const name = await this.deps.ui.input({ title: 'New profile (1/2)', prompt: 'A name for the profile, such as Work or a customer\'s name.', validate: (text) => this.nameProblem(text) });
+    if (name === undefined) return undefined;
+    const baseUrl = await this.deps.ui.input({ title: `New profile "${name.trim()}" (2/2)`, prompt: 'The gateway\'s base URL, ending in /v1.', placeHolder: 'https://gateway.example.com/v1', value: this.deps.connection.baseUrl ?? '' });
+    if (baseUrl === undefined) return undefined;
+    const result = await this.deps.profiles.create({ name, baseUrl });
+    if (!result.ok) {
+      void this.deps.ui.notify('error', result.problem);
+      return undefined;
+    }
+    const switchNow = 'Switch to It';
+    const setKey = 'Set Its API Key';
+    const choice = await this.deps.ui.notify('info', `Created the profile "${result.profile.name}". It has no key yet.`, setKey, switchNow);
+    if (choice === setKey) await vscode.commands.executeCommand(SHARED_COMMANDS.setApiKey, undefined, result.profile.id);
+    if (choice === switchNow) await this.switchProfile(result.profile.id);
+    return result.profile.id;
+  }
+
+  async edit(idOrName: unknown): Promise<boolean> {
+    const profile = idOrName === undefined ? await this.pickProfile('Edit which profile?') : this.named(idOrName);
+    if (!profile) return false;
+    if (isDefaultProfile(profile)) {
+      // Default's URL and headers are the user settings; the URL has its own command.
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway.baseUrl modelGateway.requestHeaders');
+      return true;
+    }
+    const baseUrl = await this.deps.ui.input({ title: `Edit "${profile.name}" (1/2)`, prompt: 'The gateway\'s base URL, ending in /v1. A key belongs to its origin: a new host needs its key set again.', value: profile.baseUrl });
+    if (baseUrl === undefined) return false;
+    const headersText = await this.deps.ui.input({ title: `Edit "${profile.name}" (2/2)`, prompt: 'Extra request headers, as JSON (Authorization, Host and Cookie are not allowed).', value: JSON.stringify(profile.headers), validate: (text) => (parseHeaders(text) === undefined ? 'Enter a JSON object such as {"X-Team": "blue"}, or {}.' : undefined) });
+    if (headersText === undefined) return false;
+    const result = await this.deps.profiles.edit(profile.id, { ...profile, baseUrl, headers: parseHeaders(headersText) });
+    if (!result.ok) void this.deps.ui.notify('error', result.problem);
+    return result.ok;
+  }
+
+  async rename(idOrName: unknown, newName: unknown): Promise<boolean> {
+    const profile = idOrName === undefined ? await this.pickProfile('Rename which profile?') : this.named(idOrName);
+    if (!profile) return false;
+    const name = typeof newName === 'string' ? newName : await this.deps.ui.input({ title: `Rename "${profile.name}"`, prompt: 'The new name.', value: profile.name, validate: (text) => this.nameProblem(text, profile.id) });
+    if (name === undefined) return false;
+    const result = await this.deps.profiles.rename(profile.id, name);
+    if (!result.ok) void this.deps.ui.notify('error', result.problem);
+    return result.ok;
+  }
+
+  async duplicate(idOrName: unknown): Promise<string | undefined> {
+    const profile = idOrName === undefined ? await this.pickProfile('Duplicate which profile?') : this.named(idOrName);
+    if (!profile) return undefined;
+    const result = await this.deps.profiles.duplicate(profile.id);
+    if (!result.ok) {
+      void this.deps.ui.notify('error', result.problem);
+      return undefined;
+    }
+    void this.deps.ui.notify('info', `Created "${result.profile.name}", a copy of "${profile.name}" without its key.`);
+    return result.profile.id;
+  }
+
+  /**
+   * Deletes a profile and its key, after asking (`{ confirm: false }` skips the question). The active profile is
+   * refused (switch first), and so is a profile whose video jobs still run: they are checked with its key.
+   */
+  async delete(idOrName: unknown, options: { confirm?: boolean } | undefined): Promise<boolean> {
+    const profile = idOrName === undefined ? await this.pickProfile('Delete which profile?', (p) => !isDefaultProfile(p)) : this.named(idOrName);
+    if (!profile) return false;
+    const fail = (message: string, ...actions: string[]) => {
+      void this.deps.ui.notify('error', message, ...actions).then((choice) => {
+        if (choice === 'Switch Profile…') void this.switchProfile(undefined);
+      });
+      return false;
+    };
+    if (isDefaultProfile(profile)) return fail('The Default profile is the one your settings describe and cannot be deleted. Rename it, or clear its key.');
+    if (profile.id === this.deps.connection.active.id) return fail(`"${profile.name}" is the profile this window uses. Switch to another profile first, then delete it.`, 'Switch Profile…');
+    const slot = this.deps.connection.slotOf(profile.id);
+    const running = slot ? this.deps.runningJobs(slot) : 0;
+    if (running > 0) return fail(`"${profile.name}" has ${running} video job${running === 1 ? '' : 's'} still running, checked with its key. Delete the profile when they have finished.`);
+    if (options?.confirm !== false) {
+      const remove = 'Delete Profile';
+      const choice = await this.deps.ui.ask('warning', `Delete the profile "${profile.name}" and its API key?`, 'Its chats, finished video jobs and media stay. The key is removed from this machine.', remove);
+      if (choice !== remove) return false;
+    }
+    const result = await this.deps.profiles.delete(profile.id);
+    if (!result.ok) return fail(result.problem);
+    // Its key on the origin it used; a key saved for an earlier URL of this profile goes too.
+    const origin = this.deps.connection.connectionFor(profile.id)?.origin ?? (profile.baseUrl ? safeOrigin(profile.baseUrl) : undefined);
+    if (origin) await this.deps.keys.clear(keySlot(profile.id, origin));
+    for (const stored of this.deps.keys.storedOrigins()) if (stored.startsWith(`profile/${profile.id}/`)) await this.deps.keys.clear(stored);
+    return true;
+  }
+
+  /** Binds this workspace to a profile (and switches to it); `null` removes the binding. */
+  async useInWorkspace(idOrName: unknown): Promise<boolean> {
+    if (idOrName === null) {
+      await bindWorkspace(this.deps.workspaceState, undefined);
+      this.deps.connection.setWorkspaceBinding(undefined);
+      return true;
+    }
+    const profile = idOrName === undefined ? this.deps.connection.active : this.named(idOrName);
+    if (!profile) return false;
+    await bindWorkspace(this.deps.workspaceState, profile.id);
+    this.deps.connection.switchTo(profile.id);
+    this.deps.connection.setWorkspaceBinding(profile.id);
+    return true;
+  }
+
+  async exportAll(): Promise<boolean> {
+    const target = await this.deps.ui.saveDialog(vscode.Uri.file('model-gateway-profiles.json'), { JSON: ['json'] });
+    if (!target) return false;
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exportProfiles(this.deps.profiles.profiles, this.deps.defaultGateway())));
+    void this.deps.ui.notify('info', `Exported ${this.deps.profiles.profiles.length} profile(s) to ${target.fsPath}. Keys are not exported: each teammate sets their own.`);
+    return true;
+  }
+
+  async importFile(): Promise<number> {
+    const [file] = (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { JSON: ['json'] }, title: 'Import Profiles' })) ?? [];
+    if (!file) return 0;
+    const stat = await vscode.workspace.fs.stat(file);
+    if (stat.size > 1024 * 1024) {
+      void this.deps.ui.notify('error', 'That file is larger than 1 MB; a profile export is much smaller.');
+      return 0;
+    }
+    const plan = planImport(new TextDecoder().decode(await vscode.workspace.fs.readFile(file)), this.deps.profiles.profiles);
+    if (!plan.ok) {
+      void this.deps.ui.notify('error', plan.problem);
+      return 0;
+    }
+    let onClash: 'skip' | 'copy' = 'skip';
+    if (plan.clashes.length > 0) {
+      const copy = 'Import as Copies';
+      const skip = 'Skip Those';
+      const choice = await this.deps.ui.ask('warning', `${plan.clashes.length} profile name(s) exist already: ${plan.clashes.join(', ')}.`, 'Existing profiles are never replaced. Import those as copies under new names, or skip them?', copy, skip);
+      if (choice === undefined) return 0;
+      onClash = choice === copy ? 'copy' : 'skip';
+    }
+    const { added, problems } = await this.deps.profiles.addAll(resolveImport(plan.incoming, this.deps.profiles.profiles, onClash));
+    void this.deps.ui.notify(problems.length ? 'warning' : 'info', `Imported ${added.length} profile(s).${problems.length ? ` Not imported: ${problems.join(' ')}` : ''} Set each one's API key before using it.`);
+    return added.length;
+  }
+
+  private named(idOrName: unknown): Profile | undefined {
+    const profile = this.deps.connection.profile(String(idOrName));
+    if (!profile) void this.deps.ui.notify('error', `There is no profile "${String(idOrName)}". Profiles: ${this.deps.profiles.profiles.map((p) => p.name).join(', ')}.`);
+    return profile;
+  }
+
+  private async pickProfile(placeHolder: string, filter: (profile: Profile) => boolean = () => true): Promise<Profile | undefined> {
+    const active = this.deps.connection.active.id;
+    const items = this.deps.profiles.profiles.filter(filter).map((p) => ({ id: p.id, label: p.name, description: `${p.id === active ? '(active) ' : ''}${isDefaultProfile(p) ? (this.deps.connection.connectionFor(p.id)?.origin ?? 'no URL') : safeOrigin(p.baseUrl) ?? p.baseUrl}` }));
+    const id = await this.deps.ui.pickItem(items, { title: 'Model Gateway profiles', placeHolder });
+    return id === undefined ? undefined : this.deps.connection.profile(id);
+  }
+
+  private nameProblem(text: string, id?: string): string | undefined {
+    const name = text.trim();
+    if (!name) return 'Enter a name.';
+    const clash = this.deps.profiles.profiles.find((p) => p.id !== id && p.name.toLowerCase() === name.toLowerCase());
+    return clash ? `A profile named "${clash.name}" exists already.` : undefined;
+  }
+}
+
+function parseHeaders(text: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(text.trim() || '{}') as unknown;
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function safeOrigin(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,198 @@
+// Every profile's connection, and which profile this window uses. There is one way in: `access(profile?)` gives the
+// API of a profile (this window's active one when none is named) with that profile's key for that profile's origin,
+// or says what is missing. The active profile changes only through switchTo, which only the user's command calls:
+// nothing here switches on an error, on focus or when another window switches.
+import { Emitter, type Event } from '../util/events';
+import type { Clock } from '../util/clock';
+import type { GatewaySettings } from '../settings/settings';
+import { DEFAULT_PROFILE_ID, defaultProfile, findProfile, isDefaultProfile, profileGateway, type Profile } from '../settings/profile';
+import { GatewayConnection, type CallAccountant, type ClientFactory, type ConnectionState, type GatewayAccess, type KeySource } from './connection';
+import type { ProxySetting } from './proxy';
+import type { OpenResultOptions } from './resultFetch';
+import type { PaceNews } from './pacer';
+import type { Pacing } from './pacing';
+
+type FetchOptions = Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'>;
+
+export class GatewayConnections {
+  private readonly connections = new Map<string, GatewayConnection>();
+  private readonly stateChanged = new Emitter<ConnectionState>();
+  private readonly clientChanged = new Emitter<void>();
+  /** The active profile's state; fires on a switch (and a change of the workspace binding) too. */
+  readonly onDidChangeState: Event<ConnectionState> = this.stateChanged.event;
+  /** The active profile's gateway, key or client options changed, or another profile became active. */
+  readonly onDidChangeClient: Event<void> = this.clientChanged.event;
+  private readonly profilesChanged = new Emitter<readonly Profile[]>();
+  private readonly paceChanged = new Emitter<void>();
+  /** The active profile's rate-limit news changed (or another profile became active). */
+  readonly onDidChangePace: Event<void> = this.paceChanged.event;
+  /** The profile list changed (here or in another window). */
+  readonly onDidChangeProfiles: Event<readonly Profile[]> = this.profilesChanged.event;
+  /** Until the profile store has read its file (after activation), Default, which the settings describe, is all there is. */
+  private list: readonly Profile[] = [defaultProfile()];
+  private accountant: CallAccountant | undefined;
+  private activeId: string = DEFAULT_PROFILE_ID;
+  /** The id of the profile this workspace is bound to ("Use This Profile in This Workspace"), if any. */
+  workspaceBinding: string | undefined;
+
+  constructor(
+    private gateway: GatewaySettings,
+    private readonly keys: KeySource,
+    private readonly createClient: ClientFactory,
+    private readonly clock: Clock,
+    private proxy?: ProxySetting,
+    /** One pacing state per origin and key, shared by every profile's connection and with the other windows. */
+    private readonly pacer?: Pacing,
+  ) {}
+
+  get profiles(): readonly Profile[] {
+    return this.list;
+  }
+
+  /** The profile store's list (read, or changed here or in another window). */
+  setProfiles(profiles: readonly Profile[]): void {
+    // Never empty: the store always keeps Default.
+    this.list = profiles;
+    this.syncProfiles();
+    this.profilesChanged.fire(profiles);
+  }
+
+  /** This window's profile. */
+  get active(): Profile {
+    return this.profile(this.activeId) ?? this.list[0];
+  }
+
+  profile(idOrName: string | undefined): Profile | undefined {
+    return findProfile(this.list, idOrName ?? this.activeId);
+  }
+
+  /** Records the workspace's binding (kept in workspaceState by the auth feature), for the status bar. */
+  setWorkspaceBinding(id: string | undefined): void {
+    this.workspaceBinding = id;
+    this.stateChanged.fire(this.state);
+  }
+
+  /** Makes another profile this window's; only the user's command (or a script's) calls this. */
+  switchTo(idOrName: string): Profile | undefined {
+    const profile = this.profile(idOrName);
+    if (!profile) return undefined;
+    if (profile.id === this.activeId) return profile;
+    this.activeId = profile.id;
+    this.clientChanged.fire();
+    this.paceChanged.fire();
+    this.stateChanged.fire(this.state);
+    void this.refreshKeyState();
+    return profile;
+  }
+
+  /** Sets the usage ledger's accountant on every profile's connection, now and to come (see GatewayConnection). */
+  setAccountant(accountant: CallAccountant | undefined): void {
+    this.accountant = accountant;
+    for (const connection of this.connections.values()) connection.setAccountant(accountant);
+  }
+
+  /** The connection of a profile (the active one when none is named); undefined for a profile that does not exist. */
+  connectionFor(idOrName?: string): GatewayConnection | undefined {
+    const profile = this.profile(idOrName);
+    if (!profile) return undefined;
+    let connection = this.connections.get(profile.id);
+    if (!connection) {
+      connection = new GatewayConnection(profileGateway(profile, this.gateway), this.keys, this.createClient, this.clock, this.proxy, profile.id, this.pacer);
+      const id = profile.id;
+      connection.onDidChangePace(() => id === this.activeId && this.paceChanged.fire());
+      connection.onDidChangeState((state) => id === this.activeId && this.stateChanged.fire(state));
+      connection.onDidChangeClient(() => id === this.activeId && this.clientChanged.fire());
+      connection.setAccountant(this.accountant);
+      this.connections.set(profile.id, connection);
+    }
+    return connection;
+  }
+
+  /**
+   * The one way to the gateway: the API of a profile (by id or name; this window's active profile when none is
+   * given), with that profile's key for its origin only, or what is missing.
+   */
+  async access(profile?: string): Promise<GatewayAccess> {
+    const connection = this.connectionFor(profile);
+    if (!connection) return { ok: false, missing: 'url', profile };
+    return connection.access();
+  }
+
+  /**
+   * The API of the profile whose key slot is `slot` (keySlot(profile, origin)), as long as that profile still
+   * reaches that origin: a job or a link keeps to the profile and origin it was made with, whichever is active.
+   */
+  async accessSlot(slot: string): Promise<GatewayAccess> {
+    for (const profile of this.list) {
+      const connection = this.connectionFor(profile.id);
+      if (connection?.slot === slot) return connection.access();
+    }
+    return { ok: false, missing: 'key' };
+  }
+
+  /**
+   * The proxy, and the profile's key with its headers scoped to its own origin (the fetch sends them nowhere else),
+   * for fetching a result link as the client would. An unknown profile gets Default's, scoped to Default's origin.
+   */
+  resultFetchOptions(profile?: string): Promise<FetchOptions> {
+    return (this.connectionFor(profile) ?? this.connectionFor(DEFAULT_PROFILE_ID)!).resultFetchOptions();
+  }
+
+  /** The key slot of a profile on its current origin: where its key lives, and the name its video jobs poll under. */
+  slotOf(profile?: string): string | undefined {
+    return this.connectionFor(profile)?.slot;
+  }
+
+  /** The active profile's gateway (what the status bar, the welcome views and messages name). */
+  // The active profile always exists (a deleted one falls back to Default, which is never deleted).
+  get origin(): string | undefined {
+    return this.connectionFor()!.origin;
+  }
+
+  get baseUrl(): string | undefined {
+    return this.connectionFor()!.baseUrl;
+  }
+
+  get state(): ConnectionState {
+    return this.connectionFor()!.state;
+  }
+
+  /** The active profile's rate-limit news: waiting for a reset, slowing down, or nothing. */
+  get pace(): PaceNews | undefined {
+    return this.connectionFor()!.pace;
+  }
+
+  refreshKeyState(): Promise<ConnectionState> {
+    return this.connectionFor()!.refreshKeyState();
+  }
+
+  /** New user settings: the Default profile's gateway, and every profile's timeouts, paths and proxy. */
+  updateSettings(gateway: GatewaySettings, proxy?: ProxySetting): void {
+    this.gateway = gateway;
+    this.proxy = proxy;
+    this.syncProfiles();
+  }
+
+  /** Applies the profile list and settings to each connection; a deleted profile's connection is closed. */
+  private syncProfiles(): void {
+    for (const [id, connection] of this.connections) {
+      const profile = this.list.find((p) => p.id === id);
+      if (profile) connection.updateSettings(profileGateway(profile, this.gateway), this.proxy);
+      else {
+        connection.dispose();
+        this.connections.delete(id);
+      }
+    }
+    // The active profile was deleted in another window: this window falls back to Default and says so in the status bar.
+    if (!this.list.some((p) => p.id === this.activeId) && !isDefaultProfile(this.activeId)) this.switchTo(DEFAULT_PROFILE_ID);
+  }
+
+  dispose(): void {
+    for (const connection of this.connections.values()) connection.dispose();
+    this.connections.clear();
+    this.profilesChanged.dispose();
+    this.stateChanged.dispose();
+    this.clientChanged.dispose();
+    this.paceChanged.dispose();
+  }
+}

@@ -1,0 +1,79 @@
+// Reading, writing and checking profiles (the profile store and the profile commands use these; activation does
+// not, so they load with the store, after activation).
+import { isRecord } from '../util/records';
+import { isDefaultProfile, type ModelKind, type Profile, type ProfileInput } from './profile';
+import { parseBaseUrl, readHeaders } from './settings';
+
+const KNOWN = new Set(['id', 'name', 'baseUrl', 'headers', 'models', 'monthlyBudget']);
+const MAX_NAME = 60;
+const MODEL_KINDS: readonly ModelKind[] = ['chat', 'image', 'video', 'speech'];
+
+/** A stored profile, read leniently (bad fields dropped), or undefined when it has no usable id and name. */
+export function readProfile(raw: unknown): Profile | undefined {
+  if (!isRecord(raw) || typeof raw.id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(raw.id) || typeof raw.name !== 'string' || !raw.name.trim()) return undefined;
+  const unknown = Object.fromEntries(Object.entries(raw).filter(([key]) => !KNOWN.has(key)));
+  const models = readModels(raw.models);
+  const budget = typeof raw.monthlyBudget === 'number' && Number.isFinite(raw.monthlyBudget) && raw.monthlyBudget >= 0 ? raw.monthlyBudget : undefined;
+  return {
+    id: raw.id,
+    name: raw.name.trim().slice(0, MAX_NAME),
+    baseUrl: typeof raw.baseUrl === 'string' ? raw.baseUrl : '',
+    headers: readHeaders(raw.headers, []),
+    models,
+    ...(budget !== undefined && { monthlyBudget: budget }),
+    ...(Object.keys(unknown).length > 0 && { unknown }),
+  };
+}
+
+/** The profile as stored: known fields, then what a newer version added, untouched. */
+export function writeProfile(profile: Profile): Record<string, unknown> {
+  const { unknown, ...known } = profile;
+  return { ...unknown, ...known };
+}
+
+function readModels(raw: unknown): Partial<Record<ModelKind, string>> {
+  const models: Partial<Record<ModelKind, string>> = {};
+  if (!isRecord(raw)) return models;
+  for (const kind of MODEL_KINDS) {
+    const value = raw[kind];
+    if (typeof value === 'string' && value.trim() && value.length <= 200) models[kind] = value.trim();
+  }
+  return models;
+}
+
+export type ProfileCheck = { ok: true; fields: Omit<Profile, 'id' | 'unknown'> } | { ok: false; problem: string };
+
+/**
+ * Checks what a user or script gave for a profile, with a message that says what to change: a name no other
+ * profile has (case-insensitive), an http(s) URL (the Default profile's lives in settings), headers that do not
+ * set what the extension sends itself (Authorization, Host, Cookie…).
+ */
+export function checkProfileInput(input: ProfileInput, others: readonly Profile[], id?: string): ProfileCheck {
+  const name = typeof input.name === 'string' ? input.name.trim() : '';
+  if (!name) return { ok: false, problem: 'A profile needs a name.' };
+  if (name.length > MAX_NAME) return { ok: false, problem: `A profile name has at most ${MAX_NAME} characters.` };
+  if (/[\x00-\x1f]/.test(name)) return { ok: false, problem: 'A profile name cannot contain line breaks or control characters.' };
+  const clash = others.find((p) => p.id !== id && p.name.toLowerCase() === name.toLowerCase());
+  if (clash) return { ok: false, problem: `A profile named "${clash.name}" exists already; choose another name.` };
+  let baseUrl = '';
+  if (!isDefaultProfile(id ?? '-')) {
+    const parsed = parseBaseUrl(input.baseUrl, 'The profile\'s URL');
+    if (!parsed) return { ok: false, problem: 'A profile needs the gateway\'s URL, such as https://gateway.example.com/v1.' };
+    if ('problem' in parsed) return { ok: false, problem: parsed.problem };
+    baseUrl = parsed.baseUrl;
+  }
+  const problems: string[] = [];
+  const headers = readHeaders(input.headers ?? {}, problems, `the headers of profile "${name}"`);
+  if (problems.length > 0) return { ok: false, problem: problems[0].replace(/; ignored\.$/, '.') };
+  const budget = input.monthlyBudget;
+  if (budget !== undefined && budget !== null && (typeof budget !== 'number' || !Number.isFinite(budget) || budget < 0)) return { ok: false, problem: 'A monthly budget is a number of 0 or more.' };
+  return { ok: true, fields: { name, baseUrl, headers, models: readModels(input.models), ...(typeof budget === 'number' && { monthlyBudget: budget }) } };
+}
+
+/** A name not yet taken: "Work", "Work (2)", "Work (3)"… */
+export function freeName(wanted: string, others: readonly Profile[]): string {
+  const taken = new Set(others.map((p) => p.name.toLowerCase()));
+  const base = wanted.trim().slice(0, MAX_NAME - 5) || 'Profile';
+  if (!taken.has(base.toLowerCase())) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base} (${n})`.toLowerCase())) return `${base} (${n})`;
+}

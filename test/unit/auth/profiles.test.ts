@@ -1,0 +1,149 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProfileStore, PROFILES_FILE } from '../../../src/auth/core/profileStore';
+import { exportProfiles, planImport, resolveImport } from '../../../src/auth/core/profileTransfer';
+import { defaultProfile, findProfile, keySlot, settingsForProfile, slotOrigin, type Profile } from '../../../src/settings/profile';
+import { checkProfileInput } from '../../../src/settings/profileCheck';
+import { readSettings } from '../../../src/settings/settings';
+import { realClock } from '../../../src/util/clock';
+import { NodeFileSystem } from '../../../src/util/storeFileSystem';
+
+const work: Profile = { id: 'p-work', name: 'Work', baseUrl: 'https://work.example/v1', headers: {}, models: {} };
+
+function folder(): string {
+  return mkdtempSync(join(tmpdir(), 'mg-profiles-'));
+}
+
+let ids = 0;
+function store(dir: string): ProfileStore {
+  return new ProfileStore(new NodeFileSystem(dir), realClock, () => `p-${++ids}`);
+}
+
+describe('profiles: checks', () => {
+  it('refuses a duplicate name, whatever its case, naming the profile that has it', () => {
+    const check = checkProfileInput({ name: ' work ', baseUrl: 'https://other.example/v1' }, [defaultProfile(), work]);
+    assert.deepEqual(check, { ok: false, problem: 'A profile named "Work" exists already; choose another name.' });
+    assert.equal(checkProfileInput({ name: 'Work', baseUrl: 'https://w.example/v1' }, [work], work.id).ok, true, 'its own name is not a clash');
+  });
+
+  it('refuses a missing, malformed or non-http(s) URL and says what to give', () => {
+    assert.match((checkProfileInput({ name: 'A' }, []) as { problem: string }).problem, /needs the gateway's URL/);
+    assert.match((checkProfileInput({ name: 'A', baseUrl: 'not a url' }, []) as { problem: string }).problem, /is not a URL/);
+    assert.match((checkProfileInput({ name: 'A', baseUrl: 'file:///etc/passwd' }, []) as { problem: string }).problem, /must use http or https/);
+    assert.match((checkProfileInput({ name: 'A', baseUrl: 'https://u:p@x.example/v1' }, []) as { problem: string }).problem, /user name or password/);
+  });
+
+  it('refuses headers that set Authorization, Host or Cookie', () => {
+    for (const header of ['Authorization', 'host', 'Cookie']) {
+      const check = checkProfileInput({ name: 'A', baseUrl: 'https://a.example/v1', headers: { [header]: 'x' } }, []);
+      assert.equal(check.ok, false, header);
+      assert.match((check as { problem: string }).problem, /reserved.*Set API Key/);
+    }
+    const ok = checkProfileInput({ name: 'A', baseUrl: 'https://a.example/v1/', headers: { 'X-Team': 'blue' }, models: { chat: 'm-1', bogus: 'x' }, monthlyBudget: 20 }, []);
+    assert.deepEqual(ok, { ok: true, fields: { name: 'A', baseUrl: 'https://a.example/v1', headers: { 'X-Team': 'blue' }, models: { chat: 'm-1' }, monthlyBudget: 20 } });
+  });
+
+  it('gives Default the slot keys had before profiles, and any other profile a slot of its own per origin', () => {
+    assert.equal(keySlot('default', 'https://a.example'), 'https://a.example');
+    assert.equal(keySlot('p-1', 'https://a.example'), 'profile/p-1/https://a.example');
+    assert.notEqual(keySlot('p-1', 'https://a.example'), keySlot('p-2', 'https://a.example'));
+    assert.equal(slotOrigin(keySlot('p-1', 'https://a.example')), 'https://a.example');
+  });
+
+  it('finds a profile by id, else by name', () => {
+    assert.equal(findProfile([defaultProfile(), work], 'p-work'), work);
+    assert.equal(findProfile([defaultProfile(), work], 'WORK'), work);
+    assert.equal(findProfile([defaultProfile(), work], 'nobody'), undefined);
+  });
+
+  it("lays a profile's gateway and default models over the settings; Default is the settings", () => {
+    const settings = readSettings({ userValue: (key) => ({ 'modelGateway.baseUrl': 'https://settings.example/v1', 'modelGateway.chat.model': 'm-set' } as Record<string, unknown>)[key] as never, value: () => undefined });
+    assert.deepEqual(settingsForProfile(settings, defaultProfile()).gateway, settings.gateway);
+    const mine = settingsForProfile(settings, { ...work, headers: { 'X-A': '1' }, models: { chat: 'm-work', image: 'img-work' } });
+    assert.equal(mine.gateway.origin, 'https://work.example');
+    assert.deepEqual(mine.gateway.headers, { 'X-A': '1' });
+    assert.equal(mine.gateway.timeoutMs, settings.gateway.timeoutMs);
+    assert.equal(mine.chat.model, 'm-work');
+    assert.equal(mine.media.imageModel, 'img-work');
+    assert.equal(mine.video.model, settings.video.model);
+  });
+});
+
+describe('profiles: the store', () => {
+  it('creates the list with Default on first start, and keeps unknown fields of the file and of each profile', async () => {
+    const dir = folder();
+    const first = store(dir);
+    assert.deepEqual((await first.load(false)).map((p) => p.name), ['Default']);
+    const text = JSON.parse(readFileSync(join(dir, PROFILES_FILE), 'utf8'));
+    text.future = { kept: true };
+    text.profiles.push({ id: 'p-new', name: 'Newer', baseUrl: 'https://n.example/v1', headers: {}, models: {}, colour: 'teal' });
+    writeFileSync(join(dir, PROFILES_FILE), JSON.stringify(text));
+    const second = store(dir);
+    await second.load(false);
+    assert.equal((await second.create({ name: 'Work', baseUrl: 'https://work.example/v1' })).ok, true);
+    const after = JSON.parse(readFileSync(join(dir, PROFILES_FILE), 'utf8'));
+    assert.deepEqual(after.future, { kept: true });
+    assert.equal(after.profiles.find((p: { id: string }) => p.id === 'p-new').colour, 'teal');
+    assert.deepEqual(after.profiles.map((p: { name: string }) => p.name), ['Default', 'Newer', 'Work']);
+  });
+
+  it('loses no change when two windows create profiles at once', async () => {
+    const dir = folder();
+    const windows = [store(dir), store(dir), store(dir)];
+    await Promise.all(windows.map((w) => w.load(false)));
+    const results = await Promise.all(windows.flatMap((w, i) => [w.create({ name: `A${i}`, baseUrl: 'https://a.example/v1' }), w.create({ name: `B${i}`, baseUrl: 'https://b.example/v1' })]));
+    assert.ok(results.every((r) => r.ok));
+    const names = JSON.parse(readFileSync(join(dir, PROFILES_FILE), 'utf8')).profiles.map((p: { name: string }) => p.name).sort();
+    assert.deepEqual(names, ['A0', 'A1', 'A2', 'B0', 'B1', 'B2', 'Default']);
+  });
+
+  it('sets a damaged list aside, says where, and never writes over it', async () => {
+    const dir = folder();
+    writeFileSync(join(dir, PROFILES_FILE), '{"profiles": [{"id": "p-1", "name": "Half"');
+    const s = store(dir);
+    const asides: string[] = [];
+    s.onDidSetAside((path) => asides.push(path));
+    assert.deepEqual((await s.load(false)).map((p) => p.name), ['Default']);
+    assert.equal(asides.length, 1);
+    assert.equal(readFileSync(asides[0], 'utf8'), '{"profiles": [{"id": "p-1", "name": "Half"', 'the damaged text is kept as it was');
+    assert.ok(readdirSync(dir).includes(PROFILES_FILE));
+  });
+
+  it('renames, duplicates without clashing, refuses duplicate names and never deletes Default', async () => {
+    const s = store(folder());
+    await s.load(false);
+    const created = await s.create({ name: 'Work', baseUrl: 'https://work.example/v1', headers: { 'X-T': '1' } });
+    assert.ok(created.ok);
+    const copy = await s.duplicate(created.profile.id);
+    assert.ok(copy.ok);
+    assert.equal(copy.profile.name, 'Work (2)');
+    assert.deepEqual(copy.profile.headers, { 'X-T': '1' });
+    assert.deepEqual(await s.rename(copy.profile.id, 'work'), { ok: false, problem: 'A profile named "Work" exists already; choose another name.' });
+    assert.equal((await s.rename(copy.profile.id, 'Client')).ok, true);
+    assert.equal((await s.delete('default')).ok, false);
+    assert.equal((await s.delete(copy.profile.id)).ok, true);
+    assert.deepEqual(s.profiles.map((p) => p.name), ['Default', 'Work']);
+  });
+});
+
+describe('profiles: export and import', () => {
+  it('exports without ids or keys, with the settings as Default, and imports without overwriting', () => {
+    const text = exportProfiles([defaultProfile(), { ...work, unknown: { colour: 'teal' } }], { baseUrl: 'https://settings.example/v1', headers: { 'X-S': '1' } });
+    assert.doesNotMatch(text, /p-work|apiKey|sk-/);
+    const plan = planImport(text, [defaultProfile(), work]);
+    assert.ok(plan.ok);
+    assert.deepEqual(plan.clashes, ['Default', 'Work']);
+    assert.deepEqual(resolveImport(plan.incoming, [defaultProfile(), work], 'skip'), []);
+    const copies = resolveImport(plan.incoming, [defaultProfile(), work], 'copy');
+    assert.deepEqual(copies.map((p) => p.name), ['Default (2)', 'Work (2)']);
+    assert.equal(copies[0].baseUrl, 'https://settings.example/v1');
+    assert.deepEqual(copies[1].unknown, { colour: 'teal' });
+  });
+
+  it('refuses what is not an export, plainly', () => {
+    assert.match((planImport('nope', []) as { problem: string }).problem, /not JSON/);
+    assert.match((planImport('{"profiles": []}', []) as { problem: string }).problem, /not a profile export/);
+  });
+});
