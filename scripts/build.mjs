@@ -69,6 +69,8 @@ const CHUNKS = {
   modelCommands: join(root, 'src', 'models', 'vscode', 'modelCommands.ts'),
   // VS Code's chat with several profiles: the other profiles' models.
   lmProfiles: join(root, 'src', 'models', 'vscode', 'lmProfiles.ts'),
+  // The gateway's language model tools and @gateway on their first call.
+  lmToolsRuntime: join(root, 'src', 'lmTools', 'vscode', 'lmToolsRuntime.ts'),
   // The usage ledger's recorder and status bar on the first gateway call; its dashboard and commands on first use.
   usageService: join(root, 'src', 'usage', 'vscode', 'usageService.ts'),
   usageCommands: join(root, 'src', 'usage', 'vscode', 'usageCommands.ts'),

@@ -12,6 +12,7 @@ import { createGatewayClient } from './gateway/clientFactory';
 import type { GatewayConnection } from './gateway/connection';
 import { GatewayConnections } from './gateway/connections';
 import { Pacing } from './gateway/pacing';
+import { lmToolsFeature } from './lmTools/vscode/feature';
 import { mediaFeature } from './media/vscode/feature';
 import { modelsFeature } from './models/vscode/feature';
 import { readSettings, SECTION, type Settings } from './settings/settings';
@@ -37,7 +38,7 @@ export interface ModelGatewayApi {
 }
 
 /** Every feature, in the order they activate (the models feature builds the catalog the later ones share). */
-export const FEATURES: ReadonlyArray<FeatureDefinition<never, unknown>> = [authFeature, diagnosticsFeature, modelsFeature, usageFeature, videosFeature, mediaFeature, chatFeature];
+export const FEATURES: ReadonlyArray<FeatureDefinition<never, unknown>> = [authFeature, diagnosticsFeature, modelsFeature, usageFeature, videosFeature, mediaFeature, chatFeature, lmToolsFeature];
 
 /** Work to finish before the extension host goes away, so a reply that just ended is saved as ended. */
 const flushOnDeactivate: Array<() => Promise<void>> = [];
@@ -98,8 +99,10 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   timed('usage', () => usageFeature.activate({ ...services, models }));
   const videos = timed('videos', () => videosFeature.activate({ ...services, models }));
   const media = timed('media', () => mediaFeature.activate({ ...services, models }));
-  const chat = timed('chat', () => chatFeature.activate({ ...services, models, chatMedia: () => ({ media: media.chatPort(), videos: videos.chatPort() }) }));
+  const chatMedia = () => ({ media: media.chatPort(), videos: videos.chatPort() });
+  const chat = timed('chat', () => chatFeature.activate({ ...services, models, chatMedia }));
   flushOnDeactivate.push(chat.flush);
+  timed('lmTools', () => lmToolsFeature.activate({ ...services, models, chatMedia }));
 
   const contextKeys = new ExtensionContextKeys({ connection, hasKey: (origin) => keys.has(origin), onDidChangeKey: keys.onDidChange, chatViewType: CHAT_VIEW_TYPE });
   context.subscriptions.push(contextKeys);

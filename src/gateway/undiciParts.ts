@@ -17,17 +17,10 @@ function loadParts(): UndiciParts {
   return { Pool: pool, ProxyAgent: proxyAgent, request: (dispatcher, options) => dispatcher.request(options) };
 }
 
-function loadWholePackage(): UndiciParts {
-  void (globalThis as { Headers?: unknown }).Headers; // lets Node install its own global dispatcher first
-  const undici = require('undici') as typeof import('undici');
-  return { Pool: undici.Pool, ProxyAgent: undici.ProxyAgent, request: (dispatcher, options) => dispatcher.request(options) };
-}
 /* eslint-enable @typescript-eslint/no-require-imports */
 
+// The parts are bundled at build time, so their layout cannot change under a built extension: a layout that no
+// longer fits fails the build's tests (the client's unit tests load these parts), never a user's request.
 export function loadUndiciParts(): UndiciParts {
-  try {
-    return loadParts();
-  } catch {
-    return loadWholePackage();
-  }
+  return loadParts();
 }

@@ -48,6 +48,8 @@ export interface VideoDefaults {
   pollMaxMs: number;
   /** The most bytes Download to Workspace writes (user level only: a workspace may not raise it). */
   maxDownloadBytes: number;
+  /** The most disk the kept copies of finished videos take (global storage); 0 keeps none. */
+  keptQuotaBytes: number;
 }
 
 export const SPEECH_FORMATS = ['mp3', 'wav', 'opus', 'aac', 'flac'] as const;
@@ -253,6 +255,7 @@ export function readSettings(source: SettingsSource): Settings {
       pollMinMs: pollMin * 1000,
       pollMaxMs: pollMax * 1000,
       maxDownloadBytes: (numberIn(user('video.maxDownloadMB'), 1, 1024 * 1024, 'modelGateway.video.maxDownloadMB', problems) ?? 2048) * 1024 * 1024,
+      keptQuotaBytes: (numberIn(user('video.keptQuotaMB'), 0, 1024 * 1024, 'modelGateway.video.keptQuotaMB', problems) ?? 2048) * 1024 * 1024,
     },
     media: {
       imageModel: optionalModel(user('image.model')),

@@ -96,4 +96,21 @@ describe('e2e 7c: images and speech', function () {
     await welcomeView(e.wb, 'Media', 'Generated images and speech are kept here').waitFor({ timeout: WAIT_MS });
     await e.wb.closeToasts();
   });
+
+  it("answers @gateway /image in VS Code's own chat with the image's anchor, and keeps the file", async () => {
+    const before = served('/v1/images/generations');
+    await e.wb.runCommand('Chat: Open Chat');
+    const input = e.wb.page.locator('.interactive-input-part .monaco-editor').first();
+    await input.click({ timeout: WAIT_MS });
+    await e.wb.page.keyboard.type('@gateway /image a lighthouse');
+    await e.wb.page.keyboard.press('Enter');
+    const anchor = e.wb.page.locator('.interactive-response .chat-inline-anchor-widget', { hasText: /\.png/ }).last();
+    await anchor.waitFor({ timeout: WAIT_MS });
+    await e.wb.page.locator('.interactive-response .monaco-button', { hasText: 'Save to Workspace' }).last().waitFor({ timeout: WAIT_MS });
+    assert.equal(served('/v1/images/generations'), before + 1, 'one request, to the gateway');
+    await e.wb.screenshot('readme-vscode-chat-gateway');
+    await e.wb.runCommand('View: Hide Secondary Side Bar');
+    await e.wb.runCommand('Model Gateway: Focus on Media View');
+    await mediaRow('a lighthouse').first().waitFor({ timeout: WAIT_MS });
+  });
 });

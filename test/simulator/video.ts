@@ -40,6 +40,17 @@ interface StoredJob {
   flakyLeft: number;
   /** Submitted while jobs are held: stays queued, its schedule not started, until `releaseHeld()`. */
   held: boolean;
+  /** How long its signed result link works after the job finished: `[expires:N]` in the prompt, else an hour. */
+  linkLifetimeSeconds: number;
+}
+
+/** `[expires:N]` (N seconds, 1 to 86400) in a prompt, read without a regular expression. */
+export function linkLifetimeOf(prompt: string): number {
+  const start = prompt.toLowerCase().indexOf('[expires:');
+  if (start < 0) return URL_LIFETIME_SECONDS;
+  const end = prompt.indexOf(']', start);
+  const seconds = Number(prompt.slice(start + '[expires:'.length, end < 0 ? start : end));
+  return Number.isInteger(seconds) && seconds >= 1 && seconds <= 86_400 ? seconds : URL_LIFETIME_SECONDS;
 }
 
 export type ResultLink = 'direct' | 'redirect' | 'gone' | 'flaky';
@@ -118,6 +129,7 @@ export class VideoJobs {
       link: hasKeyword(request.prompt, 'redirect') ? 'redirect' : hasKeyword(request.prompt, 'gone') ? 'gone' : hasKeyword(request.prompt, 'flaky-link') ? 'flaky' : 'direct',
       flakyLeft: 2,
       held: this.holding,
+      linkLifetimeSeconds: linkLifetimeOf(request.prompt),
     };
     this.jobs.set(job.id, job);
     return { id: job.id, object: 'video.generation.job', status: 'queued', created: Math.floor(job.submittedAtMs / 1000), model: job.model };
@@ -191,7 +203,7 @@ export class VideoJobs {
   }
 
   private signedUrl(job: StoredJob, origin: string, finishedAt: number): string {
-    return this.signer.url(origin, `${job.id}.mp4`, job.id, finishedAt + URL_LIFETIME_SECONDS);
+    return this.signer.url(origin, `${job.id}.mp4`, job.id, finishedAt + job.linkLifetimeSeconds);
   }
 }
 

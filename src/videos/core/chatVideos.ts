@@ -16,8 +16,10 @@ export interface ChatVideoDeps {
   access(): Promise<{ ok: true } | MissingAccess>;
   settings(): VideoDefaults;
   reveal(key: string): Promise<void>;
-  /** Fires with changed job keys, whichever store is current. */
+  /** Fires with changed job keys (and those whose result was kept), whichever store is current. */
   onDidChange(listener: (keys: readonly string[]) => void): { dispose(): void };
+  /** The copy of the job's result kept before its link expires. */
+  keptFile?(key: string): string | undefined;
 }
 
 export interface ChatVideoJobState {
@@ -26,6 +28,7 @@ export interface ChatVideoJobState {
   state: 'pending' | 'complete' | 'failed';
   detail: string;
   url?: string;
+  keptFile?: string;
 }
 
 export function chatJobState(record: VideoJobRecord): ChatVideoJobState {
@@ -55,7 +58,10 @@ export function chatVideoPort(deps: ChatVideoDeps) {
     },
     job: (key: string) => {
       const record = deps.store().get(key);
-      return record && chatJobState(record);
+      if (!record) return undefined;
+      const state: ChatVideoJobState = chatJobState(record);
+      const kept = state.state === 'complete' ? deps.keptFile?.(key) : undefined;
+      return kept ? { ...state, keptFile: kept } : state;
     },
     onDidChange: deps.onDidChange,
     reveal: deps.reveal,

@@ -80,11 +80,11 @@ export function jobDescription(record: VideoJobRecord, now: number): string {
   return parts.join(' · ');
 }
 
-/** "link valid for 59 min", "link expired 2 h ago", or undefined for a link that does not say. */
+/** "link expires in 59 min", "link expired 2 h ago", or undefined for a link that does not say. */
 export function expiryText(url: string, now: number): string | undefined {
   const expires = urlExpiry(url);
   if (expires === undefined) return undefined;
-  return expires <= now ? `link expired ${formatAge(now - expires)}` : `link valid for ${formatDuration(expires - now)}`;
+  return expires <= now ? `link expired ${formatAge(now - expires)}` : `link expires in ${formatDuration(expires - now)}`;
 }
 
 /** A sentence for messages about a result link's expiry ('' when the link does not say), with a leading space. */

@@ -245,6 +245,16 @@ export class JobStore implements Disposable {
     return this.roles.isPolling(origin);
   }
 
+  /** Fires with an origin whose lease (polling, and keeping its results) this window took or let go. */
+  get onDidChangeLease(): Event<string> {
+    return this.roles.onDidChangeLease;
+  }
+
+  /** Holds the leases of these origins too while they have finished results to keep (one window keeps them). */
+  wantLeasesFor(origins: ReadonlySet<string>): void {
+    this.roles.wantAlso(origins);
+  }
+
   setFocused(focused: boolean): void {
     this.scheduler.setFocused(focused);
     this.roles.setFocused(focused);

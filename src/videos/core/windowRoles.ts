@@ -2,7 +2,7 @@
 // gateway's lease), and not a window whose browser tab is gone or that has no key for the gateway; one window
 // announces each job's end. The store tells it what changed; it keeps the scheduler's tracking in step.
 import type { Clock } from '../../util/clock';
-import type { Disposable } from '../../util/events';
+import { Emitter, type Disposable } from '../../util/events';
 import { FinishAnnouncer } from './finishAnnouncer';
 import type { JobFiles } from './jobFiles';
 import { isPollable, laneOf, type VideoJobRecord } from './jobRecord';
@@ -33,6 +33,11 @@ export class WindowRoles implements Disposable {
   private readonly parked = new Set<string>();
   private readonly subscriptions: Disposable[] = [];
   private disposed = false;
+  /** Origins whose lease is wanted for other work than polling: keeping finished results (resultKeeper). */
+  private alsoWanted: ReadonlySet<string> = new Set();
+  private readonly leaseEmitter = new Emitter<string>();
+  /** Fires with an origin whose lease this window took or let go. */
+  readonly onDidChangeLease = this.leaseEmitter.event;
 
   constructor(private readonly options: WindowRolesOptions) {
     this.records = options.records;
@@ -81,6 +86,7 @@ export class WindowRoles implements Disposable {
     if (this.disposed) return;
     const wanted = new Set<string>();
     if (this.attached) for (const record of this.records.values()) if (isPollable(record) && !this.parked.has(laneOf(record))) wanted.add(laneOf(record));
+    if (this.attached) for (const lane of this.alsoWanted) if (!this.parked.has(lane)) wanted.add(lane);
     this.leases.want(wanted);
     for (const key of keys) {
       const record = this.records.get(key);
@@ -90,6 +96,13 @@ export class WindowRoles implements Disposable {
         if (!record) this.announcer.cancel(key);
       }
     }
+  }
+
+  /** Also wants the leases of these origins (finished results to keep), under the same rules as polling. */
+  wantAlso(origins: ReadonlySet<string>): void {
+    if (origins.size === this.alsoWanted.size && [...origins].every((o) => this.alsoWanted.has(o))) return;
+    this.alsoWanted = new Set(origins);
+    this.follow([]);
   }
 
   /** No key here for the origin (or it was refused): a window that has one polls it meanwhile. */
@@ -117,6 +130,7 @@ export class WindowRoles implements Disposable {
     for (const subscription of this.subscriptions) subscription.dispose();
     this.announcer.dispose();
     this.leases.dispose();
+    this.leaseEmitter.dispose();
   }
 
   /**
@@ -134,6 +148,7 @@ export class WindowRoles implements Disposable {
       if (held && isPollable(record)) this.track(record);
       else this.scheduler.untrack(record.key);
     }
+    if (!this.disposed) this.leaseEmitter.fire(origin);
   }
 }
 

@@ -9,9 +9,13 @@ import type { Settings } from '../../settings/settings';
 import { lazyCommands } from '../../ui/vscode/commands';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import { JsonFile } from '../../util/jsonFile';
+import { formatBytes } from '../../util/bytes';
 import type { ApiKeyStore } from '../../auth/core/apiKeyStore';
 import { DurationHistory } from '../core/durationHistory';
 import { JobStore } from '../core/jobStore';
+import { KeptFiles } from '../core/keptFiles';
+import type { ResultKeeper } from '../core/resultKeeper';
+import { Emitter } from '../../util/events';
 import { isPollable } from '../core/jobRecord';
 import { lazyApiFor } from '../core/lazyApi';
 import { VideoFeature, type VideoTestOptions } from './videoFeature';
@@ -92,6 +96,35 @@ export const videosFeature = defineFeature({
       };
     }
     const view = videos.view;
+    const kept = new KeptFiles(folder('video-results'));
+    const keptChanged = new Emitter<string[]>();
+    let keeper: ResultKeeper | undefined;
+    // The keeper loads (with the video commands) once a finished result waits to be kept, not at activation.
+    const startKeeper = () => {
+      if (keeper || settings().video.keptQuotaBytes <= 0 || !view.store.jobs().some((r) => kept.waits(r, clock.now()))) return;
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const module = require('./videoCommands') as typeof import('./videoCommands');
+      keeper = new module.ResultKeeper({
+        folder: kept.folder,
+        clock,
+        jobs: view.store,
+        download: async (record, url, directory, stem, signal) => {
+          const fetchOptions = await module.resultFetchOptionsFor({ connection }, record);
+          return module.downloadResult(url, directory, stem, { ...fetchOptions, signal, maxBytes: settings().video.maxDownloadBytes });
+        },
+        evict: module.evictOverQuota,
+        quotaBytes: () => settings().video.keptQuotaBytes,
+        onEvicted: ({ count, bytes, quotaBytes }) => {
+          const text = `Model Gateway: removed ${count === 1 ? 'the kept copy of an older video' : `the kept copies of ${count} older videos`} (${formatBytes(bytes)}) to stay within modelGateway.video.keptQuotaMB (${formatBytes(quotaBytes)}). Their links still work until they expire.`;
+          log.info(text);
+          void vscode.window.showInformationMessage(text);
+        },
+        onError: (message) => log.warn(message),
+      });
+      context.subscriptions.push(keeper, keeper.onDidChange((keys) => keptChanged.fire(keys)));
+    };
+    context.subscriptions.push(keptChanged, view.store.onDidChange(startKeeper), onDidChangeSettings(startKeeper));
+    view.attachKept(kept, keptChanged.event);
     return {
       /** Jobs still running in a lane (a profile's key slot): a profile with such jobs is not deleted (its key checks them). */
       runningJobs: (slot: string) => view.store.jobs(slot).filter(isPollable).length,
@@ -105,7 +138,11 @@ export const videosFeature = defineFeature({
             await vscode.commands.executeCommand(`${VIDEO_JOBS_VIEW}.focus`);
             await view.reveal(key);
           },
-          onDidChange: (listener) => view.store.onDidChange((change) => listener(change.keys)),
+          onDidChange: (listener) => {
+            const changes = [view.store.onDidChange((change) => listener(change.keys)), keptChanged.event((keys) => listener(keys))];
+            return { dispose: () => changes.forEach((c) => c.dispose()) };
+          },
+          keptFile: (key) => kept.keptFile(key),
         }),
     };
   },

@@ -12,12 +12,18 @@ export async function openResult(ctx: VideoCommandContext, argument?: unknown): 
 /**
  * Plays the result in a webview whose media-src allows one origin: where the link finally leads after redirects
  * (asked through the API's proxy but without the key, as the webview will fetch it). When that cannot be found out, the link itself is
- * played and the page says why.
+ * played and the page says why. A result kept on disk plays from there.
  */
 export async function previewResult(ctx: VideoCommandContext, argument?: unknown): Promise<vscode.WebviewPanel | undefined> {
   const link = resultLinkOf(ctx, argument);
   if (!link) return undefined;
   const { record, index } = link.target;
+  // The kept copy first: it plays after the link has expired, and costs no download.
+  const kept = index === 0 ? ctx.view.kept?.keptFile(record.key) : undefined;
+  if (kept && ctx.view.kept) {
+    void ctx.view.kept.touch(kept, Date.now());
+    return ctx.previews.showFile(record, index, kept, ctx.view.kept.folder);
+  }
   const { proxy, proxyStrictSSL } = await resultFetchOptionsFor(ctx, record);
   const resolved = await ctx.ui.withProgress(
     'Opening the preview…',

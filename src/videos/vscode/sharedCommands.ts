@@ -8,6 +8,7 @@ import type { VideoDefaults } from '../../settings/settings';
 import type { CommandUi } from './commandUi';
 import type { VideoJobRecord } from '../core/jobRecord';
 import type { JobStore } from '../core/jobStore';
+import type { KeptFiles } from '../core/keptFiles';
 import { quoted, statusText, type VideoJobNode } from '../core/jobPresentation';
 import { checkResultUrl } from '../core/resultLinks';
 import type { VideoPreviewPanels } from './videoPreviewPanel';
@@ -21,6 +22,8 @@ export interface VideoJobsHost {
   selection(): readonly VideoJobNode[];
   reveal(key: string): Promise<void>;
   refresh(): void;
+  /** The copies of finished results kept before their links expire (the primary window's view only). */
+  readonly kept?: KeptFiles;
 }
 
 export interface VideoCommandContext {
@@ -38,7 +41,7 @@ export interface VideoCommandContext {
  * its own origin only, and only while the job's profile still uses the job's gateway (the profile's key, never the
  * active profile's).
  */
-export async function resultFetchOptionsFor(ctx: VideoCommandContext, record: VideoJobRecord): Promise<Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'>> {
+export async function resultFetchOptionsFor(ctx: Pick<VideoCommandContext, 'connection'>, record: Pick<VideoJobRecord, 'origin' | 'profile'>): Promise<Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'>> {
   const profile = record.profile ?? DEFAULT_PROFILE_ID;
   const options = await ctx.connection.resultFetchOptions(profile);
   const { credentials: _credentials, ...withoutKey } = options;

@@ -68,14 +68,15 @@ function jobTreeItem(record: VideoJobRecord, now: number, profile: string | unde
   return item;
 }
 
-function resultTreeItem(record: VideoJobRecord, index: number, now: number): vscode.TreeItem {
+function resultTreeItem(record: VideoJobRecord, index: number, now: number, keptFile: string | undefined): vscode.TreeItem {
   const url = record.resultUrls[index];
   const item = new vscode.TreeItem(resultFileStem(record.id, index), vscode.TreeItemCollapsibleState.None);
   item.id = `result:${record.key}:${index}`;
   const usable = checkResultUrl(url).ok;
-  item.description = usable ? (expiryText(url, now) ?? linkWithoutQuery(url)) : 'unsupported link';
+  // A kept copy plays first (Preview), so the link's expiry no longer matters.
+  item.description = keptFile ? 'kept' : usable ? (expiryText(url, now) ?? linkWithoutQuery(url)) : 'unsupported link';
   item.iconPath = new vscode.ThemeIcon('file-media');
-  item.tooltip = new vscode.MarkdownString(`${escapeMarkdown(linkWithoutQuery(url))}${usable ? '' : '\n\nOnly http and https links can be opened.'}`);
+  item.tooltip = new vscode.MarkdownString(`${escapeMarkdown(linkWithoutQuery(url))}${keptFile ? '\n\nKept on this machine before the link expires; Preview plays the kept copy.' : ''}${usable ? '' : '\n\nOnly http and https links can be opened.'}`);
   item.contextValue = resultContextTokens(url).join(' ');
   if (usable) item.command = { command: VIDEO_COMMANDS.preview, title: 'Preview', arguments: [{ kind: 'result', key: record.key, index }] };
   return item;
@@ -87,6 +88,9 @@ export class VideoJobsTreeProvider implements vscode.TreeDataProvider<VideoJobNo
   private readonly nodes: JobTreeNodes;
   /** Keeps the ages in the descriptions current. */
   private readonly ageTimer: ReturnType<typeof setInterval>;
+
+  /** The kept copy of a job's first result (resultKeeper), once the feature attached the keeper. */
+  keptFile: (key: string) => string | undefined = () => undefined;
 
   constructor(
     private readonly list: JobList,
@@ -128,7 +132,7 @@ export class VideoJobsTreeProvider implements vscode.TreeDataProvider<VideoJobNo
       return gone;
     }
     const now = this.now();
-    return element.kind === 'job' ? jobTreeItem(record, now, this.list.profileLabel?.(record)) : resultTreeItem(record, element.index, now);
+    return element.kind === 'job' ? jobTreeItem(record, now, this.list.profileLabel?.(record)) : resultTreeItem(record, element.index, now, element.index === 0 ? this.keptFile(record.key) : undefined);
   }
 
   getParent(element: VideoJobNode): VideoJobNode | undefined {

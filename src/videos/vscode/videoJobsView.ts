@@ -12,6 +12,7 @@ import { laneOf, type VideoJobRecord } from '../core/jobRecord';
 import { slotOrigin } from '../../settings/profile';
 import { isRunning, type VideoJobNode } from '../core/jobPresentation';
 import type { JobsChange, JobStore, SetAsideBatch } from '../core/jobStore';
+import type { KeptFiles } from '../core/keptFiles';
 import type { AuthRequired } from '../core/pollScheduler';
 import { VideoJobsTreeProvider } from './videoJobsTreeView';
 
@@ -51,6 +52,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   /** The value last given to the `modelGateway.videoJobs.empty` context key. */
   private severalProfiles = false;
   private shownEmpty: boolean | undefined;
+  private keptFiles: KeptFiles | undefined;
   /** The store has read its folder (JobStore.ready). */
   private loaded = false;
 
@@ -126,6 +128,18 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   async reveal(key: string): Promise<void> {
     if (!this.treeView || !this.store.get(key)) return;
     await this.treeView.reveal(this.provider.jobNode(key), { select: true, focus: false }).then(undefined, () => undefined);
+  }
+
+  get kept(): KeptFiles | undefined {
+    return this.keptFiles;
+  }
+
+  /** Shows which results are kept on disk; `onDidKeep` fires with the jobs whose copy came or went. */
+  attachKept(files: KeptFiles, onDidKeep: (listener: (keys: string[]) => void) => Subscription): void {
+    this.keptFiles = files;
+    this.provider.keptFile = (key) => files.keptFile(key);
+    this.subscriptions.push(onDidKeep((keys) => this.provider.jobsChanged(keys)));
+    this.provider.refresh();
   }
 
   /** Re-reads the whole view. */

@@ -8,10 +8,12 @@ import type { VideoJobRecord } from '../core/jobRecord';
 import { shortPrompt } from '../core/jobPresentation';
 import { checkResultUrl, urlExpiry } from '../core/resultLinks';
 
-/** The page for one result; `url` must already have passed checkResultUrl. `note` is shown under the video. */
-function previewHtml(url: string, title: string, nonce: string, expiresAt?: number, note?: string): string {
-  const origin = new URL(url).origin;
-  const csp = [`default-src 'none'`, `media-src ${origin}`, `style-src 'nonce-${nonce}'`].join('; ');
+/**
+ * The page for one result; `url` must already have passed checkResultUrl (or be the webview's URI of a kept file,
+ * with `mediaSource` its cspSource). `note` is shown under the video.
+ */
+function previewHtml(url: string, title: string, nonce: string, expiresAt?: number, note?: string, mediaSource = new URL(url).origin): string {
+  const csp = [`default-src 'none'`, `media-src ${mediaSource}`, `style-src 'nonce-${nonce}'`].join('; ');
   const expiry = expiresAt === undefined ? '' : `<p class="note">The link ${expiresAt <= Date.now() ? 'expired' : 'is valid until'} ${escapeHtml(new Date(expiresAt).toLocaleString())}.</p>`;
   const style = `
   body { margin: 0; padding: 12px; color: var(--vscode-foreground); font-family: var(--vscode-font-family); }
@@ -36,24 +38,34 @@ export class VideoPreviewPanels implements vscode.Disposable {
    */
   show(record: VideoJobRecord, index: number, playUrl: string, note?: string): vscode.WebviewPanel | undefined {
     if (!checkResultUrl(playUrl).ok) return undefined;
+    const panel = this.panelFor(record, index, []);
+    const expiresAt = urlExpiry(playUrl) ?? urlExpiry(record.resultUrls[index]);
+    panel.webview.html = previewHtml(playUrl, shortPrompt(record.prompt, 200), randomBytes(16).toString('base64'), expiresAt, note);
+    return panel;
+  }
+
+  /** Plays the kept copy of a result (`file`, inside `folder`, the only folder the page may load from). */
+  showFile(record: VideoJobRecord, index: number, file: string, folder: string): vscode.WebviewPanel {
+    const panel = this.panelFor(record, index, [vscode.Uri.file(folder)]);
+    const src = panel.webview.asWebviewUri(vscode.Uri.file(file)).toString();
+    panel.webview.html = previewHtml(src, shortPrompt(record.prompt, 200), randomBytes(16).toString('base64'), undefined, 'Playing the copy kept on this machine.', panel.webview.cspSource);
+    return panel;
+  }
+
+  private panelFor(record: VideoJobRecord, index: number, roots: vscode.Uri[]): vscode.WebviewPanel {
     const id = `${record.key}#${index}`;
     const title = `Video: ${shortPrompt(record.prompt, 40)}`;
+    const options = { enableScripts: false, enableForms: false, localResourceRoots: roots };
     let panel = this.panels.get(id);
     if (panel) {
+      panel.webview.options = options;
       panel.reveal();
     } else {
-      panel = vscode.window.createWebviewPanel('modelGateway.videoPreview', title, vscode.ViewColumn.Active, {
-        enableScripts: false,
-        enableForms: false,
-        localResourceRoots: [],
-        retainContextWhenHidden: false,
-      });
+      panel = vscode.window.createWebviewPanel('modelGateway.videoPreview', title, vscode.ViewColumn.Active, { ...options, retainContextWhenHidden: false });
       this.panels.set(id, panel);
       const opened = panel;
       opened.onDidDispose(() => this.panels.get(id) === opened && this.panels.delete(id));
     }
-    const expiresAt = urlExpiry(playUrl) ?? urlExpiry(record.resultUrls[index]);
-    panel.webview.html = previewHtml(playUrl, shortPrompt(record.prompt, 200), randomBytes(16).toString('base64'), expiresAt, note);
     return panel;
   }
 

@@ -85,6 +85,8 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
     videos = (api.testing.videos as { feature: VideoFeature }).feature;
     await config().update('video.pollMinSeconds', 1, vscode.ConfigurationTarget.Global);
     await config().update('video.pollMaxSeconds', 1, vscode.ConfigurationTarget.Global);
+    // These tests are about the result links the chat plays: nothing is kept, so no download takes a link's answer.
+    await config().update('video.keptQuotaMB', 0, vscode.ConfigurationTarget.Global);
     await until(() => videos.view.pollBoundsMs.minMs === 1000 && videos.view.pollBoundsMs.maxMs === 1000, 'the store to take the poll settings');
     await connectTo(api, sim);
     videos.store.setFocused(true);
@@ -97,6 +99,7 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
     for (const job of videos.store.jobs(sim.origin)) await videos.store.remove(job.key);
     await config().update('video.pollMinSeconds', undefined, vscode.ConfigurationTarget.Global);
     await config().update('video.pollMaxSeconds', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('video.keptQuotaMB', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await disconnect();
     await sim.close();

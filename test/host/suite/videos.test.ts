@@ -115,6 +115,8 @@ describe('video jobs', function () {
     feature = hooks.feature;
     await config().update('video.pollMinSeconds', 1, vscode.ConfigurationTarget.Global);
     await config().update('video.pollMaxSeconds', 1, vscode.ConfigurationTarget.Global);
+    // These tests are about the links themselves: nothing is kept (lmTools.test.ts plays a kept result).
+    await config().update('video.keptQuotaMB', 0, vscode.ConfigurationTarget.Global);
     await until(() => feature.view.pollBoundsMs.minMs === 1000 && feature.view.pollBoundsMs.maxMs === 1000, 'the store to take the poll settings');
     await connectTo(api, sim);
     // A headless browser may not report the window as focused; polling would then slow down on purpose.
@@ -126,6 +128,7 @@ describe('video jobs', function () {
     for (const job of feature.store.jobs(sim.origin)) await feature.store.remove(job.key);
     await config().update('video.pollMinSeconds', undefined, vscode.ConfigurationTarget.Global);
     await config().update('video.pollMaxSeconds', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('video.keptQuotaMB', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('modelGateway.clearApiKey', { confirm: false });
     await config().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
     await sim.close();
@@ -172,7 +175,7 @@ describe('video jobs', function () {
     const result = provider().getTreeItem(children[0]);
     assert.equal(result.label, record.id, 'named after the job id: the extension comes from the download');
     assert.deepEqual(tokens(result), ['result', 'previewable', 'openable', 'downloadable']);
-    assert.match(String(result.description), /^link valid for (59 min|1 h)$/);
+    assert.match(String(result.description), /^link expires in (59 min|1 h)$/);
     assert.deepEqual(provider().getParent(children[0]), provider().jobNode(record.key));
     assert.equal(feature.view.treeView?.badge, undefined, 'no badge once nothing runs');
     assert.ok(gets(record.id!).length >= 2, 'the job was polled');

@@ -92,4 +92,9 @@ describe('activation bundle (production build)', function () {
     assert.equal(report.activate, 'function');
     for (const file of lazy) assert.ok(report.lazy[file] > 0, `${file} exports its entry module`);
   });
+
+  it('loads the bundled parts of undici it carries (only those parts are bundled, so their layout is checked here)', () => {
+    const script = `const p = require(${JSON.stringify(join(dist, 'undiciParts.js'))}).loadUndiciParts(); process.stdout.write([typeof p.Pool, typeof p.ProxyAgent, typeof new p.Pool('http://127.0.0.1:9').request].join())`;
+    assert.equal(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }), 'function,function,function');
+  });
 });

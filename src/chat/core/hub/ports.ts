@@ -38,6 +38,8 @@ export interface ChatVideoJob {
   detail: string;
   /** The gateway's link to the finished video. */
   url?: string;
+  /** The local copy kept before the link expires (in the global storage folder), once there is one. */
+  keptFile?: string;
 }
 
 /** Video jobs: the same jobs, store and poller as the Video Jobs view. */

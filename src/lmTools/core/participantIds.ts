@@ -1,0 +1,20 @@
+// The ids the gateway tools and the @gateway participant use, kept apart from the tools' specs and the participant
+// so the feature definition (loaded at activation) can name them without bundling either. Pure.
+
+/** The language model tools, as package.json's `languageModelTools` names them. */
+export const TOOL_NAMES = {
+  generateImage: 'gateway_generate_image',
+  submitVideo: 'gateway_submit_video',
+  getVideoJob: 'gateway_get_video_job',
+  synthesizeSpeech: 'gateway_synthesize_speech',
+  listModels: 'gateway_list_models',
+} as const;
+
+/** package.json's `chatParticipants` id. */
+export const PARTICIPANT_ID = 'modelGateway.gateway';
+
+/**
+ * Shows one job in Video Jobs. A chat button's target only: registered without a package.json entry, so it is not
+ * offered in the Command Palette, where it would have no job to show.
+ */
+export const REVEAL_JOB_COMMAND = 'modelGateway.tools.revealVideoJob';

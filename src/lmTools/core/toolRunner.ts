@@ -1,0 +1,120 @@
+// What each gateway tool does, on the same ports the chat panel's /image, /video and /speak use (so an image lands
+// in the Media history and a video job is the Video Jobs store's own job, polled by its one poller). Every failure,
+// bad input included, comes back as an outcome with `ok: false` and a sentence for the model: a tool never throws.
+// Nothing here reads or returns the key: the ports reach the gateway through the one connection. Pure.
+import type { ChatMediaPort, ChatVideoJob, ChatVideoPort, KeptFile, KeptMedia } from '../../chat/core/hub/ports';
+import type { ModelKind } from '../../models/core/modelKind';
+import { checkInput, TOOL_NAMES, toolSpec, type ToolKind, type ToolSpec } from './toolSpecs';
+
+export interface ToolPorts {
+  media(): ChatMediaPort;
+  videos(): ChatVideoPort;
+  /** The gateway's models (the shared catalog: cached, loaded when needed). */
+  models(): Promise<ReadonlyArray<{ id: string; kind: ModelKind }>>;
+  /** The model a request of this kind uses when none is named (the setting, else the first listed), if known without a request. */
+  defaultModel(kind: ToolKind): string | undefined;
+  /** What one request of this kind with this model is expected to cost, in words, when prices are known. */
+  estimatedCost?(kind: ToolKind, model: string | undefined): string | undefined;
+}
+
+export interface ToolOutcome {
+  ok: boolean;
+  /** For the model (and shown to the user): what happened, in a few sentences. */
+  text: string;
+  /** An image to hand back as data (the saved file). */
+  image?: KeptFile;
+  /** The saved file. */
+  file?: KeptFile;
+  media?: KeptMedia;
+  job?: ChatVideoJob;
+  models?: Record<string, string[]>;
+}
+
+const failed = (text: string): ToolOutcome => ({ ok: false, text });
+
+function messageOf(error: unknown): string {
+  if (signalAborted(error)) return 'Cancelled.';
+  return error instanceof Error ? error.message : String(error);
+}
+
+function signalAborted(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || (error as { code?: string }).code === 'aborted');
+}
+
+/** The confirmation VS Code shows before a paid tool runs, and the line it shows while it runs. */
+export function invocationText(name: string, input: unknown, ports: Pick<ToolPorts, 'defaultModel' | 'estimatedCost'>): { running: string; confirm?: { title: string; message: string } } {
+  const spec = toolSpec(name);
+  const checked = spec && checkInput(spec, input);
+  if (!spec?.paid || !checked?.ok) return { running: spec ? `${spec.displayName.replace(/ \(Model Gateway\)$/, '')}…` : 'Model Gateway…' };
+  const kind = spec.paid;
+  const asked = checked.value.model;
+  const model = asked ?? ports.defaultModel(kind);
+  const modelText = model ?? `the gateway's first ${kind} model`;
+  const cost = ports.estimatedCost?.(kind, model) ?? 'unknown (the gateway publishes no prices; check its dashboard)';
+  const what = kind === 'speech' ? checked.value.text : checked.value.prompt;
+  const shown = what.length > 300 ? `${what.slice(0, 299)}…` : what;
+  const titles: Record<ToolKind, string> = { image: 'Generate an image with the gateway?', video: 'Submit a video job to the gateway?', speech: 'Synthesize speech with the gateway?' };
+  return {
+    running: kind === 'image' ? `Generating an image with ${modelText}…` : kind === 'video' ? `Submitting a video job to ${modelText}…` : `Synthesizing speech with ${modelText}…`,
+    confirm: { title: titles[kind], message: `Model: ${modelText}\n\nEstimated cost: ${cost}\n\n${kind === 'speech' ? 'Text' : 'Prompt'}: ${shown}` },
+  };
+}
+
+/** Runs a gateway tool; never throws. */
+export async function runTool(name: string, input: unknown, ports: ToolPorts, signal: AbortSignal): Promise<ToolOutcome> {
+  const spec = toolSpec(name);
+  if (!spec) return failed(`There is no gateway tool named ${name}.`);
+  const checked = checkInput(spec, input);
+  if (!checked.ok) return failed(`Invalid input: ${checked.problem}`);
+  try {
+    return await run(spec, checked.value, ports, signal);
+  } catch (error) {
+    return failed(`${spec.displayName.replace(/ \(Model Gateway\)$/, '')} failed: ${messageOf(error)}`);
+  }
+}
+
+async function run(spec: ToolSpec, input: Record<string, string>, ports: ToolPorts, signal: AbortSignal): Promise<ToolOutcome> {
+  switch (spec.name) {
+    case TOOL_NAMES.generateImage: {
+      const media = ports.media();
+      const made = await media.generateImage({ prompt: input.prompt, model: input.model }, signal);
+      const file = media.keptFile(made.entryId, made.fileName);
+      if (!file) return failed('The image was generated but its file is gone (the Media history removed it).');
+      return { ok: true, text: `Generated an image with ${made.model}. Saved file: ${file.path} (${file.contentType}). It is also in the Media view.`, image: file, file, media: made };
+    }
+    case TOOL_NAMES.synthesizeSpeech: {
+      const media = ports.media();
+      const made = await media.synthesizeSpeech({ text: input.text, model: input.model }, signal);
+      const file = media.keptFile(made.entryId, made.fileName);
+      if (!file) return failed('The speech was synthesized but its file is gone (the Media history removed it).');
+      return { ok: true, text: `Synthesized speech with ${made.model}. Saved file: ${file.path} (${file.contentType}). It is also in the Media view.`, file, media: made };
+    }
+    case TOOL_NAMES.submitVideo: {
+      const job = await ports.videos().submit({ prompt: input.prompt, model: input.model });
+      if (job.state === 'failed') return { ok: false, text: `The video job was not accepted: ${job.detail}`, job };
+      return { ok: true, text: `Submitted video job ${job.key} to ${job.model} (${job.detail}). It shows in the Video Jobs view; call ${TOOL_NAMES.getVideoJob} with jobId "${job.key}" to follow it.`, job };
+    }
+    case TOOL_NAMES.getVideoJob: {
+      const job = ports.videos().job(input.jobId);
+      if (!job) return failed(`There is no video job ${input.jobId} (it may have been removed from Video Jobs).`);
+      return { ok: job.state !== 'failed', text: describeJob(job), job, ...(job.keptFile && { file: { path: job.keptFile, contentType: 'video/mp4' } }) };
+    }
+    case TOOL_NAMES.listModels: {
+      const models = await ports.models();
+      const grouped: Record<string, string[]> = {};
+      for (const model of models) if (!input.kind || model.kind === input.kind) (grouped[model.kind] ??= []).push(model.id);
+      const lines = Object.entries(grouped).map(([kind, ids]) => `${kind}: ${ids.join(', ')}`);
+      return { ok: true, text: lines.length ? `The gateway's models by kind:\n${lines.join('\n')}` : `The gateway lists no ${input.kind ?? ''} models.`.replace('  ', ' '), models: grouped };
+    }
+    default:
+      return failed(`There is no gateway tool named ${spec.name}.`);
+  }
+}
+
+export function describeJob(job: ChatVideoJob): string {
+  const parts = [`Video job ${job.key} (${job.model}): ${job.state === 'pending' ? `still running (${job.detail})` : job.state === 'complete' ? 'complete' : `failed: ${job.detail}`}.`];
+  if (job.url) parts.push(`Result link: ${job.url}`);
+  if (job.keptFile) parts.push(`Kept file: ${job.keptFile}`);
+  else if (job.state === 'complete') parts.push('No local copy yet: the window that polls the job keeps one before the link expires.');
+  return parts.join('\n');
+}

@@ -1,0 +1,47 @@
+// UI adapter: the gateway in VS Code's own chat and agents: the language model tools (`gateway_*`, declared in
+// package.json's `languageModelTools`) and the @gateway participant. Both are registered at activation; what they
+// run (lmToolsRuntime.ts) loads on the first tool call or chat request. They reach the gateway only through the
+// chat panel's media and video ports and the shared model catalog: never the key itself.
+import * as vscode from 'vscode';
+import type { ChatMediaPorts } from '../../chat/core/hub/ports';
+import type { ModelCatalog } from '../../models/core/modelCatalog';
+import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
+import { lazy } from '../../util/lazy';
+import { PARTICIPANT_ID, REVEAL_JOB_COMMAND, TOOL_NAMES } from '../core/participantIds';
+
+export type LmToolsNeeds = Pick<SharedServices, 'context' | 'settings' | 'testing'> & {
+  models: ModelCatalog;
+  /** The chat panel's /image, /speak and /video ports (built on first use). */
+  chatMedia(): ChatMediaPorts;
+};
+
+export const lmToolsFeature = defineFeature({
+  name: 'lmTools',
+  commands: {},
+  views: [],
+  activate({ context, settings, models, chatMedia, testing }: LmToolsNeeds): void {
+    const runtime = lazy(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const module = require('./lmToolsRuntime') as typeof import('./lmToolsRuntime');
+      // The host tests turn the confirmation off (VS Code asks in a modal dialog outside a chat); never the packaged extension.
+      const confirmPaid = () => !(TEST_BUILD && testing?.lmToolsConfirm === false);
+      const ports = module.toolPorts({ chatMedia, models, settings });
+      return { tools: new module.GatewayTools(ports, confirmPaid), participant: new module.GatewayParticipant(ports) };
+    });
+    for (const name of Object.values(TOOL_NAMES)) {
+      context.subscriptions.push(
+        vscode.lm.registerTool<unknown>(name, {
+          prepareInvocation: (options) => runtime().tools.prepare(name, options),
+          invoke: (options, token) => runtime().tools.invoke(name, options, token),
+        }),
+      );
+    }
+    const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, _context, stream, token) => runtime().participant.handle(request, stream, token));
+    participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
+    context.subscriptions.push(
+      participant,
+      vscode.commands.registerCommand(REVEAL_JOB_COMMAND, (key: unknown) => (typeof key === 'string' ? chatMedia().videos.reveal(key) : undefined)),
+    );
+    if (TEST_BUILD && testing) testing.lmTools = { prepare: (name: string, input: unknown) => runtime().tools.prepare(name, { input }) };
+  },
+});

@@ -1,0 +1,67 @@
+// UI adapter: the gateway's language model tools and the @gateway participant, loaded on the first tool call or
+// chat request (a CHUNK in scripts/build.mjs). The tools' outcomes (toolRunner) become VS Code tool results: text for
+// the model, the image as a LanguageModelDataPart; the participant is in gatewayParticipant.ts.
+import { readFile } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import type { ChatMediaPorts } from '../../chat/core/hub/ports';
+import type { ModelCatalog } from '../../models/core/modelCatalog';
+import type { Settings } from '../../settings/settings';
+import type { ToolKind } from '../core/toolSpecs';
+import { invocationText, runTool, type ToolOutcome, type ToolPorts } from '../core/toolRunner';
+import { GatewayParticipant } from './gatewayParticipant';
+import { signalOf } from './tokenSignal';
+
+export { GatewayParticipant };
+
+/** The most image bytes handed back to the model as data; a larger file is only named (the model sees its path). */
+const MAX_IMAGE_PART_BYTES = 8 * 1024 * 1024;
+
+/** What the feature definition hands over: the ports are built here, on first use. */
+export interface ToolSources {
+  chatMedia(): ChatMediaPorts;
+  models: Pick<ModelCatalog, 'models' | 'known'>;
+  settings(): Pick<Settings, 'media' | 'video'>;
+}
+
+export function toolPorts({ chatMedia, models, settings }: ToolSources): ToolPorts {
+  return {
+    media: () => chatMedia().media,
+    videos: () => chatMedia().videos,
+    models: async () => models.models(),
+    defaultModel: (kind: ToolKind) => {
+      const configured = kind === 'image' ? settings().media.imageModel : kind === 'speech' ? settings().media.speechModel : settings().video.model;
+      return configured ?? models.known()?.models.find((m) => m.kind === kind)?.id;
+    },
+  };
+}
+
+export class GatewayTools {
+  /** `confirmPaid`: false only in the host tests, where VS Code would show a modal dialog no test can answer. */
+  constructor(
+    private readonly ports: ToolPorts,
+    private readonly confirmPaid: () => boolean = () => true,
+  ) {}
+
+  prepare(name: string, options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): vscode.PreparedToolInvocation {
+    const text = invocationText(name, options.input, this.ports);
+    return { invocationMessage: text.running, ...(text.confirm && this.confirmPaid() && { confirmationMessages: { title: text.confirm.title, message: new vscode.MarkdownString(text.confirm.message) } }) };
+  }
+
+  async invoke(name: string, options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    const cancel = signalOf(token);
+    try {
+      return await toolResult(await runTool(name, options.input, this.ports, cancel.signal));
+    } finally {
+      cancel.dispose();
+    }
+  }
+}
+
+async function toolResult(outcome: ToolOutcome): Promise<vscode.LanguageModelToolResult> {
+  const parts: Array<vscode.LanguageModelTextPart | vscode.LanguageModelDataPart> = [new vscode.LanguageModelTextPart(outcome.ok ? outcome.text : `Error: ${outcome.text}`)];
+  if (outcome.image) {
+    const bytes = await readFile(outcome.image.path).catch(() => undefined);
+    if (bytes && bytes.length <= MAX_IMAGE_PART_BYTES) parts.push(vscode.LanguageModelDataPart.image(bytes, outcome.image.contentType));
+  }
+  return new vscode.LanguageModelToolResult(parts);
+}

@@ -1,0 +1,156 @@
+// The gateway's language model tools as VS Code's chat and agents call them: through vscode.lm.invokeTool, against
+// the simulator, on the same media and video ports as the chat panel; and the chat skill and prompt file VS Code
+// registers for the extension. No tool result may hold the key.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import type { ModelGatewayApi } from '../../../src/extension';
+import { startSimulator, type Simulator } from '../../simulator';
+import { parsePng } from '../../util/mediaFiles';
+import { connectTo, disconnect, extensionApi, until } from '../helpers';
+
+interface ToolsTesting {
+  prepare(name: string, input: unknown): vscode.PreparedToolInvocation;
+}
+
+function textOf(result: vscode.LanguageModelToolResult): string {
+  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+}
+
+describe('gateway language model tools (vscode.lm.invokeTool)', function () {
+  this.timeout(60_000);
+  let sim: Simulator;
+  let api: ModelGatewayApi;
+  const results: vscode.LanguageModelToolResult[] = [];
+  const invoke = async (name: string, input: object) => {
+    const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+    results.push(result);
+    return result;
+  };
+
+  before(async () => {
+    sim = await startSimulator({ video: { queuedMs: 300, inProgressMs: 300 } });
+    api = await extensionApi();
+    await connectTo(api, sim);
+    api.testing.lmToolsConfirm = false;
+  });
+
+  after(async () => {
+    delete api.testing.lmToolsConfirm;
+    await disconnect();
+    await sim.close();
+  });
+
+  it('registers every gateway_ tool with VS Code', () => {
+    const names = vscode.lm.tools.filter((t) => t.name.startsWith('gateway_')).map((t) => t.name);
+    assert.deepEqual(names.sort(), ['gateway_generate_image', 'gateway_get_video_job', 'gateway_list_models', 'gateway_submit_video', 'gateway_synthesize_speech']);
+  });
+
+  it('asks before a paid tool with the model and the estimated cost, and not before a read-only one', () => {
+    const tools = api.testing.lmTools as ToolsTesting;
+    api.testing.lmToolsConfirm = true;
+    try {
+      const image = tools.prepare('gateway_generate_image', { prompt: 'a lighthouse' });
+      assert.equal(image.confirmationMessages?.title, 'Generate an image with the gateway?');
+      assert.match((image.confirmationMessages?.message as vscode.MarkdownString).value, /Model: .+\n\nEstimated cost: /);
+      assert.equal(tools.prepare('gateway_list_models', {}).confirmationMessages, undefined);
+    } finally {
+      api.testing.lmToolsConfirm = false;
+    }
+  });
+
+  it('lists the models by kind', async () => {
+    const text = textOf(await invoke('gateway_list_models', {}));
+    assert.match(text, /^chat: .*model-k3/m);
+    assert.match(text, /^image: model-image-1\.0$/m);
+    assert.match(text, /^video: model-1\.0-video-edit$/m);
+  });
+
+  it('generates an image: the image as data and the saved file', async () => {
+    sim.clearLog();
+    const result = await invoke('gateway_generate_image', { prompt: 'a lighthouse' });
+    const data = result.content.find((p): p is vscode.LanguageModelDataPart => p instanceof vscode.LanguageModelDataPart);
+    assert.ok(data, textOf(result));
+    assert.equal(data.mimeType, 'image/png');
+    assert.ok(parsePng(Buffer.from(data.data)).width > 0);
+    const file = /Saved file: (.+\.png) \(image\/png\)/.exec(textOf(result))?.[1];
+    assert.ok(file && existsSync(file), textOf(result));
+    assert.deepEqual(readFileSync(file), Buffer.from(data.data));
+    assert.equal(sim.log.filter((e) => e.path === '/v1/images/generations').length, 1);
+  });
+
+  it('synthesizes speech into a saved file', async () => {
+    const text = textOf(await invoke('gateway_synthesize_speech', { text: 'Hello from the tools' }));
+    const file = /Saved file: (.+) \(audio\//.exec(text)?.[1];
+    assert.ok(file && existsSync(file), text);
+  });
+
+  it('submits a video job at once, and reads it until complete, from the Video Jobs store', async () => {
+    const submitted = textOf(await invoke('gateway_submit_video', { prompt: 'waves on a beach' }));
+    const jobId = /jobId "([^"]+)"/.exec(submitted)?.[1];
+    assert.ok(jobId, submitted);
+    const videos = api.testing.videos as { feature: { store: { get(key: string): unknown } } };
+    assert.ok(videos.feature.store.get(jobId), 'the job is the Video Jobs store\'s own');
+    const done = await until(async () => {
+      const text = textOf(await invoke('gateway_get_video_job', { jobId }));
+      return /complete\./.test(text) && text;
+    }, 'the job to complete', 30_000, 500);
+    assert.match(done, /Result link: http:\/\/127\.0\.0\.1:\d+\/files\//);
+  });
+
+  it('keeps a finished video before its link expires; it still plays after the link has expired', async () => {
+    const submitted = textOf(await invoke('gateway_submit_video', { prompt: '[expires:6] a lighthouse beam sweeping' }));
+    const jobId = /jobId "([^"]+)"/.exec(submitted)?.[1];
+    assert.ok(jobId, submitted);
+    const kept = await until(async () => {
+      const text = textOf(await invoke('gateway_get_video_job', { jobId }));
+      const file = /Kept file: (.+)/.exec(text)?.[1];
+      return file ? { file, link: /Result link: (\S+)/.exec(text)![1] } : undefined;
+    }, 'the result to be kept', 30_000, 250);
+    assert.ok(readFileSync(kept.file).length > 1000, 'the kept file holds the video');
+    const feature = (api.testing.videos as { feature: { view: { provider: vscode.TreeDataProvider<unknown> } } }).feature;
+    assert.equal((await feature.view.provider.getTreeItem({ kind: 'result', key: jobId, index: 0 })).description, 'kept');
+
+    const expiresAt = Number(new URL(kept.link).searchParams.get('expires')) * 1000;
+    await until(() => Date.now() > expiresAt + 1000, 'the link to expire', 15_000, 200);
+    assert.equal((await fetch(kept.link)).status, 403, 'the gateway refuses the expired link');
+    const panel = await vscode.commands.executeCommand<vscode.WebviewPanel | undefined>('modelGateway.videos.preview', jobId);
+    assert.ok(panel, 'the preview opens');
+    try {
+      // Disposing a webview that is still loading makes the workbench log an error: let it show first.
+      await until(() => panel.visible, 'the preview to show');
+      const html = panel.webview.html.replace(/&#39;/g, "'");
+      assert.ok(html.includes(panel.webview.asWebviewUri(vscode.Uri.file(kept.file)).toString()), 'it plays the kept file');
+      assert.ok(html.includes(`media-src ${panel.webview.cspSource};`), 'media only from the webview resource root');
+      assert.ok(!html.includes(new URL(kept.link).host), 'not the expired link');
+    } finally {
+      panel.dispose();
+    }
+  });
+
+  it('answers bad input with a tool error, not an exception', async () => {
+    const text = textOf(await invoke('gateway_generate_image', { prompt: '', size: 'huge' }));
+    assert.match(text, /^Error: Invalid input: /);
+    const missing = textOf(await invoke('gateway_get_video_job', { jobId: 'no-such-job' }));
+    assert.match(missing, /^Error: There is no video job no-such-job/);
+  });
+
+  it('never puts the key in a result', () => {
+    assert.ok(results.length >= 10);
+    for (const result of results) {
+      for (const part of result.content) {
+        const text = part instanceof vscode.LanguageModelTextPart ? part.value : part instanceof vscode.LanguageModelDataPart ? Buffer.from(part.data).toString('latin1') : JSON.stringify(part);
+        assert.ok(!text.includes(sim.apiKey), 'a tool result holds the key');
+      }
+    }
+  });
+
+  it('contributes a chat skill and a prompt file that VS Code registers', async () => {
+    const files = await vscode.commands.executeCommand<Array<{ uri: { path: string }; type: string; extensionId: string }>>('_listExtensionPromptFiles');
+    const ours = files.filter((f) => f.extensionId.toLowerCase() === 'model-gateway.model-gateway').map((f) => [f.type, f.uri.path.split('/').slice(-2).join('/')]);
+    assert.deepEqual(ours.sort(), [
+      ['prompt', 'agents/gateway-media.prompt.md'],
+      ['skill', 'gateway-media/SKILL.md'],
+    ]);
+  });
+});

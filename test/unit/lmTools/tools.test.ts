@@ -1,0 +1,174 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChatMediaPort, ChatVideoJob, ChatVideoPort, KeptMedia } from '../../../src/chat/core/hub/ports';
+import { describeJob, invocationText, runTool, type ToolPorts } from '../../../src/lmTools/core/toolRunner';
+import { checkInput, TOOL_NAMES, TOOL_SPECS, toolSpec } from '../../../src/lmTools/core/toolSpecs';
+
+const root = join(__dirname, '../../../..');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  engines: { vscode: string };
+  contributes: { languageModelTools: Array<{ name: string; displayName: string; modelDescription: string; inputSchema: unknown }>; chatParticipants: Array<{ id: string; commands: Array<{ name: string }> }> };
+};
+
+function fakePorts(overrides: { media?: Partial<ChatMediaPort>; videos?: Partial<ChatVideoPort> } = {}): ToolPorts & { asked: unknown[] } {
+  const asked: unknown[] = [];
+  const made: KeptMedia = { entryId: 'e1', fileName: 'image-1.png', contentType: 'image/png', model: 'model-image-1.0' };
+  const media: ChatMediaPort = {
+    filesFolder: '/store/media/files',
+    generateImage: async (ask) => (asked.push(ask), made),
+    synthesizeSpeech: async (ask) => (asked.push(ask), { ...made, fileName: 'speech.wav', contentType: 'audio/wav', model: 'model-speech-1.0' }),
+    keptFile: (entryId, fileName) => ({ path: `/store/media/files/${entryId}-${fileName}`, contentType: fileName.endsWith('.png') ? 'image/png' : 'audio/wav' }),
+    save: async () => undefined,
+    ...overrides.media,
+  };
+  const job: ChatVideoJob = { key: 'k1', model: 'model-1.0-video-edit', state: 'pending', detail: 'queued' };
+  const videos: ChatVideoPort = {
+    submit: async (ask) => (asked.push(ask), job),
+    job: (key) => (key === 'k1' ? job : undefined),
+    onDidChange: () => ({ dispose() {} }),
+    reveal: async () => undefined,
+    ...overrides.videos,
+  };
+  return {
+    asked,
+    media: () => media,
+    videos: () => videos,
+    models: async () => [
+      { id: 'model-k3', kind: 'chat' },
+      { id: 'model-image-1.0', kind: 'image' },
+      { id: 'model-5.2', kind: 'chat' },
+    ],
+    defaultModel: (kind) => (kind === 'image' ? 'model-image-1.0' : undefined),
+  };
+}
+
+const signal = new AbortController().signal;
+
+describe('gateway language model tools', () => {
+  it('declares in package.json exactly the tools the extension registers, each named gateway_*', () => {
+    const declared = manifest.contributes.languageModelTools;
+    assert.deepEqual(
+      declared.map((t) => t.name),
+      TOOL_SPECS.map((s) => s.name),
+    );
+    for (const spec of TOOL_SPECS) {
+      const tool = declared.find((t) => t.name === spec.name)!;
+      assert.match(spec.name, /^gateway_[a-z_]+$/);
+      assert.deepEqual(tool.inputSchema, spec.inputSchema, `${spec.name}'s schema`);
+      assert.equal(tool.modelDescription, spec.modelDescription);
+      assert.equal(tool.displayName, spec.displayName);
+    }
+    assert.deepEqual(Object.values(TOOL_NAMES).sort(), TOOL_SPECS.map((s) => s.name).sort());
+  });
+
+  it('raises the engine to 1.106 or later (LanguageModelDataPart)', () => {
+    const [major, minor] = manifest.engines.vscode.replace(/^\^/, '').split('.').map(Number);
+    assert.ok(major > 1 || minor >= 106, manifest.engines.vscode);
+  });
+
+  it('offers @gateway with /image, /video, /speak and /models', () => {
+    const [participant] = manifest.contributes.chatParticipants;
+    assert.deepEqual(
+      participant.commands.map((c) => c.name),
+      ['image', 'video', 'speak', 'models'],
+    );
+  });
+
+  describe('input checks', () => {
+    const image = toolSpec(TOOL_NAMES.generateImage)!;
+    it('accepts the schema and trims names', () => {
+      assert.deepEqual(checkInput(image, { prompt: 'a lighthouse', model: ' model-image-1.0 ' }), { ok: true, value: { prompt: 'a lighthouse', model: 'model-image-1.0' } });
+    });
+    for (const [input, problem] of [
+      [undefined, /takes an object/],
+      ['a lighthouse', /takes an object/],
+      [[], /takes an object/],
+      [{}, /needs "prompt"/],
+      [{ prompt: '   ' }, /must not be empty/],
+      [{ prompt: 42 }, /must be a string/],
+      [{ prompt: 'x'.repeat(4001) }, /at most 4000/],
+      [{ prompt: 'x', size: '1024x1024' }, /no input "size"/],
+    ] as const) {
+      it(`refuses ${JSON.stringify(input)?.slice(0, 40)} with a sentence`, () => {
+        const checked = checkInput(image, input);
+        assert.equal(checked.ok, false);
+        assert.match((checked as { problem: string }).problem, problem);
+      });
+    }
+    it('checks an enum', () => {
+      const list = toolSpec(TOOL_NAMES.listModels)!;
+      assert.equal(checkInput(list, { kind: 'image' }).ok, true);
+      assert.match((checkInput(list, { kind: 'pictures' }) as { problem: string }).problem, /one of chat, image/);
+    });
+  });
+
+  describe('runTool', () => {
+    it('returns a tool error for bad input and sends nothing', async () => {
+      const ports = fakePorts();
+      const outcome = await runTool(TOOL_NAMES.generateImage, { prompt: '' }, ports, signal);
+      assert.equal(outcome.ok, false);
+      assert.match(outcome.text, /^Invalid input: "prompt" must not be empty/);
+      assert.deepEqual(ports.asked, []);
+    });
+
+    it('turns a port failure into an outcome, never an exception', async () => {
+      const ports = fakePorts({ media: { generateImage: () => Promise.reject(new Error('The gateway refused the key (401).')) } });
+      const outcome = await runTool(TOOL_NAMES.generateImage, { prompt: 'a lighthouse' }, ports, signal);
+      assert.deepEqual(outcome, { ok: false, text: 'Generate Image failed: The gateway refused the key (401).' });
+    });
+
+    it('generates an image and names the saved file', async () => {
+      const outcome = await runTool(TOOL_NAMES.generateImage, { prompt: 'a lighthouse' }, fakePorts(), signal);
+      assert.equal(outcome.ok, true);
+      assert.deepEqual(outcome.image, { path: '/store/media/files/e1-image-1.png', contentType: 'image/png' });
+      assert.match(outcome.text, /Saved file: \/store\/media\/files\/e1-image-1\.png/);
+    });
+
+    it('submits a video and returns its id at once', async () => {
+      const ports = fakePorts();
+      const outcome = await runTool(TOOL_NAMES.submitVideo, { prompt: 'waves' }, ports, signal);
+      assert.equal(outcome.ok, true);
+      assert.equal(outcome.job?.key, 'k1');
+      assert.match(outcome.text, /gateway_get_video_job with jobId "k1"/);
+      assert.deepEqual(ports.asked, [{ prompt: 'waves', model: undefined }]);
+    });
+
+    it('reads a job with its link and kept file, and says when there is none', async () => {
+      const ports = fakePorts({ videos: { job: (key) => (key === 'k1' ? { key, model: 'm', state: 'complete', detail: 'completed', url: 'https://cdn.example/v.mp4?Expires=1', keptFile: '/store/videos/kept/k1.mp4' } : undefined) } });
+      const outcome = await runTool(TOOL_NAMES.getVideoJob, { jobId: 'k1' }, ports, signal);
+      assert.equal(outcome.ok, true);
+      assert.match(outcome.text, /Result link: https:\/\/cdn\.example\/v\.mp4\?Expires=1\nKept file: \/store\/videos\/kept\/k1\.mp4/);
+      assert.equal(outcome.file?.path, '/store/videos/kept/k1.mp4');
+      const missing = await runTool(TOOL_NAMES.getVideoJob, { jobId: 'nope' }, ports, signal);
+      assert.equal(missing.ok, false);
+      assert.match(describeJob({ key: 'k2', model: 'm', state: 'complete', detail: 'completed', url: 'https://x/y' }), /No local copy yet/);
+    });
+
+    it('lists models grouped by kind, or one kind', async () => {
+      const all = await runTool(TOOL_NAMES.listModels, {}, fakePorts(), signal);
+      assert.deepEqual(all.models, { chat: ['model-k3', 'model-5.2'], image: ['model-image-1.0'] });
+      const images = await runTool(TOOL_NAMES.listModels, { kind: 'image' }, fakePorts(), signal);
+      assert.deepEqual(images.models, { image: ['model-image-1.0'] });
+      const none = await runTool(TOOL_NAMES.listModels, { kind: 'video' }, fakePorts(), signal);
+      assert.equal(none.text, 'The gateway lists no video models.');
+    });
+  });
+
+  describe('confirmation', () => {
+    it('asks before a paid tool, with the model and the estimated cost', () => {
+      const text = invocationText(TOOL_NAMES.generateImage, { prompt: 'a lighthouse' }, fakePorts());
+      assert.equal(text.confirm?.title, 'Generate an image with the gateway?');
+      assert.match(text.confirm!.message, /Model: model-image-1\.0/);
+      assert.match(text.confirm!.message, /Estimated cost: unknown/);
+      const priced = invocationText(TOOL_NAMES.synthesizeSpeech, { text: 'hello', model: 'tts-x' }, { ...fakePorts(), estimatedCost: (kind, model) => `$0.01 (${kind}, ${model})` });
+      assert.match(priced.confirm!.message, /Model: tts-x\n\nEstimated cost: \$0\.01 \(speech, tts-x\)/);
+    });
+
+    it('asks nothing for read-only tools or input that will be refused', () => {
+      assert.equal(invocationText(TOOL_NAMES.listModels, {}, fakePorts()).confirm, undefined);
+      assert.equal(invocationText(TOOL_NAMES.getVideoJob, { jobId: 'k1' }, fakePorts()).confirm, undefined);
+      assert.equal(invocationText(TOOL_NAMES.submitVideo, { prompt: '' }, fakePorts()).confirm, undefined);
+    });
+  });
+});
