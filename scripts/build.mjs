@@ -71,6 +71,9 @@ const CHUNKS = {
   lmProfiles: join(root, 'src', 'models', 'vscode', 'lmProfiles.ts'),
   // The gateway's language model tools and @gateway on their first call.
   lmToolsRuntime: join(root, 'src', 'lmTools', 'vscode', 'lmToolsRuntime.ts'),
+  // The usage ledger's recorder and status bar on the first gateway call; its dashboard and commands on first use.
+  usageService: join(root, 'src', 'usage', 'vscode', 'usageService.ts'),
+  usageCommands: join(root, 'src', 'usage', 'vscode', 'usageCommands.ts'),
 };
 /** Modules used by more than one lazy file (and not by extension.js) are bundled into this one. */
 const SHARED = 'shared';

@@ -22,6 +22,7 @@ import { ExtensionContextKeys } from './ui/vscode/contextKeys';
 import type { FeatureDefinition, SharedServices } from './ui/vscode/featureDefinition';
 import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscode/vscodeSettings';
 import { realClock } from './util/clock';
+import { usageFeature } from './usage/vscode/feature';
 import { videosFeature } from './videos/vscode/feature';
 
 /**
@@ -37,7 +38,7 @@ export interface ModelGatewayApi {
 }
 
 /** Every feature, in the order they activate (the models feature builds the catalog the later ones share). */
-export const FEATURES: ReadonlyArray<FeatureDefinition<never, unknown>> = [authFeature, diagnosticsFeature, modelsFeature, videosFeature, mediaFeature, chatFeature, lmToolsFeature];
+export const FEATURES: ReadonlyArray<FeatureDefinition<never, unknown>> = [authFeature, diagnosticsFeature, modelsFeature, usageFeature, videosFeature, mediaFeature, chatFeature, lmToolsFeature];
 
 /** Work to finish before the extension host goes away, so a reply that just ended is saved as ended. */
 const flushOnDeactivate: Array<() => Promise<void>> = [];
@@ -95,6 +96,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   timed('auth', () => authFeature.activate({ ...services, runningJobs: (slot) => videos.runningJobs(slot) }));
   timed('diagnostics', () => diagnosticsFeature.activate(services));
   const models = timed('models', () => modelsFeature.activate(services));
+  timed('usage', () => usageFeature.activate({ ...services, models }));
   const videos = timed('videos', () => videosFeature.activate({ ...services, models }));
   const media = timed('media', () => mediaFeature.activate({ ...services, models }));
   const chatMedia = () => ({ media: media.chatPort(), videos: videos.chatPort() });

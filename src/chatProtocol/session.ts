@@ -54,6 +54,8 @@ export interface TokenUsage {
   total: number;
   /** Of the completion, the tokens spent reasoning (`completion_tokens_details.reasoning_tokens`), when given. */
   reasoning?: number;
+  /** USD, when the gateway reported it or the usage ledger could estimate it; absent when unknown (never 0 for that). */
+  cost?: number;
 }
 
 export interface ToolCallRecord {

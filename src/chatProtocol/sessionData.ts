@@ -73,6 +73,9 @@ export function cleanUsage(value: unknown, names: { prompt: string; completion: 
   const usage: TokenUsage = { prompt: prompt ?? 0, completion: completion ?? 0, total: total ?? Math.min((prompt ?? 0) + (completion ?? 0), Number.MAX_SAFE_INTEGER) };
   const reasoningTokens = cleanCount(reasoning);
   if (reasoningTokens !== undefined) usage.reasoning = reasoningTokens;
+  // USD beside the tokens; anything odd is left out (an unknown cost is absent, never 0).
+  const cost = value.cost as number;
+  if (Number.isFinite(cost) && cost >= 0 && cost <= 1e4) usage.cost = cost;
   return usage;
 }
 

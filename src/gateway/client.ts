@@ -345,6 +345,8 @@ export class GatewayClient implements GatewayApi {
       control.headersArrived();
       status = res.statusCode;
       ticket?.answered(status, res.headers as Headers);
+      const arrived = res.headers as Headers;
+      spec.options?.onResponseHeaders?.((name) => headerText(arrived, name));
       requestId = requestIdOf(res.headers as Headers, this.#apiKey);
       if (status < 200 || status >= 300) {
         const text = await readText(res.body, control, ERROR_BODY_LIMIT).catch(() => '');

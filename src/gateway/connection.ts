@@ -9,10 +9,11 @@ import type { PaceNews, RequestPacing } from './pacer';
 import { Pacing, paceKeyFor, type PaceKey } from './pacing';
 import type { GatewaySettings } from '../settings/settings';
 import { DEFAULT_PROFILE_ID, keySlot } from '../settings/profile';
-import { readError } from './errors';
+import { GatewayError, readError } from './errors';
+import type { FinishedCall } from './callReport';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
-import type { GatewayApi } from './types';
+import type { ChatResult, GatewayApi, ImageRequest, RequestOptions, VideoRequest } from './types';
 import { forwardingApi, invoke } from './apiForwarding';
 
 export interface ClientConfig {
@@ -64,9 +65,24 @@ export function stateForError(origin: string, error: unknown, now: number): Conn
   return undefined;
 }
 
+/** Told of each finished call; resolves with its cost in USD when known. Must not throw. */
+export interface CallAccountant {
+  /** Told of each finished call; resolves with its cost in USD when known. Must not throw. */
+  account(call: FinishedCall): Promise<number | undefined>;
+  /**
+   * Asked before a paid image or video request is sent (the usage feature's confirmation above a threshold): false
+   * ends the call as cancelled before anything is sent (and nothing is recorded).
+   */
+  checkPaid(call: PaidRequest): Promise<boolean>;
+}
+
+/** A paid request about to be sent. */
+export type PaidRequest = { method: 'generateImage'; request: ImageRequest } | { method: 'submitVideo'; request: VideoRequest };
+
 export class GatewayConnection {
   private readonly stateChanged = new Emitter<ConnectionState>();
   private readonly clientChanged = new Emitter<void>();
+
   readonly onDidChangeState: Event<ConnectionState> = this.stateChanged.event;
   /** Fires when the gateway, key or client options change: cached data for the old client is stale. */
   readonly onDidChangeClient: Event<void> = this.clientChanged.event;
@@ -84,6 +100,7 @@ export class GatewayConnection {
   private readonly paceChanged = new Emitter<void>();
   /** Fires when what `pace` says changes (the status bar's "slowing down"). */
   readonly onDidChangePace: Event<void> = this.paceChanged.event;
+  private accountant: CallAccountant | undefined;
 
   constructor(
     settings: GatewaySettings,
@@ -212,6 +229,15 @@ export class GatewayConnection {
     return this.proxy?.strictSSL === false ? { proxy: this.proxy.url, proxyStrictSSL: false } : { proxy: this.proxy?.url };
   }
 
+  /**
+   * Sets who is told of every call when it ends (ok, error or cancelled), with its figures, and asked before paid
+   * work is sent: the usage ledger. Its answer, the call's known cost, is put on a chat answer's usage before the
+   * caller sees it.
+   */
+  setAccountant(accountant: CallAccountant | undefined): void {
+    this.accountant = accountant;
+  }
+
   /** Records an outcome observed outside the wrapped API (for example a poll made by another store). */
   report(origin: string, outcome: { ok: true } | { ok: false; error: unknown }): void {
     if (origin !== this.origin) return;
@@ -245,18 +271,49 @@ export class GatewayConnection {
   }
 
   private observed(origin: string, api: GatewayApi): GatewayApi {
-    const watch = <T>(promise: Promise<T>): Promise<T> =>
-      promise.then(
-        (value) => {
-          this.report(origin, { ok: true });
-          return value;
+    // Every call of every feature passes here: its outcome updates the connection state and is reported once,
+    // when it finishes, to whoever keeps accounts (the accountant: the usage ledger).
+    return forwardingApi((method, args) => {
+      const optionsAt = method === 'listModels' ? 0 : 1;
+      const options = args[optionsAt] as RequestOptions | undefined;
+      let lastHeaders: (name: string) => string | undefined = () => undefined;
+      const sent = [...args];
+      sent[optionsAt] = {
+        ...options,
+        onResponseHeaders: (read: (name: string) => string | undefined) => {
+          lastHeaders = read;
+          options?.onResponseHeaders?.(read);
         },
-        (error: unknown) => {
-          this.report(origin, { ok: false, error });
-          throw error;
-        },
-      );
-    return forwardingApi((method, args) => watch(invoke(api, method, args)));
+      };
+      const accountant = this.accountant;
+      const finished = (ok: boolean, value: unknown): Promise<number | undefined> | undefined => accountant?.account({ origin, profile: this.profile, method, args, ok, value, header: lastHeaders });
+      // Paid work waits for the accountant's yes (a failing check lets it go: accounting never blocks work).
+      const paid = accountant && (method === 'generateImage' || method === 'submitVideo') ? accountant.checkPaid({ method, request: args[0] } as PaidRequest).catch(() => true) : true;
+      let declined = false;
+      return Promise.resolve(paid)
+        .then((go) => {
+          if (go) return invoke(api, method, sent);
+          declined = true;
+          throw new GatewayError({ status: 0, code: 'aborted', message: 'Not sent (declined).' });
+        })
+        .then(
+          async (value) => {
+            this.report(origin, { ok: true });
+            const cost = finished(true, value);
+            // A chat answer carries its cost beside its tokens (`usage.cost`, USD, as OpenRouter sends it) when the
+            // accountant knows it and the gateway did not put one there itself.
+            const usage = method === 'chat' && cost ? (value as ChatResult).usage : undefined;
+            if (usage) usage.cost ??= await cost;
+            return value;
+          },
+          (error: unknown) => {
+            this.report(origin, { ok: false, error });
+            // A request the user declined before it was sent is no request: nothing to record.
+            if (!declined) void finished(false, error);
+            throw error;
+          },
+        );
+    });
   }
 
   private reset(): void {

@@ -6,7 +6,7 @@ import { Emitter, type Event } from '../util/events';
 import type { Clock } from '../util/clock';
 import type { GatewaySettings } from '../settings/settings';
 import { DEFAULT_PROFILE_ID, defaultProfile, findProfile, isDefaultProfile, profileGateway, type Profile } from '../settings/profile';
-import { GatewayConnection, type ClientFactory, type ConnectionState, type GatewayAccess, type KeySource } from './connection';
+import { GatewayConnection, type CallAccountant, type ClientFactory, type ConnectionState, type GatewayAccess, type KeySource } from './connection';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
 import type { PaceNews } from './pacer';
@@ -30,6 +30,7 @@ export class GatewayConnections {
   readonly onDidChangeProfiles: Event<readonly Profile[]> = this.profilesChanged.event;
   /** Until the profile store has read its file (after activation), Default, which the settings describe, is all there is. */
   private list: readonly Profile[] = [defaultProfile()];
+  private accountant: CallAccountant | undefined;
   private activeId: string = DEFAULT_PROFILE_ID;
   /** The id of the profile this workspace is bound to ("Use This Profile in This Workspace"), if any. */
   workspaceBinding: string | undefined;
@@ -84,6 +85,12 @@ export class GatewayConnections {
     return profile;
   }
 
+  /** Sets the usage ledger's accountant on every profile's connection, now and to come (see GatewayConnection). */
+  setAccountant(accountant: CallAccountant | undefined): void {
+    this.accountant = accountant;
+    for (const connection of this.connections.values()) connection.setAccountant(accountant);
+  }
+
   /** The connection of a profile (the active one when none is named); undefined for a profile that does not exist. */
   connectionFor(idOrName?: string): GatewayConnection | undefined {
     const profile = this.profile(idOrName);
@@ -95,6 +102,7 @@ export class GatewayConnections {
       connection.onDidChangePace(() => id === this.activeId && this.paceChanged.fire());
       connection.onDidChangeState((state) => id === this.activeId && this.stateChanged.fire(state));
       connection.onDidChangeClient(() => id === this.activeId && this.clientChanged.fire());
+      connection.setAccountant(this.accountant);
       this.connections.set(profile.id, connection);
     }
     return connection;

@@ -150,8 +150,31 @@ export type GatewayErrorCode =
   | 'too_large'
   | (string & {});
 
+/**
+ * Which part of the extension sends a request, for the usage ledger (connection.ts reports each call with it).
+ * Untagged calls still count; they are recorded under the operation's own name.
+ */
+export type RequestSurface =
+  | 'chat'
+  | 'compare'
+  | 'title'
+  | 'summary'
+  | 'chat-image'
+  | 'chat-video'
+  | 'chat-speech'
+  | 'image'
+  | 'video'
+  | 'speech'
+  | 'vscode-chat'
+  | 'tool'
+  | 'test-connection';
+
 export interface RequestOptions {
   signal?: AbortSignal;
+  /** Who sends this request (the usage ledger's surface). */
+  surface?: RequestSurface;
+  /** Sees the headers of each response that arrives (of every attempt); `read` takes a lower-case name. */
+  onResponseHeaders?: (read: (name: string) => string | undefined) => void;
   /** Extra headers for this request only (the client's own Authorization always wins). */
   headers?: Record<string, string>;
   /**

@@ -1,8 +1,12 @@
 // Chatting as a user does: New Chat from its keyboard shortcut, a model picked in the panel, a prompt typed and
 // sent, the reply streaming in (its text grows between two looks), a table and highlighted code, Copy and
-// Insert at Cursor on a code block, and Stop in the middle of a reply.
+// Insert at Cursor on a code block, Stop in the middle of a reply, and the Usage dashboard showing what it spent.
 import * as assert from 'node:assert/strict';
-
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodeRecord } from '../../src/usage/core/ledgerLine';
+import type { UsageRecord } from '../../src/usage/core/recordTypes';
+import { EXTENSION_ID } from './harness/session';
 import { useE2E } from './harness/suite';
 import { until, WAIT_MS } from './harness/workbench';
 
@@ -85,7 +89,38 @@ describe('e2e 2: chat', function () {
     assert.match(JSON.stringify(request.body), /long:40/, 'the stopped request was cut off at the gateway');
     await e.wb.screenshot('chat-stopped');
   });
+
+  it('shows what the chat spent in the Usage dashboard: a chart whose figures match the ledger', async () => {
+    await e.wb.runCommand('Model Gateway: Show Usage');
+    const frame = await until(async () => {
+      for (const f of e.wb.page.frames()) if (!f.isDetached() && (await f.locator('#totals[data-requests]').count().catch(() => 0)) > 0) return f;
+      return undefined;
+    }, 'the Usage dashboard');
+    await frame.locator('#chart canvas').first().waitFor({ timeout: WAIT_MS });
+    const folder = join(e.s.paths.userData, 'User', 'globalStorage', EXTENSION_ID, 'usage');
+    // The dashboard's default period is 30 days, and every record of this run is younger.
+    const shown = async () => [Number(await frame.locator('#totals').getAttribute('data-requests')), Number(await frame.locator('#chart').getAttribute('data-total'))];
+    await until(async () => {
+      const records = ledgerRecords(folder);
+      const [requests, total] = await shown();
+      const cost = records.reduce((sum, r) => sum + (r.cost ?? 0), 0);
+      return records.length > 0 && requests === records.length && Math.abs(total - cost) < 1e-9;
+    }, 'the dashboard to show the ledger: as many requests, the same spend');
+    assert.ok(ledgerRecords(folder).some((r) => r.surface === 'chat'), 'the chat requests are in the ledger');
+    await e.wb.screenshot('usage-dashboard');
+    await e.wb.runCommand('View: Close Editor');
+  });
 });
+
+/** Every record in the ledger's files (the test reads them as the extension wrote them). */
+function ledgerRecords(folder: string): UsageRecord[] {
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((month) => /^\d{4}-\d{2}$/.test(month))
+    .flatMap((month) => readdirSync(join(folder, month)).flatMap((name) => readFileSync(join(folder, month, name), 'utf8').split('\n')))
+    .map((line) => decodeRecord(line))
+    .filter((r): r is UsageRecord => r !== undefined);
+}
 
 function normalizeSpaces(text: string): string {
   return text.replace(/\u00a0/g, ' ');

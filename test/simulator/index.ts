@@ -7,7 +7,7 @@ import { completionBody, composeReply, promptOfChatBody, streamFrames, validateC
 import { invalidRequest, modelNotFound, notFound, SimErrorResponse } from './errors';
 import { Exchange, type FaultPlan } from './exchange';
 import { faultKeyword, FAULTS, HTML_ERROR_PAGE, isFaultName } from './faults';
-import { isKnownModel, modelList, modelObject } from './models';
+import { chatCostHeader, COST_HEADER, IMAGE_MODEL, isKnownModel, modelList, modelObject, PRICES, REPORTS_COST } from './models';
 import { hasKeyword } from './replies';
 import { GeneratedImages, promptOfImageBody, validateImageRequest } from './images';
 import { RequestLog, type RequestLogEntry } from './requestLog';
@@ -316,6 +316,7 @@ class GatewaySimulator implements Simulator {
     const denied = modelAccessError(kind, request.model);
     if (denied) throw new SimErrorResponse(denied);
     const reply = composeReply(request, this.now());
+    for (const [name, value] of Object.entries(chatCostHeader(request.model, reply.usage))) exchange.res.setHeader(name, value);
     if (!request.stream) {
       exchange.sendJson(completionBody(reply));
       return;
@@ -337,7 +338,9 @@ class GatewaySimulator implements Simulator {
     const request = validateImageRequest(exchange.body);
     const denied = modelAccessError(kind, request.model);
     if (denied) throw new SimErrorResponse(denied);
-    exchange.sendJson(this.images.generate(request, this.origin));
+    const answer = this.images.generate(request, this.origin);
+    if (REPORTS_COST.includes(request.model)) exchange.res.setHeader(COST_HEADER, (PRICES[IMAGE_MODEL].output_cost_per_image * (Array.isArray(answer.data) ? answer.data.length : 0)).toFixed(4));
+    exchange.sendJson(answer);
   }
 
   private synthesizeSpeech(exchange: Exchange, kind: KeyKind): void {

@@ -23,6 +23,27 @@ export function isKnownModel(id: string): boolean {
  * refuses images in chat (see chat.ts). */
 export const VISION_MODEL = 'model-5.2';
 export const VISION_MODEL_CONTEXT = 200_000;
+// Prices, as real gateways list them (the usage ledger reads both layouts): model-k3 in OpenRouter's `pricing`
+// (strings, USD per token), the others in LiteLLM's `*_cost_per_*` fields (numbers).
+export const PRICES = {
+  'model-k3': { pricing: { prompt: '0.0000005', completion: '0.0000015', request: '0' } },
+  [VISION_MODEL]: { input_cost_per_token: 0.000003, output_cost_per_token: 0.000015, cache_read_input_token_cost: 0.0000003 },
+  [IMAGE_MODEL]: { output_cost_per_image: 0.04 },
+  [VIDEO_MODEL]: { output_cost_per_second: 0.1 },
+  [SPEECH_MODEL]: { input_cost_per_character: 0.000015 },
+} as const;
+
+/** Models whose answers carry LiteLLM's cost header (`x-litellm-response-cost`); the others leave it to the prices. */
+export const COST_HEADER = 'x-litellm-response-cost';
+export const REPORTS_COST: readonly string[] = [VISION_MODEL, IMAGE_MODEL];
+
+/** The cost the gateway reports for a chat reply, as LiteLLM would (plain decimal text). */
+export function chatCostHeader(model: string, usage: { prompt_tokens: number; completion_tokens: number }): Record<string, string> {
+  if (model !== VISION_MODEL) return {};
+  const price = PRICES[VISION_MODEL];
+  return { [COST_HEADER]: (usage.prompt_tokens * price.input_cost_per_token + usage.completion_tokens * price.output_cost_per_token).toFixed(10) };
+}
+
 /** model-5.2 is also the reasoning model: it lists the parameters it takes and its effort levels. */
 export const REASONING_MODEL = 'model-5.2';
 export const EFFORT_LEVELS: readonly string[] = ['low', 'medium', 'high'];
@@ -40,7 +61,7 @@ export function acceptsImages(id: string): boolean {
 }
 
 export function modelObject(id: string): { id: string; object: 'model'; created: number; owned_by: string; [extra: string]: unknown } {
-  return { id, object: 'model', created: CREATED[id], owned_by: 'model-gateway', ...EXTRA[id] };
+  return { id, object: 'model', created: CREATED[id], owned_by: 'model-gateway', ...EXTRA[id], ...PRICES[id as keyof typeof PRICES] };
 }
 
 export function modelList(): { object: 'list'; data: ReturnType<typeof modelObject>[] } {

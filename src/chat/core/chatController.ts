@@ -304,7 +304,7 @@ export class ChatController implements Disposable {
       const onPaceWait = (wait: PaceWait | undefined): void => {
         if (!this.disposed && this.running === run) this.events.fire({ type: 'waiting', turnId: turn.id, waitMs: wait ? Math.ceil(wait.waitMs ?? 0) : null });
       };
-      const result = await access.api.chat(request, { signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta), onPaceWait });
+      const result = await access.api.chat(request, { surface: 'chat', signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta), onPaceWait });
       this.complete(run, result);
     } catch (error) {
       this.fail(run, error, origin, hasImages(history.findLast((t) => t.role === 'user') as UserTurn | undefined));

@@ -104,6 +104,7 @@ export class CompareRun implements Disposable {
       // The chat's effort level is its model's: another model may not take it (a 400), so a comparison sends none.
       const request = buildChatRequest(turns, { ...settings, reasoningEffort: undefined }, column.model);
       const result = await access.api.chat(request, {
+        surface: 'compare',
         signal: this.abort.signal,
         pace,
         onDelta: (delta) => {

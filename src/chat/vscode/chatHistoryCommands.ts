@@ -136,7 +136,7 @@ export class ChatHistoryCommands {
         if (!access.ok) throw new AccessError(accessAdvice(access));
         origin = access.origin;
         const request: ChatRequest = { model, messages: [{ role: 'system', content: TITLE_INSTRUCTION }, { role: 'user', content: conversation }], stream: true, max_tokens: 32 };
-        return cleanTitle((await access.api.chat(request, { signal })).content);
+        return cleanTitle((await access.api.chat(request, { signal, surface: 'title' })).content);
       });
       if (!title) {
         void this.ui.notify('warning', 'The model did not propose a title; the title was kept. Try again, or use Rename.');

@@ -30,7 +30,7 @@ export async function branchFromSummary(session: Readonly<ChatSession>, pending:
         const access = await deps.gateway();
         if (!access.ok) throw Object.assign(new Error(accessAdvice(access).message), { advice: accessAdvice(access) });
         origin = access.origin;
-        return (await access.api.chat(asked.request, { signal })).content ?? '';
+        return (await access.api.chat(asked.request, { signal, surface: 'summary' })).content ?? '';
       },
       { cancellable: true },
     );

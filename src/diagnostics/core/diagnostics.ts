@@ -153,7 +153,8 @@ export async function runDiagnostics(input: DiagnosticsInput): Promise<Diagnosti
     return finish();
   }
 
-  const first = await timed(() => api.listModels());
+  // Test Connection's requests are its own in the usage ledger (free, but requests).
+  const first = await timed(() => api.listModels({ surface: 'test-connection' }));
   if (first.error !== undefined) {
     reportListFailure(add, first.error, url.origin, first.ms);
     add('latency', 'skipped', 'Needs a working model list request.');
@@ -165,7 +166,7 @@ export async function runDiagnostics(input: DiagnosticsInput): Promise<Diagnosti
 
   const samples = [first.ms];
   for (let i = 1; i < Math.max(1, input.latencySamples ?? 3); i++) {
-    const again = await timed(() => api.listModels());
+    const again = await timed(() => api.listModels({ surface: 'test-connection' }));
     if (again.error !== undefined) break;
     samples.push(again.ms);
   }

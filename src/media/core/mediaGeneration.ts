@@ -7,6 +7,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { accessAdvice, type ErrorAdvice } from '../../ui/core/errorAdvice';
 import type { GatewayAccess } from '../../gateway/connection';
+import type { RequestSurface } from '../../gateway/types';
 import { describeBytes, sniffImage } from '../../gateway/mediaTypes';
 import { fetchResultBytes, ResultFetchError, type OpenResultOptions } from '../../gateway/resultFetch';
 import type { CatalogSnapshot } from '../../models/core/modelCatalog';
@@ -44,6 +45,8 @@ export interface MediaCoreDeps {
 
 export interface MediaCallOptions {
   signal?: AbortSignal;
+  /** Who asks (the usage ledger's surface): the chat's /image and /speak say so; the commands are the default. */
+  surface?: RequestSurface;
 }
 
 export interface ImageOutcome {
@@ -59,7 +62,7 @@ export async function generateImages(deps: MediaCoreDeps, ask: ImageAsk, options
   const model = await resolveModel(deps, ask.model, defaults.imageModel, 'image');
   const request = buildImageRequest(ask, model, defaults);
   await checkWritable(deps.history);
-  const generation = await api.generateImage(request, { signal: options.signal, maxBytes: defaults.maxBytes });
+  const generation = await api.generateImage(request, { signal: options.signal, maxBytes: defaults.maxBytes, surface: options.surface ?? 'image' });
   const notes = [...generation.rejected];
   const files: NewMediaFile[] = [];
   const fetchOptions = generation.images.some((i) => i.kind === 'url') ? await deps.connection.resultFetchOptions() : {};
@@ -93,7 +96,7 @@ export async function synthesizeSpeech(deps: MediaCoreDeps, ask: SpeechAsk, opti
   const model = await resolveModel(deps, ask.model, defaults.speechModel, 'speech');
   const request = buildSpeechRequest(ask, model, defaults);
   await checkWritable(deps.history);
-  const audio = await api.synthesizeSpeech(request, { signal: options.signal, maxBytes: defaults.maxBytes });
+  const audio = await api.synthesizeSpeech(request, { signal: options.signal, maxBytes: defaults.maxBytes, surface: options.surface ?? 'speech' });
   return deps.history.add({ kind: 'speech', origin, ...profileOf(profile), model, prompt: request.input, voice: request.voice, files: [{ data: audio.audio, contentType: audio.contentType }], notes: [] });
 }
 

@@ -99,6 +99,8 @@ export function toChatRequest(input: ChatRequestInput): ChatRequest {
     model: input.model,
     messages: toChatMessages(input.messages),
     stream: true,
+    // The usage block at the end of the stream: the usage ledger counts VS Code's chat's tokens from it.
+    stream_options: { include_usage: true },
     ...samplingFrom(input.modelOptions),
     ...effortFields(requestedEffort(input.modelOptions, input.modelConfiguration), input.effortFormat),
     ...(tools.length > 0 ? { tools: toToolDefinitions(tools), tool_choice: toToolChoice(input.toolMode, tools) } : {}),

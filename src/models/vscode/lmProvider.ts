@@ -116,7 +116,7 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     if (token.isCancellationRequested) abort.abort();
     try {
       const thinking = thinkingPart();
-      const result = await api.chat(request, { signal: abort.signal, onDelta: (delta) => reportText(delta, progress, thinking) });
+      const result = await api.chat(request, { surface: 'vscode-chat', signal: abort.signal, onDelta: (delta) => reportText(delta, progress, thinking) });
       for (const call of toLmToolCalls(result.toolCalls)) progress.report(new vscode.LanguageModelToolCallPart(call.callId, call.name, call.input));
     } catch (error) {
       if (token.isCancellationRequested) throw new vscode.CancellationError();

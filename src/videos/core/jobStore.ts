@@ -324,7 +324,7 @@ export class JobStore implements Disposable {
 
     let outcome: { job: Awaited<ReturnType<GatewayApi['submitVideo']>> } | { error: ErrorFields; raw: unknown };
     try {
-      outcome = { job: await api.submitVideo(request) };
+      outcome = { job: await api.submitVideo(request, { surface: 'video' }) };
     } catch (raw) {
       outcome = { error: readError(raw), raw };
     }

@@ -8,6 +8,7 @@ import { StreamingMarkdown, type FrameScheduler } from '../markdown';
 import type { TurnFinish, WebviewMessage, WireAssistantTurn, WireTurnError } from '../../chatProtocol/messages';
 import type { Announcer } from './announcer';
 import { el, icon, iconButton, setLabel, textButton } from './dom';
+import { formatUsd } from '../../usage/core/summary';
 
 export interface TurnContext {
   post(message: WebviewMessage): void;
@@ -29,7 +30,8 @@ export interface TurnContext {
 const counts = new Intl.NumberFormat();
 
 export function usageText(usage: TokenUsage): string {
-  return `${counts.format(usage.prompt)} prompt · ${counts.format(usage.completion)} completion · ${counts.format(usage.total)} tokens`;
+  const cost = usage.cost === undefined ? '' : ` · ${formatUsd(usage.cost)}`;
+  return `${counts.format(usage.prompt)} prompt · ${counts.format(usage.completion)} completion · ${counts.format(usage.total)} tokens${cost}`;
 }
 
 /**

@@ -37,7 +37,7 @@ describe('layering (src/ import graph)', () => {
   });
 
   it('gives each feature folder (and ui/) only core/ and vscode/', () => {
-    const features = ['auth', 'chat', 'diagnostics', 'lmTools', 'media', 'models', 'videos', 'ui'];
+    const features = ['auth', 'chat', 'diagnostics', 'lmTools', 'media', 'models', 'usage', 'videos', 'ui'];
     const loose = files.map((f) => f.path).filter((p) => features.includes(topFolderOf(p)) && layerOf(p) === undefined);
     assert.deepEqual(loose, [], 'files beside core/ and vscode/');
     for (const feature of features.filter((f) => f !== 'ui')) assert.ok(files.some((f) => f.path === `${feature}/vscode/feature.ts`), `${feature} has a feature definition`);

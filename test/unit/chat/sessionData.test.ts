@@ -60,6 +60,9 @@ describe('chat session data: one normaliser, strict checks derived from it', () 
     assert.deepEqual(usageFromGateway({ total_tokens: 9 }), { prompt: 0, completion: 0, total: 9 });
     assert.deepEqual(usageFromGateway({ prompt_tokens: -1, completion_tokens: 'x', total_tokens: 4.6 }), { prompt: 0, completion: 0, total: 5 });
     assert.equal(usageFromGateway({ foo: 1 }), null);
+    // The cost beside the tokens (OpenRouter's usage.cost, or the ledger's): kept when sane, else left out, never 0.
+    assert.deepEqual(usageFromGateway({ prompt_tokens: 1, completion_tokens: 1, cost: 0.002 }), { prompt: 1, completion: 1, total: 2, cost: 0.002 });
+    for (const cost of [-1, Number.NaN, 1e9, '0.1']) assert.deepEqual(usageFromGateway({ prompt_tokens: 1, completion_tokens: 1, cost }), { prompt: 1, completion: 1, total: 2 });
     assert.equal(usageFromGateway('lots'), null);
   });
 

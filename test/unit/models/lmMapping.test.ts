@@ -130,7 +130,7 @@ describe('LM mapping', () => {
 
     it('builds a streaming request, with tools only when there are some', () => {
       const plain = toChatRequest({ model: 'model-k3', messages: [user(text('hi'))], toolMode: 'auto' });
-      assert.deepEqual(plain, { model: 'model-k3', messages: [{ role: 'user', content: 'hi' }], stream: true });
+      assert.deepEqual(plain, { model: 'model-k3', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
       const withTools = toChatRequest({ model: 'model-k3', messages: [user(text('hi'))], tools: [weather], toolMode: 'required', modelOptions: { temperature: 0.2, maxTokens: 50 } });
       assert.equal(withTools.tools?.length, 1);
       assert.deepEqual(withTools.tool_choice, { type: 'function', function: { name: 'weather' } });

@@ -1,0 +1,62 @@
+// The figures of a finished call (gateway/callReport.ts's FinishedCall): tokens, images, video seconds, speech
+// characters. Read by the usage ledger when it records the call; kept apart from callReport.ts so activation does
+// not load it.
+import { GatewayError, readError } from './errors';
+import type { GatewayMethod } from './apiForwarding';
+import type { CallOutcome, CallRequest, FinishedCall, GatewayCallReport } from './callReport';
+import type { ChatRequest, ChatResult, ImageGeneration, ImageRequest, RequestOptions, SpeechRequest, VideoJob, VideoRequest } from './types';
+
+function modelOf(call: CallRequest): string | undefined {
+  if (call.operation === 'chat') return call.model;
+  if (call.operation === 'image' || call.operation === 'speech' || call.operation === 'video-submit') return call.request.model;
+  return undefined;
+}
+
+/** The figures of a finished call: `value` is the answer (ok) or the error (otherwise). */
+export function callReport({ origin, profile, method, args, ok, value, header }: FinishedCall): GatewayCallReport {
+  const { call, optionsAt } = callRequestOf(method, args);
+  const surface = (args[optionsAt] as RequestOptions | undefined)?.surface;
+  const outcome: CallOutcome = ok ? 'ok' : readError(value).code === 'aborted' ? 'cancelled' : 'error';
+  const report: GatewayCallReport = { origin, profile, operation: call.operation, surface, model: modelOf(call), outcome, header };
+  switch (call.operation) {
+    case 'chat': {
+      const result = outcome === 'ok' ? (value as ChatResult) : value instanceof GatewayError ? value.partial : undefined;
+      report.usage = result?.usage ?? null;
+      if (report.usage?.cost !== undefined) report.usageCost = report.usage.cost;
+      break;
+    }
+    case 'image': {
+      const images = outcome === 'ok' ? (value as ImageGeneration).images : [];
+      const bytes = images.reduce((sum, image) => sum + (image.kind === 'data' ? image.data.byteLength : 0), 0);
+      report.images = { count: images.length, bytes, ...(call.request.size !== undefined && { size: call.request.size }) };
+      break;
+    }
+    case 'speech':
+      report.speechChars = call.request.input.length;
+      break;
+    case 'video-submit': {
+      const job = outcome === 'ok' ? (value as VideoJob) : undefined;
+      report.video = { reported: job?.duration ?? job?.seconds, requested: call.request.parameters?.duration };
+      break;
+    }
+  }
+  return report;
+}
+
+/** What a call of `method` with `args` asks for, and where its options are among the arguments. */
+export function callRequestOf(method: GatewayMethod, args: readonly unknown[]): { call: CallRequest; optionsAt: number } {
+  switch (method) {
+    case 'listModels':
+      return { call: { operation: 'models' }, optionsAt: 0 };
+    case 'chat':
+      return { call: { operation: 'chat', model: (args[0] as ChatRequest).model }, optionsAt: 1 };
+    case 'submitVideo':
+      return { call: { operation: 'video-submit', request: args[0] as VideoRequest }, optionsAt: 1 };
+    case 'getVideo':
+      return { call: { operation: 'video-status' }, optionsAt: 1 };
+    case 'generateImage':
+      return { call: { operation: 'image', request: args[0] as ImageRequest }, optionsAt: 1 };
+    case 'synthesizeSpeech':
+      return { call: { operation: 'speech', request: args[0] as SpeechRequest }, optionsAt: 1 };
+  }
+}

@@ -1,0 +1,56 @@
+// What one finished call through the connection was, for whoever keeps accounts (the usage ledger): the operation,
+// the model, who sent it, how it ended, and the figures the answer gave (types only: activation loads nothing of it). Counts only: never the prompt, the
+// messages, the audio or image bytes, nor the key.
+import type { GatewayMethod } from './apiForwarding';
+import type { ImageRequest, RequestSurface, SpeechRequest, Usage, VideoRequest } from './types';
+
+export type CallOperation = 'models' | 'chat' | 'image' | 'speech' | 'video-submit' | 'video-status';
+
+export type CallOutcome = 'ok' | 'error' | 'cancelled';
+
+export interface GatewayCallReport {
+  origin: string;
+  /** The id of the profile whose connection sent it. */
+  profile?: string;
+  operation: CallOperation;
+  surface: RequestSurface | undefined;
+  /** The model asked for (undefined for the model list and video polls). */
+  model: string | undefined;
+  outcome: CallOutcome;
+  /** Chat: the `usage` block of the answer, or of the partial answer a broken or cancelled stream kept. */
+  usage?: Usage | null;
+  /** Chat: the cost the gateway put in `usage.cost` (OpenRouter does), as sent, unchecked. */
+  usageCost?: unknown;
+  /** Images: how many came back, their bytes (of those sent inline) and the size asked for. */
+  images?: { count: number; bytes: number; size?: string };
+  /** Video: the duration the job reports, else undefined; and the one asked for (both as given, unchecked). */
+  video?: { reported: unknown; requested: unknown };
+  /** Speech: the length of the text spoken. */
+  speechChars?: number;
+  /** A header of the last response that arrived (lower-case name), or undefined. */
+  header(name: string): string | undefined;
+}
+
+/** A call as it ended, before its figures are read (callFigures.ts reads them, off the activation path). */
+export interface FinishedCall {
+  origin: string;
+  /** The id of the profile whose connection sent it. */
+  profile: string;
+  method: GatewayMethod;
+  /** The arguments of the call, as the caller gave them (the options carry the surface). */
+  args: readonly unknown[];
+  ok: boolean;
+  /** The answer (ok) or the error (otherwise). */
+  value: unknown;
+  /** A header of the last response that arrived (lower-case name), or undefined. */
+  header(name: string): string | undefined;
+}
+
+/** What a call asked for, known before it is sent. */
+export type CallRequest =
+  | { operation: 'models' }
+  | { operation: 'chat'; model: string }
+  | { operation: 'image'; request: ImageRequest }
+  | { operation: 'speech'; request: SpeechRequest }
+  | { operation: 'video-submit'; request: VideoRequest }
+  | { operation: 'video-status' };

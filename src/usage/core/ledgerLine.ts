@@ -1,0 +1,83 @@
+// One record as one line of a ledger file: a JSON object with short keys (200,000 records stay well under 50 MB),
+// absent fields left out. A line that does not read back as a whole record is damage, reported, never
+// guessed at. Keys this version does not know are kept and written back (a newer version's fields round-trip).
+import { isRecord } from '../../util/records';
+import { amountOf, countOf, MAX_REPORTED_COST } from './numbers';
+import { MODALITIES, type CostSource, type Modality, type UsageRecord } from './recordTypes';
+
+const OUTCOMES = ['ok', 'error', 'cancelled'] as const;
+const COST_SOURCES: readonly CostSource[] = ['reported', 'estimated', 'unknown'];
+
+type CountField = 'inputTokens' | 'outputTokens' | 'cachedTokens' | 'reasoningTokens' | 'images' | 'imageBytes' | 'speechChars';
+const COUNTS: ReadonlyArray<[string, CountField]> = [
+  ['i', 'inputTokens'],
+  ['o', 'outputTokens'],
+  ['c', 'cachedTokens'],
+  ['r', 'reasoningTokens'],
+  ['n', 'images'],
+  ['b', 'imageBytes'],
+  ['h', 'speechChars'],
+];
+const KNOWN = new Set(['t', 'p', 'w', 's', 'm', 'k', 'z', 'v', 'x', '$', 'cs', ...COUNTS.map(([key]) => key)]);
+const MAX_TEXT = 512;
+/** Longest line the reader takes: anything longer is damage. */
+export const MAX_LINE_CHARS = 16 * 1024;
+
+export function encodeRecord(record: UsageRecord): string {
+  const line: Record<string, unknown> = { t: record.time, p: record.profile, w: record.workspace, s: record.surface, m: record.model, k: record.modality[0] };
+  for (const [key, field] of COUNTS) if (record[field] !== undefined) line[key] = record[field];
+  if (record.imageSize) line.z = record.imageSize;
+  if (record.videoSeconds !== undefined) line.v = record.videoSeconds;
+  line.x = record.outcome[0];
+  if (record.costSource !== 'unknown' && record.cost !== undefined) line.$ = Number(record.cost.toPrecision(12));
+  line.cs = record.costSource[0];
+  if (record.unknown) for (const [key, value] of Object.entries(record.unknown)) if (!KNOWN.has(key)) line[key] = value;
+  return JSON.stringify(line);
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.length <= MAX_TEXT ? value : undefined);
+const byInitial = <T extends string>(values: readonly T[], value: unknown): T | undefined => values.find((v) => v[0] === value);
+
+/** The record a line holds, or undefined when the line is damaged (not JSON, a field missing or out of range). */
+export function decodeRecord(line: string): UsageRecord | undefined {
+  if (line.length > MAX_LINE_CHARS) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value)) return undefined;
+  const time = value.t;
+  const [profile, workspace, surface, model] = [text(value.p), text(value.w), text(value.s), text(value.m)];
+  const modality: Modality | undefined = byInitial(MODALITIES, value.k);
+  const outcome = byInitial(OUTCOMES, value.x);
+  const costSource = byInitial(COST_SOURCES, value.cs);
+  if (typeof time !== 'number' || !Number.isSafeInteger(time) || time < 0) return undefined;
+  if (profile === undefined || workspace === undefined || surface === undefined || model === undefined || !modality || !outcome || !costSource) return undefined;
+  const record: UsageRecord = { time, profile, workspace, surface, model, modality, outcome, costSource };
+  for (const [key, field] of COUNTS) {
+    if (value[key] === undefined) continue;
+    const count = countOf(value[key], Number.MAX_SAFE_INTEGER);
+    if (count === undefined) return undefined;
+    record[field] = count;
+  }
+  if (value.z !== undefined) {
+    const size = text(value.z);
+    if (size === undefined) return undefined;
+    record.imageSize = size;
+  }
+  if (value.v !== undefined) {
+    const seconds = amountOf(value.v, 24 * 3600);
+    if (seconds === undefined) return undefined;
+    record.videoSeconds = seconds;
+  }
+  if (costSource !== 'unknown') {
+    const cost = amountOf(value.$, MAX_REPORTED_COST);
+    if (cost === undefined) return undefined;
+    record.cost = cost;
+  }
+  const unknown = Object.entries(value).filter(([key]) => !KNOWN.has(key));
+  if (unknown.length) record.unknown = Object.fromEntries(unknown);
+  return record;
+}

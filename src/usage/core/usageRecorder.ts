@@ -1,0 +1,113 @@
+// Turns every finished gateway call into a ledger record (appended by this window to its own file), keeps the
+// status bar's figures, and raises the budget alerts. Pure: VS Code's parts come in as functions.
+import type { GatewayCallReport } from '../../gateway/callReport';
+import type { Clock } from '../../util/clock';
+import { Emitter, type Event } from '../../util/events';
+import { alertKey, budgetAlert } from './budget';
+import type { Ledger } from './ledger';
+import type { PriceBook } from './prices';
+import { recordOf } from './record';
+import type { UsageRecord } from './recordTypes';
+import { localMonthStart, spendOf, type Totals } from './summary';
+import type { UsageSettings } from './usageSettings';
+
+export interface RecorderDeps {
+  ledger: Ledger;
+  clock: Clock;
+  settings(): UsageSettings;
+  /** The prices known now (the gateway's list, with the user's setting over it). */
+  prices(): PriceBook | Promise<PriceBook>;
+  /** A profile's name by its id (the active profile's without one): what records and the status bar say. */
+  profile(id?: string): string;
+  /** The workspace's name. */
+  workspace(): string;
+  /** Which budget alerts were given (shared by the windows). */
+  alerts: { given(key: string): boolean; give(key: string): PromiseLike<void> };
+  onBudgetAlert(alert: { threshold: number; spent: number; budget: number; profile: string }): void;
+  onError(error: unknown, what: string): void;
+}
+
+export interface Spend {
+  today: Totals;
+  month: Totals;
+}
+
+export class UsageRecorder {
+  readonly #recorded = new Emitter<UsageRecord>();
+  /** Fires after a record is on disk. */
+  readonly onDidRecord: Event<UsageRecord> = this.#recorded.event;
+  readonly #pending = new Set<Promise<unknown>>();
+
+  constructor(private readonly deps: RecorderDeps) {}
+
+  /** Records one finished call (nothing for calls that are not recorded); never throws. */
+  record(report: GatewayCallReport): Promise<UsageRecord | undefined> {
+    return this.#track(this.#record(report));
+  }
+
+  /**
+   * Records one finished call and resolves with its known cost (USD) as soon as it is worked out, while the record
+   * is still being written (the chat shows the cost beside the reply's tokens without waiting for the disk).
+   */
+  costOf(report: GatewayCallReport): Promise<number | undefined> {
+    let resolveCost: (cost: number | undefined) => void = () => undefined;
+    const cost = new Promise<number | undefined>((resolve) => (resolveCost = resolve));
+    void this.#track(this.#record(report, (record) => resolveCost(record.costSource === 'unknown' ? undefined : record.cost))).finally(() => resolveCost(undefined));
+    return cost;
+  }
+
+  #track(run: Promise<UsageRecord | undefined>): Promise<UsageRecord | undefined> {
+    const safe = run.catch((error: unknown) => {
+      this.deps.onError(error, 'recording a request');
+      return undefined;
+    });
+    this.#pending.add(safe);
+    void safe.finally(() => this.#pending.delete(safe));
+    return safe;
+  }
+
+  async #record(report: GatewayCallReport, priced?: (record: UsageRecord) => void): Promise<UsageRecord | undefined> {
+    // The time and the figures are taken at once, before any await, so they belong to this call.
+    const time = this.deps.clock.now();
+    const settings = this.deps.settings();
+    const profile = this.deps.profile(report.profile);
+    const workspace = this.deps.workspace();
+    const book = await this.deps.prices();
+    const record = recordOf(report, { time, profile, workspace, price: report.model ? book.priceOf(report.model) : undefined, costHeader: settings.costHeader });
+    if (!record) return undefined;
+    priced?.(record);
+    await this.deps.ledger.append(record);
+    this.#recorded.fire(record);
+    if (record.cost) await this.#checkBudget(profile, settings);
+    return record;
+  }
+
+  async #checkBudget(profile: string, settings: UsageSettings): Promise<void> {
+    const budget = settings.monthlyBudget;
+    if (budget === undefined) return;
+    const now = this.deps.clock.now();
+    const { month } = await this.spend(profile);
+    const local = new Date(now);
+    const period = `${local.getFullYear()}-${local.getMonth() + 1}`;
+    const alert = budgetAlert(month.cost, budget, (t) => this.deps.alerts.given(alertKey(profile, period, t)));
+    if (!alert) return;
+    for (const t of alert.passed) await this.deps.alerts.give(alertKey(profile, period, t));
+    this.deps.onBudgetAlert({ threshold: alert.threshold, spent: month.cost, budget, profile });
+  }
+
+  /** Today's and this month's spend of a profile (the active one by default), from every window's records. */
+  async spend(profile = this.deps.profile()): Promise<Spend> {
+    const now = this.deps.clock.now();
+    const { records } = await this.deps.ledger.read(localMonthStart(now));
+    return spendOf(records, profile, now);
+  }
+
+  /** Resolves when every record begun so far is written (tests, deactivation). */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+  }
+
+  dispose(): void {
+    this.#recorded.dispose();
+  }
+}

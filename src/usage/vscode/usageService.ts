@@ -1,0 +1,148 @@
+// UI adapter: the usage feature's working part, loaded on the first gateway call (or the first usage command, or a
+// few seconds after activation for the status bar), never during activation: the settings, the ledger, the
+// recorder, the status bar, the budget alerts and the confirmation before costly image and video requests.
+import * as vscode from 'vscode';
+import type { PaidRequest } from '../../gateway/connection';
+import { callReport } from '../../gateway/callFigures';
+import type { FinishedCall } from '../../gateway/callReport';
+import type { ModelCatalog } from '../../models/core/modelCatalog';
+import { vscodeUserInterface, type UserInterface } from '../../ui/vscode/userInterface';
+import { vscodeSettingsSource } from '../../ui/vscode/vscodeSettings';
+import type { Clock } from '../../util/clock';
+import { lazy } from '../../util/lazy';
+import { Ledger } from '../core/ledger';
+import { PriceBook } from '../core/prices';
+import { estimateBeforeSending } from '../core/record';
+import { formatUsd } from '../core/summary';
+import { UsageRecorder } from '../core/usageRecorder';
+import { readUsageSettings, type UsageSettings } from '../core/usageSettings';
+import type { UsageCommands } from './usageCommands';
+import { USAGE_COMMANDS } from './feature';
+import { UsageStatusBar } from './usageStatusBar';
+
+
+export interface UsageServiceDeps {
+  context: vscode.ExtensionContext;
+  log: vscode.LogOutputChannel;
+  clock: Clock;
+  models: ModelCatalog;
+  /** The user seam (the host tests' recorder); VS Code's by default. */
+  ui?: UserInterface;
+  onDidChangeSettings: vscode.Event<void>;
+  /** A profile's name by its id, the active one's without an id. */
+  profileName(id?: string): string;
+}
+
+const ALERTS_KEY = 'modelGateway.usage.alertsGiven';
+
+export class UsageService implements vscode.Disposable {
+  settings: UsageSettings;
+  readonly ledger: Ledger;
+  readonly recorder: UsageRecorder;
+  readonly statusBar: UsageStatusBar;
+  readonly commands: () => UsageCommands;
+  private book: { snapshot: unknown; user: unknown; prices: PriceBook } | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(private readonly deps: UsageServiceDeps) {
+    const { context, log, clock } = deps;
+    const ui = deps.ui ?? vscodeUserInterface;
+    this.settings = this.readSettings();
+    this.ledger = new Ledger(context.globalStorageUri.fsPath);
+    this.recorder = new UsageRecorder({
+      ledger: this.ledger,
+      clock,
+      settings: () => this.settings,
+      prices: () => this.prices(),
+      profile: deps.profileName,
+      workspace: () => vscode.workspace.name ?? '',
+      alerts: {
+        given: (key) => (context.globalState.get<string[]>(ALERTS_KEY) ?? []).includes(key),
+        give: (key) => context.globalState.update(ALERTS_KEY, [...(context.globalState.get<string[]>(ALERTS_KEY) ?? []), key].slice(-48)),
+      },
+      onBudgetAlert: ({ threshold, spent, budget }) => {
+        const show = 'Show Usage';
+        void ui.notify('warning', `Model Gateway: ${Math.round(threshold * 100)}% of this month's budget is spent (${formatUsd(spent)} of ${formatUsd(budget)}).`, show).then((choice) => {
+          if (choice === show) void vscode.commands.executeCommand(USAGE_COMMANDS.showUsage);
+        });
+      },
+      onError: (error, what) => log.warn(`Usage: ${what} failed: ${error instanceof Error ? error.message : String(error)}`),
+    });
+    this.statusBar = new UsageStatusBar(() => this.recorder.spend(), USAGE_COMMANDS.showUsage, (error) => log.warn(`Usage: the status bar could not read the ledger: ${String(error)}`));
+    this.commands = lazy(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const module = require('./usageCommands') as typeof import('./usageCommands');
+      const built = new module.UsageCommands({
+        extensionUri: context.extensionUri,
+        ledger: this.ledger,
+        ui,
+        now: () => clock.now(),
+        budget: () => this.settings.monthlyBudget,
+        onDidRecord: this.recorder.onDidRecord,
+        log,
+        cleared: () => void this.statusBar.refresh(),
+      });
+      this.subscriptions.push(built);
+      return built;
+    });
+    this.subscriptions.push(
+      deps.onDidChangeSettings(() => this.settingsChanged()),
+      this.recorder,
+      this.statusBar,
+      this.recorder.onDidRecord(() => this.settings.statusBar && void this.statusBar.refresh()),
+      vscode.window.onDidChangeWindowState((state) => state.focused && this.settings.statusBar && void this.statusBar.refresh()),
+    );
+  }
+
+  private readSettings(): UsageSettings {
+    const settings = readUsageSettings(vscodeSettingsSource());
+    for (const problem of settings.problems) this.deps.log.warn(`Usage settings: ${problem}`);
+    return settings;
+  }
+
+  /**
+   * The prices known now: the gateway's list as the catalog holds it, the user's setting over it. The list is not
+   * asked for here: recording must send nothing of its own (and every surface that picks a model has loaded it).
+   */
+  async prices(): Promise<PriceBook> {
+    const snapshot = this.deps.models.current;
+    if (!this.book || this.book.snapshot !== snapshot || this.book.user !== this.settings.prices) {
+      this.book = { snapshot, user: this.settings.prices, prices: PriceBook.fromModels(snapshot?.models.map((m) => m.raw) ?? [], this.settings.prices) };
+    }
+    return this.book.prices;
+  }
+
+  /** Records a finished call; resolves with its known cost (the connection puts it beside a chat reply's tokens). */
+  account(call: FinishedCall): Promise<number | undefined> {
+    return this.recorder.costOf(callReport(call));
+  }
+
+  /** Shows the status bar and removes what is past retention (a while after activation). */
+  start(): void {
+    this.statusBar.setVisible(this.settings.statusBar);
+    void this.ledger.prune(this.deps.clock.now(), this.settings.retentionDays).catch((error: unknown) => this.deps.log.warn(`Usage: the retention clean-up failed: ${String(error)}`));
+  }
+
+  settingsChanged(): void {
+    this.settings = this.readSettings();
+    this.statusBar.setVisible(this.settings.statusBar);
+  }
+
+  /** Asks before an image or video request estimated above the threshold; true sends it. */
+  readonly checkPaid = async (call: PaidRequest): Promise<boolean> => {
+    const limit = this.settings.confirmAbove;
+    if (limit === undefined) return true;
+    const image = call.method === 'generateImage';
+    const asked = image ? { operation: 'image' as const, request: call.request } : { operation: 'video-submit' as const, request: call.request };
+    const estimate = estimateBeforeSending(asked, (await this.prices()).priceOf(call.request.model));
+    if (estimate === undefined || estimate <= limit) return true;
+    const go = image ? 'Generate Image' : 'Generate Video';
+    const what = image ? 'image request' : 'video job';
+    const answer = await (this.deps.ui ?? vscodeUserInterface).ask('warning', `This ${what} is estimated to cost ${formatUsd(estimate)}.`, `Model ${call.request.model}. You asked to confirm requests estimated above ${formatUsd(limit)} (modelGateway.usage.confirmPaidAbove).`, go);
+    return answer === go;
+  };
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+  }
+}

@@ -1,0 +1,135 @@
+// The usage ledger in the real VS Code against the simulator (issue 24): every surface that sends a request writes
+// one record when it finishes, VS Code's own chat included, with the cost the gateway reported or one estimated
+// from the prices on its model list; and Export Usage writes the documented JSON and CSV without asking.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
+import type { HostMessage } from '../../../src/chatProtocol/messages';
+import { EXPORT_COLUMNS } from '../../../src/usage/core/exportFormat';
+import type { UsageRecord } from '../../../src/usage/core/recordTypes';
+import type { UsageService } from '../../../src/usage/vscode/usageService';
+import type { Simulator } from '../../simulator';
+import { startSimulator } from '../../simulator';
+import { connectTo, disconnect, extensionApi, until } from '../helpers';
+
+describe('usage ledger (issue 24)', function () {
+  this.timeout(120_000);
+  let sim: Simulator;
+  let usage: UsageService;
+  let manager: ChatPanelManager;
+  let since: number;
+  let dir: string;
+
+  const records = async (): Promise<UsageRecord[]> => {
+    await usage.recorder.settled();
+    return (await usage.ledger.read()).records.filter((r) => r.time >= since);
+  };
+  const bySurface = async (surface: string) => (await records()).filter((r) => r.surface === surface);
+  /** The records of a surface once there are `count` of them (the newest last). */
+  const recordsOf = (surface: string, what: string, count = 1) => until(async () => ((await bySurface(surface)).length >= count ? bySurface(surface) : undefined), what, 20_000);
+  const chatRequests = () => sim.log.filter((e) => e.path === '/v1/chat/completions').length;
+
+  before(async () => {
+    sim = await startSimulator({ tokensPerSecond: 1000 });
+    const api = await extensionApi();
+    usage = (api.testing.usage as () => UsageService)();
+    manager = (api.testing.chat as { manager: ChatPanelManager }).manager;
+    await connectTo(api, sim);
+    dir = mkdtempSync(join(tmpdir(), 'mg-usage-host-'));
+    since = Date.now();
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await manager.flush();
+    await disconnect();
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('records every surface when its request finishes, with reported or estimated cost', async () => {
+    // VS Code's own chat, through the extension's provider: model-5.2 reports its cost in a header.
+    const [lm] = await vscode.lm.selectChatModels({ vendor: 'model-gateway', id: 'model-5.2' });
+    assert.ok(lm);
+    sim.clearLog();
+    const response = await lm.sendRequest([vscode.LanguageModelChatMessage.User('[echo] counted please')], {}, new vscode.CancellationTokenSource().token);
+    for await (const _part of response.stream) void _part;
+    const fromLms = await recordsOf('vscode-chat', "VS Code chat's record");
+    assert.equal(fromLms.length, chatRequests(), 'one record per request VS Code chat sent');
+    const fromLm = fromLms.at(-1);
+    assert.equal(fromLm!.model, 'model-5.2');
+    assert.equal(fromLm!.modality, 'chat');
+    assert.equal(fromLm!.outcome, 'ok');
+    assert.equal(fromLm!.costSource, 'reported');
+    assert.ok(fromLm!.inputTokens! > 0 && fromLm!.outputTokens! > 0);
+
+    // The panel's chat and Compare: model-k3's prices come from OpenRouter's layout on /v1/models.
+    await vscode.commands.executeCommand('modelGateway.newChat', { model: 'model-k3' });
+    const panel = await until(() => manager.activePanel, 'the new chat');
+    const posted: HostMessage[] = [];
+    panel.onDidPost((m) => posted.push(m));
+    await until(() => posted.some((m) => m.type === 'init'), 'the chat to load', 20_000);
+    await panel.handleMessage({ type: 'send', text: '[echo] one two three' });
+    const chat = (await recordsOf('chat', "the panel chat's record")).at(-1);
+    assert.equal(chat!.model, 'model-k3');
+    assert.equal(chat!.costSource, 'estimated');
+    assert.equal(chat!.cost!.toFixed(10), (chat!.inputTokens! * 0.0000005 + chat!.outputTokens! * 0.0000015).toFixed(10));
+    // The reply shows its cost beside its tokens, the ledger's figure.
+    const finished = await until(() => posted.find((m): m is Extract<HostMessage, { type: 'turnFinished' }> => m.type === 'turnFinished'), 'the reply to finish');
+    assert.equal(finished.finish.usage?.cost, chat!.cost);
+    await vscode.commands.executeCommand('modelGateway.compareModels', { question: '[echo] both of you', models: ['model-k3', 'model-5.2'] });
+    const compare = await recordsOf('compare', "Compare's two records", 2);
+    assert.deepEqual(compare.map((r) => r.model).sort(), ['model-5.2', 'model-k3']);
+    const columns = await until(() => {
+      const last = [...posted].reverse().find((m): m is Extract<HostMessage, { type: 'compare' }> => m.type === 'compare')?.compare;
+      return last && last.columns.every((c) => c.status === 'complete') ? last.columns : undefined;
+    }, "Compare's columns to finish", 20_000);
+    assert.ok(columns.every((c) => c.usage?.cost !== undefined), 'each Compare column shows its cost beside its tokens');
+
+    // Images (cost reported), speech (estimated per character) and video (estimated per requested second).
+    await vscode.commands.executeCommand('modelGateway.generateImage', { prompt: 'A lighthouse', size: '256x256', count: 2 });
+    const image = (await recordsOf('image', "the image's record")).at(-1);
+    assert.deepEqual([image!.modality, image!.images, image!.imageSize, image!.costSource, image!.cost], ['image', 2, '256x256', 'reported', 0.08]);
+    assert.ok(image!.imageBytes! > 0);
+    const text = 'Twenty-six characters, ok.';
+    await vscode.commands.executeCommand('modelGateway.synthesizeSpeech', { text, voice: 'nova' });
+    const speech = (await recordsOf('speech', "the speech's record")).at(-1);
+    assert.deepEqual([speech!.speechChars, speech!.costSource, speech!.cost!.toFixed(8)], [text.length, 'estimated', (text.length * 0.000015).toFixed(8)]);
+    await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: 'A clock tower in fog', resolution: '1280x720', duration: 4 });
+    const video = (await recordsOf('video', "the video job's record")).at(-1);
+    assert.deepEqual([video!.modality, video!.videoSeconds, video!.costSource, video!.cost!.toFixed(4)], ['video', 4, 'estimated', '0.4000']);
+
+    // Test Connection's requests are recorded, as free; the background model list is not.
+    await vscode.commands.executeCommand('modelGateway.testConnection');
+    const tests = await recordsOf('test-connection', "Test Connection's records");
+    assert.ok(tests.every((r) => r.cost === 0 && r.costSource === 'estimated'));
+    assert.deepEqual((await records()).filter((r) => r.surface === 'models'), []);
+
+    // Nothing of what was said is in the ledger.
+    const month = join(usage.ledger.folder, new Date().toISOString().slice(0, 7));
+    const onDisk = readdirSync(month).map((name) => readFileSync(join(month, name), 'utf8')).join('');
+    for (const secret of ['counted please', 'one two three', 'lighthouse', text, sim.apiKey]) assert.ok(!onDisk.includes(secret), `the ledger holds "${secret}"`);
+
+    // The status bar shows the spend.
+    await usage.statusBar.refresh();
+    assert.match(usage.statusBar.text, /today/);
+  });
+
+  it('exports the ledger to a .json or .csv path without asking', async () => {
+    const all = (await usage.ledger.read()).records.length;
+    const json = join(dir, 'usage.json');
+    assert.equal(await vscode.commands.executeCommand('modelGateway.usage.export', { path: json }), json);
+    const rows = JSON.parse(readFileSync(json, 'utf8')) as Array<Record<string, unknown>>;
+    assert.equal(rows.length, all);
+    assert.deepEqual(Object.keys(rows[0]!), [...EXPORT_COLUMNS]);
+    assert.ok(rows.some((r) => r.surface === 'vscode-chat' && r.costSource === 'reported' && typeof r.cost === 'number'));
+    const csv = join(dir, 'usage.csv');
+    await vscode.commands.executeCommand('modelGateway.usage.export', { path: csv });
+    const lines = readFileSync(csv, 'utf8').trimEnd().split('\r\n');
+    assert.equal(lines[0], EXPORT_COLUMNS.join(','));
+    assert.equal(lines.length, all + 1);
+  });
+});

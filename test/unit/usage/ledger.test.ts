@@ -1,0 +1,126 @@
+import * as assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ledger, monthOf } from '../../../src/usage/core/ledger';
+import { decodeRecord, encodeRecord } from '../../../src/usage/core/ledgerLine';
+import { SAMPLE_TIME, sampleRecord } from './sample';
+
+const T = SAMPLE_TIME;
+
+describe('usage ledger', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'mg-usage-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('encodes a record on one short line and reads it back, unknown fields included', () => {
+    const record = sampleRecord({ images: 2, imageBytes: 300_000, imageSize: '1024x1024', videoSeconds: 4.5, speechChars: 9 });
+    const line = encodeRecord(record);
+    assert.ok(!line.includes('\n'));
+    assert.deepEqual(decodeRecord(line), record);
+    const newer = decodeRecord(line.replace('{', '{"future":{"a":1},'))!;
+    assert.deepEqual(newer.unknown, { future: { a: 1 } });
+    assert.ok(encodeRecord(newer).includes('"future":{"a":1}'));
+    const { cost: _cost, ...unknown } = sampleRecord({ costSource: 'unknown' });
+    assert.deepEqual(decodeRecord(encodeRecord(unknown)), unknown);
+  });
+
+  it('stays compact: 200,000 heavy records take under 50 MB', () => {
+    const line = encodeRecord(sampleRecord({ workspace: 'a-rather-long-workspace-name', model: 'anthropic/claude-3-7-sonnet-20250219', surface: 'vscode-chat' }));
+    assert.ok((line.length + 1) * 200_000 < 50 * 1024 * 1024, `${line.length} bytes a line`);
+  });
+
+  it('refuses damaged lines rather than guessing', () => {
+    for (const bad of ['', '{', '[]', '{"t":-1,"p":"","w":"","s":"","m":"","k":"c","x":"o","cs":"u"}', encodeRecord(sampleRecord()).replace('"i":1834', '"i":-5'), encodeRecord(sampleRecord()).replace('"$":0.000521', '"$":"1e5"')]) {
+      assert.equal(decodeRecord(bad), undefined, bad);
+    }
+  });
+
+  it('two windows appending at once lose nothing and never share a file', async () => {
+    const a = new Ledger(dir, 'window-a');
+    const b = new Ledger(dir, 'window-b');
+    await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).append(sampleRecord({ time: T + i, inputTokens: i }))));
+    const { records, damaged } = await new Ledger(dir, 'reader').read();
+    assert.equal(records.length, 100);
+    assert.deepEqual(damaged, []);
+    assert.deepEqual(records.map((r) => r.inputTokens).sort((x, y) => x! - y!), Array.from({ length: 100 }, (_, i) => i));
+    assert.deepEqual(readdirSync(join(dir, 'usage', monthOf(T))).sort(), ['window-a.jsonl', 'window-b.jsonl']);
+  });
+
+  it('reads incrementally what other windows append later', async () => {
+    const reader = new Ledger(dir, 'reader');
+    const writer = new Ledger(dir, 'writer');
+    await writer.append(sampleRecord());
+    assert.equal((await reader.read()).records.length, 1);
+    await writer.append(sampleRecord({ time: T + 1 }));
+    assert.equal((await reader.read()).records.length, 2);
+  });
+
+  it('keeps a damaged region apart without losing the records around it', async () => {
+    const ledger = new Ledger(dir, 'w');
+    await ledger.append(sampleRecord({ inputTokens: 1 }));
+    const file = join(dir, 'usage', monthOf(T), 'w.jsonl');
+    appendFileSync(file, '{"t":17000\u0000garbage\n\u00ff\u00fe not json at all\n');
+    await ledger.append(sampleRecord({ inputTokens: 2 }));
+    const { records, damaged } = await new Ledger(dir, 'reader').read();
+    assert.deepEqual(records.map((r) => r.inputTokens), [1, 2]);
+    assert.deepEqual(damaged.map((d) => d.line), [2, 3]);
+    const aside = readFileSync(join(dir, 'usage', 'damaged', `${monthOf(T)}-w.jsonl.txt`), 'utf8');
+    assert.match(aside, /^2\t\{"t":17000/);
+    assert.match(aside, /\n3\t/);
+  });
+
+  it('leaves a torn last line (a crash mid-write) unread, and a later line after it still counts', async () => {
+    const ledger = new Ledger(dir, 'w');
+    await ledger.append(sampleRecord());
+    const file = join(dir, 'usage', monthOf(T), 'w.jsonl');
+    appendFileSync(file, encodeRecord(sampleRecord()).slice(0, 30));
+    const reader = new Ledger(dir, 'reader');
+    assert.equal((await reader.read()).records.length, 1);
+    // The writer starts its next append on a new line when its last write may have been cut (here: a second
+    // process wrote the tail, so the torn part becomes a damaged line of its own).
+    appendFileSync(file, `\n${encodeRecord(sampleRecord({ inputTokens: 5 }))}\n`);
+    const after = await reader.read();
+    assert.deepEqual(after.records.map((r) => r.inputTokens), [1834, 5]);
+    assert.equal(after.damaged.length, 1);
+  });
+
+  it('refuses an overlong line without buffering it whole', async () => {
+    mkdirFor(dir);
+    writeFileSync(join(dir, 'usage', monthOf(T), 'x.jsonl'), `${'x'.repeat(200_000)}\n${encodeRecord(sampleRecord())}\n`);
+    const { records, damaged } = await new Ledger(dir, 'r').read();
+    assert.equal(records.length, 1);
+    assert.equal(damaged.length, 1);
+  });
+
+  it('reads only the months a period can hold when asked from a time on', async () => {
+    const ledger = new Ledger(dir, 'w');
+    await ledger.append(sampleRecord({ time: Date.UTC(2026, 5, 10) }));
+    await ledger.append(sampleRecord());
+    assert.deepEqual((await new Ledger(dir, 'r').read(T - 86_400_000)).records.map((r) => r.time), [T]);
+    const reader = new Ledger(dir, 'r2');
+    assert.equal((await reader.read()).records.length, 2);
+    assert.equal((await reader.read(T)).records.length, 1);
+  });
+
+  it('prunes months past retention, and clears everything but what was set aside', async () => {
+    const ledger = new Ledger(dir, 'w');
+    const old = Date.UTC(2024, 0, 15);
+    await ledger.append(sampleRecord({ time: old }));
+    await ledger.append(sampleRecord());
+    assert.deepEqual(await ledger.prune(T, 0), []);
+    assert.deepEqual(await ledger.prune(T, 365), ['2024-01']);
+    assert.deepEqual((await ledger.read()).records.map((r) => r.time), [T]);
+    appendFileSync(join(dir, 'usage', monthOf(T), 'w.jsonl'), 'damaged\n');
+    await ledger.read();
+    await ledger.clear();
+    assert.deepEqual((await ledger.read()).records, []);
+    assert.deepEqual(readdirSync(join(dir, 'usage')), ['damaged']);
+    await ledger.append(sampleRecord());
+    assert.equal((await new Ledger(dir, 'r').read()).records.length, 1);
+  });
+});
+
+function mkdirFor(dir: string): void {
+  require('node:fs').mkdirSync(join(dir, 'usage', monthOf(T)), { recursive: true });
+}

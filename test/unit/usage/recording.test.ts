@@ -1,0 +1,106 @@
+// From the connection's one report of every call to a record on disk: the headers of the answer, the surface the
+// caller named, cancelled calls, a declined confirmation (nothing sent, nothing recorded), and the budget alert.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiKeyStore } from '../../../src/auth/core/apiKeyStore';
+import { callReport } from '../../../src/gateway/callFigures';
+import type { GatewayCallReport } from '../../../src/gateway/callReport';
+import { GatewayConnection } from '../../../src/gateway/connection';
+import { GatewayError } from '../../../src/gateway/errors';
+import type { ChatOptions, GatewayApi, ImageRequest } from '../../../src/gateway/types';
+import { Ledger } from '../../../src/usage/core/ledger';
+import { PriceBook } from '../../../src/usage/core/prices';
+import { UsageRecorder } from '../../../src/usage/core/usageRecorder';
+import { readUsageSettings } from '../../../src/usage/core/usageSettings';
+import { FakeClock } from '../../../src/util/fakeClock';
+
+async function connected(api: GatewayApi): Promise<GatewayConnection> {
+  const secrets = new Map<string, string>();
+  const memento = new Map<string, unknown>();
+  const keys = new ApiKeyStore(
+    { get: async (k) => secrets.get(k), store: async (k, v) => void secrets.set(k, v), delete: async (k) => void secrets.delete(k) },
+    { get: <T>(k: string) => memento.get(k) as T, update: async (k, v) => void memento.set(k, v) },
+  );
+  await keys.set('https://gw.example', 'sk-secret');
+  return new GatewayConnection({ baseUrl: 'https://gw.example/v1', origin: 'https://gw.example', headers: {}, timeoutMs: 1000, idleTimeoutMs: 1000 }, keys, () => api, new FakeClock());
+}
+
+const usage = { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110, prompt_tokens_details: { cached_tokens: 20 } };
+const chatResult = { id: 'c', model: 'm', created: 1, content: 'secret words', reasoning: '', refusal: '', toolCalls: [], finishReason: 'stop', usage };
+
+describe('usage recording through the connection', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'mg-usage-rec-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reports each finished call once, with the answer headers and the surface', async () => {
+    let cancel = false;
+    const api = {
+      chat: async (_r: unknown, options?: ChatOptions) => {
+        options?.onResponseHeaders?.((name) => (name === 'x-litellm-response-cost' ? '0.0042' : undefined));
+        if (cancel) throw new GatewayError({ status: 0, code: 'aborted', message: 'aborted', partial: { ...chatResult, usage: null } });
+        return chatResult;
+      },
+    } as unknown as GatewayApi;
+    const connection = await connected(api);
+    const reports: GatewayCallReport[] = [];
+    connection.setAccountant({ account: async (r) => (reports.push(callReport(r)), 0.5), checkPaid: async () => true });
+    const gateway = (await connection.api())!;
+    const answer = await gateway.chat({ model: 'm', messages: [] }, { surface: 'compare' });
+    assert.equal(answer.usage!.cost, 0.5, 'the known cost is put beside the tokens');
+    cancel = true;
+    await assert.rejects(gateway.chat({ model: 'm', messages: [] }));
+    assert.deepEqual(reports.map((r) => [r.operation, r.surface, r.outcome, r.header('x-litellm-response-cost')]), [
+      ['chat', 'compare', 'ok', '0.0042'],
+      ['chat', undefined, 'cancelled', '0.0042'],
+    ]);
+    connection.dispose();
+  });
+
+  it('sends nothing and records nothing when the confirmation is declined', async () => {
+    const sent: ImageRequest[] = [];
+    const api = { generateImage: async (r: ImageRequest) => (sent.push(r), { created: 1, images: [], rejected: [] }) } as unknown as GatewayApi;
+    const connection = await connected(api);
+    const reports: GatewayCallReport[] = [];
+    const asked: string[] = [];
+    connection.setAccountant({ account: async (r) => (reports.push(callReport(r)), 0.5), checkPaid: async (call) => (asked.push(call.request.model), call.request.model === 'cheap') });
+    const gateway = (await connection.api())!;
+    await assert.rejects(gateway.generateImage({ model: 'dear', prompt: 'p' }), (e: GatewayError) => e.code === 'aborted');
+    await gateway.generateImage({ model: 'cheap', prompt: 'p' });
+    assert.deepEqual(asked, ['dear', 'cheap']);
+    assert.deepEqual(sent.map((r) => r.model), ['cheap']);
+    assert.deepEqual(reports.map((r) => r.model), ['cheap']);
+    connection.dispose();
+  });
+
+  it('writes the record with the cost, and alerts on the budget once', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 10, 20, 12));
+    const ledger = new Ledger(dir, 'w');
+    const alerts: number[] = [];
+    const given = new Set<string>();
+    const settings = { ...readUsageSettings({ userValue: () => undefined, value: () => undefined }), monthlyBudget: 0.01 };
+    const recorder = new UsageRecorder({
+      ledger,
+      clock,
+      settings: () => settings,
+      prices: () => new PriceBook(new Map([['m', { input: 0.000001, output: 0.00001, cacheRead: 0 }]])),
+      profile: () => 'default',
+      workspace: () => 'ws',
+      alerts: { given: (k) => given.has(k), give: async (k) => void given.add(k) },
+      onBudgetAlert: ({ threshold }) => alerts.push(threshold),
+      onError: (error) => assert.fail(String(error)),
+    });
+    const report = (cost?: string): GatewayCallReport => ({ origin: 'o', operation: 'chat', surface: 'chat', model: 'm', outcome: 'ok', usage, header: (n) => (n === 'x-litellm-response-cost' ? cost : undefined) });
+    const estimated = await recorder.record(report());
+    assert.equal(estimated!.cost!.toFixed(8), (80 * 0.000001 + 10 * 0.00001).toFixed(8));
+    await recorder.record(report('0.0079'));
+    await recorder.record(report('0.0002'));
+    await recorder.record(report('0.0015'));
+    assert.deepEqual(alerts, [0.8, 0.95]);
+    const { records } = await ledger.read();
+    assert.deepEqual(records.map((r) => r.costSource), ['estimated', 'reported', 'reported', 'reported']);
+    assert.equal((await recorder.spend()).month.requests, 4);
+  });
+});

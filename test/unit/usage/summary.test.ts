@@ -1,0 +1,106 @@
+import * as assert from 'node:assert/strict';
+import { budgetAlert } from '../../../src/usage/core/budget';
+import { parseDashboardRequest, parseDashboardUpdate } from '../../../src/usage/core/dashboardProtocol';
+import { formatCost, localDayStart, spendOf, summarize } from '../../../src/usage/core/summary';
+import { readUsageSettings } from '../../../src/usage/core/usageSettings';
+import { sampleRecord } from './sample';
+
+const NOW = new Date(2026, 10, 20, 15).getTime();
+const DAY = 86_400_000;
+
+describe('usage summaries', () => {
+  const records = [
+    sampleRecord({ time: NOW - 1000, model: 'a', cost: 1, inputTokens: 10, outputTokens: 5 }),
+    sampleRecord({ time: NOW - DAY, model: 'b', modality: 'image', cost: 2, inputTokens: undefined, outputTokens: undefined, images: 3 }),
+    sampleRecord({ time: NOW - 2 * DAY, model: 'a', cost: undefined, costSource: 'unknown', inputTokens: 1, outputTokens: 1, profile: 'work' }),
+    sampleRecord({ time: NOW - 400 * DAY, model: 'old', cost: 50 }),
+    sampleRecord({ time: NOW + 900 * DAY, model: 'future', cost: 70 }),
+  ];
+
+  it('sums spend and tokens per day, stacked by model, within the period', () => {
+    const s = summarize(records, { period: '7d', stackBy: 'model', groupBy: 'model', now: NOW });
+    assert.equal(s.days.length, 7);
+    assert.equal(s.days[6], localDayStart(NOW) / 1000);
+    assert.deepEqual(s.series.map((x) => x.name), ['b', 'a']);
+    const a = s.series.find((x) => x.name === 'a')!;
+    assert.equal(a.cost[6], 1);
+    assert.equal(a.tokens[6], 15);
+    assert.equal(a.tokens[4], 2);
+    assert.equal(s.totals.requests, 3);
+    assert.equal(s.totals.cost, 3);
+    assert.equal(s.totals.unknownCost, 1);
+    assert.equal(formatCost(s.totals), '≥ $3.00');
+    const chartSum = s.series.reduce((sum, x) => sum + x.cost.reduce((p, c) => p + c, 0), 0);
+    assert.equal(chartSum, s.totals.cost, 'the chart and the totals agree');
+  });
+
+  it('stacks by modality and groups the table by any dimension', () => {
+    const s = summarize(records, { period: '30d', stackBy: 'modality', groupBy: 'profile', now: NOW });
+    assert.deepEqual(s.series.map((x) => x.name).sort(), ['chat', 'image']);
+    assert.deepEqual(s.rows.map((r) => [r.key, r.requests]), [['default', 2], ['work', 1]]);
+  });
+
+  it('keeps a clock that jumped out of bounded periods, and bounds the days drawn for all time', () => {
+    const all = summarize(records, { period: 'all', stackBy: 'model', groupBy: 'model', now: NOW });
+    assert.equal(all.totals.requests, 5);
+    assert.ok(all.days.length <= 800);
+    assert.equal(summarize(records, { period: 'year', stackBy: 'model', groupBy: 'model', now: NOW }).totals.requests, 3);
+  });
+
+  it('gives the status bar today and this month for one profile; unknown is never $0.00', () => {
+    const { today, month } = spendOf(records, 'default', NOW);
+    assert.equal(today.cost, 1);
+    assert.equal(month.requests, 2);
+    assert.equal(formatCost({ cost: 0, unknownCost: 2, requests: 2 }), 'unknown');
+    assert.equal(formatCost({ cost: 0, unknownCost: 0, requests: 0 }), '$0.00');
+    assert.equal(formatCost({ cost: 0.0042, unknownCost: 0, requests: 1 }), '$0.0042');
+  });
+});
+
+describe('usage dashboard protocol', () => {
+  it('takes only the requests it knows from the page', () => {
+    assert.deepEqual(parseDashboardRequest({ type: 'query', period: '7d', stackBy: 'model', groupBy: 'surface' }), { type: 'query', period: '7d', stackBy: 'model', groupBy: 'surface' });
+    for (const bad of [null, 'ready', { type: 'query', period: 'ever', stackBy: 'model', groupBy: 'model' }, { type: 'export', path: '/etc/passwd' }, { type: 'run' }]) assert.equal(parseDashboardRequest(bad), undefined);
+  });
+
+  it('draws only a summary of the expected shape', () => {
+    const summary = summarize([sampleRecord({ time: NOW })], { period: '7d', stackBy: 'model', groupBy: 'model', now: NOW });
+    const update = JSON.parse(JSON.stringify({ type: 'summary', summary, damaged: 0 }));
+    assert.ok(parseDashboardUpdate(update));
+    assert.equal(parseDashboardUpdate({ ...update, summary: { ...summary, series: [{ name: 'x', cost: [1], tokens: [1] }] } }), undefined);
+    assert.equal(parseDashboardUpdate({ ...update, summary: { ...summary, totals: { ...summary.totals, cost: -1 } } }), undefined);
+    assert.deepEqual(parseDashboardUpdate({ type: 'problem', message: 'x' }), { type: 'problem', message: 'x' });
+  });
+});
+
+describe('usage budget and settings', () => {
+  it('alerts at 80% and 95% once each; both at once gives the higher', () => {
+    const given = new Set<number>();
+    const alert = (spent: number) => {
+      const a = budgetAlert(spent, 100, (t) => given.has(t));
+      a?.passed.forEach((t) => given.add(t));
+      return a?.threshold;
+    };
+    assert.equal(alert(50), undefined);
+    assert.equal(alert(81), 0.8);
+    assert.equal(alert(85), undefined);
+    assert.equal(alert(96), 0.95);
+    assert.equal(alert(99), undefined);
+    given.clear();
+    assert.equal(alert(120), 0.95);
+    assert.equal(alert(130), undefined);
+    assert.equal(budgetAlert(1000, undefined, () => false), undefined);
+  });
+
+  it('reads the settings at user level, refusing odd values', () => {
+    const user: Record<string, unknown> = { 'modelGateway.usage.costHeader': 'X-Cost', 'modelGateway.usage.monthlyBudget': -5, 'modelGateway.prices': { m: { input: 0.000001 } } };
+    const s = readUsageSettings({ userValue: <T>(k: string) => user[k] as T, value: <T>(k: string) => user[k] as T });
+    assert.equal(s.costHeader, 'x-cost');
+    assert.equal(s.monthlyBudget, undefined);
+    assert.equal(s.retentionDays, 400);
+    assert.deepEqual(s.prices.get('m'), { input: 0.000001 });
+    assert.equal(s.problems.length, 1);
+    const bad = readUsageSettings({ userValue: <T>(k: string) => ({ 'modelGateway.usage.costHeader': 'a b\r\nx' })[k] as T, value: () => undefined });
+    assert.equal(bad.costHeader, 'x-litellm-response-cost');
+  });
+});
