@@ -17,7 +17,8 @@ async function savedSession(frame: Frame): Promise<{ settings: { sampling: { mod
   return (JSON.parse(readFileSync(file, 'utf8')) as { session: { settings: { sampling: { mode: string; value?: number } } } }).session;
 }
 
-const USAGE = /^([\d,]+) prompt · ([\d,]+) completion · ([\d,]+) tokens$/;
+// The tokens, then the cost where it is known (reported by the gateway or estimated from its prices).
+const USAGE = /^([\d,]+) prompt · ([\d,]+) completion · ([\d,]+) tokens(?: · (?:< )?\$[\d.]+)?$/;
 
 describe('e2e 3: the chat webview', function () {
   this.timeout(3 * WAIT_MS);

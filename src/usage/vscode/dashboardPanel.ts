@@ -3,7 +3,7 @@
 // records. Messages are checked on both sides (dashboardProtocol.ts). Locked down: scripts by nonce, no network.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { htmlPage } from '../../util/html';
+import { htmlPage, pageCsp } from '../../util/html';
 import { parseDashboardRequest, USAGE_VIEW_TYPE, type DashboardRequest, type DashboardUpdate } from '../core/dashboardProtocol';
 import type { Ledger } from '../core/ledger';
 import { periodStart, summarize, type GroupBy, type Period, type StackBy } from '../core/summary';
@@ -22,17 +22,7 @@ export interface DashboardDeps {
 }
 
 export function usageCsp(nonce: string, cspSource: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource}`,
-    "img-src 'none'",
-    "connect-src 'none'",
-    "frame-src 'none'",
-    "worker-src 'none'",
-    "form-action 'none'",
-    "base-uri 'none'",
-  ].join('; ');
+  return pageCsp({ nonce, cspSource });
 }
 
 export class UsageDashboard implements vscode.Disposable {

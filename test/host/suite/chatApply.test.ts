@@ -6,34 +6,26 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ChatPanel } from '../../../src/chat/vscode/chatPanel';
 import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
-import type { HostMessage, InstructionsState, WebviewMessage } from '../../../src/chatProtocol/messages';
+import type { InstructionsState } from '../../../src/chatProtocol/messages';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { connectTo, disconnect, extensionApi, until } from '../helpers';
+import { PanelRecorder } from '../panelRecorder';
 
 interface ChatTesting {
   createManager(storageFolder: string): ChatPanelManager;
 }
 
-class Recorder {
-  readonly posted: HostMessage[] = [];
-  constructor(readonly panel: ChatPanel) {
-    panel.onDidPost((m) => this.posted.push(m));
-  }
-  send(message: WebviewMessage): Promise<void> {
-    return this.panel.handleMessage(message);
-  }
+class Recorder extends PanelRecorder {
   get instructions(): InstructionsState | undefined {
-    const last = [...this.posted].reverse().find((m) => m.type === 'instructions');
-    return last?.type === 'instructions' ? last.instructions : undefined;
+    return this.last('instructions')?.instructions;
   }
   /** Sends a message and waits for its reply; the reply's id. */
   async ask(text: string): Promise<string> {
     const from = this.posted.length;
     await this.send({ type: 'send', text });
-    await until(() => this.posted.slice(from).find((m) => m.type === 'turnFinished'), 'the reply to finish', 15_000);
+    await this.finish(from);
     return this.panel.controller.session.turns.at(-1)!.id;
   }
 }

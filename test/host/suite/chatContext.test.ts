@@ -6,14 +6,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ChatPanel } from '../../../src/chat/vscode/chatPanel';
 import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
-import type { ContextState, HostMessage, TurnFinish, WebviewMessage } from '../../../src/chatProtocol/messages';
+import type { ContextState } from '../../../src/chatProtocol/messages';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { encodePng } from '../../simulator/png';
 import { VISION_MODEL_CONTEXT } from '../../simulator/models';
 import { config, extensionApi, until } from '../helpers';
+import { PanelRecorder } from '../panelRecorder';
 import { WorkspaceContextProvider } from '../../../src/chat/vscode/context/workspaceContextProvider';
 
 interface ChatTesting {
@@ -25,22 +25,9 @@ interface ChatBody {
   messages: Array<{ role: string; content: string | Array<{ type: string; text?: string; image_url?: { url: string } }> }>;
 }
 
-class Recorder {
-  readonly posted: HostMessage[] = [];
-  constructor(readonly panel: ChatPanel) {
-    panel.onDidPost((m) => this.posted.push(m));
-  }
-  send(message: WebviewMessage): Promise<void> {
-    return this.panel.handleMessage(message);
-  }
+class Recorder extends PanelRecorder {
   get context(): ContextState | undefined {
-    const last = [...this.posted].reverse().find((m) => m.type === 'context');
-    return last?.type === 'context' ? last.context : undefined;
-  }
-  async finish(from: number): Promise<TurnFinish> {
-    const message = await until(() => this.posted.slice(from).find((m) => m.type === 'turnFinished'), 'the reply to finish', 15_000);
-    assert.ok(message.type === 'turnFinished');
-    return message.finish;
+    return this.last('context')?.context;
   }
 }
 

@@ -3,6 +3,7 @@
 // which stays a plain link).
 import type { Turn } from '../../../chatProtocol/session';
 import { cleanMediaUrl } from '../../../chatProtocol/mediaTurn';
+import { pageCsp } from '../../../util/html';
 
 export interface ChatCspOptions {
   nonce: string;
@@ -24,20 +25,8 @@ function originSource(origin: string): string | undefined {
 
 export function chatCsp({ nonce, cspSource, mediaOrigins }: ChatCspOptions): string {
   const origins = [...new Set(mediaOrigins.map(originSource).filter((o): o is string => o !== undefined))];
-  const media = [cspSource, 'data:', 'blob:', ...origins].join(' ');
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource}`,
-    `font-src ${cspSource}`,
-    `img-src ${media}`,
-    `media-src ${media}`,
-    "connect-src 'none'",
-    "frame-src 'none'",
-    "worker-src 'none'",
-    "form-action 'none'",
-    "base-uri 'none'",
-  ].join('; ');
+  const media = [cspSource, 'data:', 'blob:', ...origins];
+  return pageCsp({ nonce, cspSource, fonts: true, images: media, media });
 }
 
 /** The origins of the gateway's result links held by a session's media turns, sorted. */
