@@ -81,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     // What a feature reads as its defaults (gateway, models) is the active profile's over the user settings.
     settings: () => settingsForProfile(settings, connection.active),
     onDidChangeSettings: settingsChanged.event,
-    register: (handlers: CommandHandlers) => registerCommands(context, handlers, log),
+    register: (handlers: CommandHandlers) => registerCommands(context, handlers, log, () => connection.ready),
     testing,
   } satisfies SharedServices;
   // Each feature's share of activate() (the startup bench reports them).
@@ -92,8 +92,8 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     phases[name] = performance.now() - at;
     return result;
   };
-  // runningJobs is asked only by the Delete Profile command, after activation, when the videos feature is there.
-  timed('auth', () => authFeature.activate({ ...services, runningJobs: (slot) => videos.runningJobs(slot) }));
+  // The jobs are asked about only after activation (the profile list is read then), when the videos feature is there.
+  timed('auth', () => authFeature.activate({ ...services, runningJobs: (slot) => videos.runningJobs(slot), onDidChangeJobs: (listener) => videos.onDidChangeJobs(listener), jobsReady: () => videos.jobsReady() }));
   timed('diagnostics', () => diagnosticsFeature.activate(services));
   const models = timed('models', () => modelsFeature.activate(services));
   timed('usage', () => usageFeature.activate({ ...services, models }));

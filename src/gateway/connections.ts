@@ -32,6 +32,7 @@ export class GatewayConnections {
   private list: readonly Profile[] = [defaultProfile()];
   private accountant: CallAccountant | undefined;
   private activeId: string = DEFAULT_PROFILE_ID;
+  private readyPromise: Promise<void> = Promise.resolve();
   /** The id of the profile this workspace is bound to ("Use This Profile in This Workspace"), if any. */
   workspaceBinding: string | undefined;
 
@@ -45,8 +46,31 @@ export class GatewayConnections {
     private readonly pacer?: Pacing,
   ) {}
 
+  /** The profiles to offer and name (not retired ones: see Profile.retired). */
   get profiles(): readonly Profile[] {
+    return this.list.filter((p) => !p.retired);
+  }
+
+  /** Every profile, retired ones too: their video jobs are still shown and polled with their keys. */
+  get allProfiles(): readonly Profile[] {
     return this.list;
+  }
+
+  /**
+   * Settles once this window's profile is known (the list read and the workspace's or user's choice applied).
+   * Until then the connections hold Default only, so every request waits for it (access, accessSlot,
+   * resultFetchOptions) and so does whatever reads `active` to decide (a new chat): nothing acts on Default by mistake.
+   */
+  get ready(): Promise<void> {
+    return this.readyPromise;
+  }
+
+  /** Holds `ready` until `loaded` settles (whether or not the list could be read: Default then stands). */
+  holdUntil(loaded: Promise<unknown>): void {
+    this.readyPromise = loaded.then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** The profile store's list (read, or changed here or in another window). */
@@ -62,8 +86,10 @@ export class GatewayConnections {
     return this.profile(this.activeId) ?? this.list[0];
   }
 
+  /** A profile by id or name; a retired one only by its id (a chat or job that still names it). */
   profile(idOrName: string | undefined): Profile | undefined {
-    return findProfile(this.list, idOrName ?? this.activeId);
+    const wanted = idOrName ?? this.activeId;
+    return findProfile(this.profiles, wanted) ?? this.list.find((p) => p.id === wanted);
   }
 
   /** Records the workspace's binding (kept in workspaceState by the auth feature), for the status bar. */
@@ -75,7 +101,7 @@ export class GatewayConnections {
   /** Makes another profile this window's; only the user's command (or a script's) calls this. */
   switchTo(idOrName: string): Profile | undefined {
     const profile = this.profile(idOrName);
-    if (!profile) return undefined;
+    if (!profile || profile.retired) return undefined;
     if (profile.id === this.activeId) return profile;
     this.activeId = profile.id;
     this.clientChanged.fire();
@@ -113,6 +139,7 @@ export class GatewayConnections {
    * given), with that profile's key for its origin only, or what is missing.
    */
   async access(profile?: string): Promise<GatewayAccess> {
+    await this.readyPromise;
     const connection = this.connectionFor(profile);
     if (!connection) return { ok: false, missing: 'url', profile };
     return connection.access();
@@ -123,6 +150,7 @@ export class GatewayConnections {
    * reaches that origin: a job or a link keeps to the profile and origin it was made with, whichever is active.
    */
   async accessSlot(slot: string): Promise<GatewayAccess> {
+    await this.readyPromise;
     for (const profile of this.list) {
       const connection = this.connectionFor(profile.id);
       if (connection?.slot === slot) return connection.access();
@@ -134,7 +162,8 @@ export class GatewayConnections {
    * The proxy, and the profile's key with its headers scoped to its own origin (the fetch sends them nowhere else),
    * for fetching a result link as the client would. An unknown profile gets Default's, scoped to Default's origin.
    */
-  resultFetchOptions(profile?: string): Promise<FetchOptions> {
+  async resultFetchOptions(profile?: string): Promise<FetchOptions> {
+    await this.readyPromise;
     return (this.connectionFor(profile) ?? this.connectionFor(DEFAULT_PROFILE_ID)!).resultFetchOptions();
   }
 
@@ -184,7 +213,7 @@ export class GatewayConnections {
       }
     }
     // The active profile was deleted in another window: this window falls back to Default and says so in the status bar.
-    if (!this.list.some((p) => p.id === this.activeId) && !isDefaultProfile(this.activeId)) this.switchTo(DEFAULT_PROFILE_ID);
+    if (!this.list.some((p) => p.id === this.activeId && !p.retired) && !isDefaultProfile(this.activeId)) this.switchTo(DEFAULT_PROFILE_ID);
   }
 
   dispose(): void {

@@ -21,6 +21,11 @@ export interface Profile {
   readonly models: Readonly<Partial<Record<ModelKind, string>>>;
   /** In the account's currency; read by the usage ledger. */
   readonly monthlyBudget?: number;
+  /**
+   * Deleted while its video jobs still ran: hidden from every list and picker at once, but its key stays until
+   * those jobs have finished (they are polled with it), and then the profile and its key are removed.
+   */
+  readonly retired?: boolean;
   /** Fields a newer version wrote: kept and written back as they were. */
   readonly unknown?: Readonly<Record<string, unknown>>;
 }

@@ -4,7 +4,7 @@ import { isRecord } from '../util/records';
 import { isDefaultProfile, type ModelKind, type Profile, type ProfileInput } from './profile';
 import { parseBaseUrl, readHeaders } from './settings';
 
-const KNOWN = new Set(['id', 'name', 'baseUrl', 'headers', 'models', 'monthlyBudget']);
+const KNOWN = new Set(['id', 'name', 'baseUrl', 'headers', 'models', 'monthlyBudget', 'retired']);
 const MAX_NAME = 60;
 const MODEL_KINDS: readonly ModelKind[] = ['chat', 'image', 'video', 'speech'];
 
@@ -21,6 +21,7 @@ export function readProfile(raw: unknown): Profile | undefined {
     headers: readHeaders(raw.headers, []),
     models,
     ...(budget !== undefined && { monthlyBudget: budget }),
+    ...(raw.retired === true && { retired: true }),
     ...(Object.keys(unknown).length > 0 && { unknown }),
   };
 }
@@ -53,7 +54,7 @@ export function checkProfileInput(input: ProfileInput, others: readonly Profile[
   if (!name) return { ok: false, problem: 'A profile needs a name.' };
   if (name.length > MAX_NAME) return { ok: false, problem: `A profile name has at most ${MAX_NAME} characters.` };
   if (/[\x00-\x1f]/.test(name)) return { ok: false, problem: 'A profile name cannot contain line breaks or control characters.' };
-  const clash = others.find((p) => p.id !== id && p.name.toLowerCase() === name.toLowerCase());
+  const clash = others.find((p) => p.id !== id && !p.retired && p.name.toLowerCase() === name.toLowerCase());
   if (clash) return { ok: false, problem: `A profile named "${clash.name}" exists already; choose another name.` };
   let baseUrl = '';
   if (!isDefaultProfile(id ?? '-')) {

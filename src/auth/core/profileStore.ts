@@ -38,13 +38,18 @@ export class ProfileStore {
     this.lock = { clock, pid: process.pid, isAlive: processIsAlive };
   }
 
-  /** The profiles as last read; Default always among them. */
+  /** The profiles as last read, without retired ones (see Profile.retired); Default always among them. */
   get profiles(): readonly Profile[] {
+    return this.current.filter((p) => !p.retired);
+  }
+
+  /** Every profile in the list, retired ones too (their jobs still run). */
+  get all(): readonly Profile[] {
     return this.current;
   }
 
   get(idOrName: unknown): Profile | undefined {
-    return findProfile(this.current, idOrName);
+    return findProfile(this.profiles, idOrName);
   }
 
   /**
@@ -111,6 +116,17 @@ export class ProfileStore {
       const old = profiles.find((p) => p.id === id);
       if (!old) return { ok: false, problem: 'That profile no longer exists (another window may have deleted it).' };
       return { profiles: profiles.filter((p) => p.id !== id), profile: old };
+    });
+  }
+
+  /** Hides a profile whose video jobs still run; profileRetire.ts removes it, and its key, once they have finished. */
+  async retire(id: string): Promise<ProfileResult> {
+    if (isDefaultProfile(id)) return { ok: false, problem: 'The Default profile cannot be deleted.' };
+    return this.change((profiles) => {
+      const old = profiles.find((p) => p.id === id);
+      if (!old) return { ok: false, problem: 'That profile no longer exists (another window may have deleted it).' };
+      const profile: Profile = { ...old, retired: true };
+      return { profiles: profiles.map((p) => (p.id === id ? profile : p)), profile };
     });
   }
 

@@ -28,22 +28,26 @@ export const AUTH_COMMANDS = { ...KEY_COMMANDS, ...PROFILE_COMMANDS } as const;
 
 export type AuthNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'testing'> & {
   keys: ApiKeyStore;
-  /** Running video jobs in a lane (a profile's key slot); filled once the videos feature is active. */
+  /** Running video jobs in a lane (a profile's key slot), and when they change; filled once the videos feature is active. */
   runningJobs(slot: string): number;
+  onDidChangeJobs(listener: () => void): { dispose(): void };
+  jobsReady(): Promise<void>;
 };
 
 export const authFeature = defineFeature({
   name: 'auth',
   commands: AUTH_COMMANDS,
   views: [],
-  activate({ context, log, keys, connection, clock, register, testing, runningJobs }: AuthNeeds): void {
+  activate({ context, log, keys, connection, clock, register, testing, runningJobs, onDidChangeJobs, jobsReady }: AuthNeeds): void {
     // The profile list is read right after activation (profileStartup.js): until then Default, which the settings
     // describe, is the only profile. startProfiles does not reject: a list it cannot read leaves Default.
     const loaded: Promise<ProfileStore> = Promise.resolve().then(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { startProfiles } = require('./profileStartup') as typeof import('./profileStartup');
-      return startProfiles(context, clock, connection, log);
+      return startProfiles(context, clock, connection, log, keys, { runningJobs, onDidChangeJobs, jobsReady });
     });
+    // Every request, and whatever decides by the active profile, waits until this window's profile is known.
+    connection.holdUntil(loaded);
     if (TEST_BUILD && testing) testing.profiles = loaded;
     register(
       lazyCommands(AUTH_COMMANDS, () => {

@@ -3,7 +3,7 @@
 // UserInterface seam. Only these commands change the active profile; nothing switches by itself.
 import * as vscode from 'vscode';
 import type { GatewayConnections } from '../../gateway/connections';
-import { isDefaultProfile, keySlot, type Profile } from '../../settings/profile';
+import { isDefaultProfile, type Profile } from '../../settings/profile';
 import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 import type { HandlersFor } from '../../ui/vscode/commands';
 import type { UserInterface } from '../../ui/vscode/userInterface';
@@ -11,6 +11,7 @@ import type { Memento } from '../../util/memento';
 import type { ApiKeyStore } from '../core/apiKeyStore';
 import { bindWorkspace, rememberChoice, workspaceBinding } from '../core/profileChoice';
 import type { ProfileStore } from '../core/profileStore';
+import { pendingJobsOf, removeProfile, safeOrigin } from '../core/profileRetire';
 import { exportProfiles, planImport, resolveImport } from '../core/profileTransfer';
 import type { PROFILE_COMMANDS } from './feature';
 
@@ -141,7 +142,8 @@ export class ProfileCommands {
 
   /**
    * Deletes a profile and its key, after asking (`{ confirm: false }` skips the question). The active profile is
-   * refused (switch first), and so is a profile whose video jobs still run: they are checked with its key.
+   * refused (switch first). A profile whose video jobs still run is retired instead: hidden at once, its key kept
+   * for those jobs, and removed with its key when they have finished (profileRetire.ts).
    */
   async delete(idOrName: unknown, options: { confirm?: boolean } | undefined): Promise<boolean> {
     const profile = idOrName === undefined ? await this.pickProfile('Delete which profile?', (p) => !isDefaultProfile(p)) : this.named(idOrName);
@@ -154,20 +156,18 @@ export class ProfileCommands {
     };
     if (isDefaultProfile(profile)) return fail('The Default profile is the one your settings describe and cannot be deleted. Rename it, or clear its key.');
     if (profile.id === this.deps.connection.active.id) return fail(`"${profile.name}" is the profile this window uses. Switch to another profile first, then delete it.`, 'Switch Profile…');
-    const slot = this.deps.connection.slotOf(profile.id);
-    const running = slot ? this.deps.runningJobs(slot) : 0;
-    if (running > 0) return fail(`"${profile.name}" has ${running} video job${running === 1 ? '' : 's'} still running, checked with its key. Delete the profile when they have finished.`);
+    const removal = { store: this.deps.profiles, keys: this.deps.keys, originOf: (id: string) => this.deps.connection.connectionFor(id)?.origin, slotOf: (id: string) => this.deps.connection.slotOf(id), runningJobs: (slot: string) => this.deps.runningJobs(slot) };
+    const running = pendingJobsOf(profile, removal);
     if (options?.confirm !== false) {
-      const remove = 'Delete Profile';
-      const choice = await this.deps.ui.ask('warning', `Delete the profile "${profile.name}" and its API key?`, 'Its chats, finished video jobs and media stay. The key is removed from this machine.', remove);
+      const remove = running > 0 ? 'Delete When Jobs Finish' : 'Delete Profile';
+      const detail = running > 0
+        ? `It has ${running} video job${running === 1 ? '' : 's'} still running, checked with its key. The profile disappears now; its key stays until ${running === 1 ? 'that job has' : 'those jobs have'} finished, and is then removed. Its chats and media stay.`
+        : 'Its chats, finished video jobs and media stay. The key is removed from this machine.';
+      const choice = await this.deps.ui.ask('warning', `Delete the profile "${profile.name}" and its API key?`, detail, remove);
       if (choice !== remove) return false;
     }
-    const result = await this.deps.profiles.delete(profile.id);
+    const result = running > 0 ? await this.deps.profiles.retire(profile.id) : await removeProfile(profile, removal);
     if (!result.ok) return fail(result.problem);
-    // Its key on the origin it used; a key saved for an earlier URL of this profile goes too.
-    const origin = this.deps.connection.connectionFor(profile.id)?.origin ?? (profile.baseUrl ? safeOrigin(profile.baseUrl) : undefined);
-    if (origin) await this.deps.keys.clear(keySlot(profile.id, origin));
-    for (const stored of this.deps.keys.storedOrigins()) if (stored.startsWith(`profile/${profile.id}/`)) await this.deps.keys.clear(stored);
     return true;
   }
 
@@ -245,14 +245,6 @@ function parseHeaders(text: string): Record<string, unknown> | undefined {
   try {
     const value = JSON.parse(text.trim() || '{}') as unknown;
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function safeOrigin(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
   } catch {
     return undefined;
   }

@@ -7,10 +7,20 @@ import type { GatewayConnections } from '../../gateway/connections';
 import type { Clock } from '../../util/clock';
 import { NodeFileSystem } from '../../util/storeFileSystem';
 import type { Logger } from '../../util/logger';
+import type { ApiKeyStore } from '../core/apiKeyStore';
 import { initialProfile } from '../core/profileChoice';
+import { finishRetired } from '../core/profileRetire';
 import { ProfileStore } from '../core/profileStore';
 
-export async function startProfiles(context: vscode.ExtensionContext, clock: Clock, connection: GatewayConnections, log: Logger): Promise<ProfileStore> {
+/** The video jobs, as the removal of a retired profile waits for them (the videos feature fills these). */
+export interface PendingJobs {
+  runningJobs(slot: string): number;
+  onDidChangeJobs(listener: () => void): { dispose(): void };
+  /** Settles once the saved jobs are read: before that, none looks pending and a key could go too early. */
+  jobsReady(): Promise<void>;
+}
+
+export async function startProfiles(context: vscode.ExtensionContext, clock: Clock, connection: GatewayConnections, log: Logger, keys: ApiKeyStore, jobs: PendingJobs): Promise<ProfileStore> {
   const store = new ProfileStore(new NodeFileSystem(context.globalStorageUri.fsPath), clock);
   context.subscriptions.push(
     store,
@@ -30,5 +40,22 @@ export async function startProfiles(context: vscode.ExtensionContext, clock: Clo
   const choice = initialProfile(context.workspaceState, context.globalState);
   if (choice.bound) connection.setWorkspaceBinding(choice.id);
   connection.switchTo(choice.id);
+  watchRetired(context, store, connection, keys, jobs, log);
   return store;
+}
+
+/** Removes each retired profile, with its key, once its last job has finished: now, and whenever jobs or the list change. */
+function watchRetired(context: vscode.ExtensionContext, store: ProfileStore, connection: GatewayConnections, keys: ApiKeyStore, jobs: PendingJobs, log: Logger): void {
+  const removal = { store, keys, originOf: (id: string) => connection.connectionFor(id)?.origin, slotOf: (id: string) => connection.slotOf(id), runningJobs: (slot: string) => jobs.runningJobs(slot) };
+  // One sweep at a time; the job store fires on every poll, and most sweeps find nothing retired.
+  let running: Promise<void> = Promise.resolve();
+  const sweep = () => {
+    if (!store.all.some((p) => p.retired)) return;
+    running = running.then(async () => {
+      await jobs.jobsReady();
+      for (const name of await finishRetired(removal)) log.info(`The profile "${name}" was deleted, with its key, now that its last video job has finished.`);
+    }).catch((error: unknown) => log.warn(`Could not finish deleting a profile: ${error instanceof Error ? error.message : String(error)}`));
+  };
+  context.subscriptions.push(store.onDidChange(sweep), jobs.onDidChangeJobs(sweep));
+  sweep();
 }

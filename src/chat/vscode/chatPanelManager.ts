@@ -35,7 +35,7 @@ export interface ChatPanelManagerOptions {
   extensionUri: vscode.Uri;
   /** Local folder for the session files (under the extension's globalStorageUri). */
   storageFolder: string;
-  connection: Pick<GatewayConnections, 'access' | 'active' | 'origin' | 'onDidChangeClient' | 'resultFetchOptions'>;
+  connection: Pick<GatewayConnections, 'access' | 'active' | 'origin' | 'onDidChangeClient' | 'resultFetchOptions' | 'ready' | 'profile' | 'profiles' | 'onDidChangeProfiles'>;
   /** The shared, cached model list (the same one List Models and VS Code's chat use). */
   models: ModelCatalogView;
   chatDefaults: () => ChatDefaults;
@@ -104,6 +104,8 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
 
   /** Opens a new chat; `model` (from List Models' "start a chat") overrides the default model, `settings` (a branch) all of them. */
   async newChat(options: { model?: string; settings?: ChatSettings } = {}): Promise<ChatPanel> {
+    // At startup, the window's profile (and so its default model) is known only once the list is read.
+    await this.options.connection.ready;
     const now = this.options.clock.now();
     const defaults = this.options.chatDefaults();
     const model = options.model?.trim() || defaults.model;

@@ -17,7 +17,7 @@ import type { CatalogSnapshot, ModelCatalog } from '../core/modelCatalog';
 export const LM_VENDOR = 'model-gateway';
 
 
-type Connection = Pick<GatewayConnections, 'access' | 'origin' | 'state' | 'onDidChangeState'>;
+type Connection = Pick<GatewayConnections, 'access' | 'origin' | 'state' | 'onDidChangeState'> & Partial<Pick<GatewayConnections, 'ready'>>;
 
 export class GatewayChatModelProvider implements vscode.LanguageModelChatProvider<LmChatInformation & vscode.LanguageModelChatInformation>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -55,6 +55,8 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
   }
 
   async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<LmChatInformation[]> {
+    // Asked at startup: the models are the chosen profile's (and the others'), never Default's by mistake.
+    await this.connection.ready;
     let snapshot: CatalogSnapshot | undefined;
     const known = this.catalog.known();
     if (known?.remembered && this.connection.state.kind === 'unknown') {

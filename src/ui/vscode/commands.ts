@@ -13,12 +13,13 @@ export type HandlersFor<Ids extends CommandIds> = { [Name in keyof Ids]: Command
  * Registers handlers by id. Each run is written to the log at debug level (how the end-to-end suite knows every
  * command was run).
  */
-export function registerCommands(context: vscode.ExtensionContext, handlers: CommandHandlers, log?: Pick<vscode.LogOutputChannel, 'debug'>): void {
+export function registerCommands(context: vscode.ExtensionContext, handlers: CommandHandlers, log?: Pick<vscode.LogOutputChannel, 'debug'>, ready?: () => Promise<void>): void {
   for (const [id, handler] of Object.entries(handlers)) {
     context.subscriptions.push(
       vscode.commands.registerCommand(id, (...args: unknown[]) => {
         log?.debug(`Command ${id}`);
-        return handler(...args);
+        // A command run at startup waits until this window's profile is known (see GatewayConnections.ready).
+        return ready ? ready().then(() => handler(...args)) : handler(...args);
       }),
     );
   }

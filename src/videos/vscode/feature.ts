@@ -48,7 +48,7 @@ export const videosFeature = defineFeature({
   name: 'videos',
   commands: VIDEO_COMMANDS,
   views: [VIDEO_JOBS_VIEW],
-  activate({ context, log, keys, connection, models, clock, settings, onDidChangeSettings, register, testing }: VideoNeeds): { chatPort(): ChatVideoPort; runningJobs(slot: string): number } {
+  activate({ context, log, keys, connection, models, clock, settings, onDidChangeSettings, register, testing }: VideoNeeds): { chatPort(): ChatVideoPort; runningJobs(slot: string): number; jobsReady(): Promise<void>; onDidChangeJobs(listener: () => void): vscode.Disposable } {
     const folder = (name: string) => vscode.Uri.joinPath(context.globalStorageUri, name).fsPath;
     // A round trip to the window: it hangs while a browser tab that was closed leaves this extension host running.
     const presence = new WindowPresence({ clock, ping: () => vscode.commands.executeCommand('setContext', 'modelGateway.windowAttached', true) });
@@ -128,6 +128,9 @@ export const videosFeature = defineFeature({
     return {
       /** Jobs still running in a lane (a profile's key slot): a profile with such jobs is not deleted (its key checks them). */
       runningJobs: (slot: string) => view.store.jobs(slot).filter(isPollable).length,
+      /** Settles once the jobs saved before activation are read: until then none looks pending. */
+      jobsReady: () => view.store.ready,
+      onDidChangeJobs: (listener: () => void) => view.store.onDidChange(() => listener()),
       chatPort: () =>
         videos.chatPort({
           store: () => view.store,

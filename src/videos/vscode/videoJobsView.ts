@@ -108,7 +108,8 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   private lanes(): Set<string> {
     const connections = this.deps.connection;
     // A profile without a URL has no slot: the undefined member matches no job.
-    return new Set(connections.profiles.map((p) => connections.slotOf(p.id)!));
+    // Retired profiles too: their jobs still run, and are shown until they finish.
+    return new Set(connections.allProfiles.map((p) => connections.slotOf(p.id)!));
   }
 
   /** Jobs are labelled with their profile's name when more than one profile's jobs are shown (worked out in update()). */

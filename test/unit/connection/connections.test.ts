@@ -88,4 +88,33 @@ describe('GatewayConnections (profiles)', () => {
     assert.equal(connections.active.id, 'default');
     connections.dispose();
   });
+
+  it('holds every request until the window\'s profile is known, so nothing is sent with Default\'s key by mistake', async () => {
+    const { made, connections } = await setUp();
+    let settle!: () => void;
+    connections.holdUntil(new Promise<void>((resolve) => (settle = resolve)));
+    const order: string[] = [];
+    const asked = connections.access().then((access) => order.push(access.ok ? String(access.profile) : 'none'));
+    await Promise.resolve();
+    connections.switchTo('Client');
+    order.push('switched');
+    settle();
+    await asked;
+    assert.deepEqual(order, ['switched', 'p-client'], 'the request waited for the choice, and went under it');
+    assert.deepEqual(made.map((c) => c.apiKey), ['sk-client'], 'no client was ever built with Default\'s key');
+    connections.dispose();
+  });
+
+  it("hides a retired profile from lists and switching, yet still polls its jobs with its key", async () => {
+    const { connections } = await setUp();
+    connections.setProfiles([defaultProfile(), { ...work, retired: true }, client]);
+    assert.deepEqual(connections.profiles.map((p) => p.id), ['default', 'p-client']);
+    assert.equal(connections.allProfiles.length, 3);
+    assert.equal(connections.profile('Work'), undefined, 'not by its name');
+    assert.equal(connections.profile('p-work')?.id, 'p-work', 'a chat or job naming its id still finds it');
+    assert.equal(connections.switchTo('p-work'), undefined);
+    const polled = await lazyApiFor(connections)(laneOf({ origin: 'https://a.example', profile: 'p-work' })).getVideo('j1');
+    assert.equal((polled as { status: string }).status, 'sk-work');
+    connections.dispose();
+  });
 });

@@ -1,0 +1,54 @@
+// Removing a profile, and the profiles deleted while their video jobs still ran. Such a profile is retired (hidden
+// from every list and picker at once) rather than removed, because its jobs are polled with its key: removing the
+// key would orphan them. Once none of its jobs is pending any more, any window removes the profile and its key.
+import { keySlot, type Profile } from '../../settings/profile';
+import type { ApiKeyStore } from './apiKeyStore';
+import type { ProfileResult, ProfileStore } from './profileStore';
+
+export interface ProfileRemoval {
+  store: Pick<ProfileStore, 'delete' | 'all'>;
+  keys: Pick<ApiKeyStore, 'clear' | 'storedOrigins'>;
+  /** The origin a profile reaches now (undefined: none). */
+  originOf(profileId: string): string | undefined;
+  /** The key slot a profile's jobs are polled under (undefined: none). */
+  slotOf(profileId: string): string | undefined;
+  /** Video jobs in a slot that are still pending (queued or in progress). */
+  runningJobs(slot: string): number;
+}
+
+/** Removes a profile from the list and its keys from SecretStorage: on its origin now and any earlier one. */
+export async function removeProfile(profile: Profile, deps: Omit<ProfileRemoval, 'slotOf' | 'runningJobs'>): Promise<ProfileResult> {
+  const origin = deps.originOf(profile.id) ?? safeOrigin(profile.baseUrl);
+  const result = await deps.store.delete(profile.id);
+  if (!result.ok) return result;
+  if (origin) await deps.keys.clear(keySlot(profile.id, origin));
+  for (const stored of deps.keys.storedOrigins()) if (stored.startsWith(`profile/${profile.id}/`)) await deps.keys.clear(stored);
+  return result;
+}
+
+/** The pending jobs that keep a profile's key needed. */
+export function pendingJobsOf(profile: Profile, deps: Pick<ProfileRemoval, 'slotOf' | 'runningJobs'>): number {
+  const slot = deps.slotOf(profile.id);
+  return slot ? deps.runningJobs(slot) : 0;
+}
+
+/**
+ * Removes each retired profile none of whose jobs is pending any more; returns their names. Run when the list or the
+ * jobs change. Two windows may both try: the second finds the profile gone, which is no failure.
+ */
+export async function finishRetired(deps: ProfileRemoval): Promise<string[]> {
+  const done: string[] = [];
+  for (const profile of deps.store.all.filter((p) => p.retired)) {
+    if (pendingJobsOf(profile, deps) > 0) continue;
+    if ((await removeProfile(profile, deps)).ok) done.push(profile.name);
+  }
+  return done;
+}
+
+export function safeOrigin(url: string): string | undefined {
+  try {
+    return url ? new URL(url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
