@@ -145,7 +145,9 @@ export type HostMessage =
   /** The comparison in progress (whole, a few times a second), or null when there is none. */
   | { type: 'compare'; compare: CompareState | null }
   /** The workspace's instruction files (the chip) and prompt files (slash commands), whenever they change. */
-  | { type: 'instructions'; instructions: InstructionsState };
+  | { type: 'instructions'; instructions: InstructionsState }
+  /** The name of the profile the chat runs under, for its header; '' hides it (one profile, nothing to tell apart). */
+  | { type: 'profile'; name: string };
 
 export type CodeActionKind = 'copy' | 'insert' | 'new-file';
 /** What a media turn offers: make it again, save the kept file to the workspace, show its video job, check its link again. */
@@ -168,6 +170,8 @@ export type WebviewMessage =
   | { type: 'exportSession' }
   | { type: 'refreshModels' }
   | { type: 'newChat' }
+  /** The header's profile button: the host asks which profile this chat should run under. */
+  | { type: 'changeProfile' }
   | { type: 'resync' }
   /** Speaks an assistant reply (the reply's "Read aloud"). */
   | { type: 'readAloud'; turnId: string }
@@ -245,6 +249,7 @@ const WEBVIEW_SHAPES: Record<WebviewMessage['type'], Shape> = {
   exportSession: none,
   refreshModels: none,
   newChat: none,
+  changeProfile: none,
   resync: none,
   readAloud: { turnId: exactly(isId) },
   mediaAction: { turnId: exactly(isId), action: exactly((v): v is MediaActionKind => typeof v === 'string' && MEDIA_ACTIONS.includes(v)) },
@@ -404,6 +409,7 @@ const HOST_SHAPES: Record<HostMessage['type'], Shape> = {
   context: { context: cleanContextState },
   compare: { compare: cleanCompareState },
   instructions: { instructions: cleanInstructionsState },
+  profile: { name: text(100) },
 };
 
 export function parseHostMessage(raw: unknown): Parsed<HostMessage> {

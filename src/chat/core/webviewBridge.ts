@@ -11,6 +11,7 @@ import type { ChatContext } from './chatContext';
 import type { ChatCompare } from './chatCompare';
 import { RESEND_WITHOUT_IMAGES } from './imageRejection';
 import type { AssistantTurn, ChatSession, MediaTurn, Turn, TurnError } from '../../chatProtocol/session';
+import { keepingProfile } from './chatProfile';
 import type { WireMediaTurn } from '../../chatProtocol/mediaTurn';
 import { sameData } from '../../chatProtocol/validate';
 import { chipOf } from '../../chatProtocol/attachments';
@@ -31,6 +32,8 @@ export interface ChatWorkbench {
   exportSession(session: Readonly<ChatSession>): Promise<void>;
   newChat(): Promise<void>;
   refreshModels(): Promise<void>;
+  /** Change Chat Profile… for this chat. */
+  changeProfile(): Promise<void>;
 }
 
 
@@ -171,6 +174,10 @@ export class ChatWebviewBridge implements Disposable {
     this.send({ type: 'instructions', instructions });
   }
 
+  postProfile(name: string): void {
+    this.send({ type: 'profile', name });
+  }
+
   /** Puts text in the chat input (appended to what is there), now or as soon as the webview is ready. */
   postDraft(text: string): void {
     if (this.live) this.send({ type: 'draft', text });
@@ -248,8 +255,7 @@ export class ChatWebviewBridge implements Disposable {
         if (this.context && !(await this.context.resolveOverflow(message.choice, message.text)) && message.choice === 'newest' && message.text.trim() !== '') this.send({ type: 'draft', text: message.text });
         return;
       case 'updateSettings':
-        await controller.updateSettings(message.settings);
-        return;
+        return controller.updateSettings(keepingProfile(message.settings, controller.session.settings));
       case 'copyTurn':
         return this.copyTurn(message.turnId);
       case 'codeAction':
@@ -268,6 +274,8 @@ export class ChatWebviewBridge implements Disposable {
         return this.workbench.refreshModels();
       case 'newChat':
         return this.workbench.newChat();
+      case 'changeProfile':
+        return this.workbench.changeProfile();
       case 'readAloud':
         return this.hub?.readAloud(message.turnId);
       case 'mediaAction':

@@ -49,6 +49,7 @@ export function createChatFeature(deps: ChatFeatureDeps): ChatFeature {
       askAboutSelection: async () => void (await chat.askAboutSelection()),
       exportChat: async (target?: unknown) => void (await chat.exporter.exportChat(chat.activePanel, target)),
       compareModels: (options?: unknown) => compareModels(chat, options),
+      changeChatProfile: (profile?: unknown, sessionId?: unknown) => chat.changeProfile(profile, sessionId),
     }),
     dispose: () => {
       actions.dispose();

@@ -30,6 +30,8 @@ import { ChatEditors } from './chatEditors';
 import { ChatExporter } from './chatExport';
 import { applyCodeBlock, defaultApplyDeps, type ApplyDeps } from './applyCode';
 import { PanelInstructions } from './instructionFiles';
+import { changeChatProfile, chatProfileName } from './chatProfile';
+import { vscodeUserInterface } from '../../ui/vscode/userInterface';
 
 export interface ChatPanelManagerOptions {
   extensionUri: vscode.Uri;
@@ -81,6 +83,8 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
         for (const panel of this.panels) panel.bridge.postModels(state);
         if (!state.loading) void this.adoptDefaultModel();
       }),
+      // A profile renamed, added or deleted (here or in another window): every chat's header follows.
+      this.options.connection.onDidChangeProfiles(() => this.openPanels.forEach((panel) => this.showProfile(panel))),
       // The gateway or key changed: open chats list the new gateway's models.
       this.models.onDidDrop(() => {
         if (this.panels.size > 0) void this.refreshModels();
@@ -268,6 +272,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       if (this.lastActive === panel) this.lastActive = [...this.panels].at(-1);
     });
     bridge.onDidLoad(() => {
+      this.showProfile(panel);
       void instructions.refresh();
       // The catalog is shared: another chat or feature may have loaded the list already.
       if (this.models.known) void this.adoptDefaultModel();
@@ -286,7 +291,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
 
   /** Branch with a Summary: how the summary is asked for and where the new chat opens. */
   private readonly summaryDeps = {
-    gateway: () => this.options.connection.access(),
+    gateway: (profile: string | undefined) => this.options.connection.access(profile ?? 'default'),
     defaultModel: () => this.defaultModel(),
     windowFor: (model: string) => this.contextWindow(model).tokens,
     openChat: async (settings: ChatSettings, draft: string) => {
@@ -330,7 +335,21 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       refreshModels: async () => {
         await this.refreshModels({ force: true });
       },
+      changeProfile: async () => {
+        await this.changeProfile(undefined, undefined);
+      },
     };
+  }
+
+  /** Change Chat Profile…: one chat (the session's, else the focused one) to another profile; see chatProfile.ts. */
+  changeProfile(idOrName: unknown, sessionId: unknown): Promise<string | undefined> {
+    const panelFor = (id: string | undefined) => (id ? this.openPanels.find((p) => p.sessionId === id) : this.activePanel);
+    return changeChatProfile({ connection: this.options.connection, ui: vscodeUserInterface, panelFor, show: (panel) => this.showProfile(panel) }, idOrName, sessionId);
+  }
+
+  /** Names the chat's profile in its header. */
+  private showProfile(panel: ChatPanel): void {
+    panel.bridge.postProfile(chatProfileName(this.options.connection, panel.controller.session.settings));
   }
 
   dispose(): void {

@@ -8,7 +8,8 @@ import { vscodeUserInterface, type UserInterface } from '../../ui/vscode/userInt
 import { summaryDraft, summaryRequest } from '../core/historySummary';
 
 export interface SummaryBranchDeps {
-  gateway(): Promise<GatewayAccess>;
+  /** The gateway of a profile (the chat's own: the summary goes with its key); undefined: Default. */
+  gateway(profile: string | undefined): Promise<GatewayAccess>;
   defaultModel(): Promise<string | undefined>;
   windowFor(model: string): number;
   /** Opens a new chat with these settings and `draft` in its input. */
@@ -27,7 +28,7 @@ export async function branchFromSummary(session: Readonly<ChatSession>, pending:
     const summary = await ui.withProgress(
       `Summarizing “${session.title}” for a new chat…`,
       async (_report, signal) => {
-        const access = await deps.gateway();
+        const access = await deps.gateway(session.settings.profile);
         if (!access.ok) throw Object.assign(new Error(accessAdvice(access).message), { advice: accessAdvice(access) });
         origin = access.origin;
         return (await access.api.chat(asked.request, { signal, surface: 'summary' })).content ?? '';

@@ -16,6 +16,7 @@ import { OlderTurns } from './olderTurns';
 import { parseSlash, SLASH_COMMANDS } from '../../chatProtocol/slash';
 import { expandPrompt, type PromptCommand } from '../../chatProtocol/instructions';
 import { InstructionsChip } from './instructionsChip';
+import { ProfileChip } from './profileChip';
 
 export interface HostChannel {
   post(message: WebviewMessage): void;
@@ -53,6 +54,7 @@ export class ChatApp {
   private readonly settingsToggle: HTMLButtonElement;
   private readonly context: TurnContext;
   private readonly instructionsChip: InstructionsChip;
+  private readonly profileChip: ProfileChip;
   private prompts: readonly PromptCommand[] = [];
   private readonly protocolError = new ProtocolErrorBanner(() => this.host.post({ type: 'resync' }));
 
@@ -111,6 +113,7 @@ export class ChatApp {
       if (this.composer.textArea.value.trim() === '') this.composer.appendDraft(question);
     });
     this.contextBar.acceptDrops(this.composer.root);
+    this.profileChip = new ProfileChip((m) => host.post(m));
     this.settingsToggle = iconButton('settings-gear', 'Chat settings', () => this.toggleSettings());
     this.settingsToggle.setAttribute('aria-expanded', 'false');
     this.settingsToggle.setAttribute('aria-controls', 'session-settings');
@@ -120,6 +123,7 @@ export class ChatApp {
       this.settings.modelPicker,
       this.settingsToggle,
       el('span', { class: 'spacer' }),
+      this.profileChip.root,
       this.sessionUsage,
       iconButton('split-horizontal', 'Compare models: ask 2 or 3 models the question in the input', () => this.startCompare()),
       iconButton('export', 'Export chat to Markdown', () => host.post({ type: 'exportSession' })),
@@ -216,6 +220,8 @@ export class ChatApp {
         this.prompts = message.instructions.prompts;
         this.composer.setPrompts(this.prompts);
         return this.instructionsChip.update(message.instructions);
+      case 'profile':
+        return this.profileChip.set(message.name);
     }
   }
 

@@ -35,6 +35,9 @@ class RecordingWorkbench implements ChatWorkbench {
   async refreshModels() {
     this.calls.push(['refreshModels']);
   }
+  async changeProfile() {
+    this.calls.push(['changeProfile']);
+  }
   applyResult: Omit<CodeApply, 'at'> | undefined;
   async applyCode(request: ApplyRequest) {
     this.calls.push(['applyCode', request]);
@@ -301,5 +304,18 @@ describe('ChatWebviewBridge', () => {
     const { bridge, warnings } = setup();
     await bridge.handle({ type: 'refused', reason: 'init: bad models' });
     assert.match(warnings[0], /refused a message from VS Code \(init: bad models\)/);
+  });
+
+  it("never lets the page change the chat's profile: only the header's button, which asks the host", async () => {
+    const { h, bridge, posted, workbench } = setup();
+    await h.controller.updateSettings({ ...h.session.settings, profile: 'p-work' });
+    await bridge.handle({ type: 'ready' });
+    await bridge.handle({ type: 'updateSettings', settings: { ...h.session.settings, jsonMode: true, profile: 'p-other' } });
+    assert.equal(h.controller.session.settings.profile, 'p-work');
+    assert.equal(h.controller.session.settings.jsonMode, true, 'the rest of the settings are taken');
+    await bridge.handle({ type: 'changeProfile' });
+    assert.deepEqual(workbench.calls, [['changeProfile']]);
+    bridge.postProfile('Work');
+    assert.deepEqual(posted.at(-1), { type: 'profile', name: 'Work' });
   });
 });
