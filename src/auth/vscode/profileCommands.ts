@@ -3,7 +3,7 @@
 // UserInterface seam. Only these commands change the active profile; nothing switches by itself.
 import * as vscode from 'vscode';
 import type { GatewayConnections } from '../../gateway/connections';
-import { isDefaultProfile, type Profile } from '../../settings/profile';
+import { isDefaultProfile, type ModelKind, type Profile } from '../../settings/profile';
 import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 import type { HandlersFor } from '../../ui/vscode/commands';
 import type { UserInterface } from '../../ui/vscode/userInterface';
@@ -49,6 +49,7 @@ export class ProfileCommands {
       { id: 'switch', label: '$(arrow-swap) Switch Profile…', description: `now: ${active.name}` },
       { id: 'create', label: '$(add) Create Profile…' },
       { id: 'edit', label: `$(edit) Edit "${active.name}"…` },
+      { id: 'models', label: `$(symbol-class) Default Models of "${active.name}"…`, description: modelSummary(active) },
       { id: 'rename', label: `$(tag) Rename "${active.name}"…` },
       { id: 'duplicate', label: `$(copy) Duplicate "${active.name}"` },
       { id: 'delete', label: '$(trash) Delete Profile…' },
@@ -60,6 +61,7 @@ export class ProfileCommands {
     if (picked === 'switch') await this.switchProfile(undefined);
     else if (picked === 'create') await this.create(undefined);
     else if (picked === 'edit') await this.edit(active.id);
+    else if (picked === 'models') await this.editModels(active.id);
     else if (picked === 'rename') await this.rename(active.id, undefined);
     else if (picked === 'duplicate') await this.duplicate(active.id);
     else if (picked === 'delete') await this.delete(undefined, undefined);
@@ -116,6 +118,34 @@ export class ProfileCommands {
     const result = await this.deps.profiles.edit(profile.id, { ...profile, baseUrl, headers: parseHeaders(headersText) });
     if (!result.ok) void this.deps.ui.notify('error', result.problem);
     return result.ok;
+  }
+
+  /**
+   * The profile's default model per kind (chat, image, video, speech): a new chat, Generate Image, Generate Video and
+   * Synthesize Speech under this profile start with them. Empty: the user settings' default. Asks kind by kind.
+   */
+  async editModels(idOrName: unknown): Promise<boolean> {
+    let profile = idOrName === undefined ? await this.pickProfile('Default models of which profile?') : this.named(idOrName);
+    let changed = false;
+    while (profile) {
+      const current = profile;
+      const items = MODEL_KINDS.map(([kind, label]) => ({ id: kind, label, description: current.models[kind] ?? '(the settings\' default)' }));
+      const kind = (await this.deps.ui.pickItem(items, { title: `Default models of "${current.name}"`, placeHolder: 'Choose a kind to set its model; Escape when done' })) as ModelKind | undefined;
+      if (!kind) break;
+      const label = MODEL_KINDS.find(([k]) => k === kind)![1];
+      const model = await this.deps.ui.input({ title: `${label} model of "${current.name}"`, prompt: 'A model id the gateway lists (List Models shows them). Leave empty to use the user settings\' default.', value: current.models[kind] ?? '' });
+      if (model === undefined) continue;
+      const models: Partial<Record<ModelKind, string>> = { ...current.models, [kind]: model.trim() };
+      if (!model.trim()) delete models[kind];
+      const result = await this.deps.profiles.edit(current.id, { ...current, models });
+      if (!result.ok) {
+        void this.deps.ui.notify('error', result.problem);
+        return changed;
+      }
+      changed = true;
+      profile = result.profile;
+    }
+    return changed;
   }
 
   async rename(idOrName: unknown, newName: unknown): Promise<boolean> {
@@ -239,6 +269,14 @@ export class ProfileCommands {
     const clash = this.deps.profiles.profiles.find((p) => p.id !== id && p.name.toLowerCase() === name.toLowerCase());
     return clash ? `A profile named "${clash.name}" exists already.` : undefined;
   }
+}
+
+const MODEL_KINDS: ReadonlyArray<[ModelKind, string]> = [['chat', 'Chat'], ['image', 'Image'], ['video', 'Video'], ['speech', 'Speech']];
+
+/** "chat: m-1 · image: img-2", or nothing when the profile sets none. */
+function modelSummary(profile: Profile): string | undefined {
+  const set = MODEL_KINDS.filter(([kind]) => profile.models[kind]).map(([kind]) => `${kind}: ${profile.models[kind]}`);
+  return set.length > 0 ? set.join(' · ') : undefined;
 }
 
 function parseHeaders(text: string): Record<string, unknown> | undefined {

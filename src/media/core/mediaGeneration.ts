@@ -35,7 +35,8 @@ export class MediaError extends Error {
 export interface MediaCoreDeps {
   connection: {
     readonly origin: string | undefined;
-    access(): Promise<GatewayAccess>;
+    /** A profile's gateway (by id or name); the active profile's without one. */
+    access(profile?: string): Promise<GatewayAccess>;
     resultFetchOptions(): Promise<Pick<OpenResultOptions, 'proxy' | 'credentials'>>;
   };
   models: { load(): Promise<CatalogSnapshot | undefined> };
@@ -47,6 +48,8 @@ export interface MediaCallOptions {
   signal?: AbortSignal;
   /** Who asks (the usage ledger's surface): the chat's /image and /speak say so; the commands are the default. */
   surface?: RequestSurface;
+  /** The profile to ask under (the chat's own for /image and /speak); the active one without. */
+  profile?: string;
 }
 
 export interface ImageOutcome {
@@ -58,7 +61,7 @@ export interface ImageOutcome {
 /** Generates images, keeps every one that really is an image in the history, and resolves with the new entry. */
 export async function generateImages(deps: MediaCoreDeps, ask: ImageAsk, options: MediaCallOptions = {}): Promise<ImageOutcome> {
   const defaults = deps.settings();
-  const { api, origin, profile } = await gatewayAccess(deps);
+  const { api, origin, profile } = await gatewayAccess(deps, options.profile);
   const model = await resolveModel(deps, ask.model, defaults.imageModel, 'image');
   const request = buildImageRequest(ask, model, defaults);
   await checkWritable(deps.history);
@@ -92,7 +95,7 @@ export async function generateImages(deps: MediaCoreDeps, ask: ImageAsk, options
 /** Speaks the text and keeps the audio in the history; resolves with the new entry. */
 export async function synthesizeSpeech(deps: MediaCoreDeps, ask: SpeechAsk, options: MediaCallOptions = {}): Promise<MediaEntry> {
   const defaults = deps.settings();
-  const { api, origin, profile } = await gatewayAccess(deps);
+  const { api, origin, profile } = await gatewayAccess(deps, options.profile);
   const model = await resolveModel(deps, ask.model, defaults.speechModel, 'speech');
   const request = buildSpeechRequest(ask, model, defaults);
   await checkWritable(deps.history);
@@ -132,8 +135,8 @@ function profileOf(profile: string | undefined): { profile?: string } {
   return profile && profile !== 'default' ? { profile } : {};
 }
 
-async function gatewayAccess(deps: MediaCoreDeps): Promise<Extract<GatewayAccess, { ok: true }>> {
-  const access = await deps.connection.access();
+async function gatewayAccess(deps: MediaCoreDeps, profile?: string): Promise<Extract<GatewayAccess, { ok: true }>> {
+  const access = await deps.connection.access(profile);
   if (!access.ok) throw new MediaError('missing_access', accessAdvice(access).message, accessAdvice(access));
   return access;
 }

@@ -13,7 +13,8 @@ export interface ChatVideoDeps {
   /** The job store. */
   store(): JobStore;
   origin(): string | undefined;
-  access(): Promise<{ ok: true } | MissingAccess>;
+  /** A profile's gateway (the chat's own); the active profile's without one. */
+  access(profile?: string): Promise<{ ok: true; origin: string; profile?: string } | MissingAccess>;
   settings(): VideoDefaults;
   reveal(key: string): Promise<void>;
   /** Fires with changed job keys (and those whose result was kept), whichever store is current. */
@@ -44,14 +45,14 @@ export function chatJobState(record: VideoJobRecord): ChatVideoJobState {
 
 export function chatVideoPort(deps: ChatVideoDeps) {
   return {
-    submit: async (ask: { prompt: string; model?: string }) => {
-      const access = await deps.access();
-      const origin = deps.origin();
-      if (!access.ok || !origin) throw new Error(access.ok ? 'Set the gateway URL first.' : accessAdvice(access).message);
+    submit: async (ask: { prompt: string; model?: string; profile?: string }) => {
+      const access = await deps.access(ask.profile);
+      if (!access.ok) throw new Error(accessAdvice(access).message);
+      const origin = access.origin;
       const settings = deps.settings();
       try {
         const request = buildVideoRequest(answersFromArgument({ prompt: ask.prompt, ...(ask.model && { model: ask.model }) }, settings), settings);
-        return chatJobState(await deps.store().submit(origin, request));
+        return chatJobState(await deps.store().submit(origin, request, access.profile));
       } catch (error) {
         throw new Error(adviceFor(error, { origin, model: ask.model }).message, { cause: error });
       }

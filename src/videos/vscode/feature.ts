@@ -135,7 +135,7 @@ export const videosFeature = defineFeature({
         videos.chatPort({
           store: () => view.store,
           origin: () => connection.origin,
-          access: () => connection.access(),
+          access: (profile?: string) => connection.access(profile),
           settings: () => settings().video,
           reveal: async (key) => {
             await vscode.commands.executeCommand(`${VIDEO_JOBS_VIEW}.focus`);

@@ -15,8 +15,11 @@ export async function generateVideo(ctx: VideoCommandContext, argument?: unknown
   if (typeof argument === 'object' && argument !== null && 'prompt' in argument) {
     // A script may name the profile to submit under (`profile`: id or name); the active profile otherwise.
     const profile = 'profile' in argument && typeof argument.profile === 'string' ? argument.profile : undefined;
-    if (profile !== undefined && !ctx.connection.profile(profile)) throw new Error(`There is no profile "${profile}".`);
-    return submit(ctx, answersFromArgument(argument, ctx.settings()), false, profile);
+    const named = profile === undefined ? undefined : ctx.connection.profile(profile);
+    if (profile !== undefined && !named) throw new Error(`There is no profile "${profile}".`);
+    // The named profile's default video model, not the active profile's.
+    const defaults = named?.models.video ? { ...ctx.settings(), model: named.models.video } : ctx.settings();
+    return submit(ctx, answersFromArgument(argument, defaults), false, profile, defaults);
   }
   if (!(await ensureAccess(ctx, true))) return undefined;
   const answers = await askAnswers(ctx);
@@ -32,13 +35,13 @@ async function ensureAccess(ctx: VideoCommandContext, interactive: boolean, prof
   return undefined;
 }
 
-async function submit(ctx: VideoCommandContext, answers: VideoAnswers, interactive: boolean, profile?: string): Promise<VideoJobRecord | undefined> {
+async function submit(ctx: VideoCommandContext, answers: VideoAnswers, interactive: boolean, profile?: string, defaults = ctx.settings()): Promise<VideoJobRecord | undefined> {
   const access = await ensureAccess(ctx, interactive, profile);
   if (!access) return undefined;
   const origin = access.origin;
   let request;
   try {
-    request = buildVideoRequest(answers, ctx.settings());
+    request = buildVideoRequest(answers, defaults);
   } catch (error) {
     if (!interactive || !(error instanceof VideoRequestError)) throw error;
     void ctx.ui.notify('error', error.message);

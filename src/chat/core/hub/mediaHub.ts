@@ -147,9 +147,11 @@ export class ChatMediaHub implements Disposable {
   private async produce(turn: MediaTurn, signal: AbortSignal): Promise<MediaTurn> {
     const { media, videos } = this.deps.ports;
     const model = turn.model || undefined;
-    if (turn.kind === 'image') return kept(turn, await media.generateImage({ prompt: turn.prompt, model }, signal));
-    if (turn.kind === 'speech') return kept(turn, await media.synthesizeSpeech({ text: turn.prompt, model }, signal));
-    return fromJob(turn, await videos.submit({ prompt: turn.prompt, model }));
+    // The chat's own profile: its media go with its key, whichever profile the window uses now.
+    const profile = this.deps.controller.session.settings.profile ?? 'default';
+    if (turn.kind === 'image') return kept(turn, await media.generateImage({ prompt: turn.prompt, model, profile }, signal));
+    if (turn.kind === 'speech') return kept(turn, await media.synthesizeSpeech({ text: turn.prompt, model, profile }, signal));
+    return fromJob(turn, await videos.submit({ prompt: turn.prompt, model, profile }));
   }
 
   /** Brings the video turns whose jobs changed (all pending ones when `keys` is undefined) up to date. */

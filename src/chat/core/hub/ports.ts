@@ -22,8 +22,9 @@ export interface KeptFile {
 export interface ChatMediaPort {
   /** The folder the kept files are in: the chat's webview may load from it. */
   readonly filesFolder: string;
-  generateImage(ask: { prompt: string; model?: string }, signal: AbortSignal): Promise<KeptMedia>;
-  synthesizeSpeech(ask: { text: string; model?: string }, signal: AbortSignal): Promise<KeptMedia>;
+  /** `profile`: the chat's own (its key and gateway), whichever profile the window uses. */
+  generateImage(ask: { prompt: string; model?: string; profile?: string }, signal: AbortSignal): Promise<KeptMedia>;
+  synthesizeSpeech(ask: { text: string; model?: string; profile?: string }, signal: AbortSignal): Promise<KeptMedia>;
   /** The kept file, or undefined when its entry was removed or pruned. */
   keptFile(entryId: string, fileName: string): KeptFile | undefined;
   /** Save to Workspace, with the media feature's rules (inside the workspace, allowlisted extension, never overwrite without asking). */
@@ -44,7 +45,7 @@ export interface ChatVideoJob {
 
 /** Video jobs: the same jobs, store and poller as the Video Jobs view. */
 export interface ChatVideoPort {
-  submit(ask: { prompt: string; model?: string }): Promise<ChatVideoJob>;
+  submit(ask: { prompt: string; model?: string; profile?: string }): Promise<ChatVideoJob>;
   job(key: string): ChatVideoJob | undefined;
   /** Fires with the keys of jobs that changed. */
   onDidChange(listener: (keys: readonly string[]) => void): Disposable;
