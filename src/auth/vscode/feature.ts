@@ -48,7 +48,10 @@ export const authFeature = defineFeature({
     });
     // Every request, and whatever decides by the active profile, waits until this window's profile is known.
     connection.holdUntil(loaded);
-    if (TEST_BUILD && testing) testing.profiles = loaded;
+    if (TEST_BUILD && testing) {
+      testing.profiles = loaded;
+      testing.keys = keys;
+    }
     register(
       lazyCommands(AUTH_COMMANDS, () => {
         // eslint-disable-next-line @typescript-eslint/no-require-imports

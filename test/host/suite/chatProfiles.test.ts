@@ -1,0 +1,125 @@
+// Profiles in the chat, and a profile deleted while its video job runs (issue 23), in the real VS Code. Two gateways
+// and three profiles, two of them with different keys on one origin (profiles.test.ts covers the API, the model list,
+// VS Code's chat and a job polled after a switch): here a chat keeps the profile it started with, whichever profile
+// the window switches to; its header names it; only Change Chat Profile… moves it, and its /image and replies go with
+// its own key. A profile deleted while its job runs is hidden at once, the job is still polled with its key, and the
+// key goes when the job has finished.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ApiKeyStore } from '../../../src/auth/core/apiKeyStore';
+import type { ProfileStore } from '../../../src/auth/core/profileStore';
+import type { ChatPanel } from '../../../src/chat/vscode/chatPanel';
+import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
+import type { HostMessage } from '../../../src/chatProtocol/messages';
+import type { ModelGatewayApi } from '../../../src/extension';
+import type { MediaFeature } from '../../../src/media/vscode/mediaFeature';
+import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
+import type { JobStore } from '../../../src/videos/core/jobStore';
+import { startSimulator, type Simulator } from '../../simulator';
+import { config, connectTo, disconnect, extensionApi, until } from '../helpers';
+
+const tail = (key: string) => key.slice(-4);
+/** The key tails each gateway saw on a path, in order. */
+const keysOn = (sim: Simulator, path: string) => sim.log.filter((e) => e.path === path).map((e) => e.authorization?.slice(-4));
+
+describe('Profiles in the chat, and deleting a profile whose job still runs (issue 23)', function () {
+  this.timeout(90_000);
+  let a: Simulator;
+  let b: Simulator;
+  let api: ModelGatewayApi;
+  let profiles: ProfileStore;
+  let manager: ChatPanelManager;
+  const created: string[] = [];
+
+  const reply = async (panel: ChatPanel, text: string) => {
+    const before = panel.controller.session.turns.length;
+    await panel.handleMessage({ type: 'send', text });
+    await until(() => panel.controller.session.turns.length >= before + 2 && !panel.controller.busy, 'the reply to finish', 20_000);
+  };
+
+  before(async () => {
+    a = await startSimulator();
+    b = await startSimulator({ video: { queuedMs: 500, inProgressMs: 500 } });
+    api = await extensionApi();
+    profiles = await (api.testing.profiles as Promise<ProfileStore>);
+    manager = (api.testing.chat as { manager: ChatPanelManager }).manager;
+    await config().update('video.pollMinSeconds', 1, vscode.ConfigurationTarget.Global);
+    await config().update('video.pollMaxSeconds', 1, vscode.ConfigurationTarget.Global);
+    await connectTo(api, a);
+    for (const [name, sim, key] of [['Work', a, a.keys.restricted], ['Client', b, b.apiKey]] as const) {
+      const id = (await vscode.commands.executeCommand('modelGateway.profiles.create', { name, baseUrl: sim.baseUrl, models: { chat: 'model-k3' } })) as string;
+      created.push(id);
+      await until(() => api.connections.profile(id), `the connections to see ${name}`);
+      assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', key, id), true);
+    }
+    await (api.testing.media as MediaFeature).history.ready;
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('modelGateway.profiles.switch', 'default');
+    for (const id of created) if (profiles.get(id)) await vscode.commands.executeCommand('modelGateway.profiles.delete', id, { confirm: false });
+    await config().update('video.pollMinSeconds', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('video.pollMaxSeconds', undefined, vscode.ConfigurationTarget.Global);
+    await disconnect();
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('keeps the profile a chat started with after a switch, names it in the header, and moves it only by Change Chat Profile…', async () => {
+    const [work, client] = created;
+    await vscode.commands.executeCommand('modelGateway.profiles.switch', 'Work');
+    await vscode.commands.executeCommand('modelGateway.newChat');
+    const panel = manager.activePanel!;
+    const posted: HostMessage[] = [];
+    panel.onDidPost((m) => posted.push(m));
+    await until(() => posted.some((m) => m.type === 'profile' && m.name === 'Work'), 'the header to name the Work profile', 20_000);
+    assert.equal(panel.controller.session.settings.profile, work);
+
+    // The window switches: the chat does not.
+    await vscode.commands.executeCommand('modelGateway.profiles.switch', 'Default');
+    a.clearLog();
+    b.clearLog();
+    await reply(panel, '[echo] under Work');
+    await panel.handleMessage({ type: 'send', text: '/image a red kite' });
+    await until(() => panel.controller.session.turns.some((t) => t.role === 'media' && t.state !== 'pending'), 'the image to finish', 20_000);
+    assert.deepEqual(keysOn(a, '/v1/chat/completions'), [tail(a.keys.restricted)], "the reply went with the Work profile's key");
+    assert.deepEqual(keysOn(a, '/v1/images/generations'), [tail(a.keys.restricted)], "so did the chat's /image");
+    assert.equal(b.log.length, 0);
+
+    // The page cannot move the chat to another key; the command can, and the window's profile stays as it was.
+    await panel.handleMessage({ type: 'updateSettings', settings: { ...panel.controller.session.settings, profile: client } });
+    assert.equal(panel.controller.session.settings.profile, work);
+    assert.equal(await vscode.commands.executeCommand('modelGateway.changeChatProfile', 'Client', panel.sessionId), client);
+    await until(() => posted.some((m) => m.type === 'profile' && m.name === 'Client'), 'the header to name the Client profile');
+    assert.equal(api.connections.active.id, 'default', 'changing a chat\'s profile switches nothing else');
+    a.clearLog();
+    await reply(panel, '[echo] under Client');
+    assert.deepEqual(keysOn(b, '/v1/chat/completions'), [tail(b.apiKey)]);
+    assert.equal(keysOn(a, '/v1/chat/completions').length, 0, 'nothing more reached the other gateway');
+    const saved = await manager.store.load(panel.sessionId);
+    assert.equal(saved?.settings.profile, client, 'the chat is saved with its new profile');
+  });
+
+  it('deletes a profile whose job still runs by hiding it, polls the job with its key until it ends, then removes the key', async () => {
+    const client = created[1];
+    const store = (api.testing.videos as { feature: { store: JobStore } }).feature.store;
+    const keys = api.testing.keys as ApiKeyStore;
+    const slot = api.connections.slotOf(client)!;
+    store.setFocused(true);
+    b.holdVideos();
+    const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: 'A harbour at night', profile: 'Client' })) as VideoJobRecord;
+    assert.equal(record.profile, client);
+    assert.equal(await vscode.commands.executeCommand('modelGateway.profiles.delete', 'Client', { confirm: false }), true);
+    await until(() => !api.connections.profiles.some((p) => p.id === client), 'the profile to be hidden');
+    assert.equal(profiles.get('Client'), undefined, 'no longer offered by name');
+    assert.equal(await keys.get(slot), b.apiKey, 'its key stays while its job runs');
+    b.clearLog();
+    b.releaseHeldVideos();
+    await until(() => store.get(record.key)?.status === 'completed', 'the job to complete after the delete', 30_000);
+    const polls = b.log.filter((e) => e.method === 'GET' && e.path.startsWith('/v1/videos/'));
+    assert.ok(polls.length > 0 && polls.every((e) => e.authorization?.endsWith(tail(b.apiKey))), 'polled with its own key');
+    await until(() => profiles.all.every((p) => p.id !== client), 'the profile to be removed once its job ended');
+    await until(async () => (await keys.get(slot)) === undefined, 'its key to be removed');
+    await store.remove(record.key);
+  });
+});
