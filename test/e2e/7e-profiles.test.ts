@@ -1,35 +1,78 @@
-// Profiles and the usage ledger from the workbench: a second profile created from the palette, switched to from the
-// status bar's menu and back from its Profiles… menu, then deleted after asking; the usage ledger exported to CSV
-// through VS Code's save dialog, and cleared after asking.
+// Profiles and the usage ledger from the workbench: a second profile created from the status bar's Profiles… menu
+// with its key; a chat under each profile, each header naming its own; a video generated under the second profile
+// completes after switching back; after a reload the profiles, the chats' profiles and the job are all still there;
+// then the profile is deleted after asking. The usage ledger is exported to CSV through VS Code's save dialog, and
+// cleared after asking.
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useE2E } from './harness/suite';
-import { until, WAIT_MS } from './harness/workbench';
+import { videoRow } from './harness/views';
+import { textNow, until, WAIT_MS } from './harness/workbench';
 
 describe('e2e 7e: profiles and usage', function () {
   this.timeout(4 * WAIT_MS);
   const e = useE2E('profiles', ['firstRun']);
   const statusSays = (text: RegExp, what: string) => until(async () => text.test(await e.wb.status().innerText()), what);
+  /** The profile the chat on screen names in its header. */
+  const chatProfile = async () => (await textNow((await e.wb.chatFrame()).locator('button.profile-chip'))).trim();
+  const switchTo = async (name: string) => {
+    await e.wb.status().click();
+    await e.wb.pick(/Switch Profile…/);
+    await e.wb.pick(new RegExp(`^${name}`));
+    await statusSays(new RegExp(`· ${name}`), `the status bar to name the ${name} profile`);
+  };
+  const VIDEO = 'A kite over the dunes, made under Work';
 
-  it('creates a second profile, switches to it from the status bar, and back from its Profiles… menu', async () => {
+  it("creates a second profile from the status bar's Profiles… menu, and sets its key", async () => {
     await e.wb.closeToasts();
-    await e.wb.runCommand('Model Gateway: Create Profile…');
+    await e.wb.status().click();
+    await e.wb.pick(/Profiles…/);
+    await e.wb.pick(/Create Profile…/);
     await e.wb.answerInput('Work', /New profile \(1\/2\)/);
     await e.wb.answerInput(e.s.sim.baseUrl, /New profile "Work"/);
-    await e.wb.toast(/Created the profile "Work"/).first().waitFor({ timeout: WAIT_MS });
+    await e.wb.toastAction(/Created the profile "Work"/, 'Set Its API Key');
+    await e.wb.answerInput(e.s.sim.apiKey, /API key for .*Work/);
     await e.wb.closeToasts();
     // With two profiles the status bar names the active one, which has not changed.
     await statusSays(/· Default/, 'the status bar to name the Default profile');
-    await e.wb.status().click();
-    await e.wb.pick(/Switch Profile…/);
-    await e.wb.pick(/^Work/);
-    await statusSays(/· Work/, 'the status bar to show the Work profile');
-    await e.wb.status().click();
-    await e.wb.pick(/Profiles…/);
-    await e.wb.pick(/Switch Profile…/);
-    await e.wb.pick(/^Default/);
-    await statusSays(/· Default/, 'the status bar to show the Default profile again');
+  });
+
+  it("chats under each profile, each chat's header naming its own", async () => {
+    await e.wb.runCommand('Model Gateway: New Chat');
+    await until(async () => (await chatProfile()) === 'Default', 'the header to name Default');
+    await e.chat.sendAndWait('[echo] asked under Default');
+    await switchTo('Work');
+    await e.wb.runCommand('Model Gateway: New Chat');
+    await until(async () => (await chatProfile()) === 'Work', 'the new chat\'s header to name Work');
+    await e.chat.sendAndWait('[echo] asked under Work');
+    await e.wb.screenshot('chat-under-a-profile');
+  });
+
+  it('generates a video under Work, switches to Default, and sees the job complete', async () => {
+    // Held queued until the window has switched: the job must finish under the other profile's watch.
+    e.s.sim.holdVideos();
+    await e.wb.showVideoJobs();
+    await e.wb.runCommand('Model Gateway: Generate Video…');
+    await e.wb.answerInput(VIDEO, 'Generate Video (1/5)');
+    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Generate Video (2/5)' }).waitFor({ timeout: WAIT_MS });
+    await e.wb.pick('model-1.0-video-edit');
+    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Generate Video (3/5)' }).waitFor({ timeout: WAIT_MS });
+    await e.wb.pick('1280x720');
+    await e.wb.answerInput('4', 'Generate Video (4/5)');
+    await e.wb.answerInput('', 'Generate Video (5/5)');
+    await videoRow(e.wb, VIDEO).first().waitFor({ timeout: WAIT_MS });
+    await switchTo('Default');
+    e.s.sim.releaseHeldVideos();
+    await until(async () => /completed/.test(await textNow(videoRow(e.wb, VIDEO).first())), 'the Work job to complete after the switch', 3 * WAIT_MS);
+  });
+
+  it("after a reload, still has both profiles, each chat's profile, and the finished job", async () => {
+    await e.wb.reload();
+    await statusSays(/· Default/, 'the window to open with Default again');
+    await e.wb.page.locator('.tabs-container .tab', { hasText: 'asked under Work' }).first().click();
+    await until(async () => (await chatProfile()) === 'Work', 'the restored chat to name Work');
+    await until(async () => /completed/.test(await textNow(videoRow(e.wb, VIDEO).first())), 'the finished job after the reload');
   });
 
   it('deletes the second profile after asking, and the status bar names no profile again', async () => {
