@@ -30,7 +30,8 @@ import { ChatEditors } from './chatEditors';
 import { ChatExporter } from './chatExport';
 import { applyCodeBlock, defaultApplyDeps, type ApplyDeps } from './applyCode';
 import { PanelInstructions } from './instructionFiles';
-import { changeChatProfile, chatProfileName } from './chatProfile';
+import { changeChatProfile } from './chatProfile';
+import { chatProfileName } from '../core/chatProfile';
 import { vscodeUserInterface } from '../../ui/vscode/userInterface';
 
 export interface ChatPanelManagerOptions {

@@ -1,22 +1,10 @@
 // UI adapter: the profile a chat runs under. A chat keeps the profile it started with, whichever profile the window
 // switches to later; its header names it, and Change Chat Profile… (the header's button, or the command with
 // arguments for scripts) is the one way to move a chat to another profile, and so to another key.
-import type { GatewayConnections } from '../../gateway/connections';
-import { isDefaultProfile, type Profile } from '../../settings/profile';
+import type { Profile } from '../../settings/profile';
 import type { UserInterface } from '../../ui/vscode/userInterface';
-import type { ChatSettings } from '../../chatProtocol/session';
-import { settingsUnder } from '../core/chatProfile';
+import { chatProfileName, settingsUnder, type ChatProfileConnection } from '../core/chatProfile';
 import type { ChatPanel } from './chatPanel';
-
-export type ChatProfileConnection = Pick<GatewayConnections, 'profile' | 'profiles'>;
-
-/** The name the chat's header shows: '' while Default is the only profile (nothing to tell apart). */
-export function chatProfileName(connection: ChatProfileConnection, settings: Pick<ChatSettings, 'profile'>): string {
-  const profile = connection.profile(settings.profile ?? 'default');
-  if (!profile) return 'Deleted profile';
-  if (profile.retired) return `${profile.name} (deleted)`;
-  return connection.profiles.length > 1 || !isDefaultProfile(profile) ? profile.name : '';
-}
 
 export interface ChangeChatProfileDeps {
   connection: ChatProfileConnection;
