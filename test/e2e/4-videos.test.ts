@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 
-import { findVideo, rowAction, rowMenu, videoRow, viewTitleAction, walkthroughStepDone, welcomeView } from './harness/views';
+import { answerGenerateVideo, findVideo, rowAction, rowMenu, videoRow, viewTitleAction, walkthroughStepDone, welcomeView } from './harness/views';
 import { useE2E } from './harness/suite';
 import { textNow, until, WAIT_MS } from './harness/workbench';
 
@@ -19,23 +19,12 @@ describe('e2e 4: video jobs', function () {
 
   const clipboard = () => e.wb.page.evaluate(() => navigator.clipboard.readText());
 
-  /** Answers Generate Video's five prompts. */
-  async function answerGenerateVideo(prompt: string): Promise<void> {
-    await e.wb.answerInput(prompt, 'Generate Video (1/5)');
-    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Generate Video (2/5)' }).waitFor({ timeout: WAIT_MS });
-    await e.wb.pick('model-1.0-video-edit');
-    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Generate Video (3/5)' }).waitFor({ timeout: WAIT_MS });
-    await e.wb.pick('1280x720');
-    await e.wb.answerInput('4', 'Generate Video (4/5)');
-    await e.wb.answerInput('', 'Generate Video (5/5)');
-  }
-
   const statusOf = async (prompt: string) => (await textNow(videoRow(e.wb, prompt).first())).replace(/\s+/g, ' ');
 
   it('marks an uncertain submission, and Check Submission offers to remove it', async () => {
     await e.wb.showVideoJobs();
     await e.wb.runCommand('Model Gateway: Generate Video…');
-    await answerGenerateVideo('[fault:drop-mid-stream] A lighthouse in a gale');
+    await answerGenerateVideo(e.wb, '[fault:drop-mid-stream] A lighthouse in a gale');
     await e.wb.toast(/Submission uncertain/).first().waitFor({ timeout: WAIT_MS });
     const row = videoRow(e.wb, 'A lighthouse in a gale');
     await until(async () => /submission uncertain/.test(await statusOf('A lighthouse in a gale')), 'the uncertain job in the tree');
@@ -53,7 +42,7 @@ describe('e2e 4: video jobs', function () {
     // Held queued until it has been refreshed: Refresh Job is offered only while a job is unfinished, and under load
     // the job used to fail before its menu opened (the menu then never offered it).
     e.s.sim.holdVideos();
-    await answerGenerateVideo('[fail] A storm over the harbour');
+    await answerGenerateVideo(e.wb, '[fail] A storm over the harbour');
     const row = videoRow(e.wb, 'A storm over the harbour');
     await row.first().waitFor({ timeout: WAIT_MS });
     const polls = e.s.sim.log.filter((e) => e.method === 'GET' && e.path.startsWith('/v1/videos/generations/')).length;
@@ -80,7 +69,7 @@ describe('e2e 4: video jobs', function () {
   it('generates a video from the view: queued, then in progress, then completed', async () => {
     await e.wb.showVideoJobs();
     await viewTitleAction(e.wb, 'Generate Video…').first().click();
-    await answerGenerateVideo(BOAT);
+    await answerGenerateVideo(e.wb, BOAT);
     await until(async () => /queued/.test(await statusOf(BOAT)), 'queued');
     await e.wb.screenshot('video-queued');
     await until(async () => /in progress/.test(await statusOf(BOAT)), 'in progress');

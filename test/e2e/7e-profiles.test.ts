@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useE2E } from './harness/suite';
-import { videoRow } from './harness/views';
+import { answerGenerateVideo, videoRow } from './harness/views';
 import { textNow, until, WAIT_MS } from './harness/workbench';
 
 describe('e2e 7e: profiles and usage', function () {
@@ -54,13 +54,7 @@ describe('e2e 7e: profiles and usage', function () {
     e.s.sim.holdVideos();
     await e.wb.showVideoJobs();
     await e.wb.runCommand('Model Gateway: Generate Video…');
-    await e.wb.answerInput(VIDEO, 'Generate Video (1/5)');
-    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Generate Video (2/5)' }).waitFor({ timeout: WAIT_MS });
-    await e.wb.pick('model-1.0-video-edit');
-    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Generate Video (3/5)' }).waitFor({ timeout: WAIT_MS });
-    await e.wb.pick('1280x720');
-    await e.wb.answerInput('4', 'Generate Video (4/5)');
-    await e.wb.answerInput('', 'Generate Video (5/5)');
+    await answerGenerateVideo(e.wb, VIDEO);
     await videoRow(e.wb, VIDEO).first().waitFor({ timeout: WAIT_MS });
     await switchTo('Default');
     e.s.sim.releaseHeldVideos();
