@@ -73,6 +73,13 @@ describe('e2e 7e: profiles and usage', function () {
     await until(async () => /completed/.test(await textNow(videoRow(e.wb, VIDEO).first())), 'the finished job after the reload');
   });
 
+  it("moves the Work chat to Default by Change Chat Profile…, and the window's profile stays", async () => {
+    await e.wb.runCommand('Model Gateway: Change Chat Profile…');
+    await e.wb.pick(/^Default/);
+    await until(async () => (await chatProfile()) === 'Default', 'the chat\'s header to name Default');
+    await statusSays(/· Default/, 'the window to keep its profile');
+  });
+
   it('deletes the second profile after asking, and the status bar names no profile again', async () => {
     await e.wb.runCommand('Model Gateway: Delete Profile…');
     await e.wb.pick(/^Work/);

@@ -32,8 +32,8 @@ export interface ChatWorkbench {
   exportSession(session: Readonly<ChatSession>): Promise<void>;
   newChat(): Promise<void>;
   refreshModels(): Promise<void>;
-  /** Change Chat Profile… for this chat. */
-  changeProfile(): Promise<void>;
+  /** Change Chat Profile… for this chat (by its session id). */
+  changeProfile(sessionId: string): Promise<void>;
 }
 
 
@@ -275,7 +275,7 @@ export class ChatWebviewBridge implements Disposable {
       case 'newChat':
         return this.workbench.newChat();
       case 'changeProfile':
-        return this.workbench.changeProfile();
+        return this.workbench.changeProfile(controller.session.id);
       case 'readAloud':
         return this.hub?.readAloud(message.turnId);
       case 'mediaAction':

@@ -336,8 +336,8 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       refreshModels: async () => {
         await this.refreshModels({ force: true });
       },
-      changeProfile: async () => {
-        await this.changeProfile(undefined, undefined);
+      changeProfile: async (sessionId) => {
+        await this.changeProfile(undefined, sessionId);
       },
     };
   }

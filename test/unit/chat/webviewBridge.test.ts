@@ -35,8 +35,8 @@ class RecordingWorkbench implements ChatWorkbench {
   async refreshModels() {
     this.calls.push(['refreshModels']);
   }
-  async changeProfile() {
-    this.calls.push(['changeProfile']);
+  async changeProfile(sessionId: string) {
+    this.calls.push(['changeProfile', sessionId]);
   }
   applyResult: Omit<CodeApply, 'at'> | undefined;
   async applyCode(request: ApplyRequest) {
@@ -314,7 +314,7 @@ describe('ChatWebviewBridge', () => {
     assert.equal(h.controller.session.settings.profile, 'p-work');
     assert.equal(h.controller.session.settings.jsonMode, true, 'the rest of the settings are taken');
     await bridge.handle({ type: 'changeProfile' });
-    assert.deepEqual(workbench.calls, [['changeProfile']]);
+    assert.deepEqual(workbench.calls, [['changeProfile', h.session.id]]);
     bridge.postProfile('Work');
     assert.deepEqual(posted.at(-1), { type: 'profile', name: 'Work' });
   });
