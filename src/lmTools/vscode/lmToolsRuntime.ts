@@ -7,6 +7,7 @@ import type { ChatMediaPorts } from '../../chat/core/hub/ports';
 import type { ModelCatalog } from '../../models/core/modelCatalog';
 import type { Settings } from '../../settings/settings';
 import type { ToolKind } from '../core/toolSpecs';
+import type { UsageSource } from '../core/usageSummary';
 import { invocationText, runTool, type ToolOutcome, type ToolPorts } from '../core/toolRunner';
 import { GatewayParticipant } from './gatewayParticipant';
 import { signalOf } from './tokenSignal';
@@ -21,10 +22,12 @@ export interface ToolSources {
   chatMedia(): ChatMediaPorts;
   models: Pick<ModelCatalog, 'models' | 'known'>;
   settings(): Pick<Settings, 'media' | 'video'>;
+  usage?: UsageSource;
 }
 
-export function toolPorts({ chatMedia, models, settings }: ToolSources): ToolPorts {
+export function toolPorts({ chatMedia, models, settings, usage }: ToolSources): ToolPorts {
   return {
+    ...(usage && { usage }),
     media: () => chatMedia().media,
     videos: () => chatMedia().videos,
     models: async () => models.models(),

@@ -43,7 +43,7 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
 
   it('registers every gateway_ tool with VS Code', () => {
     const names = vscode.lm.tools.filter((t) => t.name.startsWith('gateway_')).map((t) => t.name);
-    assert.deepEqual(names.sort(), ['gateway_generate_image', 'gateway_get_video_job', 'gateway_list_models', 'gateway_submit_video', 'gateway_synthesize_speech']);
+    assert.deepEqual(names.sort(), ['gateway_generate_image', 'gateway_get_video_job', 'gateway_list_models', 'gateway_submit_video', 'gateway_synthesize_speech', 'gateway_usage_summary']);
   });
 
   it('asks before a paid tool with the model and the estimated cost, and not before a read-only one', () => {
@@ -54,6 +54,7 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
       assert.equal(image.confirmationMessages?.title, 'Generate an image with the gateway?');
       assert.match((image.confirmationMessages?.message as vscode.MarkdownString).value, /Model: .+\n\nEstimated cost: /);
       assert.equal(tools.prepare('gateway_list_models', {}).confirmationMessages, undefined);
+      assert.equal(tools.prepare('gateway_usage_summary', {}).confirmationMessages, undefined);
     } finally {
       api.testing.lmToolsConfirm = false;
     }
@@ -126,6 +127,19 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
     } finally {
       panel.dispose();
     }
+  });
+
+  it("reads this month's spend by model from the usage ledger, sending nothing", async () => {
+    sim.clearLog();
+    // The image and speech above were recorded by the usage feature as they finished; its append may still be on its way.
+    const text = await until(async () => {
+      const answer = textOf(await invoke('gateway_usage_summary', {}));
+      return /^- model-image-1\.0: /m.test(answer) && /^- model-speech/m.test(answer) && answer;
+    }, 'the image and speech to be in the ledger', 10_000, 200);
+    assert.match(text, /^Spend in \w+ \d{4} by model/);
+    assert.match(text, /^Total: (unknown|≥ )?\$?[\d.]*.* \(\d+ requests/m);
+    assert.doesNotMatch(text, /^- model-image-1\.0: \$0\.00 /m, 'an unknown cost is never $0.00');
+    assert.deepEqual(sim.log, [], 'the ledger is read, the gateway is not asked');
   });
 
   it('answers bad input with a tool error, not an exception', async () => {
