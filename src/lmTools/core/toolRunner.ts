@@ -101,7 +101,7 @@ async function run(spec: ToolSpec, input: Record<string, string>, ports: ToolPor
     case TOOL_NAMES.getVideoJob: {
       const job = ports.videos().job(input.jobId);
       if (!job) return failed(`There is no video job ${input.jobId} (it may have been removed from Video Jobs).`);
-      return { ok: job.state !== 'failed', text: describeJob(job), job, ...(job.keptFile && { file: { path: job.keptFile, contentType: 'video/mp4' } }) };
+      return { ok: job.state !== 'failed', text: describeJob(job), job, ...(job.keptFile && { file: { path: job.keptFile, contentType: job.keptContentType ?? 'video/mp4' } }) };
     }
     case TOOL_NAMES.listModels: {
       const models = await ports.models();
