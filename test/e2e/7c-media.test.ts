@@ -108,7 +108,16 @@ describe('e2e 7c: images and speech', function () {
     await anchor.waitFor({ timeout: WAIT_MS });
     await e.wb.page.locator('.interactive-response .monaco-button', { hasText: 'Save to Workspace' }).last().waitFor({ timeout: WAIT_MS });
     assert.equal(served('/v1/images/generations'), before + 1, 'one request, to the gateway');
-    await e.wb.screenshot('readme-vscode-chat-gateway');
+    // The README's picture: the chat alone (the whole window made a picture over its 150 KB limit).
+    await e.wb.page.mouse.move(5, 400);
+    await e.wb.screenshot('readme-vscode-chat-gateway', e.wb.page.locator('.part.auxiliarybar'));
+    // Its file: the anchor opens the kept PNG in VS Code's own image preview.
+    const name = /[\w.-]+\.png/.exec((await anchor.textContent()) ?? '')?.[0];
+    assert.ok(name, 'the anchor names the file');
+    await e.wb.runCommand('View: Close All Editors');
+    await anchor.click();
+    await tab(name).waitFor({ timeout: WAIT_MS });
+    await e.wb.runCommand('View: Close All Editors');
     await e.wb.runCommand('View: Hide Secondary Side Bar');
     await e.wb.runCommand('Model Gateway: Focus on Media View');
     await mediaRow('a lighthouse').first().waitFor({ timeout: WAIT_MS });

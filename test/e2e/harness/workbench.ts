@@ -216,12 +216,15 @@ export class Workbench {
     }, 'the chat webview');
   }
 
-  /** Saves a numbered screenshot of the whole window in the run's artifacts folder. */
-  async screenshot(name: string): Promise<string> {
+  /**
+   * Saves a numbered screenshot in the run's artifacts folder: of the whole window, or of one part of it (`area`,
+   * for a README picture that must stay under its size limit).
+   */
+  async screenshot(name: string, area?: Locator): Promise<string> {
     const dir = join(this.session.paths.artifacts, 'screenshots');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${String(++this.session.screenshots).padStart(2, '0')}-${name}.png`);
-    await this.page.screenshot({ path: file });
+    await (area ?? this.page).screenshot({ path: file });
     return file;
   }
 
