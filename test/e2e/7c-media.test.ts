@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EXTENSION_ID } from './harness/session';
 import { useE2E } from './harness/suite';
 import { rowAction, rowMenu, sideBarView, viewTitleAction, welcomeView } from './harness/views';
 import { until, WAIT_MS } from './harness/workbench';
@@ -108,16 +109,20 @@ describe('e2e 7c: images and speech', function () {
     await anchor.waitFor({ timeout: WAIT_MS });
     await e.wb.page.locator('.interactive-response .monaco-button', { hasText: 'Save to Workspace' }).last().waitFor({ timeout: WAIT_MS });
     assert.equal(served('/v1/images/generations'), before + 1, 'one request, to the gateway');
-    // The README's picture: the chat alone (the whole window made a picture over its 150 KB limit).
-    await e.wb.page.mouse.move(5, 400);
-    await e.wb.screenshot('readme-vscode-chat-gateway', e.wb.page.locator('.part.auxiliarybar'));
-    // Its file: the anchor opens the kept PNG in VS Code's own image preview.
+    // Its file: the anchor names the kept PNG, and opens it in VS Code's image viewer (a modal editor).
     const name = /[\w.-]+\.png/.exec((await anchor.textContent()) ?? '')?.[0];
     assert.ok(name, 'the anchor names the file');
+    const kept = readFileSync(join(e.s.paths.userData, 'User', 'globalStorage', EXTENSION_ID, 'media', 'files', name));
+    assert.ok(kept.subarray(0, 4).equals(PNG), 'the file is the PNG');
     await e.wb.runCommand('View: Close All Editors');
     await anchor.click();
-    await tab(name).waitFor({ timeout: WAIT_MS });
-    await e.wb.runCommand('View: Close All Editors');
+    const viewer = e.wb.page.locator('.modal-editor-part');
+    await viewer.locator('.image-carousel-editor img').first().waitFor({ timeout: WAIT_MS });
+    // The README's picture: the image beside the chat, without the rest of the window (which made it too large).
+    await e.wb.page.mouse.move(5, 400);
+    await e.wb.screenshot('readme-vscode-chat-gateway', [viewer, e.wb.page.locator('.part.auxiliarybar')]);
+    await e.wb.page.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'hidden', timeout: WAIT_MS });
     await e.wb.runCommand('View: Hide Secondary Side Bar');
     await e.wb.runCommand('Model Gateway: Focus on Media View');
     await mediaRow('a lighthouse').first().waitFor({ timeout: WAIT_MS });
