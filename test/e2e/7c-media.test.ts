@@ -24,6 +24,14 @@ describe('e2e 7c: images and speech', function () {
   };
   const tab = (text: string | RegExp) => e.wb.page.locator('.tabs-container .tab', { hasText: text }).first();
   const served = (path: string) => e.s.sim.log.filter((entry) => entry.path === path && entry.status === 200).length;
+  /** True once a webview (the gallery) shows a loaded image. */
+  const galleryImageShown = async () => {
+    for (const frame of e.wb.page.frames()) {
+      if (frame.isDetached() || (await frame.locator('img').count().catch(() => 0)) === 0) continue;
+      if (await frame.locator('img').first().evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0).catch(() => false)) return true;
+    }
+    return false;
+  };
   const pngsInWorkspace = () => readdirSync(e.s.paths.workspace).filter((f) => f.endsWith('.png'));
 
   it('generates an image from the Media view and shows it in the gallery', async () => {
@@ -118,13 +126,33 @@ describe('e2e 7c: images and speech', function () {
     await anchor.click();
     const viewer = e.wb.page.locator('.modal-editor-part');
     await viewer.locator('.image-carousel-editor img').first().waitFor({ timeout: WAIT_MS });
-    // The README's picture: the image beside the chat, without the rest of the window (which made it too large).
-    await e.wb.page.mouse.move(5, 400);
-    await e.wb.screenshot('readme-vscode-chat-gateway', [viewer, e.wb.page.locator('.part.auxiliarybar')]);
     await e.wb.page.keyboard.press('Escape');
     await viewer.waitFor({ state: 'hidden', timeout: WAIT_MS });
+    // Open Preview shows it in the Media gallery, beside the chat.
+    await e.wb.page.locator('.interactive-response .monaco-button', { hasText: 'Open Preview' }).last().click();
+    await tab(/Images: a lighthouse/).waitFor({ timeout: WAIT_MS });
+    await until(galleryImageShown, 'the gallery to show the image');
+    // The README's picture: the chat and the gallery, without the rest of the window (which made it too large).
+    await e.wb.page.mouse.move(5, 400);
+    await e.wb.screenshot('readme-vscode-chat-gateway', [e.wb.page.locator('.part.editor'), e.wb.page.locator('.part.auxiliarybar')]);
+    await e.wb.runCommand('View: Close All Editors');
     await e.wb.runCommand('View: Hide Secondary Side Bar');
     await e.wb.runCommand('Model Gateway: Focus on Media View');
     await mediaRow('a lighthouse').first().waitFor({ timeout: WAIT_MS });
+  });
+
+  it("answers @gateway /usage with this month's spend by model, read from the ledger without a request", async () => {
+    const posts = () => e.s.sim.log.filter((entry) => entry.method === 'POST').length;
+    const before = posts();
+    await e.wb.runCommand('Chat: Open Chat');
+    await e.wb.page.locator('.interactive-input-part .monaco-editor').first().click({ timeout: WAIT_MS });
+    await e.wb.page.keyboard.type('@gateway /usage');
+    await e.wb.page.keyboard.press('Enter');
+    const table = e.wb.page.locator('.interactive-response table').last();
+    await table.locator('tr', { hasText: 'model-image-1.0' }).waitFor({ timeout: WAIT_MS });
+    await table.locator('tr', { hasText: 'Total' }).waitFor({ timeout: WAIT_MS });
+    await e.wb.page.locator('.interactive-response .monaco-button', { hasText: 'Show Usage' }).last().waitFor({ timeout: WAIT_MS });
+    assert.equal(posts(), before, 'nothing was sent to the gateway');
+    await e.wb.runCommand('View: Hide Secondary Side Bar');
   });
 });
