@@ -146,7 +146,9 @@ describe('e2e 7c: images and speech', function () {
     const before = posts();
     await e.wb.runCommand('Chat: Open Chat');
     await e.wb.page.locator('.interactive-input-part .monaco-editor').first().click({ timeout: WAIT_MS });
-    await e.wb.page.keyboard.type('@gateway /usage');
+    // The trailing space ends the command's word, so Enter sends rather than accepting a completion.
+    await e.wb.page.keyboard.type('@gateway /usage ');
+    await e.wb.page.locator('.suggest-widget.visible').waitFor({ state: 'hidden', timeout: WAIT_MS });
     await e.wb.page.keyboard.press('Enter');
     const table = e.wb.page.locator('.interactive-response table').last();
     await table.locator('tr', { hasText: 'model-image-1.0' }).waitFor({ timeout: WAIT_MS });
