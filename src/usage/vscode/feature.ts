@@ -7,7 +7,6 @@ import { lazyCommands } from '../../ui/vscode/commands';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import type { UserInterface } from '../../ui/vscode/userInterface';
 import { lazy } from '../../util/lazy';
-import type { UsageRecord } from '../core/recordTypes';
 import type { UsageService } from './usageService';
 
 export const USAGE_COMMANDS = {
@@ -21,12 +20,6 @@ export type UsageNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' |
   ui?: UserInterface;
 };
 
-/** The ledger, read only, for the other features (VS Code's chat tools): every window's and profile's records from `since` (epoch ms) on. */
-export interface UsageReader {
-  records(since: number): Promise<readonly UsageRecord[]>;
-  now(): number;
-}
-
 /** Delay before the status bar first reads the ledger and old months are removed: never during activation. */
 const START_DELAY_MS = 5_000;
 
@@ -34,7 +27,8 @@ export const usageFeature = defineFeature({
   name: 'usage',
   commands: USAGE_COMMANDS,
   views: [],
-  activate({ context, log, connection, clock, register, onDidChangeSettings, models, testing, ui }: UsageNeeds): UsageReader {
+  /** Returns the service, built on first use, whose ledger VS Code's chat tools read. */
+  activate({ context, log, connection, clock, register, onDidChangeSettings, models, testing, ui }: UsageNeeds): () => UsageService {
     const service = lazy<UsageService>(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const module = require('./usageService') as typeof import('./usageService');
@@ -47,6 +41,6 @@ export const usageFeature = defineFeature({
     context.subscriptions.push({ dispose: () => (clock.clearTimeout(start), connection.setAccountant(undefined)) });
     register(lazyCommands(USAGE_COMMANDS, () => service().commands().handlers()));
     if (TEST_BUILD && testing) testing.usage = service;
-    return { records: async (since) => (await service().ledger.read(since)).records, now: () => clock.now() };
+    return service;
   },
 });

@@ -6,7 +6,7 @@ import type { MissingAccess } from '../../gateway/connection';
 import type { VideoDefaults } from '../../settings/settings';
 import { displayStatus, isFinalRecord, type VideoJobRecord } from './jobRecord';
 import type { JobStore } from './jobStore';
-import { keptContentType } from './keptFiles';
+import { videoTypeOfFile } from './download';
 import { isSuccessStatus } from './status';
 import { answersFromArgument, buildVideoRequest } from './videoRequest';
 
@@ -66,7 +66,7 @@ export function chatVideoPort(deps: ChatVideoDeps) {
       if (!record) return undefined;
       const state: ChatVideoJobState = chatJobState(record);
       const kept = state.state === 'complete' ? deps.keptFile?.(key) : undefined;
-      return kept ? { ...state, keptFile: kept, keptContentType: keptContentType(kept) } : state;
+      return kept ? { ...state, keptFile: kept, keptContentType: videoTypeOfFile(kept) } : state;
     },
     onDidChange: deps.onDidChange,
     reveal: deps.reveal,

@@ -6,14 +6,8 @@ import type { VideoJobRecord } from './jobRecord';
 import { urlExpiry } from './resultLinks';
 import { isSuccessStatus } from './status';
 
-/** The kept files' extensions (download.ts names a video by its Content-Type) and the type each is played as. */
-export const KEPT_TYPES: Readonly<Record<string, string>> = { '.mp4': 'video/mp4', '.webm': 'video/webm', '.mov': 'video/quicktime' };
-export const KEPT_EXTENSIONS = Object.keys(KEPT_TYPES);
-
-/** The type a kept file plays as, by its extension. */
-export function keptContentType(file: string): string {
-  return KEPT_TYPES[file.slice(file.lastIndexOf('.'))] ?? 'video/mp4';
-}
+/** The kept files' extensions (download.ts names a video by its Content-Type). */
+export const KEPT_EXTENSIONS = ['.mp4', '.webm', '.mov'];
 /** Results finished longer ago than this without saying when their link expires are not waited for. */
 const UNDATED_LINK_MS = 24 * 3_600_000;
 
