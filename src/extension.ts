@@ -93,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     return result;
   };
   // The jobs are asked about only after activation (the profile list is read then), when the videos feature is there.
-  timed('auth', () => authFeature.activate({ ...services, runningJobs: (slot) => videos.runningJobs(slot), onDidChangeJobs: (listener) => videos.onDidChangeJobs(listener), jobsReady: () => videos.jobsReady() }));
+  timed('auth', () => authFeature.activate({ ...services, jobs: () => videos }));
   timed('diagnostics', () => diagnosticsFeature.activate(services));
   const models = timed('models', () => modelsFeature.activate(services));
   const usage = timed('usage', () => usageFeature.activate({ ...services, models }));

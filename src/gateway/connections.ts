@@ -32,7 +32,13 @@ export class GatewayConnections {
   private list: readonly Profile[] = [defaultProfile()];
   private accountant: CallAccountant | undefined;
   private activeId: string = DEFAULT_PROFILE_ID;
-  private readyPromise: Promise<void> = Promise.resolve();
+  /**
+   * Settles once this window's profile is known (the list read and the workspace's or user's choice applied; the
+   * auth feature sets it, and it never rejects). Until then the connections hold Default only, so every request
+   * waits for it (access, accessSlot, resultFetchOptions) and so does whatever reads `active` to decide (a new
+   * chat, a command): nothing acts on Default by mistake.
+   */
+  ready: Promise<void> = Promise.resolve();
   /** The id of the profile this workspace is bound to ("Use This Profile in This Workspace"), if any. */
   workspaceBinding: string | undefined;
 
@@ -56,22 +62,6 @@ export class GatewayConnections {
     return this.list;
   }
 
-  /**
-   * Settles once this window's profile is known (the list read and the workspace's or user's choice applied).
-   * Until then the connections hold Default only, so every request waits for it (access, accessSlot,
-   * resultFetchOptions) and so does whatever reads `active` to decide (a new chat): nothing acts on Default by mistake.
-   */
-  get ready(): Promise<void> {
-    return this.readyPromise;
-  }
-
-  /** Holds `ready` until `loaded` settles (whether or not the list could be read: Default then stands). */
-  holdUntil(loaded: Promise<unknown>): void {
-    this.readyPromise = loaded.then(
-      () => undefined,
-      () => undefined,
-    );
-  }
 
   /** The profile store's list (read, or changed here or in another window). */
   setProfiles(profiles: readonly Profile[]): void {
@@ -139,7 +129,7 @@ export class GatewayConnections {
    * given), with that profile's key for its origin only, or what is missing.
    */
   async access(profile?: string): Promise<GatewayAccess> {
-    await this.readyPromise;
+    await this.ready;
     const connection = this.connectionFor(profile);
     if (!connection) return { ok: false, missing: 'url', profile };
     return connection.access();
@@ -150,7 +140,7 @@ export class GatewayConnections {
    * reaches that origin: a job or a link keeps to the profile and origin it was made with, whichever is active.
    */
   async accessSlot(slot: string): Promise<GatewayAccess> {
-    await this.readyPromise;
+    await this.ready;
     for (const profile of this.list) {
       const connection = this.connectionFor(profile.id);
       if (connection?.slot === slot) return connection.access();
@@ -163,7 +153,7 @@ export class GatewayConnections {
    * for fetching a result link as the client would. An unknown profile gets Default's, scoped to Default's origin.
    */
   async resultFetchOptions(profile?: string): Promise<FetchOptions> {
-    await this.readyPromise;
+    await this.ready;
     return (this.connectionFor(profile) ?? this.connectionFor(DEFAULT_PROFILE_ID)!).resultFetchOptions();
   }
 

@@ -7,6 +7,7 @@ import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import type { ApiKeyStore } from '../core/apiKeyStore';
 import type { ProfileStore } from '../core/profileStore';
+import type { PendingJobs } from './profileStartup';
 import { applySeededKey } from '../core/seedKey';
 
 export const KEY_COMMANDS = {
@@ -28,26 +29,27 @@ export const AUTH_COMMANDS = { ...KEY_COMMANDS, ...PROFILE_COMMANDS } as const;
 
 export type AuthNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'testing'> & {
   keys: ApiKeyStore;
-  /** Running video jobs in a lane (a profile's key slot), and when they change; filled once the videos feature is active. */
-  runningJobs(slot: string): number;
-  onDidChangeJobs(listener: () => void): { dispose(): void };
-  jobsReady(): Promise<void>;
+  /** The video jobs (running ones in a lane, a profile's key slot, and when they change); asked only after activation. */
+  jobs(): PendingJobs;
 };
 
 export const authFeature = defineFeature({
   name: 'auth',
   commands: AUTH_COMMANDS,
   views: [],
-  activate({ context, log, keys, connection, clock, register, testing, runningJobs, onDidChangeJobs, jobsReady }: AuthNeeds): void {
+  activate({ context, log, keys, connection, clock, register, testing, jobs }: AuthNeeds): void {
     // The profile list is read right after activation (profileStartup.js): until then Default, which the settings
     // describe, is the only profile. startProfiles does not reject: a list it cannot read leaves Default.
     const loaded: Promise<ProfileStore> = Promise.resolve().then(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { startProfiles } = require('./profileStartup') as typeof import('./profileStartup');
-      return startProfiles(context, clock, connection, log, keys, { runningJobs, onDidChangeJobs, jobsReady });
+      return startProfiles(context, clock, connection, log, keys, jobs());
     });
     // Every request, and whatever decides by the active profile, waits until this window's profile is known.
-    connection.holdUntil(loaded);
+    connection.ready = loaded.then(
+      () => undefined,
+      () => undefined,
+    );
     if (TEST_BUILD && testing) {
       testing.profiles = loaded;
       testing.keys = keys;
@@ -56,7 +58,7 @@ export const authFeature = defineFeature({
       lazyCommands(AUTH_COMMANDS, () => {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         const { authHandlers } = require('./keyCommands') as typeof import('./keyCommands');
-        return authHandlers(context, { profiles: loaded, connection, keys, runningJobs });
+        return authHandlers(context, { profiles: loaded, connection, keys, runningJobs: (slot) => jobs().runningJobs(slot) });
       }),
     );
     void connection.refreshKeyState();

@@ -1,11 +1,11 @@
-// UI adapter: the diagnostics feature: Test Connection and its report (the checks load on first run), the
+// UI adapter: the diagnostics feature: Test Connection and its report (they load on first run), the
 // connection's status bar item and its menu, and the log.
-import { commandHandlers } from '../../ui/vscode/commands';
+import { commandHandlers, lazyCommands } from '../../ui/vscode/commands';
 import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import { ConnectionStatusBar } from '../../ui/vscode/statusBar';
 import { vscodeProxySetting } from '../../ui/vscode/vscodeSettings';
-import { TestConnectionCommand } from './testConnectionCommand';
+import { lazy } from '../../util/lazy';
 
 /** The commands TestConnectionCommand implements. */
 export const REPORT_COMMANDS = {
@@ -27,10 +27,16 @@ export const diagnosticsFeature = defineFeature({
   commands: DIAGNOSTICS_COMMANDS,
   views: [],
   activate({ context, log, connection, clock, register, testing }: DiagnosticsNeeds): void {
-    const testConnection = new TestConnectionCommand({ connection, log, clock, proxySetting: () => vscodeProxySetting().url });
+    // Test Connection and its report load on its first run (testConnectionCommand.js), not at activation.
+    const testConnection = lazy(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { TestConnectionCommand } = require('./testConnectionCommand') as typeof import('./testConnectionCommand');
+      return new TestConnectionCommand({ connection, log, clock, proxySetting: () => vscodeProxySetting().url });
+    });
     const statusBar = new ConnectionStatusBar(connection);
-    context.subscriptions.push(statusBar, testConnection);
-    register(commandHandlers(DIAGNOSTICS_COMMANDS, { ...testConnection.handlers(), showStatusMenu: () => statusBar.showMenu(), openLogs: () => log.show() }));
+    context.subscriptions.push(statusBar, { dispose: () => testConnection.peek()?.dispose() });
+    register(lazyCommands(REPORT_COMMANDS, () => testConnection().handlers()));
+    register(commandHandlers({ showStatusMenu: DIAGNOSTICS_COMMANDS.showStatusMenu, openLogs: DIAGNOSTICS_COMMANDS.openLogs }, { showStatusMenu: () => statusBar.showMenu(), openLogs: () => log.show() }));
     if (TEST_BUILD && testing) testing.statusBar = statusBar;
   },
 });

@@ -92,7 +92,7 @@ describe('GatewayConnections (profiles)', () => {
   it('holds every request until the window\'s profile is known, so nothing is sent with Default\'s key by mistake', async () => {
     const { made, connections } = await setUp();
     let settle!: () => void;
-    connections.holdUntil(new Promise<void>((resolve) => (settle = resolve)));
+    connections.ready = new Promise<void>((resolve) => (settle = resolve));
     const order: string[] = [];
     const asked = connections.access().then((access) => order.push(access.ok ? String(access.profile) : 'none'));
     await Promise.resolve();
