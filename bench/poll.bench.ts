@@ -21,6 +21,9 @@ import { seededRandom } from '../test/unit/videos/fakes';
 import { requestsInsideRetryAfter, VirtualTime, type RequestRecord } from '../test/unit/videos/virtualTime';
 
 const NAIVE_INTERVAL_MS = Number(process.env.NAIVE_INTERVAL_MS ?? 2_000);
+/** Seed of the scenarios' random draws (job durations, submit times); POLL_BENCH_SEED=7 draws another sample. */
+const SEED = Number(process.env.POLL_BENCH_SEED ?? 2024);
+const TUNE = JSON.parse(process.env.POLL_BENCH_TUNE ?? '{}');
 const IDLE_CHECK_MS = 10 * 60_000;
 /** Learning may see completions later than today by at most this (mean and p95, each scenario). */
 const LATENCY_TOLERANCE = { ms: 1_000, fraction: 0.1 };
@@ -131,7 +134,7 @@ function storePoller(clock: FakeClock, api: GatewayApi, origin: string, onFinal:
     folder,
     clock,
     apiFor: () => api,
-    scheduler: { random: seededRandom(11), history, gatewayHints: learning },
+    scheduler: { random: seededRandom(11), history, gatewayHints: learning, ...TUNE },
     // One window: no other window's changes to re-read on a timer.
     sharing: { rescanMs: 0 },
   });
@@ -186,7 +189,7 @@ async function run(scenario: Scenario, kind: PollerKind): Promise<RunResult> {
   const clock = new FakeClock();
   const start = clock.now();
   const time = new VirtualTime(clock);
-  const random = seededRandom(2024);
+  const random = seededRandom(SEED);
   const plans = Array.from({ length: scenario.jobs }, (_, i) => scenario.plan(i, random));
   const planOf = (prompt: string) => plans[Number(/^bench job (\d+)$/.exec(prompt)?.[1])];
   const sim = await startSimulator({ video: (request) => planOf(request.prompt).schedule, now: () => clock.now() });
