@@ -5,8 +5,9 @@
 //
 // The certificate: for any plan, polls + λ · mean unseen s + μ · late fraction ≥ W*(λ, μ), the least such cost,
 // which the planner's dynamic program finds (among plans on its 250 ms grid; moving an optimal plan's polls onto
-// the grid changes its cost only to second order, far less than the margins printed). A plan meeting polls ≤ P, mean ≤ M and late ≤ 5 %
-// would cost at most P + λM + 0.05μ; if W* is above that for some λ, μ ≥ 0, no plan meets all three.
+// the grid changes its cost only to second order, far less than the margins printed). A plan meeting polls ≤ P,
+// mean ≤ M and late ≤ 5 % would cost at most P + λM + 0.05μ; if W* is above that for some λ, μ ≥ 0, no plan
+// meets all three.
 import { normalCdf, optimalPlan, planOutcome, type DurationModel, type PlanOutcome, type PlanPolicy } from '../../src/videos/core/pollPlan';
 import { timingPolicy } from '../../src/videos/core/pollTiming';
 
