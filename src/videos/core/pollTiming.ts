@@ -3,7 +3,6 @@
 // timers and calls these with the time.
 import type { VideoJob } from '../../gateway/types';
 import type { DurationHistory } from './durationHistory';
-import { learnedPlan } from './pollPlan';
 import { isSuccessStatus } from './status';
 
 /** The scheduler's options that shape one job's schedule. */
@@ -300,7 +299,13 @@ export class JobTiming {
     private readonly profile: JobProfile | undefined,
   ) {
     const durations = profile && policy.history?.durationsMs({ origin, ...profile });
-    this.plan = durations && profile && learnedPlan(durations, profile.submittedAt, policy);
+    if (profile && durations && durations.length >= policy.minSamples) {
+      // Required here, not imported at the top: the planner is its own file in the bundle, loaded with the first job
+      // of a kind that has a history, not at activation.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { learnedPlan } = require('./pollPlan') as typeof import('./pollPlan');
+      this.plan = learnedPlan(durations, profile.submittedAt, policy);
+    }
   }
 
   /** The first poll of a job with a learned plan: its next planned poll, within the quiet limit. */
