@@ -15,8 +15,9 @@ describe('e2e 7e: profiles and usage', function () {
   it('creates a second profile, switches to it from the status bar, and back from its Profiles… menu', async () => {
     await e.wb.closeToasts();
     await e.wb.runCommand('Model Gateway: Create Profile…');
-    await e.wb.answerInput('Work', /New profile \(1\/2\)/);
-    await e.wb.answerInput(e.s.sim.baseUrl, /New profile "Work"/);
+    await e.wb.answerInput('Work', /New profile \(1\/3\)/);
+    await e.wb.answerInput(e.s.sim.baseUrl, /New profile "Work" \(2\/3\)/);
+    await e.wb.answerInput('25', /New profile "Work" \(3\/3\)/);
     await e.wb.toast(/Created the profile "Work"/).first().waitFor({ timeout: WAIT_MS });
     await e.wb.closeToasts();
     // With two profiles the status bar names the active one, which has not changed.

@@ -10,6 +10,8 @@ import { vscodeUserInterface, type UserInterface } from '../../ui/vscode/userInt
 import { vscodeSettingsSource } from '../../ui/vscode/vscodeSettings';
 import type { Clock } from '../../util/clock';
 import { lazy } from '../../util/lazy';
+import type { ProfileRef } from '../core/budget';
+import { BudgetMarks } from '../core/budgetMarks';
 import { Ledger } from '../core/ledger';
 import { PriceBook } from '../core/prices';
 import { estimateBeforeSending } from '../core/record';
@@ -29,11 +31,9 @@ export interface UsageServiceDeps {
   /** The user seam (the host tests' recorder); VS Code's by default. */
   ui?: UserInterface;
   onDidChangeSettings: vscode.Event<void>;
-  /** A profile's name by its id, the active one's without an id. */
-  profileName(id?: string): string;
+  /** A profile by its id (its name and budget), the active one without an id. */
+  profile(id?: string): ProfileRef;
 }
-
-const ALERTS_KEY = 'modelGateway.usage.alertsGiven';
 
 export class UsageService implements vscode.Disposable {
   settings: UsageSettings;
@@ -54,15 +54,12 @@ export class UsageService implements vscode.Disposable {
       clock,
       settings: () => this.settings,
       prices: () => this.prices(),
-      profile: deps.profileName,
+      profile: deps.profile,
       workspace: () => vscode.workspace.name ?? '',
-      alerts: {
-        given: (key) => (context.globalState.get<string[]>(ALERTS_KEY) ?? []).includes(key),
-        give: (key) => context.globalState.update(ALERTS_KEY, [...(context.globalState.get<string[]>(ALERTS_KEY) ?? []), key].slice(-48)),
-      },
-      onBudgetAlert: ({ threshold, spent, budget }) => {
+      alerts: new BudgetMarks(this.ledger.folder, clock),
+      onBudgetAlert: ({ threshold, spent, budget, profile }) => {
         const show = 'Show Usage';
-        void ui.notify('warning', `Model Gateway: ${Math.round(threshold * 100)}% of this month's budget is spent (${formatUsd(spent)} of ${formatUsd(budget)}).`, show).then((choice) => {
+        void ui.notify('warning', `Model Gateway: ${Math.round(threshold * 100)}% of this month's budget of the profile "${profile.name}" is spent (${formatUsd(spent)} of ${formatUsd(budget)}).`, show).then((choice) => {
           if (choice === show) void vscode.commands.executeCommand(USAGE_COMMANDS.showUsage);
         });
       },
@@ -77,7 +74,7 @@ export class UsageService implements vscode.Disposable {
         ledger: this.ledger,
         ui,
         now: () => clock.now(),
-        budget: () => this.settings.monthlyBudget,
+        budget: () => this.recorder.budget(),
         onDidRecord: this.recorder.onDidRecord,
         log,
         cleared: () => void this.statusBar.refresh(),
