@@ -143,4 +143,30 @@ describe('usage recording through the connection', () => {
     assert.deepEqual(alerts.map(([, t]) => t).sort(), [0.8, 0.95]);
     assert.deepEqual(readdirSync(join(dir, 'usage')).filter((name) => !/^\d{4}-\d{2}$/.test(name)), ['alerts.json'], 'no lock left behind');
   });
+
+  it("gives a chat its cost before the record is on disk: the ledger's sync is not on the chat's path", async () => {
+    const clock = new FakeClock(Date.UTC(2026, 10, 20, 12));
+    const ledger = new Ledger(dir, 'w');
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const append = ledger.append.bind(ledger);
+    ledger.append = async (record) => (await gate, append(record));
+    const settings = readUsageSettings({ userValue: () => undefined, value: () => undefined });
+    const recorder = new UsageRecorder({
+      ledger,
+      clock,
+      settings: () => settings,
+      prices: () => new PriceBook(new Map()),
+      profile: () => ({ id: 'default', name: 'Default' }),
+      workspace: () => 'ws',
+      alerts: new BudgetMarks(ledger.folder, realClock),
+      onBudgetAlert: () => assert.fail('no budget'),
+      onError: (error) => assert.fail(String(error)),
+    });
+    assert.equal(await recorder.costOf(report('0.0042')), 0.0042, 'the cost comes while the write is held');
+    assert.deepEqual((await new Ledger(dir, 'reader').read()).records, []);
+    open();
+    await recorder.settled();
+    assert.equal((await new Ledger(dir, 'reader').read()).records.length, 1, 'and the record is still written');
+  });
 });
