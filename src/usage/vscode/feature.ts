@@ -7,8 +7,6 @@ import { lazyCommands } from '../../ui/vscode/commands';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import type { UserInterface } from '../../ui/vscode/userInterface';
 import { lazy } from '../../util/lazy';
-import { DEFAULT_PROFILE_ID, type Profile } from '../../settings/profile';
-import type { ProfileRef } from '../core/budget';
 import type { UsageService } from './usageService';
 
 export const USAGE_COMMANDS = {
@@ -33,7 +31,7 @@ export const usageFeature = defineFeature({
     const service = lazy<UsageService>(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const module = require('./usageService') as typeof import('./usageService');
-      const built = new module.UsageService({ context, log, clock, models, ui, onDidChangeSettings, profile: (id) => profileRef(connection.profile(id), id) });
+      const built = new module.UsageService({ context, log, clock, models, ui, onDidChangeSettings, profile: (id) => connection.profile(id) });
       context.subscriptions.push(built);
       return built;
     });
@@ -44,9 +42,3 @@ export const usageFeature = defineFeature({
     if (TEST_BUILD && testing) testing.usage = service;
   },
 });
-
-/** What the ledger keeps of a profile; a profile deleted since its request keeps its id as its name. */
-function profileRef(profile: Profile | undefined, id: string | undefined): ProfileRef {
-  if (!profile) return { id: id ?? DEFAULT_PROFILE_ID, name: id ?? 'Default' };
-  return { id: profile.id, name: profile.name, ...(profile.monthlyBudget !== undefined && { monthlyBudget: profile.monthlyBudget }) };
-}
