@@ -5,6 +5,7 @@
 // and the average is kept in a file in the global storage folder that every window shares (changed under its lock).
 // Samples that cannot be right are refused: too small to measure, counts that are not counts, ratios no tokenizer
 // gives. Pure logic first; the store (TokenRatios) at the end.
+import { join } from 'node:path';
 import type { Clock } from '../../util/clock';
 import { LockedJsonFile } from '../../util/lockedJsonFile';
 import { isRecord } from '../../util/records';
@@ -128,8 +129,9 @@ export class TokenRatios {
     private readonly clock: Clock,
   ) {}
 
-  static at(path: string, clock: Clock): TokenRatios {
-    return new TokenRatios(LockedJsonFile.at(path, clock, 256 * 1024), clock);
+  /** The ratios in `tokenRatios.json` of a folder (the global storage folder). */
+  static in(folder: string, clock: Clock): TokenRatios {
+    return new TokenRatios(LockedJsonFile.at(join(folder, 'tokenRatios.json'), clock, 256 * 1024), clock);
   }
 
   /** The factor for a model's flat estimates (1 until known); the first call starts reading the file. */

@@ -30,7 +30,7 @@ export const modelsFeature = defineFeature({
     // Its own file in the bundle, loaded on the first chat answer or chat panel, not at activation.
     const tokens = lazy<TokenRatios>(() =>
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require('../core/tokenRatios') as typeof import('../core/tokenRatios')).TokenRatios.at(vscode.Uri.joinPath(context.globalStorageUri, 'tokenRatios.json').fsPath, clock),
+      (require('../core/tokenRatios') as typeof import('../core/tokenRatios')).TokenRatios.in(context.globalStorageUri.fsPath, clock),
     );
     const models = new ModelCatalog(connection, clock, DEFAULT_TTL_MS, memory, tokens);
     const lmProvider = new GatewayChatModelProvider(models, connection, log, () => settings().reasoning, {

@@ -53,14 +53,15 @@ describe('token ratios learned from reported usage', () => {
 
     it("keeps each window's samples and what it does not know, and gives a new window the learned ratio", async () => {
       const path = join(dir, 'tokenRatios.json');
+      const at = () => TokenRatios.in(dir, realClock);
       writeFileSync(path, JSON.stringify({ newer: true }));
-      const a = TokenRatios.at(path, realClock);
-      const b = TokenRatios.at(path, realClock);
+      const a = at();
+      const b = at();
       await Promise.all([a.observe('m', { chars: 1000, messages: 1, promptTokens: 503 }), b.observe('n', { chars: 1000, messages: 1, promptTokens: 253 }), a.observe('refused', { chars: 1000, messages: 1, promptTokens: 0 })]);
       const stored = JSON.parse(readFileSync(path, 'utf8')) as { newer: boolean; models: Record<string, unknown> };
       assert.equal(stored.newer, true);
       assert.deepEqual(Object.keys(stored.models).sort(), ['m', 'n']);
-      const c = TokenRatios.at(path, realClock);
+      const c = at();
       assert.equal(c.scale('m'), 1, 'nothing known before the file is read');
       await c.loaded();
       assert.equal(c.scale('m'), 2);
