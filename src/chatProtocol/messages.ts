@@ -57,6 +57,11 @@ export interface ContextState {
   window: number;
   /** Whether the window is the model's own (from the model list) or the setting. */
   windowSource: 'model' | 'setting';
+  /**
+   * What the flat estimates (characters ÷ 4) are multiplied by for this model, learned from the tokens the gateway
+   * reported for earlier requests; absent: 1 (not measured yet).
+   */
+  tokenScale?: number;
   /** Shown above the input until the context next changes (why a send was held back); '' for none. */
   warning: string;
   /** A message, Regenerate or Edit and resend held back because the chat does not fit; absent when nothing is held. */
@@ -306,6 +311,7 @@ function cleanContextState(value: unknown): ContextState | undefined {
     baseTokens: cleanCount(value.baseTokens) ?? 0,
     window: Math.max(1, cleanCount(value.window) ?? 1),
     windowSource: value.windowSource === 'model' ? 'model' : 'setting',
+    ...(typeof value.tokenScale === 'number' && value.tokenScale >= 0.1 && value.tokenScale <= 10 && { tokenScale: value.tokenScale }),
     warning: cleanText(value.warning, LIMITS.errorMessage) ?? '',
     ...(overflow && { overflow }),
   };

@@ -1,11 +1,11 @@
 // The pacing state windows share: one small JSON file in the global storage folder, one entry per gateway origin
-// and key (named by a hash of the two, never the key), replaced with the one atomic write. It is advisory: a lost
-// race between two windows costs one answer's figures, which the next answer brings again, so no lock is taken.
+// and key (named by a hash of the two, never the key). Each write takes the file's lock, reads it afresh and replaces
+// it with the one atomic write (util/lockedJsonFile.ts), so N windows writing at once never lose one another's entry.
 // Wall times are stored (monotonic clocks differ per process), each with the span it was stated as, and a wait
 // read back is never longer than that span: a wall clock that stepped cannot turn 20 s into a day.
 import { stat } from 'node:fs/promises';
 import type { Clock } from '../util/clock';
-import { JsonFile } from '../util/jsonFile';
+import { LockedJsonFile } from '../util/lockedJsonFile';
 import { isRecord } from '../util/records';
 import { MAX_RESET_MS } from './rateLimitHeaders';
 import type { Budget, PaceState } from './paceState';
@@ -68,7 +68,7 @@ export function applyEntry(state: PaceState, entry: PaceEntry, now: number, mono
 }
 
 export class PaceFile {
-  private readonly file: JsonFile;
+  private readonly file: LockedJsonFile;
   private lastMtime = -1;
   private writing: Promise<void> = Promise.resolve();
 
@@ -76,7 +76,7 @@ export class PaceFile {
     readonly path: string,
     private readonly clock: Clock,
   ) {
-    this.file = new JsonFile(path, MAX_FILE_BYTES);
+    this.file = LockedJsonFile.at(path, clock, MAX_FILE_BYTES);
   }
 
   /** The entries, when the file changed since the last look (undefined: unchanged, missing or unreadable). */
@@ -92,17 +92,24 @@ export class PaceFile {
     return this.read();
   }
 
-  /** Puts one entry (or removes it), keeping the other windows' entries; writes run one at a time. */
+  /**
+   * Puts one entry (or removes it) under the file's lock, keeping the other windows' entries and the file's other
+   * fields; this window's writes run one at a time.
+   */
   write(id: string, entry: PaceEntry | undefined): Promise<void> {
-    this.writing = this.writing.then(async () => {
-      const entries = (await this.read()) ?? new Map<string, PaceEntry>();
-      if (entry) entries.set(id, entry);
-      else entries.delete(id);
-      const now = this.clock.now();
-      const kept = [...entries].filter(([, e]) => Math.abs(now - e.observedAt) <= MAX_RESET_MS).sort((a, b) => b[1].observedAt - a[1].observedAt).slice(0, MAX_ENTRIES);
-      await this.file.save({ version: 1, entries: Object.fromEntries(kept) });
-      this.lastMtime = -1;
-    }).catch(() => undefined);
+    this.writing = this.writing
+      .then(() =>
+        this.file.update((raw) => {
+          const entries = entriesOf(raw);
+          if (entry) entries.set(id, entry);
+          else entries.delete(id);
+          const now = this.clock.now();
+          const kept = [...entries].filter(([, e]) => Math.abs(now - e.observedAt) <= MAX_RESET_MS).sort((a, b) => b[1].observedAt - a[1].observedAt).slice(0, MAX_ENTRIES);
+          return { next: { ...(isRecord(raw) && raw), version: 1, entries: Object.fromEntries(kept) }, result: undefined };
+        }),
+      )
+      .then(() => void (this.lastMtime = -1))
+      .catch(() => undefined);
     return this.writing;
   }
 
@@ -111,22 +118,21 @@ export class PaceFile {
     return this.writing;
   }
 
+  /** The entries; undefined when the file is missing or damaged (pacing starts afresh from the next answer). */
   private async read(): Promise<Map<string, PaceEntry> | undefined> {
-    let raw: unknown;
-    try {
-      raw = await this.file.load();
-    } catch {
-      // Damaged: pacing starts afresh from the next answer; the next write replaces it.
-      return undefined;
-    }
-    const entries = new Map<string, PaceEntry>();
-    if (!isRecord(raw) || !isRecord(raw.entries)) return entries;
-    for (const [id, value] of Object.entries(raw.entries)) {
-      const entry = cleanEntry(value);
-      if (entry && /^[0-9a-f]{16,64}$/.test(id)) entries.set(id, entry);
-    }
-    return entries;
+    const raw = await this.file.read();
+    return raw === undefined ? undefined : entriesOf(raw);
   }
+}
+
+function entriesOf(raw: unknown): Map<string, PaceEntry> {
+  const entries = new Map<string, PaceEntry>();
+  if (!isRecord(raw) || !isRecord(raw.entries)) return entries;
+  for (const [id, value] of Object.entries(raw.entries)) {
+    const entry = cleanEntry(value);
+    if (entry && /^[0-9a-f]{16,64}$/.test(id)) entries.set(id, entry);
+  }
+  return entries;
 }
 
 function cleanEntry(value: unknown): PaceEntry | undefined {

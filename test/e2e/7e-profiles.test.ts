@@ -29,8 +29,9 @@ describe('e2e 7e: profiles and usage', function () {
     await e.wb.status().click();
     await e.wb.pick(/Profiles…/);
     await e.wb.pick(/Create Profile…/);
-    await e.wb.answerInput('Work', /New profile \(1\/2\)/);
-    await e.wb.answerInput(e.s.sim.baseUrl, /New profile "Work"/);
+    await e.wb.answerInput('Work', /New profile \(1\/3\)/);
+    await e.wb.answerInput(e.s.sim.baseUrl, /New profile "Work" \(2\/3\)/);
+    await e.wb.answerInput('25', /New profile "Work" \(3\/3\)/);
     await e.wb.toast(/Created the profile "Work"/).first().waitFor({ timeout: WAIT_MS });
     await e.wb.closeToasts();
     // The new profile has no key: switched to, the status bar's menu offers to set it.

@@ -86,11 +86,13 @@ export class ProfileCommands {
       if (!result.ok) throw new Error(result.problem);
       return result.profile.id;
     }
-    const name = await this.deps.ui.input({ title: 'New profile (1/2)', prompt: 'A name for the profile, such as Work or a customer\'s name.', validate: (text) => this.nameProblem(text) });
+    const name = await this.deps.ui.input({ title: 'New profile (1/3)', prompt: 'A name for the profile, such as Work or a customer\'s name.', validate: (text) => this.nameProblem(text) });
     if (name === undefined) return undefined;
-    const baseUrl = await this.deps.ui.input({ title: `New profile "${name.trim()}" (2/2)`, prompt: 'The gateway\'s base URL, ending in /v1.', placeHolder: 'https://gateway.example.com/v1', value: this.deps.connection.baseUrl ?? '' });
+    const baseUrl = await this.deps.ui.input({ title: `New profile "${name.trim()}" (2/3)`, prompt: 'The gateway\'s base URL, ending in /v1.', placeHolder: 'https://gateway.example.com/v1', value: this.deps.connection.baseUrl ?? '' });
     if (baseUrl === undefined) return undefined;
-    const result = await this.deps.profiles.create({ name, baseUrl });
+    const monthlyBudget = await this.askMonthlyBudget(`New profile "${name.trim()}" (3/3)`, undefined);
+    if (monthlyBudget === false) return undefined;
+    const result = await this.deps.profiles.create({ name, baseUrl, monthlyBudget });
     if (!result.ok) {
       void this.deps.ui.notify('error', result.problem);
       return undefined;
@@ -111,11 +113,13 @@ export class ProfileCommands {
       await vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway.baseUrl modelGateway.requestHeaders');
       return true;
     }
-    const baseUrl = await this.deps.ui.input({ title: `Edit "${profile.name}" (1/2)`, prompt: 'The gateway\'s base URL, ending in /v1. A key belongs to its origin: a new host needs its key set again.', value: profile.baseUrl });
+    const baseUrl = await this.deps.ui.input({ title: `Edit "${profile.name}" (1/3)`, prompt: 'The gateway\'s base URL, ending in /v1. A key belongs to its origin: a new host needs its key set again.', value: profile.baseUrl });
     if (baseUrl === undefined) return false;
-    const headersText = await this.deps.ui.input({ title: `Edit "${profile.name}" (2/2)`, prompt: 'Extra request headers, as JSON (Authorization, Host and Cookie are not allowed).', value: JSON.stringify(profile.headers), validate: (text) => (parseHeaders(text) === undefined ? 'Enter a JSON object such as {"X-Team": "blue"}, or {}.' : undefined) });
+    const headersText = await this.deps.ui.input({ title: `Edit "${profile.name}" (2/3)`, prompt: 'Extra request headers, as JSON (Authorization, Host and Cookie are not allowed).', value: JSON.stringify(profile.headers), validate: (text) => (parseHeaders(text) === undefined ? 'Enter a JSON object such as {"X-Team": "blue"}, or {}.' : undefined) });
     if (headersText === undefined) return false;
-    const result = await this.deps.profiles.edit(profile.id, { ...profile, baseUrl, headers: parseHeaders(headersText) });
+    const monthlyBudget = await this.askMonthlyBudget(`Edit "${profile.name}" (3/3)`, profile.monthlyBudget);
+    if (monthlyBudget === false) return false;
+    const result = await this.deps.profiles.edit(profile.id, { ...profile, baseUrl, headers: parseHeaders(headersText), monthlyBudget });
     if (!result.ok) void this.deps.ui.notify('error', result.problem);
     return result.ok;
   }
@@ -263,6 +267,19 @@ export class ProfileCommands {
     return id === undefined ? undefined : this.deps.connection.profile(id);
   }
 
+  /** The profile's monthly budget in USD: undefined when left empty (the setting's applies), false when dismissed. */
+  private async askMonthlyBudget(title: string, current: number | undefined): Promise<number | undefined | false> {
+    const text = await this.deps.ui.input({
+      title,
+      prompt: 'A monthly budget in USD: the usage ledger warns at 80% and 95% of it. Empty: the modelGateway.usage.monthlyBudget setting applies; 0: no alerts.',
+      placeHolder: 'e.g. 25',
+      value: current === undefined ? '' : String(current),
+      validate: (entered) => (entered.trim() === '' || budgetOf(entered) !== undefined ? undefined : 'Enter an amount such as 25 or 12.50, or leave it empty.'),
+    });
+    if (text === undefined) return false;
+    return text.trim() === '' ? undefined : budgetOf(text);
+  }
+
   private nameProblem(text: string, id?: string): string | undefined {
     const name = text.trim();
     if (!name) return 'Enter a name.';
@@ -277,6 +294,14 @@ const MODEL_KINDS: ReadonlyArray<[ModelKind, string]> = [['chat', 'Chat'], ['ima
 function modelSummary(profile: Profile): string | undefined {
   const set = MODEL_KINDS.filter(([kind]) => profile.models[kind]).map(([kind]) => `${kind}: ${profile.models[kind]}`);
   return set.length > 0 ? set.join(' · ') : undefined;
+}
+
+/** A typed amount of USD: plain digits with an optional fraction, at most a million. */
+function budgetOf(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (!/^[0-9]{1,7}(\.[0-9]{1,6})?$/.test(trimmed)) return undefined;
+  const amount = Number(trimmed);
+  return amount <= 1_000_000 ? amount : undefined;
 }
 
 function parseHeaders(text: string): Record<string, unknown> | undefined {

@@ -36,6 +36,8 @@ export interface ChatContextDeps {
   sources: ContextSources;
   /** The context window of a model: the model list's, else the setting. */
   windowFor(model: string): ContextWindow;
+  /** What a model's flat estimates (characters ÷ 4) are multiplied by, as measured from its reported usage (1: not yet). */
+  tokenScale?(model: string): number;
   newId(): string;
   /**
    * Branches a new chat that starts from a summary of this one, shown for the user to read and edit before anything
@@ -84,6 +86,7 @@ export class ChatContext implements Disposable {
       baseTokens: conversationTokens(session.turns, session.settings),
       window: window.tokens,
       windowSource: window.source,
+      ...(this.scale(session.settings.model) !== 1 && { tokenScale: this.scale(session.settings.model) }),
       warning: this.warning,
       ...(this.held && { overflow: this.held.overflow }),
     };
@@ -181,7 +184,7 @@ export class ChatContext implements Disposable {
       await this.deps.summarize?.(pending);
       return false;
     }
-    const window = this.deps.windowFor(this.controller.session.settings.model).tokens;
+    const window = this.flatWindow(this.controller.session.settings.model);
     if (action.kind === 'regenerate') return this.controller.regenerate({ fitWindow: window });
     if (action.kind === 'edit') return this.controller.editAndResend(action.turnId, action.text, { fitWindow: window });
     if (action.kind === 'withoutImages') return this.controller.resendWithoutImages({ fitWindow: window });
@@ -194,12 +197,25 @@ export class ChatContext implements Disposable {
   /** What the next message (with the attachments) would cost `model`, which takes the whole chat (Compare). */
   fitFor(text: string, model: string): HistoryFit {
     const session = this.controller.session;
-    return fitHistory([...session.turns, this.question(text, this.tray.attachments)], session.settings, this.deps.windowFor(model).tokens);
+    return fitHistory([...session.turns, this.question(text, this.tray.attachments)], session.settings, this.flatWindow(model));
   }
 
   private fit(turns: readonly Turn[]): HistoryFit {
     const session = this.controller.session;
-    return fitHistory(turns, session.settings, this.deps.windowFor(session.settings.model).tokens);
+    return fitHistory(turns, session.settings, this.flatWindow(session.settings.model));
+  }
+
+  private scale(model: string): number {
+    const scale = this.deps.tokenScale?.(model) ?? 1;
+    return Number.isFinite(scale) && scale > 0 ? scale : 1;
+  }
+
+  /**
+   * The model's window in flat-estimate units: the checks compare the flat estimates with it, which is the same as
+   * comparing the calibrated estimates (what the meter shows) with the window itself.
+   */
+  private flatWindow(model: string): number {
+    return Math.max(1, Math.floor(this.deps.windowFor(model).tokens / this.scale(model)));
   }
 
   /** The question being asked, as the turn it would become. */
@@ -212,13 +228,15 @@ export class ChatContext implements Disposable {
     const model = this.controller.session.settings.model || 'the model';
     const what = action.kind === 'send' ? 'Not sent' : action.kind === 'regenerate' ? 'Not regenerated' : 'Not resent';
     const shown = action.kind === 'withoutImages' ? 'edit' : action.kind;
-    const size = `≈${fit.whole.toLocaleString('en-US')} of ${fit.window.toLocaleString('en-US')} tokens`;
+    const scale = this.scale(this.controller.session.settings.model);
+    const [whole, window] = [Math.ceil(fit.whole * scale), this.deps.windowFor(this.controller.session.settings.model).tokens];
+    const size = `≈${whole.toLocaleString('en-US')} of ${window.toLocaleString('en-US')} tokens`;
     const hasContext = action.kind === 'send' && this.tray.attachments.length > 0;
     // Only ways out that exist: no advice to trim attachments when there are none.
     const alone = !fit.fits ? (hasContext ? ' Even the message alone does not fit: trim or remove an attachment, or shorten it.' : ' Even the message alone does not fit: shorten it.') : '';
     const earlier = this.controller.session.turns.some((t) => turnTokens(t) > 0);
     this.warning = `${what}: the ${earlier ? 'chat' : 'message'} would overflow the context window of ${model} (${size}).${alone}`;
-    this.held = { action, overflow: { action: shown, omittedTurns: fit.fits ? fit.omittedTurns : 0, canSummarize: earlier && this.deps.summarize !== undefined, total: fit.whole, window: fit.window } };
+    this.held = { action, overflow: { action: shown, omittedTurns: fit.fits ? fit.omittedTurns : 0, canSummarize: earlier && this.deps.summarize !== undefined, total: whole, window } };
     this.update();
     return false;
   }
@@ -232,8 +250,7 @@ export class ChatContext implements Disposable {
   }
 
   private budget(draftTokens: number) {
-    const state = this.state;
-    return budgetOf(state.baseTokens, this.tray.attachments, state.window, draftTokens);
+    return budgetOf(this.state.baseTokens, this.tray.attachments, this.flatWindow(this.controller.session.settings.model), draftTokens);
   }
 
   private addAll(attachments: readonly Attachment[]): void {

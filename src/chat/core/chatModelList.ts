@@ -13,6 +13,8 @@ export interface ModelCatalogView {
   readonly current: CatalogSnapshot | undefined;
   readonly onDidChange: Event<CatalogSnapshot | undefined>;
   load(options?: LoadOptions): Promise<CatalogSnapshot | undefined>;
+  /** Characters per token learned per model, as the factor for the flat estimates (models/core/tokenRatios.ts). */
+  readonly tokens?: () => { scale(model: string): number };
 }
 
 export const NOT_CONFIGURED = 'Set the gateway URL and API key to list the models.';

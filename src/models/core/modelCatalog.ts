@@ -1,5 +1,6 @@
 // The gateway's model list, shared by every feature: loaded through the connection when first asked for, kept for
 // a short time, dropped when the gateway or key changes. Concurrent callers share one request.
+import type { TokenRatios } from './tokenRatios';
 import type { GatewayApi, Model } from '../../gateway/types';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
@@ -55,6 +56,8 @@ export class ModelCatalog implements Disposable {
     private readonly clock: Clock,
     private readonly ttlMs = DEFAULT_TTL_MS,
     private readonly memory?: RememberedModels,
+    /** Characters per token learned per model from the usage gateways report (the chat's context meter), loaded on first use. */
+    readonly tokens?: () => Pick<TokenRatios, 'scale' | 'observe'>,
   ) {
     this.subscription = source.onDidChangeClient(() => this.invalidate());
   }

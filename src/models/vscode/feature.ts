@@ -11,6 +11,7 @@ import { lazy } from '../../util/lazy';
 import { GatewayChatModelProvider, LM_VENDOR } from './lmProvider';
 import { DEFAULT_TTL_MS, ModelCatalog } from '../core/modelCatalog';
 import { RememberedModels } from '../core/rememberedModels';
+import type { TokenRatios } from '../core/tokenRatios';
 
 export const MODEL_COMMANDS = {
   listModels: SHARED_COMMANDS.listModels,
@@ -26,7 +27,12 @@ export const modelsFeature = defineFeature({
   views: [],
   activate({ context, log, keys, connection, clock, settings, register, testing }: ModelsNeeds): ModelCatalog {
     const memory = new RememberedModels(context.globalState);
-    const models = new ModelCatalog(connection, clock, DEFAULT_TTL_MS, memory);
+    // Its own file in the bundle, loaded on the first chat answer or chat panel, not at activation.
+    const tokens = lazy<TokenRatios>(() =>
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('../core/tokenRatios') as typeof import('../core/tokenRatios')).TokenRatios.in(context.globalStorageUri.fsPath, clock),
+    );
+    const models = new ModelCatalog(connection, clock, DEFAULT_TTL_MS, memory, tokens);
     const lmProvider = new GatewayChatModelProvider(models, connection, log, () => settings().reasoning, {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       more: (active) => (connection.profiles.length > 1 ? (require('./lmProfiles') as typeof import('./lmProfiles')).profileModels(active, { connections: connection, log, clock, memory, effortLevels: () => settings().reasoning.levels }) : undefined),

@@ -18,13 +18,14 @@ const COUNTS: ReadonlyArray<[string, CountField]> = [
   ['b', 'imageBytes'],
   ['h', 'speechChars'],
 ];
-const KNOWN = new Set(['t', 'p', 'w', 's', 'm', 'k', 'z', 'v', 'x', '$', 'cs', ...COUNTS.map(([key]) => key)]);
+const KNOWN = new Set(['t', 'p', 'pi', 'w', 's', 'm', 'k', 'z', 'v', 'x', '$', 'cs', ...COUNTS.map(([key]) => key)]);
 const MAX_TEXT = 512;
 /** Longest line the reader takes: anything longer is damage. */
 export const MAX_LINE_CHARS = 16 * 1024;
 
 export function encodeRecord(record: UsageRecord): string {
   const line: Record<string, unknown> = { t: record.time, p: record.profile, w: record.workspace, s: record.surface, m: record.model, k: record.modality[0] };
+  if (record.profileId !== undefined) line.pi = record.profileId;
   for (const [key, field] of COUNTS) if (record[field] !== undefined) line[key] = record[field];
   if (record.imageSize) line.z = record.imageSize;
   if (record.videoSeconds !== undefined) line.v = record.videoSeconds;
@@ -56,6 +57,11 @@ export function decodeRecord(line: string): UsageRecord | undefined {
   if (typeof time !== 'number' || !Number.isSafeInteger(time) || time < 0) return undefined;
   if (profile === undefined || workspace === undefined || surface === undefined || model === undefined || !modality || !outcome || !costSource) return undefined;
   const record: UsageRecord = { time, profile, workspace, surface, model, modality, outcome, costSource };
+  if (value.pi !== undefined) {
+    const id = text(value.pi);
+    if (id === undefined) return undefined;
+    record.profileId = id;
+  }
   for (const [key, field] of COUNTS) {
     if (value[key] === undefined) continue;
     const count = countOf(value[key], Number.MAX_SAFE_INTEGER);

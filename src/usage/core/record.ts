@@ -13,7 +13,7 @@ const MAX_VIDEO_SECONDS = 24 * 3600;
 
 export interface RecordContext {
   time: number;
-  profile: string;
+  profile: { id: string; name: string };
   workspace: string;
   price: ModelPrice | undefined;
   /** The per-response cost header's name (lower case). */
@@ -54,7 +54,8 @@ export function recordOf(report: GatewayCallReport, context: RecordContext): Usa
   if (!modality || !isRecorded(report)) return undefined;
   const record: UsageRecord = {
     time: context.time,
-    profile: context.profile,
+    profile: context.profile.name,
+    profileId: context.profile.id,
     workspace: context.workspace,
     surface: report.surface ?? report.operation,
     model: report.model ?? '',

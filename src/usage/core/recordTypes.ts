@@ -7,8 +7,10 @@ export type CostSource = 'reported' | 'estimated' | 'unknown';
 export interface UsageRecord {
   /** Wall time the request finished, epoch ms. */
   time: number;
-  /** The profile the request went out with ("default" until profiles exist). */
+  /** The name of the profile the request went out with, as it was then. */
   profile: string;
+  /** The profile's id (absent in records written before ids were kept): what follows a profile through a rename. */
+  profileId?: string;
   /** The workspace's name ("" with no workspace). */
   workspace: string;
   /** Who sent it: a RequestSurface, or the operation when the caller did not say. */

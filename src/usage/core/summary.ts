@@ -164,14 +164,19 @@ function dayList(from: number, to: number): number[] {
   return days.reverse();
 }
 
-/** Spend for the status bar: today and this month, for one profile. */
-export function spendOf(records: readonly UsageRecord[], profile: string, now: number): { today: Totals; month: Totals } {
+/** Whether a record is the profile's: by id, or by name for records written before ids were kept. */
+export function isProfiles(record: Pick<UsageRecord, 'profile' | 'profileId'>, profile: { id: string; name: string }): boolean {
+  return record.profileId !== undefined ? record.profileId === profile.id : record.profile === profile.name;
+}
+
+/** Spend for the status bar and the budget: today and this month, for one profile. */
+export function spendOf(records: readonly UsageRecord[], profile: { id: string; name: string }, now: number): { today: Totals; month: Totals } {
   const today = emptyTotals();
   const month = emptyTotals();
   const dayStart = localDayStart(now);
   const monthStart = localMonthStart(now);
   for (const r of records) {
-    if (r.profile !== profile || r.time < monthStart || r.time > now + 86_400_000) continue;
+    if (!isProfiles(r, profile) || r.time < monthStart || r.time > now + 86_400_000) continue;
     addTo(month, r);
     if (r.time >= dayStart) addTo(today, r);
   }

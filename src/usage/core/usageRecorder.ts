@@ -3,7 +3,8 @@
 import type { GatewayCallReport } from '../../gateway/callReport';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Event } from '../../util/events';
-import { alertKey, budgetAlert } from './budget';
+import { alertKey, budgetAlert, budgetFor, budgetPeriod, type ProfileRef } from './budget';
+import type { AlertMarks } from './budgetMarks';
 import type { Ledger } from './ledger';
 import type { PriceBook } from './prices';
 import { recordOf } from './record';
@@ -17,13 +18,13 @@ export interface RecorderDeps {
   settings(): UsageSettings;
   /** The prices known now (the gateway's list, with the user's setting over it). */
   prices(): PriceBook | Promise<PriceBook>;
-  /** A profile's name by its id (the active profile's without one): what records and the status bar say. */
-  profile(id?: string): string;
+  /** A profile by its id (the active profile without one): its name for the records, its budget for the alerts. */
+  profile(id?: string): ProfileRef;
   /** The workspace's name. */
   workspace(): string;
-  /** Which budget alerts were given (shared by the windows). */
-  alerts: { given(key: string): boolean; give(key: string): PromiseLike<void> };
-  onBudgetAlert(alert: { threshold: number; spent: number; budget: number; profile: string }): void;
+  /** Which budget alerts were given (shared by the windows: only the window that claims an alert shows it). */
+  alerts: AlertMarks;
+  onBudgetAlert(alert: { threshold: number; spent: number; budget: number; profile: ProfileRef }): void;
   onError(error: unknown, what: string): void;
 }
 
@@ -37,6 +38,8 @@ export class UsageRecorder {
   /** Fires after a record is on disk. */
   readonly onDidRecord: Event<UsageRecord> = this.#recorded.event;
   readonly #pending = new Set<Promise<unknown>>();
+  /** Alert keys known to be given (by any window): no lock is taken for them again. */
+  readonly #given = new Set<string>();
 
   constructor(private readonly deps: RecorderDeps) {}
 
@@ -82,21 +85,33 @@ export class UsageRecorder {
     return record;
   }
 
-  async #checkBudget(profile: string, settings: UsageSettings): Promise<void> {
-    const budget = settings.monthlyBudget;
+  /**
+   * Alerts when this month's spend of the profile (every window's records) passed a threshold of its budget that no
+   * window has alerted for yet this month. The marks are claimed under the shared file's lock, so of two windows
+   * that see the same threshold passed, only one alerts.
+   */
+  async #checkBudget(profile: ProfileRef, settings: UsageSettings): Promise<void> {
+    const budget = budgetFor(profile, settings.monthlyBudget);
     if (budget === undefined) return;
-    const now = this.deps.clock.now();
+    const period = budgetPeriod(this.deps.clock.now());
     const { month } = await this.spend(profile);
-    const local = new Date(now);
-    const period = `${local.getFullYear()}-${local.getMonth() + 1}`;
-    const alert = budgetAlert(month.cost, budget, (t) => this.deps.alerts.given(alertKey(profile, period, t)));
-    if (!alert) return;
-    for (const t of alert.passed) await this.deps.alerts.give(alertKey(profile, period, t));
-    this.deps.onBudgetAlert({ threshold: alert.threshold, spent: month.cost, budget, profile });
+    const key = (t: number) => alertKey(profile.id, period, t);
+    const candidate = budgetAlert(month.cost, budget, (t) => this.#given.has(key(t)));
+    if (!candidate) return;
+    const claimed = new Set(await this.deps.alerts.claim(candidate.passed.map(key)));
+    for (const t of candidate.passed) this.#given.add(key(t));
+    const mine = candidate.passed.filter((t) => claimed.has(key(t)));
+    if (mine.length === 0) return;
+    this.deps.onBudgetAlert({ threshold: Math.max(...mine), spent: month.cost, budget, profile });
+  }
+
+  /** The budget that applies to a profile (the active one by default), or undefined for none. */
+  budget(profile: ProfileRef = this.deps.profile()): number | undefined {
+    return budgetFor(profile, this.deps.settings().monthlyBudget);
   }
 
   /** Today's and this month's spend of a profile (the active one by default), from every window's records. */
-  async spend(profile = this.deps.profile()): Promise<Spend> {
+  async spend(profile: ProfileRef = this.deps.profile()): Promise<Spend> {
     const now = this.deps.clock.now();
     const { records } = await this.deps.ledger.read(localMonthStart(now));
     return spendOf(records, profile, now);

@@ -5,11 +5,16 @@ import * as vscode from 'vscode';
 import type { PaidRequest } from '../../gateway/connection';
 import { callReport } from '../../gateway/callFigures';
 import type { FinishedCall } from '../../gateway/callReport';
+import type { ChatRequest, ChatResult } from '../../gateway/types';
 import type { ModelCatalog } from '../../models/core/modelCatalog';
+import { chatSample } from '../../models/core/tokenRatios';
 import { vscodeUserInterface, type UserInterface } from '../../ui/vscode/userInterface';
 import { vscodeSettingsSource } from '../../ui/vscode/vscodeSettings';
 import type { Clock } from '../../util/clock';
 import { lazy } from '../../util/lazy';
+import { DEFAULT_PROFILE_ID, type Profile } from '../../settings/profile';
+import type { ProfileRef } from '../core/budget';
+import { BudgetMarks } from '../core/budgetMarks';
 import { Ledger } from '../core/ledger';
 import { PriceBook } from '../core/prices';
 import { estimateBeforeSending } from '../core/record';
@@ -29,11 +34,9 @@ export interface UsageServiceDeps {
   /** The user seam (the host tests' recorder); VS Code's by default. */
   ui?: UserInterface;
   onDidChangeSettings: vscode.Event<void>;
-  /** A profile's name by its id, the active one's without an id. */
-  profileName(id?: string): string;
+  /** A profile by its id, the active one without an id (undefined: deleted since). */
+  profile(id?: string): Profile | undefined;
 }
-
-const ALERTS_KEY = 'modelGateway.usage.alertsGiven';
 
 export class UsageService implements vscode.Disposable {
   settings: UsageSettings;
@@ -54,15 +57,12 @@ export class UsageService implements vscode.Disposable {
       clock,
       settings: () => this.settings,
       prices: () => this.prices(),
-      profile: deps.profileName,
+      profile: (id) => profileRef(deps.profile(id), id),
       workspace: () => vscode.workspace.name ?? '',
-      alerts: {
-        given: (key) => (context.globalState.get<string[]>(ALERTS_KEY) ?? []).includes(key),
-        give: (key) => context.globalState.update(ALERTS_KEY, [...(context.globalState.get<string[]>(ALERTS_KEY) ?? []), key].slice(-48)),
-      },
-      onBudgetAlert: ({ threshold, spent, budget }) => {
+      alerts: new BudgetMarks(this.ledger.folder, clock),
+      onBudgetAlert: ({ threshold, spent, budget, profile }) => {
         const show = 'Show Usage';
-        void ui.notify('warning', `Model Gateway: ${Math.round(threshold * 100)}% of this month's budget is spent (${formatUsd(spent)} of ${formatUsd(budget)}).`, show).then((choice) => {
+        void ui.notify('warning', `Model Gateway: ${Math.round(threshold * 100)}% of this month's budget of the profile "${profile.name}" is spent (${formatUsd(spent)} of ${formatUsd(budget)}).`, show).then((choice) => {
           if (choice === show) void vscode.commands.executeCommand(USAGE_COMMANDS.showUsage);
         });
       },
@@ -77,7 +77,7 @@ export class UsageService implements vscode.Disposable {
         ledger: this.ledger,
         ui,
         now: () => clock.now(),
-        budget: () => this.settings.monthlyBudget,
+        budget: () => this.recorder.budget(),
         onDidRecord: this.recorder.onDidRecord,
         log,
         cleared: () => void this.statusBar.refresh(),
@@ -112,8 +112,16 @@ export class UsageService implements vscode.Disposable {
     return this.book.prices;
   }
 
-  /** Records a finished call; resolves with its known cost (the connection puts it beside a chat reply's tokens). */
+  /**
+   * Records a finished call; resolves with its known cost (the connection puts it beside a chat reply's tokens). A
+   * chat answer's prompt tokens also teach the model's characters per token (the chat's context meter).
+   */
   account(call: FinishedCall): Promise<number | undefined> {
+    if (call.ok && call.method === 'chat') {
+      const request = call.args[0] as ChatRequest;
+      const sample = chatSample(request, (call.value as ChatResult).usage);
+      if (sample) void this.deps.models.tokens?.().observe(request.model, sample);
+    }
     return this.recorder.costOf(callReport(call));
   }
 
@@ -145,4 +153,10 @@ export class UsageService implements vscode.Disposable {
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
   }
+}
+
+/** What the ledger keeps of a profile; a profile deleted since its request keeps its id as its name. */
+function profileRef(profile: Profile | undefined, id: string | undefined): ProfileRef {
+  if (!profile) return { id: id ?? DEFAULT_PROFILE_ID, name: id ?? 'Default' };
+  return { id: profile.id, name: profile.name, ...(profile.monthlyBudget !== undefined && { monthlyBudget: profile.monthlyBudget }) };
 }

@@ -96,9 +96,10 @@ export class ContextBar {
     this.render();
   }
 
-  /** Estimated tokens of the whole request with the draft as typed. */
+  /** Estimated tokens of the whole request with the draft as typed, calibrated for the model when it was measured. */
   total(draft = this.input.value): number {
-    return this.state.baseTokens + this.state.chips.reduce((sum, c) => sum + c.tokens, 0) + estimateTextTokens(draft);
+    const flat = this.state.baseTokens + this.state.chips.reduce((sum, c) => sum + c.tokens, 0) + estimateTextTokens(draft);
+    return Math.ceil(flat * (this.state.tokenScale ?? 1));
   }
 
   /**

@@ -8,8 +8,9 @@ import type { ModelGatewayApi } from '../../../src/extension';
 import type { VideoFeature } from '../../../src/videos/vscode/videoFeature';
 import type { ChatPanel } from '../../../src/chat/vscode/chatPanel';
 import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
+import type { UsageService } from '../../../src/usage/vscode/usageService';
 import { EXTENSION_ID, until } from '../helpers';
-import { CONTROL_URL_ENV, WINDOW_HEADER, type AgentId, type ChatState, type Command, type Envelope, type JobSummary, type Reply, type WindowState } from './protocol';
+import { CONTROL_URL_ENV, WINDOW_HEADER, type AgentId, type ChatState, type Command, type Envelope, type JobSummary, type Reply, type UsageSeen, type WindowState } from './protocol';
 
 interface UndiciRequest {
   origin?: string | URL;
@@ -29,6 +30,10 @@ class Agent {
   private chat: { manager: ChatPanelManager; panel: ChatPanel; drafts: string[] } | undefined;
 
   constructor(readonly id: AgentId) {}
+
+  private get usage(): UsageService {
+    return (this.api.testing.usage as () => UsageService)();
+  }
 
   private get feature(): VideoFeature {
     return (this.api.testing.videos as { feature: VideoFeature }).feature;
@@ -79,6 +84,20 @@ class Agent {
       }
       case 'chatState':
         return this.chatState();
+      case 'usageBurst': {
+        const { recorder } = this.usage;
+        const call = (i: number) => recorder.record({ origin: this.origin, profile: 'default', operation: 'chat', surface: command.tag as never, model: 'burst', outcome: 'ok', usage: { prompt_tokens: i, completion_tokens: 1, total_tokens: i + 1 }, header: () => undefined });
+        const records = await Promise.all(Array.from({ length: command.count }, (_, i) => call(i + 1)));
+        if (records.some((r) => !r)) throw new Error('a record was not written');
+        return undefined;
+      }
+      case 'usageRead': {
+        const { records, damaged } = await this.usage.ledger.read();
+        const bursts: UsageSeen['bursts'] = {};
+        for (const r of records) if (r.surface.startsWith('burst-')) (bursts[r.surface] ??= []).push(r.inputTokens ?? -1);
+        for (const tokens of Object.values(bursts)) tokens.sort((a, b) => a - b);
+        return { bursts, damaged: damaged.length } satisfies UsageSeen;
+      }
       case 'done':
         return undefined;
     }

@@ -39,6 +39,10 @@ export type Command =
   | { op: 'chatSend'; text: string }
   /** The chat opened last: its turns, and what the host put back in its input box. */
   | { op: 'chatState' }
+  /** Records `count` finished calls at once through this window's usage recorder, each with surface `tag`. */
+  | { op: 'usageBurst'; tag: string; count: number }
+  /** The usage ledger as this window reads it (every window's files): per `burst-` surface, the records' input tokens sorted, and the damaged lines. */
+  | { op: 'usageRead' }
   | { op: 'done' };
 
 export interface Envelope {
@@ -52,4 +56,9 @@ export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok:
 export interface AgentId {
   window: string;
   pid: number;
+}
+
+export interface UsageSeen {
+  bursts: Record<string, number[]>;
+  damaged: number;
 }

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startSimulator, type RequestLogEntry, type Simulator } from '../../simulator';
 import { AgentControl } from './control';
-import { CONTROL_URL_ENV, WINDOW_HEADER, type ChatState, type JobSummary, type WindowState } from './protocol';
+import { CONTROL_URL_ENV, WINDOW_HEADER, type ChatState, type JobSummary, type UsageSeen, type WindowState } from './protocol';
 
 const ROOT = resolve(__dirname, '../../../..');
 const AGENT = join(ROOT, 'out', 'test', 'host', 'multiWindow', 'agent.js');
@@ -222,6 +222,17 @@ describe('several windows on one VS Code server', function () {
     assert.deepEqual([...questions].sort(), [...expected].sort(), 'every question of both windows is in the file');
     const answers = file.session.turns.filter((t) => t.role === 'assistant').map((t) => t.content);
     for (const question of expected) assert.ok(answers.includes(question.slice('[echo] '.length)), `the answer to “${question}” is in the file`);
+  });
+
+  it('two extension hosts append to the usage ledger at once: every record is kept, none damaged, and each window reads all', async () => {
+    const count = 40;
+    const windows = ['window-a', 'window-b'];
+    await Promise.all(windows.map((window) => control.call(window, { op: 'usageBurst', tag: `burst-${window}`, count })));
+    const every = Array.from({ length: count }, (_x, i) => i + 1);
+    for (const window of windows) {
+      const seen = await control.call<UsageSeen>(window, { op: 'usageRead' });
+      assert.deepEqual(seen, { bursts: { 'burst-window-a': every, 'burst-window-b': every }, damaged: 0 }, `the ledger as ${window} reads it`);
+    }
   });
 
   it('sends nothing from a window whose chat folder is read-only, says so naming the folder, and gives the question back', async () => {

@@ -2,12 +2,13 @@
 // one record when it finishes, VS Code's own chat included, with the cost the gateway reported or one estimated
 // from the prices on its model list; and Export Usage writes the documented JSON and CSV without asking.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
 import type { HostMessage } from '../../../src/chatProtocol/messages';
+import type { ModelCatalog } from '../../../src/models/core/modelCatalog';
 import { EXPORT_COLUMNS } from '../../../src/usage/core/exportFormat';
 import type { UsageRecord } from '../../../src/usage/core/recordTypes';
 import type { UsageService } from '../../../src/usage/vscode/usageService';
@@ -19,6 +20,7 @@ describe('usage ledger (issue 24)', function () {
   this.timeout(120_000);
   let sim: Simulator;
   let usage: UsageService;
+  let api: Awaited<ReturnType<typeof extensionApi>>;
   let manager: ChatPanelManager;
   let since: number;
   let dir: string;
@@ -34,7 +36,7 @@ describe('usage ledger (issue 24)', function () {
 
   before(async () => {
     sim = await startSimulator({ tokensPerSecond: 1000 });
-    const api = await extensionApi();
+    api = await extensionApi();
     usage = (api.testing.usage as () => UsageService)();
     manager = (api.testing.chat as { manager: ChatPanelManager }).manager;
     await connectTo(api, sim);
@@ -116,6 +118,27 @@ describe('usage ledger (issue 24)', function () {
     // The status bar shows the spend.
     await usage.statusBar.refresh();
     assert.match(usage.statusBar.text, /today/);
+  });
+
+  it("learns the model's characters per token from the prompt tokens the gateway reports (the chat's context meter)", async () => {
+    const file = join(dirname(usage.ledger.folder), 'tokenRatios.json');
+    type Stored = { models: Record<string, { charsPerToken: number; weight: number; at: number }> };
+    const entry = () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Stored).models['model-5.2'] : undefined);
+    // Other suites may have taught it already (the file is the profile's): this request must add to what is there.
+    const before = entry()?.weight ?? 0;
+    const started = Date.now();
+    const [lm] = await vscode.lm.selectChatModels({ vendor: 'model-gateway', id: 'model-5.2' });
+    // The simulator counts a word as a token: 150 words of 5 characters and a space are about 6 characters a token.
+    const response = await lm!.sendRequest([vscode.LanguageModelChatMessage.User(`[echo] ${'words '.repeat(150)}`)], {}, new vscode.CancellationTokenSource().token);
+    for await (const _part of response.stream) void _part;
+    const learned = await until(() => {
+      const now = entry();
+      return now && now.at >= started && now.weight > before ? now : undefined;
+    }, 'the sample in the shared file');
+    assert.ok(learned.charsPerToken >= 0.8 && learned.charsPerToken <= 8);
+    const scale = (api.testing.models as ModelCatalog).tokens!().scale('model-5.2');
+    assert.equal(scale, 4 / learned.charsPerToken, "the chat's meter uses it");
+    if (before === 0) assert.ok(scale > 0.5 && scale < 0.8, `flat estimates × ${scale}`);
   });
 
   it('exports the ledger to a .json or .csv path without asking', async () => {

@@ -23,10 +23,15 @@ describe('usage ledger', () => {
     assert.ok(encodeRecord(newer).includes('"future":{"a":1}'));
     const { cost: _cost, ...unknown } = sampleRecord({ costSource: 'unknown' });
     assert.deepEqual(decodeRecord(encodeRecord(unknown)), unknown);
+    // The profile's id round-trips; a record written before ids were kept reads without one.
+    const withId = sampleRecord({ profile: 'Work', profileId: 'p-0a1b2c' });
+    assert.deepEqual(decodeRecord(encodeRecord(withId)), withId);
+    assert.equal(decodeRecord(encodeRecord(sampleRecord()))!.profileId, undefined);
+    assert.equal(decodeRecord(encodeRecord(withId).replace('"pi":"p-0a1b2c"', '"pi":7')), undefined, 'an id that is not text is damage');
   });
 
   it('stays compact: 200,000 heavy records take under 50 MB', () => {
-    const line = encodeRecord(sampleRecord({ workspace: 'a-rather-long-workspace-name', model: 'anthropic/claude-3-7-sonnet-20250219', surface: 'vscode-chat' }));
+    const line = encodeRecord(sampleRecord({ profileId: 'p-0a1b2c3d4e5f', workspace: 'a-rather-long-workspace-name', model: 'anthropic/claude-3-7-sonnet-20250219', surface: 'vscode-chat' }));
     assert.ok((line.length + 1) * 200_000 < 50 * 1024 * 1024, `${line.length} bytes a line`);
   });
 

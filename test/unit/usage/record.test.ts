@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { GatewayCallReport } from '../../../src/gateway/callReport';
 import { recordOf, tokensOf } from '../../../src/usage/core/record';
 
-const base = { time: 1_700_000_000_000, profile: 'default', workspace: 'ws', costHeader: 'x-litellm-response-cost' };
+const base = { time: 1_700_000_000_000, profile: { id: 'default', name: 'Default' }, workspace: 'ws', costHeader: 'x-litellm-response-cost' };
 function report(over: Partial<GatewayCallReport>, headers: Record<string, string> = {}): GatewayCallReport {
   return { origin: 'http://gw', operation: 'chat', surface: 'chat', model: 'm', outcome: 'ok', header: (name) => headers[name], ...over };
 }

@@ -1,7 +1,7 @@
 // From the connection's one report of every call to a record on disk: the headers of the answer, the surface the
 // caller named, cancelled calls, a declined confirmation (nothing sent, nothing recorded), and the budget alert.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiKeyStore } from '../../../src/auth/core/apiKeyStore';
@@ -10,10 +10,13 @@ import type { GatewayCallReport } from '../../../src/gateway/callReport';
 import { GatewayConnection } from '../../../src/gateway/connection';
 import { GatewayError } from '../../../src/gateway/errors';
 import type { ChatOptions, GatewayApi, ImageRequest } from '../../../src/gateway/types';
+import type { ProfileRef } from '../../../src/usage/core/budget';
+import { BudgetMarks } from '../../../src/usage/core/budgetMarks';
 import { Ledger } from '../../../src/usage/core/ledger';
 import { PriceBook } from '../../../src/usage/core/prices';
 import { UsageRecorder } from '../../../src/usage/core/usageRecorder';
 import { readUsageSettings } from '../../../src/usage/core/usageSettings';
+import { realClock } from '../../../src/util/clock';
 import { FakeClock } from '../../../src/util/fakeClock';
 
 async function connected(api: GatewayApi): Promise<GatewayConnection> {
@@ -75,32 +78,95 @@ describe('usage recording through the connection', () => {
     connection.dispose();
   });
 
-  it('writes the record with the cost, and alerts on the budget once', async () => {
-    const clock = new FakeClock(Date.UTC(2026, 10, 20, 12));
-    const ledger = new Ledger(dir, 'w');
-    const alerts: number[] = [];
-    const given = new Set<string>();
-    const settings = { ...readUsageSettings({ userValue: () => undefined, value: () => undefined }), monthlyBudget: 0.01 };
-    const recorder = new UsageRecorder({
+  const report = (cost?: string, profile = 'default'): GatewayCallReport => ({ origin: 'o', profile, operation: 'chat', surface: 'chat', model: 'm', outcome: 'ok', usage, header: (n) => (n === 'x-litellm-response-cost' ? cost : undefined) });
+
+  /** One window's recorder on the shared folder: its own ledger file, the shared alert marks. */
+  function windowRecorder(name: string, clock: FakeClock, profiles: Record<string, ProfileRef>, alerts: Array<[string, number, string]>, monthlyBudget?: number): UsageRecorder {
+    const settings = { ...readUsageSettings({ userValue: () => undefined, value: () => undefined }), monthlyBudget };
+    const ledger = new Ledger(dir, name);
+    return new UsageRecorder({
       ledger,
       clock,
       settings: () => settings,
       prices: () => new PriceBook(new Map([['m', { input: 0.000001, output: 0.00001, cacheRead: 0 }]])),
-      profile: () => 'default',
+      profile: (id) => profiles[id ?? 'default']!,
       workspace: () => 'ws',
-      alerts: { given: (k) => given.has(k), give: async (k) => void given.add(k) },
-      onBudgetAlert: ({ threshold }) => alerts.push(threshold),
+      // The marks' lock waits on real time: it is shared with other processes, whose files age in real time.
+      alerts: new BudgetMarks(ledger.folder, realClock),
+      onBudgetAlert: ({ threshold, profile }) => alerts.push([name, threshold, profile.name]),
       onError: (error) => assert.fail(String(error)),
     });
-    const report = (cost?: string): GatewayCallReport => ({ origin: 'o', operation: 'chat', surface: 'chat', model: 'm', outcome: 'ok', usage, header: (n) => (n === 'x-litellm-response-cost' ? cost : undefined) });
+  }
+
+  it('writes the record with the cost and its profile id, and alerts on the budget once', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 10, 20, 12));
+    const alerts: Array<[string, number, string]> = [];
+    const recorder = windowRecorder('w', clock, { default: { id: 'default', name: 'Default' } }, alerts, 0.01);
     const estimated = await recorder.record(report());
     assert.equal(estimated!.cost!.toFixed(8), (80 * 0.000001 + 10 * 0.00001).toFixed(8));
+    assert.deepEqual([estimated!.profile, estimated!.profileId], ['Default', 'default']);
     await recorder.record(report('0.0079'));
     await recorder.record(report('0.0002'));
     await recorder.record(report('0.0015'));
-    assert.deepEqual(alerts, [0.8, 0.95]);
-    const { records } = await ledger.read();
+    assert.deepEqual(alerts.map(([, t]) => t), [0.8, 0.95]);
+    const records = (await new Ledger(dir, 'reader').read()).records;
     assert.deepEqual(records.map((r) => r.costSource), ['estimated', 'reported', 'reported', 'reported']);
     assert.equal((await recorder.spend()).month.requests, 4);
+    // A new month is a new period: the alerts come again.
+    clock.advance(15 * 86_400_000);
+    await recorder.record(report('0.02'));
+    assert.deepEqual(alerts.map(([, t]) => t), [0.8, 0.95, 0.95]);
+  });
+
+  it("alerts on each profile's own budget, the setting's for a profile without one", async () => {
+    const clock = new FakeClock(Date.UTC(2026, 10, 20, 12));
+    const alerts: Array<[string, number, string]> = [];
+    const profiles = { default: { id: 'default', name: 'Default' }, 'p-1': { id: 'p-1', name: 'Work', monthlyBudget: 1 }, 'p-2': { id: 'p-2', name: 'Off', monthlyBudget: 0 } };
+    const recorder = windowRecorder('w', clock, profiles, alerts, 10);
+    await recorder.record(report('0.85', 'p-1'));
+    await recorder.record(report('5', 'p-2'));
+    await recorder.record(report('5', 'default'));
+    assert.deepEqual(alerts, [['w', 0.8, 'Work']], "Work's own budget of $1; Default's spend is under 80% of the setting's $10; Off has none");
+    await recorder.record(report('3.5', 'default'));
+    assert.deepEqual(alerts.at(-1), ['w', 0.8, 'Default']);
+    assert.equal(recorder.budget(profiles['p-1']), 1);
+  });
+
+  it('alerts once per threshold across windows that record at the same moment', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 10, 20, 12));
+    const alerts: Array<[string, number, string]> = [];
+    const profiles = { default: { id: 'default', name: 'Default', monthlyBudget: 1 } };
+    const windows = ['a', 'b', 'c'].map((name) => windowRecorder(name, clock, profiles, alerts));
+    // Every window's spend passes 80% and then 95% at once: each sees the threshold passed, one says so.
+    await Promise.all(windows.map((w) => w.record(report('0.3'))));
+    await Promise.all(windows.map((w) => w.record(report('0.03'))));
+    assert.deepEqual(alerts.map(([, t]) => t).sort(), [0.8, 0.95]);
+    assert.deepEqual(readdirSync(join(dir, 'usage')).filter((name) => !/^\d{4}-\d{2}$/.test(name)), ['alerts.json'], 'no lock left behind');
+  });
+
+  it("gives a chat its cost before the record is on disk: the ledger's sync is not on the chat's path", async () => {
+    const clock = new FakeClock(Date.UTC(2026, 10, 20, 12));
+    const ledger = new Ledger(dir, 'w');
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const append = ledger.append.bind(ledger);
+    ledger.append = async (record) => (await gate, append(record));
+    const settings = readUsageSettings({ userValue: () => undefined, value: () => undefined });
+    const recorder = new UsageRecorder({
+      ledger,
+      clock,
+      settings: () => settings,
+      prices: () => new PriceBook(new Map()),
+      profile: () => ({ id: 'default', name: 'Default' }),
+      workspace: () => 'ws',
+      alerts: new BudgetMarks(ledger.folder, realClock),
+      onBudgetAlert: () => assert.fail('no budget'),
+      onError: (error) => assert.fail(String(error)),
+    });
+    assert.equal(await recorder.costOf(report('0.0042')), 0.0042, 'the cost comes while the write is held');
+    assert.deepEqual((await new Ledger(dir, 'reader').read()).records, []);
+    open();
+    await recorder.settled();
+    assert.equal((await new Ledger(dir, 'reader').read()).records.length, 1, 'and the record is still written');
   });
 });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { budgetAlert } from '../../../src/usage/core/budget';
+import { budgetAlert, budgetFor, budgetPeriod } from '../../../src/usage/core/budget';
 import { parseDashboardRequest, parseDashboardUpdate } from '../../../src/usage/core/dashboardProtocol';
 import { formatCost, localDayStart, spendOf, summarize } from '../../../src/usage/core/summary';
 import { readUsageSettings } from '../../../src/usage/core/usageSettings';
@@ -48,9 +48,13 @@ describe('usage summaries', () => {
   });
 
   it('gives the status bar today and this month for one profile; unknown is never $0.00', () => {
-    const { today, month } = spendOf(records, 'default', NOW);
+    const { today, month } = spendOf(records, { id: 'default', name: 'default' }, NOW);
     assert.equal(today.cost, 1);
     assert.equal(month.requests, 2);
+    // A profile is followed by its id through a rename; records written before ids were kept match by name.
+    const work = [sampleRecord({ time: NOW, profile: 'Work', cost: 1 }), sampleRecord({ time: NOW, profile: 'Work', profileId: 'p-1', cost: 2 }), sampleRecord({ time: NOW, profile: 'Clients', profileId: 'p-1', cost: 4 }), sampleRecord({ time: NOW, profile: 'Clients', profileId: 'p-2', cost: 8 })];
+    assert.equal(spendOf(work, { id: 'p-1', name: 'Clients' }, NOW).month.cost, 6);
+    assert.equal(spendOf(work, { id: 'p-1', name: 'Work' }, NOW).month.cost, 7);
     assert.equal(formatCost({ cost: 0, unknownCost: 2, requests: 2 }), 'unknown');
     assert.equal(formatCost({ cost: 0, unknownCost: 0, requests: 0 }), '$0.00');
     assert.equal(formatCost({ cost: 0.0042, unknownCost: 0, requests: 1 }), '$0.0042');
@@ -90,6 +94,16 @@ describe('usage budget and settings', () => {
     assert.equal(alert(120), 0.95);
     assert.equal(alert(130), undefined);
     assert.equal(budgetAlert(1000, undefined, () => false), undefined);
+  });
+
+  it("takes the profile's own budget, else the setting's; 0 turns a profile's alerts off", () => {
+    assert.equal(budgetFor({ monthlyBudget: 20 }, 100), 20);
+    assert.equal(budgetFor({}, 100), 100);
+    assert.equal(budgetFor({}, undefined), undefined);
+    assert.equal(budgetFor({ monthlyBudget: 0 }, 100), undefined);
+    assert.equal(budgetFor({ monthlyBudget: Number.NaN }, 100), undefined);
+    assert.equal(budgetPeriod(new Date(2026, 0, 31, 23, 59).getTime()), '2026-01');
+    assert.equal(budgetPeriod(new Date(2026, 1, 1, 0, 0).getTime()), '2026-02');
   });
 
   it('reads the settings at user level, refusing odd values', () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ChatContext, type ContextSources } from '../../../../src/chat/core/chatContext';
 import { attachmentTokens, type Attachment, type TextAttachment } from '../../../../src/chatProtocol/attachments';
-import { parseHostMessage, parseWebviewMessage, type ContextSource } from '../../../../src/chatProtocol/messages';
+import { cleanHostMessage, parseHostMessage, parseWebviewMessage, type ContextSource } from '../../../../src/chatProtocol/messages';
 import { repairSession } from '../../../../src/chatProtocol/sessionData';
 import type { UserTurn } from '../../../../src/chatProtocol/session';
 import { wireTurn } from '../../../../src/chat/core/webviewBridge';
@@ -32,11 +32,11 @@ class FakeSources implements ContextSources {
   }
 }
 
-function setup(window = 100_000): { h: Harness; sources: FakeSources; context: ChatContext } {
+function setup(window = 100_000, scale = 1): { h: Harness; sources: FakeSources; context: ChatContext } {
   const h = createHarness();
   const sources = new FakeSources();
   let n = 0;
-  const context = new ChatContext(h.controller, { sources, windowFor: () => ({ tokens: window, source: 'setting' }), newId: () => `att${++n}` });
+  const context = new ChatContext(h.controller, { sources, windowFor: () => ({ tokens: window, source: 'setting' }), tokenScale: () => scale, newId: () => `att${++n}` });
   return { h, sources, context };
 }
 
@@ -148,6 +148,30 @@ describe('chat context (ChatContext and the protocol)', () => {
       h.gateway.calls[0].resolve(result('ok'));
       await h.controller.idle;
       context.dispose();
+    });
+
+    it("measures against the model's learned characters per token: what fits at 4 a token may not at 2", async () => {
+      const flat = setup(300);
+      flat.sources.next = [file('mid', 50)];
+      await flat.context.add('workspaceFile');
+      const tokens = flat.context.state.chips[0].tokens;
+      assert.ok(tokens > 150 && tokens < 280, `${tokens} flat tokens fit 300`);
+      assert.equal(flat.context.state.tokenScale, undefined, 'not measured: the flat estimate, said by nothing');
+      assert.equal(flat.context.send('Go'), true);
+      await settle();
+      flat.h.gateway.calls[0].resolve(result('ok'));
+      await flat.h.controller.idle;
+      flat.context.dispose();
+
+      const dense = setup(300, 2);
+      dense.sources.next = [file('mid', 50)];
+      await dense.context.add('workspaceFile');
+      assert.equal(dense.context.state.tokenScale, 2, 'the meter is told the factor');
+      assert.equal(dense.context.send('Go'), false, 'twice the tokens do not fit');
+      assert.match(dense.context.state.warning, new RegExp(`≈${Math.ceil((tokens + 1 + 3) * 2)} of 300 tokens`));
+      const cleaned = cleanHostMessage({ type: 'context', context: { ...dense.context.state, tokenScale: 1e9 } });
+      assert.ok(cleaned?.type === 'context' && cleaned.context.tokenScale === undefined, 'a factor no tokenizer gives is dropped');
+      dense.context.dispose();
     });
 
     it('takes an image only when its bytes are an image, whatever the webview said', async () => {
