@@ -42,12 +42,12 @@ export async function traceMainThread<T>(page: Page, cdp: CDPSession, run: () =>
 export type Trace = TraceEvent[];
 
 /** The Chrome trace of `run` (and of the two frames after it), to summarise over one or more windows. */
-export async function traceEvents<T>(page: Page, cdp: CDPSession, run: () => Promise<T>): Promise<{ value: T; events: Trace }> {
+export async function traceEvents<T>(page: Page, cdp: CDPSession, run: () => Promise<T>, extraCategories = ''): Promise<{ value: T; events: Trace }> {
   const events: TraceEvent[] = [];
   const collect = (data: { value: object[] }) => events.push(...(data.value as TraceEvent[]));
   cdp.on('Tracing.dataCollected', collect);
   const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline' + extraCategories, transferMode: 'ReportEvents' });
   const value = await run();
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   await cdp.send('Tracing.end');
