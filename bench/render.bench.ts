@@ -6,10 +6,11 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, REPO_ROOT, servePage } from '../test/browser/harness';
+import { freshPage } from './render/benchPage';
 import { breakdownBench } from './render/breakdownRun';
 import { generateReply, splitIntoDeltas } from './render/corpus';
 import { traceMainThread, type MainThreadTasks } from './render/mainThreadTrace';
-import { loadDeltas, runOneShot, runScenario, STREAM_START_MARK, warmUp, type ScenarioInput, type ScenarioResult } from './render/pageScenario';
+import { runOneShot, runScenario, STREAM_START_MARK, type ScenarioInput, type ScenarioResult } from './render/pageScenario';
 import { transcriptBench } from './render/transcriptBench';
 
 const FRAME_TARGET_MS = 16;
@@ -51,20 +52,13 @@ interface Row {
   main: MainThreadTasks;
 }
 
-/** A fresh page per measurement (its own heap), warmed up on a different text so no run pays for JIT compilation. */
+/** A measurement in a fresh page (benchPage.ts), traced or not. */
 async function inFreshPage<T>(browser: Browser, url: string, deltas: string[], run: (page: Page) => Promise<T>, traced: boolean, startMark?: string): Promise<{ value: T; main?: MainThreadTasks }> {
-  // A chat panel's size rather than a full desktop window: following the bottom repaints the viewport every update.
-  const context = await browser.newContext({ viewport: { width: 600, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.evaluate(warmUp, generateReply(30_000, 99));
-  await page.evaluate(loadDeltas, deltas);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('HeapProfiler.collectGarbage');
+  const { page, cdp, close } = await freshPage(browser, url, deltas);
   try {
     return traced ? await traceMainThread(page, cdp, () => run(page), startMark) : { value: await run(page) };
   } finally {
-    await context.close();
+    await close();
   }
 }
 

@@ -2,9 +2,9 @@
 // layouts), and a sampled JS profile of each (self time by function): the measurement to make before changing the
 // renderer. One run each, so the figures are for reading, not for the README's ratios.
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import { generateReply } from './corpus';
+import { freshPage } from './benchPage';
 import { traceEvents } from './mainThreadTrace';
-import { loadDeltas, runOneShot, runScenario, warmUp, type ScenarioInput } from './pageScenario';
+import { runOneShot, runScenario, type ScenarioInput } from './pageScenario';
 import { breakdown, formatBreakdown, frameTimeline } from './traceBreakdown';
 
 interface ProfileNode {
@@ -19,17 +19,6 @@ interface Profile {
 }
 
 const keyOf = (frame: ProfileNode['callFrame']) => (frame.functionName === '' ? `(anonymous) ${frame.url.split('/').pop()}:${frame.lineNumber}` : frame.functionName);
-
-async function freshPage(browser: Browser, url: string, deltas: string[]): Promise<{ page: Page; cdp: CDPSession; close(): Promise<void> }> {
-  const context = await browser.newContext({ viewport: { width: 600, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.evaluate(warmUp, generateReply(30_000, 99));
-  await page.evaluate(loadDeltas, deltas);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('HeapProfiler.collectGarbage');
-  return { page, cdp, close: () => context.close() };
-}
 
 async function profiled(cdp: CDPSession, run: () => Promise<unknown>): Promise<Profile> {
   await cdp.send('Profiler.enable');

@@ -56,15 +56,11 @@ export async function traceEvents<T>(page: Page, cdp: CDPSession, run: () => Pro
   return { value, events };
 }
 
-/**
- * The page's main-thread tasks from the task that ran `console.timeStamp(startMark)` (when given and found) to the
- * one that ran `console.timeStamp(endMark)`, both included.
- */
-export function summarise(events: Trace, startMark?: string, endMark?: string): MainThreadTasks {
+/** The page's main thread (`pid:tid`): the renderer main thread that ran the most script during the trace. */
+export function pageThread(events: Trace): string | undefined {
   const mainThreads = new Set(
     events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
   );
-  // The page's renderer is the one whose main thread ran script during the window.
   const scriptCounts = new Map<string, number>();
   for (const e of events) {
     const thread = `${e.pid}:${e.tid}`;
@@ -72,7 +68,15 @@ export function summarise(events: Trace, startMark?: string, endMark?: string): 
       scriptCounts.set(thread, (scriptCounts.get(thread) ?? 0) + 1);
     }
   }
-  const page = [...scriptCounts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  return [...scriptCounts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+/**
+ * The page's main-thread tasks from the task that ran `console.timeStamp(startMark)` (when given and found) to the
+ * one that ran `console.timeStamp(endMark)`, both included.
+ */
+export function summarise(events: Trace, startMark?: string, endMark?: string): MainThreadTasks {
+  const page = pageThread(events);
   const tasks: TraceEvent[] = [];
   const mark = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === startMark && `${e.pid}:${e.tid}` === page);
   const from = startMark && mark ? mark.ts : -Infinity;

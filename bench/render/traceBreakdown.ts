@@ -1,6 +1,6 @@
 // Where a traced run's main-thread time goes: the self time of each trace event kind (script, style, layout, paint,
 // garbage collection...) on the page's main thread, and how much of the layout was forced from script.
-import type { Trace } from './mainThreadTrace';
+import { pageThread, type Trace } from './mainThreadTrace';
 
 type TraceEvent = Trace[number] & { args?: { beginData?: { stackTrace?: unknown[]; dirtyObjects?: number; totalObjects?: number }; elementCount?: number } };
 
@@ -46,18 +46,6 @@ export function breakdown(events: Trace, startMark?: string): Breakdown {
   }
   const byEvent = [...byName].map(([name, { ms, count }]) => ({ name, ms, count })).sort((a, b) => b.ms - a.ms);
   return { byEvent, forcedLayouts, forcedLayoutMs, totalMs: byEvent.reduce((sum, e) => sum + e.ms, 0) };
-}
-
-function pageThread(events: Trace): string | undefined {
-  const mainThreads = new Set(
-    events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
-  );
-  const counts = new Map<string, number>();
-  for (const e of events) {
-    const thread = `${e.pid}:${e.tid}`;
-    if (mainThreads.has(thread) && (e.name === 'FunctionCall' || e.name === 'FireAnimationFrame')) counts.set(thread, (counts.get(thread) ?? 0) + 1);
-  }
-  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
 export function formatBreakdown(label: string, b: Breakdown, top = 14): string {
