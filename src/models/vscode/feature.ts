@@ -29,7 +29,7 @@ export const modelsFeature = defineFeature({
     const models = new ModelCatalog(connection, clock, DEFAULT_TTL_MS, memory);
     const lmProvider = new GatewayChatModelProvider(models, connection, log, () => settings().reasoning, {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      more: (active) => (connection.profiles.length > 1 ? (require('./lmProfiles') as typeof import('./lmProfiles')).profileModels(active, { connections: connection, log, clock, memory }) : undefined),
+      more: (active) => (connection.profiles.length > 1 ? (require('./lmProfiles') as typeof import('./lmProfiles')).profileModels(active, { connections: connection, log, clock, memory, effortLevels: () => settings().reasoning.levels }) : undefined),
     });
     const modelCommands = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -18,6 +18,8 @@ export interface LmProfilesDeps {
   clock: Clock;
   memory?: RememberedModels;
   log: Logger;
+  /** `modelGateway.reasoningEffortLevels`, read at each listing as the active profile's models are. */
+  effortLevels(): readonly string[];
 }
 
 /** One catalog per profile other than the active one (the active profile's is the shared catalog). */
@@ -58,6 +60,7 @@ export async function profileModels(active: readonly LmChatInformation[], deps: 
       model: info.id,
     }));
   const result = tag(active, connections.active);
+  const levels = deps.effortLevels();
   for (const profile of withKeys) {
     if (profile.id === connections.active.id) continue;
     const catalog = catalogFor(profile.id, deps);
@@ -70,7 +73,7 @@ export async function profileModels(active: readonly LmChatInformation[], deps: 
       deps.log.warn(`Could not list the models of profile ${profile.name} for VS Code chat: ${error instanceof Error ? error.message : String(error)}`);
       snapshot = catalog?.known();
     }
-    result.push(...tag((snapshot?.models ?? []).filter((m) => m.kind === 'chat').map((m) => toChatInformation(m)), profile));
+    result.push(...tag((snapshot?.models ?? []).filter((m) => m.kind === 'chat').map((m) => toChatInformation(m, levels)), profile));
   }
   return result;
 }
