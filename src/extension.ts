@@ -96,13 +96,13 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   timed('auth', () => authFeature.activate({ ...services, runningJobs: (slot) => videos.runningJobs(slot) }));
   timed('diagnostics', () => diagnosticsFeature.activate(services));
   const models = timed('models', () => modelsFeature.activate(services));
-  timed('usage', () => usageFeature.activate({ ...services, models }));
+  const usage = timed('usage', () => usageFeature.activate({ ...services, models }));
   const videos = timed('videos', () => videosFeature.activate({ ...services, models }));
   const media = timed('media', () => mediaFeature.activate({ ...services, models }));
   const chatMedia = () => ({ media: media.chatPort(), videos: videos.chatPort() });
   const chat = timed('chat', () => chatFeature.activate({ ...services, models, chatMedia }));
   flushOnDeactivate.push(chat.flush);
-  timed('lmTools', () => lmToolsFeature.activate({ ...services, models, chatMedia }));
+  timed('lmTools', () => lmToolsFeature.activate({ ...services, models, chatMedia, usage }));
 
   const contextKeys = new ExtensionContextKeys({ connection, hasKey: (origin) => keys.has(origin), onDidChangeKey: keys.onDidChange, chatViewType: CHAT_VIEW_TYPE });
   context.subscriptions.push(contextKeys);

@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EXTENSION_ID } from './harness/session';
 import { useE2E } from './harness/suite';
 import { rowAction, rowMenu, sideBarView, viewTitleAction, welcomeView } from './harness/views';
 import { until, WAIT_MS } from './harness/workbench';
@@ -23,6 +24,14 @@ describe('e2e 7c: images and speech', function () {
   };
   const tab = (text: string | RegExp) => e.wb.page.locator('.tabs-container .tab', { hasText: text }).first();
   const served = (path: string) => e.s.sim.log.filter((entry) => entry.path === path && entry.status === 200).length;
+  /** True once a webview (the gallery) shows a loaded image. */
+  const galleryImageShown = async () => {
+    for (const frame of e.wb.page.frames()) {
+      if (frame.isDetached() || (await frame.locator('img').count().catch(() => 0)) === 0) continue;
+      if (await frame.locator('img').first().evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0).catch(() => false)) return true;
+    }
+    return false;
+  };
   const pngsInWorkspace = () => readdirSync(e.s.paths.workspace).filter((f) => f.endsWith('.png'));
 
   it('generates an image from the Media view and shows it in the gallery', async () => {
@@ -108,9 +117,44 @@ describe('e2e 7c: images and speech', function () {
     await anchor.waitFor({ timeout: WAIT_MS });
     await e.wb.page.locator('.interactive-response .monaco-button', { hasText: 'Save to Workspace' }).last().waitFor({ timeout: WAIT_MS });
     assert.equal(served('/v1/images/generations'), before + 1, 'one request, to the gateway');
-    await e.wb.screenshot('readme-vscode-chat-gateway');
+    // Its file: the anchor names the kept PNG, and opens it in VS Code's image viewer (a modal editor).
+    const name = /[\w.-]+\.png/.exec((await anchor.textContent()) ?? '')?.[0];
+    assert.ok(name, 'the anchor names the file');
+    const kept = readFileSync(join(e.s.paths.userData, 'User', 'globalStorage', EXTENSION_ID, 'media', 'files', name));
+    assert.ok(kept.subarray(0, 4).equals(PNG), 'the file is the PNG');
+    await e.wb.runCommand('View: Close All Editors');
+    await anchor.click();
+    const viewer = e.wb.page.locator('.modal-editor-part');
+    await viewer.locator('.image-carousel-editor img').first().waitFor({ timeout: WAIT_MS });
+    await e.wb.page.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'hidden', timeout: WAIT_MS });
+    // Open Preview shows it in the Media gallery, beside the chat.
+    await e.wb.page.locator('.interactive-response .monaco-button', { hasText: 'Open Preview' }).last().click();
+    await tab(/Images: a lighthouse/).waitFor({ timeout: WAIT_MS });
+    await until(galleryImageShown, 'the gallery to show the image');
+    // The README's picture: the chat and the gallery, without the rest of the window (which made it too large).
+    await e.wb.page.mouse.move(5, 400);
+    await e.wb.screenshot('readme-vscode-chat-gateway', [e.wb.page.locator('.part.editor'), e.wb.page.locator('.part.auxiliarybar')]);
+    await e.wb.runCommand('View: Close All Editors');
     await e.wb.runCommand('View: Hide Secondary Side Bar');
     await e.wb.runCommand('Model Gateway: Focus on Media View');
     await mediaRow('a lighthouse').first().waitFor({ timeout: WAIT_MS });
+  });
+
+  it("answers @gateway /usage with this month's spend by model, read from the ledger without a request", async () => {
+    const posts = () => e.s.sim.log.filter((entry) => entry.method === 'POST').length;
+    const before = posts();
+    await e.wb.runCommand('Chat: Open Chat');
+    await e.wb.page.locator('.interactive-input-part .monaco-editor').first().click({ timeout: WAIT_MS });
+    // The trailing space ends the command's word, so Enter sends rather than accepting a completion.
+    await e.wb.page.keyboard.type('@gateway /usage ');
+    await e.wb.page.locator('.suggest-widget.visible').waitFor({ state: 'hidden', timeout: WAIT_MS });
+    await e.wb.page.keyboard.press('Enter');
+    const table = e.wb.page.locator('.interactive-response table').last();
+    await table.locator('tr', { hasText: 'model-image-1.0' }).waitFor({ timeout: WAIT_MS });
+    await table.locator('tr', { hasText: 'Total' }).waitFor({ timeout: WAIT_MS });
+    await e.wb.page.locator('.interactive-response .monaco-button', { hasText: 'Show Usage' }).last().waitFor({ timeout: WAIT_MS });
+    assert.equal(posts(), before, 'nothing was sent to the gateway');
+    await e.wb.runCommand('View: Hide Secondary Side Bar');
   });
 });

@@ -1,17 +1,16 @@
 // POST /v1/images/generations: real PNGs drawn from the prompt, returned as base64 or as signed links served under
-// /files/ (valid one hour on the injected clock). `[not-image]` in the prompt makes the "image" an HTML page.
+// /files/ (valid one hour on the injected clock, or `[expires:N]` seconds). `[not-image]` in the prompt makes the "image" an HTML page.
 import { randomBytes } from 'node:crypto';
 import { bodyForModel, invalidRequest, isObject, SimErrorResponse } from './errors';
 import { HTML_ERROR_PAGE } from './faults';
 import { IMAGE_MODEL, isKnownModel } from './models';
 import { encodePng } from './png';
 import { hasKeyword, stableHash, withoutKeywords } from './replies';
-import { UrlSigner } from './signing';
+import { linkLifetimeOf, UrlSigner } from './signing';
 
 export const IMAGE_SIZES = ['256x256', '512x512', '1024x1024', '1792x1024', '1024x1792'] as const;
 export const MAX_IMAGES_PER_REQUEST = 4;
 const MAX_PROMPT_CHARS = 4000;
-const URL_LIFETIME_SECONDS = 3600;
 const KEPT_FILES = 64;
 
 export interface ValidImageRequest {
@@ -85,7 +84,7 @@ export class GeneratedImages {
       if (request.responseFormat === 'b64_json') return { b64_json: bytes.toString('base64'), revised_prompt: revised };
       const id = `img_${randomBytes(12).toString('hex')}`;
       this.keep(id, { bytes, contentType: 'image/png' });
-      return { url: this.signer.url(origin, `${id}.png`, id, created + URL_LIFETIME_SECONDS), revised_prompt: revised };
+      return { url: this.signer.url(origin, `${id}.png`, id, created + linkLifetimeOf(request.prompt)), revised_prompt: revised };
     });
     return { created, data };
   }

@@ -3,6 +3,18 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SimErrorResponse } from './errors';
 
+/** How long a signed result link works when the prompt does not say. */
+const URL_LIFETIME_SECONDS = 3600;
+
+/** How long a result's signed link works: `[expires:N]` (N seconds, 1 to 86400) in a prompt, read without a regular expression. */
+export function linkLifetimeOf(prompt: string): number {
+  const start = prompt.toLowerCase().indexOf('[expires:');
+  if (start < 0) return URL_LIFETIME_SECONDS;
+  const end = prompt.indexOf(']', start);
+  const seconds = Number(prompt.slice(start + '[expires:'.length, end < 0 ? start : end));
+  return Number.isInteger(seconds) && seconds >= 1 && seconds <= 86_400 ? seconds : URL_LIFETIME_SECONDS;
+}
+
 export class UrlSigner {
   private readonly secret = randomBytes(32);
 

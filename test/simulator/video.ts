@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { bodyForModel, invalidRequest, isObject, SimErrorResponse } from './errors';
 import { CHAT_MODELS, VIDEO_MODEL, isKnownModel } from './models';
 import { hasKeyword } from './replies';
-import { UrlSigner } from './signing';
+import { linkLifetimeOf, UrlSigner } from './signing';
 
 export interface VideoSchedule {
   queuedMs: number;
@@ -22,7 +22,6 @@ export interface VideoSchedule {
 export type VideoScheduleFor = (request: ValidVideoRequest) => VideoSchedule;
 
 export const DEFAULT_VIDEO_SCHEDULE: VideoSchedule = { queuedMs: 1500, inProgressMs: 3000 };
-const URL_LIFETIME_SECONDS = 3600;
 
 interface StoredJob {
   id: string;
@@ -42,15 +41,6 @@ interface StoredJob {
   held: boolean;
   /** How long its signed result link works after the job finished: `[expires:N]` in the prompt, else an hour. */
   linkLifetimeSeconds: number;
-}
-
-/** `[expires:N]` (N seconds, 1 to 86400) in a prompt, read without a regular expression. */
-export function linkLifetimeOf(prompt: string): number {
-  const start = prompt.toLowerCase().indexOf('[expires:');
-  if (start < 0) return URL_LIFETIME_SECONDS;
-  const end = prompt.indexOf(']', start);
-  const seconds = Number(prompt.slice(start + '[expires:'.length, end < 0 ? start : end));
-  return Number.isInteger(seconds) && seconds >= 1 && seconds <= 86_400 ? seconds : URL_LIFETIME_SECONDS;
 }
 
 export type ResultLink = 'direct' | 'redirect' | 'gone' | 'flaky';

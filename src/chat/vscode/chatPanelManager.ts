@@ -233,7 +233,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       handleSend: (text: string) => hub.handleSend(text),
       readAloud: (turnId: string) => hub.readAloud(turnId),
       action: (turnId: string, action: Parameters<ChatMediaHub['action']>[1]) => hub.action(turnId, action),
-      wire: (turn: MediaTurn) => wireMediaTurn(turn, { keptFile: (e, f) => ports.media.keptFile(e, f), webviewSrc: (file) => webviewPanel.webview.asWebviewUri(vscode.Uri.file(file)).toString(), link: (url) => hub.link(url) }),
+      wire: (turn: MediaTurn) => wireMediaTurn(turn, { keptFile: (e, f) => ports.media.keptFile(e, f), videoJob: (key) => ports.videos.job(key), webviewSrc: (file) => webviewPanel.webview.asWebviewUri(vscode.Uri.file(file)).toString(), link: (url) => hub.link(url) }),
     };
     const context = new ChatContext(controller, {
       sources: this.contextSources,
@@ -251,7 +251,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     const instructions: PanelInstructions = new PanelInstructions({ post: (state) => bridge.postInstructions(state), pending: () => context.tray.attachments, turns: () => controller.session.turns, editor: () => this.editors.targetEditor() });
     const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models.state, clock, log, { context, compare, hub: bridgeHub, instructions });
     context.tray.onDidChange(() => void instructions.refresh());
-    const panel = new ChatPanel(webviewPanel, controller, bridge, extensionUri, log, hub && ports && { roots: [vscode.Uri.file(ports.media.filesFolder)], origins: () => hub.playableOrigins(), onDidChangeSources: hub.onDidChangeSources });
+    const panel = new ChatPanel(webviewPanel, controller, bridge, extensionUri, log, hub && ports && { roots: [ports.media.filesFolder, ...(ports.videos.keptFolder ? [ports.videos.keptFolder] : [])].map((folder) => vscode.Uri.file(folder)), origins: () => hub.playableOrigins(), onDidChangeSources: hub.onDidChangeSources });
     if (hub) panel.onDidDispose(() => hub.dispose());
     this.panels.add(panel);
     this.lastActive = panel;

@@ -8,6 +8,7 @@ export const TOOL_NAMES = {
   getVideoJob: 'gateway_get_video_job',
   synthesizeSpeech: 'gateway_synthesize_speech',
   listModels: 'gateway_list_models',
+  usageSummary: 'gateway_usage_summary',
 } as const;
 
 /** package.json's `chatParticipants` id. */

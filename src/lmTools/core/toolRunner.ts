@@ -5,6 +5,7 @@
 import type { ChatMediaPort, ChatVideoJob, ChatVideoPort, KeptFile, KeptMedia } from '../../chat/core/hub/ports';
 import type { ModelKind } from '../../models/core/modelKind';
 import { checkInput, TOOL_NAMES, toolSpec, type ToolKind, type ToolSpec } from './toolSpecs';
+import { monthUsage, usageText, type MonthUsage, type UsageSource } from './usageSummary';
 
 export interface ToolPorts {
   media(): ChatMediaPort;
@@ -15,6 +16,8 @@ export interface ToolPorts {
   defaultModel(kind: ToolKind): string | undefined;
   /** What one request of this kind with this model is expected to cost, in words, when prices are known. */
   estimatedCost?(kind: ToolKind, model: string | undefined): string | undefined;
+  /** The usage ledger (read only). */
+  usage?: UsageSource;
 }
 
 export interface ToolOutcome {
@@ -28,6 +31,7 @@ export interface ToolOutcome {
   media?: KeptMedia;
   job?: ChatVideoJob;
   models?: Record<string, string[]>;
+  usage?: MonthUsage;
 }
 
 const failed = (text: string): ToolOutcome => ({ ok: false, text });
@@ -97,7 +101,7 @@ async function run(spec: ToolSpec, input: Record<string, string>, ports: ToolPor
     case TOOL_NAMES.getVideoJob: {
       const job = ports.videos().job(input.jobId);
       if (!job) return failed(`There is no video job ${input.jobId} (it may have been removed from Video Jobs).`);
-      return { ok: job.state !== 'failed', text: describeJob(job), job, ...(job.keptFile && { file: { path: job.keptFile, contentType: 'video/mp4' } }) };
+      return { ok: job.state !== 'failed', text: describeJob(job), job, ...(job.keptFile && { file: { path: job.keptFile, contentType: job.keptContentType ?? 'video/mp4' } }) };
     }
     case TOOL_NAMES.listModels: {
       const models = await ports.models();
@@ -105,6 +109,11 @@ async function run(spec: ToolSpec, input: Record<string, string>, ports: ToolPor
       for (const model of models) if (!input.kind || model.kind === input.kind) (grouped[model.kind] ??= []).push(model.id);
       const lines = Object.entries(grouped).map(([kind, ids]) => `${kind}: ${ids.join(', ')}`);
       return { ok: true, text: lines.length ? `The gateway's models by kind:\n${lines.join('\n')}` : `The gateway lists no ${input.kind ?? ''} models.`.replace('  ', ' '), models: grouped };
+    }
+    case TOOL_NAMES.usageSummary: {
+      if (!ports.usage) return failed('This window keeps no usage ledger.');
+      const usage = await monthUsage(ports.usage);
+      return { ok: true, text: usageText(usage), usage };
     }
     default:
       return failed(`There is no gateway tool named ${spec.name}.`);

@@ -99,6 +99,13 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
       additionalProperties: false,
     },
   },
+  {
+    name: TOOL_NAMES.usageSummary,
+    displayName: 'Usage Summary (Model Gateway)',
+    modelDescription:
+      "Reads this month's spend on the user's model gateway from the extension's usage ledger, by model: cost, requests and tokens, with requests of unknown cost said as unknown. Sends nothing to the gateway. Use it when the user asks what their gateway use has cost.",
+    inputSchema: { type: 'object', properties: {}, required: [], additionalProperties: false },
+  },
 ];
 
 export function toolSpec(name: string): ToolSpec | undefined {
@@ -110,11 +117,14 @@ export type CheckedInput = { ok: true; value: Record<string, string> } | { ok: f
 /** Checks a tool's input against its schema; the problem is worded for the model that made the call, so it can fix it. */
 export function checkInput(spec: ToolSpec, input: unknown): CheckedInput {
   const schema = spec.inputSchema;
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, problem: `${spec.name} takes an object such as {"${schema.required[0] ?? Object.keys(schema.properties)[0]}": "…"}.` };
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    const first = schema.required[0] ?? Object.keys(schema.properties)[0];
+    return { ok: false, problem: `${spec.name} takes an object such as ${first === undefined ? '{}' : `{"${first}": "…"}`}.` };
+  }
   const value: Record<string, string> = {};
   for (const [name, given] of Object.entries(input)) {
     const property = schema.properties[name];
-    if (!property) return { ok: false, problem: `${spec.name} has no input "${clipName(name)}"; it takes ${Object.keys(schema.properties).join(', ')}.` };
+    if (!property) return { ok: false, problem: `${spec.name} has no input "${clipName(name)}"; it takes ${Object.keys(schema.properties).join(', ') || 'none'}.` };
     if (given === undefined || given === null) continue;
     if (typeof given !== 'string') return { ok: false, problem: `"${name}" must be a string.` };
     const text = given.trim();

@@ -8,24 +8,27 @@ import type { ModelCatalog } from '../../models/core/modelCatalog';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import { lazy } from '../../util/lazy';
 import { PARTICIPANT_ID, REVEAL_JOB_COMMAND, TOOL_NAMES } from '../core/participantIds';
+import type { Ledger } from '../../usage/core/ledger';
 
-export type LmToolsNeeds = Pick<SharedServices, 'context' | 'settings' | 'testing'> & {
+export type LmToolsNeeds = Pick<SharedServices, 'context' | 'settings' | 'clock' | 'testing'> & {
   models: ModelCatalog;
   /** The chat panel's /image, /speak and /video ports (built on first use). */
   chatMedia(): ChatMediaPorts;
+  /** The usage feature's service, built on first use: the tools only read its ledger. */
+  usage?: () => { ledger: Pick<Ledger, 'read'> };
 };
 
 export const lmToolsFeature = defineFeature({
   name: 'lmTools',
   commands: {},
   views: [],
-  activate({ context, settings, models, chatMedia, testing }: LmToolsNeeds): void {
+  activate({ context, settings, models, chatMedia, usage, clock, testing }: LmToolsNeeds): void {
     const runtime = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const module = require('./lmToolsRuntime') as typeof import('./lmToolsRuntime');
       // The host tests turn the confirmation off (VS Code asks in a modal dialog outside a chat); never the packaged extension.
       const confirmPaid = () => !(TEST_BUILD && testing?.lmToolsConfirm === false);
-      const ports = module.toolPorts({ chatMedia, models, settings });
+      const ports = module.toolPorts({ chatMedia, models, settings, usage, clock });
       return { tools: new module.GatewayTools(ports, confirmPaid), participant: new module.GatewayParticipant(ports) };
     });
     for (const name of Object.values(TOOL_NAMES)) {

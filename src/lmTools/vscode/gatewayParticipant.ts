@@ -1,4 +1,4 @@
-// UI adapter: @gateway in VS Code's own chat. /image, /video, /speak and /models run the same tools as agents call
+// UI adapter: @gateway in VS Code's own chat. /image, /video, /speak, /models and /usage run the same tools as agents call
 // (toolRunner, on the chat panel's ports), so every request goes to the user's gateway and no Copilot request is
 // made. It streams progress, then an anchor to the saved file and buttons (Open Preview, Reveal in Video Jobs, Save
 // to Workspace). /video follows the job to its end while the user waits; a user who leaves finds it in Video Jobs.
@@ -7,11 +7,12 @@ import type { ChatVideoJob } from '../../chat/core/hub/ports';
 import { escapeMarkdown } from '../../util/html';
 import { runTool, type ToolOutcome, type ToolPorts } from '../core/toolRunner';
 import { REVEAL_JOB_COMMAND } from '../core/participantIds';
+import { monthName } from '../core/usageSummary';
 import { TOOL_NAMES } from '../core/toolSpecs';
 import { signalOf } from './tokenSignal';
 
 /** The commands the participant's buttons run (the media and video features' own, with their argument checks). */
-export const BUTTON_COMMANDS = { showMedia: 'modelGateway.media.show', saveMedia: 'modelGateway.media.save', previewVideo: 'modelGateway.videos.preview' } as const;
+export const BUTTON_COMMANDS = { showMedia: 'modelGateway.media.show', saveMedia: 'modelGateway.media.save', previewVideo: 'modelGateway.videos.preview', showUsage: 'modelGateway.showUsage' } as const;
 
 const HELP = [
   '`@gateway` sends these to your model gateway (no Copilot request is made):',
@@ -19,6 +20,7 @@ const HELP = [
   '- `/video <prompt>` submits a video job and follows it',
   '- `/speak <text>` reads the text aloud',
   '- `/models` lists the gateway\'s models by kind',
+  '- `/usage` shows this month\'s spend by model (from the usage ledger; nothing is sent)',
 ].join('\n');
 
 export class GatewayParticipant {
@@ -37,6 +39,8 @@ export class GatewayParticipant {
           return await this.video(text, stream, token, cancel.signal);
         case 'models':
           return this.done(await runTool(TOOL_NAMES.listModels, text ? { kind: text } : {}, this.ports, cancel.signal), stream, (outcome) => this.models(outcome, stream));
+        case 'usage':
+          return this.done(await runTool(TOOL_NAMES.usageSummary, {}, this.ports, cancel.signal), stream, (outcome) => this.usage(outcome, stream));
         default:
           stream.markdown(HELP);
           return {};
@@ -112,6 +116,19 @@ export class GatewayParticipant {
     const groups = Object.entries(outcome.models ?? {});
     if (groups.length === 0) stream.markdown(escapeMarkdown(outcome.text));
     for (const [kind, ids] of groups) stream.markdown(`**${escapeMarkdown(kind)}**: ${ids.map(escapeMarkdown).join(', ')}\n\n`);
+  }
+
+  /** The month's spend as a table (the ledger's wording: "unknown", "≥ $…"), and the dashboard's button. */
+  private usage(outcome: ToolOutcome, stream: vscode.ChatResponseStream): void {
+    const usage = outcome.usage;
+    if (!usage || usage.models.length === 0) stream.markdown(escapeMarkdown(outcome.text));
+    else {
+      const rows = usage.models.map((m) => `| ${escapeMarkdown(m.model)} | ${escapeMarkdown(m.cost)} | ${m.requests} | ${m.tokens.toLocaleString('en-US')} |`);
+      const total = `| **Total** | **${escapeMarkdown(usage.total.cost)}** | ${usage.total.requests} | ${usage.total.tokens.toLocaleString('en-US')} |`;
+      stream.markdown([`**${monthName(usage.since)}**, every window and profile of this machine:`, '', '| Model | Spend | Requests | Tokens |', '|---|---:|---:|---:|', ...rows, total, ''].join('\n'));
+      if (usage.total.unknownCost > 0) stream.markdown(`\n${usage.total.unknownCost} of these requests have no known cost (the gateway published no price): "unknown" and "≥" say so.\n`);
+    }
+    stream.button({ command: BUTTON_COMMANDS.showUsage, title: 'Show Usage' });
   }
 
   private done(outcome: ToolOutcome, stream: vscode.ChatResponseStream, render: (outcome: ToolOutcome) => void): vscode.ChatResult {

@@ -7,6 +7,9 @@ import type { ChatMediaPorts } from '../../chat/core/hub/ports';
 import type { ModelCatalog } from '../../models/core/modelCatalog';
 import type { Settings } from '../../settings/settings';
 import type { ToolKind } from '../core/toolSpecs';
+import type { Ledger } from '../../usage/core/ledger';
+import type { Clock } from '../../util/clock';
+import type { UsageSource } from '../core/usageSummary';
 import { invocationText, runTool, type ToolOutcome, type ToolPorts } from '../core/toolRunner';
 import { GatewayParticipant } from './gatewayParticipant';
 import { signalOf } from './tokenSignal';
@@ -21,10 +24,15 @@ export interface ToolSources {
   chatMedia(): ChatMediaPorts;
   models: Pick<ModelCatalog, 'models' | 'known'>;
   settings(): Pick<Settings, 'media' | 'video'>;
+  /** The usage feature's service (built on first use): its ledger is read, every window's and profile's records. */
+  usage?: () => { ledger: Pick<Ledger, 'read'> };
+  clock: Pick<Clock, 'now'>;
 }
 
-export function toolPorts({ chatMedia, models, settings }: ToolSources): ToolPorts {
+export function toolPorts({ chatMedia, models, settings, usage, clock }: ToolSources): ToolPorts {
+  const ledger: UsageSource | undefined = usage && { records: async (since) => (await usage().ledger.read(since)).records, now: () => clock.now() };
   return {
+    ...(ledger && { usage: ledger }),
     media: () => chatMedia().media,
     videos: () => chatMedia().videos,
     models: async () => models.models(),

@@ -27,7 +27,8 @@ export const usageFeature = defineFeature({
   name: 'usage',
   commands: USAGE_COMMANDS,
   views: [],
-  activate({ context, log, connection, clock, register, onDidChangeSettings, models, testing, ui }: UsageNeeds): void {
+  /** Returns the service, built on first use, whose ledger VS Code's chat tools read. */
+  activate({ context, log, connection, clock, register, onDidChangeSettings, models, testing, ui }: UsageNeeds): () => UsageService {
     const service = lazy<UsageService>(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const module = require('./usageService') as typeof import('./usageService');
@@ -40,5 +41,6 @@ export const usageFeature = defineFeature({
     context.subscriptions.push({ dispose: () => (clock.clearTimeout(start), connection.setAccountant(undefined)) });
     register(lazyCommands(USAGE_COMMANDS, () => service().commands().handlers()));
     if (TEST_BUILD && testing) testing.usage = service;
+    return service;
   },
 });

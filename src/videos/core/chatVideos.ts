@@ -6,6 +6,7 @@ import type { MissingAccess } from '../../gateway/connection';
 import type { VideoDefaults } from '../../settings/settings';
 import { displayStatus, isFinalRecord, type VideoJobRecord } from './jobRecord';
 import type { JobStore } from './jobStore';
+import { videoTypeOfFile } from './download';
 import { isSuccessStatus } from './status';
 import { answersFromArgument, buildVideoRequest } from './videoRequest';
 
@@ -20,6 +21,8 @@ export interface ChatVideoDeps {
   onDidChange(listener: (keys: readonly string[]) => void): { dispose(): void };
   /** The copy of the job's result kept before its link expires. */
   keptFile?(key: string): string | undefined;
+  /** The folder of those copies. */
+  keptFolder?: string;
 }
 
 export interface ChatVideoJobState {
@@ -29,6 +32,7 @@ export interface ChatVideoJobState {
   detail: string;
   url?: string;
   keptFile?: string;
+  keptContentType?: string;
 }
 
 export function chatJobState(record: VideoJobRecord): ChatVideoJobState {
@@ -44,6 +48,7 @@ export function chatJobState(record: VideoJobRecord): ChatVideoJobState {
 
 export function chatVideoPort(deps: ChatVideoDeps) {
   return {
+    ...(deps.keptFolder && { keptFolder: deps.keptFolder }),
     submit: async (ask: { prompt: string; model?: string }) => {
       const access = await deps.access();
       const origin = deps.origin();
@@ -61,7 +66,7 @@ export function chatVideoPort(deps: ChatVideoDeps) {
       if (!record) return undefined;
       const state: ChatVideoJobState = chatJobState(record);
       const kept = state.state === 'complete' ? deps.keptFile?.(key) : undefined;
-      return kept ? { ...state, keptFile: kept } : state;
+      return kept ? { ...state, keptFile: kept, keptContentType: videoTypeOfFile(kept) } : state;
     },
     onDidChange: deps.onDidChange,
     reveal: deps.reveal,

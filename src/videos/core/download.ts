@@ -32,6 +32,12 @@ export const DEFAULT_MAX_DOWNLOAD_BYTES = 2 * 1024 ** 3;
 const VIDEO_EXTENSIONS: Record<string, string> = { 'video/mp4': '.mp4', 'video/webm': '.webm', 'video/quicktime': '.mov' };
 const DEFAULT_EXTENSION = '.mp4';
 
+/** The type a saved video plays as, by the extension videoExtensionFor gave it. */
+export function videoTypeOfFile(file: string): string {
+  const extension = file.slice(file.lastIndexOf('.')).toLowerCase();
+  return Object.keys(VIDEO_EXTENSIONS).find((type) => VIDEO_EXTENSIONS[type] === extension) ?? 'video/mp4';
+}
+
 /**
  * The extension for a body of this Content-Type, or why it is refused: only video/* and application/octet-stream
  * are saved (anything else is usually an error or sign-in page); unknown video types get `.mp4`.

@@ -143,6 +143,7 @@ export const videosFeature = defineFeature({
             return { dispose: () => changes.forEach((c) => c.dispose()) };
           },
           keptFile: (key) => kept.keptFile(key),
+          keptFolder: kept.folder,
         }),
     };
   },

@@ -216,12 +216,21 @@ export class Workbench {
     }, 'the chat webview');
   }
 
-  /** Saves a numbered screenshot of the whole window in the run's artifacts folder. */
-  async screenshot(name: string): Promise<string> {
+  /**
+   * Saves a numbered screenshot in the run's artifacts folder: of the whole window, or of the smallest rectangle
+   * holding the given parts of it (`areas`: a README picture that must stay under its size limit).
+   */
+  async screenshot(name: string, areas: Locator[] = []): Promise<string> {
     const dir = join(this.session.paths.artifacts, 'screenshots');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${String(++this.session.screenshots).padStart(2, '0')}-${name}.png`);
-    await this.page.screenshot({ path: file });
+    const boxes = await Promise.all(areas.map((area) => area.boundingBox()));
+    if (boxes.some((box) => !box)) throw new Error(`${name}: a part to take is not shown`);
+    const shown = boxes as Array<{ x: number; y: number; width: number; height: number }>;
+    const x = Math.min(...shown.map((b) => b.x));
+    const y = Math.min(...shown.map((b) => b.y));
+    const clip = { x, y, width: Math.max(...shown.map((b) => b.x + b.width)) - x, height: Math.max(...shown.map((b) => b.y + b.height)) - y };
+    await this.page.screenshot({ path: file, ...(shown.length > 0 && { clip }) });
     return file;
   }
 

@@ -214,6 +214,33 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
     assert.ok(directive(cspOf(restored.panel), 'media-src').split(' ').includes(sim.origin));
   });
 
+  it('a finished video plays from its kept copy first, and still plays after its link has expired (issue 25)', async () => {
+    await config().update('video.keptQuotaMB', 50, vscode.ConfigurationTarget.Global);
+    try {
+      const { panel, posted } = await openChat(managers[0]);
+      const prompt = 'a lighthouse beam over the bay [expires:4]';
+      await panel.handleMessage({ type: 'send', text: `/video ${prompt}` });
+      const job = await until(() => videos.store.jobs(sim.origin).find((j) => j.prompt === prompt), 'the job');
+      const file = await until(() => videos.view.kept?.keptFile(job.key), 'the result to be kept', 30_000);
+      const src = panel.panel.webview.asWebviewUri(vscode.Uri.file(file)).toString();
+      const card = await until(() => [...mediaTurns(posted).values()].find((t) => t.kind === 'video' && t.src === src), 'the card to play the kept copy', 10_000);
+      assert.equal(card.state, 'complete');
+      assert.ok(panel.panel.webview.options.localResourceRoots?.some((root) => root.fsPath === path.dirname(file)), 'the page may load the kept copies');
+
+      const link = videos.store.get(job.key)!.resultUrls[0]!;
+      const expiresAt = Number(new URL(link).searchParams.get('expires')) * 1000;
+      await until(() => Date.now() > expiresAt + 1000, 'the link to expire', 10_000, 200);
+      assert.equal((await fetch(link)).status, 403, 'the gateway refuses the expired link');
+      // Reopened after the link expired: the card plays the kept copy, and is neither "expired" nor checking the link.
+      const { restored } = await reload(panel);
+      const again = await until(() => [...mediaTurns(restored.posted).values()].find((t) => t.id === card.id), 'the restored card');
+      assert.equal(again.src, restored.panel.panel.webview.asWebviewUri(vscode.Uri.file(file)).toString());
+      assert.equal(again.linkState, undefined);
+    } finally {
+      await config().update('video.keptQuotaMB', 0, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   /** Sends each `/video` prompt and waits until every card has left `pending` and its link check (`checking`). */
   async function finishedCards(panel: ChatPanel, posted: HostMessage[], prompts: string[]): Promise<WireMediaTurn[]> {
     for (const prompt of prompts) await panel.handleMessage({ type: 'send', text: `/video ${prompt}` });

@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
 import { startSimulator, type Simulator } from '../../simulator';
 import { parsePng } from '../../util/mediaFiles';
-import { connectTo, disconnect, extensionApi, until } from '../helpers';
+import type { MediaFeature } from '../../../src/media/vscode/mediaFeature';
+import { config, connectTo, disconnect, extensionApi, until } from '../helpers';
 
 interface ToolsTesting {
   prepare(name: string, input: unknown): vscode.PreparedToolInvocation;
@@ -43,7 +44,7 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
 
   it('registers every gateway_ tool with VS Code', () => {
     const names = vscode.lm.tools.filter((t) => t.name.startsWith('gateway_')).map((t) => t.name);
-    assert.deepEqual(names.sort(), ['gateway_generate_image', 'gateway_get_video_job', 'gateway_list_models', 'gateway_submit_video', 'gateway_synthesize_speech']);
+    assert.deepEqual(names.sort(), ['gateway_generate_image', 'gateway_get_video_job', 'gateway_list_models', 'gateway_submit_video', 'gateway_synthesize_speech', 'gateway_usage_summary']);
   });
 
   it('asks before a paid tool with the model and the estimated cost, and not before a read-only one', () => {
@@ -54,6 +55,7 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
       assert.equal(image.confirmationMessages?.title, 'Generate an image with the gateway?');
       assert.match((image.confirmationMessages?.message as vscode.MarkdownString).value, /Model: .+\n\nEstimated cost: /);
       assert.equal(tools.prepare('gateway_list_models', {}).confirmationMessages, undefined);
+      assert.equal(tools.prepare('gateway_usage_summary', {}).confirmationMessages, undefined);
     } finally {
       api.testing.lmToolsConfirm = false;
     }
@@ -126,6 +128,55 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
     } finally {
       panel.dispose();
     }
+  });
+
+  it('keeps an image whose link expires: the result and the Preview show the kept file after the link has expired', async () => {
+    const media = api.testing.media as MediaFeature;
+    await config().update('image.responseFormat', 'url', vscode.ConfigurationTarget.Global);
+    let entryId: string | undefined;
+    sim.clearLog();
+    try {
+      const result = await invoke('gateway_generate_image', { prompt: '[expires:2] a lighthouse seen from the sea' });
+      const file = /Saved file: (.+\.png) \(image\/png\)/.exec(textOf(result))?.[1];
+      assert.ok(file, textOf(result));
+      const entry = media.history.entries().find((e) => e.files.some((f) => media.history.filePath(f) === file));
+      const link = entry?.files[0]?.sourceUrl;
+      assert.ok(entry && link, 'the image came as a link, and the entry remembers it');
+      entryId = entry.id;
+      assert.equal(sim.log.filter((e) => e.path.startsWith('/files/img_')).length, 1, 'fetched once, when it was made');
+      const expiresAt = Number(new URL(link).searchParams.get('expires')) * 1000;
+      await until(() => Date.now() > expiresAt + 1000, 'the link to expire', 10_000, 200);
+      assert.equal((await fetch(link)).status, 403, 'the gateway refuses the expired link');
+
+      const data = result.content.find((p): p is vscode.LanguageModelDataPart => p instanceof vscode.LanguageModelDataPart);
+      assert.deepEqual(readFileSync(file), Buffer.from(data!.data), 'the kept file is the image the tool returned');
+      await vscode.commands.executeCommand('modelGateway.media.show', { entry: entry.id });
+      const panel = await until(() => media.panels.panelFor(entry.id), 'the Preview to open');
+      try {
+        await until(() => panel.visible, 'the Preview to show');
+        const html = panel.webview.html.replace(/&#39;/g, "'");
+        assert.ok(html.includes(panel.webview.asWebviewUri(vscode.Uri.file(file)).toString()), 'it shows the kept file');
+        assert.ok(!html.includes(new URL(link).searchParams.get('sig')!), 'not the expired link');
+      } finally {
+        panel.dispose();
+      }
+    } finally {
+      await config().update('image.responseFormat', undefined, vscode.ConfigurationTarget.Global);
+      if (entryId) await media.history.remove(entryId);
+    }
+  });
+
+  it("reads this month's spend by model from the usage ledger, sending nothing", async () => {
+    sim.clearLog();
+    // The image and speech above were recorded by the usage feature as they finished; its append may still be on its way.
+    const text = await until(async () => {
+      const answer = textOf(await invoke('gateway_usage_summary', {}));
+      return /^- model-image-1\.0: /m.test(answer) && /^- model-speech/m.test(answer) && answer;
+    }, 'the image and speech to be in the ledger', 10_000, 200);
+    assert.match(text, /^Spend in \w+ \d{4} by model/);
+    assert.match(text, /^Total: (unknown|≥ )?\$?[\d.]*.* \(\d+ requests/m);
+    assert.doesNotMatch(text, /^- model-image-1\.0: \$0\.00 /m, 'an unknown cost is never $0.00');
+    assert.deepEqual(sim.log, [], 'the ledger is read, the gateway is not asked');
   });
 
   it('answers bad input with a tool error, not an exception', async () => {

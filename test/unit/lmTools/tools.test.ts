@@ -67,11 +67,11 @@ describe('gateway language model tools', () => {
     assert.ok(major > 1 || minor >= 106, manifest.engines.vscode);
   });
 
-  it('offers @gateway with /image, /video, /speak and /models', () => {
+  it('offers @gateway with /image, /video, /speak, /models and /usage', () => {
     const [participant] = manifest.contributes.chatParticipants;
     assert.deepEqual(
       participant.commands.map((c) => c.name),
-      ['image', 'video', 'speak', 'models'],
+      ['image', 'video', 'speak', 'models', 'usage'],
     );
   });
 

@@ -152,8 +152,13 @@ export class ChatMediaHub implements Disposable {
     return fromJob(turn, await videos.submit({ prompt: turn.prompt, model }));
   }
 
-  /** Brings the video turns whose jobs changed (all pending ones when `keys` is undefined) up to date. */
+  /**
+   * Brings the video turns whose jobs changed (all pending ones when `keys` is undefined) up to date. A finished
+   * job's change that leaves its turn as it was (its result was kept, or its kept copy evicted) changes where the
+   * page plays it from: those turns are sent again.
+   */
   private async followJobs(keys: readonly string[] | undefined): Promise<void> {
+    const resend: string[] = [];
     for (const turn of this.deps.controller.session.turns) {
       if (this.disposed) return;
       if (turn.role !== 'media' || turn.kind !== 'video' || !turn.jobKey) continue;
@@ -162,7 +167,9 @@ export class ChatMediaHub implements Disposable {
       if (!job) continue;
       const next = fromJob(turn, job);
       if (next.state !== turn.state || next.detail !== turn.detail || next.url !== turn.url) await this.deps.controller.updateMediaTurn(next);
+      else if (turn.state === 'complete') resend.push(turn.id);
     }
+    if (resend.length > 0 && !this.disposed) this.sourcesChanged.fire(resend);
   }
 
   /**

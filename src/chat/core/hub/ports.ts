@@ -40,10 +40,14 @@ export interface ChatVideoJob {
   url?: string;
   /** The local copy kept before the link expires (in the global storage folder), once there is one. */
   keptFile?: string;
+  /** Its type (by the kept file's extension). */
+  keptContentType?: string;
 }
 
 /** Video jobs: the same jobs, store and poller as the Video Jobs view. */
 export interface ChatVideoPort {
+  /** The folder the kept copies of finished videos are in: the chat's webview may load from it. */
+  readonly keptFolder?: string;
   submit(ask: { prompt: string; model?: string }): Promise<ChatVideoJob>;
   job(key: string): ChatVideoJob | undefined;
   /** Fires with the keys of jobs that changed. */

@@ -1,14 +1,20 @@
 // A media turn as the webview sees it: where its media loads from. The kept copy comes first (under the webview's
-// resource root); else the gateway's link, once the extension has checked it: the page plays where it finally
+// resource root: an image's or a clip's in the Media history, a video's kept before its link expires); else the gateway's link, once the extension has checked it: the page plays where it finally
 // leads (after redirects, the origin the CSP then allows), or is told the link is gone ("expired") or unreachable
 // (Retry). With neither a copy nor a link the turn has no source and shows "expired".
 import type { MediaTurn } from '../../../chatProtocol/session';
 import { cleanMediaSrc, type WireMediaTurn } from '../../../chatProtocol/mediaTurn';
 import type { LinkCheckState } from './linkChecks';
-import type { KeptFile } from './ports';
+import type { ChatVideoJob, KeptFile } from './ports';
+
+function keptVideo(job: ChatVideoJob | undefined): KeptFile | undefined {
+  return job?.keptFile ? { path: job.keptFile, contentType: job.keptContentType ?? 'video/mp4' } : undefined;
+}
 
 export interface MediaSources {
   keptFile(entryId: string, fileName: string): KeptFile | undefined;
+  /** A video job, with the copy of its result kept before its link expires once there is one. */
+  videoJob?(jobKey: string): ChatVideoJob | undefined;
   /** The webview's URL for a local file. */
   webviewSrc(path: string): string;
   /** What the extension found out about a gateway link (checking it the first time). */
@@ -21,7 +27,7 @@ export function wireMediaTurn(turn: MediaTurn, sources: MediaSources): WireMedia
   if (detail) wire.detail = detail;
   if (url) wire.url = url;
   if (turn.state !== 'complete') return wire;
-  const file = entryId && fileName ? sources.keptFile(entryId, fileName) : undefined;
+  const file = entryId && fileName ? sources.keptFile(entryId, fileName) : turn.jobKey ? keptVideo(sources.videoJob?.(turn.jobKey)) : undefined;
   if (file) {
     wire.src = sources.webviewSrc(file.path);
     wire.contentType = file.contentType;

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { ChatMediaHub } from '../../../../src/chat/core/hub/mediaHub';
 import type { ChatMediaPorts, ChatVideoJob, KeptMedia } from '../../../../src/chat/core/hub/ports';
+import { wireMediaTurn } from '../../../../src/chat/core/hub/wireMedia';
 import type { MediaTurn } from '../../../../src/chatProtocol/session';
 import { settle } from '../../../../src/util/fakeClock';
 import { Emitter } from '../../../../src/util/events';
@@ -164,6 +165,36 @@ describe('ChatMediaHub', () => {
     assert.deepEqual(hub.playableOrigins(), ['http://127.0.0.1:10']);
     assert.equal(changed.length, 3);
     assert.equal(ports.asked.length, 1, 'still one submission: nothing was regenerated');
+    hub.dispose();
+  });
+
+  it('a finished video plays its kept copy first, once kept, and its link is not even checked', async () => {
+    const { h, ports, hub } = setup();
+    const changed: string[][] = [];
+    hub.onDidChangeSources((ids) => changed.push(ids));
+    hub.handleSend('/video waves');
+    await settle();
+    const url = 'http://127.0.0.1:9/v.mp4?sig=1&expires=1';
+    ports.jobs.set('job1', { key: 'job1', model: 'model-video', state: 'complete', detail: 'completed', url });
+    ports.changed.fire(['job1']);
+    await settle();
+    assert.deepEqual(changed, [], 'the turn itself changed: it is sent as a new state, not as a new source');
+    // The keeper stored the result: the job's change leaves the turn as it was, so only its source is sent again.
+    ports.jobs.set('job1', { ...ports.jobs.get('job1')!, keptFile: '/store/video-results/job1.webm', keptContentType: 'video/webm' });
+    ports.changed.fire(['job1']);
+    await settle();
+    const [turn] = media(h);
+    assert.deepEqual(changed, [[turn.id]]);
+    const sources = { keptFile: () => undefined, videoJob: (key: string) => ports.videos.job(key), webviewSrc: (p: string) => `https://file%2B.vscode-resource.vscode-cdn.net${p}`, link: (u: string) => hub.link(u) };
+    const wire = wireMediaTurn(turn, sources);
+    assert.deepEqual([wire.src, wire.contentType, wire.url], ['https://file%2B.vscode-resource.vscode-cdn.net/store/video-results/job1.webm', 'video/webm', url]);
+    assert.equal(ports.linkChecks.length, 0, 'the (expired) link is not tried while a kept copy plays');
+    // Evicted over the quota: back to the link.
+    ports.jobs.set('job1', { key: 'job1', model: 'model-video', state: 'complete', detail: 'completed', url });
+    ports.changed.fire(['job1']);
+    await settle();
+    assert.deepEqual(wireMediaTurn(turn, sources).linkState, 'checking');
+    assert.deepEqual(ports.linkChecks.map((c) => c.url), [url]);
     hub.dispose();
   });
 
