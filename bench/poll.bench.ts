@@ -18,9 +18,21 @@ import { isFinalStatus } from '../src/videos/core/status';
 import { startSimulator, type Simulator } from '../test/simulator';
 import type { VideoSchedule } from '../test/simulator/video';
 import { seededRandom } from '../test/unit/videos/fakes';
+import { percentile, reportLearned } from './lib/pollBound';
 import { requestsInsideRetryAfter, VirtualTime, type RequestRecord } from '../test/unit/videos/virtualTime';
 
 const NAIVE_INTERVAL_MS = Number(process.env.NAIVE_INTERVAL_MS ?? 2_000);
+/**
+ * Seeds of the random draws (job durations, submit times). The learned scenario runs with each, and its figures pool
+ * the 8 × 60 measured jobs: one sample of 60 puts its p95 on the third-worst job, which moves by a second from one
+ * sample to the next. The other scenarios run with the first. POLL_BENCH_SEEDS=7 runs one other sample.
+ */
+const SEEDS = (process.env.POLL_BENCH_SEEDS ?? '2024,1,2,3,4,5,6,7').split(',').map(Number);
+/** Scheduler options for the learning poller, to try a trade-off: POLL_BENCH_TUNE='{"lateCost":40}'. */
+const TUNE: object = JSON.parse(process.env.POLL_BENCH_TUNE ?? '{}');
+/** Issue 27's targets for the learned scenario, reported; the guard below is what the bench fails on. */
+const TARGETS = { perJob: 4, meanMs: 2_000, p95Ms: 4_000 };
+const GUARD = { perJob: 7, meanMs: 2_500 };
 const IDLE_CHECK_MS = 10 * 60_000;
 /** Learning may see completions later than today by at most this (mean and p95, each scenario). */
 const LATENCY_TOLERANCE = { ms: 1_000, fraction: 0.1 };
@@ -61,6 +73,21 @@ const KINDS = [
 ];
 const WARMUP = 20;
 
+/** The scenario of issue 27's targets: two kinds whose durations the scheduler learns. */
+const LEARNED: Scenario = {
+  name: `learned durations (2 kinds, 80 ± 6 s and 160 ± 10 s, no progress field; ${WARMUP} warm-up jobs, then 60 measured)`,
+  jobs: WARMUP + 60,
+  warmup: WARMUP,
+  plan: (i, random) => {
+    const kind = KINDS[i % KINDS.length];
+    const totalMs = Math.round(normal(random, kind.meanMs, kind.sdMs));
+    const queuedMs = Math.round(totalMs * 0.2);
+    // Warm-up jobs every 20 s; the measured ones at random times once the warm-up is over.
+    const at = i < WARMUP ? i * 20_000 : 10 * 60_000 + Math.floor(random() * 10 * 60_000);
+    return { at, parameters: kind.parameters, schedule: { queuedMs, inProgressMs: totalMs - queuedMs, progress: false } };
+  },
+};
+
 const SCENARIOS: Scenario[] = [
   {
     name: '200 pending jobs (10 min each)',
@@ -82,19 +109,7 @@ const SCENARIOS: Scenario[] = [
       { at: 200_000, run: (sim) => sim.force429(20, 6) },
     ],
   },
-  {
-    name: `learned durations (2 kinds, 80 ± 6 s and 160 ± 10 s, no progress field; ${WARMUP} warm-up jobs, then 60 measured)`,
-    jobs: WARMUP + 60,
-    warmup: WARMUP,
-    plan: (i, random) => {
-      const kind = KINDS[i % KINDS.length];
-      const totalMs = Math.round(normal(random, kind.meanMs, kind.sdMs));
-      const queuedMs = Math.round(totalMs * 0.2);
-      // Warm-up jobs every 20 s; the measured ones at random times once the warm-up is over.
-      const at = i < WARMUP ? i * 20_000 : 10 * 60_000 + Math.floor(random() * 10 * 60_000);
-      return { at, parameters: kind.parameters, schedule: { queuedMs, inProgressMs: totalMs - queuedMs, progress: false } };
-    },
-  },
+  LEARNED,
 ];
 
 interface Poller {
@@ -131,7 +146,7 @@ function storePoller(clock: FakeClock, api: GatewayApi, origin: string, onFinal:
     folder,
     clock,
     apiFor: () => api,
-    scheduler: { random: seededRandom(11), history, gatewayHints: learning },
+    scheduler: { random: seededRandom(11), history, gatewayHints: learning, ...TUNE },
     // One window: no other window's changes to re-read on a timer.
     sharing: { rescanMs: 0 },
   });
@@ -181,12 +196,12 @@ function naivePoller(clock: FakeClock, api: GatewayApi, onFinal: (id: string) =>
   };
 }
 
-async function run(scenario: Scenario, kind: PollerKind): Promise<RunResult> {
+async function run(scenario: Scenario, kind: PollerKind, seed: number): Promise<RunResult> {
   const wallStart = performance.now();
   const clock = new FakeClock();
   const start = clock.now();
   const time = new VirtualTime(clock);
-  const random = seededRandom(2024);
+  const random = seededRandom(seed);
   const plans = Array.from({ length: scenario.jobs }, (_, i) => scenario.plan(i, random));
   const planOf = (prompt: string) => plans[Number(/^bench job (\d+)$/.exec(prompt)?.[1])];
   const sim = await startSimulator({ video: (request) => planOf(request.prompt).schedule, now: () => clock.now() });
@@ -255,12 +270,6 @@ function peakPerSecond(requests: readonly RequestRecord[]): number {
     buckets.set(second, (buckets.get(second) ?? 0) + 1);
   }
   return Math.max(0, ...buckets.values());
-}
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 interface Row {
@@ -338,29 +347,35 @@ async function main(): Promise<void> {
   console.log('Figures count the measured jobs (all but the warm-up ones).\n');
   const failures: string[] = [];
   const only = process.env.POLL_BENCH_ONLY;
-  for (const scenario of SCENARIOS.filter((s) => !only || s.name.includes(only))) {
-    const results = { learning: await run(scenario, 'learning'), today: await run(scenario, 'today'), naive: await run(scenario, 'naive') };
-    const [learning, today, naive] = [results.learning, results.today, results.naive].map((r) => stats(scenario, r));
-    console.log(`## ${scenario.name}`);
-    console.table(summarize(learning, today, naive));
-    for (const [kind, result] of Object.entries(results).filter(([kind]) => kind !== 'naive')) {
-      const label = `${scenario.name} (${kind})`;
-      if (requestsInsideRetryAfter(result.allRequests) !== 0) failures.push(`${label}: requests inside Retry-After`);
-      if (result.idleRequests !== 0 || result.timersLeftIdle !== 0) failures.push(`${label}: activity while idle`);
-      if (result.completed !== scenario.jobs - (scenario.warmup ?? 0)) failures.push(`${label}: ${result.completed} measured jobs completed`);
-      if (result.simLogged !== result.allRequests.length) failures.push(`${label}: simulator saw ${result.simLogged} requests, client sent ${result.allRequests.length}`);
-    }
-    if (learning.perJob > today.perJob) failures.push(`${scenario.name}: more requests per job than today (${learning.perJob.toFixed(2)} > ${today.perJob.toFixed(2)})`);
-    for (const [label, key] of [['mean', 'latencyMean'], ['p95', 'latencyP95']] as const) {
-      const limit = today[key] * (1 + LATENCY_TOLERANCE.fraction) + LATENCY_TOLERANCE.ms;
-      if (!(learning[key] <= limit)) {
-        failures.push(`${scenario.name}: ${label} latency worse than today's (${(learning[key] / 1000).toFixed(1)} s > ${(today[key] / 1000).toFixed(1)} s + ${LATENCY_TOLERANCE.fraction * 100} % + ${LATENCY_TOLERANCE.ms / 1000} s)`);
+  const learnedRuns: Array<{ seed: number; learning: RunResult; today: RunResult }> = [];
+  const scenarios = SCENARIOS.filter((s) => !only || s.name.includes(only));
+  for (const seed of SEEDS) {
+    for (const scenario of scenarios.filter((s) => s === LEARNED || seed === SEEDS[0])) {
+      const results = { learning: await run(scenario, 'learning', seed), today: await run(scenario, 'today', seed), naive: await run(scenario, 'naive', seed) };
+      const [learning, today, naive] = [results.learning, results.today, results.naive].map((r) => stats(scenario, r));
+      if (scenario.warmup !== undefined) learnedRuns.push({ seed, ...results });
+      console.log(`## ${scenario.name}${scenario === LEARNED && SEEDS.length > 1 ? ` (seed ${seed})` : ''}`);
+      console.table(summarize(learning, today, naive));
+      for (const [kind, result] of Object.entries(results).filter(([kind]) => kind !== 'naive')) {
+        const label = `${scenario.name} (${kind})`;
+        if (requestsInsideRetryAfter(result.allRequests) !== 0) failures.push(`${label}: requests inside Retry-After`);
+        if (result.idleRequests !== 0 || result.timersLeftIdle !== 0) failures.push(`${label}: activity while idle`);
+        if (result.completed !== scenario.jobs - (scenario.warmup ?? 0)) failures.push(`${label}: ${result.completed} measured jobs completed`);
+        if (result.simLogged !== result.allRequests.length) failures.push(`${label}: simulator saw ${result.simLogged} requests, client sent ${result.allRequests.length}`);
+      }
+      if (learning.perJob > today.perJob) failures.push(`${scenario.name}: more requests per job than today (${learning.perJob.toFixed(2)} > ${today.perJob.toFixed(2)})`);
+      for (const [label, key] of [['mean', 'latencyMean'], ['p95', 'latencyP95']] as const) {
+        const limit = today[key] * (1 + LATENCY_TOLERANCE.fraction) + LATENCY_TOLERANCE.ms;
+        if (!(learning[key] <= limit)) {
+          failures.push(`${scenario.name}: ${label} latency worse than today's (${(learning[key] / 1000).toFixed(1)} s > ${(today[key] / 1000).toFixed(1)} s + ${LATENCY_TOLERANCE.fraction * 100} % + ${LATENCY_TOLERANCE.ms / 1000} s)`);
+        }
+      }
+      if (scenario.warmup !== undefined && (learning.perJob > GUARD.perJob || learning.latencyMean > GUARD.meanMs)) {
+        failures.push(`${scenario.name}: guard ≤ ${GUARD.perJob} requests per job and ≤ ${GUARD.meanMs / 1000} s mean latency missed (${learning.perJob.toFixed(2)}, ${(learning.latencyMean / 1000).toFixed(2)} s)`);
       }
     }
-    if (scenario.warmup !== undefined && (learning.perJob > 8 || learning.latencyMean > 4_000)) {
-      failures.push(`${scenario.name}: target ≤ 8 requests per job and ≤ 4 s mean latency missed (${learning.perJob.toFixed(2)}, ${(learning.latencyMean / 1000).toFixed(1)} s)`);
-    }
   }
+  if (learnedRuns.length > 0) reportLearned(learnedRuns, LEARNED.jobs - (LEARNED.warmup ?? 0), KINDS, TARGETS);
   if (failures.length > 0) {
     console.error(`\nFAILED:\n  ${failures.join('\n  ')}`);
     process.exitCode = 1;

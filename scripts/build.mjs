@@ -57,6 +57,8 @@ const CHUNKS = {
   // The rate-limit pacer with the first request (gateway/pacing.ts holds its front at activation).
   pacer: join(root, 'src', 'gateway', 'pacer.ts'),
   connectionTest: join(root, 'src', 'diagnostics', 'core', 'connectionTest.ts'),
+  // The learned poll planner with the first video job of a kind that has a duration history.
+  pollPlan: join(root, 'src', 'videos', 'core', 'pollPlan.ts'),
   // VS Code's chat requests through our provider: the mapping of its history and tools, on the first request.
   lmRequests: join(root, 'src', 'models', 'core', 'lmRequestMapping.ts'),
   // Each feature's panels and commands when one of its commands first runs (or a chat panel is restored).

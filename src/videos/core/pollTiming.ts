@@ -22,9 +22,14 @@ export interface TimingOptions {
   gatewayHints?: boolean;
   /** Earlier jobs of the same kind needed before their durations plan the polls (default 3). */
   minSamples?: number;
-  /** Polls through the expected window (default 6). */
-  windowPolls?: number;
-  /** Longest gap before the expected window or forecast (default 10 minutes), so an early failure is still seen. */
+  /**
+   * What the learned plan weighs against one poll: a second of unseen completion (default 1), and a completion
+   * seen more than `lateAfterMs` (default 4 s) after it happened (default 30 polls). See pollPlan.ts.
+   */
+  delayCostPerS?: number;
+  lateAfterMs?: number;
+  lateCost?: number;
+  /** Longest gap before a learned plan's first poll or a forecast (default 10 minutes), so an early failure is still seen. */
   maxQuietMs?: number;
   /** Unfocused, a cadence is multiplied by this (default 4), and is at least `unfocusedFloorMs` (default 60 s). */
   unfocusedMultiplier?: number;
@@ -52,18 +57,18 @@ export interface TimingPolicy {
   gatewayHints: boolean;
   /** Fewest earlier durations of the same kind before they plan the polls. */
   minSamples: number;
-  /** Polls spread through the learned window. */
-  windowPolls: number;
-  /** The learned window is widened on each side by this fraction of its width. */
-  windowMargin: number;
-  /** Longest gap before a learned window or a forecast, so that a job failing early is still seen soon. */
+  /** The learned plan's costs (pollPlan.ts). */
+  delayCostPerS: number;
+  lateAfterMs: number;
+  lateCost: number;
+  /** Longest gap before a learned plan's first poll or a forecast, so that a job failing early is still seen soon. */
   maxQuietMs: number;
   /** Longest wait a gateway may ask for (a Retry-After, a pause after a 429). */
   maxWaitMs: number;
   unfocusedMultiplier: number;
   unfocusedFloorMs: number;
   defaultRateLimitPauseMs: number;
-  /** Keep each origin observed while its jobs wait for windows or forecasts (on with history or hints). */
+  /** Keep each origin observed while its jobs wait for learned plans or forecasts (on with history or hints). */
   originWatch: boolean;
   history: DurationHistory | undefined;
 }
@@ -79,8 +84,9 @@ export function timingPolicy(options: TimingOptions): TimingPolicy {
     random: options.random ?? Math.random,
     gatewayHints,
     minSamples: Math.max(1, options.minSamples ?? 3),
-    windowPolls: Math.max(1, options.windowPolls ?? 6),
-    windowMargin: 0.1,
+    delayCostPerS: Math.max(0, options.delayCostPerS ?? 1),
+    lateAfterMs: Math.max(0, options.lateAfterMs ?? 4_000),
+    lateCost: Math.max(0, options.lateCost ?? 30),
     maxQuietMs: Math.max(minIntervalMs, options.maxQuietMs ?? 10 * 60_000),
     maxWaitMs: Math.max(minIntervalMs, options.maxPauseMs ?? 60 * 60_000),
     unfocusedMultiplier: Math.max(1, options.unfocusedMultiplier ?? 4),
@@ -89,13 +95,6 @@ export function timingPolicy(options: TimingOptions): TimingPolicy {
     originWatch: gatewayHints || options.history !== undefined,
     history: options.history,
   };
-}
-
-/** When a job is expected to finish, in absolute ms, and the gap between polls inside that window. */
-export interface CompletionWindow {
-  from: number;
-  to: number;
-  stepMs: number;
 }
 
 export interface ProgressMark {
@@ -133,7 +132,7 @@ export function rateLimitWaitMs(policy: TimingPolicy, retryAfterMs: number | und
 
 /**
  * Longest an origin with `pending` jobs may go unheard from, or undefined when every wait is a plain backoff
- * (at most the cap). Jobs submitted together wait for the same window or forecast together, and an origin-wide
+ * (at most the cap). Jobs submitted together wait for the same learned plan or forecast together, and an origin-wide
  * change (a 429 storm that answers whatever comes next, a revoked key, an outage) would stay unseen until they all
  * wake. N jobs whose quiet spells (each at most `maxQuietMs`) do not line up hear from the origin about every
  * maxQuietMs / N; the watch keeps that, for at most one extra poll per job per `maxQuietMs`.
@@ -142,27 +141,6 @@ export function originWatchMs(policy: TimingPolicy, pending: number, focused: bo
   if (!policy.originWatch || pending <= 0) return undefined;
   const ms = Math.max(policy.minIntervalMs, policy.maxQuietMs / pending);
   return focused ? ms : unfocusedMs(policy, ms);
-}
-
-/** A quantile by nearest rank (so a few samples give their minimum and maximum). */
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
-
-/**
- * The window in which a job submitted at `submittedAt` probably finishes, from the durations of earlier jobs of
- * the same kind (5th to 95th percentile, widened by the margin); undefined while there are too few.
- */
-export function learnedWindow(durationsMs: readonly number[], submittedAt: number, policy: TimingPolicy): CompletionWindow | undefined {
-  if (durationsMs.length < policy.minSamples) return undefined;
-  const sorted = [...durationsMs].sort((a, b) => a - b);
-  const low = quantile(sorted, 0.05);
-  const high = quantile(sorted, 0.95);
-  const margin = (high - low) * policy.windowMargin;
-  const from = submittedAt + Math.max(0, low - margin);
-  const to = submittedAt + high + margin;
-  const stepMs = Math.min(policy.maxIntervalMs, Math.max(policy.minIntervalMs, (to - from) / policy.windowPolls));
-  return { from, to, stepMs };
 }
 
 /** What an answer says about timing: `progress` (percent, 0–100) and `eta` (seconds left), when well-formed. */
@@ -200,7 +178,7 @@ export function progressForecast(first: ProgressMark, last: ProgressMark): Forec
  * How long a completed job took from submission, for the history. The completion happened after the last poll
  * that saw the job running (`lastOpenAt`) and before `now`; the gateway's `created` and `completed_at` narrow it
  * when present. A job seen completed on its first poll counts as taking until then: an upper bound, which keeps
- * the learned window from creeping down on guesses.
+ * the learned plan from creeping down on guesses.
  */
 export function completedDurationMs(job: VideoJob, submittedAt: number, lastOpenAt: number | undefined, now: number): number {
   const upper = Math.max(0, now - submittedAt);
@@ -296,12 +274,12 @@ export interface AnswerHints {
 }
 
 /**
- * The schedule of one job beyond plain backoff. Without a learned window and without hints from the gateway
+ * The schedule of one job beyond plain backoff. Without a learned plan and without hints from the gateway
  * every interval is the caller's backoff, so the job is polled exactly as it was before any of this existed.
  */
 export class JobTiming {
-  /** When the expected completion is, from the durations of earlier jobs of the same kind. */
-  readonly window: CompletionWindow | undefined;
+  /** When to poll (absolute ms), planned from the durations of earlier jobs of the same kind (pollPlan.ts). */
+  readonly plan: readonly number[] | undefined;
   /** When the last poll that found the job still running started. */
   private lastOpenAt: number | undefined;
   private firstMark: ProgressMark | undefined;
@@ -311,7 +289,7 @@ export class JobTiming {
   private forecastAt: number | undefined;
   /** Polls at or after a forecast completion that found the job still running. */
   private misses = 0;
-  private pastWindowPolls = 0;
+  private pastPlanPolls = 0;
   /** The gateway asked that this job not be polled before then (a Retry-After on its last answer). */
   heldUntil: number | undefined;
 
@@ -321,13 +299,20 @@ export class JobTiming {
     private readonly profile: JobProfile | undefined,
   ) {
     const durations = profile && policy.history?.durationsMs({ origin, ...profile });
-    this.window = durations && profile && learnedWindow(durations, profile.submittedAt, policy);
+    if (profile && durations && durations.length >= policy.minSamples) {
+      // Required here, not imported at the top: the planner is its own file in the bundle, loaded with the first job
+      // of a kind that has a history, not at activation.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { learnedPlan } = require('./pollPlan') as typeof import('./pollPlan');
+      this.plan = learnedPlan(durations, profile.submittedAt, policy);
+    }
   }
 
-  /** The first poll of a job with a learned window: at its start, within the quiet limit. */
+  /** The first poll of a job with a learned plan: its next planned poll, within the quiet limit. */
   firstDueAt(now: number): number | undefined {
-    if (!this.window) return undefined;
-    return Math.min(Math.max(this.window.from, now + this.policy.minIntervalMs), now + this.policy.maxQuietMs);
+    if (!this.plan) return undefined;
+    const planned = this.plan.find((at) => at > now) ?? now;
+    return Math.min(Math.max(planned, now + this.policy.minIntervalMs), now + this.policy.maxQuietMs);
   }
 
   /** A poll found the job completed at `now` (wall time `at`): its duration joins the history. */
@@ -358,8 +343,8 @@ export class JobTiming {
       const target = this.misses === 0 ? forecast.earliest : forecast.latest ?? now;
       const floor = this.misses === 0 ? minIntervalMs : backoffIntervalMs(this.policy, this.misses - 1);
       interval = Math.min(Math.max(target - now, floor), maxQuietMs);
-    } else if (this.window) {
-      interval = Math.min(Math.max(this.windowIntervalMs(now, this.window), minIntervalMs), maxQuietMs);
+    } else if (this.plan) {
+      interval = Math.min(Math.max(this.planIntervalMs(now, this.plan), minIntervalMs), maxQuietMs);
     }
     const asked = useHints ? hints.retryAfterMs : undefined;
     const heldMs = asked !== undefined && asked > 0 ? Math.min(asked, maxWaitMs) : undefined;
@@ -382,12 +367,16 @@ export class JobTiming {
     return this.firstMark && this.lastMark ? progressForecast(this.firstMark, this.lastMark) : undefined;
   }
 
-  /** Dense through the window, then sparse: the gap doubles after each poll past its end, up to the cap. */
-  private windowIntervalMs(now: number, window: CompletionWindow): number {
-    if (now < window.from) return window.from - now;
-    if (now < window.to) return jittered(this.policy, window.stepMs);
-    this.pastWindowPolls++;
-    const sparse = window.stepMs * Math.pow(this.policy.backoffFactor, this.pastWindowPolls);
+  /**
+   * To the next planned poll (planned times are aimed, not jittered: the plan already spreads jobs by their
+   * submission); past the plan, sparse: the gap doubles after each poll, from the plan's last gap up to the cap.
+   */
+  private planIntervalMs(now: number, plan: readonly number[]): number {
+    const planned = plan.find((at) => at > now);
+    if (planned !== undefined) return planned - now;
+    this.pastPlanPolls++;
+    const lastGap = plan.length > 1 ? plan[plan.length - 1] - plan[plan.length - 2] : this.policy.minIntervalMs;
+    const sparse = lastGap * Math.pow(this.policy.backoffFactor, this.pastPlanPolls);
     return jittered(this.policy, Math.min(this.policy.maxIntervalMs, sparse));
   }
 }

@@ -4,12 +4,19 @@ import type { VideoJob } from '../../../src/gateway/types';
 import { FakeClock, settle } from '../../../src/util/fakeClock';
 import { DurationHistory, MemoryJsonStore } from '../../../src/videos/core/durationHistory';
 import { PollScheduler, type JobProfile, type PollSchedulerOptions } from '../../../src/videos/core/pollScheduler';
+import { learnedPlan } from '../../../src/videos/core/pollPlan';
+import { timingPolicy } from '../../../src/videos/core/pollTiming';
 import { deferred, FakeGateway, FakeGatewayError, type Deferred } from './fakes';
 
 const A = 'https://a.example';
 const MODEL = 'model-1.0-video-edit';
 const S = 1_000;
 const MIN = 60_000;
+
+/** The learned plan from earlier durations of `durationsS`, in ms after submission (pollPlan.test.ts tests the plan). */
+function planned(durationsS: number[]): number[] {
+  return learnedPlan(durationsS.map((s) => s * S), 0, timingPolicy({}))!;
+}
 
 describe('PollScheduler: learned schedule and gateway hints', () => {
   let clock: FakeClock;
@@ -83,13 +90,20 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
   });
 
   describe('with history', () => {
-    it('polls first at the low end of the learned range, densely through it, sparsely after it', async () => {
-      // 100 … 120 s, widened by 2 s each side: the window is 98–122 s, 6 steps of 4 s.
+    it('polls at the learned plan, then sparsely past its end', async () => {
+      const plan = planned([100, 104, 108, 112, 116, 120]);
       learn([100, 104, 108, 112, 116, 120]);
       create();
       track('j1');
-      await clock.advanceAsync(4 * MIN);
-      assert.deepEqual(pollTimes('j1'), [98, 102, 106, 110, 114, 118, 122, 130, 146, 176, 206, 236].map((s) => s * S));
+      await clock.advanceAsync(5 * MIN);
+      const times = pollTimes('j1');
+      assert.ok(plan[0] < 100 * S && plan.at(-1)! > 120 * S, `the plan covers what was seen: ${plan.join(', ')}`);
+      assert.deepEqual(times.slice(0, plan.length), plan);
+      // Past the plan the gap doubles from the plan's last one, up to the 30 s cap.
+      const lastGap = plan.at(-1)! - plan.at(-2)!;
+      const gaps = times.slice(plan.length - 1).map((at, i, all) => (i === 0 ? 0 : at - all[i - 1])).slice(1);
+      assert.deepEqual(gaps.slice(0, 3), [2, 4, 8].map((k) => Math.min(30 * S, k * lastGap)));
+      assert.ok(gaps.every((gap) => gap <= 30 * S));
     });
 
     it('keeps kinds apart: another resolution, duration, model or gateway is planned from its own history', async () => {
@@ -103,14 +117,17 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
       for (const id of ['other-resolution', 'other-duration', 'other-model', 'other-origin']) assert.deepEqual(pollTimes(id), [2 * S, 6 * S], id);
     });
 
-    it('sees a completion inside the window within one step and learns its duration', async () => {
+    it('sees a completion at the first planned poll after it and learns its duration', async () => {
+      const plan = planned([100, 104, 108, 112, 116, 120]);
       learn([100, 104, 108, 112, 116, 120]);
       create();
       const created = Math.floor(start / 1000);
       gateway.script('j1', 'in_progress', 'in_progress', 'in_progress', { id: 'j1', status: 'completed', created, completed_at: created + 107 });
       track('j1');
       await clock.advanceAsync(4 * MIN);
-      assert.deepEqual(pollTimes('j1'), [98, 102, 106, 110].map((s) => s * S));
+      const seenAt = plan.findIndex((at) => at >= 107 * S);
+      assert.deepEqual(pollTimes('j1'), plan.slice(0, seenAt + 1));
+      assert.equal(seenAt, 3, `three polls before 107 s: ${plan.join(', ')}`);
       assert.equal(scheduler.isTracked('j1'), false);
       await history.flush();
       assert.equal(history.durationsMs({ origin: A, model: MODEL, resolution: '720p', duration: 4 }).at(-1), 107 * S);
@@ -126,7 +143,7 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
       assert.deepEqual(history.durationsMs({ origin: A, model: MODEL, resolution: '720p', duration: 4 }), [10 * S]);
     });
 
-    it('does not wait more than maxQuietMs before a far window, so an early failure is still seen', async () => {
+    it('does not wait more than maxQuietMs before a far plan, so an early failure is still seen', async () => {
       learn([30 * 60, 31 * 60, 32 * 60]);
       create();
       gateway.script('j1', 'in_progress', 'failed');
@@ -137,7 +154,7 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
 
     it('keeps every rule: at most maxInFlight at once, a 429 pauses all, nothing while idle', async () => {
       learn([100, 100, 100]);
-      // A quiet limit of 20 min keeps the origin watch (20 min / 8 jobs = 150 s) out of the way of the window.
+      // A quiet limit of 20 min keeps the origin watch (20 min / 8 jobs = 150 s) out of the way of the plan.
       create({ maxInFlight: 3, maxQuietMs: 20 * MIN });
       const answers: Array<Deferred<VideoJob>> = [];
       let peak = 0;
@@ -148,8 +165,10 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
         return answer.promise;
       };
       for (let i = 0; i < 8; i++) track(`j${i}`);
-      await clock.advanceAsync(100 * S - 1);
-      assert.equal(gateway.calls.length, 0, 'nothing before the window');
+      const [first] = planned([100, 100, 100]);
+      assert.ok(first >= 100 * S && first <= 102 * S, `${first}`);
+      await clock.advanceAsync(first - 1);
+      assert.equal(gateway.calls.length, 0, 'nothing before the plan');
       await clock.advanceAsync(1);
       assert.equal(gateway.calls.length, 3, 'eight jobs due at once: three polls go');
       answers.shift()!.reject(new FakeGatewayError(429, 'rate_limited', { retryAfterMs: 20 * S }));
@@ -172,13 +191,13 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
       scheduler.setFocused(false);
       track('j1');
       await clock.advanceAsync(7 * MIN);
-      // The wait for the window (100 s) is no cadence to multiply: unfocused, at most 4 × the 30 s cap.
+      // The wait for the plan (just after 100 s) is no cadence to multiply: unfocused, at most 4 × the 30 s cap.
       assert.equal(pollTimes('j1')[0], 120 * S);
     });
   });
 
   describe('an origin whose jobs all wait together', () => {
-    /** Jobs j0 … j(n−1), submitted now, all of a kind that takes 300 s: each waits for the window at 300 s. */
+    /** Jobs j0 … j(n−1), submitted now, all of a kind that takes 300 s: each waits for its plan, just after 300 s. */
     function waitTogether(n: number): string[] {
       learn([300, 300, 300]);
       const ids = Array.from({ length: n }, (_, i) => `j${i}`);
@@ -194,14 +213,16 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
     it('is still heard from every maxQuietMs / pending jobs, each time through the job that waited longest', async () => {
       create();
       waitTogether(10);
+      const [first] = planned([300, 300, 300]);
       await clock.advanceAsync(300 * S - 1);
       // 10 min / 10 jobs: one poll a minute keeps the origin observed; a job's own schedule is unchanged.
       assert.deepEqual(polls(), [[60, 'j0'], [120, 'j1'], [180, 'j2'], [240, 'j3']]);
-      await clock.advanceAsync(1);
-      assert.equal(gateway.gets().length, 14, 'then every job at its window');
+      await clock.advanceAsync(first - 300 * S + 1);
+      // The watch's poll at 300 s (through j4) and every other job at its plan's first poll, just after.
+      assert.deepEqual(polls().slice(4).map(([at]) => at), [300, ...Array.from({ length: 9 }, () => first / S)]);
     });
 
-    it('meets a run of 429s that answers whatever comes next while the jobs wait, not at their window', async () => {
+    it('meets a run of 429s that answers whatever comes next while the jobs wait, not at their plan', async () => {
       create();
       let forced = 0;
       gateway.onGet = (id) => {
@@ -219,12 +240,13 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
       clock.setTimeout(() => (forced = 3), 100 * S);
       await clock.advanceAsync(8 * MIN);
       // Met by the watch at 120 s and over at 180 s (3 × Retry-After: 20 s), long before the jobs finish at 300 s;
-      // met at the window instead, the three 429s would hide every completion until 360 s.
+      // met at the plan instead, the three 429s would hide every completion until 360 s.
       assert.deepEqual(
         polls().filter(([at]) => at > 60 && at < 300),
         [[120, 'j1'], [140, 'j1'], [160, 'j1'], [180, 'j1'], [240, 'j2']],
       );
-      assert.deepEqual(ids.map((id) => seenAt.get(id)), ids.map(() => 300));
+      const [first] = planned([300, 300, 300]);
+      assert.ok(ids.every((id) => seenAt.get(id)! >= 300 && seenAt.get(id)! <= first / S), `seen at ${[...seenAt.values()].join(', ')}`);
     });
 
     it('does not poll early a job the gateway asked to wait', async () => {
@@ -309,19 +331,19 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
       assert.equal(times.length, 6);
     });
 
-    it('prefers a forecast from progress over the learned window', async () => {
+    it('prefers a forecast from progress over the learned plan', async () => {
       learn([300, 300, 300]);
       create();
       const job = (progress: number) => ({ id: 'j1', status: 'in_progress', progress });
       gateway.script('j1', job(10), job(20), job(50));
-      track('j1'); // first poll planned at the window, 300 s
+      track('j1'); // first poll planned just after 300 s
       for (const at of [10 * S, 12 * S]) {
         await clock.advanceAsync(start + at - clock.now());
         scheduler.pollNow('j1');
         await settle();
       }
       await clock.advanceAsync(MIN);
-      // Marks (10 s, 10 %) and (12 s, 20 %): no sooner than 12 + 79 × 2/11 s, long before the window.
+      // Marks (10 s, 10 %) and (12 s, 20 %): no sooner than 12 + 79 × 2/11 s, long before the plan.
       const times = pollTimes('j1');
       assert.deepEqual(times.slice(0, 2), [10 * S, 12 * S]);
       assert.ok(Math.abs(times[2] - (12 * S + (79 * 2 * S) / 11)) < 1, `${times[2]}`);

@@ -2,7 +2,6 @@ import * as assert from 'node:assert/strict';
 import {
   completedDurationMs,
   gatewayTiming,
-  learnedWindow,
   originWatchMs,
   OriginWatch,
   progressForecast,
@@ -15,29 +14,6 @@ const HOUR = 60 * 60_000;
 
 describe('pollTiming', () => {
   const policy = timingPolicy({ random: () => 0 });
-
-  describe('learnedWindow', () => {
-    it('needs minSamples durations before it plans anything', () => {
-      assert.equal(learnedWindow([100_000, 110_000], 0, policy), undefined);
-      assert.ok(learnedWindow([100_000, 110_000, 120_000], 0, policy));
-    });
-
-    it('spans the 5th to 95th percentile widened by 10 % of its width, with windowPolls steps', () => {
-      const window = learnedWindow([120_000, 100_000, 116_000, 104_000, 112_000, 108_000], 5_000, policy)!;
-      assert.deepEqual(window, { from: 5_000 + 98_000, to: 5_000 + 122_000, stepMs: 4_000 });
-    });
-
-    it('ignores the odd outlier once there are enough samples', () => {
-      const durations = [...Array.from({ length: 39 }, (_, i) => 60_000 + i * 500), 900_000];
-      const window = learnedWindow(durations, 0, policy)!;
-      assert.ok(window.to < 90_000, `window ends at ${window.to}`);
-    });
-
-    it('keeps the step between the minimum and the maximum interval', () => {
-      assert.equal(learnedWindow([100_000, 100_000, 100_000], 0, policy)!.stepMs, 2_000);
-      assert.equal(learnedWindow([10_000, 1_000_000, 2_000_000], 0, policy)!.stepMs, 30_000);
-    });
-  });
 
   describe('gatewayTiming', () => {
     it('reads progress as a percentage and eta as seconds left', () => {
