@@ -6,9 +6,11 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, REPO_ROOT, servePage } from '../test/browser/harness';
+import { freshPage } from './render/benchPage';
+import { breakdownBench } from './render/breakdownRun';
 import { generateReply, splitIntoDeltas } from './render/corpus';
 import { traceMainThread, type MainThreadTasks } from './render/mainThreadTrace';
-import { loadDeltas, runOneShot, runScenario, STREAM_START_MARK, warmUp, type ScenarioInput, type ScenarioResult } from './render/pageScenario';
+import { runOneShot, runScenario, STREAM_START_MARK, type ScenarioInput, type ScenarioResult } from './render/pageScenario';
 import { transcriptBench } from './render/transcriptBench';
 
 const FRAME_TARGET_MS = 16;
@@ -22,9 +24,9 @@ const MAX_SPEED = 'max speed';
 const QUICK = process.argv.includes('--quick');
 /** Streaming runs per row; the row shows the run with the median render time (this machine is shared and noisy). */
 const RUNS = QUICK ? 1 : 3;
-/** `--only stream|pace|transcript`: one part of the bench (for trying a change). */
+/** `--only stream|pace|transcript|breakdown`: one part of the bench (for trying a change; breakdown runs only with --only). */
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-const wanted = (part: 'stream' | 'pace' | 'transcript') => ONLY === undefined || ONLY === part;
+const wanted = (part: 'stream' | 'pace' | 'transcript' | 'breakdown') => (part === 'breakdown' ? ONLY === part : ONLY === undefined || ONLY === part);
 
 /** Realistic paces (125 and 500 tokens/s): the share of the main thread that rendering takes, late in the reply. */
 const PACES = [500, 2_000];
@@ -39,8 +41,8 @@ interface Variant {
 const DEFAULT_VARIANT: Variant = { label: 'StreamingMarkdown', renderer: 'streaming' };
 const RATE_ONLY_VARIANTS: Variant[] = [
   { label: 'naive re-render', renderer: 'naive' },
-  // The update-interval trade-off: the previous default (every other frame).
-  { label: 'StreamingMarkdown 30 ms', renderer: 'streaming', tuning: { minUpdateIntervalMs: 30 } },
+  // The frame budget before issue 27 (3 ms of block rendering a frame), measured beside the default in the same run.
+  { label: 'StreamingMarkdown 3 ms', renderer: 'streaming', tuning: { frameBudgetMs: 3 } },
 ];
 
 interface Row {
@@ -50,20 +52,13 @@ interface Row {
   main: MainThreadTasks;
 }
 
-/** A fresh page per measurement (its own heap), warmed up on a different text so no run pays for JIT compilation. */
+/** A measurement in a fresh page (benchPage.ts), traced or not. */
 async function inFreshPage<T>(browser: Browser, url: string, deltas: string[], run: (page: Page) => Promise<T>, traced: boolean, startMark?: string): Promise<{ value: T; main?: MainThreadTasks }> {
-  // A chat panel's size rather than a full desktop window: following the bottom repaints the viewport every update.
-  const context = await browser.newContext({ viewport: { width: 600, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.evaluate(warmUp, generateReply(30_000, 99));
-  await page.evaluate(loadDeltas, deltas);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('HeapProfiler.collectGarbage');
+  const { page, cdp, close } = await freshPage(browser, url, deltas);
   try {
     return traced ? await traceMainThread(page, cdp, () => run(page), startMark) : { value: await run(page) };
   } finally {
-    await context.close();
+    await close();
   }
 }
 
@@ -112,8 +107,8 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
     const idle = (await inFreshPage(browser, url, deltas, (page) => page.evaluate(runScenario, idleInput), true)).main!;
     feedCpuMs.set(feed, idle.cpuMs);
     // The naive renderer at max speed takes minutes (every frame re-renders up to 200 KB): measured at the fixed rate
-    // only, as is the update-interval trade-off.
-    const variants = charsPerSecond === null || QUICK ? [DEFAULT_VARIANT] : [DEFAULT_VARIANT, ...RATE_ONLY_VARIANTS];
+    // only; the frame budget before issue 27 at both.
+    const variants = QUICK ? [DEFAULT_VARIANT] : [DEFAULT_VARIANT, ...RATE_ONLY_VARIANTS.filter((variant) => charsPerSecond !== null || variant.renderer !== 'naive')];
     // Runs interleaved, so that a busy spell of the machine does not land on one renderer's runs only.
     const runs = new Map<Variant, Array<{ result: ScenarioResult; main: MainThreadTasks }>>(variants.map((variant) => [variant, []]));
     for (let i = 0; i < RUNS; i++) {
@@ -186,7 +181,7 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
   console.log(`  "${ARRIVAL_RATE / 1000}k chars/s": deltas due by the clock are appended every ~4 ms (setTimeout), about ${Math.round(ARRIVAL_RATE / 60)} chars per frame;`);
   console.log('  "max speed": one delta per task back to back (MessageChannel), so each frame gets whatever piled up.');
   console.log('StreamingMarkdown updates the DOM every 50 ms, or up to 250 ms apart when updates (their style, layout and paint included) take more than 2.5% of the main thread');
-  console.log('("30 ms": at least every other frame), and renders a backlog of finished blocks in consecutive frames; the naive renderer');
+  console.log('and renders a backlog of finished blocks in consecutive frames, 8 ms of rendering each ("3 ms": the budget before issue 27); the naive renderer');
   console.log('re-renders every frame.');
   console.log(`Streaming rows: the run with the median render ms of ${RUNS} (and the traced run with the median CPU ms), runs interleaved; one-shot: median of 3.`);
   console.log('In the page (wall clock): "render ms" sums append(), each animation frame (DOM work plus the style/layout');
@@ -263,6 +258,7 @@ async function main(): Promise<void> {
   const load = () => `${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`;
   console.log(`machine: ${load()}`);
   try {
+    if (wanted('breakdown')) summary.breakdown = await breakdownBench(browser, served.url, deltas);
     if (wanted('stream')) summary.stream = await streamBench(browser, served.url, text, deltas);
     if (wanted('pace')) summary.paces = await paceBench(browser, served.url, deltas);
     if (wanted('transcript')) summary.transcript = await transcriptBench(browser, RUNS);

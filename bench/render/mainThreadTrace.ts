@@ -42,12 +42,12 @@ export async function traceMainThread<T>(page: Page, cdp: CDPSession, run: () =>
 export type Trace = TraceEvent[];
 
 /** The Chrome trace of `run` (and of the two frames after it), to summarise over one or more windows. */
-export async function traceEvents<T>(page: Page, cdp: CDPSession, run: () => Promise<T>): Promise<{ value: T; events: Trace }> {
+export async function traceEvents<T>(page: Page, cdp: CDPSession, run: () => Promise<T>, extraCategories = ''): Promise<{ value: T; events: Trace }> {
   const events: TraceEvent[] = [];
   const collect = (data: { value: object[] }) => events.push(...(data.value as TraceEvent[]));
   cdp.on('Tracing.dataCollected', collect);
   const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline' + extraCategories, transferMode: 'ReportEvents' });
   const value = await run();
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   await cdp.send('Tracing.end');
@@ -56,15 +56,11 @@ export async function traceEvents<T>(page: Page, cdp: CDPSession, run: () => Pro
   return { value, events };
 }
 
-/**
- * The page's main-thread tasks from the task that ran `console.timeStamp(startMark)` (when given and found) to the
- * one that ran `console.timeStamp(endMark)`, both included.
- */
-export function summarise(events: Trace, startMark?: string, endMark?: string): MainThreadTasks {
+/** The page's main thread (`pid:tid`): the renderer main thread that ran the most script during the trace. */
+export function pageThread(events: Trace): string | undefined {
   const mainThreads = new Set(
     events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
   );
-  // The page's renderer is the one whose main thread ran script during the window.
   const scriptCounts = new Map<string, number>();
   for (const e of events) {
     const thread = `${e.pid}:${e.tid}`;
@@ -72,7 +68,15 @@ export function summarise(events: Trace, startMark?: string, endMark?: string): 
       scriptCounts.set(thread, (scriptCounts.get(thread) ?? 0) + 1);
     }
   }
-  const page = [...scriptCounts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  return [...scriptCounts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+/**
+ * The page's main-thread tasks from the task that ran `console.timeStamp(startMark)` (when given and found) to the
+ * one that ran `console.timeStamp(endMark)`, both included.
+ */
+export function summarise(events: Trace, startMark?: string, endMark?: string): MainThreadTasks {
+  const page = pageThread(events);
   const tasks: TraceEvent[] = [];
   const mark = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === startMark && `${e.pid}:${e.tid}` === page);
   const from = startMark && mark ? mark.ts : -Infinity;

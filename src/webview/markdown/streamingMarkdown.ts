@@ -82,7 +82,7 @@ export class StreamingMarkdown {
     this.renderer = options.renderer ?? (sharedRenderer ??= new MarkdownRenderer());
     this.sanitize = sanitizerFor(container.ownerDocument.defaultView ?? window);
     this.scheduler = options.scheduler ?? animationFrameScheduler;
-    this.frameBudgetMs = options.frameBudgetMs ?? 3;
+    this.frameBudgetMs = options.frameBudgetMs ?? 8;
     this.minUpdateIntervalMs = options.minUpdateIntervalMs ?? 50;
     this.maxUpdateIntervalMs = Math.max(this.minUpdateIntervalMs, options.maxUpdateIntervalMs ?? 250);
     this.maxUpdateShare = options.maxUpdateShare ?? 0.025;
