@@ -2,13 +2,18 @@
 // through Change Chat Profile… (chat/vscode/chatProfile.ts), never from the chat page, nor when the window switches.
 import type { ChatSettings } from '../../chatProtocol/session';
 import type { GatewayConnections } from '../../gateway/connections';
-import { isDefaultProfile, type Profile } from '../../settings/profile';
+import { DEFAULT_PROFILE_ID, isDefaultProfile, type Profile } from '../../settings/profile';
 
 export type ChatProfileConnection = Pick<GatewayConnections, 'profile' | 'profiles'>;
 
 /** The name the chat's header shows: '' while Default is the only profile (nothing to tell apart). */
+/** The profile a chat runs under: its own, or Default for a chat saved before profiles. */
+export function chatProfileId(settings: Pick<ChatSettings, 'profile'>): string {
+  return settings.profile ?? DEFAULT_PROFILE_ID;
+}
+
 export function chatProfileName(connection: ChatProfileConnection, settings: Pick<ChatSettings, 'profile'>): string {
-  const profile = connection.profile(settings.profile ?? 'default');
+  const profile = connection.profile(chatProfileId(settings));
   if (!profile) return 'Deleted profile';
   if (profile.retired) return `${profile.name} (deleted)`;
   return connection.profiles.length > 1 || !isDefaultProfile(profile) ? profile.name : '';

@@ -18,7 +18,7 @@ export { ChatPanelManager } from './chatPanelManager';
 export interface ChatFeatureDeps {
   manager: ChatPanelManagerOptions;
   history: ChatHistoryView;
-  gateway(): Promise<GatewayAccess>;
+  gateway(profile: string): Promise<GatewayAccess>;
   clock: Clock;
 }
 

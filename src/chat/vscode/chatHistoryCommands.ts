@@ -11,6 +11,7 @@ import { isId } from '../../chatProtocol/validate';
 import type { ChatHistoryView } from './chatHistoryView';
 import type { ChatHistoryActions } from '../core/historyActions';
 import { cleanTitle, TITLE_INSTRUCTION, titlePromptText, turnLabel } from '../core/historyModel';
+import { chatProfileId } from '../core/chatProfile';
 import type { ChatSession } from '../../chatProtocol/session';
 
 export interface ChatHistoryCommandDeps {
@@ -18,7 +19,8 @@ export interface ChatHistoryCommandDeps {
   actions: ChatHistoryActions;
   openSession(id: string): Promise<unknown>;
   exportSession(session: Readonly<ChatSession>, target?: vscode.Uri): Promise<vscode.Uri | undefined>;
-  gateway(): Promise<GatewayAccess>;
+  /** The access of the chat's own profile: a chat's messages go only to its gateway, with its key. */
+  gateway(profile: string): Promise<GatewayAccess>;
   /** The model a chat without one uses. */
   defaultModel(): Promise<string | undefined>;
 }
@@ -132,7 +134,7 @@ export class ChatHistoryCommands {
       const title = await this.ui.withProgress('Generating a chat title…', async (_report, signal) => {
         const model = chat.session.settings.model || (await this.deps.defaultModel());
         if (!model) throw Object.assign(new Error('No chat model is available to write the title.'), { code: 'no_model' });
-        const access = await this.deps.gateway();
+        const access = await this.deps.gateway(chatProfileId(chat.session.settings));
         if (!access.ok) throw new AccessError(accessAdvice(access));
         origin = access.origin;
         const request: ChatRequest = { model, messages: [{ role: 'system', content: TITLE_INSTRUCTION }, { role: 'user', content: conversation }], stream: true, max_tokens: 32 };

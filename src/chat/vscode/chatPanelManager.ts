@@ -31,7 +31,7 @@ import { ChatExporter } from './chatExport';
 import { applyCodeBlock, defaultApplyDeps, type ApplyDeps } from './applyCode';
 import { PanelInstructions } from './instructionFiles';
 import { changeChatProfile } from './chatProfile';
-import { chatProfileName } from '../core/chatProfile';
+import { chatProfileId, chatProfileName } from '../core/chatProfile';
 import { vscodeUserInterface } from '../../ui/vscode/userInterface';
 
 export interface ChatPanelManagerOptions {
@@ -223,7 +223,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
 
   private attach(webviewPanel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
     const { clock, log, extensionUri } = this.options;
-    const chatProfile = (): string => controller.session.settings.profile ?? 'default';
+    const chatProfile = (): string => chatProfileId(controller.session.settings);
     const controller: ChatController = new ChatController(session, {
       store: this.store,
       clock,
@@ -293,7 +293,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
 
   /** Branch with a Summary: how the summary is asked for and where the new chat opens. */
   private readonly summaryDeps = {
-    gateway: (profile: string | undefined) => this.options.connection.access(profile ?? 'default'),
+    gateway: (profile: string) => this.options.connection.access(profile),
     defaultModel: () => this.defaultModel(),
     windowFor: (model: string) => this.contextWindow(model).tokens,
     openChat: async (settings: ChatSettings, draft: string) => {

@@ -3,7 +3,7 @@
 // arguments for scripts) is the one way to move a chat to another profile, and so to another key.
 import type { Profile } from '../../settings/profile';
 import type { UserInterface } from '../../ui/vscode/userInterface';
-import { chatProfileName, settingsUnder, type ChatProfileConnection } from '../core/chatProfile';
+import { chatProfileId, chatProfileName, settingsUnder, type ChatProfileConnection } from '../core/chatProfile';
 import type { ChatPanel } from './chatPanel';
 
 export interface ChangeChatProfileDeps {
@@ -27,7 +27,7 @@ export async function changeChatProfile(deps: ChangeChatProfileDeps, idOrName: u
     return undefined;
   }
   const settings = panel.controller.session.settings;
-  const current = settings.profile ?? 'default';
+  const current = chatProfileId(settings);
   let profile: Profile | undefined;
   if (idOrName === undefined || idOrName === null || idOrName === '') {
     const items = deps.connection.profiles.map((p) => ({ id: p.id, label: p.name, description: p.id === current ? '(this chat)' : undefined }));

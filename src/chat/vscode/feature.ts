@@ -63,7 +63,7 @@ export const chatFeature = defineFeature({
     const chat = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { createChatFeature } = require('./chatCommands') as typeof import('./chatCommands');
-      return createChatFeature({ manager: { ...managerOptions(chatFolder), store }, history, gateway: () => connection.access(), clock });
+      return createChatFeature({ manager: { ...managerOptions(chatFolder), store }, history, gateway: (profile) => connection.access(profile), clock });
     });
     context.subscriptions.push(
       history,

@@ -6,10 +6,11 @@ import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
 import type { ChatSession, ChatSettings } from '../../chatProtocol/session';
 import { vscodeUserInterface, type UserInterface } from '../../ui/vscode/userInterface';
 import { summaryDraft, summaryRequest } from '../core/historySummary';
+import { chatProfileId } from '../core/chatProfile';
 
 export interface SummaryBranchDeps {
   /** The gateway of a profile (the chat's own: the summary goes with its key); undefined: Default. */
-  gateway(profile: string | undefined): Promise<GatewayAccess>;
+  gateway(profile: string): Promise<GatewayAccess>;
   defaultModel(): Promise<string | undefined>;
   windowFor(model: string): number;
   /** Opens a new chat with these settings and `draft` in its input. */
@@ -28,7 +29,7 @@ export async function branchFromSummary(session: Readonly<ChatSession>, pending:
     const summary = await ui.withProgress(
       `Summarizing “${session.title}” for a new chat…`,
       async (_report, signal) => {
-        const access = await deps.gateway(session.settings.profile);
+        const access = await deps.gateway(chatProfileId(session.settings));
         if (!access.ok) throw Object.assign(new Error(accessAdvice(access).message), { advice: accessAdvice(access) });
         origin = access.origin;
         return (await access.api.chat(asked.request, { signal, surface: 'summary' })).content ?? '';

@@ -2,7 +2,7 @@
 // and three profiles, two of them with different keys on one origin (profiles.test.ts covers the API, the model list,
 // VS Code's chat and a job polled after a switch): here a chat keeps the profile it started with, whichever profile
 // the window switches to; its header names it; only Change Chat Profile… moves it, and its /image and replies go with
-// its own key. A profile deleted while its job runs is hidden at once, the job is still polled with its key, and the
+// its own key, and so does Generate Title. A profile deleted while its job runs is hidden at once, the job is still polled with its key, and the
 // key goes when the job has finished.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -98,6 +98,13 @@ describe('Profiles in the chat, and deleting a profile whose job still runs (iss
     assert.equal(keysOn(a, '/v1/chat/completions').length, 0, 'nothing more reached the other gateway');
     const saved = await manager.store.load(panel.sessionId);
     assert.equal(saved?.settings.profile, client, 'the chat is saved with its new profile');
+
+    // Generate Title (from the Chats view) sends the chat's words too: to the chat's gateway, with its key.
+    a.clearLog();
+    b.clearLog();
+    await vscode.commands.executeCommand('modelGateway.chats.generateTitle', panel.sessionId);
+    assert.deepEqual(keysOn(b, '/v1/chat/completions'), [tail(b.apiKey)], "the title was asked with the chat's Client key");
+    assert.equal(a.log.length, 0, 'nothing reached the active profile\'s gateway');
   });
 
   it('deletes a profile whose job still runs by hiding it, polls the job with its key until it ends, then removes the key', async () => {

@@ -11,6 +11,7 @@ import { Emitter, type Disposable, type Event } from '../../../util/events';
 import { ResultLinkChecks, type CheckLink, type LinkCheckState } from './linkChecks';
 import type { ChatMediaPorts, ChatVideoJob, KeptMedia } from './ports';
 import { spokenText } from './spokenText';
+import { chatProfileId } from '../chatProfile';
 
 /** The chat session the hub adds its turns to (ChatController). */
 export interface MediaTurnHost {
@@ -148,7 +149,7 @@ export class ChatMediaHub implements Disposable {
     const { media, videos } = this.deps.ports;
     const model = turn.model || undefined;
     // The chat's own profile: its media go with its key, whichever profile the window uses now.
-    const profile = this.deps.controller.session.settings.profile ?? 'default';
+    const profile = chatProfileId(this.deps.controller.session.settings);
     if (turn.kind === 'image') return kept(turn, await media.generateImage({ prompt: turn.prompt, model, profile }, signal));
     if (turn.kind === 'speech') return kept(turn, await media.synthesizeSpeech({ text: turn.prompt, model, profile }, signal));
     return fromJob(turn, await videos.submit({ prompt: turn.prompt, model, profile }));
