@@ -122,7 +122,7 @@ describe('e2e 7c: images and speech', function () {
     assert.ok(name, 'the anchor names the file');
     const kept = readFileSync(join(e.s.paths.userData, 'User', 'globalStorage', EXTENSION_ID, 'media', 'files', name));
     assert.ok(kept.subarray(0, 4).equals(PNG), 'the file is the PNG');
-    await e.wb.runCommand('View: Close All Editors');
+    await e.wb.closeAllEditors();
     await anchor.click();
     const viewer = e.wb.page.locator('.modal-editor-part');
     await viewer.locator('.image-carousel-editor img').first().waitFor({ timeout: WAIT_MS });
@@ -135,7 +135,7 @@ describe('e2e 7c: images and speech', function () {
     // The README's picture: the chat and the gallery, without the rest of the window (which made it too large).
     await e.wb.page.mouse.move(5, 400);
     await e.wb.screenshot('readme-vscode-chat-gateway', [e.wb.page.locator('.part.editor'), e.wb.page.locator('.part.auxiliarybar')]);
-    await e.wb.runCommand('View: Close All Editors');
+    await e.wb.closeAllEditors();
     await e.wb.runCommand('View: Hide Secondary Side Bar');
     await e.wb.runCommand('Model Gateway: Focus on Media View');
     await mediaRow('a lighthouse').first().waitFor({ timeout: WAIT_MS });

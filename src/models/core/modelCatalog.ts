@@ -57,7 +57,7 @@ export class ModelCatalog implements Disposable {
     private readonly ttlMs = DEFAULT_TTL_MS,
     private readonly memory?: RememberedModels,
     /** Characters per token learned per model from the usage gateways report (the chat's context meter), loaded on first use. */
-    readonly tokens?: () => Pick<TokenRatios, 'scale' | 'observe'>,
+    readonly tokens?: () => Pick<TokenRatios, 'scale' | 'observe' | 'settled'>,
   ) {
     this.subscription = source.onDidChangeClient(() => this.invalidate());
   }

@@ -149,6 +149,11 @@ export class TokenRatios {
     return this.loading!;
   }
 
+  /** Resolves when every answered request taken in so far is in the table (tests: a figure that will not move). */
+  settled(): Promise<void> {
+    return this.writing;
+  }
+
   /** Takes one answered request in: into the shared file under its lock, and what the other windows learned back. */
   observe(model: string, sample: TokenSample): Promise<void> {
     if (sampleRatio(sample) === undefined) return this.writing;

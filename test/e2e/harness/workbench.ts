@@ -181,6 +181,19 @@ export class Workbench {
   }
 
   /** A modal dialog's button, by its exact label. */
+  /**
+   * Closes every editor. An untitled editor an earlier flow left with changes (Apply into a new file) asks before it
+   * closes, in a modal that would block every later click: its changes are the flow's, so they are not saved.
+   */
+  async closeAllEditors(): Promise<void> {
+    await this.runCommand('View: Close All Editors');
+    const dontSave = this.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^\s*Don.t Save\s*$/ }).first();
+    await until(async () => {
+      if (await dontSave.isVisible()) await dontSave.click({ timeout: 2000 }).catch(() => undefined);
+      return (await this.page.locator('.tabs-container .tab').count()) === 0;
+    }, 'every editor to close');
+  }
+
   async dialogButton(label: string): Promise<void> {
     const button = this.page.locator('.monaco-dialog-box .monaco-button', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) });
     await button.first().waitFor({ timeout: WAIT_MS });
