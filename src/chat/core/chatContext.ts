@@ -112,9 +112,13 @@ export class ChatContext implements Disposable {
     this.tray.remove(id);
   }
 
-  /** Cuts the largest attachment so the message fits (the user asked for it). */
-  trim(draftTokens = 0): void {
-    const budget = this.budget(draftTokens);
+  /**
+   * Cuts the largest attachment so the message fits (the user asked for it). The page names no draft: a message
+   * held back is what will be sent, so its words must fit too, or the next send is held again.
+   */
+  trim(draftTokens?: number): void {
+    const held = this.held?.action;
+    const budget = this.budget(draftTokens ?? (held && held.kind !== 'regenerate' ? estimateTextTokens(held.text) : 0));
     const plan = planTrim(this.tray.attachments, budget.overBy);
     this.warning = '';
     this.tray.apply(plan);

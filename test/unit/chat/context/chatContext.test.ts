@@ -150,6 +150,23 @@ describe('chat context (ChatContext and the protocol)', () => {
       context.dispose();
     });
 
+    it('Trim (from the page, which names no draft) leaves room for the message held back, so sending it again goes', async () => {
+      const question = 'Summarise this file, and say what each function does';
+      for (let lines = 150; lines < 190; lines++) {
+        const { h, sources, context } = setup(300);
+        sources.next = [file('big', lines)];
+        await context.add('workspaceFile');
+        assert.equal(context.send(question), false, `${lines} lines: held back`);
+        await settle();
+        context.trim();
+        assert.equal(context.send(question), true, `${lines} lines: sent after the trim`);
+        await settle();
+        h.gateway.calls[0].resolve(result('ok'));
+        await h.controller.idle;
+        context.dispose();
+      }
+    });
+
     it("measures against the model's learned characters per token: what fits at 4 a token may not at 2", async () => {
       const flat = setup(300);
       flat.sources.next = [file('mid', 50)];
