@@ -10,14 +10,13 @@ import type { Clock } from '../../util/clock';
 import { LockedJsonFile } from '../../util/lockedJsonFile';
 import { isRecord } from '../../util/records';
 import type { ChatRequest } from '../../gateway/types';
+import { CHARS_PER_TOKEN, TOKENS_PER_MESSAGE } from '../../chatProtocol/attachments';
 
-/** The flat ratio the estimates were made with before any sample (chatProtocol/attachments.ts' CHARS_PER_TOKEN). */
-export const DEFAULT_CHARS_PER_TOKEN = 4;
+/** The flat ratio the estimates were made with before any sample. */
+export const DEFAULT_CHARS_PER_TOKEN = CHARS_PER_TOKEN;
 /** No tokenizer gives fewer or more characters per token than this for text (CJK ≈ 1, English prose ≈ 4–5). */
 export const MIN_CHARS_PER_TOKEN = 0.8;
 export const MAX_CHARS_PER_TOKEN = 8;
-/** Framing tokens per message the gateway adds (the estimate's TOKENS_PER_MESSAGE). */
-const TOKENS_PER_MESSAGE = 3;
 /** A request shorter than this says more about the framing than about the text. */
 export const MIN_SAMPLE_CHARS = 400;
 /** The weight an average keeps at most (characters): a model's ratio keeps following what is sent to it. */
