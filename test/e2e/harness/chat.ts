@@ -11,7 +11,14 @@ export class ChatView {
 
   /** Brings the flow's chat to the front by its tab, as after other editors were opened over it. */
   async showTab(): Promise<void> {
-    await this.wb.page.locator('.tabs-container .tab', { hasText: CHAT_TAB }).first().click();
+    const tab = this.wb.page.locator('.tabs-container .tab', { hasText: CHAT_TAB }).first();
+    if (!(await tab.isVisible())) {
+      // A flow that closed every editor (for a picture) closed the chat too: the Chats view opens it again.
+      await this.wb.runCommand('Model Gateway: Focus on Chats View');
+      await this.wb.page.locator('.monaco-list-row', { hasText: CHAT_TAB }).first().click({ timeout: WAIT_MS });
+      await tab.waitFor({ timeout: WAIT_MS });
+    }
+    await tab.click();
   }
 
   frame(): Promise<Frame> {
