@@ -51,6 +51,8 @@ export class Ledger {
   /** The last append may have left a partial line: the next one starts on a new line. */
   #torn = false;
   readonly #reading = new Map<string, Promise<LedgerSnapshot>>();
+  /** Reads of different ranges take turns: two at once would both take in a file's new lines from one offset. */
+  #readingTurn: Promise<unknown> = Promise.resolve();
 
   constructor(storageFolder: string, writer = `${process.pid}-${randomBytes(4).toString('hex')}`) {
     this.folder = join(storageFolder, 'usage');
@@ -88,7 +90,8 @@ export class Ledger {
     const first = since > 0 ? monthOf(since - 2 * 86_400_000) : '';
     const shared = this.#reading.get(first);
     if (shared) return shared;
-    const run = this.#readMonths(first).finally(() => this.#reading.delete(first));
+    const run = this.#readingTurn.then(() => this.#readMonths(first)).finally(() => this.#reading.delete(first));
+    this.#readingTurn = run.catch(() => undefined);
     this.#reading.set(first, run);
     return run;
   }

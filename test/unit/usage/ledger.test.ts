@@ -52,6 +52,16 @@ describe('usage ledger', () => {
     assert.deepEqual(readdirSync(join(dir, 'usage', monthOf(T))).sort(), ['window-a.jsonl', 'window-b.jsonl']);
   });
 
+  it('reads of different periods at once count each record once (the status bar and the dashboard read together)', async () => {
+    const writer = new Ledger(dir, 'writer');
+    const reader = new Ledger(dir, 'reader');
+    await Promise.all(Array.from({ length: 50 }, (_, i) => writer.append(sampleRecord({ time: T + i, inputTokens: i }))));
+    const [all, recent] = await Promise.all([reader.read(), reader.read(T)]);
+    assert.equal(all.records.length, 50);
+    assert.equal(recent.records.length, 50);
+    assert.equal((await reader.read()).records.length, 50);
+  });
+
   it('reads incrementally what other windows append later', async () => {
     const reader = new Ledger(dir, 'reader');
     const writer = new Ledger(dir, 'writer');
