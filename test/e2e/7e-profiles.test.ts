@@ -104,6 +104,15 @@ describe('e2e 7e: profiles and usage', function () {
     await statusSays(/· Default/, 'the window to keep its profile');
   });
 
+  it("the palette's Create Profile… asks for a name, and Escape creates nothing", async () => {
+    await e.wb.runCommand('Model Gateway: Create Profile…');
+    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: /New profile \(1\/3\)/ }).waitFor({ timeout: WAIT_MS });
+    await e.wb.closeQuickInput();
+    await e.wb.runCommand('Model Gateway: Switch Profile…');
+    await until(async () => (await e.wb.page.locator('.quick-input-list .monaco-list-row').count()) === 2, 'the two profiles, and no third');
+    await e.wb.closeQuickInput();
+  });
+
   it('deletes the second profile after asking, and the status bar names no profile again', async () => {
     await e.wb.runCommand('Model Gateway: Delete Profile…');
     await e.wb.pick(/^Work/);
