@@ -1,15 +1,13 @@
 // Two windows (two processes) appending to the usage ledger at the same moment: nothing is lost or interleaved.
 import * as assert from 'node:assert/strict';
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ledger } from '../../../src/usage/core/ledger';
 
-function writer(folder: string, tag: string, count: number): Promise<number | null> {
-  const child = fork(join(__dirname, 'ledgerWriter.js'), [folder, tag, String(count)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve) => child.on('exit', resolve));
-}
+import { runScript } from '../../util/processes';
+
+const writer = (folder: string, tag: string, count: number) => runScript(join(__dirname, 'ledgerWriter.js'), [folder, tag, String(count)]);
 
 describe('usage ledger with two processes', function () {
   this.timeout(30_000);

@@ -1,15 +1,13 @@
 // Several windows (processes) writing the shared pace file at the same moment: each write takes the file's lock and
 // reads it afresh, so no window's entry is lost to another's write, and no lock or temp file is left behind.
 import * as assert from 'node:assert/strict';
-import { fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-function writer(file: string, tag: string, count: number): Promise<number | null> {
-  const child = fork(join(__dirname, 'paceFileWriter.js'), [file, tag, String(count)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve) => child.on('exit', resolve));
-}
+import { runScript } from '../../../util/processes';
+
+const writer = (file: string, tag: string, count: number) => runScript(join(__dirname, 'paceFileWriter.js'), [file, tag, String(count)]);
 
 describe('gateway pacing: the pace file with several processes', function () {
   this.timeout(60_000);
