@@ -51,7 +51,8 @@ export interface KeySource {
 
 /** What a feature needs to reach the gateway, or what is missing (ui/errorAdvice's accessAdvice words it). */
 export type GatewayAccess = { ok: true; api: GatewayApi; origin: string; profile?: string } | MissingAccess;
-export type MissingAccess = { ok: false; missing: 'url' | 'key'; origin?: string; profile?: string };
+/** `profile`: the profile asked for was deleted (or is being deleted while its jobs finish): nothing new goes with it. */
+export type MissingAccess = { ok: false; missing: 'url' | 'key' | 'profile'; origin?: string; profile?: string };
 
 /** Maps a call's failure to the connection state it reveals, or undefined when it says nothing about the link. */
 export function stateForError(origin: string, error: unknown, now: number): ConnectionState | undefined {

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { memoryKeys } from './memoryKeys';
-import type { ClientConfig } from '../../../src/gateway/connection';
+import type { ClientConfig, MissingAccess } from '../../../src/gateway/connection';
+import { accessAdvice } from '../../../src/ui/core/errorAdvice';
 import { GatewayConnections } from '../../../src/gateway/connections';
 import type { GatewayApi } from '../../../src/gateway/types';
 import { defaultProfile, keySlot, type Profile } from '../../../src/settings/profile';
@@ -115,6 +116,22 @@ describe('GatewayConnections (profiles)', () => {
     assert.equal(connections.switchTo('p-work'), undefined);
     const polled = await lazyApiFor(connections)(laneOf({ origin: 'https://a.example', profile: 'p-work' })).getVideo('j1');
     assert.equal((polled as { status: string }).status, 'sk-work');
+    connections.dispose();
+  });
+
+  it('sends nothing new under a retired or deleted profile (a chat still under it), and says to change the chat\'s profile', async () => {
+    const { made, connections } = await setUp();
+    connections.setProfiles([defaultProfile(), { ...work, retired: true }]);
+    for (const gone of ['p-work', 'p-client']) {
+      const access = await connections.access(gone);
+      assert.deepEqual([access.ok, !access.ok && access.missing], [false, 'profile'], `${gone} is refused`);
+      const advice = accessAdvice(access as MissingAccess);
+      assert.match(advice.message, /deleted/);
+      assert.deepEqual(advice.actions.map((a) => a.command), ['modelGateway.changeChatProfile'], 'not Set Gateway URL, which would set Default\'s');
+    }
+    assert.deepEqual(made.map((c) => c.apiKey), [], 'no client was built with the retired key for a new request');
+    const polled = await lazyApiFor(connections)(laneOf({ origin: 'https://a.example', profile: 'p-work' })).getVideo('j1');
+    assert.equal((polled as { status: string }).status, 'sk-work', 'its running jobs are still polled with it');
     connections.dispose();
   });
 });
