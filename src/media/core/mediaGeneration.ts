@@ -37,7 +37,8 @@ export interface MediaCoreDeps {
     readonly origin: string | undefined;
     /** A profile's gateway (by id or name); the active profile's without one. */
     access(profile?: string): Promise<GatewayAccess>;
-    resultFetchOptions(): Promise<Pick<OpenResultOptions, 'proxy' | 'credentials'>>;
+    /** The proxy, and a profile's key scoped to its origin (the active profile's without one), for result links. */
+    resultFetchOptions(profile?: string): Promise<Pick<OpenResultOptions, 'proxy' | 'credentials'>>;
   };
   models: { load(): Promise<CatalogSnapshot | undefined> };
   history: MediaHistory;
@@ -68,7 +69,8 @@ export async function generateImages(deps: MediaCoreDeps, ask: ImageAsk, options
   const generation = await api.generateImage(request, { signal: options.signal, maxBytes: defaults.maxBytes, surface: options.surface ?? 'image' });
   const notes = [...generation.rejected];
   const files: NewMediaFile[] = [];
-  const fetchOptions = generation.images.some((i) => i.kind === 'url') ? await deps.connection.resultFetchOptions() : {};
+  // The links are fetched with the key the request went with (a chat's own profile), never the active profile's.
+  const fetchOptions = generation.images.some((i) => i.kind === 'url') ? await deps.connection.resultFetchOptions(profile) : {};
   let lastError: unknown;
   for (const [index, image] of generation.images.entries()) {
     const extra = image.revisedPrompt === undefined ? {} : { revisedPrompt: image.revisedPrompt };

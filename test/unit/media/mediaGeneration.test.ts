@@ -80,6 +80,28 @@ describe('media core against the simulator', function () {
     assert.equal(parsePng(await readFile(history.filePath(file))).height, 256);
   });
 
+  it("fetches a linked image with the key of the profile it was asked under (a chat's own), not the active profile's", async () => {
+    // Two profiles on one origin, each with its own key: the link goes with the key its request went with.
+    const keyOf = (profile?: string) => (profile === 'p-work' ? 'sk-work-0000000001' : 'sk-default-000000002');
+    const asked: Array<string | undefined> = [];
+    const withProfiles: MediaCoreDeps = {
+      ...deps(),
+      connection: {
+        origin: sim.origin,
+        access: async (profile) => ({ ok: true, api: client, origin: sim.origin, profile: profile ?? 'default' }),
+        resultFetchOptions: async (profile) => {
+          asked.push(profile);
+          return { credentials: { origin: sim.origin, headers: { authorization: `Bearer ${keyOf(profile)}` } } };
+        },
+      },
+    };
+    sim.clearLog();
+    await generateImages(withProfiles, { prompt: 'a kite', size: '256x256', responseFormat: 'url' }, { profile: 'p-work' });
+    assert.deepEqual(asked, ['p-work']);
+    const fetched = sim.log.filter((e) => e.path.startsWith('/files/'));
+    assert.deepEqual(fetched.map((e) => e.authorization?.slice(-4)), ['0001'], "the link went with the Work profile's key");
+  });
+
   it('refuses a link whose body is not an image, whatever its Content-Type says, and keeps nothing', async () => {
     const error = await generateImages(deps(), { prompt: '[not-image] a kite', size: '256x256', responseFormat: 'url' }).catch((e: unknown) => e);
     assert.ok(error instanceof MediaError, String(error));
