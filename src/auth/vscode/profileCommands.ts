@@ -200,7 +200,9 @@ export class ProfileCommands {
       const choice = await this.deps.ui.ask('warning', `Delete the profile "${profile.name}" and its API key?`, detail, remove);
       if (choice !== remove) return false;
     }
-    const result = running > 0 ? await this.deps.profiles.retire(profile.id) : await removeProfile(profile, removal);
+    // Counted again once the user has answered: a job may have started under the profile while the question was
+    // open (a script, a chat's /video, another window), and removing the key now would orphan it.
+    const result = pendingJobsOf(profile, removal) > 0 ? await this.deps.profiles.retire(profile.id) : await removeProfile(profile, removal);
     if (!result.ok) return fail(result.problem);
     return true;
   }

@@ -3,7 +3,7 @@
 // VS Code's chat and a job polled after a switch): here a chat keeps the profile it started with, whichever profile
 // the window switches to; its header names it; only Change Chat Profile… moves it, and its /image and replies go with
 // its own key, and so does Generate Title. A profile deleted while its job runs is hidden at once, the job is still polled with its key, and the
-// key goes when the job has finished.
+// key goes when the job has finished; and deleting one asks first (declining changes nothing).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from '../../../src/auth/core/apiKeyStore';
@@ -15,6 +15,9 @@ import type { ModelGatewayApi } from '../../../src/extension';
 import type { MediaFeature } from '../../../src/media/vscode/mediaFeature';
 import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
 import type { JobStore } from '../../../src/videos/core/jobStore';
+import { isPollable } from '../../../src/videos/core/jobRecord';
+import { ProfileCommands } from '../../../src/auth/vscode/profileCommands';
+import { RecordingUi } from '../recordingUi';
 import { startSimulator, type Simulator } from '../../simulator';
 import { config, connectTo, disconnect, extensionApi, until } from '../helpers';
 
@@ -128,5 +131,54 @@ describe('Profiles in the chat, and deleting a profile whose job still runs (iss
     await until(() => profiles.all.every((p) => p.id !== client), 'the profile to be removed once its job ended');
     await until(async () => (await keys.get(slot)) === undefined, 'its key to be removed');
     await store.remove(record.key);
+  });
+
+  it('asks before deleting a profile whose job runs: declining changes nothing, accepting retires it, a job begun while it asked included', async () => {
+    const store = (api.testing.videos as { feature: { store: JobStore } }).feature.store;
+    const keys = api.testing.keys as ApiKeyStore;
+    const ui = new RecordingUi();
+    const memento = { get: () => undefined, update: async () => undefined };
+    const commands = new ProfileCommands({ profiles, connection: api.connections, keys, ui, workspaceState: memento, globalState: memento, runningJobs: (slot) => store.jobs(slot).filter(isPollable).length, defaultGateway: () => ({ baseUrl: undefined, headers: {} }) });
+    const make = async (name: string) => {
+      const id = (await vscode.commands.executeCommand('modelGateway.profiles.create', { name, baseUrl: b.baseUrl })) as string;
+      created.push(id);
+      await until(() => api.connections.profile(id), `the connections to see ${name}`);
+      assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', b.apiKey, id), true);
+      return { id, slot: api.connections.slotOf(id)! };
+    };
+    const video = async (profile: string) => (await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: 'A quay in rain', profile })) as VideoJobRecord;
+    const retired = (id: string) => profiles.all.find((p) => p.id === id)?.retired === true;
+    const busy = await make('Busy');
+    const quiet = await make('Quiet');
+    store.setFocused(true);
+    b.holdVideos();
+    const jobs = [await video(busy.id)];
+
+    ui.answer = undefined;
+    assert.equal(await commands.delete('Busy', undefined), false, 'declined');
+    assert.equal(ui.asked.length, 1, 'it asked first');
+    assert.match(ui.asked[0], /Delete the profile "Busy"/);
+    assert.ok(profiles.get(busy.id) && !retired(busy.id), 'neither deleted nor retired');
+    assert.equal(await keys.get(busy.slot), b.apiKey);
+
+    ui.answer = 'Delete When Jobs Finish';
+    assert.equal(await commands.delete('Busy', undefined), true);
+    assert.ok(retired(busy.id) && !profiles.get(busy.id), 'hidden, kept for its job');
+    assert.equal(await keys.get(busy.slot), b.apiKey, 'its key stays while its job runs');
+
+    // No job when it asks, one started while the question is open: its key must stay for it.
+    ui.ask = async (_kind, message) => {
+      ui.asked.push(message);
+      jobs.push(await video(quiet.id));
+      return 'Delete Profile';
+    };
+    assert.equal(await commands.delete('Quiet', undefined), true);
+    assert.ok(retired(quiet.id), 'retired, not removed: a job started under it while it asked');
+    assert.equal(await keys.get(quiet.slot), b.apiKey);
+
+    b.releaseHeldVideos();
+    await until(() => jobs.every((job) => store.get(job.key)?.status === 'completed'), 'the jobs to complete', 30_000);
+    await until(() => profiles.all.every((p) => p.id !== busy.id && p.id !== quiet.id), 'both profiles to be removed once their jobs ended');
+    for (const job of jobs) await store.remove(job.key);
   });
 });
