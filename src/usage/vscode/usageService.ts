@@ -11,6 +11,7 @@ import { chatSample } from '../../models/core/tokenRatios';
 import { vscodeUserInterface, type UserInterface } from '../../ui/vscode/userInterface';
 import { vscodeSettingsSource } from '../../ui/vscode/vscodeSettings';
 import type { Clock } from '../../util/clock';
+import type { Event } from '../../util/events';
 import { lazy } from '../../util/lazy';
 import { DEFAULT_PROFILE_ID, type Profile } from '../../settings/profile';
 import type { ProfileRef } from '../core/budget';
@@ -36,6 +37,8 @@ export interface UsageServiceDeps {
   onDidChangeSettings: vscode.Event<void>;
   /** A profile by its id, the active one without an id (undefined: deleted since). */
   profile(id?: string): Profile | undefined;
+  /** Another profile became active (or the active one's gateway or key changed): the status bar shows its spend. */
+  onDidChangeActiveProfile: Event<void>;
 }
 
 export class UsageService implements vscode.Disposable {
@@ -91,6 +94,7 @@ export class UsageService implements vscode.Disposable {
       this.statusBar,
       this.recorder.onDidRecord(() => this.settings.statusBar && void this.statusBar.refresh()),
       vscode.window.onDidChangeWindowState((state) => state.focused && this.settings.statusBar && void this.statusBar.refresh()),
+      deps.onDidChangeActiveProfile(() => this.settings.statusBar && void this.statusBar.refresh()),
     );
   }
 

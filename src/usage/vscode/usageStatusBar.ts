@@ -1,6 +1,6 @@
 // UI adapter: today's and this month's spend of the active profile in the status bar; a click opens the dashboard.
-// Its figures come from every window's records (read incrementally), refreshed after each record of this window
-// and when the window gains focus (another window may have spent meanwhile).
+// Its figures come from every window's records (read incrementally), refreshed after each record of this window,
+// when the window gains focus (another window may have spent meanwhile) and when another profile becomes active.
 import * as vscode from 'vscode';
 import { formatCost } from '../core/summary';
 import type { Spend } from '../core/usageRecorder';
@@ -48,6 +48,7 @@ export class UsageStatusBar implements vscode.Disposable {
 
   private show({ today, month }: Spend): void {
     if (month.requests === 0) {
+      this.item.text = '';
       this.item.hide();
       return;
     }

@@ -120,6 +120,26 @@ describe('usage ledger (issue 24)', function () {
     assert.match(usage.statusBar.text, /today/);
   });
 
+  it("shows the newly active profile's spend in the status bar as soon as the window switches profile", async () => {
+    const access = await api.connections.access();
+    assert.ok(access.ok);
+    await access.api.chat({ model: 'model-k3', messages: [{ role: 'user', content: 'spend a little' }] });
+    await usage.recorder.settled();
+    await usage.statusBar.refresh();
+    assert.match(usage.statusBar.text, /today/, "Default's spend");
+    const spare = (await vscode.commands.executeCommand('modelGateway.profiles.create', { name: 'Spare', baseUrl: sim.baseUrl })) as string;
+    try {
+      await until(() => api.connections.profile(spare), 'the connections to see Spare');
+      assert.equal(await vscode.commands.executeCommand('modelGateway.profiles.switch', 'Spare'), spare);
+      await until(() => usage.statusBar.text === '', "the status bar to drop Default's spend (Spare has spent nothing)");
+      await vscode.commands.executeCommand('modelGateway.profiles.switch', 'default');
+      await until(() => /today/.test(usage.statusBar.text), "the status bar to show Default's spend again");
+    } finally {
+      await vscode.commands.executeCommand('modelGateway.profiles.switch', 'default');
+      await vscode.commands.executeCommand('modelGateway.profiles.delete', spare, { confirm: false });
+    }
+  });
+
   it("learns the model's characters per token from the prompt tokens the gateway reports (the chat's context meter)", async () => {
     const file = join(dirname(usage.ledger.folder), 'tokenRatios.json');
     type Stored = { models: Record<string, { charsPerToken: number; weight: number; at: number }> };
