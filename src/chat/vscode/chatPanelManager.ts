@@ -33,6 +33,7 @@ import { PanelInstructions } from './instructionFiles';
 import { changeChatProfile } from './chatProfile';
 import { chatProfileId, chatProfileName } from '../core/chatProfile';
 import { vscodeUserInterface } from '../../ui/vscode/userInterface';
+import { isDefaultProfile } from '../../settings/profile';
 
 export interface ChatPanelManagerOptions {
   extensionUri: vscode.Uri;
@@ -112,14 +113,18 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     // At startup, the window's profile (and so its default model) is known only once the list is read.
     await this.options.connection.ready;
     const now = this.options.clock.now();
-    const defaults = this.options.chatDefaults();
-    const model = options.model?.trim() || defaults.model;
-    // A new chat runs under this window's profile from now on; a branch keeps its chat's profile (in its settings).
-    const active = this.options.connection.active.id;
-    const settings = options.settings ?? { ...settingsFromDefaults({ ...defaults, model }), ...(active !== 'default' && { profile: active }) };
+    // A branch keeps its chat's profile (in its settings).
+    const settings = options.settings ?? this.newChatSettings(options.model);
     const session: ChatSession = { id: randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings, turns: [] };
     const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, session.title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { retainContextWhenHidden: false });
     return this.attach(panel, session);
+  }
+
+  /** A new chat's settings (`model` over the default): it runs under this window's profile from now on. */
+  private newChatSettings(model?: string): ChatSettings {
+    const defaults = this.options.chatDefaults();
+    const active = this.options.connection.active;
+    return { ...settingsFromDefaults({ ...defaults, model: model?.trim() || defaults.model }), ...(!isDefaultProfile(active) && { profile: active.id }) };
   }
 
   /**
@@ -172,8 +177,11 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     }
     const restore = async () => {
       const saved = id ? await this.store.load(id) : undefined;
+      // A chat never saved (opened, nothing sent) comes back as a new chat would open: under this window's profile,
+      // which is known once the list is read - not under Default, whose key it would then send with.
+      if (!saved) await this.options.connection.ready;
       const now = this.options.clock.now();
-      const session = saved ?? { id: id ?? randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings: settingsFromDefaults(this.options.chatDefaults()), turns: [] };
+      const session = saved ?? { id: id ?? randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings: this.newChatSettings(), turns: [] };
       return this.attach(panel, session);
     };
     if (!id) return void (await restore());

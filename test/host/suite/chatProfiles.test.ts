@@ -5,12 +5,13 @@
 // its own key, and so does Generate Title. A profile deleted while its job runs is hidden at once, the job is still polled with its key, and the
 // key goes when the job has finished; and deleting one asks first (declining changes nothing).
 import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from '../../../src/auth/core/apiKeyStore';
 import type { ProfileStore } from '../../../src/auth/core/profileStore';
 import type { ChatPanel } from '../../../src/chat/vscode/chatPanel';
 import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
-import type { HostMessage } from '../../../src/chatProtocol/messages';
+import { CHAT_VIEW_TYPE, type HostMessage } from '../../../src/chatProtocol/messages';
 import type { ModelGatewayApi } from '../../../src/extension';
 import type { MediaFeature } from '../../../src/media/vscode/mediaFeature';
 import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
@@ -108,6 +109,20 @@ describe('Profiles in the chat, and deleting a profile whose job still runs (iss
     await vscode.commands.executeCommand('modelGateway.chats.generateTitle', panel.sessionId);
     assert.deepEqual(keysOn(b, '/v1/chat/completions'), [tail(b.apiKey)], "the title was asked with the chat's Client key");
     assert.equal(a.log.length, 0, 'nothing reached the active profile\'s gateway');
+  });
+
+  it('restores a chat opened under a profile but never saved (nothing sent) under that profile after a reload, not Default', async () => {
+    await vscode.commands.executeCommand('modelGateway.profiles.switch', 'Work');
+    const sessionId = randomUUID();
+    const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'New Chat', vscode.ViewColumn.Active, { enableScripts: true });
+    try {
+      await manager.deserializeWebviewPanel(webviewPanel, { sessionId });
+      const panel = manager.openPanels.find((p) => p.sessionId === sessionId);
+      assert.equal(panel?.controller.session.settings.profile, created[0], "the window's profile (Work), as a new chat opens");
+    } finally {
+      webviewPanel.dispose();
+      await vscode.commands.executeCommand('modelGateway.profiles.switch', 'Default');
+    }
   });
 
   it('deletes a profile whose job still runs by hiding it, polls the job with its key until it ends, then removes the key', async () => {
