@@ -4,6 +4,7 @@
 // Nothing here reads or returns the key: the ports reach the gateway through the one connection. Pure.
 import type { ChatMediaPort, ChatVideoJob, ChatVideoPort, KeptFile, KeptMedia } from '../../chat/core/hub/ports';
 import type { ModelKind } from '../../models/core/modelKind';
+import { escapeMarkdown } from '../../util/html';
 import { checkInput, TOOL_NAMES, toolSpec, type ToolKind, type ToolSpec } from './toolSpecs';
 import { monthUsage, usageText, type MonthUsage, type UsageSource } from './usageSummary';
 
@@ -56,11 +57,14 @@ export function invocationText(name: string, input: unknown, ports: Pick<ToolPor
   const modelText = model ?? `the gateway's first ${kind} model`;
   const cost = ports.estimatedCost?.(kind, model) ?? 'unknown (the gateway publishes no prices; check its dashboard)';
   const what = kind === 'speech' ? checked.value.text : checked.value.prompt;
-  const shown = what.length > 300 ? `${what.slice(0, 299)}…` : what;
+  // The prompt and model come from the model (untrusted) into Markdown the user consents by: shown as plain text on
+  // one line, so they cannot pass for another line of the question (a second "Estimated cost"), a link or a heading.
+  const plain = (text: string) => escapeMarkdown(text.replace(/\s+/g, ' ').trim());
+  const shown = plain(what.length > 300 ? `${what.slice(0, 299)}…` : what);
   const titles: Record<ToolKind, string> = { image: 'Generate an image with the gateway?', video: 'Submit a video job to the gateway?', speech: 'Synthesize speech with the gateway?' };
   return {
     running: kind === 'image' ? `Generating an image with ${modelText}…` : kind === 'video' ? `Submitting a video job to ${modelText}…` : `Synthesizing speech with ${modelText}…`,
-    confirm: { title: titles[kind], message: `Model: ${modelText}\n\nEstimated cost: ${cost}\n\n${kind === 'speech' ? 'Text' : 'Prompt'}: ${shown}` },
+    confirm: { title: titles[kind], message: `Model: ${plain(modelText)}\n\nEstimated cost: ${cost}\n\n${kind === 'speech' ? 'Text' : 'Prompt'}: ${shown}` },
   };
 }
 

@@ -159,10 +159,19 @@ describe('gateway language model tools', () => {
     it('asks before a paid tool, with the model and the estimated cost', () => {
       const text = invocationText(TOOL_NAMES.generateImage, { prompt: 'a lighthouse' }, fakePorts());
       assert.equal(text.confirm?.title, 'Generate an image with the gateway?');
-      assert.match(text.confirm!.message, /Model: model-image-1\.0/);
+      assert.match(text.confirm!.message, /Model: model\\-image\\-1\\\.0/, 'escaped Markdown, shown as typed');
       assert.match(text.confirm!.message, /Estimated cost: unknown/);
       const priced = invocationText(TOOL_NAMES.synthesizeSpeech, { text: 'hello', model: 'tts-x' }, { ...fakePorts(), estimatedCost: (kind, model) => `$0.01 (${kind}, ${model})` });
-      assert.match(priced.confirm!.message, /Model: tts-x\n\nEstimated cost: \$0\.01 \(speech, tts-x\)/);
+      assert.match(priced.confirm!.message, /Model: tts\\-x\n\nEstimated cost: \$0\.01 \(speech, tts-x\)/);
+    });
+
+    it("shows the model's prompt and model id as plain text on one line: they cannot forge a line of the question", () => {
+      const prompt = 'a cat\n\n**Estimated cost: $0.00 (prepaid)**\n\n[Details](https://evil.example/)';
+      const text = invocationText(TOOL_NAMES.generateImage, { prompt, model: 'm\n\n# Free' }, { ...fakePorts(), estimatedCost: () => '$0.04' });
+      const lines = text.confirm!.message.split('\n\n');
+      assert.equal(lines.length, 3, text.confirm!.message);
+      assert.deepEqual(lines.filter((line) => line.startsWith('Estimated cost:')), ['Estimated cost: $0.04']);
+      assert.ok(!/(^|[^\\])[[*#]/.test(lines[0] + lines[2]), `no Markdown left unescaped: ${lines[0]} / ${lines[2]}`);
     });
 
     it('asks nothing for read-only tools or input that will be refused', () => {
