@@ -16,7 +16,7 @@ import { JobStore } from '../core/jobStore';
 import { KeptFiles } from '../core/keptFiles';
 import type { ResultKeeper } from '../core/resultKeeper';
 import { Emitter } from '../../util/events';
-import { isPollable } from '../core/jobRecord';
+import { isRunning } from '../core/jobPresentation';
 import { lazyApiFor } from '../core/lazyApi';
 import { VideoFeature, type VideoTestOptions } from './videoFeature';
 import { WindowPresence } from '../core/windowPresence';
@@ -93,9 +93,16 @@ export const videosFeature = defineFeature({
         feature: videos,
         /** A separate store, view model and commands (no tree view, no registered commands) over the given storage. */
         createForTest: (options: VideoTestOptions = {}) => new VideoFeature({ ...deps, createStore: (video) => createStore(video, options) }, { primary: false, ui: options.ui }),
+        /** What Delete Profile asks (see runningJobs below). */
+        runningJobs: (slot: string) => runningJobs(slot),
       };
     }
     const view = videos.view;
+    /**
+     * Jobs still running in a lane (a profile's key slot): a profile with such jobs is not deleted (its key checks
+     * them). One being submitted counts: its answer is on the way, and it is then polled with that key.
+     */
+    const runningJobs = (slot: string) => view.store.jobs(slot).filter(isRunning).length;
     const kept = new KeptFiles(folder('video-results'));
     const keptChanged = new Emitter<string[]>();
     let keeper: ResultKeeper | undefined;
@@ -126,8 +133,7 @@ export const videosFeature = defineFeature({
     context.subscriptions.push(keptChanged, view.store.onDidChange(startKeeper), onDidChangeSettings(startKeeper));
     view.attachKept(kept, keptChanged.event);
     return {
-      /** Jobs still running in a lane (a profile's key slot): a profile with such jobs is not deleted (its key checks them). */
-      runningJobs: (slot: string) => view.store.jobs(slot).filter(isPollable).length,
+      runningJobs,
       /** Settles once the jobs saved before activation are read: until then none looks pending. */
       jobsReady: () => view.store.ready,
       onDidChangeJobs: (listener: () => void) => view.store.onDidChange(() => listener()),

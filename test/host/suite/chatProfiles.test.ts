@@ -16,7 +16,6 @@ import type { ModelGatewayApi } from '../../../src/extension';
 import type { MediaFeature } from '../../../src/media/vscode/mediaFeature';
 import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
 import type { JobStore } from '../../../src/videos/core/jobStore';
-import { isPollable } from '../../../src/videos/core/jobRecord';
 import { ProfileCommands } from '../../../src/auth/vscode/profileCommands';
 import { RecordingUi } from '../recordingUi';
 import { startSimulator, type Simulator } from '../../simulator';
@@ -149,11 +148,12 @@ describe('Profiles in the chat, and deleting a profile whose job still runs (iss
   });
 
   it('asks before deleting a profile whose job runs: declining changes nothing, accepting retires it, a job begun while it asked included', async () => {
-    const store = (api.testing.videos as { feature: { store: JobStore } }).feature.store;
+    const videos = api.testing.videos as { feature: { store: JobStore }; runningJobs(slot: string): number };
+    const store = videos.feature.store;
     const keys = api.testing.keys as ApiKeyStore;
     const ui = new RecordingUi();
     const memento = { get: () => undefined, update: async () => undefined };
-    const commands = new ProfileCommands({ profiles, connection: api.connections, keys, ui, workspaceState: memento, globalState: memento, runningJobs: (slot) => store.jobs(slot).filter(isPollable).length, defaultGateway: () => ({ baseUrl: undefined, headers: {} }) });
+    const commands = new ProfileCommands({ profiles, connection: api.connections, keys, ui, workspaceState: memento, globalState: memento, runningJobs: (slot) => videos.runningJobs(slot), defaultGateway: () => ({ baseUrl: undefined, headers: {} }) });
     const make = async (name: string) => {
       const id = (await vscode.commands.executeCommand('modelGateway.profiles.create', { name, baseUrl: b.baseUrl })) as string;
       created.push(id);
@@ -191,9 +191,18 @@ describe('Profiles in the chat, and deleting a profile whose job still runs (iss
     assert.ok(retired(quiet.id), 'retired, not removed: a job started under it while it asked');
     assert.equal(await keys.get(quiet.slot), b.apiKey);
 
+    // A job still being submitted (its answer on the way) needs the key as much as one being polled.
+    const slow = await make('Slow');
+    const submitting = vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: '[fault:slow-headers] A slow barge', profile: slow.id }) as Thenable<VideoJobRecord>;
+    await until(() => store.jobs(slow.slot).some((job) => job.localState === 'submitting'), 'the submission to be on its way');
+    assert.equal(await commands.delete('Slow', { confirm: false }), true);
+    assert.ok(retired(slow.id), 'retired, not removed: its job was being submitted');
+    assert.equal(await keys.get(slow.slot), b.apiKey);
+    jobs.push(await submitting);
+
     b.releaseHeldVideos();
     await until(() => jobs.every((job) => store.get(job.key)?.status === 'completed'), 'the jobs to complete', 30_000);
-    await until(() => profiles.all.every((p) => p.id !== busy.id && p.id !== quiet.id), 'both profiles to be removed once their jobs ended');
+    await until(() => profiles.all.every((p) => ![busy.id, quiet.id, slow.id].includes(p.id)), 'the profiles to be removed once their jobs ended');
     for (const job of jobs) await store.remove(job.key);
   });
 });
