@@ -79,12 +79,16 @@ export class ProfileStore {
     });
   }
 
-  /** Replaces the editable fields of a profile; unknown fields stay. */
-  async edit(id: string, input: ProfileInput): Promise<ProfileResult> {
+  /**
+   * Changes the fields `patch` names (an explicit undefined clears an optional one) over the profile as stored now,
+   * under the lock: a field another window changed meanwhile stays as that window left it. Unknown fields stay.
+   */
+  async edit(id: string, patch: Partial<ProfileInput>): Promise<ProfileResult> {
     return this.change((profiles) => {
       const old = profiles.find((p) => p.id === id);
       if (!old) return { ok: false, problem: 'That profile no longer exists (another window may have deleted it).' };
-      const check = checkProfileInput(input, profiles, id);
+      const { name, baseUrl, headers, models, monthlyBudget } = old;
+      const check = checkProfileInput({ name, baseUrl, headers, models, monthlyBudget, ...patch }, profiles, id);
       if (!check.ok) return check;
       const profile: Profile = { ...old, ...check.fields, id, ...(check.fields.monthlyBudget === undefined && { monthlyBudget: undefined }) };
       if (profile.monthlyBudget === undefined) delete (profile as { monthlyBudget?: number }).monthlyBudget;
@@ -93,9 +97,7 @@ export class ProfileStore {
   }
 
   async rename(id: string, name: string): Promise<ProfileResult> {
-    const old = this.current.find((p) => p.id === id);
-    if (!old) return { ok: false, problem: 'That profile no longer exists (another window may have deleted it).' };
-    return this.edit(id, { ...old, name });
+    return this.edit(id, { name });
   }
 
   /** A copy under a free name ("Work (2)"), without the key: each profile's key is set for it. */

@@ -147,7 +147,7 @@ export class KeyCommands {
     const active = this.connection.active;
     if (!isDefaultProfile(active)) {
       // Another profile's URL lives in the profile list, not in settings.
-      const edited = await this.profiles.edit(active.id, { ...active, baseUrl: parsed.baseUrl });
+      const edited = await this.profiles.edit(active.id, { baseUrl: parsed.baseUrl });
       if (!edited.ok) void vscode.window.showErrorMessage(edited.problem);
       return edited.ok;
     }

@@ -119,7 +119,7 @@ export class ProfileCommands {
     if (headersText === undefined) return false;
     const monthlyBudget = await this.askMonthlyBudget(`Edit "${profile.name}" (3/3)`, profile.monthlyBudget);
     if (monthlyBudget === false) return false;
-    const result = await this.deps.profiles.edit(profile.id, { ...profile, baseUrl, headers: parseHeaders(headersText), monthlyBudget });
+    const result = await this.deps.profiles.edit(profile.id, { baseUrl, headers: parseHeaders(headersText), monthlyBudget });
     if (!result.ok) void this.deps.ui.notify('error', result.problem);
     return result.ok;
   }
@@ -141,7 +141,7 @@ export class ProfileCommands {
       if (model === undefined) continue;
       const models: Partial<Record<ModelKind, string>> = { ...current.models, [kind]: model.trim() };
       if (!model.trim()) delete models[kind];
-      const result = await this.deps.profiles.edit(current.id, { ...current, models });
+      const result = await this.deps.profiles.edit(current.id, { models });
       if (!result.ok) {
         void this.deps.ui.notify('error', result.problem);
         return changed;

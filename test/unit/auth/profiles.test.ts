@@ -99,6 +99,24 @@ describe('profiles: the store', () => {
     assert.deepEqual(names, ['A0', 'A1', 'A2', 'B0', 'B1', 'B2', 'Default']);
   });
 
+  it("changes only the fields asked for: another window's edit made meanwhile stays (rename, default models)", async () => {
+    const dir = folder();
+    const [a, b] = [store(dir), store(dir)];
+    await a.load(false);
+    const created = await a.create({ name: 'Work', baseUrl: 'https://work.example/v1' });
+    assert.ok(created.ok);
+    await b.load(false); // b reads the list, then a changes the URL and b (not told yet) renames and sets a model
+    const id = created.profile.id;
+    assert.ok((await a.edit(id, { ...a.get(id)!, baseUrl: 'https://moved.example/v1', headers: { 'X-Team': 'blue' }, monthlyBudget: 25 })).ok);
+    const stored = () => JSON.parse(readFileSync(join(dir, PROFILES_FILE), 'utf8')).profiles.find((p: { id: string }) => p.id === id);
+    assert.ok((await b.rename(id, 'Office')).ok);
+    assert.deepEqual([stored().name, stored().baseUrl, stored().headers, stored().monthlyBudget], ['Office', 'https://moved.example/v1', { 'X-Team': 'blue' }, 25], "the rename kept a's URL, headers and budget");
+    assert.ok((await b.edit(id, { models: { chat: 'model-k3' } })).ok);
+    assert.deepEqual([stored().name, stored().baseUrl, stored().models], ['Office', 'https://moved.example/v1', { chat: 'model-k3' }]);
+    assert.ok((await a.edit(id, { monthlyBudget: undefined })).ok);
+    assert.equal(a.get(id)?.monthlyBudget, undefined, 'an explicit undefined clears the budget (the setting applies again)');
+  });
+
   it('sets a damaged list aside, says where, and never writes over it', async () => {
     const dir = folder();
     writeFileSync(join(dir, PROFILES_FILE), '{"profiles": [{"id": "p-1", "name": "Half"');
