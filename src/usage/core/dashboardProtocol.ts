@@ -8,7 +8,8 @@ export const USAGE_VIEW_TYPE = 'modelGateway.usage';
 export type DashboardRequest = { type: 'ready' } | { type: 'query'; period: Period; stackBy: StackBy; groupBy: GroupBy } | { type: 'export' } | { type: 'clear' } | { type: 'openDamaged' };
 
 /** The host to the page. */
-export type DashboardUpdate = { type: 'summary'; summary: UsageSummary; damaged: number; budget?: number } | { type: 'problem'; message: string };
+/** `budget`: the monthly budget of the profile `budgetOf` names (the window's), beside the totals of every profile. */
+export type DashboardUpdate = { type: 'summary'; summary: UsageSummary; damaged: number; budget?: number; budgetOf?: string } | { type: 'problem'; message: string };
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const oneOf = <T extends string>(values: readonly T[], value: unknown): value is T => typeof value === 'string' && (values as readonly string[]).includes(value);
@@ -45,7 +46,7 @@ const isTotals = (value: unknown): value is Totals => isObject(value) && TOTAL_K
 export function parseDashboardUpdate(value: unknown): DashboardUpdate | undefined {
   if (!isObject(value)) return undefined;
   if (value.type === 'problem') return isText(value.message) ? { type: 'problem', message: value.message } : undefined;
-  if (value.type !== 'summary' || !isAmount(value.damaged) || (value.budget !== undefined && !isAmount(value.budget))) return undefined;
+  if (value.type !== 'summary' || !isAmount(value.damaged) || (value.budget !== undefined && !isAmount(value.budget)) || (value.budgetOf !== undefined && !isText(value.budgetOf))) return undefined;
   const s = value.summary;
   if (!isObject(s) || !oneOf(PERIODS, s.period) || !oneOf(STACKS, s.stackBy) || !oneOf(GROUPS, s.groupBy) || !isTotals(s.totals)) return undefined;
   const days = s.days;
@@ -54,5 +55,5 @@ export function parseDashboardUpdate(value: unknown): DashboardUpdate | undefine
   if (!Array.isArray(series) || series.length > MAX_SERIES || !series.every((x) => isObject(x) && isText(x.name) && isAmounts(x.cost, days.length) && isAmounts(x.tokens, days.length))) return undefined;
   const rows = s.rows;
   if (!Array.isArray(rows) || rows.length > MAX_ROWS || !rows.every((row) => isObject(row) && isText(row.key) && isTotals(row))) return undefined;
-  return { type: 'summary', summary: s as unknown as UsageSummary, damaged: value.damaged, ...(value.budget !== undefined && { budget: value.budget }) };
+  return { type: 'summary', summary: s as unknown as UsageSummary, damaged: value.damaged, ...(value.budget !== undefined && { budget: value.budget }), ...(value.budgetOf !== undefined && { budgetOf: value.budgetOf }) };
 }

@@ -19,7 +19,7 @@ export interface UsageCommandDeps {
   ledger: Ledger;
   ui: UserInterface;
   now(): number;
-  budget(): number | undefined;
+  budget(): { amount: number; profile: string } | undefined;
   onDidRecord: vscode.Event<unknown>;
   log: Pick<vscode.LogOutputChannel, 'warn' | 'info'>;
   /** After Clear Usage: the status bar reads again. */

@@ -80,7 +80,11 @@ export class UsageService implements vscode.Disposable {
         ledger: this.ledger,
         ui,
         now: () => clock.now(),
-        budget: () => this.recorder.budget(),
+        budget: () => {
+          const profile = profileRef(deps.profile(), undefined);
+          const amount = this.recorder.budget(profile);
+          return amount === undefined ? undefined : { amount, profile: profile.name };
+        },
         onDidRecord: this.recorder.onDidRecord,
         log,
         cleared: () => void this.statusBar.refresh(),

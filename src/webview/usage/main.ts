@@ -67,7 +67,7 @@ const toolbar = el(
 );
 root.append(el('h1', { textContent: 'Model Gateway Usage' }), toolbar, totalsLine, notice, chartBox, tableBox);
 
-let current: { summary: UsageSummary; damaged: number; budget?: number } | undefined;
+let current: { summary: UsageSummary; damaged: number; budget?: number; budgetOf?: string } | undefined;
 let plot: uPlot | undefined;
 
 function themeColour(index: number): string {
@@ -78,7 +78,7 @@ function themeColour(index: number): string {
 
 const number = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
 
-function renderTotals(summary: UsageSummary, damaged: number, budget: number | undefined): void {
+function renderTotals(summary: UsageSummary, damaged: number, budget: number | undefined, budgetOf: string | undefined): void {
   const t = summary.totals;
   const parts = [
     `Spend ${formatCost(t)}`,
@@ -88,7 +88,8 @@ function renderTotals(summary: UsageSummary, damaged: number, budget: number | u
   if (t.images) parts.push(`${number(t.images)} images`);
   if (t.videoSeconds) parts.push(`${number(t.videoSeconds)} s of video`);
   if (t.speechChars) parts.push(`${number(t.speechChars)} characters spoken`);
-  if (budget !== undefined) parts.push(`monthly budget ${formatUsd(budget)}`);
+  // The totals are every profile's; the budget is one profile's (the window's), so it says whose.
+  if (budget !== undefined) parts.push(budgetOf === undefined ? `monthly budget ${formatUsd(budget)}` : `monthly budget of "${budgetOf}" ${formatUsd(budget)}`);
   totalsLine.textContent = parts.join(' · ');
   totalsLine.dataset.cost = String(t.cost);
   totalsLine.dataset.requests = String(t.requests);
@@ -165,7 +166,7 @@ window.addEventListener('message', (event: MessageEvent) => {
     return;
   }
   current = update;
-  renderTotals(update.summary, update.damaged, update.budget);
+  renderTotals(update.summary, update.damaged, update.budget, update.budgetOf);
   redraw();
   renderTable(update.summary);
   document.body.dataset.painted = 'true';

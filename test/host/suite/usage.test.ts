@@ -14,7 +14,7 @@ import type { UsageRecord } from '../../../src/usage/core/recordTypes';
 import type { UsageService } from '../../../src/usage/vscode/usageService';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
-import { connectTo, disconnect, extensionApi, until } from '../helpers';
+import { config, connectTo, disconnect, extensionApi, until } from '../helpers';
 
 describe('usage ledger (issue 24)', function () {
   this.timeout(120_000);
@@ -137,6 +137,22 @@ describe('usage ledger (issue 24)', function () {
     } finally {
       await vscode.commands.executeCommand('modelGateway.profiles.switch', 'default');
       await vscode.commands.executeCommand('modelGateway.profiles.delete', spare, { confirm: false });
+    }
+  });
+
+  it("names whose monthly budget the dashboard shows beside every profile's totals", async () => {
+    await config().update('usage.monthlyBudget', 40, vscode.ConfigurationTarget.Global);
+    try {
+      await until(() => usage.settings.monthlyBudget === 40, 'the budget setting to be read');
+      await vscode.commands.executeCommand('modelGateway.showUsage');
+      const dashboard = usage.commands().dashboard;
+      await dashboard.refresh();
+      const update = dashboard.lastUpdate;
+      assert.ok(update?.type === 'summary');
+      assert.deepEqual([update.budget, update.budgetOf], [40, 'Default'], "the window's profile's budget, named: the totals are every profile's");
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await config().update('usage.monthlyBudget', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 

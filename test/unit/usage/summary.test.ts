@@ -74,6 +74,9 @@ describe('usage dashboard protocol', () => {
     assert.equal(parseDashboardUpdate({ ...update, summary: { ...summary, series: [{ name: 'x', cost: [1], tokens: [1] }] } }), undefined);
     assert.equal(parseDashboardUpdate({ ...update, summary: { ...summary, totals: { ...summary.totals, cost: -1 } } }), undefined);
     assert.deepEqual(parseDashboardUpdate({ type: 'problem', message: 'x' }), { type: 'problem', message: 'x' });
+    const budgeted = parseDashboardUpdate({ ...update, budget: 25, budgetOf: 'Work' });
+    assert.deepEqual(budgeted?.type === 'summary' && [budgeted.budget, budgeted.budgetOf], [25, 'Work'], 'the budget says whose it is');
+    assert.equal(parseDashboardUpdate({ ...update, budget: 25, budgetOf: 'x'.repeat(600) }), undefined);
   });
 });
 
