@@ -50,7 +50,8 @@ export const chatFeature = defineFeature({
       storageFolder,
       connection,
       models,
-      chatDefaults: () => settings().chat,
+      // A chat's defaults (its default model) are its own profile's.
+      chatDefaults: (profile) => settings(profile === undefined ? undefined : connection.profile(profile)).chat,
       contextSettings: () => settings().chatContext,
       reasoning: () => settings().reasoning,
       log,
