@@ -82,10 +82,6 @@ export class ModelCatalogs implements Disposable {
     return this.active.known();
   }
 
-  isFresh(): boolean {
-    return this.active.isFresh();
-  }
-
   /** The active profile's list (see ModelCatalog.load), once the window's profile is known. */
   async load(options?: LoadOptions): Promise<CatalogSnapshot | undefined> {
     await this.connections.ready;
