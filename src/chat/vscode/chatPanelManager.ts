@@ -1,6 +1,7 @@
 // UI adapter: owns the open chat panels. Creates them (New Chat, Ask About Selection), restores them after a
 // reload (as the WebviewPanelSerializer), wires each one (controller, context, compare, media hub, webview bridge)
-// and keeps each profile's model list (a chat lists its own profile's models). Export lives in chatExport.ts, the editor actions in chatEditors.ts.
+// and keeps each profile's model list (a chat lists its own profile's models). Export lives in chatExport.ts, the
+// editor actions in chatEditors.ts.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { GatewayConnections } from '../../gateway/connections';
