@@ -28,6 +28,9 @@ export class GatewayConnections {
   readonly onDidChangePace: Event<void> = this.paceChanged.event;
   /** The profile list changed (here or in another window). */
   readonly onDidChangeProfiles: Event<readonly Profile[]> = this.profilesChanged.event;
+  private readonly anyClientChanged = new Emitter<string>();
+  /** Any profile's gateway, key or client options changed: fires its id (onDidChangeClient is the active one's only). */
+  readonly onDidChangeProfileClient: Event<string> = this.anyClientChanged.event;
   /** Until the profile store has read its file (after activation), Default, which the settings describe, is all there is. */
   private list: readonly Profile[] = [defaultProfile()];
   private accountant: CallAccountant | undefined;
@@ -117,7 +120,10 @@ export class GatewayConnections {
       const id = profile.id;
       connection.onDidChangePace(() => id === this.activeId && this.paceChanged.fire());
       connection.onDidChangeState((state) => id === this.activeId && this.stateChanged.fire(state));
-      connection.onDidChangeClient(() => id === this.activeId && this.clientChanged.fire());
+      connection.onDidChangeClient(() => {
+        this.anyClientChanged.fire(id);
+        if (id === this.activeId) this.clientChanged.fire();
+      });
       connection.setAccountant(this.accountant);
       this.connections.set(profile.id, connection);
     }
@@ -214,6 +220,7 @@ export class GatewayConnections {
     this.profilesChanged.dispose();
     this.stateChanged.dispose();
     this.clientChanged.dispose();
+    this.anyClientChanged.dispose();
     this.paceChanged.dispose();
   }
 }

@@ -23,6 +23,8 @@ export interface SimulatorOptions {
   tokensPerSecond?: number;
   rateLimit?: RateLimit | null;
   video?: VideoSchedule | VideoScheduleFor;
+  /** The ids `/v1/models` lists (all it serves by default): two gateways whose lists differ. */
+  listedModels?: readonly string[];
   now?: () => number;
   quiet?: boolean;
 }
@@ -269,7 +271,7 @@ class GatewaySimulator implements Simulator {
             : '';
     if (!(await this.applyFault(exchange, this.resolveFault(exchange, prompt)))) return;
 
-    if (path === '/v1/models') return this.only(exchange, 'GET', () => exchange.sendJson(modelList()));
+    if (path === '/v1/models') return this.only(exchange, 'GET', () => exchange.sendJson(modelList(this.options.listedModels)));
     const modelMatch = /^\/v1\/models\/([^/]+)$/.exec(path);
     if (modelMatch) {
       return this.only(exchange, 'GET', () => {

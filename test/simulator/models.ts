@@ -64,6 +64,6 @@ export function modelObject(id: string): { id: string; object: 'model'; created:
   return { id, object: 'model', created: CREATED[id], owned_by: 'model-gateway', ...EXTRA[id], ...PRICES[id as keyof typeof PRICES] };
 }
 
-export function modelList(): { object: 'list'; data: ReturnType<typeof modelObject>[] } {
-  return { object: 'list', data: ALL_MODELS.map(modelObject) };
+export function modelList(listed: readonly string[] = ALL_MODELS): { object: 'list'; data: ReturnType<typeof modelObject>[] } {
+  return { object: 'list', data: listed.map(modelObject) };
 }

@@ -1,6 +1,7 @@
-// The chat model picker's list, read from the shared ModelCatalog (the one List Models and VS Code's chat use):
-// whatever loads or drops the catalog's list, every chat follows. This holds no list of its own, only whether
-// this feature's own request is running and how it failed.
+// The chat model picker's list, read from the chat's profile's ModelCatalog (the same cache List Models and VS Code's
+// chat use for that profile): whatever loads or drops that list, every chat of the profile follows. This holds no
+// list of its own, only whether this feature's own request is running and how it failed. ChatModelLists keeps one
+// per profile, so a chat lists its own profile's models, whichever profile the window uses.
 import type { CatalogModel, CatalogSnapshot, LoadOptions } from '../../models/core/modelCatalog';
 import { effortLevelsOf } from '../../models/core/reasoningLevels';
 import { DEFAULT_EFFORT_LEVELS } from '../../gateway/reasoningEffort';
@@ -103,5 +104,38 @@ export class ChatModelList implements Disposable {
     this.subscription.dispose();
     this.changed.dispose();
     this.dropped.dispose();
+  }
+}
+
+/** One ChatModelList per profile (by id), each over that profile's catalog; their news says whose list it is. */
+export class ChatModelLists implements Disposable {
+  private readonly lists = new Map<string, ChatModelList>();
+  private readonly subscriptions: Disposable[] = [];
+  private readonly changed = new Emitter<{ profile: string; state: ModelsState }>();
+  /** A profile's list, loading flag or error changed. */
+  readonly onDidChange: Event<{ profile: string; state: ModelsState }> = this.changed.event;
+  private readonly dropped = new Emitter<string>();
+  /** A profile's catalog dropped its list (its gateway or key changed). */
+  readonly onDidDrop: Event<string> = this.dropped.event;
+
+  constructor(private readonly create: (profile: string) => ChatModelList) {}
+
+  for(profile: string): ChatModelList {
+    let list = this.lists.get(profile);
+    if (!list) {
+      const created = this.create(profile);
+      this.subscriptions.push(
+        created,
+        created.onDidChange((state) => this.changed.fire({ profile, state })),
+        created.onDidDrop(() => this.dropped.fire(profile)),
+      );
+      this.lists.set(profile, (list = created));
+    }
+    return list;
+  }
+
+  dispose(): void {
+    for (const d of [...this.subscriptions, this.changed, this.dropped]) d.dispose();
+    this.lists.clear();
   }
 }

@@ -37,7 +37,7 @@ export function createChatFeature(deps: ChatFeatureDeps): ChatFeature {
     openSession: (id) => chat.openSession(id),
     exportSession: (session, target) => chat.exporter.exportSession(session, target),
     gateway: deps.gateway,
-    defaultModel: () => chat.defaultModel(),
+    defaultModel: (profile) => chat.defaultModel(profile),
   });
   return {
     manager: chat,

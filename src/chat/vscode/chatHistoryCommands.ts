@@ -22,7 +22,8 @@ export interface ChatHistoryCommandDeps {
   /** The access of the chat's own profile: a chat's messages go only to its gateway, with its key. */
   gateway(profile: string): Promise<GatewayAccess>;
   /** The model a chat without one uses. */
-  defaultModel(): Promise<string | undefined>;
+  /** The chat model of a chat of the profile without one. */
+  defaultModel(profile: string): Promise<string | undefined>;
 }
 
 /** A node of the Chats view, or a session id. */
@@ -132,7 +133,7 @@ export class ChatHistoryCommands {
     let origin: string | undefined;
     try {
       const title = await this.ui.withProgress('Generating a chat title…', async (_report, signal) => {
-        const model = chat.session.settings.model || (await this.deps.defaultModel());
+        const model = chat.session.settings.model || (await this.deps.defaultModel(chatProfileId(chat.session.settings)));
         if (!model) throw Object.assign(new Error('No chat model is available to write the title.'), { code: 'no_model' });
         const access = await this.deps.gateway(chatProfileId(chat.session.settings));
         if (!access.ok) throw new AccessError(accessAdvice(access));

@@ -1,6 +1,7 @@
 // UI adapter: owns the open chat panels. Creates them (New Chat, Ask About Selection), restores them after a
 // reload (as the WebviewPanelSerializer), wires each one (controller, context, compare, media hub, webview bridge)
-// and keeps the model list they share. Export lives in chatExport.ts, the editor actions in chatEditors.ts.
+// and keeps each profile's model list (a chat lists its own profile's models). Export lives in chatExport.ts, the
+// editor actions in chatEditors.ts.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { GatewayConnections } from '../../gateway/connections';
@@ -15,7 +16,7 @@ import { CHAT_VIEW_TYPE, type ModelsState } from '../../chatProtocol/messages';
 import { NEW_CHAT_TITLE, type ChatSession, type ChatSettings, type MediaTurn } from '../../chatProtocol/session';
 import { isId, isRecord } from '../../chatProtocol/validate';
 import { ChatController } from '../core/chatController';
-import { ChatModelList, type ModelCatalogView } from '../core/chatModelList';
+import { ChatModelList, ChatModelLists, type ModelCatalogView } from '../core/chatModelList';
 import { pickDefaultModel, settingsFromDefaults } from '../core/chatModels';
 import { ChatPanel } from './chatPanel';
 import type { ChatSessionStore } from '../core/sessionStore';
@@ -39,10 +40,11 @@ export interface ChatPanelManagerOptions {
   extensionUri: vscode.Uri;
   /** Local folder for the session files (under the extension's globalStorageUri). */
   storageFolder: string;
-  connection: Pick<GatewayConnections, 'access' | 'active' | 'origin' | 'onDidChangeClient' | 'resultFetchOptions' | 'ready' | 'profile' | 'profiles' | 'onDidChangeProfiles'>;
-  /** The shared, cached model list (the same one List Models and VS Code's chat use). */
-  models: ModelCatalogView;
-  chatDefaults: () => ChatDefaults;
+  connection: Pick<GatewayConnections, 'access' | 'active' | 'origin' | 'onDidChangeClient' | 'resultFetchOptions' | 'ready' | 'profile' | 'profiles' | 'onDidChangeProfiles' | 'connectionFor'>;
+  /** The cached model lists, one per profile (`for`; the same ones List Models and VS Code's chat use). */
+  models: ModelCatalogView & { for(profile: string): ModelCatalogView };
+  /** A new chat's settings: the active profile's defaults, or a profile's (its default chat model). */
+  chatDefaults: (profile?: string) => ChatDefaults;
   /** The context window used when the model list gives none, and the attachment size limit. */
   contextSettings?: () => ChatContextSettings;
   /** How a chat's reasoning effort is sent, and the levels offered when the model list names none. */
@@ -65,7 +67,8 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   private readonly editors = new ChatEditors();
   /** Export Chat, and the chat's own export button. */
   readonly exporter: ChatExporter;
-  private readonly models: ChatModelList;
+  /** Each profile's chat model list; a chat shows its own profile's. */
+  private readonly models: ChatModelLists;
   private disposed = false;
   /** How Apply finds the editor and asks the user; replaceable so tests can answer. */
   applyDeps: ApplyDeps = defaultApplyDeps(() => this.editors.targetEditor());
@@ -76,20 +79,20 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
 
   constructor(private readonly options: ChatPanelManagerOptions) {
     this.store = options.store ?? createChatStore(options.storageFolder, options.clock, options.log);
-    this.models = new ChatModelList(options.models, (error) => adviceFor(error, { origin: this.options.connection.origin }).message, () => options.reasoning?.().levels);
+    this.models = new ChatModelLists((profile) => new ChatModelList(options.models.for(profile), (error) => adviceFor(error, { origin: this.options.connection.connectionFor(profile)?.origin }).message, () => options.reasoning?.().levels));
     this.exporter = new ChatExporter({ clock: options.clock, media: options.media });
     this.subscriptions.push(
       this.models,
       this.editors,
-      this.models.onDidChange((state) => {
-        for (const panel of this.panels) panel.bridge.postModels(state);
-        if (!state.loading) void this.adoptDefaultModel();
+      this.models.onDidChange(({ profile, state }) => {
+        for (const panel of this.panelsOf(profile)) panel.bridge.postModels(state);
+        if (!state.loading) void this.adoptDefaultModel(profile);
       }),
       // A profile renamed, added or deleted (here or in another window): every chat's header follows.
       this.options.connection.onDidChangeProfiles(() => this.openPanels.forEach((panel) => this.showProfile(panel))),
-      // The gateway or key changed: open chats list the new gateway's models.
-      this.models.onDidDrop(() => {
-        if (this.panels.size > 0) void this.refreshModels();
+      // A profile's gateway or key changed: its open chats list the new gateway's models.
+      this.models.onDidDrop((profile) => {
+        if (this.panelsOf(profile).length > 0) void this.refreshModels({}, profile);
       }),
     );
   }
@@ -202,9 +205,21 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     return target;
   }
 
-  /** Loads the chat model list (the catalog's cached one unless `force`); every open chat follows. */
-  refreshModels(options: { force?: boolean } = {}): Promise<ModelsState> {
-    return this.models.refresh(options);
+  /**
+   * Loads a profile's chat model list (the catalog's cached one unless `force`; by default the profile of the chat
+   * used last, else the window's); every open chat of that profile follows.
+   */
+  refreshModels(options: { force?: boolean } = {}, profile = this.profileOf(this.activePanel)): Promise<ModelsState> {
+    return this.models.for(profile).refresh(options);
+  }
+
+  /** The profile a chat runs under (the window's for none). */
+  private profileOf(panel: ChatPanel | undefined): string {
+    return panel ? chatProfileId(panel.controller.session.settings) : this.options.connection.active.id;
+  }
+
+  private panelsOf(profile: string): ChatPanel[] {
+    return [...this.panels].filter((panel) => this.profileOf(panel) === profile);
   }
 
   /** Waits until every open chat has written what it holds. */
@@ -212,21 +227,21 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     await this.store.flush();
   }
 
-  /** Chats without a model take the default once the list is known. */
-  private async adoptDefaultModel(): Promise<void> {
-    const model = pickDefaultModel(this.options.chatDefaults().model, this.models.state.models);
+  /** A profile's chats without a model take its default once its list is known. */
+  private async adoptDefaultModel(profile: string): Promise<void> {
+    const model = pickDefaultModel(this.options.chatDefaults(profile).model, this.models.for(profile).state.models);
     if (!model) return;
-    for (const panel of this.panels) {
+    for (const panel of this.panelsOf(profile)) {
       const settings = panel.controller.session.settings;
       if (settings.model === '' && !panel.controller.busy) await panel.controller.updateSettings({ ...settings, model });
     }
   }
 
-  /** The model a chat without one uses: the configured default, else the first chat model listed. */
-  async defaultModel(): Promise<string | undefined> {
-    const configured = this.options.chatDefaults().model;
+  /** The model a chat of the profile without one uses: the profile's default, else the first chat model it lists. */
+  async defaultModel(profile: string = this.options.connection.active.id): Promise<string | undefined> {
+    const configured = this.options.chatDefaults(profile).model;
     if (configured) return configured;
-    return pickDefaultModel(configured, await this.models.models());
+    return pickDefaultModel(configured, await this.models.for(profile).models());
   }
 
   private attach(webviewPanel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
@@ -237,7 +252,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       clock,
       // The chat's own profile (its key and gateway), whichever profile the window uses now.
       gateway: () => this.options.connection.access(chatProfile()),
-      defaultModel: () => this.defaultModel(),
+      defaultModel: () => this.defaultModel(chatProfile()),
       newId: () => randomUUID(),
       instructions: (history): Promise<string | undefined> => instructions.systemContent(history),
       effortFormat: () => this.options.reasoning?.().format ?? 'reasoning_effort',
@@ -252,7 +267,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     };
     const context = new ChatContext(controller, {
       sources: this.contextSources,
-      windowFor: (model) => this.contextWindow(model),
+      windowFor: (model) => this.contextWindow(model, chatProfile()),
       tokenScale: (model) => this.options.models.tokens?.().scale(model) ?? 1,
       newId: () => randomUUID(),
       summarize: (pending) => branchFromSummary(controller.session, pending, this.summaryDeps),
@@ -262,10 +277,10 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       clock,
       newId: () => randomUUID(),
       warn: (message) => void vscode.window.showWarningMessage(message),
-      pickModels: (current) => this.pickCompareModels(current),
+      pickModels: (current) => this.pickCompareModels(current, chatProfile()),
     });
     const instructions: PanelInstructions = new PanelInstructions({ post: (state) => bridge.postInstructions(state), pending: () => context.tray.attachments, turns: () => controller.session.turns, editor: () => this.editors.targetEditor() });
-    const bridge = new ChatWebviewBridge(controller, this.workbench(), (message) => void webviewPanel.webview.postMessage(message), () => this.models.state, clock, log, { context, compare, hub: bridgeHub, instructions });
+    const bridge = new ChatWebviewBridge(controller, this.workbench(chatProfile), (message) => void webviewPanel.webview.postMessage(message), () => this.models.for(chatProfile()).state, clock, log, { context, compare, hub: bridgeHub, instructions });
     context.tray.onDidChange(() => void instructions.refresh());
     const panel = new ChatPanel(webviewPanel, controller, bridge, extensionUri, log, hub && ports && { roots: [ports.media.filesFolder, ...(ports.videos.keptFolder ? [ports.videos.keptFolder] : [])].map((folder) => vscode.Uri.file(folder)), origins: () => hub.playableOrigins(), onDidChangeSources: hub.onDidChangeSources });
     if (hub) panel.onDidDispose(() => hub.dispose());
@@ -284,9 +299,8 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     bridge.onDidLoad(() => {
       this.showProfile(panel);
       void instructions.refresh();
-      // The catalog is shared: another chat or feature may have loaded the list already.
-      if (this.models.known) void this.adoptDefaultModel();
-      else if (!this.models.state.loading) void this.refreshModels();
+      // The page's first message (init) carries its profile's list.
+      this.showModels(panel, false);
     });
     return panel;
   }
@@ -302,16 +316,16 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   /** Branch with a Summary: how the summary is asked for and where the new chat opens. */
   private readonly summaryDeps = {
     gateway: (profile: string) => this.options.connection.access(profile),
-    defaultModel: () => this.defaultModel(),
-    windowFor: (model: string) => this.contextWindow(model).tokens,
+    defaultModel: (profile: string) => this.defaultModel(profile),
+    windowFor: (model: string, profile: string) => this.contextWindow(model, profile).tokens,
     openChat: async (settings: ChatSettings, draft: string) => {
       const panel = await this.newChat({ settings });
       panel.bridge.postDraft(draft);
     },
   };
 
-  private async pickCompareModels(current: string): Promise<string[] | undefined> {
-    const models = await this.models.models();
+  private async pickCompareModels(current: string, profile: string): Promise<string[] | undefined> {
+    const models = await this.models.for(profile).models();
     const items = models.map((id) => ({ label: id, picked: id === current }));
     const picked = await vscode.window.showQuickPick(items, { title: 'Compare Models', placeHolder: 'Pick 2 or 3 chat models to ask the same question', canPickMany: true });
     return picked?.map((p) => p.label);
@@ -321,12 +335,12 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     return this.options.contextSettings?.() ?? { contextWindow: DEFAULT_MAX_INPUT_TOKENS, maxAttachmentBytes: 256 * 1024 };
   }
 
-  private contextWindow(model: string): ContextWindow {
-    const fromModel = this.models.contextWindow(model);
+  private contextWindow(model: string, profile: string): ContextWindow {
+    const fromModel = this.models.for(profile).contextWindow(model);
     return fromModel ? { tokens: fromModel, source: 'model' } : { tokens: this.contextSettings().contextWindow, source: 'setting' };
   }
 
-  private workbench(): ChatWorkbench {
+  private workbench(profile: () => string): ChatWorkbench {
     return {
       copyText: async (text) => vscode.env.clipboard.writeText(text),
       insertAtCursor: (code) => this.editors.insertAtCursor(code),
@@ -343,7 +357,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
         await this.newChat();
       },
       refreshModels: async () => {
-        await this.refreshModels({ force: true });
+        await this.refreshModels({ force: true }, profile());
       },
       changeProfile: async (sessionId) => {
         await this.changeProfile(undefined, sessionId);
@@ -354,7 +368,20 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   /** Change Chat Profile…: one chat (the session's, else the focused one) to another profile; see chatProfile.ts. */
   changeProfile(idOrName: unknown, sessionId: unknown): Promise<string | undefined> {
     const panelFor = (id: string | undefined) => (id ? this.openPanels.find((p) => p.sessionId === id) : this.activePanel);
-    return changeChatProfile({ connection: this.options.connection, ui: vscodeUserInterface, panelFor, show: (panel) => this.showProfile(panel) }, idOrName, sessionId);
+    const show = (panel: ChatPanel) => {
+      this.showProfile(panel);
+      this.showModels(panel);
+    };
+    return changeChatProfile({ connection: this.options.connection, ui: vscodeUserInterface, panelFor, show }, idOrName, sessionId);
+  }
+
+  /** Gives the chat its profile's model list, loading it unless known (another chat or feature may have). */
+  private showModels(panel: ChatPanel, post = true): void {
+    const profile = this.profileOf(panel);
+    const list = this.models.for(profile);
+    if (post) panel.bridge.postModels(list.state);
+    if (list.known) void this.adoptDefaultModel(profile);
+    else if (!list.state.loading) void this.refreshModels({}, profile);
   }
 
   /** Names the chat's profile in its header. */

@@ -3,7 +3,7 @@
 // restores after a reload (the serializer below).
 import * as vscode from 'vscode';
 import { CHAT_VIEW_TYPE } from '../../chatProtocol/viewType';
-import type { ModelCatalog } from '../../models/core/modelCatalog';
+import type { ModelCatalogs } from '../../models/core/modelCatalogs';
 import { lazyCommands } from '../../ui/vscode/commands';
 import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
@@ -35,7 +35,7 @@ export const CHAT_COMMANDS = {
 } as const;
 
 export type ChatNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'> & {
-  models: ModelCatalog;
+  models: ModelCatalogs;
   /** The /image, /speak and /video ports, from the media and video features (built on first use). */
   chatMedia(): ChatMediaPorts;
 };
@@ -50,7 +50,8 @@ export const chatFeature = defineFeature({
       storageFolder,
       connection,
       models,
-      chatDefaults: () => settings().chat,
+      // A chat's defaults (its default model) are its own profile's.
+      chatDefaults: (profile) => settings(profile === undefined ? undefined : connection.profile(profile)).chat,
       contextSettings: () => settings().chatContext,
       reasoning: () => settings().reasoning,
       log,

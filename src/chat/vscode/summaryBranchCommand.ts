@@ -11,8 +11,9 @@ import { chatProfileId } from '../core/chatProfile';
 export interface SummaryBranchDeps {
   /** The gateway of a profile (the chat's own: the summary goes with its key); undefined: Default. */
   gateway(profile: string): Promise<GatewayAccess>;
-  defaultModel(): Promise<string | undefined>;
-  windowFor(model: string): number;
+  /** The chat model of a chat of that profile without one, and a model's context window there. */
+  defaultModel(profile: string): Promise<string | undefined>;
+  windowFor(model: string, profile: string): number;
   /** Opens a new chat with these settings and `draft` in its input. */
   openChat(settings: ChatSettings, draft: string): Promise<void>;
   /** How it talks to the user (host tests answer through a recorder). */
@@ -22,14 +23,15 @@ export interface SummaryBranchDeps {
 export async function branchFromSummary(session: Readonly<ChatSession>, pending: string, deps: SummaryBranchDeps): Promise<void> {
   const ui = deps.ui ?? vscodeUserInterface;
   let origin: string | undefined;
+  const profile = chatProfileId(session.settings);
   try {
-    const model = session.settings.model || (await deps.defaultModel());
+    const model = session.settings.model || (await deps.defaultModel(profile));
     if (!model) throw Object.assign(new Error('No chat model is available to write the summary. Choose a model at the top of the chat.'), { code: 'no_model' });
-    const asked = summaryRequest(session, model, deps.windowFor(model));
+    const asked = summaryRequest(session, model, deps.windowFor(model, profile));
     const summary = await ui.withProgress(
       `Summarizing “${session.title}” for a new chat…`,
       async (_report, signal) => {
-        const access = await deps.gateway(chatProfileId(session.settings));
+        const access = await deps.gateway(profile);
         if (!access.ok) throw Object.assign(new Error(accessAdvice(access).message), { advice: accessAdvice(access) });
         origin = access.origin;
         return (await access.api.chat(asked.request, { signal, surface: 'summary' })).content ?? '';

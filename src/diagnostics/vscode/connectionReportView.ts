@@ -1,25 +1,17 @@
 // UI adapter: the Test Connection report as a Markdown preview of a virtual, read-only document
-// (model-gateway-report:), never an unsaved file that asks to be saved on close. Each run replaces the content of
-// the one report document, so an open preview refreshes in place. The preview's title bar offers Copy Report and
-// Run Again while it is the active tab.
+// (reportDocument.ts, registered at activation), never an unsaved file that asks to be saved on close. Each run
+// replaces the content of the one report document, so an open preview refreshes in place. The preview's title bar
+// offers Copy Report and Run Again while it is the active tab.
 import * as vscode from 'vscode';
-
-export const REPORT_SCHEME = 'model-gateway-report';
-const REPORT_NAME = 'Model Gateway Connection Test.md';
-export const REPORT_URI = vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${REPORT_NAME}` });
+import { REPORT_NAME, type ReportDocument } from './reportDocument';
 const ACTIVE_KEY = 'modelGateway.connectionReportActive';
 const HAS_REPORT_KEY = 'modelGateway.hasConnectionReport';
 
-export class ConnectionReportView implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private markdown: string | undefined;
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
+export class ConnectionReportView implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor() {
+  constructor(private readonly document: ReportDocument) {
     this.subscriptions = [
-      this.changed,
-      vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, this),
       vscode.window.tabGroups.onDidChangeTabs(() => this.updateActiveKey()),
       vscode.window.tabGroups.onDidChangeTabGroups(() => this.updateActiveKey()),
     ];
@@ -27,23 +19,17 @@ export class ConnectionReportView implements vscode.TextDocumentContentProvider,
 
   /** The last report, as Markdown; undefined before the first run. */
   get text(): string | undefined {
-    return this.markdown;
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    if (uri.toString() !== REPORT_URI.toString()) return '';
-    return this.markdown ?? '# Model Gateway: connection test\n\nNo test has run in this window yet. Run "Model Gateway: Test Connection".\n';
+    return this.document.text;
   }
 
   /** Replaces the report and shows it rendered; without the built-in Markdown extension, as read-only source. */
   async show(markdown: string): Promise<void> {
-    this.markdown = markdown;
-    this.changed.fire(REPORT_URI);
+    this.document.set(markdown);
     void vscode.commands.executeCommand('setContext', HAS_REPORT_KEY, true);
     try {
-      await vscode.commands.executeCommand('markdown.showPreview', REPORT_URI);
+      await vscode.commands.executeCommand('markdown.showPreview', this.document.uri);
     } catch {
-      await vscode.window.showTextDocument(REPORT_URI, { preview: true });
+      await vscode.window.showTextDocument(this.document.uri, { preview: true });
     }
     this.updateActiveKey();
   }
@@ -52,7 +38,7 @@ export class ConnectionReportView implements vscode.TextDocumentContentProvider,
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
     const input = tab?.input;
     const active =
-      (input instanceof vscode.TabInputText && input.uri.scheme === REPORT_SCHEME) ||
+      (input instanceof vscode.TabInputText && input.uri.scheme === this.document.uri.scheme) ||
       (input instanceof vscode.TabInputWebview && tab!.label.endsWith(REPORT_NAME));
     void vscode.commands.executeCommand('setContext', ACTIVE_KEY, active);
   }

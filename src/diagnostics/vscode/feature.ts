@@ -6,6 +6,7 @@ import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefin
 import { ConnectionStatusBar } from '../../ui/vscode/statusBar';
 import { vscodeProxySetting } from '../../ui/vscode/vscodeSettings';
 import { lazy } from '../../util/lazy';
+import { ReportDocument } from './reportDocument';
 
 /** The commands TestConnectionCommand implements. */
 export const REPORT_COMMANDS = {
@@ -27,14 +28,16 @@ export const diagnosticsFeature = defineFeature({
   commands: DIAGNOSTICS_COMMANDS,
   views: [],
   activate({ context, log, connection, clock, register, testing }: DiagnosticsNeeds): void {
-    // Test Connection and its report load on its first run (testConnectionCommand.js), not at activation.
+    // Test Connection and its report view load on its first run (testConnectionCommand.js), not at activation; the
+    // report's document is registered now, for a report tab VS Code restores after a reload.
+    const report = new ReportDocument();
     const testConnection = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { TestConnectionCommand } = require('./testConnectionCommand') as typeof import('./testConnectionCommand');
-      return new TestConnectionCommand({ connection, log, clock, proxySetting: () => vscodeProxySetting().url });
+      return new TestConnectionCommand({ connection, log, clock, proxySetting: () => vscodeProxySetting().url, report });
     });
     const statusBar = new ConnectionStatusBar(connection);
-    context.subscriptions.push(statusBar, { dispose: () => testConnection.peek()?.dispose() });
+    context.subscriptions.push(statusBar, report, { dispose: () => testConnection.peek()?.dispose() });
     register(lazyCommands(REPORT_COMMANDS, () => testConnection().handlers()));
     register(commandHandlers({ showStatusMenu: DIAGNOSTICS_COMMANDS.showStatusMenu, openLogs: DIAGNOSTICS_COMMANDS.openLogs }, { showStatusMenu: () => statusBar.showMenu(), openLogs: () => log.show() }));
     if (TEST_BUILD && testing) testing.statusBar = statusBar;

@@ -11,6 +11,7 @@ import { showAdvice } from '../../ui/vscode/notify';
 import type { Clock } from '../../util/clock';
 import type { Logger } from '../../util/logger';
 import { ConnectionReportView } from './connectionReportView';
+import type { ReportDocument } from './reportDocument';
 import type { DiagnosticReport } from '../core/connectionTest';
 
 export interface TestConnectionDeps {
@@ -19,12 +20,16 @@ export interface TestConnectionDeps {
   clock: Clock;
   /** VS Code's http.proxy, if set. */
   proxySetting(): string | undefined;
+  /** The report's document, registered at activation (a restored report tab asks for it first). */
+  report: ReportDocument;
 }
 
 export class TestConnectionCommand implements vscode.Disposable {
-  private readonly view = new ConnectionReportView();
+  private readonly view: ConnectionReportView;
 
-  constructor(private readonly deps: TestConnectionDeps) {}
+  constructor(private readonly deps: TestConnectionDeps) {
+    this.view = new ConnectionReportView(deps.report);
+  }
 
   handlers(): HandlersFor<typeof REPORT_COMMANDS> {
     return {

@@ -4,14 +4,14 @@
 // chat panel's media and video ports and the shared model catalog: never the key itself.
 import * as vscode from 'vscode';
 import type { ChatMediaPorts } from '../../chat/core/hub/ports';
-import type { ModelCatalog } from '../../models/core/modelCatalog';
+import type { ModelCatalogs } from '../../models/core/modelCatalogs';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import { lazy } from '../../util/lazy';
 import { PARTICIPANT_ID, REVEAL_JOB_COMMAND, TOOL_NAMES } from '../core/participantIds';
 import type { Ledger } from '../../usage/core/ledger';
 
 export type LmToolsNeeds = Pick<SharedServices, 'context' | 'settings' | 'clock' | 'testing'> & {
-  models: ModelCatalog;
+  models: ModelCatalogs;
   /** The chat panel's /image, /speak and /video ports (built on first use). */
   chatMedia(): ChatMediaPorts;
   /** The usage feature's service, built on first use: the tools only read its ledger. */

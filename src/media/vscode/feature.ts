@@ -3,7 +3,7 @@
 // on first use. Returns the chat's /image and /speak port.
 import * as vscode from 'vscode';
 import type { ChatMediaPort } from '../../chat/core/hub/ports';
-import type { ModelCatalog } from '../../models/core/modelCatalog';
+import type { ModelCatalogs } from '../../models/core/modelCatalogs';
 import { lazyCommands } from '../../ui/vscode/commands';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import { MediaHistory } from '../core/mediaHistory';
@@ -27,7 +27,7 @@ export const MEDIA_PAGE_COMMANDS = { save: MEDIA_COMMANDS.save, copy: MEDIA_COMM
 const MEDIA_VIEW = 'modelGateway.media';
 
 export type MediaNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'> & {
-  models: ModelCatalog;
+  models: ModelCatalogs;
 };
 
 export const mediaFeature = defineFeature({

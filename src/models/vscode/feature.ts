@@ -1,5 +1,6 @@
 // UI adapter: the models feature: the shared model catalog, VS Code's language-model provider, and List Models /
-// Refresh Models (modelCommands.ts, loaded on first use). Returns the catalog the other features share.
+// Refresh Models (modelCommands.ts, loaded on first use). Returns the catalogs the other features share (one per
+// profile, modelCatalogs.ts).
 import * as vscode from 'vscode';
 import { createGatewayClient } from '../../gateway/clientFactory';
 import { GatewayConnection } from '../../gateway/connection';
@@ -10,6 +11,7 @@ import { vscodeProxySetting } from '../../ui/vscode/vscodeSettings';
 import { lazy } from '../../util/lazy';
 import { GatewayChatModelProvider, LM_VENDOR } from './lmProvider';
 import { DEFAULT_TTL_MS, ModelCatalog } from '../core/modelCatalog';
+import { ModelCatalogs } from '../core/modelCatalogs';
 import { RememberedModels } from '../core/rememberedModels';
 import type { TokenRatios } from '../core/tokenRatios';
 
@@ -25,17 +27,17 @@ export const modelsFeature = defineFeature({
   name: 'models',
   commands: MODEL_COMMANDS,
   views: [],
-  activate({ context, log, keys, connection, clock, settings, register, testing }: ModelsNeeds): ModelCatalog {
+  activate({ context, log, keys, connection, clock, settings, register, testing }: ModelsNeeds): ModelCatalogs {
     const memory = new RememberedModels(context.globalState);
     // Its own file in the bundle, loaded on the first chat answer or chat panel, not at activation.
     const tokens = lazy<TokenRatios>(() =>
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       (require('../core/tokenRatios') as typeof import('../core/tokenRatios')).TokenRatios.in(context.globalStorageUri.fsPath, clock),
     );
-    const models = new ModelCatalog(connection, clock, DEFAULT_TTL_MS, memory, tokens);
+    const models = new ModelCatalogs(connection, clock, DEFAULT_TTL_MS, memory, tokens);
     const lmProvider = new GatewayChatModelProvider(models, connection, log, () => settings().reasoning, {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      more: (active) => (connection.profiles.length > 1 ? (require('./lmProfiles') as typeof import('./lmProfiles')).profileModels(active, { connections: connection, log, clock, memory, effortLevels: () => settings().reasoning.levels }) : undefined),
+      more: (active) => (connection.profiles.length > 1 ? (require('./lmProfiles') as typeof import('./lmProfiles')).profileModels(active, { connections: connection, catalogs: models, log, effortLevels: () => settings().reasoning.levels }) : undefined),
     });
     const modelCommands = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -6,34 +6,19 @@ import type { GatewayConnections } from '../../gateway/connections';
 import { isDefaultProfile, type Profile } from '../../settings/profile';
 import type { Logger } from '../../util/logger';
 import { toChatInformation, type LmChatInformation } from '../core/lmMapping';
-import { DEFAULT_TTL_MS, ModelCatalog, type CatalogSnapshot } from '../core/modelCatalog';
-import type { RememberedModels } from '../core/rememberedModels';
-import type { Clock } from '../../util/clock';
+import type { CatalogSnapshot } from '../core/modelCatalog';
+import type { ModelCatalogs } from '../core/modelCatalogs';
 
 /** A model as handed to VS Code: which profile serves it and its id on that gateway. */
 export type ProfiledInformation = LmChatInformation & { readonly profile: string; readonly model: string };
 
 export interface LmProfilesDeps {
   connections: GatewayConnections;
-  clock: Clock;
-  memory?: RememberedModels;
+  /** Each profile's model list (the same cache its chats read). */
+  catalogs: Pick<ModelCatalogs, 'for'>;
   log: Logger;
   /** `modelGateway.reasoningEffortLevels`, read at each listing as the active profile's models are. */
   effortLevels(): readonly string[];
-}
-
-/** One catalog per profile other than the active one (the active profile's is the shared catalog). */
-const catalogs = new Map<string, ModelCatalog>();
-
-function catalogFor(profile: string, deps: LmProfilesDeps): ModelCatalog | undefined {
-  const connection = deps.connections.connectionFor(profile);
-  if (!connection) return undefined;
-  let catalog = catalogs.get(profile);
-  if (!catalog) {
-    catalog = new ModelCatalog(connection, deps.clock, DEFAULT_TTL_MS, deps.memory);
-    catalogs.set(profile, catalog);
-  }
-  return catalog;
 }
 
 /**
@@ -63,15 +48,15 @@ export async function profileModels(active: readonly LmChatInformation[], deps: 
   const levels = deps.effortLevels();
   for (const profile of withKeys) {
     if (profile.id === connections.active.id) continue;
-    const catalog = catalogFor(profile.id, deps);
+    const catalog = deps.catalogs.for(profile.id);
     let snapshot: CatalogSnapshot | undefined;
     try {
       // Nothing is sent for a profile not used yet in this session when its list is remembered.
       const connection = connections.connectionFor(profile.id);
-      snapshot = catalog?.known()?.remembered && connection?.state.kind === 'unknown' ? catalog.known() : await catalog?.load();
+      snapshot = catalog.known()?.remembered && connection?.state.kind === 'unknown' ? catalog.known() : await catalog.load();
     } catch (error) {
       deps.log.warn(`Could not list the models of profile ${profile.name} for VS Code chat: ${error instanceof Error ? error.message : String(error)}`);
-      snapshot = catalog?.known();
+      snapshot = catalog.known();
     }
     result.push(...tag((snapshot?.models ?? []).filter((m) => m.kind === 'chat').map((m) => toChatInformation(m, levels)), profile));
   }

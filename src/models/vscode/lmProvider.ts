@@ -26,7 +26,7 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
   private readonly subscriptions: Array<{ dispose(): void }>;
 
   constructor(
-    private readonly catalog: ModelCatalog,
+    private readonly catalog: Pick<ModelCatalog, 'onDidChange' | 'known' | 'load'>,
     private readonly connection: Connection,
     private readonly log: Logger,
     /** How a reasoning effort is sent, and the levels offered when the model list names none. */

@@ -16,7 +16,7 @@ import { ModelReportView } from './modelReportView';
 import { ACTION_TITLES, buildModelList, summarizeModels, type DefaultModels, type ModelAction, type ModelListEntry, type ModelListGroup } from '../core/modelList';
 
 export interface ModelCommandDeps {
-  catalog: ModelCatalog;
+  catalog: Pick<ModelCatalog, 'load'>;
   connection: GatewayConnections;
   settings: () => Settings;
 }

@@ -2,7 +2,7 @@
 // connection reports each finished call), the status bar shows today's and this month's spend, budget alerts, a
 // confirmation before costly image and video requests, and the dashboard, export and clear commands. Activation
 // only subscribes: the working part (usageService.ts) loads on the first call, command or a few seconds later.
-import type { ModelCatalog } from '../../models/core/modelCatalog';
+import type { ModelCatalogs } from '../../models/core/modelCatalogs';
 import { lazyCommands } from '../../ui/vscode/commands';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import type { UserInterface } from '../../ui/vscode/userInterface';
@@ -16,7 +16,7 @@ export const USAGE_COMMANDS = {
 } as const;
 
 export type UsageNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'onDidChangeSettings' | 'testing'> & {
-  models: ModelCatalog;
+  models: ModelCatalogs;
   ui?: UserInterface;
 };
 

@@ -6,7 +6,7 @@ import type { PaidRequest } from '../../gateway/connection';
 import { callReport } from '../../gateway/callFigures';
 import type { FinishedCall } from '../../gateway/callReport';
 import type { ChatRequest, ChatResult } from '../../gateway/types';
-import type { ModelCatalog } from '../../models/core/modelCatalog';
+import type { ModelCatalogs } from '../../models/core/modelCatalogs';
 import { chatSample } from '../../models/core/tokenRatios';
 import { vscodeUserInterface, type UserInterface } from '../../ui/vscode/userInterface';
 import { vscodeSettingsSource } from '../../ui/vscode/vscodeSettings';
@@ -31,7 +31,7 @@ export interface UsageServiceDeps {
   context: vscode.ExtensionContext;
   log: vscode.LogOutputChannel;
   clock: Clock;
-  models: ModelCatalog;
+  models: ModelCatalogs;
   /** The user seam (the host tests' recorder); VS Code's by default. */
   ui?: UserInterface;
   onDidChangeSettings: vscode.Event<void>;

@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatVideoPort } from '../../chat/core/hub/ports';
-import type { ModelCatalog } from '../../models/core/modelCatalog';
+import type { ModelCatalogs } from '../../models/core/modelCatalogs';
 import type { Settings } from '../../settings/settings';
 import { lazyCommands } from '../../ui/vscode/commands';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
@@ -41,7 +41,7 @@ const VIDEO_JOBS_VIEW = 'modelGateway.videoJobs';
 
 export type VideoNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'onDidChangeSettings' | 'register' | 'testing'> & {
   keys: Pick<ApiKeyStore, 'onDidChange' | 'get'>;
-  models: ModelCatalog;
+  models: ModelCatalogs;
 };
 
 export const videosFeature = defineFeature({

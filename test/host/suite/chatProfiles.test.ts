@@ -2,7 +2,7 @@
 // and three profiles, two of them with different keys on one origin (profiles.test.ts covers the API, the model list,
 // VS Code's chat and a job polled after a switch): here a chat keeps the profile it started with, whichever profile
 // the window switches to; its header names it; only Change Chat Profile… moves it, and its /image and replies go with
-// its own key, and so does Generate Title. A profile deleted while its job runs is hidden at once, the job is still polled with its key, and the
+// its own key, and so does Generate Title; its model picker lists its own profile's models. A profile deleted while its job runs is hidden at once, the job is still polled with its key, and the
 // key goes when the job has finished; and deleting one asks first (declining changes nothing).
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -19,6 +19,7 @@ import type { JobStore } from '../../../src/videos/core/jobStore';
 import { ProfileCommands } from '../../../src/auth/vscode/profileCommands';
 import { RecordingUi } from '../recordingUi';
 import { startSimulator, type Simulator } from '../../simulator';
+import { IMAGE_MODEL, SPEECH_MODEL, VIDEO_MODEL } from '../../simulator/models';
 import { config, connectTo, disconnect, extensionApi, until } from '../helpers';
 
 const tail = (key: string) => key.slice(-4);
@@ -42,7 +43,8 @@ describe('Profiles in the chat, and deleting a profile whose job still runs (iss
 
   before(async () => {
     a = await startSimulator();
-    b = await startSimulator({ video: { queuedMs: 500, inProgressMs: 500 } });
+    // The Client gateway lists another set of chat models than the Default and Work one (which lists them all).
+    b = await startSimulator({ video: { queuedMs: 500, inProgressMs: 500 }, listedModels: ['model-5.2', VIDEO_MODEL, IMAGE_MODEL, SPEECH_MODEL] });
     api = await extensionApi();
     profiles = await (api.testing.profiles as Promise<ProfileStore>);
     manager = (api.testing.chat as { manager: ChatPanelManager }).manager;
@@ -122,6 +124,39 @@ describe('Profiles in the chat, and deleting a profile whose job still runs (iss
       webviewPanel.dispose();
       await vscode.commands.executeCommand('modelGateway.profiles.switch', 'Default');
     }
+  });
+
+  it("lists the chat's own profile's models in its picker, not the window's, and follows Change Chat Profile…", async () => {
+    const client = created[1];
+    await vscode.commands.executeCommand('modelGateway.profiles.switch', 'Default');
+    // The window's (Default's) list is loaded: the chat must not be given it once it runs under Client.
+    assert.deepEqual((await manager.refreshModels({ force: true }, 'default')).models, ['model-k3', 'model-5.2']);
+    const panel = await manager.newChat();
+    const posted: HostMessage[] = [];
+    panel.onDidPost((m) => posted.push(m));
+    await until(() => posted.some((m) => m.type === 'profile'), 'the chat page to load', 20_000);
+    a.clearLog();
+    b.clearLog();
+    assert.equal(await vscode.commands.executeCommand('modelGateway.changeChatProfile', 'Client', panel.sessionId), client);
+    const pickerModels = () => posted.filter((m) => m.type === 'models' && !m.models.loading).map((m) => (m.type === 'models' ? m.models.models : []));
+    await until(() => pickerModels().some((models) => models.join() === 'model-5.2'), "the picker to list the Client profile's models", 20_000);
+    assert.deepEqual(pickerModels().at(-1), ['model-5.2']);
+    // The page's refresh button asks the chat's gateway again, with its key, and nothing of the window's.
+    const before = pickerModels().length;
+    await panel.handleMessage({ type: 'refreshModels' });
+    await until(() => pickerModels().length > before, 'the refreshed list');
+    assert.deepEqual(pickerModels().at(-1), ['model-5.2']);
+    assert.deepEqual(keysOn(b, '/v1/models'), [tail(b.apiKey)], "listed with the Client profile's key");
+    assert.equal(keysOn(a, '/v1/models').length, 0, "nothing was asked of the window's gateway");
+
+    // Opened again (as after a reload), the chat's first message lists its own profile's models too.
+    await manager.closeSession(panel.sessionId);
+    const reopened = (await manager.openSession(panel.sessionId))!;
+    const again: HostMessage[] = [];
+    reopened.onDidPost((m) => again.push(m));
+    const init = await until(() => again.find((m) => m.type === 'init'), 'the reopened chat to load', 20_000);
+    assert.deepEqual(init.type === 'init' && init.models.models, ['model-5.2']);
+    assert.equal(api.connections.active.id, 'default');
   });
 
   it('deletes a profile whose job still runs by hiding it, polls the job with its key until it ends, then removes the key', async () => {

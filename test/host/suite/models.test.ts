@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
 import type { DiagnosticReport } from '../../../src/diagnostics/core/diagnostics';
@@ -143,6 +144,14 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
       await until(() => api.connection.origin === sim.origin, 'the first origin again');
       await other.close();
     }
+  });
+
+  it('gives the report document text before Test Connection has run (a report tab VS Code restores after a reload), loading none of its code', async () => {
+    const loaded = () => Object.keys(require.cache).some((file) => path.basename(file) === 'testConnectionCommand.js');
+    assert.equal(loaded(), false, 'Test Connection has not run in this extension host yet');
+    const document = await reportDocument();
+    assert.match(document.getText(), /^# Model Gateway: connection test\n[^]*Run "Model Gateway: Test Connection"/);
+    assert.equal(loaded(), false, 'asking for the document loaded no Test Connection code');
   });
 
   it('Test Connection checks every layer and shows a read-only report, never an unsaved document, with Copy Report and Run Again', async () => {

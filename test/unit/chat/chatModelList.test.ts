@@ -2,10 +2,11 @@
 import * as assert from 'node:assert/strict';
 import type { ModelsState } from '../../../src/chatProtocol/messages';
 import { LIMITS } from '../../../src/chatProtocol/session';
-import { ChatModelList, NOT_CONFIGURED } from '../../../src/chat/core/chatModelList';
+import { ChatModelList, ChatModelLists, NOT_CONFIGURED } from '../../../src/chat/core/chatModelList';
 import { ModelCatalog } from '../../../src/models/core/modelCatalog';
 import { FakeClock } from '../../../src/util/fakeClock';
-import { FakeSource, ManualGateway, flush, model } from '../models/fakes';
+import { ModelCatalogs } from '../../../src/models/core/modelCatalogs';
+import { FakeConnections, FakeSource, ManualGateway, flush, model } from '../models/fakes';
 
 describe('ChatModelList', () => {
   let source: FakeSource;
@@ -113,5 +114,29 @@ describe('ChatModelList', () => {
     const state = await loading;
     assert.equal(state.models.length, LIMITS.models);
     assert.equal(state.models[0], 'chat-0');
+  });
+});
+
+describe('ChatModelLists: a chat lists its own profile\'s models', () => {
+  it("gives each profile's chats that profile's list, loaded with its access only, and says whose news it is", async () => {
+    const sources = new Map([['work', new FakeSource()], ['home', new FakeSource()]]);
+    const connections = new FakeConnections(sources, 'work');
+    const catalogs = new ModelCatalogs(connections as never, new FakeClock());
+    const lists = new ChatModelLists((profile) => new ChatModelList(catalogs.for(profile), String, () => []));
+    const news: Array<[string, string[]]> = [];
+    lists.onDidChange(({ profile, state }) => news.push([profile, state.models]));
+
+    // A chat under Home while Work is the window's profile.
+    const loading = lists.for('home').refresh();
+    await flush();
+    (sources.get('home')!.gateway as ManualGateway).answer([model('model-home'), model('model-shared')]);
+    assert.deepEqual((await loading).models, ['model-home', 'model-shared']);
+    assert.deepEqual(connections.accessed, ['home'], "only the chat's profile was asked (its key, its origin)");
+    assert.equal((sources.get('work')!.gateway as ManualGateway).listCalls, 0);
+    assert.deepEqual(lists.for('work').state.models, [], "the window's profile's chats list nothing of Home's");
+    assert.ok(news.length > 0 && news.every(([profile]) => profile === 'home'));
+    assert.equal(lists.for('home'), lists.for('home'), 'one list per profile');
+    lists.dispose();
+    catalogs.dispose();
   });
 });

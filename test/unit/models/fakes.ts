@@ -3,6 +3,7 @@ import type { GatewayApi, Model } from '../../../src/gateway/types';
 import { ApiDouble } from '../../util/apiDouble';
 import { Emitter } from '../../../src/util/events';
 import type { ModelSource } from '../../../src/models/core/modelCatalog';
+import type { Profile } from '../../../src/settings/profile';
 
 interface Pending {
   resolve(models: Model[]): void;
@@ -63,4 +64,59 @@ export class FakeSource implements ModelSource {
 /** Lets pending promise callbacks run. */
 export async function flush(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Several profiles' connections as ModelCatalogs sees them (GatewayConnections' part it uses): each profile has its
+ * own source (origin and gateway), and `access(profile)` reaches that profile's source only.
+ */
+export class FakeConnections<S extends FakeSource = FakeSource> {
+  private activeId: string;
+  private readonly clientChanged = new Emitter<void>();
+  private readonly profileClientChanged = new Emitter<string>();
+  private readonly profilesChanged = new Emitter<readonly Profile[]>();
+  readonly onDidChangeClient = this.clientChanged.event;
+  readonly onDidChangeProfileClient = this.profileClientChanged.event;
+  readonly onDidChangeProfiles = this.profilesChanged.event;
+  ready: Promise<void> = Promise.resolve();
+  /** Which profile each access() was for, in order. */
+  readonly accessed: string[] = [];
+
+  constructor(readonly sources: Map<string, S>, active = [...sources.keys()][0]) {
+    this.activeId = active;
+    for (const [id, source] of sources) source.onDidChangeClient(() => this.profileClientChanged.fire(id));
+  }
+
+  get allProfiles(): Profile[] {
+    return [...this.sources.keys()].map((id) => ({ id, name: id, baseUrl: '', headers: {}, models: {} }));
+  }
+
+  get profiles(): Profile[] {
+    return this.allProfiles;
+  }
+
+  get active(): Profile {
+    return this.allProfiles.find((p) => p.id === this.activeId)!;
+  }
+
+  connectionFor(id?: string): S | undefined {
+    return this.sources.get(id ?? this.activeId);
+  }
+
+  async access(id?: string): Promise<{ ok: true; api: GatewayApi } | { ok: false; missing: 'url' }> {
+    this.accessed.push(id ?? this.activeId);
+    const source = this.sources.get(id ?? this.activeId);
+    if (!source) return { ok: false, missing: 'url' };
+    return (await source.access()) as { ok: true; api: GatewayApi } | { ok: false; missing: 'url' };
+  }
+
+  switchTo(id: string): void {
+    this.activeId = id;
+    this.clientChanged.fire();
+  }
+
+  remove(id: string): void {
+    this.sources.delete(id);
+    this.profilesChanged.fire(this.allProfiles);
+  }
 }

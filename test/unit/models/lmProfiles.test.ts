@@ -6,7 +6,8 @@ import { profileModels } from '../../../src/models/vscode/lmProfiles';
 import { defaultProfile, type Profile } from '../../../src/settings/profile';
 import { FakeClock } from '../../../src/util/fakeClock';
 import { ApiDouble } from '../../util/apiDouble';
-import { FakeSource, model } from './fakes';
+import { FakeConnections, FakeSource, model } from './fakes';
+import { ModelCatalogs } from '../../../src/models/core/modelCatalogs';
 
 class ListingGateway extends ApiDouble {
   constructor(private readonly models: Model[]) {
@@ -39,10 +40,12 @@ describe("profileModels: VS Code's chat with several profiles", () => {
       [active.id, new KeyedSource([model('model-k3')])],
       [personal.id, new KeyedSource([model('model-k3'), model('model-r1', { supported_parameters: ['tools'] } as Partial<Model>)])],
     ]);
+    const fake = new FakeConnections(sources);
     const connections = { profiles: [active, personal], active, connectionFor: (id: string) => sources.get(id) } as unknown as GatewayConnections;
+    const catalogs = new ModelCatalogs(fake as never, new FakeClock());
     const levels = ['low', 'high'];
     const activeInfos = [toChatInformation({ id: 'model-k3', raw: { id: 'model-k3' } } as Parameters<typeof toChatInformation>[0], levels)];
-    const listed = await profileModels(activeInfos, { connections, clock: new FakeClock(), log: silent as never, effortLevels: () => levels });
+    const listed = await profileModels(activeInfos, { connections, catalogs, log: silent as never, effortLevels: () => levels });
     const theirs = listed.find((m) => m.id === 'p1/model-k3');
     assert.ok(theirs, `listed: ${listed.map((m) => m.id).join(', ')}`);
     assert.equal(theirs.name, 'model-k3 (Personal)');
