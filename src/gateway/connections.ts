@@ -136,11 +136,11 @@ export class GatewayConnections {
    */
   async access(profile?: string): Promise<GatewayAccess> {
     await this.ready;
-    const found = this.profile(profile);
     // A deleted profile sends nothing, and nor does a retired one: the user deleted it, and its key is kept only
     // for the jobs it already runs (polled through accessSlot). A chat still under it is told to change profile.
-    if (!found || found.retired) return { ok: false, missing: 'profile', profile };
-    return this.connectionFor(found.id)!.access();
+    const connection = this.connectionFor(profile);
+    if (!connection || this.profile(profile)?.retired) return { ok: false, missing: 'profile', profile };
+    return connection.access();
   }
 
   /**

@@ -11,7 +11,6 @@ export const SHARED_COMMANDS = {
   showStatusMenu: 'modelGateway.showStatusMenu',
   listModels: 'modelGateway.listModels',
   newChat: 'modelGateway.newChat',
-  changeChatProfile: 'modelGateway.changeChatProfile',
   profilesMenu: 'modelGateway.profiles.menu',
   profilesSwitch: 'modelGateway.profiles.switch',
 } as const;

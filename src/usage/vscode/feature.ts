@@ -32,7 +32,7 @@ export const usageFeature = defineFeature({
     const service = lazy<UsageService>(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const module = require('./usageService') as typeof import('./usageService');
-      const built = new module.UsageService({ context, log, clock, models, ui, onDidChangeSettings, profile: (id) => connection.profile(id), onDidChangeActiveProfile: connection.onDidChangeClient });
+      const built = new module.UsageService({ context, log, clock, models, ui, onDidChangeSettings, connection });
       context.subscriptions.push(built);
       return built;
     });

@@ -3,6 +3,7 @@
 // recorder, the status bar, the budget alerts and the confirmation before costly image and video requests.
 import * as vscode from 'vscode';
 import type { PaidRequest } from '../../gateway/connection';
+import type { GatewayConnections } from '../../gateway/connections';
 import { callReport } from '../../gateway/callFigures';
 import type { FinishedCall } from '../../gateway/callReport';
 import type { ChatRequest, ChatResult } from '../../gateway/types';
@@ -11,7 +12,6 @@ import { chatSample } from '../../models/core/tokenRatios';
 import { vscodeUserInterface, type UserInterface } from '../../ui/vscode/userInterface';
 import { vscodeSettingsSource } from '../../ui/vscode/vscodeSettings';
 import type { Clock } from '../../util/clock';
-import type { Event } from '../../util/events';
 import { lazy } from '../../util/lazy';
 import { DEFAULT_PROFILE_ID, type Profile } from '../../settings/profile';
 import type { ProfileRef } from '../core/budget';
@@ -35,10 +35,11 @@ export interface UsageServiceDeps {
   /** The user seam (the host tests' recorder); VS Code's by default. */
   ui?: UserInterface;
   onDidChangeSettings: vscode.Event<void>;
-  /** A profile by its id, the active one without an id (undefined: deleted since). */
-  profile(id?: string): Profile | undefined;
-  /** Another profile became active (or the active one's gateway or key changed): the status bar shows its spend. */
-  onDidChangeActiveProfile: Event<void>;
+  /**
+   * The profiles: one by its id, the active one without an id (undefined: deleted since); and when another profile
+   * becomes active (or the active one's gateway or key changes), the status bar shows its spend.
+   */
+  connection: Pick<GatewayConnections, 'profile' | 'onDidChangeClient'>;
 }
 
 export class UsageService implements vscode.Disposable {
@@ -60,7 +61,7 @@ export class UsageService implements vscode.Disposable {
       clock,
       settings: () => this.settings,
       prices: () => this.prices(),
-      profile: (id) => profileRef(deps.profile(id), id),
+      profile: (id) => profileRef(deps.connection.profile(id), id),
       workspace: () => vscode.workspace.name ?? '',
       alerts: new BudgetMarks(this.ledger.folder, clock),
       onBudgetAlert: ({ threshold, spent, budget, profile }) => {
@@ -81,7 +82,7 @@ export class UsageService implements vscode.Disposable {
         ui,
         now: () => clock.now(),
         budget: () => {
-          const profile = profileRef(deps.profile(), undefined);
+          const profile = profileRef(deps.connection.profile(undefined), undefined);
           const amount = this.recorder.budget(profile);
           return amount === undefined ? undefined : { amount, profile: profile.name };
         },
@@ -98,7 +99,7 @@ export class UsageService implements vscode.Disposable {
       this.statusBar,
       this.recorder.onDidRecord(() => this.settings.statusBar && void this.statusBar.refresh()),
       vscode.window.onDidChangeWindowState((state) => state.focused && this.settings.statusBar && void this.statusBar.refresh()),
-      deps.onDidChangeActiveProfile(() => this.settings.statusBar && void this.statusBar.refresh()),
+      deps.connection.onDidChangeClient(() => this.settings.statusBar && void this.statusBar.refresh()),
     );
   }
 
