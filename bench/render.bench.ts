@@ -23,7 +23,7 @@ const MAX_SPEED = 'max speed';
 /** `--quick`: one run of StreamingMarkdown per feed, no naive or tuning rows (for trying a change; not for the README). */
 const QUICK = process.argv.includes('--quick');
 /** Streaming runs per row; the row shows the run with the median render time (this machine is shared and noisy). */
-const RUNS = QUICK ? 1 : 3;
+const RUNS = Number(process.env.BENCH_RUNS ?? (QUICK ? 1 : 3));
 /** `--only stream|pace|transcript|breakdown`: one part of the bench (for trying a change; breakdown runs only with --only). */
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const wanted = (part: 'stream' | 'pace' | 'transcript' | 'breakdown') => (part === 'breakdown' ? ONLY === part : ONLY === undefined || ONLY === part);
@@ -35,14 +35,25 @@ const SHARE_TARGET = 0.03;
 
 interface Variant {
   label: string;
-  renderer: 'streaming' | 'naive';
+  renderer: 'streaming' | 'naive' | 'reveal';
   tuning?: ScenarioInput['tuning'];
+  revealEveryMs?: number;
 }
 const DEFAULT_VARIANT: Variant = { label: 'StreamingMarkdown', renderer: 'streaming' };
 const RATE_ONLY_VARIANTS: Variant[] = [
   { label: 'naive re-render', renderer: 'naive' },
   // The frame budget before issue 27 (3 ms of block rendering a frame), measured beside the default in the same run.
   { label: 'StreamingMarkdown 3 ms', renderer: 'streaming', tuning: { frameBudgetMs: 3 } },
+];
+/**
+ * The display floor: the final DOM built beforehand, each update only moving the arrived blocks into view and following
+ * the bottom, at StreamingMarkdown's shortest and longest update intervals. What any renderer that shows the text as it
+ * arrives pays the browser (style, layout, scrolling) before it parses or sanitises anything.
+ */
+const TRIED = process.env.BENCH_TRY ? (JSON.parse(process.env.BENCH_TRY) as Variant[]) : undefined;
+const FLOOR_VARIANTS: Variant[] = [
+  { label: 'display floor 50 ms', renderer: 'reveal', revealEveryMs: 50 },
+  { label: 'display floor 250 ms', renderer: 'reveal', revealEveryMs: 250 },
 ];
 
 interface Row {
@@ -66,9 +77,9 @@ async function inFreshPage<T>(browser: Browser, url: string, deltas: string[], r
  * The same measurement twice, each in a fresh page: untraced for the times taken in the page, traced for main-thread
  * CPU and tasks (tracing costs the streaming runs, with their thousands of tasks, some 10-15%, and one-shot nothing).
  */
-async function measure<T>(browser: Browser, url: string, deltas: string[], run: (page: Page) => Promise<T>): Promise<{ value: T; main: MainThreadTasks }> {
+async function measure<T>(browser: Browser, url: string, deltas: string[], run: (page: Page) => Promise<T>, startMark?: string): Promise<{ value: T; main: MainThreadTasks }> {
   const { value } = await inFreshPage(browser, url, deltas, run, false);
-  const { main } = await inFreshPage(browser, url, deltas, run, true);
+  const { main } = await inFreshPage(browser, url, deltas, run, true, startMark);
   return { value, main: main! };
 }
 
@@ -104,17 +115,21 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
   const feedCpuMs = new Map<string, number>();
   for (const [feed, charsPerSecond] of feeds) {
     const idleInput: ScenarioInput = { renderer: 'none', charsPerSecond };
-    const idle = (await inFreshPage(browser, url, deltas, (page) => page.evaluate(runScenario, idleInput), true)).main!;
+    // Traced from the stream's start: the display floor builds its DOM before it, unmeasured.
+    const idle = (await inFreshPage(browser, url, deltas, (page) => page.evaluate(runScenario, idleInput), true, STREAM_START_MARK)).main!;
     feedCpuMs.set(feed, idle.cpuMs);
     // The naive renderer at max speed takes minutes (every frame re-renders up to 200 KB): measured at the fixed rate
     // only; the frame budget before issue 27 at both.
-    const variants = QUICK ? [DEFAULT_VARIANT] : [DEFAULT_VARIANT, ...RATE_ONLY_VARIANTS.filter((variant) => charsPerSecond !== null || variant.renderer !== 'naive')];
+    // BENCH_TRY='[{"label": …, "renderer": "streaming", "tuning": {…}}]': only these beside the default (trying a change).
+    const variants = TRIED
+      ? [DEFAULT_VARIANT, ...TRIED]
+      : [DEFAULT_VARIANT, ...(QUICK ? [] : RATE_ONLY_VARIANTS.filter((variant) => charsPerSecond !== null || variant.renderer !== 'naive')), ...FLOOR_VARIANTS];
     // Runs interleaved, so that a busy spell of the machine does not land on one renderer's runs only.
     const runs = new Map<Variant, Array<{ result: ScenarioResult; main: MainThreadTasks }>>(variants.map((variant) => [variant, []]));
     for (let i = 0; i < RUNS; i++) {
       for (const variant of variants) {
-        const input: ScenarioInput = { renderer: variant.renderer, charsPerSecond, tuning: variant.tuning };
-        const { value: result, main } = await measure(browser, url, deltas, (page) => page.evaluate(runScenario, input));
+        const input: ScenarioInput = { renderer: variant.renderer, charsPerSecond, tuning: variant.tuning, revealEveryMs: variant.revealEveryMs };
+        const { value: result, main } = await measure(browser, url, deltas, (page) => page.evaluate(runScenario, input), STREAM_START_MARK);
         runs.get(variant)!.push({ result, main: { ...main, cpuMs: main.cpuMs - idle.cpuMs } });
         const same = result.html === oneShotHtml ? 'same DOM as one-shot' : 'DOM DIFFERS from one-shot';
         const split = `append ${fmt(result.appendMs)} ms, frames ${fmt(result.frameScriptMs)} ms script + ${fmt(result.framesMs - result.frameScriptMs)} ms style/layout, end ${fmt(result.endMs)} ms`;
@@ -166,6 +181,14 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
         `longest task ${fmt(longest)} ms, longest non-GC task ${fmt(ours.main.longestNonGcTaskMs)} ms (target < ${FRAME_TARGET_MS} ms); ` +
         // Wall time grows when a busy machine deschedules the renderer; CPU time does not.
         `longest task in CPU ${fmt(ours.main.longestTaskCpuMs)} ms, tasks of 50 ms CPU or more: ${ours.main.tasksOver50MsCpu}`,
+    );
+    const floors = FLOOR_VARIANTS.map((variant) => rows.find((row) => row.feed === feed && row.renderer === variant.label)!);
+    if (floors.some((row) => !row)) continue;
+    const floorCpu = (row: Row) => (feed === MAX_SPEED ? '' : `, ${fmt(row.main.cpuMs / oneShotCpuMs, 2)}x in CPU`);
+    console.log(
+      `${' '.repeat(feed.length)}  display floor (final DOM moved into view, no parsing or sanitising): ` +
+        floors.map((row, i) => `every ${FLOOR_VARIANTS[i].revealEveryMs} ms ${fmt(row.result.renderMs / oneShotMs, 2)}x one-shot in the page${floorCpu(row)} (${row.result.frames} updates)`).join('; ') +
+        `; StreamingMarkdown / floor at 50 ms: ${fmt(wallRatio / (floors[0].result.renderMs / oneShotMs), 2)}x`,
     );
     const naive = rows.find((row) => row.feed === feed && row.renderer === 'naive re-render');
     if (naive) {

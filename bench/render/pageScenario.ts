@@ -1,8 +1,14 @@
 // Runs inside the bench page (the markdown bundle defines window.MD). Self-contained: Playwright sends its source.
 
 export interface ScenarioInput {
-  /** 'none' only feeds the deltas: its CPU cost is the harness's, subtracted from the others. */
-  renderer: 'streaming' | 'naive' | 'none';
+  /**
+   * 'none' only feeds the deltas: its CPU cost is the harness's, subtracted from the others. 'reveal' is the display
+   * floor: the final DOM is built beforehand (outside the measurement) and each update only moves into view the
+   * blocks whose text has arrived, every `revealEveryMs`; no parsing, rendering or sanitising at all.
+   */
+  renderer: 'streaming' | 'naive' | 'none' | 'reveal';
+  /** 'reveal': the time between updates (StreamingMarkdown's are 50–250 ms apart). */
+  revealEveryMs?: number;
   /** Arrival rate of the text; null feeds deltas back to back (one per task) as fast as the page takes them. */
   charsPerSecond: number | null;
   /**
@@ -11,7 +17,7 @@ export interface ScenarioInput {
    */
   streamLastChars?: number;
   /** StreamingMarkdown tuning, to explore trade-offs (defaults otherwise). */
-  tuning?: { frameBudgetMs?: number; minUpdateIntervalMs?: number; maxUpdateShare?: number };
+  tuning?: { frameBudgetMs?: number; minUpdateIntervalMs?: number; maxUpdateShare?: number; runSize?: number; maxRegionLength?: number };
 }
 
 export interface ScenarioResult {
@@ -122,6 +128,66 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
       prefill(text) {
         streaming.append(text);
         streaming.flush();
+      },
+    };
+  } else if (input.renderer === 'reveal') {
+    // Built in a detached element: no style or layout is paid for it here.
+    const built = document.createElement('div');
+    const prebuilt = new md.StreamingMarkdown(built, { renderer });
+    prebuilt.append((window as unknown as { benchText: string }).benchText);
+    prebuilt.end();
+    // Each finished block with its run, in order, and where its text ends as a share of the whole reply's text.
+    const blocks: Array<{ node: ChildNode; run: number; endShare: number }> = [];
+    const runs = Array.from(built.children);
+    const totalText = built.textContent!.length;
+    let seen = 0;
+    runs.forEach((run, index) => {
+      for (const node of Array.from(run.childNodes)) blocks.push({ node, run: index, endShare: (seen += node.textContent!.length) / totalText });
+    });
+    const allText = (window as unknown as { benchText: string }).benchText.length;
+    const shownRuns: HTMLElement[] = [];
+    let delivered = 0;
+    let shown = 0;
+    const reveal = () => {
+      while (shown < blocks.length && blocks[shown].endShare <= delivered / allText) {
+        const { node, run } = blocks[shown++];
+        while (shownRuns.length <= run) {
+          const element = host.appendChild(document.createElement('div'));
+          element.className = runs[shownRuns.length].className;
+          shownRuns.push(element);
+        }
+        shownRuns[run].appendChild(node);
+      }
+      followBottomInCallback();
+    };
+    let lastAt = -Infinity;
+    let pending: (() => void) | undefined;
+    const schedule = () => {
+      if (pending) return;
+      const wait = Math.max(0, lastAt + (input.revealEveryMs ?? 50) - 8 - performance.now());
+      const timer = setTimeout(() => {
+        const id = requestAnimationFrame(() => {
+          pending = undefined;
+          lastAt = performance.now();
+          timedFrame(reveal);
+        });
+        pending = () => cancelAnimationFrame(id);
+      }, wait);
+      pending = () => clearTimeout(timer);
+    };
+    sink = {
+      append(delta) {
+        delivered += delta.length;
+        schedule();
+      },
+      end() {
+        pending?.();
+        delivered = allText;
+        reveal();
+      },
+      prefill(text) {
+        delivered = text.length;
+        reveal();
       },
     };
   } else if (input.renderer === 'none') {

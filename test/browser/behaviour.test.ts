@@ -289,11 +289,14 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
         tailIsLast,
         allRuns: runs.every((run) => run.tagName === 'DIV' && run.className === 'md-run'),
         sizes: runs.map((run) => run.childElementCount),
+        runSize: MD.RUN_SIZE,
       };
     });
     assert.ok(result.tailIsLast.every(Boolean), 'the open tail is the last block of the last run');
     assert.ok(result.allRuns);
-    assert.deepEqual(result.sizes, [24, 24, 12]);
+    const expected: number[] = [];
+    for (let left = 2 * result.runSize + 12; left > 0; left -= result.runSize) expected.push(Math.min(result.runSize, left));
+    assert.deepEqual(result.sizes, expected);
   });
 
   it('moves the rest of the open tail to a new run when a finished block fills the last one', async () => {
@@ -311,10 +314,11 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
       const after = Array.from(host.children, (run) => Array.from(run.children, (block) => block.textContent));
       const kept = openParagraph.isConnected && openParagraph.parentElement === host.lastElementChild;
       md.end();
-      return { before, after: after.map((run) => run.length), secondRun: after[1], kept, same: host.innerHTML === T.oneShotHtml(md.text) };
+      return { before, after: after.map((run) => run.length), secondRun: after[1], kept, same: host.innerHTML === T.oneShotHtml(md.text), runSize: MD.RUN_SIZE };
     });
-    assert.deepEqual(result.before, [25], '23 paragraphs, then the open list and paragraph');
-    assert.deepEqual(result.after, [24, 2]);
+    const size = result.runSize;
+    assert.deepEqual(result.before, [size + 1], `${size - 1} paragraphs, then the open list and paragraph`);
+    assert.deepEqual(result.after, [size, 2]);
     assert.deepEqual(result.secondRun, ['Para done', 'Next']);
     assert.ok(result.kept, 'the open paragraph moved with its nodes');
     assert.ok(result.same, 'final DOM equals the one-shot DOM');

@@ -86,7 +86,7 @@ export class StreamingMarkdown {
     this.minUpdateIntervalMs = options.minUpdateIntervalMs ?? 50;
     this.maxUpdateIntervalMs = Math.max(this.minUpdateIntervalMs, options.maxUpdateIntervalMs ?? 250);
     this.maxUpdateShare = options.maxUpdateShare ?? 0.025;
-    this.runs = new BlockRuns(container);
+    this.runs = new BlockRuns(container, options.runSize);
     container.addEventListener('click', this.onClick);
     container.addEventListener('auxclick', this.onClick);
     container.addEventListener('keydown', this.onKeyDown);
@@ -257,7 +257,7 @@ export class StreamingMarkdown {
   private findStableBlocks(): boolean {
     const allComplete = this.tail.lastIndexOf('\n') + 1;
     if (allComplete <= this.checkedCompleteLength) return false;
-    const slice = completeLinesWithin(this.tail, MAX_REGION_LENGTH);
+    const slice = completeLinesWithin(this.tail, this.options.maxRegionLength ?? MAX_REGION_LENGTH);
     const lengths = slice > this.checkedCompleteLength && slice < allComplete ? [slice, allComplete] : [allComplete];
     for (const length of lengths) {
       this.checkedCompleteLength = length;

@@ -42,6 +42,10 @@ export interface StreamingMarkdownOptions {
   maxUpdateShare?: number;
   /** The longest time between two updates, however expensive they are (default 250). */
   maxUpdateIntervalMs?: number;
+  /** Finished blocks per run (default RUN_SIZE); for the bench's trade-off rows. */
+  runSize?: number;
+  /** Complete lines parsed at once when looking for final blocks (default 4096 characters); for the bench. */
+  maxRegionLength?: number;
   /** Share one renderer (markdown-it, highlighter) between many messages. */
   renderer?: MarkdownRenderer;
 }
