@@ -30,7 +30,7 @@ export const CHAT_COMMANDS = {
   askAboutSelection: 'modelGateway.askAboutSelection',
   exportChat: 'modelGateway.exportChat',
   compareModels: 'modelGateway.compareModels',
-  changeChatProfile: 'modelGateway.changeChatProfile',
+  changeChatProfile: SHARED_COMMANDS.changeChatProfile,
   ...CHAT_HISTORY_COMMANDS,
 } as const;
 

@@ -11,6 +11,7 @@ export const SHARED_COMMANDS = {
   showStatusMenu: 'modelGateway.showStatusMenu',
   listModels: 'modelGateway.listModels',
   newChat: 'modelGateway.newChat',
+  changeChatProfile: 'modelGateway.changeChatProfile',
   profilesMenu: 'modelGateway.profiles.menu',
   profilesSwitch: 'modelGateway.profiles.switch',
 } as const;

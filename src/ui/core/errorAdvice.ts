@@ -24,6 +24,8 @@ export const TEST_CONNECTION: AdviceAction = { title: 'Test Connection', command
 export const OPEN_LOGS: AdviceAction = { title: 'Open Logs', command: SHARED_COMMANDS.openLogs };
 export const SET_BASE_URL: AdviceAction = { title: 'Set Gateway URL', command: SHARED_COMMANDS.setBaseUrl };
 export const REPLACE_API_KEY: AdviceAction = { title: 'Replace API Key', command: SHARED_COMMANDS.rotateApiKey };
+/** A chat under a deleted profile moves to another one (the focused chat: the one whose button was pressed). */
+export const CHANGE_CHAT_PROFILE: AdviceAction = { title: 'Change Chat Profile…', command: SHARED_COMMANDS.changeChatProfile };
 export const LIST_MODELS: AdviceAction = { title: 'List Models', command: SHARED_COMMANDS.listModels };
 /** Only generated images and audio have a size limit the user sets. */
 export const OPEN_MEDIA_LIMIT_SETTING: AdviceAction = { title: 'Change the Limit', command: 'workbench.action.openSettings', args: ['modelGateway.media.maxSizeMB'] };
@@ -122,8 +124,6 @@ function wordFailure(error: unknown, context: AdviceContext): ErrorAdvice {
 /** Advice for a missing URL or key: the one wording every feature shows. */
 export function accessAdvice({ missing, origin }: Pick<MissingAccess, 'missing' | 'origin'>): ErrorAdvice {
   if (missing === 'key') return adviceFor({ status: 401, message: 'No API key is stored for it' }, { origin });
-  // A chat under a deleted profile (the profile button in its header changes it); said in words, as the one button
-  // that fits everywhere would switch the window's profile, which moves no chat.
-  if (missing === 'profile') return { kind: 'other', message: 'Not sent: its profile was deleted. Use Change Chat Profile…', actions: [] };
+  if (missing === 'profile') return { kind: 'other', message: "Nothing was sent: this chat's profile was deleted. Move the chat to another profile.", actions: [CHANGE_CHAT_PROFILE] };
   return { kind: 'other', message: 'No gateway URL is set.', actions: [SET_BASE_URL] };
 }

