@@ -40,9 +40,11 @@ export interface MediaCoreDeps {
     /** The proxy, and a profile's key scoped to its origin (the active profile's without one), for result links. */
     resultFetchOptions(profile?: string): Promise<Pick<OpenResultOptions, 'proxy' | 'credentials'>>;
   };
-  models: { load(): Promise<CatalogSnapshot | undefined> };
+  /** A profile's model list (by id or name); the active profile's without one. */
+  models: { load(profile?: string): Promise<CatalogSnapshot | undefined> };
   history: MediaHistory;
-  settings(): MediaDefaults;
+  /** A profile's media defaults (its default models); the active profile's without one. */
+  settings(profile?: string): MediaDefaults;
 }
 
 export interface MediaCallOptions {
@@ -61,9 +63,9 @@ export interface ImageOutcome {
 
 /** Generates images, keeps every one that really is an image in the history, and resolves with the new entry. */
 export async function generateImages(deps: MediaCoreDeps, ask: ImageAsk, options: MediaCallOptions = {}): Promise<ImageOutcome> {
-  const defaults = deps.settings();
+  const defaults = deps.settings(options.profile);
   const { api, origin, profile } = await gatewayAccess(deps, options.profile);
-  const model = await resolveModel(deps, ask.model, defaults.imageModel, 'image');
+  const model = await resolveModel(deps, ask.model, defaults.imageModel, 'image', options.profile);
   const request = buildImageRequest(ask, model, defaults);
   await checkWritable(deps.history);
   const generation = await api.generateImage(request, { signal: options.signal, maxBytes: defaults.maxBytes, surface: options.surface ?? 'image' });
@@ -96,20 +98,20 @@ export async function generateImages(deps: MediaCoreDeps, ask: ImageAsk, options
 
 /** Speaks the text and keeps the audio in the history; resolves with the new entry. */
 export async function synthesizeSpeech(deps: MediaCoreDeps, ask: SpeechAsk, options: MediaCallOptions = {}): Promise<MediaEntry> {
-  const defaults = deps.settings();
+  const defaults = deps.settings(options.profile);
   const { api, origin, profile } = await gatewayAccess(deps, options.profile);
-  const model = await resolveModel(deps, ask.model, defaults.speechModel, 'speech');
+  const model = await resolveModel(deps, ask.model, defaults.speechModel, 'speech', options.profile);
   const request = buildSpeechRequest(ask, model, defaults);
   await checkWritable(deps.history);
   const audio = await api.synthesizeSpeech(request, { signal: options.signal, maxBytes: defaults.maxBytes, surface: options.surface ?? 'speech' });
   return deps.history.add({ kind: 'speech', origin, ...profileOf(profile), model, prompt: request.input, voice: request.voice, files: [{ data: audio.audio, contentType: audio.contentType }], notes: [] });
 }
 
-/** The model for a kind: the one asked for, the configured default, else the first the gateway lists. */
-export async function resolveModel(deps: Pick<MediaCoreDeps, 'models'>, asked: string | undefined, configured: string | undefined, kind: 'image' | 'speech'): Promise<string> {
+/** The model for a kind: the one asked for, the profile's default, else the first the profile's gateway lists. */
+export async function resolveModel(deps: Pick<MediaCoreDeps, 'models'>, asked: string | undefined, configured: string | undefined, kind: 'image' | 'speech', profile?: string): Promise<string> {
   const direct = chooseModel(asked, configured, [], kind);
   if (direct) return direct;
-  const snapshot = await deps.models.load();
+  const snapshot = await deps.models.load(profile);
   const listed = chooseModel(undefined, undefined, snapshot?.models ?? [], kind);
   if (listed) return listed;
   throw new MediaError('no_model', `The gateway lists no ${kind} model. Set modelGateway.${kind}.model to the id of one.`);

@@ -16,7 +16,8 @@ export interface ChatVideoDeps {
   origin(): string | undefined;
   /** A profile's gateway (the chat's own); the active profile's without one. */
   access(profile?: string): Promise<{ ok: true; origin: string; profile?: string } | MissingAccess>;
-  settings(): VideoDefaults;
+  /** A profile's video defaults (the chat's own, by id or name); the active profile's without one. */
+  settings(profile?: string): VideoDefaults;
   reveal(key: string): Promise<void>;
   /** Fires with changed job keys (and those whose result was kept), whichever store is current. */
   onDidChange(listener: (keys: readonly string[]) => void): { dispose(): void };
@@ -54,7 +55,7 @@ export function chatVideoPort(deps: ChatVideoDeps) {
       const access = await deps.access(ask.profile);
       if (!access.ok) throw new Error(accessAdvice(access).message);
       const origin = access.origin;
-      const settings = deps.settings();
+      const settings = deps.settings(ask.profile);
       try {
         const request = buildVideoRequest(answersFromArgument({ prompt: ask.prompt, ...(ask.model && { model: ask.model }) }, settings), settings);
         return chatJobState(await deps.store().submit(origin, request, access.profile));

@@ -142,7 +142,7 @@ export const videosFeature = defineFeature({
           store: () => view.store,
           origin: () => connection.origin,
           access: (profile?: string) => connection.access(profile),
-          settings: () => settings().video,
+          settings: (profile?: string) => settings(profile === undefined ? undefined : connection.profile(profile)).video,
           reveal: async (key) => {
             await vscode.commands.executeCommand(`${VIDEO_JOBS_VIEW}.focus`);
             await view.reveal(key);

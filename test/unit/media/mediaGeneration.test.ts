@@ -80,6 +80,24 @@ describe('media core against the simulator', function () {
     assert.equal(parsePng(await readFile(history.filePath(file))).height, 256);
   });
 
+  it("asks under a profile with that profile's default model, else the first its own gateway lists (a chat's /image and /speak)", async () => {
+    // The active profile's defaults name models this gateway does not have: asking with them would fail.
+    const byProfile: Record<string, { image?: string; speech?: string; listed: string[] }> = {
+      'p-work': { image: 'model-image-1.0', listed: ['model-k3', 'model-speech-1.0'] },
+      default: { image: 'model-image-elsewhere', speech: 'model-speech-elsewhere', listed: ['model-k3'] },
+    };
+    const underProfiles: MediaCoreDeps = {
+      ...deps(),
+      models: { load: async (profile) => ({ origin: sim.origin, loadedAt: 0, models: byProfile[profile ?? 'default'].listed.map((id) => toCatalogModel({ id, object: 'model' })) }) },
+      settings: (profile) => ({ ...deps().settings(), imageModel: byProfile[profile ?? 'default'].image, speechModel: byProfile[profile ?? 'default'].speech }),
+    };
+    const image = await generateImages(underProfiles, { prompt: 'a kite', size: '256x256' }, { profile: 'p-work' });
+    assert.equal(image.entry.model, 'model-image-1.0', "Work's default image model, not the active profile's");
+    const speech = await synthesizeSpeech(underProfiles, { text: 'hello' }, { profile: 'p-work' });
+    assert.equal(speech.model, 'model-speech-1.0', "Work sets no speech model: the first speech model Work's gateway lists");
+    await assert.rejects(generateImages(underProfiles, { prompt: 'a kite', size: '256x256' }), /model-image-elsewhere/, 'without a profile, the active one');
+  });
+
   it("fetches a linked image with the key of the profile it was asked under (a chat's own), not the active profile's", async () => {
     // Two profiles on one origin, each with its own key: the link goes with the key its request went with.
     const keyOf = (profile?: string) => (profile === 'p-work' ? 'sk-work-0000000001' : 'sk-default-000000002');

@@ -1,0 +1,34 @@
+// The chat's /video port: a job asked under a chat's profile goes with that profile's default video model.
+import * as assert from 'node:assert/strict';
+import type { JobStore } from '../../../src/videos/core/jobStore';
+import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
+import { chatVideoPort } from '../../../src/videos/core/chatVideos';
+import { readSettings, type VideoDefaults } from '../../../src/settings/settings';
+
+describe('chat /video port', () => {
+  it("submits under the chat's profile with that profile's default video model, and under the active one without", async () => {
+    const defaults = readSettings({ userValue: () => undefined, value: () => undefined }).video;
+    const modelOf: Record<string, string> = { 'p-work': 'model-video-work', active: 'model-video-default' };
+    const submitted: Array<{ model: unknown; profile?: string }> = [];
+    const store = {
+      submit: async (origin: string, request: { model: string }, profile?: string) => {
+        submitted.push({ model: request.model, profile });
+        return { key: `k${submitted.length}`, model: request.model, origin, status: 'queued', localState: 'submitted', resultUrls: [] } as unknown as VideoJobRecord;
+      },
+    } as unknown as JobStore;
+    const port = chatVideoPort({
+      store: () => store,
+      origin: () => 'https://gw.example',
+      access: async (profile) => ({ ok: true, origin: 'https://gw.example', profile: profile ?? 'default' }),
+      settings: (profile?: string): VideoDefaults => ({ ...defaults, model: modelOf[profile ?? 'active'] }),
+      reveal: async () => undefined,
+      onDidChange: () => ({ dispose() {} }),
+    });
+    await port.submit({ prompt: 'a kite over the sea', profile: 'p-work' });
+    await port.submit({ prompt: 'a kite over the sea' });
+    assert.deepEqual(submitted, [
+      { model: 'model-video-work', profile: 'p-work' },
+      { model: 'model-video-default', profile: 'default' },
+    ]);
+  });
+});
