@@ -2,16 +2,17 @@
 // through Change Chat Profile… (chat/vscode/chatProfile.ts), never from the chat page, nor when the window switches.
 import type { ChatSettings } from '../../chatProtocol/session';
 import type { GatewayConnections } from '../../gateway/connections';
+import { pickDefaultModel } from './chatModels';
 import { DEFAULT_PROFILE_ID, isDefaultProfile, type Profile } from '../../settings/profile';
 
 export type ChatProfileConnection = Pick<GatewayConnections, 'profile' | 'profiles'>;
 
-/** The name the chat's header shows: '' while Default is the only profile (nothing to tell apart). */
 /** The profile a chat runs under: its own, or Default for a chat saved before profiles. */
 export function chatProfileId(settings: Pick<ChatSettings, 'profile'>): string {
   return settings.profile ?? DEFAULT_PROFILE_ID;
 }
 
+/** The name the chat's header shows: '' while Default is the only profile (nothing to tell apart). */
 export function chatProfileName(connection: ChatProfileConnection, settings: Pick<ChatSettings, 'profile'>): string {
   const profile = connection.profile(chatProfileId(settings));
   if (!profile) return 'Deleted profile';
@@ -25,8 +26,27 @@ export function keepingProfile(next: ChatSettings, current: Pick<ChatSettings, '
   return current.profile === undefined ? rest : { ...rest, profile: current.profile };
 }
 
-/** The chat's settings under another profile: its key and gateway, and its default chat model when it names one. */
-export function settingsUnder(settings: ChatSettings, profile: Profile): ChatSettings {
+/** What a profile offers a chat moved to it: its default chat model, and the chat models its gateway lists. */
+export interface ProfileModels {
+  /** The profile's default chat model (`settings(profile).chat.model`), if it names one. */
+  configured: string | undefined;
+  /** The chat models its catalog lists; undefined when the list could not be loaded (offline, no key). */
+  listed: readonly string[] | undefined;
+}
+
+/**
+ * The chat's model under another profile: its own while that profile's gateway lists it, else the profile's
+ * default, else the first chat model it lists. Without a list the chat keeps its own: guessing would hide the
+ * gateway's answer, and the send's error advises what to do.
+ */
+export function modelUnder(model: string, offered: ProfileModels): string {
+  const { configured, listed } = offered;
+  if (listed === undefined || listed.includes(model)) return model;
+  return pickDefaultModel(configured, listed) ?? model;
+}
+
+/** The chat's settings under another profile: its key and gateway, and a model that profile offers (modelUnder). */
+export function settingsUnder(settings: ChatSettings, profile: Profile, offered: ProfileModels): ChatSettings {
   const { profile: _old, ...rest } = settings;
-  return { ...rest, ...(profile.models.chat && { model: profile.models.chat }), ...(!isDefaultProfile(profile) && { profile: profile.id }) };
+  return { ...rest, model: modelUnder(settings.model, offered), ...(!isDefaultProfile(profile) && { profile: profile.id }) };
 }

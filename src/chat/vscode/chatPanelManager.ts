@@ -32,7 +32,7 @@ import { ChatExporter } from './chatExport';
 import { applyCodeBlock, defaultApplyDeps, type ApplyDeps } from './applyCode';
 import { PanelInstructions } from './instructionFiles';
 import { changeChatProfile } from './chatProfile';
-import { chatProfileId, chatProfileName } from '../core/chatProfile';
+import { chatProfileId, chatProfileName, type ProfileModels } from '../core/chatProfile';
 import { vscodeUserInterface } from '../../ui/vscode/userInterface';
 import { isDefaultProfile } from '../../settings/profile';
 
@@ -372,7 +372,14 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       this.showProfile(panel);
       this.showModels(panel);
     };
-    return changeChatProfile({ connection: this.options.connection, ui: vscodeUserInterface, panelFor, show }, idOrName, sessionId);
+    return changeChatProfile({ connection: this.options.connection, ui: vscodeUserInterface, panelFor, show, modelsOf: (profile) => this.modelsOf(profile) }, idOrName, sessionId);
+  }
+
+  /** A profile's default chat model and the chat models its gateway lists (undefined when they cannot be loaded). */
+  private async modelsOf(profile: string): Promise<ProfileModels> {
+    const list = this.models.for(profile);
+    if (!list.known) await list.refresh();
+    return { configured: this.options.chatDefaults(profile).model, listed: list.known ? list.state.models : undefined };
   }
 
   /** Gives the chat its profile's model list, loading it unless known (another chat or feature may have). */

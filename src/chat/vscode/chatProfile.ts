@@ -3,7 +3,7 @@
 // arguments for scripts) is the one way to move a chat to another profile, and so to another key.
 import type { Profile } from '../../settings/profile';
 import type { UserInterface } from '../../ui/vscode/userInterface';
-import { chatProfileId, chatProfileName, settingsUnder, type ChatProfileConnection } from '../core/chatProfile';
+import { chatProfileId, chatProfileName, settingsUnder, type ChatProfileConnection, type ProfileModels } from '../core/chatProfile';
 import type { ChatPanel } from './chatPanel';
 
 export interface ChangeChatProfileDeps {
@@ -11,7 +11,9 @@ export interface ChangeChatProfileDeps {
   ui: Pick<UserInterface, 'pickItem' | 'notify'>;
   /** The chat a session id names (open in this window), else the focused or last used chat. */
   panelFor(sessionId: string | undefined): ChatPanel | undefined;
-  /** Tells the chat's header. */
+  /** The profile's default chat model and the chat models its gateway lists (loaded unless known). */
+  modelsOf(profile: string): Promise<ProfileModels>;
+  /** Tells the chat's header and its model picker. */
   show(panel: ChatPanel): void;
 }
 
@@ -42,11 +44,14 @@ export async function changeChatProfile(deps: ChangeChatProfileDeps, idOrName: u
     }
   }
   if (!profile || profile.id === current) return profile?.id;
+  // Asked before the busy check: a send started while the list loads would otherwise go under the old profile
+  // and then be moved mid-reply.
+  const offered = await deps.modelsOf(profile.id);
   if (panel.controller.busy) {
     void deps.ui.notify('info', 'Wait for the reply to finish (or stop it), then change the chat\'s profile.');
     return undefined;
   }
-  await panel.controller.updateSettings(settingsUnder(panel.controller.session.settings, profile));
+  await panel.controller.updateSettings(settingsUnder(panel.controller.session.settings, profile, offered));
   deps.show(panel);
   return profile.id;
 }

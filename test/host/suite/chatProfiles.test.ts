@@ -159,6 +159,29 @@ describe('Profiles in the chat, and deleting a profile whose job still runs (iss
     assert.equal(api.connections.active.id, 'default');
   });
 
+  it("moves a chat to a profile whose gateway lacks its model onto that profile's first chat model, and keeps one it lists", async () => {
+    await vscode.commands.executeCommand('modelGateway.profiles.switch', 'Default');
+    // Bare names no default chat model, and its gateway (Client's) does not list Default's first one.
+    const bare = (await vscode.commands.executeCommand('modelGateway.profiles.create', { name: 'Bare', baseUrl: b.baseUrl })) as string;
+    created.push(bare);
+    await until(() => api.connections.profile(bare), 'the connections to see Bare');
+    assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', b.apiKey, bare), true);
+    const panel = await manager.newChat();
+    const posted: HostMessage[] = [];
+    panel.onDidPost((m) => posted.push(m));
+    await until(() => panel.controller.session.settings.model === 'model-k3', "the chat to take Default's first chat model", 20_000);
+    assert.equal(await vscode.commands.executeCommand('modelGateway.changeChatProfile', 'Bare', panel.sessionId), bare);
+    assert.equal(panel.controller.session.settings.model, 'model-5.2', 'the first chat model Bare lists, not model-k3 (404 there)');
+    assert.ok(posted.some((m) => m.type === 'settings' && m.settings.model === 'model-5.2'), 'the picker shows it');
+    await reply(panel, '[echo] under Bare');
+    const answer = panel.controller.session.turns.at(-1);
+    assert.ok(answer?.role === 'assistant' && answer.error === undefined && answer.content.includes('under Bare'), 'the next message is answered');
+    // Default's gateway lists model-5.2 too: moved back, the chat keeps it.
+    assert.equal(await vscode.commands.executeCommand('modelGateway.changeChatProfile', 'Default', panel.sessionId), 'default');
+    assert.equal(panel.controller.session.settings.model, 'model-5.2');
+    await manager.closeSession(panel.sessionId);
+  });
+
   it('deletes a profile whose job still runs by hiding it, polls the job with its key until it ends, then removes the key', async () => {
     const client = created[1];
     const store = (api.testing.videos as { feature: { store: JobStore } }).feature.store;

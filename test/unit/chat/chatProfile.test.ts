@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { chatProfileName, keepingProfile, settingsUnder } from '../../../src/chat/core/chatProfile';
+import { chatProfileName, keepingProfile, modelUnder, settingsUnder } from '../../../src/chat/core/chatProfile';
 import { defaultSettings } from '../../../src/chatProtocol/session';
 import { defaultProfile, findProfile, type Profile } from '../../../src/settings/profile';
 
@@ -24,11 +24,20 @@ describe("a chat's profile", () => {
     assert.equal('profile' in keepingProfile(page, {}), false, 'a Default chat stays Default');
   });
 
-  it("moves to another profile with that profile's default chat model; Default is written as no field", () => {
-    const moved = settingsUnder({ ...defaultSettings(), model: 'model-5.2' }, work);
-    assert.deepEqual([moved.profile, moved.model], ['p-work', 'model-k3']);
-    const back = settingsUnder(moved, defaultProfile());
+  it("moves to another profile keeping its model only where that profile's gateway lists it; Default is written as no field", () => {
+    const chat = { ...defaultSettings(), model: 'model-5.2' };
+    const moved = settingsUnder(chat, work, { configured: 'model-k3', listed: ['model-k3'] });
+    assert.deepEqual([moved.profile, moved.model], ['p-work', 'model-k3'], "not listed: the profile's default");
+    const back = settingsUnder(moved, defaultProfile(), { configured: undefined, listed: ['model-k3', 'model-5.2'] });
     assert.equal('profile' in back, false);
-    assert.equal(back.model, 'model-k3', 'Default names no chat model: the chat keeps its own');
+    assert.equal(back.model, 'model-k3', 'listed there: the chat keeps its own');
+    assert.equal(settingsUnder(chat, work, { configured: 'model-k3', listed: ['model-5.2'] }).model, 'model-5.2', "listed: kept, even over the profile's default");
+  });
+
+  it("takes the first chat model the new profile lists when it names no default, and keeps its own when the list cannot be loaded", () => {
+    assert.equal(modelUnder('model-k3', { configured: undefined, listed: ['model-5.2', 'model-6'] }), 'model-5.2', 'the defect: it kept model-k3, which that gateway does not have');
+    assert.equal(modelUnder('', { configured: undefined, listed: ['model-5.2'] }), 'model-5.2', 'a chat without a model yet');
+    assert.equal(modelUnder('model-k3', { configured: 'model-x', listed: undefined }), 'model-k3', "offline: its own, and the send's error advises");
+    assert.equal(modelUnder('model-k3', { configured: undefined, listed: [] }), 'model-k3', 'nothing listed and no default: nothing better to take');
   });
 });
