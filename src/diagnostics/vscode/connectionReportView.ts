@@ -1,9 +1,9 @@
 // UI adapter: the Test Connection report as a Markdown preview of a virtual, read-only document
-// (reportDocument.ts, registered at activation), never an unsaved file that asks to be saved on close. Each run
+// (ui/vscode/reportDocument.ts, registered at activation), never an unsaved file that asks to be saved on close. Each run
 // replaces the content of the one report document, so an open preview refreshes in place. The preview's title bar
 // offers Copy Report and Run Again while it is the active tab.
 import * as vscode from 'vscode';
-import { REPORT_NAME, type ReportDocument } from './reportDocument';
+import type { ReportDocument } from '../../ui/vscode/reportDocument';
 const ACTIVE_KEY = 'modelGateway.connectionReportActive';
 const HAS_REPORT_KEY = 'modelGateway.hasConnectionReport';
 
@@ -24,13 +24,8 @@ export class ConnectionReportView implements vscode.Disposable {
 
   /** Replaces the report and shows it rendered; without the built-in Markdown extension, as read-only source. */
   async show(markdown: string): Promise<void> {
-    this.document.set(markdown);
     void vscode.commands.executeCommand('setContext', HAS_REPORT_KEY, true);
-    try {
-      await vscode.commands.executeCommand('markdown.showPreview', this.document.uri);
-    } catch {
-      await vscode.window.showTextDocument(this.document.uri, { preview: true });
-    }
+    await this.document.show(markdown);
     this.updateActiveKey();
   }
 
@@ -39,7 +34,7 @@ export class ConnectionReportView implements vscode.Disposable {
     const input = tab?.input;
     const active =
       (input instanceof vscode.TabInputText && input.uri.scheme === this.document.uri.scheme) ||
-      (input instanceof vscode.TabInputWebview && tab!.label.endsWith(REPORT_NAME));
+      (input instanceof vscode.TabInputWebview && tab!.label.endsWith(this.document.kind.name));
     void vscode.commands.executeCommand('setContext', ACTIVE_KEY, active);
   }
 

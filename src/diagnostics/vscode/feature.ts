@@ -6,7 +6,7 @@ import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefin
 import { ConnectionStatusBar } from '../../ui/vscode/statusBar';
 import { vscodeProxySetting } from '../../ui/vscode/vscodeSettings';
 import { lazy } from '../../util/lazy';
-import { ReportDocument } from './reportDocument';
+import { ReportDocument } from '../../ui/vscode/reportDocument';
 
 /** The commands TestConnectionCommand implements. */
 export const REPORT_COMMANDS = {
@@ -30,7 +30,7 @@ export const diagnosticsFeature = defineFeature({
   activate({ context, log, connection, clock, register, testing }: DiagnosticsNeeds): void {
     // Test Connection and its report view load on its first run (testConnectionCommand.js), not at activation; the
     // report's document is registered now, for a report tab VS Code restores after a reload.
-    const report = new ReportDocument();
+    const report = new ReportDocument({ scheme: 'model-gateway-report', name: 'Model Gateway Connection Test.md', title: 'connection test', command: 'Test Connection' });
     const testConnection = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { TestConnectionCommand } = require('./testConnectionCommand') as typeof import('./testConnectionCommand');

@@ -11,7 +11,7 @@ import { showAdvice } from '../../ui/vscode/notify';
 import type { Clock } from '../../util/clock';
 import type { Logger } from '../../util/logger';
 import { ConnectionReportView } from './connectionReportView';
-import type { ReportDocument } from './reportDocument';
+import type { ReportDocument } from '../../ui/vscode/reportDocument';
 import type { DiagnosticReport } from '../core/connectionTest';
 
 export interface TestConnectionDeps {

@@ -8,6 +8,7 @@ import { lazyCommands } from '../../ui/vscode/commands';
 import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import { vscodeProxySetting } from '../../ui/vscode/vscodeSettings';
+import { ReportDocument } from '../../ui/vscode/reportDocument';
 import { lazy } from '../../util/lazy';
 import { GatewayChatModelProvider, LM_VENDOR } from './lmProvider';
 import { DEFAULT_TTL_MS, ModelCatalog } from '../core/modelCatalog';
@@ -39,16 +40,19 @@ export const modelsFeature = defineFeature({
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       more: (active) => (connection.profiles.length > 1 ? (require('./lmProfiles') as typeof import('./lmProfiles')).profileModels(active, { connections: connection, catalogs: models, log, effortLevels: () => settings().reasoning.levels }) : undefined),
     });
+    // Diagnose Models' report document, registered now (its command loads on first use) for a report tab VS Code
+    // restores after a reload.
+    const report = new ReportDocument({ scheme: 'model-gateway-models', name: 'Model Gateway Models.md', title: 'models', command: 'Diagnose Models' });
     const modelCommands = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { ModelCommands } = require('./modelCommands') as typeof import('./modelCommands');
-      return new ModelCommands({ catalog: models, connection, settings });
+      return new ModelCommands({ catalog: models, connection, settings, report });
     });
     // A profile added, removed or changed later may change the models in VS Code's chat; the list read at startup
     // (the first event) is not news: VS Code asking then could cost a request at startup.
     let startup = true;
     const profilesChanged = connection.onDidChangeProfiles(() => (startup ? (startup = false) : lmProvider.refresh()));
-    context.subscriptions.push({ dispose: () => modelCommands.peek()?.dispose() }, models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider), profilesChanged);
+    context.subscriptions.push(report, models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider), profilesChanged);
     lmProvider.announceRemembered();
     register(lazyCommands(MODEL_COMMANDS, () => modelCommands().handlers()));
     if (TEST_BUILD && testing) {

@@ -12,13 +12,15 @@ import type { CatalogSnapshot, ModelCatalog } from '../core/modelCatalog';
 import { diagnoseModels, diagnosisMarkdown, type ModelDiagnosis } from '../core/modelDiagnosis';
 import type { Settings } from '../../settings/settings';
 import { LM_VENDOR } from './lmProvider';
-import { ModelReportView } from './modelReportView';
+import type { ReportDocument } from '../../ui/vscode/reportDocument';
 import { ACTION_TITLES, buildModelList, summarizeModels, type DefaultModels, type ModelAction, type ModelListEntry, type ModelListGroup } from '../core/modelList';
 
 export interface ModelCommandDeps {
   catalog: Pick<ModelCatalog, 'load'>;
   connection: GatewayConnections;
   settings: () => Settings;
+  /** Diagnose Models' report document, registered at activation (a restored report tab asks for it first). */
+  report: Pick<ReportDocument, 'show'>;
 }
 
 const ACTION_ICONS: Record<ModelAction, string> = { startChat: 'comment-discussion', setDefaultChat: 'star-empty', setDefaultImage: 'star-empty', setDefaultSpeech: 'star-empty', copyId: 'copy' };
@@ -38,9 +40,7 @@ interface ActionButton extends vscode.QuickInputButton {
   action: ModelAction;
 }
 
-export class ModelCommands implements vscode.Disposable {
-  private report: ModelReportView | undefined;
-
+export class ModelCommands {
   constructor(private readonly deps: ModelCommandDeps) {}
 
   handlers(): HandlersFor<typeof MODEL_COMMANDS> {
@@ -73,16 +73,12 @@ export class ModelCommands implements vscode.Disposable {
         paths: settings.gateway.paths ?? { images: '/images/generations', speech: '/audio/speech' },
         defaults: this.defaultModels(),
       });
-      await (this.report ??= new ModelReportView()).show(diagnosisMarkdown(origin, diagnoses, snapshot.remembered === true));
+      await this.deps.report.show(diagnosisMarkdown(origin, diagnoses, snapshot.remembered === true));
       return diagnoses;
     } catch (error) {
       void showAdvice(adviceFor(error, { origin: this.deps.connection.origin }));
       return undefined;
     }
-  }
-
-  dispose(): void {
-    this.report?.dispose();
   }
 
   /** Shows the quick pick at once, busy until the list is there. Resolves with what it shows once loaded. */

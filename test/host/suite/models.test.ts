@@ -146,12 +146,19 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
     }
   });
 
-  it('gives the report document text before Test Connection has run (a report tab VS Code restores after a reload), loading none of its code', async () => {
+  it('gives the report documents text before Test Connection or Diagnose Models has run (report tabs VS Code restores after a reload), loading none of their code', async () => {
     const loaded = () => Object.keys(require.cache).some((file) => path.basename(file) === 'testConnectionCommand.js');
     assert.equal(loaded(), false, 'Test Connection has not run in this extension host yet');
     const document = await reportDocument();
     assert.match(document.getText(), /^# Model Gateway: connection test\n[^]*Run "Model Gateway: Test Connection"/);
     assert.equal(loaded(), false, 'asking for the document loaded no Test Connection code');
+    // Diagnose Models has not run in this extension host (its commands' file may have: this suite's List Models).
+    const models = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: 'model-gateway-models', path: '/Model Gateway Models.md' }));
+    assert.match(models.getText(), /^# Model Gateway: models\n\nNo report in this window[^]*Run "Model Gateway: Diagnose Models"/);
+    // A run writes its report into that same document.
+    assert.ok((await commands.diagnoseModels())?.some((d) => d.id === 'model-k3'));
+    await until(() => models.getText().includes('model-k3') || undefined, 'the report in the document');
+    await vscode.window.tabGroups.close(allTabs().filter((tab) => tab.label.includes('Model Gateway Models')));
   });
 
   it('Test Connection checks every layer and shows a read-only report, never an unsaved document, with Copy Report and Run Again', async () => {
@@ -178,7 +185,12 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
     const tab = await until(reportTab, 'the report preview tab');
     assert.ok(tab.input instanceof vscode.TabInputWebview, `the report is shown rendered (a ${tab.input?.constructor.name} tab: ${tab.label})`);
     assertNothingUnsaved(before);
-    const text = (await reportDocument()).getText();
+    // The document hears of the new text after the tab opens (VS Code asks the provider again): ~80 ms when a
+    // preview of another report was opened and closed just before.
+    const text = await until(async () => {
+      const current = (await reportDocument()).getText();
+      return current.includes('Everything works') ? current : undefined;
+    }, 'the report in its document');
     assert.match(text, /^# Model Gateway: connection test/);
     assert.match(text, /Everything works/);
     assert.equal(text.includes(sim.apiKey), false, 'the key is not in the report');
