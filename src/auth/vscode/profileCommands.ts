@@ -256,8 +256,13 @@ export class ProfileCommands {
     return added.length;
   }
 
+  /** A profile the user can still use: a deleted one kept for its running jobs (retired) is not. */
   private named(idOrName: unknown): Profile | undefined {
     const profile = this.deps.connection.profile(String(idOrName));
+    if (profile?.retired) {
+      void this.deps.ui.notify('error', `The profile "${profile.name}" was deleted; it is kept only until its video jobs end.`);
+      return undefined;
+    }
     if (!profile) void this.deps.ui.notify('error', `There is no profile "${String(idOrName)}". Profiles: ${this.deps.profiles.profiles.map((p) => p.name).join(', ')}.`);
     return profile;
   }

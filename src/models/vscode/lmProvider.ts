@@ -100,7 +100,11 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     // A model carries the profile that listed it: the request goes with that profile's key, whichever is active.
     const profiled = model as LmChatInformation & { profile?: string; model?: string };
     const access = await this.connection.access(profiled.profile);
-    if (!access.ok) throw vscode.LanguageModelError.NoPermissions(`Model Gateway: ${accessAdvice(access).message} Run "${accessAdvice(access).actions[0]?.title ?? 'Set API Key'}".`);
+    if (!access.ok) {
+      // A model of a deleted profile: the way forward is another model (Change Chat Profile… moves our chats only).
+      const advice = accessAdvice(access);
+      throw vscode.LanguageModelError.NoPermissions(`Model Gateway: ${advice.message}${access.missing === 'profile' ? '' : ` Run "${advice.actions[0]?.title ?? 'Set API Key'}".`}`);
+    }
     const { api } = access;
     const { toChatRequest, toLmToolCalls } = requestMapping();
     const request = toChatRequest({

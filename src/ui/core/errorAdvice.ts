@@ -124,6 +124,6 @@ function wordFailure(error: unknown, context: AdviceContext): ErrorAdvice {
 /** Advice for a missing URL or key: the one wording every feature shows. */
 export function accessAdvice({ missing, origin }: Pick<MissingAccess, 'missing' | 'origin'>): ErrorAdvice {
   if (missing === 'key') return adviceFor({ status: 401, message: 'No API key is stored for it' }, { origin });
-  if (missing === 'profile') return { kind: 'other', message: "Nothing was sent: this chat's profile was deleted. Move the chat to another profile.", actions: [CHANGE_CHAT_PROFILE] };
+  if (missing === 'profile') return { kind: 'other', message: 'Nothing was sent: its profile was deleted. Move the chat to another profile, or choose a model of another profile.', actions: [CHANGE_CHAT_PROFILE] };
   return { kind: 'other', message: 'No gateway URL is set.', actions: [SET_BASE_URL] };
 }

@@ -238,6 +238,10 @@ describe('Profiles in the chat, and deleting a profile whose job still runs (iss
     assert.equal(await commands.delete('Busy', undefined), true);
     assert.ok(retired(busy.id) && !profiles.get(busy.id), 'hidden, kept for its job');
     assert.equal(await keys.get(busy.slot), b.apiKey, 'its key stays while its job runs');
+    // Deleted for the user: a script naming it by id finds nothing to bind or edit.
+    assert.equal(await commands.useInWorkspace(busy.id), false, 'a deleted profile is not bound to the workspace');
+    assert.notEqual(api.connections.active.id, busy.id);
+    assert.match(ui.shown.at(-1)?.message ?? '', /"Busy" was deleted/);
 
     // No job when it asks, one started while the question is open: its key must stay for it.
     ui.ask = async (_kind, message) => {
