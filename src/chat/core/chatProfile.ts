@@ -36,12 +36,14 @@ export interface ProfileModels {
 
 /**
  * The chat's model under another profile: its own while that profile's gateway lists it, else the profile's
- * default, else the first chat model it lists. Without a list the chat keeps its own: guessing would hide the
- * gateway's answer, and the send's error advises what to do.
+ * default, else the first chat model it lists. Without a list (offline) the profile's default when it names one,
+ * which the user chose for that gateway, else the chat's own: guessing would hide the gateway's answer, and the
+ * send's error advises what to do.
  */
 export function modelUnder(model: string, offered: ProfileModels): string {
   const { configured, listed } = offered;
-  if (listed === undefined || listed.includes(model)) return model;
+  if (listed === undefined) return configured || model;
+  if (listed.includes(model)) return model;
   return pickDefaultModel(configured, listed) ?? model;
 }
 

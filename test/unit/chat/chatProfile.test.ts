@@ -34,10 +34,11 @@ describe("a chat's profile", () => {
     assert.equal(settingsUnder(chat, work, { configured: 'model-k3', listed: ['model-5.2'] }).model, 'model-5.2', "listed: kept, even over the profile's default");
   });
 
-  it("takes the first chat model the new profile lists when it names no default, and keeps its own when the list cannot be loaded", () => {
+  it("takes the first chat model the new profile lists when it names no default; offline, that profile's default, else its own", () => {
     assert.equal(modelUnder('model-k3', { configured: undefined, listed: ['model-5.2', 'model-6'] }), 'model-5.2', 'the defect: it kept model-k3, which that gateway does not have');
     assert.equal(modelUnder('', { configured: undefined, listed: ['model-5.2'] }), 'model-5.2', 'a chat without a model yet');
-    assert.equal(modelUnder('model-k3', { configured: 'model-x', listed: undefined }), 'model-k3', "offline: its own, and the send's error advises");
+    assert.equal(modelUnder('model-k3', { configured: 'model-x', listed: undefined }), 'model-x', "offline: the default the user set for that profile");
+    assert.equal(modelUnder('model-k3', { configured: undefined, listed: undefined }), 'model-k3', "offline without a default: its own, and the send's error advises");
     assert.equal(modelUnder('model-k3', { configured: undefined, listed: [] }), 'model-k3', 'nothing listed and no default: nothing better to take');
   });
 });
