@@ -324,6 +324,32 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
     assert.ok(result.same, 'final DOM equals the one-shot DOM');
   });
 
+  it('keeps a heading that starts a run as far below the paragraph above it as a heading inside a run', async () => {
+    const gaps = await suite.page.evaluate(async () => {
+      const host = document.body.insertBefore(document.createElement('div'), document.body.firstChild);
+      host.className = 'markdown-body';
+      // Block RUN_SIZE (the first of the second run) and block 3 (inside the first run) are headings after paragraphs.
+      const blocks = Array.from({ length: MD.RUN_SIZE + 4 }, (_, i) => (i === 3 || i === MD.RUN_SIZE ? `## Heading ${i}` : `Paragraph ${i}.`));
+      const md = new MD.StreamingMarkdown(host, { scheduler: T.scheduler() });
+      md.append(blocks.join('\n\n') + '\n');
+      md.end();
+      // On screen, so that the finished run (content-visibility: auto) is laid out rather than given its estimate.
+      window.scrollTo(0, 0);
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      const gapAbove = (text: string) => {
+        const heading = Array.from(host.querySelectorAll('h2')).find((h) => h.textContent === text)!;
+        const above = heading.previousElementSibling ?? heading.parentElement!.previousElementSibling!.lastElementChild!;
+        return heading.getBoundingClientRect().top - above.getBoundingClientRect().bottom;
+      };
+      const result = { inside: gapAbove('Heading 3'), atRunStart: gapAbove(`Heading ${MD.RUN_SIZE}`), runs: host.children.length };
+      host.remove();
+      return result;
+    });
+    assert.equal(gaps.runs, 2);
+    assert.ok(gaps.inside > 10, `a heading's own top margin shows: ${gaps.inside}px`);
+    assert.ok(Math.abs(gaps.atRunStart - gaps.inside) <= 1, `gap above a heading starting a run ${gaps.atRunStart}px, inside a run ${gaps.inside}px`);
+  });
+
   it('drops a run made for an open tail that came to nothing (a link definition renders no block)', async () => {
     const result = await suite.page.evaluate(() => {
       const scheduler = T.scheduler();
