@@ -100,7 +100,12 @@ const MAX_SERIES = 8;
 /** Most days drawn (a ledger with a wild clock could span centuries). */
 const MAX_DAYS = 800;
 
-export function summarize(records: readonly UsageRecord[], options: { period: Period; stackBy: StackBy; groupBy: GroupBy; now: number }): UsageSummary {
+/**
+ * `profileName`: a profile's name now, by id. Grouped by profile, a record that carries its profile's id goes under
+ * that profile's current name, so a renamed profile is one row; a deleted one, or a record from before ids were kept,
+ * goes under the name it was recorded with.
+ */
+export function summarize(records: readonly UsageRecord[], options: { period: Period; stackBy: StackBy; groupBy: GroupBy; now: number; profileName?: (id: string) => string | undefined }): UsageSummary {
   const start = periodStart(options.period, options.now);
   const totals = emptyTotals();
   const rows = new Map<string, { key: string } & Totals>();
@@ -112,7 +117,7 @@ export function summarize(records: readonly UsageRecord[], options: { period: Pe
     // A record from a clock that ran ahead stays out of "today" and the month, but counts in "all".
     if (r.time < start || (options.period !== 'all' && r.time > options.now + 86_400_000)) continue;
     addTo(totals, r);
-    const key = r[options.groupBy] || '(none)';
+    const key = (options.groupBy === 'profile' && r.profileId !== undefined && options.profileName?.(r.profileId)) || r[options.groupBy] || '(none)';
     let row = rows.get(key);
     if (!row) rows.set(key, (row = { key, ...emptyTotals() }));
     addTo(row, r);

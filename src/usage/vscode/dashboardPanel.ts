@@ -14,6 +14,8 @@ export interface DashboardDeps {
   now(): number;
   /** The window's profile's monthly budget, with the profile's name (the dashboard sums every profile). */
   budget(): { amount: number; profile: string } | undefined;
+  /** A profile's name now, by id (deleted ones kept for their jobs too): a renamed profile is one row. */
+  profileName(id: string): string | undefined;
   onDidRecord: vscode.Event<unknown>;
   log: Pick<vscode.LogOutputChannel, 'warn'>;
   /** The page's Export and Clear buttons run the commands (which ask where and whether). */
@@ -106,7 +108,7 @@ export class UsageDashboard implements vscode.Disposable {
       const now = this.deps.now();
       const { records, damaged } = await this.deps.ledger.read(periodStart(this.query.period, now));
       const budget = this.deps.budget();
-      update = { type: 'summary', summary: summarize(records, { ...this.query, now }), damaged: damaged.length, ...(budget && { budget: budget.amount, budgetOf: budget.profile }) };
+      update = { type: 'summary', summary: summarize(records, { ...this.query, now, profileName: this.deps.profileName }), damaged: damaged.length, ...(budget && { budget: budget.amount, budgetOf: budget.profile }) };
     } catch (error) {
       update = { type: 'problem', message: `The usage ledger could not be read: ${error instanceof Error ? error.message : String(error)}` };
     }

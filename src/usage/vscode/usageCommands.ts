@@ -20,6 +20,7 @@ export interface UsageCommandDeps {
   ui: UserInterface;
   now(): number;
   budget(): { amount: number; profile: string } | undefined;
+  profileName(id: string): string | undefined;
   onDidRecord: vscode.Event<unknown>;
   log: Pick<vscode.LogOutputChannel, 'warn' | 'info'>;
   /** After Clear Usage: the status bar reads again. */
@@ -35,6 +36,7 @@ export class UsageCommands implements vscode.Disposable {
       ledger: deps.ledger,
       now: deps.now,
       budget: deps.budget,
+      profileName: deps.profileName,
       onDidRecord: deps.onDidRecord,
       log: deps.log,
       exportUsage: () => this.exportUsage(),

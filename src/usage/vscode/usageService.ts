@@ -86,6 +86,7 @@ export class UsageService implements vscode.Disposable {
           const amount = this.recorder.budget(profile);
           return amount === undefined ? undefined : { amount, profile: profile.name };
         },
+        profileName: (id) => deps.connection.profile(id)?.name,
         onDidRecord: this.recorder.onDidRecord,
         log,
         cleared: () => void this.statusBar.refresh(),

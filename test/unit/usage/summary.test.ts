@@ -40,6 +40,18 @@ describe('usage summaries', () => {
     assert.deepEqual(s.rows.map((r) => [r.key, r.requests]), [['default', 2], ['work', 1]]);
   });
 
+  it("groups a renamed profile's records in one row under its name now; a deleted profile's and old records under the name recorded", () => {
+    const renamed = [
+      sampleRecord({ time: NOW, profile: 'Work', profileId: 'p-1', cost: 2 }),
+      sampleRecord({ time: NOW, profile: 'Clients', profileId: 'p-1', cost: 4 }),
+      sampleRecord({ time: NOW, profile: 'Old', profileId: 'p-gone', cost: 8 }),
+      sampleRecord({ time: NOW, profile: 'Legacy', cost: 16 }),
+    ];
+    const names: Record<string, string> = { 'p-1': 'Clients' };
+    const s = summarize(renamed, { period: '30d', stackBy: 'model', groupBy: 'profile', now: NOW, profileName: (id) => names[id] });
+    assert.deepEqual(s.rows.map((r) => [r.key, r.cost]), [['Legacy', 16], ['Old', 8], ['Clients', 6]]);
+  });
+
   it('keeps a clock that jumped out of bounded periods, and bounds the days drawn for all time', () => {
     const all = summarize(records, { period: 'all', stackBy: 'model', groupBy: 'model', now: NOW });
     assert.equal(all.totals.requests, 5);
