@@ -16,7 +16,7 @@ import { lmToolsFeature } from './lmTools/vscode/feature';
 import { mediaFeature } from './media/vscode/feature';
 import { modelsFeature } from './models/vscode/feature';
 import { readSettings, SECTION, type Settings } from './settings/settings';
-import { settingsForProfile, type Profile } from './settings/profile';
+import { settingsForProfile } from './settings/profile';
 import { registerCommands, type CommandHandlers } from './ui/vscode/commands';
 import { ExtensionContextKeys } from './ui/vscode/contextKeys';
 import type { FeatureDefinition, SharedServices } from './ui/vscode/featureDefinition';
@@ -79,8 +79,8 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     connection,
     clock: realClock,
     // What a feature reads as its defaults (gateway, models) is the active profile's over the user settings, or the
-    // profile's it acts for (a chat's).
-    settings: (profile?: Profile) => settingsForProfile(settings, profile ?? connection.active),
+    // profile's it acts for (a chat's, by id; a script's, by id or name). An unknown one reads as the active one.
+    settings: (profile?: string) => settingsForProfile(settings, connection.profile(profile) ?? connection.active),
     onDidChangeSettings: settingsChanged.event,
     register: (handlers: CommandHandlers) => registerCommands(context, handlers, log, () => connection.ready),
     testing,

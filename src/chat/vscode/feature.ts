@@ -51,7 +51,7 @@ export const chatFeature = defineFeature({
       connection,
       models,
       // A chat's defaults (its default model) are its own profile's.
-      chatDefaults: (profile) => settings(profile === undefined ? undefined : connection.profile(profile)).chat,
+      chatDefaults: (profile) => settings(profile).chat,
       contextSettings: () => settings().chatContext,
       reasoning: () => settings().reasoning,
       log,

@@ -42,10 +42,9 @@ export const mediaFeature = defineFeature({
       onError: (error, what) => log.warn(`Media history: ${what} failed: ${String(error)}`),
     });
     // A chat's /image and /speak ask under the chat's profile (by id or name): its default models and its own list.
-    const profileOf = (profile: string | undefined) => (profile === undefined ? undefined : connection.profile(profile));
-    const catalogOf = (profile?: string) => (profile === undefined ? models : models.for(profileOf(profile)?.id ?? profile));
+    const catalogOf = (profile?: string) => (profile === undefined ? models : models.for(connection.profile(profile)?.id ?? profile));
     const media = new MediaFeature(
-      { history, connection, models: { load: (profile) => catalogOf(profile).load() }, settings: (profile) => settings(profileOf(profile)).media, log },
+      { history, connection, models: { load: (profile) => catalogOf(profile).load() }, settings: (profile) => settings(profile).media, log },
       { viewId: MEDIA_VIEW },
     );
     context.subscriptions.push(media);

@@ -5,7 +5,6 @@ import type * as vscode from 'vscode';
 import type { KeySource } from '../../gateway/connection';
 import type { GatewayConnections } from '../../gateway/connections';
 import type { Settings } from '../../settings/settings';
-import type { Profile } from '../../settings/profile';
 import type { Clock } from '../../util/clock';
 import type { CommandHandlers, CommandIds } from './commands';
 
@@ -17,8 +16,11 @@ export interface SharedServices {
   /** Every profile's connection; `access(profile?)` is the way to the gateway. */
   connection: GatewayConnections;
   clock: Clock;
-  /** The user settings as a profile sees them (its gateway and default models): the active profile's when none is given. */
-  settings(profile?: Profile): Settings;
+  /**
+   * The user settings as a profile (by id or name) sees them, its gateway and default models: the active profile's
+   * when none is given.
+   */
+  settings(profile?: string): Settings;
   onDidChangeSettings: vscode.Event<void>;
   /** Registers commands by id (each run is logged at debug level). */
   register(handlers: CommandHandlers): void;

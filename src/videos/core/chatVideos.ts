@@ -13,7 +13,6 @@ import { answersFromArgument, buildVideoRequest } from './videoRequest';
 export interface ChatVideoDeps {
   /** The job store. */
   store(): JobStore;
-  origin(): string | undefined;
   /** A profile's gateway (the chat's own); the active profile's without one. */
   access(profile?: string): Promise<{ ok: true; origin: string; profile?: string } | MissingAccess>;
   /** A profile's video defaults (the chat's own, by id or name); the active profile's without one. */

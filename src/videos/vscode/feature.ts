@@ -79,7 +79,7 @@ export const videosFeature = defineFeature({
     const deps = {
       connection,
       models,
-      settings: () => settings().video,
+      settings: (profile?: string) => settings(profile).video,
       onDidChangeSettings,
       onDidChangeKey: keys.onDidChange,
       keyFor: (origin: string) => keys.get(origin),
@@ -140,9 +140,8 @@ export const videosFeature = defineFeature({
       chatPort: () =>
         videos.chatPort({
           store: () => view.store,
-          origin: () => connection.origin,
           access: (profile?: string) => connection.access(profile),
-          settings: (profile?: string) => settings(profile === undefined ? undefined : connection.profile(profile)).video,
+          settings: (profile?: string) => settings(profile).video,
           reveal: async (key) => {
             await vscode.commands.executeCommand(`${VIDEO_JOBS_VIEW}.focus`);
             await view.reveal(key);

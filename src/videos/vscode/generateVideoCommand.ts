@@ -15,10 +15,9 @@ export async function generateVideo(ctx: VideoCommandContext, argument?: unknown
   if (typeof argument === 'object' && argument !== null && 'prompt' in argument) {
     // A script may name the profile to submit under (`profile`: id or name); the active profile otherwise.
     const profile = 'profile' in argument && typeof argument.profile === 'string' ? argument.profile : undefined;
-    const named = profile === undefined ? undefined : ctx.connection.profile(profile);
-    if (profile !== undefined && !named) throw new Error(`There is no profile "${profile}".`);
+    if (profile !== undefined && !ctx.connection.profile(profile)) throw new Error(`There is no profile "${profile}".`);
     // The named profile's default video model, not the active profile's.
-    const defaults = named?.models.video ? { ...ctx.settings(), model: named.models.video } : ctx.settings();
+    const defaults = ctx.settings(profile);
     return submit(ctx, answersFromArgument(argument, defaults), false, profile, defaults);
   }
   if (!(await ensureAccess(ctx, true))) return undefined;

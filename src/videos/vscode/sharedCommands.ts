@@ -30,7 +30,8 @@ export interface VideoCommandContext {
   readonly view: VideoJobsHost;
   readonly connection: GatewayConnections;
   readonly models: Pick<ModelCatalog, 'load'>;
-  settings(): VideoDefaults;
+  /** A profile's video defaults (by id or name); the active profile's without one. */
+  settings(profile?: string): VideoDefaults;
   keyFor(origin: string): Promise<string | undefined>;
   readonly previews: VideoPreviewPanels;
   readonly ui: CommandUi;

@@ -18,7 +18,6 @@ describe('chat /video port', () => {
     } as unknown as JobStore;
     const port = chatVideoPort({
       store: () => store,
-      origin: () => 'https://gw.example',
       access: async (profile) => ({ ok: true, origin: 'https://gw.example', profile: profile ?? 'default' }),
       settings: (profile?: string): VideoDefaults => ({ ...defaults, model: modelOf[profile ?? 'active'] }),
       reveal: async () => undefined,
