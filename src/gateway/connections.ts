@@ -65,7 +65,6 @@ export class GatewayConnections {
     return this.list;
   }
 
-
   /** The profile store's list (read, or changed here or in another window). */
   setProfiles(profiles: readonly Profile[]): void {
     // Never empty: the store always keeps Default.

@@ -1,6 +1,7 @@
 // Removing a profile, and the profiles deleted while their video jobs still ran. Such a profile is retired (hidden
 // from every list and picker at once) rather than removed, because its jobs are polled with its key: removing the
 // key would orphan them. Once none of its jobs is pending any more, any window removes the profile and its key.
+import type { GatewayConnections } from '../../gateway/connections';
 import { keySlot, type Profile } from '../../settings/profile';
 import type { ApiKeyStore } from './apiKeyStore';
 import type { ProfileResult, ProfileStore } from './profileStore';
@@ -14,6 +15,11 @@ export interface ProfileRemoval {
   slotOf(profileId: string): string | undefined;
   /** Video jobs in a slot that are still pending (queued or in progress). */
   runningJobs(slot: string): number;
+}
+
+/** The removal over this window's connections: a profile's origin and key slot are its connection's. */
+export function removalVia(connections: Pick<GatewayConnections, 'connectionFor' | 'slotOf'>, parts: Pick<ProfileRemoval, 'store' | 'keys' | 'runningJobs'>): ProfileRemoval {
+  return { ...parts, originOf: (id) => connections.connectionFor(id)?.origin, slotOf: (id) => connections.slotOf(id) };
 }
 
 /** Removes a profile from the list and its keys from SecretStorage: on its origin now and any earlier one. */

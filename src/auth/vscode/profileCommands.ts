@@ -11,7 +11,7 @@ import type { Memento } from '../../util/memento';
 import type { ApiKeyStore } from '../core/apiKeyStore';
 import { bindWorkspace, rememberChoice, workspaceBinding } from '../core/profileChoice';
 import type { ProfileStore } from '../core/profileStore';
-import { pendingJobsOf, removeProfile, safeOrigin } from '../core/profileRetire';
+import { pendingJobsOf, removalVia, removeProfile, safeOrigin } from '../core/profileRetire';
 import { exportProfiles, planImport, resolveImport } from '../core/profileTransfer';
 import type { PROFILE_COMMANDS } from './feature';
 
@@ -190,7 +190,7 @@ export class ProfileCommands {
     };
     if (isDefaultProfile(profile)) return fail('The Default profile is the one your settings describe and cannot be deleted. Rename it, or clear its key.');
     if (profile.id === this.deps.connection.active.id) return fail(`"${profile.name}" is the profile this window uses. Switch to another profile first, then delete it.`, 'Switch Profile…');
-    const removal = { store: this.deps.profiles, keys: this.deps.keys, originOf: (id: string) => this.deps.connection.connectionFor(id)?.origin, slotOf: (id: string) => this.deps.connection.slotOf(id), runningJobs: (slot: string) => this.deps.runningJobs(slot) };
+    const removal = removalVia(this.deps.connection, { store: this.deps.profiles, keys: this.deps.keys, runningJobs: (slot) => this.deps.runningJobs(slot) });
     const running = pendingJobsOf(profile, removal);
     if (options?.confirm !== false) {
       const remove = running > 0 ? 'Delete When Jobs Finish' : 'Delete Profile';

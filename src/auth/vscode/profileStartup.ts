@@ -9,7 +9,7 @@ import { NodeFileSystem } from '../../util/storeFileSystem';
 import type { Logger } from '../../util/logger';
 import type { ApiKeyStore } from '../core/apiKeyStore';
 import { initialProfile } from '../core/profileChoice';
-import { finishRetired } from '../core/profileRetire';
+import { finishRetired, removalVia } from '../core/profileRetire';
 import { ProfileStore } from '../core/profileStore';
 
 /** The video jobs, as the removal of a retired profile waits for them (the videos feature fills these). */
@@ -46,7 +46,7 @@ export async function startProfiles(context: vscode.ExtensionContext, clock: Clo
 
 /** Removes each retired profile, with its key, once its last job has finished: now, and whenever jobs or the list change. */
 function watchRetired(context: vscode.ExtensionContext, store: ProfileStore, connection: GatewayConnections, keys: ApiKeyStore, jobs: PendingJobs, log: Logger): void {
-  const removal = { store, keys, originOf: (id: string) => connection.connectionFor(id)?.origin, slotOf: (id: string) => connection.slotOf(id), runningJobs: (slot: string) => jobs.runningJobs(slot) };
+  const removal = removalVia(connection, { store, keys, runningJobs: (slot) => jobs.runningJobs(slot) });
   // One sweep at a time; the job store fires on every poll, and most sweeps find nothing retired.
   let running: Promise<void> = Promise.resolve();
   const sweep = () => {

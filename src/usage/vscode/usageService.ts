@@ -54,6 +54,8 @@ export class UsageService implements vscode.Disposable {
   constructor(private readonly deps: UsageServiceDeps) {
     const { context, log, clock } = deps;
     const ui = deps.ui ?? vscodeUserInterface;
+    /** A profile by id (the active one without), as the ledger names it; a deleted one by its id. */
+    const profileOf = (id?: string) => profileRef(deps.connection.profile(id), id);
     this.settings = this.readSettings();
     this.ledger = new Ledger(context.globalStorageUri.fsPath);
     this.recorder = new UsageRecorder({
@@ -61,7 +63,7 @@ export class UsageService implements vscode.Disposable {
       clock,
       settings: () => this.settings,
       prices: () => this.prices(),
-      profile: (id) => profileRef(deps.connection.profile(id), id),
+      profile: profileOf,
       workspace: () => vscode.workspace.name ?? '',
       alerts: new BudgetMarks(this.ledger.folder, clock),
       onBudgetAlert: ({ threshold, spent, budget, profile }) => {
@@ -82,7 +84,7 @@ export class UsageService implements vscode.Disposable {
         ui,
         now: () => clock.now(),
         budget: () => {
-          const profile = profileRef(deps.connection.profile(undefined), undefined);
+          const profile = profileOf();
           const amount = this.recorder.budget(profile);
           return amount === undefined ? undefined : { amount, profile: profile.name };
         },
