@@ -3,6 +3,7 @@
 // hand. Committing the file is what publishes a run; a run on a tree with uncommitted changes says so (`dirty`).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 
 /** The repository: out/bench/lib/ when built. */
@@ -44,7 +45,8 @@ export function recordResults(bench: string, conditions: string, figures: BenchF
     commit: git(['rev-parse', '--short', 'HEAD']) || 'unknown',
     dirty: git(['status', '--porcelain', '--untracked-files=no']) !== '',
     date: now.toISOString().slice(0, 10),
-    conditions,
+    // The machine's load beside what was measured: on a shared machine it moves every wall-clock figure.
+    conditions: `${conditions}; load ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
     figures,
   };
   const folder = join(ROOT, 'bench', 'results');
