@@ -151,7 +151,7 @@ export function renderBenchSection(results) {
     `<!-- generated:bench-${bench} (scripts/readme-tables.mjs) -->`,
     `Measured on commit \`${commit}\`${dirty ? ' (with uncommitted changes)' : ''}, ${date}, by ${code(command)}: ${cell(conditions)}.`,
     '',
-    '| measure | figure | target | |',
+    '| measure | figure | target | status |',
     '| --- | --- | --- | --- |',
     ...rows,
     `<!-- /generated:bench-${bench} -->`,
