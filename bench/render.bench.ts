@@ -20,7 +20,7 @@ const MAX_SPEED_RATIO_TARGET = 1.3;
 const ARRIVAL_RATE = 20_000; // chars/s: ~5k tokens/s, far above real models, so frames carry hundreds of chars
 const MAX_SPEED = 'max speed';
 
-/** `--quick`: one run of StreamingMarkdown per feed, no naive or tuning rows (for trying a change; not for the README). */
+/** `--quick`: one run of StreamingMarkdown per feed, no naive or tuning rows (for trying a change; not for docs/benchmarks.md). */
 const QUICK = process.argv.includes('--quick');
 /** Streaming runs per row; the row shows the run with the median render time (this machine is shared and noisy). */
 const RUNS = Number(process.env.BENCH_RUNS ?? (QUICK ? 1 : 3));

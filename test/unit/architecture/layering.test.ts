@@ -1,4 +1,4 @@
-// The layering the README's Layout section describes, read off the import graph of src/:
+// The layering docs/architecture.md describes, read off the import graph of src/:
 // - each feature folder (and ui/) holds core/ and vscode/ only; only vscode/ folders and the composition root
 //   import `vscode`, so adapters are known by their folder, not their name;
 // - a pure module never loads an adapter (it would import `vscode` through it), and core/ does not even name
