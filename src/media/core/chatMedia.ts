@@ -1,6 +1,6 @@
 // The media feature as the chat's /image and /speak port: the same core as Generate Image and Synthesize Speech
 // (so results land in the Media history too), with failures worded once, by mediaFailureAdvice. Pure; the chat's
-// port type is matched structurally (the chat and media folders do not import each other).
+// port type is matched structurally (this file imports nothing from the chat; the chat nothing from media/).
 import { mediaFailureAdvice } from './mediaAdvice';
 import { generateImages, synthesizeSpeech, type MediaCoreDeps } from './mediaGeneration';
 import type { MediaEntry } from './mediaEntry';

@@ -1,6 +1,6 @@
 // The video feature as the chat's /video port: submits through the Video Jobs store, so the chat's job is the
 // tree's job, polled by the same scheduler (one polling window per gateway); the chat only reads it. Pure; the
-// chat's port type is matched structurally (the chat and videos folders do not import each other).
+// chat's port type is matched structurally (this file imports nothing from the chat; the chat nothing from videos/).
 import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
 import type { MissingAccess } from '../../gateway/connection';
 import type { VideoDefaults } from '../../settings/settings';
