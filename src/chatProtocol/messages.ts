@@ -162,6 +162,8 @@ const MEDIA_ACTIONS: readonly string[] = ['regenerate', 'save', 'reveal', 'retry
 export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'send'; text: string }
+  /** A prompt file's text (with what was typed after its command): always a message, never read as a command. */
+  | { type: 'sendPrompt'; text: string }
   | { type: 'stop' }
   | { type: 'regenerate' }
   | { type: 'editResend'; turnId: string; text: string }
@@ -242,6 +244,7 @@ const CODE_ACTIONS: readonly string[] = ['copy', 'insert', 'new-file'];
 const WEBVIEW_SHAPES: Record<WebviewMessage['type'], Shape> = {
   ready: none,
   send: { text: nonEmpty(LIMITS.text) },
+  sendPrompt: { text: nonEmpty(LIMITS.text) },
   stop: none,
   regenerate: none,
   editResend: { turnId: exactly(isId), text: nonEmpty(LIMITS.text) },

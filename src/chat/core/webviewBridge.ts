@@ -213,8 +213,10 @@ export class ChatWebviewBridge implements Disposable {
         this.sendInit();
         return;
       case 'send':
+      case 'sendPrompt':
         if (controller.busy) this.log.warn('Chat: a message was sent while a reply was still running; ignored.');
-        else if (this.hub?.handleSend(message.text)) return;
+        // Only what the user typed can be a slash command: a prompt file's text is a message, whatever it starts with.
+        else if (message.type === 'send' && this.hub?.handleSend(message.text)) return;
         // Held back (it would overflow the context window): the text goes back to the input, the warning is shown.
         else if (this.context && !this.context.send(message.text)) this.send({ type: 'draft', text: message.text });
         else if (!this.context) controller.send(message.text);

@@ -140,7 +140,17 @@ export class UsageService implements vscode.Disposable {
   /** Shows the status bar and removes what is past retention (a while after activation). */
   start(): void {
     this.statusBar.setVisible(this.settings.statusBar);
-    void this.ledger.prune(this.deps.clock.now(), this.settings.retentionDays).catch((error: unknown) => this.deps.log.warn(`Usage: the retention clean-up failed: ${String(error)}`));
+    const days = this.settings.retentionDays;
+    void this.ledger
+      .prune(this.deps.clock.now(), days)
+      .then(({ months, records }) => {
+        if (months.length === 0) return;
+        // Deleting history is never silent: the log keeps the months, the user is told what went and why.
+        const span = months.length === 1 ? months[0] : `${months[0]} to ${months[months.length - 1]}`;
+        this.deps.log.info(`Usage: removed ${records} records of ${months.join(', ')} (older than ${days} days, modelGateway.usage.retentionDays).`);
+        void (this.deps.ui ?? vscodeUserInterface).notify('info', `Model Gateway: removed the usage history of ${span} (${records} ${records === 1 ? 'record' : 'records'}), older than your setting modelGateway.usage.retentionDays (${days} days) keeps.`);
+      })
+      .catch((error: unknown) => this.deps.log.warn(`Usage: the retention clean-up failed: ${String(error)}`));
   }
 
   settingsChanged(): void {

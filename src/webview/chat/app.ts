@@ -83,8 +83,15 @@ export class ChatApp {
     );
     this.composer = new Composer({
       send: (typed) => {
-        // A prompt file's command sends the prompt's text (and what follows the command).
-        const text = expandPrompt(typed, this.prompts, SLASH_COMMANDS.map((c) => c.name));
+        // A prompt file's command sends the prompt's text (and what follows the command) as a message: text from a
+        // file is never read as a command, whatever it starts with.
+        const prompt = expandPrompt(typed, this.prompts, SLASH_COMMANDS.map((c) => c.name));
+        if (prompt !== undefined) {
+          if (!this.contextBar.allowsSend(prompt)) return false;
+          host.post({ type: 'sendPrompt', text: prompt });
+          return true;
+        }
+        const text = typed;
         const slash = parseSlash(text);
         if (slash && !slash.ok) {
           this.composer.showProblem(slash.problem);

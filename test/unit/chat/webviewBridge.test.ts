@@ -88,6 +88,19 @@ describe('ChatWebviewBridge', () => {
     assert.equal(loads, 2, 'a page built again says ready again');
   });
 
+  it("sends a prompt file's text as a message, never as a slash command, whatever it starts with", async () => {
+    const h = createHarness();
+    const commands: string[] = [];
+    const hub = { handleSend: (text: string) => (commands.push(text), text.startsWith('/')), readAloud: () => undefined, action: async () => undefined, wire: () => { throw new Error('no media'); } };
+    const bridge = new ChatWebviewBridge(h.controller, new RecordingWorkbench(), () => undefined, () => ({ models: ['model-k3'], loading: false }), h.clock, { info: () => undefined, warn: () => undefined, error: () => undefined }, { hub });
+    await bridge.handle({ type: 'ready' });
+    await bridge.handle({ type: 'sendPrompt', text: '/video a paid job, from a repository file' });
+    await settle();
+    assert.deepEqual(commands, [], 'the media hub never saw it');
+    assert.equal(h.gateway.calls.length, 1, 'it went to the chat model as a message');
+    assert.ok(parseWebviewMessage({ type: 'sendPrompt', text: '/video x' }).ok);
+  });
+
   it('streams a reply to the webview as deltas, never the transcript again', async () => {
     const { h, bridge, posted } = setup();
     await bridge.handle({ type: 'ready' });
