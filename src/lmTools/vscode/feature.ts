@@ -7,6 +7,10 @@ import type { ChatMediaPorts } from '../../chat/core/hub/ports';
 import type { ModelCatalogs } from '../../models/core/modelCatalogs';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import { lazy } from '../../util/lazy';
+
+// What the tools and the participant run, on the first tool call or chat request.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const lmToolsRuntime = lazy(() => require('./lmToolsRuntime') as typeof import('./lmToolsRuntime'));
 import { PARTICIPANT_ID, REVEAL_JOB_COMMAND, TOOL_NAMES } from '../core/participantIds';
 import type { Ledger } from '../../usage/core/ledger';
 
@@ -24,8 +28,7 @@ export const lmToolsFeature = defineFeature({
   views: [],
   activate({ context, settings, models, chatMedia, usage, clock, testing }: LmToolsNeeds): void {
     const runtime = lazy(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const module = require('./lmToolsRuntime') as typeof import('./lmToolsRuntime');
+      const module = lmToolsRuntime();
       // The host tests turn the confirmation off (VS Code asks in a modal dialog outside a chat); never the packaged extension.
       const confirmPaid = () => !(TEST_BUILD && testing?.lmToolsConfirm === false);
       const ports = module.toolPorts({ chatMedia, models, settings, usage, clock });

@@ -10,6 +10,7 @@ export const SHARED_COMMANDS = {
   openLogs: 'modelGateway.openLogs',
   showStatusMenu: 'modelGateway.showStatusMenu',
   listModels: 'modelGateway.listModels',
+  showUsage: 'modelGateway.showUsage',
   newChat: 'modelGateway.newChat',
   changeChatProfile: 'modelGateway.changeChatProfile',
   profilesMenu: 'modelGateway.profiles.menu',

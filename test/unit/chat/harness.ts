@@ -1,5 +1,6 @@
 // Builds a chat controller over an in-memory store, a fake gateway and a fake clock.
-import { ChatController, type ChatEvent } from '../../../src/chat/core/chatController';
+import { ChatController } from '../../../src/chat/core/chatController';
+import type { ChatEvent } from '../../../src/chat/core/chatEvent';
 import type { GatewayAccess } from '../../../src/gateway/connection';
 import { defaultSettings, type ChatSession, type ChatSettings } from '../../../src/chatProtocol/session';
 import { ChatSessionStore, type StoreReporter } from '../../../src/chat/core/sessionStore';

@@ -9,7 +9,7 @@ import { GatewayClient } from '../../../../src/gateway/client';
 import { GatewayConnection, type ClientConfig } from '../../../../src/gateway/connection';
 import { PaceFile } from '../../../../src/gateway/paceFile';
 import { Pacer, type PaceTicket, type PaceWait } from '../../../../src/gateway/pacer';
-import { paceKeyFor } from '../../../../src/gateway/pacing';
+import { paceKeyFor } from '../../../../src/gateway/paceKey';
 import { FakeClock, settle } from '../../../../src/util/fakeClock';
 import { sendJson, startServer, type TestServer } from '../helpers/server';
 
