@@ -4,7 +4,7 @@
 // seeded key (npm start) and keys lost with the keyring are handled then too.
 import { lazyCommands } from '../../ui/vscode/commands';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
-import type { ApiKeyStore } from '../core/apiKeyStore';
+import { ApiKeyStore } from '../core/apiKeyStore';
 import type { ProfileStore } from '../core/profileStore';
 import type { PendingJobs } from './profileStartup';
 import { applySeededKey } from '../core/seedKey';
@@ -22,6 +22,14 @@ export type AuthNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 
   /** The video jobs (running ones in a lane, a profile's key slot, and when they change); asked only after activation. */
   jobs(): PendingJobs;
 };
+
+/**
+ * The key source every feature shares (auth/core/api.ts names its type): built by the composition root before the
+ * connections, which read it, so before any feature activates.
+ */
+export function createKeyStore(context: Pick<SharedServices['context'], 'secrets' | 'globalState'>): ApiKeyStore {
+  return new ApiKeyStore(context.secrets, context.globalState);
+}
 
 export const authFeature = defineFeature({
   name: 'auth',

@@ -3,7 +3,7 @@
 // restores after a reload (the serializer below).
 import * as vscode from 'vscode';
 import { CHAT_VIEW_TYPE } from '../../chatProtocol/viewType';
-import type { ModelCatalogs } from '../../models/core/modelCatalogs';
+import type { ModelCatalogs } from '../../models/core/api';
 import { lazyCommands } from '../../ui/vscode/commands';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import { lazy } from '../../util/lazy';

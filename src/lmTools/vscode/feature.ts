@@ -4,7 +4,7 @@
 // chat panel's media and video ports and the shared model catalog: never the key itself.
 import * as vscode from 'vscode';
 import type { ChatMediaPorts } from '../../chat/core/hub/ports';
-import type { ModelCatalogs } from '../../models/core/modelCatalogs';
+import type { ModelCatalogs } from '../../models/core/api';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import { lazy } from '../../util/lazy';
 
@@ -12,7 +12,7 @@ import { lazy } from '../../util/lazy';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const lmToolsRuntime = lazy(() => require('./lmToolsRuntime') as typeof import('./lmToolsRuntime'));
 import { PARTICIPANT_ID, REVEAL_JOB_COMMAND, TOOL_NAMES } from '../core/participantIds';
-import type { Ledger } from '../../usage/core/ledger';
+import type { Ledger } from '../../usage/core/api';
 
 export type LmToolsNeeds = Pick<SharedServices, 'context' | 'settings' | 'clock' | 'testing'> & {
   models: ModelCatalogs;

@@ -2,7 +2,7 @@
 // connection reports each finished call), the status bar shows today's and this month's spend, budget alerts, a
 // confirmation before costly image and video requests, and the dashboard, export and clear commands. Activation
 // only subscribes: the working part (usageService.ts) loads on the first call, command or a few seconds later.
-import type { ModelCatalogs } from '../../models/core/modelCatalogs';
+import type { ModelCatalogs } from '../../models/core/api';
 import { lazyCommands } from '../../ui/vscode/commands';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import type { UserInterface } from '../../ui/vscode/userInterface';

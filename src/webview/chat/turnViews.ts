@@ -8,7 +8,7 @@ import { StreamingMarkdown, type FrameScheduler } from '../markdown';
 import type { TurnFinish, WebviewMessage, WireAssistantTurn, WireTurnError } from '../../chatProtocol/messages';
 import type { Announcer } from './announcer';
 import { el, icon, iconButton, setLabel, textButton } from './dom';
-import { formatUsd } from '../../usage/core/summary';
+import { formatUsd } from '../../usage/core/api';
 
 export interface TurnContext {
   post(message: WebviewMessage): void;
