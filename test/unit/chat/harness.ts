@@ -4,7 +4,7 @@ import type { ChatEvent } from '../../../src/chat/core/chatEvent';
 import type { GatewayAccess } from '../../../src/gateway/connection';
 import { defaultSettings, type ChatSession, type ChatSettings } from '../../../src/chatProtocol/session';
 import { ChatSessionStore, type StoreReporter } from '../../../src/chat/core/sessionStore';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { FakeGateway, MemoryFileSystem } from './fakes';
 
 export interface Harness {

@@ -10,7 +10,7 @@ import { GatewayConnection, type ClientConfig } from '../../../../src/gateway/co
 import { PaceFile } from '../../../../src/gateway/paceFile';
 import { Pacer, type PaceTicket, type PaceWait } from '../../../../src/gateway/pacer';
 import { paceKeyFor } from '../../../../src/gateway/paceKey';
-import { FakeClock, settle } from '../../../../src/util/fakeClock';
+import { FakeClock, settle } from '../../../util/fakeClock';
 import { sendJson, startServer, type TestServer } from '../helpers/server';
 
 const KEY = paceKeyFor('https://gw.example', 'sk-secret');
