@@ -11,7 +11,8 @@ import { lazy } from '../../util/lazy';
 // What the tools and the participant run, on the first tool call or chat request.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const lmToolsRuntime = lazy(() => require('./lmToolsRuntime') as typeof import('./lmToolsRuntime'));
-import { PARTICIPANT_ID, REVEAL_JOB_COMMAND, TOOL_NAMES } from '../core/participantIds';
+import { PARTICIPANT_ID, TOOL_NAMES } from '../core/participantIds';
+import { LM_TOOLS_COMMANDS, REVEAL_JOB_COMMAND } from './commands';
 import type { Ledger } from '../../usage/core/api';
 
 export type LmToolsNeeds = Pick<SharedServices, 'context' | 'settings' | 'clock' | 'testing'> & {
@@ -24,7 +25,7 @@ export type LmToolsNeeds = Pick<SharedServices, 'context' | 'settings' | 'clock'
 
 export const lmToolsFeature = defineFeature({
   name: 'lmTools',
-  commands: {},
+  commands: LM_TOOLS_COMMANDS,
   views: [],
   activate({ context, settings, models, chatMedia, usage, clock, testing }: LmToolsNeeds): void {
     const runtime = lazy(() => {
