@@ -10,7 +10,8 @@
 //
 // A file a newer version wrote is read as far as this version understands it; what it does not know (fields, kinds
 // of turn, the file's own fields) is written back unchanged (sessionUnknown.ts), and before the first rewrite of a
-// file with a newer format number its original is copied beside it as `<id>.v<format>.bak.json`.
+// file with a newer format number its original is copied beside it as `<id>.v<format>.bak.json`. The format number
+// says what a file may hold, so an older version knows to keep such a copy: see FORMAT.
 import { adviceFor } from '../../ui/core/errorAdvice';
 import { applyDelta, LIMITS, type AssistantTurn, type ChatSession, type TurnDelta } from '../../chatProtocol/session';
 import { isTurnDelta, repairSession } from '../../chatProtocol/sessionData';
@@ -25,7 +26,18 @@ import { baseOf, mergeSessions, type SessionBase } from './sessionMerge';
 export type { RemovedSession, SessionSummary, StoreOptions, StoreReporter } from './sessionStoreTypes';
 import type { RemovedSession, SessionSummary, StoreOptions, StoreReporter } from './sessionStoreTypes';
 
-const FORMAT = 1;
+/**
+ * The session file's format. 1: every file before the number was kept up to date (media turns, speech and image
+ * attachments were added under it, so what a 1 holds depends on its writer). 2: user turns with text and image
+ * attachments, assistant turns, and media turns of the kinds image, video and speech. A file of a lower format is read
+ * and written as this one; a file of a higher one is read as far as this version understands it and copied before
+ * this version first rewrites it. Raise it whenever a file may hold what this version's reader would leave out.
+ */
+export const FORMAT = 2;
+/** Files this version can read: from the first format on. */
+const OLDEST_FORMAT = 1;
+/** The index's own format (its summaries have not changed). */
+const INDEX_FORMAT = 1;
 const INDEX = 'index.json';
 /** A temp file younger than this may be another window's write in progress. */
 export const STALE_TEMP_MS = 60_000;
@@ -306,7 +318,7 @@ export class ChatSessionStore {
       return { unreadable: 'it is not valid JSON' };
     }
     // A newer format is read as far as this version understands it; nothing it holds is dropped on writing.
-    if (!isRecord(parsed) || !Number.isSafeInteger(parsed.format) || (parsed.format as number) < FORMAT) return { unreadable: 'it is not a chat session file this version can read' };
+    if (!isRecord(parsed) || !Number.isSafeInteger(parsed.format) || (parsed.format as number) < OLDEST_FORMAT) return { unreadable: 'it is not a chat session file this version can read' };
     const repair = repairSession(parsed.session, id);
     if (!repair) return { unreadable: 'it holds no chat session' };
     const repaired = repair.repaired > 0 || repair.dropped > 0;
@@ -413,7 +425,7 @@ export class ChatSessionStore {
     return withFileLock(this.fs, INDEX, this.lock, async () => {
       const index = await this.readIndex();
       if (change(index)) {
-        await this.writeAtomic(INDEX, JSON.stringify({ format: FORMAT, sessions: [...index.values()] }));
+        await this.writeAtomic(INDEX, JSON.stringify({ format: INDEX_FORMAT, sessions: [...index.values()] }));
         this.changed.fire();
       }
       return index;
