@@ -196,7 +196,7 @@ export function cleanTurnWith<E>(value: unknown, cleanError: Cleaner<E>): UserTu
  */
 export function newerTurn(value: unknown): NewerTurn | undefined {
   if (!isRecord(value) || !isNewerTurn(value) || !isId(value.id)) return undefined;
-  const kind = value.role === 'media' ? `${cleanText(value.kind, 100) ?? ''} media` : cleanText(value.role, 100) ?? '';
+  const kind = cleanText(value.role === 'media' ? `${String(value.kind)} media` : value.role, 100) ?? '';
   return { id: value.id, role: 'newer', createdAt: cleanCount(value.createdAt) ?? 0, kind, content: '', stored: value };
 }
 
