@@ -39,7 +39,7 @@ const NONCE = /^'nonce-[A-Za-z0-9+/=_-]+'$/;
 const isNone = (sources: readonly string[] | undefined) => sources !== undefined && sources.length === 1 && sources[0].toLowerCase() === "'none'";
 
 export interface PageRules {
-  /** The webview's resource root (`webview.cspSource`), which may carry a wildcard VS Code chose. */
+  /** The webview's resource root (`webview.cspSource`: one or more sources, which may carry a wildcard VS Code chose). */
   cspSource: string;
   /** The page runs its own scripts (each with the nonce); else it may run none. */
   scripts: boolean;
@@ -48,6 +48,7 @@ export interface PageRules {
 /** Everything wrong with a webview page's policy; empty when it holds. */
 export function cspProblems(text: string, rules: PageRules): string[] {
   const { policy, repeated } = parseCsp(text);
+  const root = rules.cspSource.split(/\s+/).filter((s) => s !== '');
   const problems = repeated.map((name) => `${name} is given twice (the browser ignores the second)`);
   if (!isNone(policy.get('default-src'))) problems.push("default-src is not 'none'");
   for (const name of ['script-src', 'script-src-elem', 'script-src-attr']) {
@@ -67,7 +68,7 @@ export function cspProblems(text: string, rules: PageRules): string[] {
     for (const source of effective(policy, name) ?? []) {
       const lower = source.toLowerCase();
       const allowed =
-        source === rules.cspSource ||
+        root.includes(source) ||
         lower === "'none'" ||
         NONCE.test(source) ||
         (!name.startsWith('style') && (lower === 'data:' || lower === 'blob:' || /^https?:\/\/[a-z0-9.-]+(:\d+)?$|^https?:\/\/\[[0-9a-f:.]+\](:\d+)?$/i.test(source)));
