@@ -24,20 +24,9 @@ import { processIsAlive, type StoreFileSystem } from '../../util/storeFileSystem
 import { baseOf, mergeSessions, type SessionBase } from './sessionMerge';
 
 export type { RemovedSession, SessionSummary, StoreOptions, StoreReporter } from './sessionStoreTypes';
-import type { RemovedSession, SessionSummary, StoreOptions, StoreReporter } from './sessionStoreTypes';
+import { FORMAT, INDEX_FORMAT, OLDEST_FORMAT, type RemovedSession, type SessionSummary, type StoreOptions, type StoreReporter } from './sessionStoreTypes';
+export { FORMAT };
 
-/**
- * The session file's format. 1: every file before the number was kept up to date (media turns, speech and image
- * attachments were added under it, so what a 1 holds depends on its writer). 2: user turns with text and image
- * attachments, assistant turns, and media turns of the kinds image, video and speech. A file of a lower format is read
- * and written as this one; a file of a higher one is read as far as this version understands it and copied before
- * this version first rewrites it. Raise it whenever a file may hold what this version's reader would leave out.
- */
-export const FORMAT = 2;
-/** Files this version can read: from the first format on. */
-const OLDEST_FORMAT = 1;
-/** The index's own format (its summaries have not changed). */
-const INDEX_FORMAT = 1;
 const INDEX = 'index.json';
 /** A temp file younger than this may be another window's write in progress. */
 export const STALE_TEMP_MS = 60_000;
