@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ChatVideoJob } from '../../chat/core/hub/ports';
 import { escapeMarkdown } from '../../util/html';
+import { checkExternalUrl } from '../../util/externalUrl';
 import { runTool, type ToolOutcome, type ToolPorts } from '../core/toolRunner';
 import { monthName } from '../core/usageSummary';
 import { TOOL_NAMES } from '../core/toolSpecs';
@@ -79,10 +80,17 @@ export class GatewayParticipant {
     if (job.state === 'failed') return this.fail(stream, `The video job failed: ${job.detail}`);
     stream.markdown('\n\nThe video is ready: ');
     if (job.keptFile) stream.anchor(vscode.Uri.file(job.keptFile), 'the kept file');
-    else if (job.url) stream.anchor(vscode.Uri.parse(job.url), 'the result link');
+    else if (job.url) this.resultLink(job.url, stream);
     stream.markdown('.\n\n');
     stream.button({ command: BUTTON_COMMANDS.previewVideo, title: 'Open Preview', arguments: [key] });
     return {};
+  }
+
+  /** The gateway's result link as an anchor only when it passes the one rule for links (util/externalUrl.ts). */
+  private resultLink(url: string, stream: vscode.ChatResponseStream): void {
+    const checked = checkExternalUrl(url);
+    if (checked.ok) stream.anchor(vscode.Uri.parse(checked.url.toString(), true), 'the result link');
+    else stream.markdown(escapeMarkdown(`its link is not offered. ${checked.reason}`));
   }
 
   /** Waits for the job to end, showing its status as it changes; undefined when the user stops waiting. */

@@ -1,8 +1,14 @@
 // The Usage dashboard's messages, checked on both sides: the host trusts nothing the page sends (a webview is
 // untrusted), and the page draws only a summary of the expected shape. Browser-safe: no Node, no vscode.
 import { GROUPS, PERIODS, STACKS, type GroupBy, type Period, type StackBy, type Totals, type UsageSummary } from './summary';
+import { pageCsp } from '../../util/html';
 
 export const USAGE_VIEW_TYPE = 'modelGateway.usage';
+
+/** The dashboard page's Content-Security-Policy: its own nonce'd script and the resource root's styles, nothing else. */
+export function usageCsp(nonce: string, cspSource: string): string {
+  return pageCsp({ nonce, cspSource });
+}
 
 /** The page to the host. */
 export type DashboardRequest = { type: 'ready' } | { type: 'query'; period: Period; stackBy: StackBy; groupBy: GroupBy } | { type: 'export' } | { type: 'clear' } | { type: 'openDamaged' };

@@ -3,8 +3,8 @@
 // records. Messages are checked on both sides (dashboardProtocol.ts). Locked down: scripts by nonce, no network.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { htmlPage, pageCsp } from '../../util/html';
-import { parseDashboardRequest, USAGE_VIEW_TYPE, type DashboardRequest, type DashboardUpdate } from '../core/dashboardProtocol';
+import { htmlPage } from '../../util/html';
+import { parseDashboardRequest, usageCsp, USAGE_VIEW_TYPE, type DashboardRequest, type DashboardUpdate } from '../core/dashboardProtocol';
 import type { Ledger } from '../core/ledger';
 import { periodStart, summarize, type GroupBy, type Period, type StackBy } from '../core/summary';
 
@@ -24,9 +24,6 @@ export interface DashboardDeps {
   openDamaged(): Thenable<unknown>;
 }
 
-export function usageCsp(nonce: string, cspSource: string): string {
-  return pageCsp({ nonce, cspSource });
-}
 
 export class UsageDashboard implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;

@@ -6,14 +6,14 @@ import * as vscode from 'vscode';
 import { escapeHtml, htmlPage } from '../../util/html';
 import type { VideoJobRecord } from '../core/jobRecord';
 import { shortPrompt } from '../core/jobPresentation';
-import { checkResultUrl, urlExpiry } from '../core/resultLinks';
+import { checkResultUrl, previewCsp, urlExpiry } from '../core/resultLinks';
 
 /**
  * The page for one result; `url` must already have passed checkResultUrl (or be the webview's URI of a kept file,
  * with `mediaSource` its cspSource). `note` is shown under the video.
  */
 function previewHtml(url: string, title: string, nonce: string, expiresAt?: number, note?: string, mediaSource = new URL(url).origin): string {
-  const csp = [`default-src 'none'`, `media-src ${mediaSource}`, `style-src 'nonce-${nonce}'`].join('; ');
+  const csp = previewCsp(nonce, mediaSource);
   const expiry = expiresAt === undefined ? '' : `<p class="note">The link ${expiresAt <= Date.now() ? 'expired' : 'is valid until'} ${escapeHtml(new Date(expiresAt).toLocaleString())}.</p>`;
   const style = `
   body { margin: 0; padding: 12px; color: var(--vscode-foreground); font-family: var(--vscode-font-family); }
