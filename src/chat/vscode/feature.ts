@@ -11,7 +11,8 @@ import { lazy } from '../../util/lazy';
 import { CHATS_VIEW_ID, ChatHistoryView } from './chatHistoryView';
 import type { ChatPanelManagerOptions } from './chatPanelManager';
 import { createChatStore } from './sessionStoreReporter';
-import type { ChatMediaPorts } from '../core/hub/ports';
+import type { MediaApi } from '../../media/core/api';
+import type { VideoApi } from '../../videos/core/api';
 
 /** The Chats view's commands (chatHistoryCommands.ts). */
 export const CHAT_HISTORY_COMMANDS = {
@@ -36,15 +37,16 @@ export const CHAT_COMMANDS = {
 
 export type ChatNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'> & {
   models: ModelCatalogs;
-  /** The /image, /speak and /video ports, from the media and video features (built on first use). */
-  chatMedia(): ChatMediaPorts;
+  /** What /image, /speak and /video ask: the media and video features' services (built at activation). */
+  media: MediaApi;
+  videos: VideoApi;
 };
 
 export const chatFeature = defineFeature({
   name: 'chat',
   commands: CHAT_COMMANDS,
   views: [CHATS_VIEW_ID],
-  activate({ context, log, connection, models, clock, settings, chatMedia, register, testing }: ChatNeeds): { flush(): Promise<void> } {
+  activate({ context, log, connection, models, clock, settings, media, videos, register, testing }: ChatNeeds): { flush(): Promise<void> } {
     const managerOptions = (storageFolder: string): ChatPanelManagerOptions => ({
       extensionUri: context.extensionUri,
       storageFolder,
@@ -56,7 +58,7 @@ export const chatFeature = defineFeature({
       reasoning: () => settings().reasoning,
       log,
       clock,
-      media: chatMedia(),
+      media: { media, videos },
     });
     const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
     const store = createChatStore(chatFolder, clock, log);

@@ -3,8 +3,9 @@
 // made. It streams progress, then an anchor to the saved file and buttons (Open Preview, Reveal in Video Jobs, Save
 // to Workspace). /video follows the job to its end while the user waits; a user who leaves finds it in Video Jobs.
 import * as vscode from 'vscode';
-import type { ChatVideoJob } from '../../chat/core/hub/ports';
+import { MEDIA_SHARED_COMMANDS } from '../../media/core/api';
 import { escapeMarkdown } from '../../util/html';
+import { VIDEO_SHARED_COMMANDS, type VideoJob } from '../../videos/core/api';
 import { runTool, type ToolOutcome, type ToolPorts } from '../core/toolRunner';
 import { REVEAL_JOB_COMMAND } from '../core/participantIds';
 import { monthName } from '../core/usageSummary';
@@ -12,7 +13,7 @@ import { TOOL_NAMES } from '../core/toolSpecs';
 import { signalOf } from './tokenSignal';
 
 /** The commands the participant's buttons run (the media and video features' own, with their argument checks). */
-export const BUTTON_COMMANDS = { showMedia: 'modelGateway.media.show', saveMedia: 'modelGateway.media.save', previewVideo: 'modelGateway.videos.preview', showUsage: 'modelGateway.showUsage' } as const;
+export const BUTTON_COMMANDS = { showMedia: MEDIA_SHARED_COMMANDS.show, saveMedia: MEDIA_SHARED_COMMANDS.save, previewVideo: VIDEO_SHARED_COMMANDS.preview, showUsage: 'modelGateway.showUsage' } as const;
 
 const HELP = [
   '`@gateway` sends these to your model gateway (no Copilot request is made):',
@@ -88,7 +89,7 @@ export class GatewayParticipant {
   }
 
   /** Waits for the job to end, showing its status as it changes; undefined when the user stops waiting. */
-  private follow(key: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<ChatVideoJob | undefined> {
+  private follow(key: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<VideoJob | undefined> {
     const videos = this.ports.videos();
     return new Promise((resolve) => {
       let lastDetail = '';
@@ -100,7 +101,7 @@ export class GatewayParticipant {
         return false;
       };
       const subscriptions: Array<{ dispose(): void }> = [];
-      const finish = (job: ChatVideoJob | undefined) => {
+      const finish = (job: VideoJob | undefined) => {
         for (const s of subscriptions.splice(0)) s.dispose();
         resolve(job);
       };

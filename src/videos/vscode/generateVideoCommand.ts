@@ -46,7 +46,7 @@ async function submit(ctx: VideoCommandContext, answers: VideoAnswers, interacti
     void ctx.ui.notify('error', error.message);
     return undefined;
   }
-  const store = ctx.view.store;
+  const store = ctx.service.store;
   let record: VideoJobRecord;
   try {
     record = await ctx.ui.withProgress(`Submitting the video job to ${new URL(origin).host}…`, () => store.submit(origin, request, access.profile));
