@@ -97,7 +97,7 @@ async function askModel(ctx: VideoCommandContext, title: string, defaultModel: s
 /** The gateway's video models (the shared, cached list), or the default alone with the reason. Never rejects. */
 async function loadModelChoices(ctx: VideoCommandContext, defaultModel: string): Promise<ModelChoices> {
   try {
-    const models = (await ctx.models.load())?.models.map((m) => m.raw) ?? [];
+    const models = (await ctx.models.load())?.models ?? [];
     const { ids, recognised } = modelChoices(models, defaultModel);
     return { ids, placeholder: recognised ? 'Choose the video model' : 'No listed model is marked as a video model; choose one' };
   } catch (error) {
