@@ -1,6 +1,6 @@
-// Issue 22: each declared command id is written once in src/: in its feature definition
-// (`<feature>/vscode/feature.ts`), or, when other folders name it (advice buttons, the status bar menu), in
-// ui/core/commandIds.ts, which the definition
+// Each declared command id is written once in src/: in its feature's command table (`<feature>/vscode/commands.ts`,
+// or its definition, `<feature>/vscode/feature.ts`), or, when other folders name it (advice buttons, the status bar
+// menu, the @gateway participant's buttons), in ui/core/commandIds.ts or the feature's `core/api.ts`, which the table
 // uses. Everything else refers to it through those typed constants.
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -32,8 +32,8 @@ function occurrences(): Map<string, string[]> {
 describe('command ids (issue 22)', () => {
   const found = occurrences();
 
-  it('writes each declared command id in a feature definition or ui/core/commandIds.ts', () => {
-    const homeless = declared.filter((id) => !found.get(id)!.some((path) => /(^|\/)feature\.ts$/.test(path) || path === 'ui/core/commandIds.ts'));
+  it("writes each declared command id in a feature's command table or definition, its core/api.ts, or ui/core/commandIds.ts", () => {
+    const homeless = declared.filter((id) => !found.get(id)!.some((path) => /\/vscode\/(feature|commands)\.ts$|\/core\/api\.ts$/.test(path) || path === 'ui/core/commandIds.ts'));
     assert.deepEqual(homeless, [], 'ids no feature definition declares');
   });
 
