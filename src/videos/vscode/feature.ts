@@ -98,24 +98,14 @@ export const videosFeature = defineFeature({
       inform: (text) => void vscode.window.showInformationMessage(text),
     };
     const instanceDeps: InstanceDeps = { connection, models, settings: serviceDeps.settings, keyFor: (origin) => keys.get(origin) };
-    const keptFolder = folder('video-results');
-    const service = new VideoService(serviceDeps, { folder: folder('videos'), legacy: { storage: context.globalState }, keptFolder });
+    const reveal = async (key: string) => {
+      await vscode.commands.executeCommand(`${VIDEO_JOBS_VIEW}.focus`);
+      await videos.view.reveal(key);
+    };
+    const service = new VideoService(serviceDeps, { folder: folder('videos'), legacy: { storage: context.globalState }, keptFolder: folder('video-results'), reveal });
     const videos = videoInstance(service, instanceDeps, { treeViewId: VIDEO_JOBS_VIEW, primary: true });
     context.subscriptions.push(videos);
     register(lazyCommands(VIDEO_COMMANDS, () => videos.commands.handlers()));
-    const api: VideoApi = {
-      keptFolder,
-      submit: (ask, call) => service.submit(ask, call),
-      job: (key) => service.job(key),
-      onDidChange: (listener) => service.onDidChange(listener),
-      reveal: async (key) => {
-        await vscode.commands.executeCommand(`${VIDEO_JOBS_VIEW}.focus`);
-        await videos.view.reveal(key);
-      },
-      runningJobs: (slot) => service.runningJobs(slot),
-      jobsReady: () => service.jobsReady(),
-      onDidChangeJobs: (listener) => service.onDidChangeJobs(listener),
-    };
     if (TEST_BUILD && testing) {
       const hooks: VideoTestHooks = {
         feature: videos,
@@ -125,11 +115,11 @@ export const videosFeature = defineFeature({
           const legacy = { storage: options.storage ?? context.globalState, key: options.storageKey };
           return videoInstance(new VideoService(serviceDeps, { folder: jobFolder, legacy }), instanceDeps, { primary: false, ui: options.ui });
         },
-        runningJobs: (slot) => api.runningJobs(slot),
+        runningJobs: (slot) => service.runningJobs(slot),
       };
       testing.videos = hooks;
     }
-    return api;
+    return service;
   },
 });
 

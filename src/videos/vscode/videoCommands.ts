@@ -3,10 +3,7 @@
 // result keeper and the video service's calls from the outside (submit, a job's state).
 // The video service (its job store), and the Video Jobs view load at activation, so polling resumes at once.
 export { videoCalls } from '../core/videoCalls';
-export { downloadResult } from '../core/download';
-export { evictOverQuota } from '../core/keptQuota';
-export { ResultKeeper } from '../core/resultKeeper';
-export { resultFetchOptionsFor } from './sharedCommands';
+export { startResultKeeper } from './resultKeeping';
 export { vscodeCommandUi } from './commandUi';
 export { VideoJobCommands } from './videoJobsCommands';
 export { VideoPreviewPanels } from './videoPreviewPanel';

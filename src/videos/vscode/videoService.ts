@@ -6,7 +6,6 @@
 import * as path from 'node:path';
 import type { GatewayConnections } from '../../gateway/connections';
 import type { VideoDefaults } from '../../settings/settings';
-import { formatBytes } from '../../util/bytes';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
 import { JsonFile } from '../../util/jsonFile';
@@ -48,6 +47,8 @@ export interface VideoServiceOptions {
   legacy: { storage: Memento; key?: string };
   /** The kept copies' folder; a service without one keeps no copies (the host tests' extra instances). */
   keptFolder?: string;
+  /** Shows a job in the Video Jobs view (the view receives the service, so it is named once both are built). */
+  reveal?(key: string): Promise<void>;
 }
 
 /** The poll bounds the store keeps to. */
@@ -55,7 +56,7 @@ function pollBoundsOf(video: VideoDefaults): { minMs: number; maxMs: number } {
   return { minMs: video.pollMinMs, maxMs: video.pollMaxMs };
 }
 
-export class VideoService implements Omit<VideoApi, 'reveal' | 'keptFolder'>, Disposable {
+export class VideoService implements VideoApi, Disposable {
   readonly store: JobStore;
   /** The copies of finished results kept before their links expire (the primary instance's only). */
   readonly kept: KeptFiles | undefined;
@@ -80,7 +81,7 @@ export class VideoService implements Omit<VideoApi, 'reveal' | 'keptFolder'>, Di
 
   constructor(
     private readonly deps: VideoServiceDeps,
-    options: VideoServiceOptions,
+    private readonly options: VideoServiceOptions,
   ) {
     const { clock, connection, log } = deps;
     const video = deps.settings();
@@ -110,6 +111,14 @@ export class VideoService implements Omit<VideoApi, 'reveal' | 'keptFolder'>, Di
     );
     if (this.kept) this.subscriptions.push(store.onDidChange(() => this.startKeeper()), deps.onDidChangeSettings(() => this.startKeeper()));
     store.setFocused(deps.focus.focused());
+  }
+
+  get keptFolder(): string {
+    return this.kept?.folder ?? '';
+  }
+
+  async reveal(key: string): Promise<void> {
+    await this.options.reveal?.(key);
   }
 
   get pollBoundsMs(): { minMs: number; maxMs: number } {
@@ -172,23 +181,7 @@ export class VideoService implements Omit<VideoApi, 'reveal' | 'keptFolder'>, Di
     if (!kept || this.keeper || settings().keptQuotaBytes <= 0 || !this.store.jobs().some((r) => kept.waits(r, clock.now()))) return;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const module = require('./videoCommands') as VideoCommandsModule;
-    const keeper = new module.ResultKeeper({
-      folder: kept.folder,
-      clock,
-      jobs: this.store,
-      download: async (record, url, directory, stem, signal) => {
-        const fetchOptions = await module.resultFetchOptionsFor({ connection }, record);
-        return module.downloadResult(url, directory, stem, { ...fetchOptions, signal, maxBytes: settings().maxDownloadBytes });
-      },
-      evict: module.evictOverQuota,
-      quotaBytes: () => settings().keptQuotaBytes,
-      onEvicted: ({ count, bytes, quotaBytes }) => {
-        const text = `Model Gateway: removed ${count === 1 ? 'the kept copy of an older video' : `the kept copies of ${count} older videos`} (${formatBytes(bytes)}) to stay within modelGateway.video.keptQuotaMB (${formatBytes(quotaBytes)}). Their links still work until they expire.`;
-        log.info(text);
-        this.deps.inform(text);
-      },
-      onError: (message) => log.warn(message),
-    });
+    const keeper = module.startResultKeeper({ folder: kept.folder, clock, jobs: this.store, connection, settings: () => settings(), log, inform: this.deps.inform });
     this.keeper = keeper;
     this.subscriptions.push(keeper.onDidChange((keys) => this.keptChanged.fire(keys)));
   }
