@@ -99,10 +99,9 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   const usage = timed('usage', () => usageFeature.activate({ ...services, models }));
   const videos = timed('videos', () => videosFeature.activate({ ...services, models }));
   const media = timed('media', () => mediaFeature.activate({ ...services, models }));
-  const chatMedia = () => ({ media: media.chatPort(), videos: videos.chatPort() });
-  const chat = timed('chat', () => chatFeature.activate({ ...services, models, chatMedia }));
+  const chat = timed('chat', () => chatFeature.activate({ ...services, models, media, videos }));
   flushOnDeactivate.push(chat.flush);
-  timed('lmTools', () => lmToolsFeature.activate({ ...services, models, chatMedia, usage }));
+  timed('lmTools', () => lmToolsFeature.activate({ ...services, models, media, videos, usage }));
 
   const contextKeys = new ExtensionContextKeys({ connection, hasKey: (origin) => keys.has(origin), onDidChangeKey: keys.onDidChange, chatViewType: CHAT_VIEW_TYPE });
   context.subscriptions.push(contextKeys);

@@ -24,7 +24,7 @@ import { createChatStore } from './sessionStoreReporter';
 import { ChatWebviewBridge, type ChatWorkbench } from '../core/webviewBridge';
 import { checkLinkThrough } from '../core/hub/linkChecks';
 import { ChatMediaHub } from '../core/hub/mediaHub';
-import type { ChatMediaPorts } from '../core/hub/ports';
+import type { ChatMediaPorts } from '../core/hub/mediaHub';
 import { wireMediaTurn } from '../core/hub/wireMedia';
 import { branchFromSummary } from './summaryBranchCommand';
 import { ChatEditors } from './chatEditors';

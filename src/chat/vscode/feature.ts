@@ -11,23 +11,25 @@ import { CHATS_VIEW_ID, ChatHistoryView } from './chatHistoryView';
 import type { ChatPanelManagerOptions } from './chatPanelManager';
 import { createChatStore } from './sessionStoreReporter';
 import { CHAT_COMMANDS } from './commands';
+import type { MediaApi } from '../../media/core/api';
+import type { VideoApi } from '../../videos/core/api';
 
 // The panels, their manager and the commands, on first use.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const chatCommands = lazy(() => require('./chatCommands') as typeof import('./chatCommands'));
-import type { ChatMediaPorts } from '../core/hub/ports';
 
 export type ChatNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'> & {
   models: ModelCatalogs;
-  /** The /image, /speak and /video ports, from the media and video features (built on first use). */
-  chatMedia(): ChatMediaPorts;
+  /** What /image, /speak and /video ask: the media and video features' services (built at activation). */
+  media: MediaApi;
+  videos: VideoApi;
 };
 
 export const chatFeature = defineFeature({
   name: 'chat',
   commands: CHAT_COMMANDS,
   views: [CHATS_VIEW_ID],
-  activate({ context, log, connection, models, clock, settings, chatMedia, register, testing }: ChatNeeds): { flush(): Promise<void> } {
+  activate({ context, log, connection, models, clock, settings, media, videos, register, testing }: ChatNeeds): { flush(): Promise<void> } {
     const managerOptions = (storageFolder: string): ChatPanelManagerOptions => ({
       extensionUri: context.extensionUri,
       storageFolder,
@@ -39,7 +41,7 @@ export const chatFeature = defineFeature({
       reasoning: () => settings().reasoning,
       log,
       clock,
-      media: chatMedia(),
+      media: { media, videos },
     });
     const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
     const store = createChatStore(chatFolder, clock, log);

@@ -1,8 +1,9 @@
-// What each gateway tool does, on the same ports the chat panel's /image, /video and /speak use (so an image lands
+// What each gateway tool does, on the same services the chat panel's /image, /video and /speak use (so an image lands
 // in the Media history and a video job is the Video Jobs store's own job, polled by its one poller). Every failure,
 // bad input included, comes back as an outcome with `ok: false` and a sentence for the model: a tool never throws.
 // Nothing here reads or returns the key: the ports reach the gateway through the one connection. Pure.
-import type { ChatMediaPort, ChatVideoJob, ChatVideoPort, KeptFile, KeptMedia } from '../../chat/core/hub/ports';
+import type { KeptFile, KeptMedia, MediaApi } from '../../media/core/api';
+import type { VideoApi, VideoJob } from '../../videos/core/api';
 import type { ModelKind } from '../../models/core/api';
 import { escapeMarkdown } from '../../util/html';
 import { safeExternalUrl } from '../../util/externalUrl';
@@ -10,8 +11,8 @@ import { checkInput, TOOL_NAMES, toolSpec, type ToolKind, type ToolSpec } from '
 import { monthUsage, usageText, type MonthUsage, type UsageSource } from './usageSummary';
 
 export interface ToolPorts {
-  media(): ChatMediaPort;
-  videos(): ChatVideoPort;
+  media(): MediaApi;
+  videos(): VideoApi;
   /** The gateway's models (the shared catalog: cached, loaded when needed). */
   models(): Promise<ReadonlyArray<{ id: string; kind: ModelKind }>>;
   /** The model a request of this kind uses when none is named (the setting, else the first listed), if known without a request. */
@@ -31,7 +32,7 @@ export interface ToolOutcome {
   /** The saved file. */
   file?: KeptFile;
   media?: KeptMedia;
-  job?: ChatVideoJob;
+  job?: VideoJob;
   models?: Record<string, string[]>;
   usage?: MonthUsage;
 }
@@ -101,14 +102,14 @@ async function run(spec: ToolSpec, input: Record<string, string>, ports: ToolPor
   switch (spec.name) {
     case TOOL_NAMES.generateImage: {
       const media = ports.media();
-      const made = await media.generateImage({ prompt: input.prompt, model: input.model }, signal);
+      const made = await media.generateImage({ prompt: input.prompt, model: input.model }, { signal, surface: 'chat-image' });
       const file = media.keptFile(made.entryId, made.fileName);
       if (!file) return failed('The image was generated but its file is gone (the Media history removed it).');
       return { ok: true, text: `Generated an image with ${made.model}. Saved file: ${file.path} (${file.contentType}). It is also in the Media view.`, image: file, file, media: made };
     }
     case TOOL_NAMES.synthesizeSpeech: {
       const media = ports.media();
-      const made = await media.synthesizeSpeech({ text: input.text, model: input.model }, signal);
+      const made = await media.synthesizeSpeech({ text: input.text, model: input.model }, { signal, surface: 'chat-speech' });
       const file = media.keptFile(made.entryId, made.fileName);
       if (!file) return failed('The speech was synthesized but its file is gone (the Media history removed it).');
       return { ok: true, text: `Synthesized speech with ${made.model}. Saved file: ${file.path} (${file.contentType}). It is also in the Media view.`, file, media: made };
@@ -140,7 +141,7 @@ async function run(spec: ToolSpec, input: Record<string, string>, ports: ToolPor
   }
 }
 
-export function describeJob(job: ChatVideoJob): string {
+export function describeJob(job: VideoJob): string {
   const parts = [`Video job ${job.key} (${job.model}): ${job.state === 'pending' ? `still running (status: ${gatewayOutput(job.detail)})` : job.state === 'complete' ? 'complete' : `failed: ${gatewayOutput(job.detail)}`}.`];
   // The gateway's link, only when it passes the one rule for links the extension hands on.
   const link = job.url === undefined ? undefined : safeExternalUrl(job.url);

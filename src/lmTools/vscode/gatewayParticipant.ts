@@ -3,9 +3,9 @@
 // made. It streams progress, then an anchor to the saved file and buttons (Open Preview, Reveal in Video Jobs, Save
 // to Workspace). /video follows the job to its end while the user waits; a user who leaves finds it in Video Jobs.
 import * as vscode from 'vscode';
-import type { ChatVideoJob } from '../../chat/core/hub/ports';
 import { escapeMarkdown } from '../../util/html';
 import { checkExternalUrl } from '../../util/externalUrl';
+import type { VideoJob } from '../../videos/core/api';
 import { runTool, type ToolOutcome, type ToolPorts } from '../core/toolRunner';
 import { monthName } from '../core/usageSummary';
 import { TOOL_NAMES } from '../core/toolSpecs';
@@ -94,7 +94,7 @@ export class GatewayParticipant {
   }
 
   /** Waits for the job to end, showing its status as it changes; undefined when the user stops waiting. */
-  private follow(key: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<ChatVideoJob | undefined> {
+  private follow(key: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<VideoJob | undefined> {
     const videos = this.ports.videos();
     return new Promise((resolve) => {
       let lastDetail = '';
@@ -106,7 +106,7 @@ export class GatewayParticipant {
         return false;
       };
       const subscriptions: Array<{ dispose(): void }> = [];
-      const finish = (job: ChatVideoJob | undefined) => {
+      const finish = (job: VideoJob | undefined) => {
         for (const s of subscriptions.splice(0)) s.dispose();
         resolve(job);
       };

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { MediaEntry } from '../core/mediaEntry';
 import type { MediaHistory } from '../core/mediaHistory';
-import { MEDIA_PAGE_COMMANDS } from './feature';
+import { MEDIA_PAGE_COMMANDS } from './commands';
 import { galleryHtml, playerHtml } from '../core/mediaHtml';
 import { shortText } from '../core/mediaEntry';
 

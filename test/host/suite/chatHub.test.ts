@@ -8,8 +8,8 @@ import * as vscode from 'vscode';
 import type { ChatPanel } from '../../../src/chat/vscode/chatPanel';
 import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
 import type { ModelGatewayApi } from '../../../src/extension';
-import type { MediaFeature } from '../../../src/media/vscode/mediaFeature';
-import type { VideoFeature } from '../../../src/videos/vscode/videoFeature';
+import type { MediaTestHooks } from '../../../src/media/vscode/feature';
+import type { VideoInstance } from '../../../src/videos/vscode/feature';
 import { CHAT_VIEW_TYPE, type HostMessage, type WireMediaTurn } from '../../../src/chatProtocol/messages';
 import { startSimulator, type Simulator } from '../../simulator';
 import { parsePng } from '../../util/mediaFiles';
@@ -42,8 +42,8 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
   let sim: Simulator;
   let api: ModelGatewayApi;
   let chat: ChatTesting;
-  let media: MediaFeature;
-  let videos: VideoFeature;
+  let media: MediaTestHooks;
+  let videos: VideoInstance;
   let storage: string;
   const managers: ChatPanelManager[] = [];
   const entries: string[] = [];
@@ -81,13 +81,13 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
     sim = await startSimulator({ video: { queuedMs: 1200, inProgressMs: 1500 } });
     api = await extensionApi();
     chat = api.testing.chat as ChatTesting;
-    media = api.testing.media as MediaFeature;
-    videos = (api.testing.videos as { feature: VideoFeature }).feature;
+    media = api.testing.media as MediaTestHooks;
+    videos = (api.testing.videos as { feature: VideoInstance }).feature;
     await config().update('video.pollMinSeconds', 1, vscode.ConfigurationTarget.Global);
     await config().update('video.pollMaxSeconds', 1, vscode.ConfigurationTarget.Global);
     // These tests are about the result links the chat plays: nothing is kept, so no download takes a link's answer.
     await config().update('video.keptQuotaMB', 0, vscode.ConfigurationTarget.Global);
-    await until(() => videos.view.pollBoundsMs.minMs === 1000 && videos.view.pollBoundsMs.maxMs === 1000, 'the store to take the poll settings');
+    await until(() => videos.service.pollBoundsMs.minMs === 1000 && videos.service.pollBoundsMs.maxMs === 1000, 'the store to take the poll settings');
     await connectTo(api, sim);
     videos.store.setFocused(true);
     await media.history.ready;
@@ -221,7 +221,7 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
       const prompt = 'a lighthouse beam over the bay [expires:4]';
       await panel.handleMessage({ type: 'send', text: `/video ${prompt}` });
       const job = await until(() => videos.store.jobs(sim.origin).find((j) => j.prompt === prompt), 'the job');
-      const file = await until(() => videos.view.kept?.keptFile(job.key), 'the result to be kept', 30_000);
+      const file = await until(() => videos.service.kept?.keptFile(job.key), 'the result to be kept', 30_000);
       const src = panel.panel.webview.asWebviewUri(vscode.Uri.file(file)).toString();
       const card = await until(() => [...mediaTurns(posted).values()].find((t) => t.kind === 'video' && t.src === src), 'the card to play the kept copy', 10_000);
       assert.equal(card.state, 'complete');

@@ -13,7 +13,7 @@ import type { ChatPanel } from '../../../src/chat/vscode/chatPanel';
 import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
 import { CHAT_VIEW_TYPE, type HostMessage } from '../../../src/chatProtocol/messages';
 import type { ModelGatewayApi } from '../../../src/extension';
-import type { MediaFeature } from '../../../src/media/vscode/mediaFeature';
+import type { MediaTestHooks } from '../../../src/media/vscode/feature';
 import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
 import type { JobStore } from '../../../src/videos/core/jobStore';
 import { ProfileCommands } from '../../../src/auth/vscode/profileCommands';
@@ -57,7 +57,7 @@ describe('Profiles in the chat, and deleting a profile whose job still runs (iss
       await until(() => api.connections.profile(id), `the connections to see ${name}`);
       assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', key, id), true);
     }
-    await (api.testing.media as MediaFeature).history.ready;
+    await (api.testing.media as MediaTestHooks).history.ready;
   });
 
   after(async () => {

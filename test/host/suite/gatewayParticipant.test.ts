@@ -2,7 +2,8 @@
 // gateway's, so it becomes an anchor only when it passes the one link rule (util/externalUrl.ts).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ChatMediaPort, ChatVideoJob, ChatVideoPort } from '../../../src/chat/core/hub/ports';
+import type { MediaApi } from '../../../src/media/core/api';
+import type { VideoApi, VideoJob } from '../../../src/videos/core/api';
 import { GatewayParticipant } from '../../../src/lmTools/vscode/gatewayParticipant';
 import type { ToolPorts } from '../../../src/lmTools/core/toolRunner';
 
@@ -19,14 +20,14 @@ function recordingStream(): { stream: vscode.ChatResponseStream; markdown: strin
   return { stream, markdown, anchors };
 }
 
-function portsWith(done: ChatVideoJob): ToolPorts {
-  const videos: ChatVideoPort = {
+function portsWith(done: VideoJob): ToolPorts {
+  const videos: Pick<VideoApi, 'submit' | 'job' | 'onDidChange' | 'reveal'> = {
     submit: async () => ({ ...done, state: 'pending', detail: 'queued' }),
     job: () => done,
     onDidChange: () => ({ dispose() {} }),
     reveal: async () => undefined,
   };
-  return { media: () => ({}) as ChatMediaPort, videos: () => videos, models: async () => [], defaultModel: () => undefined };
+  return { media: () => ({}) as MediaApi, videos: () => videos as VideoApi, models: async () => [], defaultModel: () => undefined };
 }
 
 describe('@gateway /video: the result link', () => {

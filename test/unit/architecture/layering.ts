@@ -31,26 +31,11 @@ export const COMPOSITION_ROOT = 'extension.ts';
 export const PENDING_SERVICE_SPLIT = {
   /** `from → to` imports of another feature's inside. */
   imports: [
-    'lmTools/core/toolRunner.ts → chat/core/hub/ports.ts',
-    'lmTools/vscode/feature.ts → chat/core/hub/ports.ts',
-    'lmTools/vscode/gatewayParticipant.ts → chat/core/hub/ports.ts',
-    'lmTools/vscode/lmToolsRuntime.ts → chat/core/hub/ports.ts',
-    'media/core/mediaGeneration.ts → models/core/modelCatalog.ts',
-    'media/core/mediaRequest.ts → models/core/modelKind.ts',
-    'media/vscode/feature.ts → chat/core/hub/ports.ts',
-    'media/vscode/feature.ts → models/core/modelCatalogs.ts',
-    'media/vscode/mediaInputsView.ts → models/core/modelCatalog.ts',
-    'videos/core/videoRequest.ts → models/core/modelKind.ts',
-    'videos/vscode/feature.ts → auth/core/apiKeyStore.ts',
-    'videos/vscode/feature.ts → chat/core/hub/ports.ts',
-    'videos/vscode/feature.ts → models/core/modelCatalogs.ts',
-    'videos/vscode/sharedCommands.ts → models/core/modelCatalog.ts',
-    'videos/vscode/videoJobsView.ts → models/core/modelCatalog.ts',
   ],
   /** Folders whose file circles (through the command tables in feature.ts) may remain. */
-  circles: ['media/vscode', 'videos/vscode'],
+  circles: [],
   /** Files with a require of a relative path outside `lazy(…)`. */
-  requires: ['videos/core/pollTiming.ts', 'videos/vscode/feature.ts'],
+  requires: [],
 } as const;
 
 /**
