@@ -1,7 +1,8 @@
 // The chat webview: renders the transcript from the host's messages (one `init`, then changes) and turns the
 // user's actions into protocol messages. Everything received is checked first; anything else is dropped.
 import type { ChatSettings, TokenUsage } from '../../chatProtocol/session';
-import { parseHostMessage, type HostMessage, type ModelsState, type WebviewMessage, type WireTurn } from '../../chatProtocol/messages';
+import { parseHostMessage, REPLIES, type ChatReplies, type HostMessage, type ModelsState, type OverflowChoice, type WebviewMessage, type WireTurn } from '../../chatProtocol/messages';
+import { PageRequests } from '../../chatProtocol/webviewProtocol';
 import { LazyRendering } from '../markdown';
 import { Announcer } from './announcer';
 import { ContextBar } from './attachments';
@@ -57,6 +58,8 @@ export class ChatApp {
   private readonly profileChip: ProfileChip;
   private prompts: readonly PromptCommand[] = [];
   private readonly protocolError = new ProtocolErrorBanner(() => this.host.post({ type: 'resync' }));
+  /** Send, Compare and an overflow's way out wait for the host's typed reply. */
+  private readonly requests: PageRequests<ChatReplies>;
 
   private historyRendering: LazyRendering;
   /** The older turns of a chat being opened, built after its last screens. */
@@ -68,6 +71,7 @@ export class ChatApp {
     private readonly options: ChatAppOptions = {},
   ) {
     this.announcer = new Announcer(document.body);
+    this.requests = new PageRequests<ChatReplies>((message) => host.post(message as WebviewMessage), REPLIES);
     this.historyRendering = this.newHistoryRendering();
     this.context = {
       post: (m) => host.post(m),
@@ -93,7 +97,7 @@ export class ChatApp {
         }
         // A slash command goes to the image, video or speech model, not into the chat's context window.
         if (!slash && !this.contextBar.allowsSend(text)) return false;
-        host.post({ type: 'send', text });
+        void this.sendMessage(text);
         return true;
       },
       resend: (turnId, text) => host.post({ type: 'editResend', turnId, text }),
@@ -105,7 +109,7 @@ export class ChatApp {
         this.saveState();
       },
     });
-    this.contextBar = new ContextBar(this.composer.textArea, { post: (m) => host.post(m), notify: (text) => this.announcer.say(text), hasHistory: () => this.views.length > 0 || (this.olderTurns?.turns.length ?? 0) > 0 });
+    this.contextBar = new ContextBar(this.composer.textArea, { post: (m) => host.post(m), resolveOverflow: (choice, text) => void this.resolveOverflow(choice, text), notify: (text) => this.announcer.say(text), hasHistory: () => this.views.length > 0 || (this.olderTurns?.turns.length ?? 0) > 0 });
     this.composer.root.prepend(this.contextBar.root);
     this.instructionsChip = new InstructionsChip((m) => host.post(m));
     this.composer.root.prepend(this.instructionsChip.root);
@@ -161,6 +165,10 @@ export class ChatApp {
       return;
     }
     const message = parsed.message;
+    if (message.type === 'reply') {
+      this.requests.settle(message);
+      return;
+    }
     if (message.type === 'init') this.protocolError.hide();
     if (message.type !== 'init' && !this.initialized) return;
     this.apply(message);
@@ -222,6 +230,8 @@ export class ChatApp {
         return this.instructionsChip.update(message.instructions);
       case 'profile':
         return this.profileChip.set(message.name);
+      case 'reply':
+        return;
     }
   }
 
@@ -340,8 +350,26 @@ export class ChatApp {
     if (text.trim() === '') return this.announcer.say('Type the question to compare first.');
     // Compare sends the whole conversation to every model: it is never sent with turns left out.
     if (this.busy || !this.contextBar.allowsSend(text, false)) return;
-    this.host.post({ type: 'compare', text, models: [] });
     this.composer.textArea.value = '';
+    void this.requests.request('compare', { text, models: [] }).then((answer) => {
+      // Not started (cancelled, a reply running, the chat not saved): the question goes back to the input.
+      if (!('reply' in answer) || !answer.reply.started) this.composer.appendDraft(text);
+    });
+  }
+
+  /** Sends a message; one the host did not send (a reply running, or held back: the warning says why) goes back to the input. */
+  private async sendMessage(text: string): Promise<void> {
+    const answer = await this.requests.request('send', { text });
+    const reply = 'reply' in answer ? answer.reply : undefined;
+    if (reply?.sent) return;
+    this.composer.appendDraft(text);
+    if (reply?.why === 'busy') this.announcer.say('Not sent: a reply is still running.');
+  }
+
+  /** An overflow's way out; `text` is what it took from the input, which goes back when nothing was sent. */
+  private async resolveOverflow(choice: OverflowChoice, text: string): Promise<void> {
+    const answer = await this.requests.request('resolveOverflow', { choice, text });
+    if (choice === 'newest' && text.trim() !== '' && !('reply' in answer && answer.reply.sent)) this.composer.appendDraft(text);
   }
 
   private startEdit(turnId: string): void {
