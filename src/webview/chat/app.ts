@@ -1,8 +1,8 @@
 // The chat webview: renders the transcript from the host's messages (one `init`, then changes) and turns the
 // user's actions into protocol messages. Everything received is checked first; anything else is dropped.
 import type { ChatSettings, TokenUsage } from '../../chatProtocol/session';
-import { parseHostMessage, REPLIES, type ChatReplies, type HostMessage, type ModelsState, type OverflowChoice, type WebviewMessage, type WireTurn } from '../../chatProtocol/messages';
-import { PageRequests } from '../../chatProtocol/webviewProtocol';
+import { parseHostMessage, type HostMessage, type ModelsState, type WebviewMessage, type WireTurn } from '../../chatProtocol/messages';
+import { HostRequests } from './hostRequests';
 import { LazyRendering } from '../markdown';
 import { Announcer } from './announcer';
 import { ContextBar } from './attachments';
@@ -59,7 +59,7 @@ export class ChatApp {
   private prompts: readonly PromptCommand[] = [];
   private readonly protocolError = new ProtocolErrorBanner(() => this.host.post({ type: 'resync' }));
   /** Send, Compare and an overflow's way out wait for the host's typed reply. */
-  private readonly requests: PageRequests<ChatReplies>;
+  private readonly requests: HostRequests;
 
   private historyRendering: LazyRendering;
   /** The older turns of a chat being opened, built after its last screens. */
@@ -71,7 +71,7 @@ export class ChatApp {
     private readonly options: ChatAppOptions = {},
   ) {
     this.announcer = new Announcer(document.body);
-    this.requests = new PageRequests<ChatReplies>((message) => host.post(message as WebviewMessage), REPLIES);
+    this.requests = new HostRequests({ post: (m) => host.post(m), giveBack: (text) => this.composer.appendDraft(text), notify: (text) => this.announcer.say(text) });
     this.historyRendering = this.newHistoryRendering();
     this.context = {
       post: (m) => host.post(m),
@@ -97,7 +97,7 @@ export class ChatApp {
         }
         // A slash command goes to the image, video or speech model, not into the chat's context window.
         if (!slash && !this.contextBar.allowsSend(text)) return false;
-        void this.sendMessage(text);
+        void this.requests.send(text);
         return true;
       },
       resend: (turnId, text) => host.post({ type: 'editResend', turnId, text }),
@@ -109,7 +109,7 @@ export class ChatApp {
         this.saveState();
       },
     });
-    this.contextBar = new ContextBar(this.composer.textArea, { post: (m) => host.post(m), resolveOverflow: (choice, text) => void this.resolveOverflow(choice, text), notify: (text) => this.announcer.say(text), hasHistory: () => this.views.length > 0 || (this.olderTurns?.turns.length ?? 0) > 0 });
+    this.contextBar = new ContextBar(this.composer.textArea, { post: (m) => host.post(m), resolveOverflow: (choice, text) => void this.requests.resolveOverflow(choice, text), notify: (text) => this.announcer.say(text), hasHistory: () => this.views.length > 0 || (this.olderTurns?.turns.length ?? 0) > 0 });
     this.composer.root.prepend(this.contextBar.root);
     this.instructionsChip = new InstructionsChip((m) => host.post(m));
     this.composer.root.prepend(this.instructionsChip.root);
@@ -351,25 +351,7 @@ export class ChatApp {
     // Compare sends the whole conversation to every model: it is never sent with turns left out.
     if (this.busy || !this.contextBar.allowsSend(text, false)) return;
     this.composer.textArea.value = '';
-    void this.requests.request('compare', { text, models: [] }).then((answer) => {
-      // Not started (cancelled, a reply running, the chat not saved): the question goes back to the input.
-      if (!('reply' in answer) || !answer.reply.started) this.composer.appendDraft(text);
-    });
-  }
-
-  /** Sends a message; one the host did not send (a reply running, or held back: the warning says why) goes back to the input. */
-  private async sendMessage(text: string): Promise<void> {
-    const answer = await this.requests.request('send', { text });
-    const reply = 'reply' in answer ? answer.reply : undefined;
-    if (reply?.sent) return;
-    this.composer.appendDraft(text);
-    if (reply?.why === 'busy') this.announcer.say('Not sent: a reply is still running.');
-  }
-
-  /** An overflow's way out; `text` is what it took from the input, which goes back when nothing was sent. */
-  private async resolveOverflow(choice: OverflowChoice, text: string): Promise<void> {
-    const answer = await this.requests.request('resolveOverflow', { choice, text });
-    if (choice === 'newest' && text.trim() !== '' && !('reply' in answer && answer.reply.sent)) this.composer.appendDraft(text);
+    void this.requests.compare(text);
   }
 
   private startEdit(turnId: string): void {
