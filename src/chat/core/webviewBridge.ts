@@ -234,7 +234,7 @@ export class ChatWebviewBridge implements Disposable {
         return this.context?.addImage(message.name, message.data);
       case 'compare':
         // Not started (cancelled, a reply running): the page gives the question back to the input.
-        return this.reply(message, { started: this.compare ? await this.compare.start(message.text, message.models) : false });
+        return this.reply(message, { started: await this.startCompare(message.text, message.models) });
       case 'keepCompare':
         await this.compare?.keep(message.id, message.index);
         return;
@@ -283,6 +283,11 @@ export class ChatWebviewBridge implements Disposable {
         this.log.error(`Chat: the chat view refused a message from VS Code (${message.reason}); it shows an error and can reload the chat.`);
         return;
     }
+  }
+
+  /** Starts a comparison (the page's Compare button, or Compare Models…); false when none started. */
+  startCompare(text: string, models: readonly string[]): Promise<boolean> {
+    return this.compare ? this.compare.start(text, models) : Promise.resolve(false);
   }
 
   /** A message from the input: a slash command, else sent unless a reply runs or the chat would not fit (held back). */

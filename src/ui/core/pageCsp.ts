@@ -9,7 +9,7 @@ export interface PageCspSources {
   nonce: string;
   /** The webview's resource root (`webview.cspSource`). */
   cspSource: string;
-  /** The page's own scripts (by nonce); false: the page runs no script at all. */
+  /** The page's own scripts (by nonce); false: the page runs no script at all (and the policy names none). */
   scripts: boolean;
   /** Stylesheets from the resource root ('root'), or only the page's own style element, by nonce ('nonce'). */
   styles: 'root' | 'nonce';
@@ -23,7 +23,8 @@ export interface PageCspSources {
 export function pageCsp({ nonce, cspSource, scripts, styles, fonts = false, images = [], media = [] }: PageCspSources): string {
   return [
     "default-src 'none'",
-    `script-src ${scripts ? `'nonce-${nonce}'` : "'none'"}`,
+    // A page without scripts names no script-src: default-src 'none' refuses every script.
+    ...(scripts ? [`script-src 'nonce-${nonce}'`] : []),
     `style-src ${styles === 'root' ? cspSource : `'nonce-${nonce}'`}`,
     ...(fonts ? [`font-src ${cspSource}`] : []),
     `img-src ${images.length > 0 ? images.join(' ') : "'none'"}`,

@@ -1,8 +1,8 @@
 // UI adapter: the one way the extension shows a webview page (the chat, the Usage dashboard, the media and video
 // previews). Each page is described once (PageDescriptor): its view type, the folders it may load from, what its CSP
-// allows, its bundle, the commands its links may run and the protocol its messages are checked against. The host
-// builds the locked-down panel and page from that, and connects the page's messages through the protocol (both ways,
-// webviewProtocol.ts). It loads nothing of a page's own: a feature's panels load on first use, and a panel VS Code
+// allows, its bundle and the commands its links may run. The host builds the locked-down panel and page from that,
+// and `connect` checks the page's messages both ways against the page's protocol (webviewProtocol.ts; the chat's
+// bridge holds the same kind of port itself, so its checks run in unit tests too). It loads nothing of a page's own: a feature's panels load on first use, and a panel VS Code
 // restores after a reload loads its provider then (`registerPageSerializer`, in its own small file so that
 // activation, which registers the serializers, loads none of this).
 import { randomBytes } from 'node:crypto';

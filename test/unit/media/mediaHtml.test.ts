@@ -36,7 +36,7 @@ function csp(html: string): string {
 describe('media pages', () => {
   it('the gallery runs no script and loads images only from the resource root', () => {
     const html = galleryHtml(entry, sources);
-    assert.equal(csp(html), "default-src 'none'; script-src 'none'; style-src 'nonce-n0nce'; img-src https://file+.vscode-resource.vscode-cdn.net; connect-src 'none'; frame-src 'none'; worker-src 'none'; form-action 'none'; base-uri 'none'");
+    assert.equal(csp(html), "default-src 'none'; style-src 'nonce-n0nce'; img-src https://file+.vscode-resource.vscode-cdn.net; connect-src 'none'; frame-src 'none'; worker-src 'none'; form-action 'none'; base-uri 'none'");
     assert.ok(!/<script/i.test(html), 'no script element');
     assert.ok(!html.includes('cdn.example'), 'a remote link is never shown, the kept copy is');
   });
@@ -60,7 +60,7 @@ describe('media pages', () => {
 
   it('the player plays from the resource root only, with Save and Open', () => {
     const html = playerHtml({ ...entry, kind: 'speech', voice: 'nova', files: [{ name: 'mabc123def456-1.wav', contentType: 'audio/wav', bytes: 3 }] }, sources);
-    assert.equal(csp(html), "default-src 'none'; script-src 'none'; style-src 'nonce-n0nce'; img-src 'none'; media-src https://file+.vscode-resource.vscode-cdn.net; connect-src 'none'; frame-src 'none'; worker-src 'none'; form-action 'none'; base-uri 'none'");
+    assert.equal(csp(html), "default-src 'none'; style-src 'nonce-n0nce'; img-src 'none'; media-src https://file+.vscode-resource.vscode-cdn.net; connect-src 'none'; frame-src 'none'; worker-src 'none'; form-action 'none'; base-uri 'none'");
     assert.match(html, /<audio controls autoplay preload="auto" src="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/h\/m-1\.png">/);
     assert.deepEqual([...html.matchAll(/href="command:([^?]+)\?/g)].map((m) => m[1]), ['modelGateway.media.save', 'modelGateway.media.open']);
   });
