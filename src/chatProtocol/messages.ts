@@ -21,6 +21,7 @@ import {
 } from './sessionData';
 import { cleanArray, cleanCount, cleanText, type Fields, isCount, isId, isNonEmptyText, isRecord, isText, type Cleaner } from './validate';
 import { cleanWith, exactly, isRequestId, parseWith, replyShape, type Parsed, type ReplyMessage, type Shape as WebviewShape, type Shapes } from './webviewProtocol';
+import { REPLIES, type ChatReply } from './chatReplies';
 import { cleanWireMediaTurn, type WireMediaTurn } from './mediaTurn';
 import { cleanInstructionsState, INSTRUCTIONS_ACTIONS, INSTRUCTION_LIMITS, type InstructionsAction, type InstructionsState } from './instructions';
 
@@ -28,6 +29,7 @@ const MAX_EFFORT_LEVELS = 16;
 
 export { CHAT_VIEW_TYPE } from './viewType';
 export type { Parsed } from './webviewProtocol';
+export { REPLIES, type ChatReplies, type ChatReply, type CompareReply, type OverflowReply, type SendReply } from './chatReplies';
 export type { InstructionsState, PromptCommand } from './instructions';
 
 export interface WireTurnError {
@@ -210,45 +212,9 @@ export type WebviewMessage =
 
 type Shape = WebviewShape;
 
-// ---- requests and their typed replies ------------------------------------------------------------------------
-
-/**
- * The reply to `send`: sent (or run as a slash command), or not, and why: a reply is still running (`busy`), or the
- * chat would overflow the model's context window (`heldBack`: the context warning says what can be done). The page
- * gives a message that was not sent back to the input.
- */
-export type SendReply = { sent: true } | { sent: false; why: 'busy' | 'heldBack' };
-/** The reply to `compare`: started, or not (cancelled, a reply running, too many models, not saved). */
-export interface CompareReply {
-  started: boolean;
-}
-/** The reply to `resolveOverflow`: whether anything was sent (a branch or a cancel sends nothing). */
-export interface OverflowReply {
-  sent: boolean;
-}
-export interface ChatReplies {
-  send: SendReply;
-  compare: CompareReply;
-  resolveOverflow: OverflowReply;
-}
-/** The page's messages that need an answer. */
+/** The page's messages that need an answer (their replies: chatReplies.ts). */
 export type ChatRequest = Extract<WebviewMessage, { requestId: number }>;
-export type ChatReply = ChatReplies[keyof ChatReplies];
 export type ChatReplyMessage = ReplyMessage<ChatReply>;
-
-const SEND_WHY: readonly string[] = ['busy', 'heldBack'];
-const flag = (field: string) => (v: unknown) => (isRecord(v) && Object.keys(v).length === 1 && typeof v[field] === 'boolean' ? { [field]: v[field] } : undefined);
-
-/** Each request's reply, checked by the page against the request it answers. */
-export const REPLIES: { [K in keyof ChatReplies]: Cleaner<ChatReplies[K]> } = {
-  send: (v) => {
-    if (!isRecord(v)) return undefined;
-    if (v.sent === true && Object.keys(v).length === 1) return { sent: true };
-    return v.sent === false && typeof v.why === 'string' && SEND_WHY.includes(v.why) && Object.keys(v).length === 2 ? { sent: false, why: v.why as 'busy' | 'heldBack' } : undefined;
-  },
-  compare: flag('started') as Cleaner<CompareReply>,
-  resolveOverflow: flag('sent') as Cleaner<OverflowReply>,
-};
 
 const nonEmpty = (max: number): Cleaner<string> => exactly((v): v is string => isNonEmptyText(v, max));
 const text = (max: number): Cleaner<string> => (v) => cleanText(v, max);
