@@ -22,35 +22,6 @@ export function markdownCode(text: string): string {
 // Line breaks (U+2028/9 too), other control characters and the bidirectional overrides that could disguise text.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** What a webview page may load besides its own nonce'd scripts and its resource root's stylesheets. */
-export interface CspSources {
-  nonce: string;
-  /** The webview's resource root (`webview.cspSource`). */
-  cspSource: string;
-  /** Fonts from the resource root (the codicons). */
-  fonts?: boolean;
-  /** Sources of images and of audio and video; none when empty. */
-  images?: readonly string[];
-  media?: readonly string[];
-}
-
-/** A webview page's Content-Security-Policy: nothing else loads, connects, frames, posts or rebases. */
-export function pageCsp({ nonce, cspSource, fonts = false, images = [], media = [] }: CspSources): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource}`,
-    ...(fonts ? [`font-src ${cspSource}`] : []),
-    `img-src ${images.length > 0 ? images.join(' ') : "'none'"}`,
-    ...(media.length > 0 ? [`media-src ${media.join(' ')}`] : []),
-    "connect-src 'none'",
-    "frame-src 'none'",
-    "worker-src 'none'",
-    "form-action 'none'",
-    "base-uri 'none'",
-  ].join('; ');
-}
-
 export interface PageParts {
   title: string;
   /** The Content-Security-Policy, as directives joined by "; ". */

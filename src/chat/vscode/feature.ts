@@ -7,6 +7,7 @@ import type { ModelCatalogs } from '../../models/core/api';
 import { lazyCommands } from '../../ui/vscode/commands';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import { lazy } from '../../util/lazy';
+import { registerPageSerializer } from '../../ui/vscode/pageSerializer';
 import { CHATS_VIEW_ID, ChatHistoryView } from './chatHistoryView';
 import type { ChatPanelManagerOptions } from './chatPanelManager';
 import { createChatStore } from './sessionStoreReporter';
@@ -52,7 +53,7 @@ export const chatFeature = defineFeature({
     context.subscriptions.push(
       history,
       { dispose: () => chat.peek()?.dispose() },
-      vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, { deserializeWebviewPanel: (panel, state) => chat().manager.deserializeWebviewPanel(panel, state) }),
+      registerPageSerializer({ viewType: CHAT_VIEW_TYPE }, () => chat().manager),
     );
     register(lazyCommands(CHAT_COMMANDS, () => chat().handlers()));
     if (TEST_BUILD && testing) {

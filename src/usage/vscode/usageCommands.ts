@@ -22,7 +22,7 @@ export interface UsageCommandDeps {
   budget(): { amount: number; profile: string } | undefined;
   profileName(id: string): string | undefined;
   onDidRecord: vscode.Event<unknown>;
-  log: Pick<vscode.LogOutputChannel, 'warn' | 'info'>;
+  log: Pick<vscode.LogOutputChannel, 'warn' | 'info' | 'error'>;
   /** After Clear Usage: the status bar reads again. */
   cleared(): void;
 }

@@ -59,10 +59,3 @@ export function urlExpiry(url: string): number | undefined {
   return undefined;
 }
 
-/**
- * The preview page's Content-Security-Policy: no script; media from the one origin the result plays from; no form
- * posts and no base element (neither falls back to default-src).
- */
-export function previewCsp(nonce: string, mediaSource: string): string {
-  return [`default-src 'none'`, `media-src ${mediaSource}`, `style-src 'nonce-${nonce}'`, "form-action 'none'", "base-uri 'none'"].join('; ');
-}

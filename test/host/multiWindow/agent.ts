@@ -77,7 +77,7 @@ class Agent {
       }
       case 'chatSend': {
         const panel = this.chat!.panel;
-        await panel.handleMessage({ type: 'send', text: command.text });
+        await panel.handleMessage({ type: 'send', requestId: 1, text: command.text });
         await panel.controller.idle;
         await this.chat!.manager.flush();
         return this.chatState();

@@ -25,7 +25,7 @@ class Recorder extends PanelRecorder {
   /** Sends a message and waits for its reply; the reply's id. */
   async ask(text: string): Promise<string> {
     const from = this.posted.length;
-    await this.send({ type: 'send', text });
+    await this.send({ type: 'send', requestId: 1, text });
     await this.finish(from);
     return this.panel.controller.session.turns.at(-1)!.id;
   }

@@ -123,7 +123,7 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
 
   it('/image shows the image inline from the kept file, and it survives a reload', async () => {
     const { panel, posted } = await openChat(managers[0]);
-    await panel.handleMessage({ type: 'send', text: '/image a lighthouse on a cliff at dawn' });
+    await panel.handleMessage({ type: 'send', requestId: 1, text: '/image a lighthouse on a cliff at dawn' });
     const shown = await until(() => [...mediaTurns(posted).values()].find((t) => t.kind === 'image' && t.state !== 'pending'), 'the image turn to finish', 20_000);
     assert.equal(shown.state, 'complete', shown.detail);
     assert.equal(shown.model, 'model-image-1.0', 'the first image model the gateway lists');
@@ -175,7 +175,7 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
     const { panel, posted } = await openChat(managers[0]);
     const before = videos.store.jobs(sim.origin).length;
     const prompt = 'a paper boat on a rainy street, from the chat';
-    await panel.handleMessage({ type: 'send', text: `/video ${prompt}` });
+    await panel.handleMessage({ type: 'send', requestId: 1, text: `/video ${prompt}` });
     const card = await until(() => [...mediaTurns(posted).values()].find((t) => t.kind === 'video' && t.detail), 'the video card');
     assert.equal(card.state, 'pending');
 
@@ -219,7 +219,7 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
     try {
       const { panel, posted } = await openChat(managers[0]);
       const prompt = 'a lighthouse beam over the bay [expires:4]';
-      await panel.handleMessage({ type: 'send', text: `/video ${prompt}` });
+      await panel.handleMessage({ type: 'send', requestId: 1, text: `/video ${prompt}` });
       const job = await until(() => videos.store.jobs(sim.origin).find((j) => j.prompt === prompt), 'the job');
       const file = await until(() => videos.service.kept?.keptFile(job.key), 'the result to be kept', 30_000);
       const src = panel.panel.webview.asWebviewUri(vscode.Uri.file(file)).toString();
@@ -243,7 +243,7 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
 
   /** Sends each `/video` prompt and waits until every card has left `pending` and its link check (`checking`). */
   async function finishedCards(panel: ChatPanel, posted: HostMessage[], prompts: string[]): Promise<WireMediaTurn[]> {
-    for (const prompt of prompts) await panel.handleMessage({ type: 'send', text: `/video ${prompt}` });
+    for (const prompt of prompts) await panel.handleMessage({ type: 'send', requestId: 1, text: `/video ${prompt}` });
     return until(() => {
       const cards = [...mediaTurns(posted).values()].filter((t) => t.kind === 'video');
       const settled = cards.filter((t) => t.state !== 'pending' && t.linkState !== 'checking');
@@ -303,7 +303,7 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
 
   it('an unknown slash command is refused by the same reader the webview uses, and nothing is sent', async () => {
     const { panel, posted } = await openChat(managers[0]);
-    await panel.handleMessage({ type: 'send', text: '/paint a cat' });
+    await panel.handleMessage({ type: 'send', requestId: 1, text: '/paint a cat' });
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(mediaTurns(posted).size, 0);
     assert.equal(panel.controller.session.turns.length, 0);

@@ -2,9 +2,8 @@
 // page's own nonce'd ones, nothing loaded, connected, framed, posted or rebased beyond what the page needs.
 import * as assert from 'node:assert/strict';
 import { chatCsp } from '../../../src/chat/core/hub/csp';
-import { pageCsp as mediaCsp } from '../../../src/media/core/mediaHtml';
-import { usageCsp } from '../../../src/usage/core/dashboardProtocol';
-import { previewCsp } from '../../../src/videos/core/resultLinks';
+import { MEDIA_PAGE_CSP } from '../../../src/media/core/mediaHtml';
+import { pageCsp } from '../../../src/ui/core/pageCsp';
 import { cspProblems, effective, parseCsp } from '../../util/cspPolicy';
 
 const cspSource = 'https://*.vscode-cdn.net';
@@ -14,11 +13,12 @@ const HOSTILE_ORIGINS = ['https://cdn.example.com', 'http://127.0.0.1:8123', 'ht
 const PAGES: Array<{ page: string; csp: string; scripts: boolean }> = [
   { page: 'chat', csp: chatCsp({ nonce, cspSource, mediaOrigins: HOSTILE_ORIGINS }), scripts: true },
   { page: 'chat without media', csp: chatCsp({ nonce, cspSource, mediaOrigins: [] }), scripts: true },
-  { page: 'usage dashboard', csp: usageCsp(nonce, cspSource), scripts: true },
-  { page: 'image gallery', csp: mediaCsp('img-src', { nonce, cspSource }), scripts: false },
-  { page: 'speech page', csp: mediaCsp('media-src', { nonce, cspSource }), scripts: false },
-  { page: 'video preview', csp: previewCsp(nonce, 'https://cdn.example.com'), scripts: false },
-  { page: 'video preview (kept copy)', csp: previewCsp(nonce, cspSource), scripts: false },
+  // The other pages as the webview host serves them (their descriptors' options, ui/vscode/webviewHost.ts).
+  { page: 'usage dashboard', csp: pageCsp({ nonce, cspSource, scripts: true, styles: 'root' }), scripts: true },
+  { page: 'image gallery', csp: pageCsp({ nonce, cspSource, scripts: false, ...MEDIA_PAGE_CSP, images: [cspSource] }), scripts: false },
+  { page: 'speech page', csp: pageCsp({ nonce, cspSource, scripts: false, ...MEDIA_PAGE_CSP, media: [cspSource] }), scripts: false },
+  { page: 'video preview', csp: pageCsp({ nonce, cspSource, scripts: false, styles: 'nonce', media: ['https://cdn.example.com'] }), scripts: false },
+  { page: 'video preview (kept copy)', csp: pageCsp({ nonce, cspSource, scripts: false, styles: 'nonce', media: [cspSource] }), scripts: false },
 ];
 
 describe('webview CSPs, by meaning', () => {
