@@ -10,7 +10,7 @@ import { Emitter, type Event } from '../../util/events';
 import { withFileLock, type LockOptions } from '../../util/fileLock';
 import { isRecord } from '../../util/records';
 import { processIsAlive, watchFolder, type StoreFileSystem } from '../../util/storeFileSystem';
-import { defaultProfile, findProfile, isDefaultProfile, type Profile, type ProfileInput } from '../../settings/profile';
+import { defaultProfile, findProfile, isDefaultProfile, type ModelKind, type Profile, type ProfileInput } from '../../settings/profile';
 import { checkProfileInput, freeName, readProfile, writeProfile } from '../../settings/profileCheck';
 
 export const PROFILES_FILE = 'profiles.json';
@@ -84,16 +84,22 @@ export class ProfileStore {
    * under the lock: a field another window changed meanwhile stays as that window left it. Unknown fields stay.
    */
   async edit(id: string, patch: Partial<ProfileInput>): Promise<ProfileResult> {
-    return this.change((profiles) => {
-      const old = profiles.find((p) => p.id === id);
-      if (!old) return { ok: false, problem: 'That profile no longer exists (another window may have deleted it).' };
-      const { name, baseUrl, headers, models, monthlyBudget } = old;
-      const check = checkProfileInput({ name, baseUrl, headers, models, monthlyBudget, ...patch }, profiles, id);
-      if (!check.ok) return check;
-      const profile: Profile = { ...old, ...check.fields, id, ...(check.fields.monthlyBudget === undefined && { monthlyBudget: undefined }) };
-      if (profile.monthlyBudget === undefined) delete (profile as { monthlyBudget?: number }).monthlyBudget;
-      return { profiles: profiles.map((p) => (p.id === id ? profile : p)), profile };
-    });
+    return this.change((profiles) => patched(profiles, id, () => patch));
+  }
+
+  /**
+   * Sets (or, with an empty model, clears) one kind's default model over the models as stored now, under the lock:
+   * another window's change to another kind stays.
+   */
+  async setModel(id: string, kind: ModelKind, model: string | undefined): Promise<ProfileResult> {
+    return this.change((profiles) =>
+      patched(profiles, id, (old) => {
+        const models: Partial<Record<ModelKind, string>> = { ...old.models };
+        if (model?.trim()) models[kind] = model.trim();
+        else delete models[kind];
+        return { models };
+      }),
+    );
   }
 
   async rename(id: string, name: string): Promise<ProfileResult> {
@@ -228,4 +234,16 @@ export class ProfileStore {
     this.changed.dispose();
     this.setAsideEmitter.dispose();
   }
+}
+
+/** The list with one profile's fields changed (`patch` sees it as stored now); an explicit undefined clears an optional one. */
+function patched(profiles: readonly Profile[], id: string, patch: (old: Profile) => Partial<ProfileInput>): { profiles: Profile[]; profile: Profile } | { ok: false; problem: string } {
+  const old = profiles.find((p) => p.id === id);
+  if (!old) return { ok: false, problem: 'That profile no longer exists (another window may have deleted it).' };
+  const { name, baseUrl, headers, models, monthlyBudget } = old;
+  const check = checkProfileInput({ name, baseUrl, headers, models, monthlyBudget, ...patch(old) }, profiles, id);
+  if (!check.ok) return check;
+  const profile: Profile = { ...old, ...check.fields, id, ...(check.fields.monthlyBudget === undefined && { monthlyBudget: undefined }) };
+  if (profile.monthlyBudget === undefined) delete (profile as { monthlyBudget?: number }).monthlyBudget;
+  return { profiles: profiles.map((p) => (p.id === id ? profile : p)), profile };
 }

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { editDefaultModels } from '../../../src/auth/core/profileModels';
 import { ProfileStore, PROFILES_FILE } from '../../../src/auth/core/profileStore';
 import { exportProfiles, planImport, resolveImport } from '../../../src/auth/core/profileTransfer';
 import { defaultProfile, findProfile, keySlot, settingsForProfile, slotOrigin, type Profile } from '../../../src/settings/profile';
@@ -115,6 +116,30 @@ describe('profiles: the store', () => {
     assert.deepEqual([stored().name, stored().baseUrl, stored().models], ['Office', 'https://moved.example/v1', { chat: 'model-k3' }]);
     assert.ok((await a.edit(id, { monthlyBudget: undefined })).ok);
     assert.equal(a.get(id)?.monthlyBudget, undefined, 'an explicit undefined clears the budget (the setting applies again)');
+  });
+
+  it("Default Models of …: setting one kind keeps another window's change to another kind, made while the menu was open", async () => {
+    const dir = folder();
+    const [a, b] = [store(dir), store(dir)];
+    await a.load(false);
+    const created = await a.create({ name: 'Work', baseUrl: 'https://work.example/v1', models: { video: 'vid-1' } });
+    assert.ok(created.ok);
+    const id = created.profile.id;
+    await b.load(false);
+    const kinds = ['chat', undefined];
+    const ui = {
+      pickItem: async () => kinds.shift(),
+      input: async () => {
+        // The other window sets the image model and clears the video one while this menu waits for the typing.
+        assert.ok((await a.setModel(id, 'image', 'img-2')).ok);
+        assert.ok((await a.setModel(id, 'video', '')).ok);
+        return 'model-k3';
+      },
+      notify: () => assert.fail('no error expected'),
+    };
+    assert.equal(await editDefaultModels(b.get(id)!, b, ui), true);
+    const stored = JSON.parse(readFileSync(join(dir, PROFILES_FILE), 'utf8')).profiles.find((p: { id: string }) => p.id === id);
+    assert.deepEqual(stored.models, { chat: 'model-k3', image: 'img-2' });
   });
 
   it('sets a damaged list aside, says where, and never writes over it', async () => {
