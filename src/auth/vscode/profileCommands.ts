@@ -231,7 +231,8 @@ export class ProfileCommands {
       onClash = choice === copy ? 'copy' : 'skip';
     }
     const { added, problems } = await this.deps.profiles.addAll(resolveImport(plan.incoming, this.deps.profiles.profiles, onClash));
-    void this.deps.ui.notify(problems.length ? 'warning' : 'info', `Imported ${added.length} profile(s).${problems.length ? ` Not imported: ${problems.join(' ')}` : ''} Set each one's API key before using it.`);
+    const left = plan.left.length ? ` Fields not taken (this version does not use them, or they are too large): ${plan.left.join('; ')}.` : '';
+    void this.deps.ui.notify(problems.length || left ? 'warning' : 'info', `Imported ${added.length} profile(s).${problems.length ? ` Not imported: ${problems.join(' ')}` : ''}${left} Set each one's API key before using it.`);
     return added.length;
   }
 
