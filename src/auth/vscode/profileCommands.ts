@@ -23,8 +23,8 @@ export interface ProfileCommandDeps {
   workspaceState: Memento;
   globalState: Memento;
   ui: UserInterface;
-  /** Video jobs of a profile (by its key slot) that are still running; their key is needed until they finish. */
-  runningJobs(slot: string): number;
+  /** Video jobs of a profile (by its id, on any origin) that are still running; its keys are needed until they finish. */
+  runningJobs(profileId: string): number;
   /** The URL and headers the settings give the Default profile, for an export. */
   defaultGateway(): { baseUrl: string | undefined; headers: Record<string, string> };
 }
@@ -169,7 +169,7 @@ export class ProfileCommands {
     };
     if (isDefaultProfile(profile)) return fail('The Default profile is the one your settings describe and cannot be deleted. Rename it, or clear its key.');
     if (profile.id === this.deps.connection.active.id) return fail(`"${profile.name}" is the profile this window uses. Switch to another profile first, then delete it.`, 'Switch Profile…');
-    const removal = removalVia(this.deps.connection, { store: this.deps.profiles, keys: this.deps.keys, runningJobs: (slot) => this.deps.runningJobs(slot) });
+    const removal = removalVia(this.deps.connection, { store: this.deps.profiles, keys: this.deps.keys, runningJobs: (id) => this.deps.runningJobs(id) });
     const running = pendingJobsOf(profile, removal);
     if (options?.confirm !== false) {
       const remove = running > 0 ? 'Delete When Jobs Finish' : 'Delete Profile';
