@@ -202,7 +202,7 @@ export class ProfileCommands {
   }
 
   async exportAll(): Promise<boolean> {
-    const target = await this.deps.ui.saveDialog(vscode.Uri.file('model-gateway-profiles.json'), { JSON: ['json'] });
+    const target = await this.deps.ui.saveDialog(vscode.Uri.file('model-gateway-profiles.json'), { JSON: ['json'] }, 'Export');
     if (!target) return false;
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exportProfiles(this.deps.profiles.profiles, this.deps.defaultGateway())));
     void this.deps.ui.notify('info', `Exported ${this.deps.profiles.profiles.length} profile(s) to ${target.fsPath}. Keys are not exported: each teammate sets their own.`);
