@@ -27,7 +27,7 @@ export const PROFILE_COMMANDS = {
 
 export const AUTH_COMMANDS = { ...KEY_COMMANDS, ...PROFILE_COMMANDS } as const;
 
-export type AuthNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'testing'> & {
+export type AuthNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'testing' | 'ui'> & {
   keys: ApiKeyStore;
   /** The video jobs (running ones in a lane, a profile's key slot, and when they change); asked only after activation. */
   jobs(): PendingJobs;
@@ -37,13 +37,13 @@ export const authFeature = defineFeature({
   name: 'auth',
   commands: AUTH_COMMANDS,
   views: [],
-  activate({ context, log, keys, connection, clock, register, testing, jobs }: AuthNeeds): void {
+  activate({ context, log, keys, connection, clock, register, testing, jobs, ui }: AuthNeeds): void {
     // The profile list is read right after activation (profileStartup.js): until then Default, which the settings
     // describe, is the only profile. startProfiles does not reject: a list it cannot read leaves Default.
     const loaded: Promise<ProfileStore> = Promise.resolve().then(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { startProfiles } = require('./profileStartup') as typeof import('./profileStartup');
-      return startProfiles(context, clock, connection, log, keys, jobs());
+      return startProfiles(context, clock, connection, log, keys, jobs(), ui);
     });
     // Every request, and whatever decides by the active profile, waits until this window's profile is known.
     connection.ready = loaded.then(

@@ -210,7 +210,7 @@ export class ProfileCommands {
   }
 
   async importFile(): Promise<number> {
-    const [file] = (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { JSON: ['json'] }, title: 'Import Profiles' })) ?? [];
+    const file = await this.deps.ui.openDialog({ filters: { JSON: ['json'] }, title: 'Import Profiles' });
     if (!file) return 0;
     const stat = await vscode.workspace.fs.stat(file);
     if (stat.size > 1024 * 1024) {

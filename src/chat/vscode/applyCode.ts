@@ -11,6 +11,7 @@ import { applyBlock, type TextEdit } from '../core/apply/applyBlock';
 import { blockTarget, type ApplyRequest } from '../core/apply/applyTarget';
 import { insideFolders, realFolders } from '../core/context/consent';
 import type { CodeApply } from '../../chatProtocol/codeApply';
+import type { UserInterface } from '../../ui/vscode/userInterface';
 
 export interface ApplyDeps {
   /** The editor Apply falls back to: the active one, else the one used last (a focused chat panel is not an editor). */
@@ -20,15 +21,18 @@ export interface ApplyDeps {
   /** Picks the file when nothing else names one. */
   pickFile(): Promise<vscode.Uri | undefined>;
   warn(message: string): void;
+  /** Shows the file applied to, in `column`. */
+  show(uri: vscode.Uri, column: vscode.ViewColumn): Thenable<unknown>;
 }
 
 export const APPLY_ANYWAY = 'Apply Anyway';
 
-export const defaultApplyDeps = (editor: () => vscode.TextEditor | undefined): ApplyDeps => ({
+export const defaultApplyDeps = (editor: () => vscode.TextEditor | undefined, ui: Pick<UserInterface, 'ask' | 'openDialog' | 'notify' | 'showEditor'>): ApplyDeps => ({
   editor,
-  confirm: async (message, yes) => (await vscode.window.showWarningMessage(message, { modal: true }, yes)) === yes,
-  pickFile: async () => (await vscode.window.showOpenDialog({ canSelectFiles: true, canSelectMany: false, defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri, openLabel: 'Apply to This File', title: 'Apply the Code Block to…' }))?.[0],
-  warn: (message) => void vscode.window.showWarningMessage(message),
+  confirm: async (message, yes) => (await ui.ask('warning', message, undefined, yes)) === yes,
+  pickFile: async () => ui.openDialog({ defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri, openLabel: 'Apply to This File', title: 'Apply the Code Block to…' }),
+  warn: (message) => void ui.notify('warning', message),
+  show: (uri, column) => ui.showEditor(uri, { preview: false, column }),
 });
 
 interface Target {
@@ -57,7 +61,7 @@ export async function applyCodeBlock(request: ApplyRequest, deps: ApplyDeps): Pr
   const applied = await vscode.workspace.applyEdit(edit);
   // Where the file is shown already, else beside the chat (which stays in view).
   const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === target.uri.toString());
-  if (applied) await vscode.window.showTextDocument(target.uri, { preview: false, viewColumn: shown?.viewColumn ?? vscode.ViewColumn.Beside });
+  if (applied) await deps.show(target.uri, shown?.viewColumn ?? vscode.ViewColumn.Beside);
   return { path: display, outcome: applied ? 'applied' : 'discarded' };
 }
 

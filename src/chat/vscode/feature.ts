@@ -34,7 +34,7 @@ export const CHAT_COMMANDS = {
   ...CHAT_HISTORY_COMMANDS,
 } as const;
 
-export type ChatNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'> & {
+export type ChatNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'register' | 'testing' | 'ui'> & {
   models: ModelCatalogs;
   /** The /image, /speak and /video ports, from the media and video features (built on first use). */
   chatMedia(): ChatMediaPorts;
@@ -44,7 +44,7 @@ export const chatFeature = defineFeature({
   name: 'chat',
   commands: CHAT_COMMANDS,
   views: [CHATS_VIEW_ID],
-  activate({ context, log, connection, models, clock, settings, chatMedia, register, testing }: ChatNeeds): { flush(): Promise<void> } {
+  activate({ context, log, connection, models, clock, settings, chatMedia, register, testing, ui }: ChatNeeds): { flush(): Promise<void> } {
     const managerOptions = (storageFolder: string): ChatPanelManagerOptions => ({
       extensionUri: context.extensionUri,
       storageFolder,
@@ -57,9 +57,10 @@ export const chatFeature = defineFeature({
       log,
       clock,
       media: chatMedia(),
+      ui: ui(),
     });
     const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
-    const store = createChatStore(chatFolder, clock, log);
+    const store = createChatStore(chatFolder, clock, log, ui);
     const history = new ChatHistoryView({ store, folder: chatFolder, clock });
     const chat = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
