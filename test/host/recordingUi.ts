@@ -95,7 +95,7 @@ export class RecordingUi implements CommandUi {
   async askPrompt(title: string, validate: (text: string) => string | undefined): Promise<string | undefined> {
     return this.next(title, validate);
   }
-  async pickModel(title: string, _defaultModel: string, choices: Promise<ModelChoices>): Promise<string | undefined> {
+  async pickModel(title: string, _defaultModel: string | undefined, choices: Promise<ModelChoices>): Promise<string | undefined> {
     await choices;
     return this.next(title);
   }

@@ -22,13 +22,13 @@ export const MODEL_COMMANDS = {
   diagnoseModels: 'modelGateway.diagnoseModels',
 } as const;
 
-export type ModelsNeeds = Pick<SharedServices, 'context' | 'log' | 'keys' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'>;
+export type ModelsNeeds = Pick<SharedServices, 'context' | 'log' | 'keys' | 'connection' | 'clock' | 'settings' | 'register' | 'testing' | 'ui'>;
 
 export const modelsFeature = defineFeature({
   name: 'models',
   commands: MODEL_COMMANDS,
   views: [],
-  activate({ context, log, keys, connection, clock, settings, register, testing }: ModelsNeeds): ModelCatalogs {
+  activate({ context, log, keys, connection, clock, settings, register, testing, ui }: ModelsNeeds): ModelCatalogs {
     const memory = new RememberedModels(context.globalState);
     // Its own file in the bundle, loaded on the first chat answer or chat panel, not at activation.
     const tokens = lazy<TokenRatios>(() =>
@@ -39,6 +39,7 @@ export const modelsFeature = defineFeature({
     const lmProvider = new GatewayChatModelProvider(models, connection, log, () => settings().reasoning, {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       more: (active) => (connection.profiles.length > 1 ? (require('./lmProfiles') as typeof import('./lmProfiles')).profileModels(active, { connections: connection, catalogs: models, log, effortLevels: () => settings().reasoning.levels }) : undefined),
+      warn: (message) => void ui().notify('warning', message),
     });
     // Diagnose Models' report document, registered now (its command loads on first use) for a report tab VS Code
     // restores after a reload.
@@ -46,7 +47,7 @@ export const modelsFeature = defineFeature({
     const modelCommands = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { ModelCommands } = require('./modelCommands') as typeof import('./modelCommands');
-      return new ModelCommands({ catalog: models, connection, settings, report });
+      return new ModelCommands({ catalog: models, connection, settings, report, ui: ui() });
     });
     // A profile added, removed or changed later may change the models in VS Code's chat; the list read at startup
     // (the first event) is not news: VS Code asking then could cost a request at startup.

@@ -106,7 +106,7 @@ export interface UserInterface {
   browse<T>(options: BrowseOptions, load: (force: boolean) => Promise<BrowseList<T> | undefined>, choose: (row: string, action?: string) => void): Promise<T | undefined>;
 
   /** A model from a list that arrives while the picker is open; `'other'` when the user wants to type an id. */
-  pickModel(title: string, defaultModel: string, choices: Promise<ModelChoices>): Thenable<string | 'other' | undefined>;
+  pickModel(title: string, defaultModel: string | undefined, choices: Promise<ModelChoices>): Thenable<string | 'other' | undefined>;
   /** One of several workspace folders. */
   pickFolder(placeHolder: string): Thenable<vscode.WorkspaceFolder | undefined>;
   /** Where to save a file; `label` is the dialog's button ("Export"). */

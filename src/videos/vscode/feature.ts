@@ -39,7 +39,7 @@ export const VIDEO_COMMANDS = {
 
 const VIDEO_JOBS_VIEW = 'modelGateway.videoJobs';
 
-export type VideoNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'onDidChangeSettings' | 'register' | 'testing'> & {
+export type VideoNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'onDidChangeSettings' | 'register' | 'testing' | 'ui'> & {
   keys: Pick<ApiKeyStore, 'onDidChange' | 'get'>;
   models: ModelCatalogs;
 };
@@ -48,7 +48,7 @@ export const videosFeature = defineFeature({
   name: 'videos',
   commands: VIDEO_COMMANDS,
   views: [VIDEO_JOBS_VIEW],
-  activate({ context, log, keys, connection, models, clock, settings, onDidChangeSettings, register, testing }: VideoNeeds): { chatPort(): ChatVideoPort; runningJobs(profileId: string): number; jobsReady(): Promise<void>; onDidChangeJobs(listener: () => void): vscode.Disposable } {
+  activate({ context, log, keys, connection, models, clock, settings, onDidChangeSettings, register, testing, ui }: VideoNeeds): { chatPort(): ChatVideoPort; runningJobs(profileId: string): number; jobsReady(): Promise<void>; onDidChangeJobs(listener: () => void): vscode.Disposable } {
     const folder = (name: string) => vscode.Uri.joinPath(context.globalStorageUri, name).fsPath;
     // A round trip to the window: it hangs while a browser tab that was closed leaves this extension host running.
     const presence = new WindowPresence({ clock, ping: () => vscode.commands.executeCommand('setContext', 'modelGateway.windowAttached', true) });
@@ -124,7 +124,7 @@ export const videosFeature = defineFeature({
         onEvicted: ({ count, bytes, quotaBytes }) => {
           const text = `Model Gateway: removed ${count === 1 ? 'the kept copy of an older video' : `the kept copies of ${count} older videos`} (${formatBytes(bytes)}) to stay within modelGateway.video.keptQuotaMB (${formatBytes(quotaBytes)}). Their links still work until they expire.`;
           log.info(text);
-          void vscode.window.showInformationMessage(text);
+          void ui().notify('info', text);
         },
         onError: (message) => log.warn(message),
       });
