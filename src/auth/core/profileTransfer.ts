@@ -9,13 +9,20 @@ export const EXPORT_FORMAT = 'modelGateway.profiles';
 const MAX_IMPORT_BYTES = 1024 * 1024;
 const MAX_IMPORT_PROFILES = 200;
 
-/** The export's text. The Default profile's URL and headers are the settings' (given by the caller). */
+export const EXPORT_NOTE = 'Keys and header values are not exported: a header value may be a credential (api-key, x-api-key, Helicone-Auth, CF-Access-Client-Secret…). After importing, set each profile\'s key with "Set API Key", and fill in the value of each header listed with an empty value through "Edit Profile".';
+
+/**
+ * The export's text. The Default profile's URL and headers are the settings' (given by the caller). Header values
+ * are secrets unless proven otherwise: only their names go out, each with an empty value to fill in.
+ */
 export function exportProfiles(profiles: readonly Profile[], defaultGateway: { baseUrl: string | undefined; headers: Record<string, string> }): string {
   const entries = profiles.map((profile) => {
     const { id: _id, ...rest } = writeProfile(profile);
-    return isDefaultProfile(profile) ? { ...rest, baseUrl: defaultGateway.baseUrl ?? '', headers: { ...defaultGateway.headers } } : rest;
+    const headers = isDefaultProfile(profile) ? defaultGateway.headers : profile.headers;
+    const names = Object.fromEntries(Object.keys(headers).map((name) => [name, '']));
+    return isDefaultProfile(profile) ? { ...rest, baseUrl: defaultGateway.baseUrl ?? '', headers: names } : { ...rest, headers: names };
   });
-  return `${JSON.stringify({ format: EXPORT_FORMAT, version: 1, profiles: entries }, undefined, 2)}\n`;
+  return `${JSON.stringify({ format: EXPORT_FORMAT, version: 1, note: EXPORT_NOTE, profiles: entries }, undefined, 2)}\n`;
 }
 
 /** `left`: fields not taken, per profile ("Work: retired, colour"). */

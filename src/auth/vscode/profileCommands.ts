@@ -205,7 +205,7 @@ export class ProfileCommands {
     const target = await this.deps.ui.saveDialog(vscode.Uri.file('model-gateway-profiles.json'), { JSON: ['json'] }, 'Export');
     if (!target) return false;
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exportProfiles(this.deps.profiles.profiles, this.deps.defaultGateway())));
-    void this.deps.ui.notify('info', `Exported ${this.deps.profiles.profiles.length} profile(s) to ${target.fsPath}. Keys are not exported: each teammate sets their own.`);
+    void this.deps.ui.notify('info', `Exported ${this.deps.profiles.profiles.length} profile(s) to ${target.fsPath}. Keys and header values are not exported (only header names): each teammate sets their own key and fills in the headers.`);
     return true;
   }
 

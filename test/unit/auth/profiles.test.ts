@@ -236,6 +236,16 @@ describe('profiles: export and import', () => {
     assert.deepEqual((await next.load(false)).map((p) => p.name), ['Default', 'Work']);
   });
 
+  it('exports header names only, never their values, with a note of what to fill in', () => {
+    const secrets = { 'api-key': 'azure-secret-1', 'x-api-key': 'anthropic-secret-2', 'Helicone-Auth': 'Bearer helicone-secret-3', 'CF-Access-Client-Secret': 'cf-secret-4' };
+    const text = exportProfiles([defaultProfile(), { ...work, headers: secrets }], { baseUrl: 'https://settings.example/v1', headers: { 'X-Team': 'team-secret-5' } });
+    assert.doesNotMatch(text, /secret-[1-5]/);
+    const value = JSON.parse(text);
+    assert.deepEqual(value.profiles[1].headers, { 'api-key': '', 'x-api-key': '', 'Helicone-Auth': '', 'CF-Access-Client-Secret': '' });
+    assert.deepEqual(value.profiles[0].headers, { 'X-Team': '' });
+    assert.match(value.note, /header values are not exported.*fill in/);
+  });
+
   it('refuses what is not an export, plainly', () => {
     assert.match((planImport('nope', []) as { problem: string }).problem, /not JSON/);
     assert.match((planImport('{"profiles": []}', []) as { problem: string }).problem, /not a profile export/);
