@@ -17,6 +17,8 @@ export class RecordingUi implements CommandUi {
   readonly shown: Array<{ kind: string; message: string }> = [];
   readonly asked: string[] = [];
   readonly copied: string[] = [];
+  /** Every advice shown, with its actions. */
+  readonly advised: ErrorAdvice[] = [];
   readonly statuses: string[] = [];
   readonly progress: string[] = [];
   readonly prompts: string[] = [];
@@ -43,6 +45,7 @@ export class RecordingUi implements CommandUi {
     return this.answer;
   }
   advise(advice: ErrorAdvice): void {
+    this.advised.push(advice);
     this.shown.push({ kind: 'advice', message: advice.message });
   }
   status(message: string): void {

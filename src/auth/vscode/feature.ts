@@ -58,7 +58,7 @@ export const authFeature = defineFeature({
       lazyCommands(AUTH_COMMANDS, () => {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         const { authHandlers } = require('./keyCommands') as typeof import('./keyCommands');
-        return authHandlers(context, { profiles: loaded, connection, keys, runningJobs: (id) => jobs().runningJobs(id) });
+        return authHandlers(context, { profiles: loaded, connection, keys, runningJobs: (id) => jobs().runningJobs(id), ui: ui() });
       }),
     );
     void connection.refreshKeyState();
@@ -67,7 +67,7 @@ export const authFeature = defineFeature({
       .then(() => keys.lostOrigins())
       .then((lost) => {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
-        if (lost.length > 0) void (require('./keyCommands') as typeof import('./keyCommands')).warnAboutLostKeys(keys, lost);
+        if (lost.length > 0) void (require('./keyCommands') as typeof import('./keyCommands')).warnAboutLostKeys(keys, lost, ui());
       });
   },
 });
