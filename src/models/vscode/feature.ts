@@ -63,7 +63,7 @@ export const modelsFeature = defineFeature({
       testing.createModelsForTest = () => {
         const next = new GatewayConnection(settings().gateway, keys, createGatewayClient(log), clock, vscodeProxySetting());
         const catalog = new ModelCatalog(next, clock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
-        const provider = new GatewayChatModelProvider(catalog, next, log, () => settings().reasoning);
+        const provider = new GatewayChatModelProvider(catalog, next, log, () => settings().reasoning, { warn: (message) => void ui().notify('warning', message) });
         return { connection: next, catalog, provider, dispose: () => [provider, catalog, next].forEach((d) => d.dispose()) };
       };
     }
