@@ -17,7 +17,7 @@ const profileStartup = lazy(() => require('./profileStartup') as typeof import('
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const keyCommands = lazy(() => require('./keyCommands') as typeof import('./keyCommands'));
 
-export type AuthNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'testing'> & {
+export type AuthNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'testing' | 'ui'> & {
   keys: ApiKeyStore;
   /** The video jobs (running ones in a lane, a profile's key slot, and when they change); asked only after activation. */
   jobs(): PendingJobs;
@@ -35,10 +35,10 @@ export const authFeature = defineFeature({
   name: 'auth',
   commands: AUTH_COMMANDS,
   views: [],
-  activate({ context, log, keys, connection, clock, register, testing, jobs }: AuthNeeds): void {
+  activate({ context, log, keys, connection, clock, register, testing, jobs, ui }: AuthNeeds): void {
     // The profile list is read right after activation (profileStartup.js): until then Default, which the settings
     // describe, is the only profile. startProfiles does not reject: a list it cannot read leaves Default.
-    const loaded: Promise<ProfileStore> = Promise.resolve().then(() => profileStartup().startProfiles(context, clock, connection, log, keys, jobs()));
+    const loaded: Promise<ProfileStore> = Promise.resolve().then(() => profileStartup().startProfiles(context, clock, connection, log, keys, jobs(), ui));
     // Every request, and whatever decides by the active profile, waits until this window's profile is known.
     connection.ready = loaded.then(
       () => undefined,
@@ -49,14 +49,14 @@ export const authFeature = defineFeature({
       testing.keys = keys;
     }
     register(
-      lazyCommands(AUTH_COMMANDS, () => keyCommands().authHandlers(context, { profiles: loaded, connection, keys, runningJobs: (slot) => jobs().runningJobs(slot) })),
+      lazyCommands(AUTH_COMMANDS, () => keyCommands().authHandlers(context, { profiles: loaded, connection, keys, runningJobs: (id) => jobs().runningJobs(id), ui: ui() })),
     );
     void connection.refreshKeyState();
     // Keys lost with the keyring are rare: their warning loads with the key commands, only then.
     void applySeededKey(keys)
       .then(() => keys.lostOrigins())
       .then((lost) => {
-        if (lost.length > 0) void keyCommands().warnAboutLostKeys(keys, lost);
+        if (lost.length > 0) void keyCommands().warnAboutLostKeys(keys, lost, ui());
       });
   },
 });

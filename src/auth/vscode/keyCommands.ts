@@ -2,7 +2,7 @@
 // names another) for that profile's origin, and set the gateway URL. Keys go only to SecretStorage, in the profile's
 // slot on that origin (see keySlot), so a key reaches no other origin and no other profile.
 import * as vscode from 'vscode';
-import { vscodeUserInterface } from '../../ui/vscode/userInterface';
+import type { UserInterface } from '../../ui/vscode/userInterface';
 import type { ApiKeyStore } from '../core/apiKeyStore';
 import type { GatewayConnections } from '../../gateway/connections';
 import { isDefaultProfile, keySlot, profileGateway, slotOrigin, type Profile } from '../../settings/profile';
@@ -11,7 +11,6 @@ import type { ProfileStore } from '../core/profileStore';
 import { adviceFor } from '../../ui/core/errorAdvice';
 import { parseBaseUrl, readSettings, SECTION } from '../../settings/settings';
 import { vscodeSettingsSource } from '../../ui/vscode/vscodeSettings';
-import { showAdvice } from '../../ui/vscode/notify';
 import type { HandlersFor } from '../../ui/vscode/commands';
 import type { AUTH_COMMANDS, KEY_COMMANDS } from './commands';
 import { ProfileCommands, type ProfileCommandDeps } from './profileCommands';
@@ -22,11 +21,11 @@ import { ProfileCommands, type ProfileCommandDeps } from './profileCommands';
  */
 export function authHandlers(
   context: vscode.ExtensionContext,
-  deps: Omit<ProfileCommandDeps, 'profiles' | 'ui' | 'keys' | 'workspaceState' | 'globalState' | 'defaultGateway'> & { profiles: Promise<ProfileStore>; keys: ApiKeyStore },
+  deps: Omit<ProfileCommandDeps, 'profiles' | 'keys' | 'workspaceState' | 'globalState' | 'defaultGateway'> & { profiles: Promise<ProfileStore>; keys: ApiKeyStore },
 ): HandlersFor<typeof AUTH_COMMANDS> {
   const ready = deps.profiles.then((profiles) => ({
-    ...new KeyCommands(deps.keys, deps.connection, profiles).handlers(),
-    ...new ProfileCommands({ ...deps, profiles, ui: vscodeUserInterface, workspaceState: context.workspaceState, globalState: context.globalState, defaultGateway: () => readSettings(vscodeSettingsSource()).gateway }).handlers(),
+    ...new KeyCommands(deps.keys, deps.connection, profiles, deps.ui).handlers(),
+    ...new ProfileCommands({ ...deps, profiles, workspaceState: context.workspaceState, globalState: context.globalState, defaultGateway: () => readSettings(vscodeSettingsSource()).gateway }).handlers(),
   }));
   const names = ['setApiKey', 'rotateApiKey', 'clearApiKey', 'setBaseUrl', 'profilesMenu', 'profilesSwitch', 'profilesCreate', 'profilesDelete'] as const;
   return Object.fromEntries(names.map((name) => [name, async (...args: unknown[]) => ((await ready)[name] as (...a: unknown[]) => unknown)(...args)])) as HandlersFor<typeof AUTH_COMMANDS>;
@@ -37,6 +36,7 @@ export class KeyCommands {
     private readonly keys: ApiKeyStore,
     private readonly connection: GatewayConnections,
     private readonly profiles: ProfileStore,
+    private readonly ui: UserInterface,
   ) {}
 
   handlers(): HandlersFor<typeof KEY_COMMANDS> {
@@ -62,29 +62,28 @@ export class KeyCommands {
     const where = this.describe(profile, origin);
     if (typeof argument === 'string') {
       const result = await this.keys.set(slot, argument);
-      if (!result.ok) void vscode.window.showErrorMessage(result.reason);
-      else if (result.warning) void vscode.window.showWarningMessage(result.warning);
+      if (!result.ok) void this.ui.notify('error', result.reason);
+      else if (result.warning) void this.ui.notify('warning', result.warning);
       return result.ok;
     }
     const had = await this.keys.has(slot);
     const rotating = mode === 'rotate' || had;
-    const input = await vscode.window.showInputBox({
+    // A password box whose Enter always takes the key typed (see UserInterface.password).
+    const input = await this.ui.password({
       title: rotating ? `Replace the API key for ${where}` : `API key for ${where}`,
       prompt: rotating ? 'The new key replaces the stored one. It is kept in VS Code secret storage, for this gateway only.' : 'Kept in VS Code secret storage and sent only to this gateway.',
       placeHolder: 'sk-…',
-      password: true,
-      ignoreFocusOut: true,
-      validateInput: (value) => (value.trim() === '' ? 'Enter a key, or press Escape to cancel.' : /\s/.test(value.trim()) ? 'A key has no spaces or line breaks.' : undefined),
+      validate: (value) => (value.trim() === '' ? 'Enter a key, or press Escape to cancel.' : /\s/.test(value.trim()) ? 'A key has no spaces or line breaks.' : undefined),
     });
     if (input === undefined) return false;
     const result = await this.keys.set(slot, input);
     if (!result.ok) {
-      void vscode.window.showErrorMessage(result.reason);
+      void this.ui.notify('error', result.reason);
       return false;
     }
     const verify = 'Verify Key';
     const saved = `${rotating ? 'Replaced the' : 'Saved the'} API key for ${where}.${result.warning ? ` ${result.warning}` : ''}`;
-    const choice = await (result.warning ? vscode.window.showWarningMessage(saved, verify) : vscode.window.showInformationMessage(saved, verify));
+    const choice = await this.ui.notify(result.warning ? 'warning' : 'info', saved, verify);
     if (choice === verify) await this.verify(profile, origin);
     return true;
   }
@@ -95,11 +94,11 @@ export class KeyCommands {
     if (!access.ok) return false;
     const api = access.api;
     try {
-      const models = await vscodeUserInterface.withProgress(`Checking the key with ${origin}…`, () => api.listModels());
-      void vscode.window.showInformationMessage(`The key works: ${origin} lists ${models.length} model${models.length === 1 ? '' : 's'}.`);
+      const models = await this.ui.withProgress(`Checking the key with ${origin}…`, () => api.listModels());
+      void this.ui.notify('info', `The key works: ${origin} lists ${models.length} model${models.length === 1 ? '' : 's'}.`);
       return true;
     } catch (error) {
-      showAdvice(adviceFor(error, { origin }));
+      this.ui.advise(adviceFor(error, { origin }));
       return false;
     }
   }
@@ -110,29 +109,28 @@ export class KeyCommands {
     const origin = this.originOf(profile);
     const where = origin && this.describe(profile, origin);
     if (!origin || !(await this.keys.has(keySlot(profile.id, origin)))) {
-      void vscode.window.showInformationMessage(origin ? `No API key is stored for ${where}.` : 'No gateway URL is set, so no key is in use.');
+      void this.ui.notify('info', origin ? `No API key is stored for ${where}.` : 'No gateway URL is set, so no key is in use.');
       return false;
     }
     if (options?.confirm !== false) {
       const clear = 'Clear Key';
-      const choice = await vscode.window.showWarningMessage(`Remove the API key for ${where} from this machine?`, { modal: true, detail: 'Chats and video jobs stay; requests stop until a key is set again.' }, clear);
+      const choice = await this.ui.ask('warning', `Remove the API key for ${where} from this machine?`, 'Chats and video jobs stay; requests stop until a key is set again.', clear);
       if (choice !== clear) return false;
     }
     await this.keys.clear(keySlot(profile.id, origin));
-    void vscode.window.showInformationMessage(`Cleared the API key for ${where}.`);
+    void this.ui.notify('info', `Cleared the API key for ${where}.`);
     return true;
   }
 
   async setBaseUrl(argument: unknown): Promise<boolean> {
     let raw = typeof argument === 'string' ? argument : undefined;
     if (raw === undefined) {
-      raw = await vscode.window.showInputBox({
+      raw = await this.ui.input({
         title: 'Gateway URL',
         prompt: 'The base URL of the gateway API, ending in /v1. Stored in your user settings.',
         placeHolder: 'https://gateway.example.com/v1',
         value: this.connection.baseUrl ?? '',
-        ignoreFocusOut: true,
-        validateInput: (value) => {
+        validate: (value) => {
           const parsed = parseBaseUrl(value);
           return !parsed ? 'Enter a URL.' : 'problem' in parsed ? parsed.problem : undefined;
         },
@@ -141,14 +139,14 @@ export class KeyCommands {
     }
     const parsed = parseBaseUrl(raw);
     if (!parsed || 'problem' in parsed) {
-      void vscode.window.showErrorMessage(parsed ? parsed.problem : 'Enter a URL.');
+      void this.ui.notify('error', parsed ? parsed.problem : 'Enter a URL.');
       return false;
     }
     const active = this.connection.active;
     if (!isDefaultProfile(active)) {
       // Another profile's URL lives in the profile list, not in settings.
       const edited = await this.profiles.edit(active.id, { baseUrl: parsed.baseUrl });
-      if (!edited.ok) void vscode.window.showErrorMessage(edited.problem);
+      if (!edited.ok) void this.ui.notify('error', edited.problem);
       return edited.ok;
     }
     await vscode.workspace.getConfiguration(SECTION).update('baseUrl', parsed.baseUrl, vscode.ConfigurationTarget.Global);
@@ -159,7 +157,7 @@ export class KeyCommands {
   private profileOf(argument: unknown): Profile | undefined {
     if (argument === undefined || argument === null || argument === '') return this.connection.active;
     const profile = this.connection.profile(String(argument));
-    if (!profile) void vscode.window.showErrorMessage(`There is no profile "${String(argument)}". Profiles: ${this.connection.profiles.map((p) => p.name).join(', ')}.`);
+    if (!profile) void this.ui.notify('error', `There is no profile "${String(argument)}". Profiles: ${this.connection.profiles.map((p) => p.name).join(', ')}.`);
     return profile;
   }
 
@@ -181,7 +179,7 @@ export class KeyCommands {
     const origin = this.originOf(profile);
     if (origin) return origin;
     const set = 'Set Gateway URL';
-    const choice = await vscode.window.showWarningMessage('Set the gateway URL first: each key belongs to one gateway.', set);
+    const choice = await this.ui.notify('warning', 'Set the gateway URL first: each key belongs to one gateway.', set);
     if (choice === set && isDefaultProfile(profile) && (await this.setBaseUrl(undefined))) return this.originOf(profile);
     return undefined;
   }
@@ -191,15 +189,16 @@ export class KeyCommands {
  * Keys saved earlier but gone now mean VS Code found no keyring and kept secrets in memory only. Say so once
  * per loss, plainly, and forget those origins so the warning does not repeat.
  */
-export async function warnAboutLostKeys(keys: ApiKeyStore, lost: string[]): Promise<void> {
+export async function warnAboutLostKeys(keys: ApiKeyStore, lost: string[], ui: UserInterface): Promise<void> {
   await keys.forget(lost);
   const setKey = 'Set API Key';
   const learnMore = 'Learn More';
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await ui.notify(
+    'warning',
     `The API key for ${[...new Set(lost.map(slotOrigin))].join(', ')} did not survive the restart: VS Code could not reach a system keyring, so it kept secrets in memory only. Set the key again, and install or unlock a keyring (for example gnome-keyring) to keep it.`,
     setKey,
     learnMore,
   );
   if (choice === setKey) await vscode.commands.executeCommand(SHARED_COMMANDS.setApiKey);
-  if (choice === learnMore) await vscode.env.openExternal(vscode.Uri.parse('https://code.visualstudio.com/docs/configure/settings-sync#_troubleshooting-keychain-issues'));
+  if (choice === learnMore) await ui.openExternal('https://code.visualstudio.com/docs/configure/settings-sync#_troubleshooting-keychain-issues');
 }

@@ -14,7 +14,7 @@ import { blockTarget, type ApplyRequest } from '../core/apply/applyTarget';
 import { runsCode, runsCodeQuestion } from '../core/apply/runsCode';
 import { insideFolders, realFolders } from '../core/context/consent';
 import type { CodeApply } from '../../chatProtocol/codeApply';
-import { vscodeUserInterface, type UserInterface } from '../../ui/vscode/userInterface';
+import type { UserInterface } from '../../ui/vscode/userInterface';
 
 export interface ApplyDeps {
   /** The editor Apply falls back to: the active one, else the one used last (a focused chat panel is not an editor). */
@@ -23,14 +23,17 @@ export interface ApplyDeps {
   ui: Pick<UserInterface, 'ask' | 'notify'>;
   /** Picks the file when nothing else names one. */
   pickFile(): Promise<vscode.Uri | undefined>;
+  /** Shows the file applied to, in `column`. */
+  show(uri: vscode.Uri, column: vscode.ViewColumn): Thenable<unknown>;
 }
 
 export const APPLY_ANYWAY = 'Apply Anyway';
 
-export const defaultApplyDeps = (editor: () => vscode.TextEditor | undefined): ApplyDeps => ({
+export const defaultApplyDeps = (editor: () => vscode.TextEditor | undefined, ui: Pick<UserInterface, 'ask' | 'openDialog' | 'notify' | 'showEditor'>): ApplyDeps => ({
   editor,
-  ui: vscodeUserInterface,
-  pickFile: async () => (await vscode.window.showOpenDialog({ canSelectFiles: true, canSelectMany: false, defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri, openLabel: 'Apply to This File', title: 'Apply the Code Block to…' }))?.[0],
+  ui,
+  pickFile: async () => ui.openDialog({ defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri, openLabel: 'Apply to This File', title: 'Apply the Code Block to…' }),
+  show: (uri, column) => ui.showEditor(uri, { preview: false, column }),
 });
 
 interface Target {
@@ -64,7 +67,7 @@ export async function applyCodeBlock(request: ApplyRequest, deps: ApplyDeps): Pr
   const applied = await vscode.workspace.applyEdit(edit);
   // Where the file is shown already, else beside the chat (which stays in view).
   const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === target.uri.toString());
-  if (applied) await vscode.window.showTextDocument(target.uri, { preview: false, viewColumn: shown?.viewColumn ?? vscode.ViewColumn.Beside });
+  if (applied) await deps.show(target.uri, shown?.viewColumn ?? vscode.ViewColumn.Beside);
   return { path: display, outcome: applied ? 'applied' : 'discarded' };
 }
 

@@ -39,6 +39,7 @@ export function createChatFeature(deps: ChatFeatureDeps): ChatFeature {
     gateway: deps.gateway,
     defaultModel: (profile) => chat.defaultModel(profile),
   });
+  historyCommands.ui = deps.manager.ui;
   return {
     manager: chat,
     historyCommands,
@@ -48,7 +49,7 @@ export function createChatFeature(deps: ChatFeatureDeps): ChatFeature {
       newChat: async (options?: unknown) => void (await chat.newChat({ model: modelOption(options) })),
       askAboutSelection: async () => void (await chat.askAboutSelection()),
       exportChat: async (target?: unknown) => void (await chat.exporter.exportChat(chat.activePanel, target)),
-      compareModels: (options?: unknown) => compareModels(chat, options),
+      compareModels: (options?: unknown) => compareModels(chat, deps.manager.ui, options),
       changeChatProfile: (profile?: unknown, sessionId?: unknown) => chat.changeProfile(profile, sessionId),
     }),
     dispose: () => {

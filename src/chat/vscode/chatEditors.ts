@@ -4,12 +4,15 @@
 import * as vscode from 'vscode';
 import { languageIdFor } from '../core/fenceLanguage';
 import { selectionPrompt } from '../core/markdownText';
+import type { UserInterface } from '../../ui/vscode/userInterface';
 
 export class ChatEditors implements vscode.Disposable {
   private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
   private readonly subscription = vscode.window.onDidChangeActiveTextEditor((editor) => {
     if (editor) this.lastEditor = editor;
   });
+
+  constructor(private readonly ui: Pick<UserInterface, 'notify' | 'showEditor'>) {}
 
   /** The editor whose selection Ask About Selection takes: the active one, else the one used last. */
   get selectionEditor(): vscode.TextEditor | undefined {
@@ -36,19 +39,19 @@ export class ChatEditors implements vscode.Disposable {
   async insertAtCursor(code: string): Promise<void> {
     const editor = this.targetEditor();
     if (!editor) {
-      void vscode.window.showWarningMessage('Open a file to insert the code into.');
+      void this.ui.notify('warning', 'Open a file to insert the code into.');
       return;
     }
     const applied = await editor.edit((edit) => {
       for (const selection of editor.selections) edit.replace(selection, code);
     });
-    if (!applied) void vscode.window.showWarningMessage('The code could not be inserted (is the editor read-only?).');
+    if (!applied) void this.ui.notify('warning', 'The code could not be inserted (is the editor read-only?).');
   }
 
   /** Opens `code` in a new untitled editor beside the chat, in the language its fence names. */
   async openInNewFile(code: string, fence: string): Promise<void> {
     const document = await vscode.workspace.openTextDocument({ content: code, language: languageIdFor(fence, await vscode.languages.getLanguages()) });
-    await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+    await this.ui.showEditor(document, { preview: false, column: vscode.ViewColumn.Beside });
   }
 
   /** The editor a code block goes into (Insert at Cursor, Apply): the active one, else the one used last, if visible. */

@@ -5,14 +5,15 @@ import type { ChatSession, MediaTurn } from '../../chatProtocol/session';
 import type { Clock } from '../../util/clock';
 import { sessionMarkdown } from '../core/markdownText';
 import type { ChatMediaPorts } from '../core/hub/mediaHub';
+import type { UserInterface } from '../../ui/vscode/userInterface';
 
 export class ChatExporter {
-  constructor(private readonly deps: { clock: Clock; media?: ChatMediaPorts }) {}
+  constructor(private readonly deps: { clock: Clock; media?: ChatMediaPorts; ui: Pick<UserInterface, 'notify' | 'saveDialog' | 'showEditor'> }) {}
 
   /** Exports the chat shown in `panel` (the active one), to `target` or where the user picks. */
   async exportChat(panel: { controller: { session: Readonly<ChatSession> } } | undefined, target?: unknown): Promise<vscode.Uri | undefined> {
     if (!panel) {
-      void vscode.window.showInformationMessage('Open a chat to export it.');
+      void this.deps.ui.notify('info', 'Open a chat to export it.');
       return undefined;
     }
     return this.exportSession(panel.controller.session, target instanceof vscode.Uri ? target : undefined);
@@ -20,12 +21,12 @@ export class ChatExporter {
 
   /** Writes `session` to `target`, else to where the user picks (and then offers to open it). */
   async exportSession(session: Readonly<ChatSession>, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
-    const uri = target ?? (await vscode.window.showSaveDialog({ defaultUri: defaultExportUri(session.title), filters: { Markdown: ['md'] }, saveLabel: 'Export Chat' }));
+    const uri = target ?? (await this.deps.ui.saveDialog(defaultExportUri(session.title), { Markdown: ['md'] }, 'Export Chat'));
     if (!uri) return undefined;
     await vscode.workspace.fs.writeFile(uri, Buffer.from(sessionMarkdown(session as ChatSession, new Date(this.deps.clock.now()), (turn) => this.mediaLink(turn)), 'utf8'));
     if (!target) {
-      void vscode.window.showInformationMessage(`Chat exported to ${vscode.workspace.asRelativePath(uri)}.`, 'Open').then((choice) => {
-        if (choice === 'Open') void vscode.window.showTextDocument(uri);
+      void this.deps.ui.notify('info', `Chat exported to ${vscode.workspace.asRelativePath(uri)}.`, 'Open').then((choice) => {
+        if (choice === 'Open') void this.deps.ui.showEditor(uri);
       });
     }
     return uri;

@@ -34,7 +34,7 @@ import { applyCodeBlock, defaultApplyDeps, type ApplyDeps } from './applyCode';
 import { PanelInstructions } from './instructionFiles';
 import { changeChatProfile } from './chatProfile';
 import { chatProfileId, chatProfileName, type ProfileModels } from '../core/chatProfile';
-import { vscodeUserInterface } from '../../ui/vscode/userInterface';
+import type { UserInterface } from '../../ui/vscode/userInterface';
 import { isDefaultProfile } from '../../settings/profile';
 
 export interface ChatPanelManagerOptions {
@@ -56,6 +56,8 @@ export interface ChatPanelManagerOptions {
   media?: ChatMediaPorts;
   /** The session store over `storageFolder`, when it was built before the manager (the Chats view loads first). */
   store?: ChatSessionStore;
+  /** The user seam: every message, question, picker and editor the chat shows. */
+  ui: UserInterface;
 }
 
 export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.Disposable {
@@ -65,23 +67,32 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   private readonly opening = new Map<string, Promise<ChatPanel | undefined>>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private lastActive: ChatPanel | undefined;
-  private readonly editors = new ChatEditors();
+  private readonly editors: ChatEditors;
   /** Export Chat, and the chat's own export button. */
   readonly exporter: ChatExporter;
   /** Each profile's chat model list; a chat shows its own profile's. */
   private readonly models: ChatModelLists;
   private disposed = false;
   /** How Apply finds the editor and asks the user; replaceable so tests can answer. */
-  applyDeps: ApplyDeps = defaultApplyDeps(() => this.editors.targetEditor());
+  applyDeps: ApplyDeps;
   /** Opens an http(s) URL outside VS Code; replaceable so tests do not launch a browser. */
   openExternal: (url: string) => Promise<void> = async (url) => {
     await vscode.env.openExternal(vscode.Uri.parse(url, true));
   };
 
   constructor(private readonly options: ChatPanelManagerOptions) {
-    this.store = options.store ?? createChatStore(options.storageFolder, options.clock, options.log);
+    this.editors = new ChatEditors(options.ui);
+    this.applyDeps = defaultApplyDeps(() => this.editors.targetEditor(), options.ui);
+    this.contextSources = new WorkspaceContextProvider({
+      // The editor used last, even when the chat now covers it: the chat has focus when its button is pressed.
+      editor: () => this.editors.contextEditor(),
+      maxBytes: () => this.contextSettings().maxAttachmentBytes,
+      newId: () => randomUUID(),
+      ui: options.ui,
+    });
+    this.store = options.store ?? createChatStore(options.storageFolder, options.clock, options.log, () => options.ui);
     this.models = new ChatModelLists((profile) => new ChatModelList(options.models.for(profile), (error) => adviceFor(error, { origin: this.options.connection.connectionFor(profile)?.origin }).message, () => options.reasoning?.().levels));
-    this.exporter = new ChatExporter({ clock: options.clock, media: options.media });
+    this.exporter = new ChatExporter({ clock: options.clock, media: options.media, ui: options.ui });
     this.subscriptions.push(
       this.models,
       this.editors,
@@ -195,7 +206,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   async askAboutSelection(editor: vscode.TextEditor | undefined = this.editors.selectionEditor): Promise<ChatPanel | undefined> {
     const text = this.editors.selectionDraft(editor);
     if (text === undefined) {
-      void vscode.window.showInformationMessage('Select some code in an editor first, then ask about it.');
+      void this.options.ui.notify('info', 'Select some code in an editor first, then ask about it.');
       return undefined;
     }
     const target = this.activePanel ?? (await this.newChat());
@@ -276,10 +287,10 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       gateway: () => this.options.connection.access(chatProfile()),
       clock,
       newId: () => randomUUID(),
-      warn: (message) => void vscode.window.showWarningMessage(message),
+      warn: (message) => void this.options.ui.notify('warning', message),
       pickModels: (current) => this.pickCompareModels(current, chatProfile()),
     });
-    const instructions: PanelInstructions = new PanelInstructions({ post: (state) => bridge.postInstructions(state), pending: () => context.tray.attachments, turns: () => controller.session.turns, editor: () => this.editors.targetEditor() });
+    const instructions: PanelInstructions = new PanelInstructions({ post: (state) => bridge.postInstructions(state), pending: () => context.tray.attachments, turns: () => controller.session.turns, editor: () => this.editors.targetEditor(), ui: this.options.ui });
     const bridge = new ChatWebviewBridge(controller, this.workbench(chatProfile), (message) => void webviewPanel.webview.postMessage(message), () => this.models.for(chatProfile()).state, clock, log, { context, compare, hub: bridgeHub, instructions });
     context.tray.onDidChange(() => void instructions.refresh());
     const panel = new ChatPanel(page, controller, bridge, log, hub && ports && { roots: [ports.media.filesFolder, ...(ports.videos.keptFolder ? [ports.videos.keptFolder] : [])].map((folder) => vscode.Uri.file(folder)), origins: () => hub.playableOrigins(), onDidChangeSources: hub.onDidChangeSources });
@@ -306,12 +317,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   }
 
   /** Where every chat of this manager takes context from (tests answer its questions). */
-  readonly contextSources = new WorkspaceContextProvider({
-    // The editor used last, even when the chat now covers it: the chat has focus when its button is pressed.
-    editor: () => this.editors.contextEditor(),
-    maxBytes: () => this.contextSettings().maxAttachmentBytes,
-    newId: () => randomUUID(),
-  });
+  readonly contextSources: WorkspaceContextProvider;
 
   /** Branch with a Summary: how the summary is asked for and where the new chat opens. */
   private readonly summaryDeps = {
@@ -326,9 +332,8 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
 
   private async pickCompareModels(current: string, profile: string): Promise<string[] | undefined> {
     const models = await this.models.for(profile).models();
-    const items = models.map((id) => ({ label: id, picked: id === current }));
-    const picked = await vscode.window.showQuickPick(items, { title: 'Compare Models', placeHolder: 'Pick 2 or 3 chat models to ask the same question', canPickMany: true });
-    return picked?.map((p) => p.label);
+    const items = models.map((id) => ({ label: id, id, picked: id === current }));
+    return this.options.ui.pickMany(items, { title: 'Compare Models', placeHolder: 'Pick 2 or 3 chat models to ask the same question', matchOnDescription: false });
   }
 
   private contextSettings(): ChatContextSettings {
@@ -372,7 +377,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       this.showProfile(panel);
       this.showModels(panel);
     };
-    return changeChatProfile({ connection: this.options.connection, ui: vscodeUserInterface, panelFor, show, modelsOf: (profile) => this.modelsOf(profile) }, idOrName, sessionId);
+    return changeChatProfile({ connection: this.options.connection, ui: this.options.ui, panelFor, show, modelsOf: (profile) => this.modelsOf(profile) }, idOrName, sessionId);
   }
 
   /** A profile's default chat model and the chat models its gateway lists (undefined when they cannot be loaded). */

@@ -1,7 +1,7 @@
 // UI adapter: Compare Models… from the Command Palette. Asks the question (unless given), then starts Compare in the
 // chat used last (a new one when none is open) the way the chat's own Compare button does, so the models are picked
 // and the columns shown exactly as from the button; a question that was not compared goes into the chat's input.
-import * as vscode from 'vscode';
+import type { UserInterface } from '../../ui/vscode/userInterface';
 import type { ChatPanel } from './chatPanel';
 
 export interface CompareTarget {
@@ -24,16 +24,15 @@ export function compareOptions(raw: unknown): CompareOptions {
   };
 }
 
-export async function compareModels(target: CompareTarget, raw?: unknown): Promise<void> {
+export async function compareModels(target: CompareTarget, ui: Pick<UserInterface, 'input'>, raw?: unknown): Promise<void> {
   const options = compareOptions(raw);
   const question =
     options.question ??
-    (await vscode.window.showInputBox({
+    (await ui.input({
       title: 'Compare Models',
       prompt: 'The question to ask 2 or 3 chat models at once; their replies stream side by side in the chat.',
       placeHolder: 'Ask a question',
-      ignoreFocusOut: true,
-      validateInput: (text) => (text.trim() === '' ? 'Type the question to compare.' : undefined),
+      validate: (text) => (text.trim() === '' ? 'Type the question to compare.' : undefined),
     }));
   if (!question || question.trim() === '') return;
   const panel = target.activePanel ?? (await target.newChat());

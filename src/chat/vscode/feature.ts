@@ -19,7 +19,7 @@ import type { VideoApi } from '../../videos/core/api';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const chatCommands = lazy(() => require('./chatCommands') as typeof import('./chatCommands'));
 
-export type ChatNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'> & {
+export type ChatNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'register' | 'testing' | 'ui'> & {
   models: ModelCatalogs;
   /** What /image, /speak and /video ask: the media and video features' services (built at activation). */
   media: MediaApi;
@@ -30,7 +30,7 @@ export const chatFeature = defineFeature({
   name: 'chat',
   commands: CHAT_COMMANDS,
   views: [CHATS_VIEW_ID],
-  activate({ context, log, connection, models, clock, settings, media, videos, register, testing }: ChatNeeds): { flush(): Promise<void> } {
+  activate({ context, log, connection, models, clock, settings, media, videos, register, testing, ui }: ChatNeeds): { flush(): Promise<void> } {
     const managerOptions = (storageFolder: string): ChatPanelManagerOptions => ({
       extensionUri: context.extensionUri,
       storageFolder,
@@ -43,9 +43,10 @@ export const chatFeature = defineFeature({
       log,
       clock,
       media: { media, videos },
+      ui: ui(),
     });
     const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
-    const store = createChatStore(chatFolder, clock, log);
+    const store = createChatStore(chatFolder, clock, log, ui);
     const history = new ChatHistoryView({ store, folder: chatFolder, clock });
     const chat = lazy(() =>
       chatCommands().createChatFeature({ manager: { ...managerOptions(chatFolder), store }, history, gateway: (profile) => connection.access(profile), clock }),

@@ -27,6 +27,7 @@ import { looksBinary } from '../core/context/fileCheck';
 import type { InstructionsAction, InstructionsState, PromptCommand } from '../../chatProtocol/instructions';
 import type { Attachment } from '../../chatProtocol/attachments';
 import type { Turn } from '../../chatProtocol/session';
+import type { UserInterface } from '../../ui/vscode/userInterface';
 
 export interface PanelInstructionsDeps {
   post(state: InstructionsState): void;
@@ -35,6 +36,8 @@ export interface PanelInstructionsDeps {
   /** The turns so far (their attachments are files in play too). */
   turns(): readonly Turn[];
   editor(): vscode.TextEditor | undefined;
+  /** Opens an instruction file from the chip. */
+  ui: Pick<UserInterface, 'showEditor'>;
 }
 
 interface Folder {
@@ -89,7 +92,7 @@ export class PanelInstructions implements vscode.Disposable {
       return;
     }
     const file = this.files[index];
-    if (file) await vscode.window.showTextDocument(vscode.Uri.file(file.location), { preview: false });
+    if (file) await this.deps.ui.showEditor(vscode.Uri.file(file.location), { preview: false });
   }
 
   /** Reads the files again and tells the chat view; calls while one runs are folded into one more run. */

@@ -5,18 +5,20 @@ import type { Clock } from '../../util/clock';
 import { NodeFileSystem } from '../../util/storeFileSystem';
 import { ChatSessionStore, type StoreReporter } from '../core/sessionStore';
 import { SHARED_COMMANDS } from '../../ui/core/commandIds';
+import type { UserInterface } from '../../ui/vscode/userInterface';
 
-export function createChatStore(folder: string, clock: Clock, log: vscode.LogOutputChannel): ChatSessionStore {
-  return new ChatSessionStore(new NodeFileSystem(folder), { clock, report: storeReporter(log) });
+/** `ui` is called only when there is something to tell the user (activation builds the store and shows nothing). */
+export function createChatStore(folder: string, clock: Clock, log: vscode.LogOutputChannel, ui: () => UserInterface): ChatSessionStore {
+  return new ChatSessionStore(new NodeFileSystem(folder), { clock, report: storeReporter(log, ui) });
 }
 
-function storeReporter(log: vscode.LogOutputChannel): Partial<StoreReporter> {
+function storeReporter(log: vscode.LogOutputChannel, ui: () => UserInterface): Partial<StoreReporter> {
   /** Session files already reported as unreadable (each is reported once). */
   const reportedCorrupt = new Set<string>();
   return {
     error: (error, what) => log.error(`Chat: ${what} failed: ${String(error)}`),
     notSaved: (failure) => {
-      void vscode.window.showErrorMessage(failure.message, 'Open Logs').then((choice) => {
+      void ui().notify('error', failure.message, 'Open Logs').then((choice) => {
         if (choice) void vscode.commands.executeCommand(SHARED_COMMANDS.openLogs);
       });
     },
@@ -25,7 +27,7 @@ function storeReporter(log: vscode.LogOutputChannel): Partial<StoreReporter> {
       log.warn(`Chat: ${file} could not be read (${reason}); it was moved aside as ${movedTo}.`);
       if (reportedCorrupt.has(file)) return;
       reportedCorrupt.add(file);
-      void vscode.window.showWarningMessage(`A saved chat could not be read (${reason}). It was kept as ${movedTo} in the chat folder, and the chat starts empty.`, 'Open Logs').then((choice) => {
+      void ui().notify('warning', `A saved chat could not be read (${reason}). It was kept as ${movedTo} in the chat folder, and the chat starts empty.`, 'Open Logs').then((choice) => {
         if (choice) void vscode.commands.executeCommand(SHARED_COMMANDS.openLogs);
       });
     },

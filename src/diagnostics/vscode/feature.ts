@@ -12,17 +12,17 @@ import { DIAGNOSTICS_COMMANDS, REPORT_COMMANDS } from './commands';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const testConnectionCommand = lazy(() => require('./testConnectionCommand') as typeof import('./testConnectionCommand'));
 
-export type DiagnosticsNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'testing'>;
+export type DiagnosticsNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'testing' | 'ui'>;
 
 export const diagnosticsFeature = defineFeature({
   name: 'diagnostics',
   commands: DIAGNOSTICS_COMMANDS,
   views: [],
-  activate({ context, log, connection, clock, register, testing }: DiagnosticsNeeds): void {
+  activate({ context, log, connection, clock, register, testing, ui }: DiagnosticsNeeds): void {
     // Test Connection and its report view load on its first run (testConnectionCommand.js), not at activation; the
     // report's document is registered now, for a report tab VS Code restores after a reload.
     const report = new ReportDocument({ scheme: 'model-gateway-report', name: 'Model Gateway Connection Test.md', title: 'connection test', command: 'Test Connection' });
-    const testConnection = lazy(() => new (testConnectionCommand().TestConnectionCommand)({ connection, log, clock, proxySetting: () => vscodeProxySetting().url, report }));
+    const testConnection = lazy(() => new (testConnectionCommand().TestConnectionCommand)({ connection, log, clock, proxySetting: () => vscodeProxySetting().url, report, ui: ui() }));
     const statusBar = new ConnectionStatusBar(connection);
     context.subscriptions.push(statusBar, report, { dispose: () => testConnection.peek()?.dispose() });
     register(lazyCommands(REPORT_COMMANDS, () => testConnection().handlers()));

@@ -7,12 +7,12 @@ import type { REPORT_COMMANDS } from './commands';
 import type { GatewayConnections } from '../../gateway/connections';
 import { OPEN_LOGS } from '../../ui/core/errorAdvice';
 import { resolveProxy } from '../../gateway/proxy';
-import { showAdvice } from '../../ui/vscode/notify';
 import type { Clock } from '../../util/clock';
 import type { Logger } from '../../util/logger';
 import { ConnectionReportView } from './connectionReportView';
 import type { ReportDocument } from '../../ui/vscode/reportDocument';
 import { lazy } from '../../util/lazy';
+import type { UserInterface } from '../../ui/vscode/userInterface';
 import type { DiagnosticReport } from '../core/connectionTest';
 
 // The checks themselves, in their own file, on the first run.
@@ -27,6 +27,7 @@ export interface TestConnectionDeps {
   proxySetting(): string | undefined;
   /** The report's document, registered at activation (a restored report tab asks for it first). */
   report: ReportDocument;
+  ui: UserInterface;
 }
 
 export class TestConnectionCommand implements vscode.Disposable {
@@ -50,7 +51,7 @@ export class TestConnectionCommand implements vscode.Disposable {
     const { runDiagnostics, createNetworkProbes, renderReport, summarizeReport, fixesFor } = connectionTest();
     const baseUrl = connection.baseUrl;
     const proxy = baseUrl ? resolveProxy(new URL(baseUrl), this.deps.proxySetting(), process.env) : undefined;
-    const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Testing the connection to ${connection.origin ?? 'the gateway'}…` }, () => runDiagnostics({ baseUrl, api: async () => {
+    const report = await this.deps.ui.withProgress(`Testing the connection to ${connection.origin ?? 'the gateway'}…`, () => runDiagnostics({ baseUrl, api: async () => {
       const access = await connection.access();
       return access.ok ? access.api : undefined;
     }, proxy, probes: createNetworkProbes(clock), clock }));
@@ -58,8 +59,8 @@ export class TestConnectionCommand implements vscode.Disposable {
     for (const step of report.steps) log.info(`  ${step.title}: ${step.status}. ${step.message}${step.suggestion ? ` ${step.suggestion}` : ''}`);
     await this.view.show(renderReport(report));
     const summary = summarizeReport(report);
-    if (report.ok) void vscode.window.showInformationMessage(summary);
-    else void showAdvice({ kind: 'other', message: summary, actions: [...fixesFor(report), OPEN_LOGS] }, 'warning');
+    if (report.ok) void this.deps.ui.notify('info', summary);
+    else this.deps.ui.advise({ kind: 'other', message: summary, actions: [...fixesFor(report), OPEN_LOGS] }, 'warning');
     return report;
   }
 
@@ -67,7 +68,7 @@ export class TestConnectionCommand implements vscode.Disposable {
   async copyReport(): Promise<string | undefined> {
     const text = this.view.text;
     if (text === undefined) {
-      void vscode.window.showInformationMessage('No connection report yet: run "Model Gateway: Test Connection" first.');
+      void this.deps.ui.notify('info', 'No connection report yet: run "Model Gateway: Test Connection" first.');
       return undefined;
     }
     await vscode.env.clipboard.writeText(text);

@@ -46,13 +46,13 @@ export class GenerateImageCommand {
     const defaults = this.deps.core.settings();
     const title = (step: number) => `Generate Image (${step}/4)`;
     const selection = selectedText();
-    const prompt = await askText(title(1), 'Describe the image.', 'A lighthouse on a cliff at dawn, watercolour', selection, promptProblem);
+    const prompt = await askText(this.deps.ui, title(1), 'Describe the image.', 'A lighthouse on a cliff at dawn, watercolour', selection, promptProblem);
     if (prompt === undefined) return undefined;
-    const model = await askModel(title(2), 'image', defaults.imageModel, () => this.deps.core.models.load());
+    const model = await askModel(this.deps.ui, title(2), 'image', defaults.imageModel, () => this.deps.core.models.load());
     if (model === undefined) return undefined;
-    const size = await askSize(title(3), defaults.imageSize);
+    const size = await askSize(this.deps.ui, title(3), defaults.imageSize);
     if (size === undefined) return undefined;
-    const count = await askCount(title(4), defaults.imageCount);
+    const count = await askCount(this.deps.ui, title(4), defaults.imageCount);
     if (count === undefined) return undefined;
     return { prompt, model, size, count };
   }

@@ -1,8 +1,9 @@
 // UI adapter: the questions Generate Image and Synthesize Speech ask (text, model, size, count, voice), each an input
-// box or quick pick that validates as the user types. Each resolves undefined when the user cancels.
+// box or quick pick that validates as the user types, asked through the user seam. Each resolves undefined when the
+// user cancels.
 import * as vscode from 'vscode';
 import { adviceFor } from '../../ui/core/errorAdvice';
-import { pickModelId, type ModelChoices } from '../../ui/vscode/modelPicker';
+import type { ModelChoices, PickItem, UserInterface } from '../../ui/vscode/userInterface';
 import type { CatalogSnapshot } from '../../models/core/api';
 import { countProblem, IMAGE_SIZES, MAX_IMAGE_COUNT, sizeProblem, VOICES, voiceProblem } from '../core/mediaRequest';
 
@@ -12,31 +13,32 @@ export function selectedText(): string {
   return editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection).trim() : '';
 }
 
-export async function askText(title: string, prompt: string, placeholder: string, value: string, problem: (text: string) => string | undefined): Promise<string | undefined> {
-  const text = await vscode.window.showInputBox({
+type Asks = Pick<UserInterface, 'input' | 'pickItem' | 'pickModel'>;
+
+export async function askText(ui: Asks, title: string, prompt: string, placeholder: string, value: string, problem: (text: string) => string | undefined): Promise<string | undefined> {
+  const text = await ui.input({
     title,
     prompt,
     placeHolder: placeholder,
     value,
-    ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() === '' ? undefined : problem(v)),
+    validate: (v) => (v.trim() === '' ? undefined : problem(v)),
   });
   if (text === undefined || problem(text)) return undefined;
   return text.trim();
 }
 
-interface Choice extends vscode.QuickPickItem {
-  value?: string;
-  other?: true;
-}
+/** A choice: its label is its value. */
+type Choice = Omit<PickItem, 'id'>;
+/** The id of "Other…" (no value is empty). */
+const OTHER = '';
 
 /** A quick pick of `choices` (the default first) plus "Other…", which asks for a typed value. */
-async function pickOrType(title: string, placeholder: string, choices: Choice[], typed: { prompt: string; problem: (v: string) => string | undefined }): Promise<string | undefined> {
-  const other: Choice = { label: '$(edit) Other…', other: true, alwaysShow: true };
-  const picked = await vscode.window.showQuickPick([...choices, other], { title, placeHolder: placeholder, ignoreFocusOut: true });
-  if (!picked) return undefined;
-  if (!picked.other) return picked.value ?? picked.label;
-  const value = await vscode.window.showInputBox({ title, prompt: typed.prompt, ignoreFocusOut: true, validateInput: (v) => typed.problem(v.trim()) });
+async function pickOrType(ui: Asks, title: string, placeholder: string, choices: Choice[], typed: { prompt: string; problem: (v: string) => string | undefined }): Promise<string | undefined> {
+  const other: PickItem = { label: '$(edit) Other…', id: OTHER, alwaysShow: true };
+  const picked = await ui.pickItem([...choices.map((c) => ({ ...c, id: c.label })), other], { title, placeHolder: placeholder, matchOnDescription: false, ignoreFocusOut: true });
+  if (picked === undefined) return undefined;
+  if (picked !== OTHER) return picked;
+  const value = await ui.input({ title, prompt: typed.prompt, validate: (v) => typed.problem(v.trim()) });
   return value?.trim() || undefined;
 }
 
@@ -44,7 +46,7 @@ async function pickOrType(title: string, placeholder: string, choices: Choice[],
  * The model of a kind: the configured default, or the first listed model of the kind, comes first; the list fills
  * while the picker is open (ui/modelPicker.ts). "Other model id…" takes any id.
  */
-export async function askModel(title: string, kind: 'image' | 'speech', configured: string | undefined, load: () => Promise<CatalogSnapshot | undefined>): Promise<string | undefined> {
+export async function askModel(ui: Asks, title: string, kind: 'image' | 'speech', configured: string | undefined, load: () => Promise<CatalogSnapshot | undefined>): Promise<string | undefined> {
   const choices = load().then(
     (snapshot): ModelChoices => {
       const listed = (snapshot?.models ?? []).filter((m) => m.kind === kind).map((m) => m.id);
@@ -53,20 +55,21 @@ export async function askModel(title: string, kind: 'image' | 'speech', configur
     },
     (error: unknown): ModelChoices => ({ ids: configured ? [configured] : [], placeholder: `Could not list the models (${adviceFor(error).message})` }),
   );
-  const picked = await pickModelId(title, configured, choices);
+  const picked = await ui.pickModel(title, configured, choices);
   if (picked !== 'other') return picked;
-  const typed = await vscode.window.showInputBox({ title, prompt: `${kind === 'image' ? 'Image' : 'Speech'} model id`, value: configured, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'Enter a model id.') });
+  const typed = await ui.input({ title, prompt: `${kind === 'image' ? 'Image' : 'Speech'} model id`, value: configured, validate: (v) => (v.trim() ? undefined : 'Enter a model id.') });
   return typed?.trim() || undefined;
 }
 
-export function askSize(title: string, preferred: string): Promise<string | undefined> {
+export function askSize(ui: Asks, title: string, preferred: string): Promise<string | undefined> {
   const sizes = [preferred, ...IMAGE_SIZES.filter((s) => s !== preferred)];
-  return pickOrType(title, 'Image size', sizes.map((s, i) => ({ label: s, description: i === 0 ? 'default' : undefined })), { prompt: 'Size, as WIDTHxHEIGHT', problem: sizeProblem });
+  return pickOrType(ui, title, 'Image size', sizes.map((s, i) => ({ label: s, description: i === 0 ? 'default' : undefined })), { prompt: 'Size, as WIDTHxHEIGHT', problem: sizeProblem });
 }
 
-export async function askCount(title: string, preferred: number): Promise<number | undefined> {
+export async function askCount(ui: Asks, title: string, preferred: number): Promise<number | undefined> {
   const counts = [preferred, ...[1, 2, 3, 4].filter((n) => n !== preferred)];
   const picked = await pickOrType(
+    ui,
     title,
     'How many images?',
     counts.map((n, i) => ({ label: String(n), description: i === 0 ? 'default' : undefined })),
@@ -75,7 +78,7 @@ export async function askCount(title: string, preferred: number): Promise<number
   return picked === undefined ? undefined : Number(picked);
 }
 
-export function askVoice(title: string, preferred: string): Promise<string | undefined> {
+export function askVoice(ui: Asks, title: string, preferred: string): Promise<string | undefined> {
   const voices = [preferred, ...VOICES.filter((v) => v !== preferred)];
-  return pickOrType(title, 'Voice', voices.map((v, i) => ({ label: v, description: i === 0 ? 'default' : undefined })), { prompt: 'Voice name, as the gateway knows it', problem: voiceProblem });
+  return pickOrType(ui, title, 'Voice', voices.map((v, i) => ({ label: v, description: i === 0 ? 'default' : undefined })), { prompt: 'Voice name, as the gateway knows it', problem: voiceProblem });
 }

@@ -47,9 +47,9 @@ export class SpeechCommands {
       }
     }
     if (!(await this.ensureAccess())) return undefined;
-    const text = await askText('Synthesize Speech (1/2)', 'The text to speak.', 'Type or paste the text', selectedText(), speechTextProblem);
+    const text = await askText(this.deps.ui, 'Synthesize Speech (1/2)', 'The text to speak.', 'Type or paste the text', selectedText(), speechTextProblem);
     if (text === undefined) return undefined;
-    const voice = await askVoice('Synthesize Speech (2/2)', this.deps.core.settings().voice);
+    const voice = await askVoice(this.deps.ui, 'Synthesize Speech (2/2)', this.deps.core.settings().voice);
     if (voice === undefined) return undefined;
     return this.speak({ text, voice });
   }

@@ -26,24 +26,25 @@ const lmProfiles = lazy(() => require('./lmProfiles') as typeof import('./lmProf
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const modelCommandsModule = lazy(() => require('./modelCommands') as typeof import('./modelCommands'));
 
-export type ModelsNeeds = Pick<SharedServices, 'context' | 'log' | 'keys' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'>;
+export type ModelsNeeds = Pick<SharedServices, 'context' | 'log' | 'keys' | 'connection' | 'clock' | 'settings' | 'register' | 'testing' | 'ui'>;
 
 export const modelsFeature = defineFeature({
   name: 'models',
   commands: MODEL_COMMANDS,
   views: [],
-  activate({ context, log, keys, connection, clock, settings, register, testing }: ModelsNeeds): ModelCatalogs {
+  activate({ context, log, keys, connection, clock, settings, register, testing, ui }: ModelsNeeds): ModelCatalogs {
     const memory = new RememberedModels(context.globalState);
     // Its own file in the bundle, loaded on the first chat answer or chat panel, not at activation.
     const tokens = lazy<TokenRatios>(() => tokenRatios().TokenRatios.in(context.globalStorageUri.fsPath, clock));
     const models = new ModelCatalogs(connection, clock, DEFAULT_TTL_MS, memory, tokens);
     const lmProvider = new GatewayChatModelProvider(models, connection, log, () => settings().reasoning, {
       more: (active) => (connection.profiles.length > 1 ? lmProfiles().profileModels(active, { connections: connection, catalogs: models, log, effortLevels: () => settings().reasoning.levels }) : undefined),
+      warn: (message) => void ui().notify('warning', message),
     });
     // Diagnose Models' report document, registered now (its command loads on first use) for a report tab VS Code
     // restores after a reload.
     const report = new ReportDocument({ scheme: 'model-gateway-models', name: 'Model Gateway Models.md', title: 'models', command: 'Diagnose Models' });
-    const modelCommands = lazy(() => new (modelCommandsModule().ModelCommands)({ catalog: models, connection, settings, report }));
+    const modelCommands = lazy(() => new (modelCommandsModule().ModelCommands)({ catalog: models, connection, settings, report, ui: ui() }));
     // A profile added, removed or changed later may change the models in VS Code's chat; the list read at startup
     // (the first event) is not news: VS Code asking then could cost a request at startup.
     let startup = true;
@@ -58,7 +59,7 @@ export const modelsFeature = defineFeature({
       testing.createModelsForTest = () => {
         const next = new GatewayConnection(settings().gateway, keys, createGatewayClient(log), clock, vscodeProxySetting());
         const catalog = new ModelCatalog(next, clock, DEFAULT_TTL_MS, new RememberedModels(context.globalState));
-        const provider = new GatewayChatModelProvider(catalog, next, log, () => settings().reasoning);
+        const provider = new GatewayChatModelProvider(catalog, next, log, () => settings().reasoning, { warn: (message) => void ui().notify('warning', message) });
         return { connection: next, catalog, provider, dispose: () => [provider, catalog, next].forEach((d) => d.dispose()) };
       };
     }

@@ -32,8 +32,11 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
     private readonly log: Logger,
     /** How a reasoning effort is sent, and the levels offered when the model list names none. */
     private readonly reasoning: () => ReasoningSettings | undefined = () => undefined,
-    /** For the models of the other profiles (lmProfiles.ts, loaded only when there are several profiles). */
-    private readonly profileDeps?: { more(active: LmChatInformation[]): Promise<LmChatInformation[]> | undefined },
+    /**
+     * `more`: the models of the other profiles (lmProfiles.ts, loaded only when there are several profiles); `warn`:
+     * tells the user the list could not be loaded (the user seam; only the log without it).
+     */
+    private readonly profileDeps?: { more?(active: LmChatInformation[]): Promise<LmChatInformation[]> | undefined; warn?(message: string): void },
   ) {
     this.subscriptions = [
       catalog.onDidChange((snapshot) => this.announcer.onCatalog(snapshot) && this.changed.fire()),
@@ -76,7 +79,7 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
       this.log.warn(`Could not list the gateway's models for VS Code chat: ${advice.message}`);
       snapshot = this.catalog.known();
       this.announcer.provide(snapshot, false);
-      if (!options.silent) void vscode.window.showWarningMessage(`Model Gateway: ${advice.message}`);
+      if (!options.silent) this.profileDeps?.warn?.(`Model Gateway: ${advice.message}`);
     }
     return this.withProfiles(this.chatModels(snapshot));
   }
@@ -88,7 +91,7 @@ export class GatewayChatModelProvider implements vscode.LanguageModelChatProvide
 
   /** With several profiles, every profile with a key contributes its models, each carrying its profile (lmProfiles.ts). */
   private async withProfiles(active: LmChatInformation[]): Promise<LmChatInformation[]> {
-    return this.profileDeps?.more(active) ?? active;
+    return this.profileDeps?.more?.(active) ?? active;
   }
 
   async provideLanguageModelChatResponse(

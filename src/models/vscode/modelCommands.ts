@@ -4,10 +4,9 @@ import * as vscode from 'vscode';
 import type { HandlersFor } from '../../ui/vscode/commands';
 import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 import type { MODEL_COMMANDS } from './commands';
-import { vscodeUserInterface } from '../../ui/vscode/userInterface';
+import type { BrowseList, BrowseRow, UserInterface } from '../../ui/vscode/userInterface';
 import type { GatewayConnections } from '../../gateway/connections';
 import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
-import { showAdvice } from '../../ui/vscode/notify';
 import type { CatalogSnapshot, ModelCatalog } from '../core/modelCatalog';
 import { diagnoseModels, diagnosisMarkdown, type ModelDiagnosis } from '../core/modelDiagnosis';
 import type { Settings } from '../../settings/settings';
@@ -21,6 +20,7 @@ export interface ModelCommandDeps {
   settings: () => Settings;
   /** Diagnose Models' report document, registered at activation (a restored report tab asks for it first). */
   report: Pick<ReportDocument, 'show'>;
+  ui: UserInterface;
 }
 
 const ACTION_ICONS: Record<ModelAction, string> = { startChat: 'comment-discussion', setDefaultChat: 'star-empty', setDefaultImage: 'star-empty', setDefaultSpeech: 'star-empty', copyId: 'copy' };
@@ -31,14 +31,6 @@ const DEFAULT_SETTINGS: Partial<Record<ModelAction, { key: string; done: (id: st
   setDefaultImage: { key: 'image.model', done: (id) => `Generate Image uses ${id}.` },
   setDefaultSpeech: { key: 'speech.model', done: (id) => `Speech uses ${id}.` },
 };
-
-interface ModelItem extends vscode.QuickPickItem {
-  entry?: ModelListEntry;
-}
-
-interface ActionButton extends vscode.QuickInputButton {
-  action: ModelAction;
-}
 
 export class ModelCommands {
   constructor(private readonly deps: ModelCommandDeps) {}
@@ -59,7 +51,7 @@ export class ModelCommands {
     if (!(await this.ensureConfigured())) return undefined;
     const origin = this.deps.connection.origin ?? 'the gateway';
     try {
-      const snapshot = await vscodeUserInterface.withProgress(`Loading models from ${origin}…`, () => this.deps.catalog.load({ force: true }));
+      const snapshot = await this.deps.ui.withProgress(`Loading models from ${origin}…`, () => this.deps.catalog.load({ force: true }));
       if (!snapshot) return undefined;
       const inPicker = await vscode.lm.selectChatModels({ vendor: LM_VENDOR }).then(
         (models) => new Set(models.map((m) => m.id)),
@@ -76,7 +68,7 @@ export class ModelCommands {
       await this.deps.report.show(diagnosisMarkdown(origin, diagnoses, snapshot.remembered === true));
       return diagnoses;
     } catch (error) {
-      void showAdvice(adviceFor(error, { origin: this.deps.connection.origin }));
+      this.deps.ui.advise(adviceFor(error, { origin: this.deps.connection.origin }));
       return undefined;
     }
   }
@@ -84,53 +76,31 @@ export class ModelCommands {
   /** Shows the quick pick at once, busy until the list is there. Resolves with what it shows once loaded. */
   async listModels(): Promise<ModelListGroup[] | undefined> {
     if (!(await this.ensureConfigured())) return undefined;
-    const pick = vscode.window.createQuickPick<ModelItem>();
-    pick.title = `Models on ${this.deps.connection.origin ?? 'the gateway'}`;
-    pick.placeholder = 'Loading models…';
-    pick.matchOnDetail = true;
-    pick.busy = true;
-    const refresh: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('refresh'), tooltip: 'Refresh' };
-    pick.buttons = [refresh];
-    let open = true;
-    pick.onDidHide(() => {
-      open = false;
-      pick.dispose();
-    });
-    const fill = async (force: boolean): Promise<ModelListGroup[] | undefined> => {
-      pick.busy = true;
+    // The rows by model id, as the last load listed them (what a chosen row or button acts on).
+    let entries = new Map<string, ModelListEntry>();
+    const load = async (force: boolean): Promise<BrowseList<ModelListGroup[]> | undefined> => {
       try {
         const snapshot = await this.deps.catalog.load({ force });
-        if (!open) return undefined;
-        if (!snapshot) {
-          pick.hide();
-          return undefined;
-        }
+        if (!snapshot) return undefined;
         const groups = buildModelList(snapshot, this.defaultModels());
-        pick.items = toItems(groups);
-        pick.placeholder = snapshot.models.length ? `${summarizeModels(snapshot.models)}. Enter for actions; buttons on each row.` : 'The gateway lists no models.';
-        return groups;
+        entries = new Map(groups.flatMap((group) => group.entries.map((entry) => [entry.id, entry] as const)));
+        return {
+          groups: groups.map((group) => ({ title: group.title, rows: group.entries.map(toRow) })),
+          placeholder: snapshot.models.length ? `${summarizeModels(snapshot.models)}. Enter for actions; buttons on each row.` : 'The gateway lists no models.',
+          value: groups,
+        };
       } catch (error) {
-        pick.hide();
-        void showAdvice(adviceFor(error, { origin: this.deps.connection.origin }));
+        this.deps.ui.advise(adviceFor(error, { origin: this.deps.connection.origin }));
         return undefined;
-      } finally {
-        if (open) pick.busy = false;
       }
     };
-    pick.onDidTriggerButton((button) => button === refresh && void fill(true));
-    pick.onDidTriggerItemButton(({ item, button }) => {
-      if (!item.entry) return;
-      pick.hide();
-      void this.run((button as ActionButton).action, item.entry.id);
-    });
-    pick.onDidAccept(() => {
-      const entry = pick.selectedItems[0]?.entry;
+    const choose = (id: string, action?: string) => {
+      const entry = entries.get(id);
       if (!entry) return;
-      pick.hide();
-      void this.chooseAction(entry);
-    });
-    pick.show();
-    return fill(false);
+      if (action) void this.run(action as ModelAction, entry.id);
+      else void this.chooseAction(entry);
+    };
+    return this.deps.ui.browse({ title: `Models on ${this.deps.connection.origin ?? 'the gateway'}`, loading: 'Loading models…' }, load, choose);
   }
 
   /** Reloads the list from the gateway and says how many models it has. Returns the new list. */
@@ -138,11 +108,11 @@ export class ModelCommands {
     if (!(await this.ensureConfigured())) return undefined;
     const origin = this.deps.connection.origin;
     try {
-      const snapshot = await vscodeUserInterface.withProgress(`Loading models from ${origin}…`, () => this.deps.catalog.load({ force: true }));
-      if (snapshot) void vscode.window.showInformationMessage(`${origin} lists ${summarizeModels(snapshot.models)}.`);
+      const snapshot = await this.deps.ui.withProgress(`Loading models from ${origin}…`, () => this.deps.catalog.load({ force: true }));
+      if (snapshot) void this.deps.ui.notify('info', `${origin} lists ${summarizeModels(snapshot.models)}.`);
       return snapshot;
     } catch (error) {
-      void showAdvice(adviceFor(error, { origin }));
+      this.deps.ui.advise(adviceFor(error, { origin }));
       return undefined;
     }
   }
@@ -155,18 +125,18 @@ export class ModelCommands {
   }
 
   private async chooseAction(entry: ModelListEntry): Promise<void> {
-    const choice = await vscode.window.showQuickPick(
-      entry.actions.map((action) => ({ label: `$(${ACTION_ICONS[action]}) ${ACTION_TITLES[action]}`, action })),
-      { title: entry.id, placeHolder: entry.detail },
+    const choice = await this.deps.ui.pickItem(
+      entry.actions.map((action) => ({ label: `$(${ACTION_ICONS[action]}) ${ACTION_TITLES[action]}`, id: action })),
+      { title: entry.id, placeHolder: entry.detail ?? '', matchOnDescription: false },
     );
-    if (choice) await this.run(choice.action, entry.id);
+    if (choice) await this.run(choice as ModelAction, entry.id);
   }
 
   async run(action: ModelAction, id: string): Promise<void> {
     const setting = DEFAULT_SETTINGS[action];
     if (setting) {
       await vscode.workspace.getConfiguration('modelGateway').update(setting.key, id, vscode.ConfigurationTarget.Global);
-      void vscode.window.showInformationMessage(setting.done(id));
+      void this.deps.ui.notify('info', setting.done(id));
       return;
     }
     switch (action) {
@@ -174,8 +144,8 @@ export class ModelCommands {
         await vscode.commands.executeCommand(SHARED_COMMANDS.newChat, { model: id });
         return;
       case 'copyId':
-        await vscode.env.clipboard.writeText(id);
-        void vscode.window.showInformationMessage(`Copied ${id}.`);
+        await this.deps.ui.copy(id);
+        void this.deps.ui.notify('info', `Copied ${id}.`);
         return;
     }
   }
@@ -183,24 +153,11 @@ export class ModelCommands {
   /** True when a URL and key are set; otherwise says what is missing, with the command that fixes it. */
   private async ensureConfigured(): Promise<boolean> {
     const access = await this.deps.connection.access();
-    if (!access.ok) void showAdvice(accessAdvice(access), 'warning');
+    if (!access.ok) this.deps.ui.advise(accessAdvice(access), 'warning');
     return access.ok;
   }
 }
 
-function toItems(groups: readonly ModelListGroup[]): ModelItem[] {
-  const items: ModelItem[] = [];
-  for (const group of groups) {
-    items.push({ label: group.title, kind: vscode.QuickPickItemKind.Separator });
-    for (const entry of group.entries) {
-      items.push({
-        label: entry.id,
-        description: entry.description,
-        detail: entry.detail,
-        entry,
-        buttons: entry.actions.map((action): ActionButton => ({ action, iconPath: new vscode.ThemeIcon(ACTION_ICONS[action]), tooltip: ACTION_TITLES[action] })),
-      });
-    }
-  }
-  return items;
+function toRow(entry: ModelListEntry): BrowseRow {
+  return { id: entry.id, label: entry.id, description: entry.description, detail: entry.detail, actions: entry.actions.map((action) => ({ id: action, title: ACTION_TITLES[action], icon: ACTION_ICONS[action] })) };
 }

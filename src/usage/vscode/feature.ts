@@ -5,7 +5,6 @@
 import type { ModelCatalogs } from '../../models/core/api';
 import { lazyCommands } from '../../ui/vscode/commands';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
-import type { UserInterface } from '../../ui/vscode/userInterface';
 import { lazy } from '../../util/lazy';
 import { USAGE_COMMANDS } from './commands';
 import type { UsageService } from './usageService';
@@ -14,9 +13,8 @@ import type { UsageService } from './usageService';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const usageServiceModule = lazy(() => require('./usageService') as typeof import('./usageService'));
 
-export type UsageNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'onDidChangeSettings' | 'testing'> & {
+export type UsageNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'onDidChangeSettings' | 'testing' | 'ui'> & {
   models: ModelCatalogs;
-  ui?: UserInterface;
 };
 
 /** Delay before the status bar first reads the ledger and old months are removed: never during activation. */
@@ -29,7 +27,7 @@ export const usageFeature = defineFeature({
   /** Returns the service, built on first use, whose ledger VS Code's chat tools read. */
   activate({ context, log, connection, clock, register, onDidChangeSettings, models, testing, ui }: UsageNeeds): () => UsageService {
     const service = lazy<UsageService>(() => {
-      const built = new (usageServiceModule().UsageService)({ context, log, clock, models, ui, onDidChangeSettings, connection });
+      const built = new (usageServiceModule().UsageService)({ context, log, clock, models, ui: ui(), onDidChangeSettings, connection });
       context.subscriptions.push(built);
       return built;
     });

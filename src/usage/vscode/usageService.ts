@@ -8,7 +8,7 @@ import { callReport } from '../../gateway/callFigures';
 import type { FinishedCall } from '../../gateway/callReport';
 import type { ChatRequest, ChatResult } from '../../gateway/types';
 import { chatSample, type ModelCatalogs } from '../../models/core/api';
-import { vscodeUserInterface, type UserInterface } from '../../ui/vscode/userInterface';
+import type { UserInterface } from '../../ui/vscode/userInterface';
 import { vscodeSettingsSource } from '../../ui/vscode/vscodeSettings';
 import type { Clock } from '../../util/clock';
 import { lazy } from '../../util/lazy';
@@ -35,8 +35,8 @@ export interface UsageServiceDeps {
   log: vscode.LogOutputChannel;
   clock: Clock;
   models: ModelCatalogs;
-  /** The user seam (the host tests' recorder); VS Code's by default. */
-  ui?: UserInterface;
+  /** The user seam. */
+  ui: UserInterface;
   onDidChangeSettings: vscode.Event<void>;
   /**
    * The profiles: one by its id, the active one without an id (undefined: deleted since); and when another profile
@@ -56,7 +56,7 @@ export class UsageService implements vscode.Disposable {
 
   constructor(private readonly deps: UsageServiceDeps) {
     const { context, log, clock } = deps;
-    const ui = deps.ui ?? vscodeUserInterface;
+    const ui = deps.ui;
     /** A profile by id (the active one without), as the ledger names it; a deleted one by its id. */
     const profileOf = (id?: string) => profileRef(deps.connection.profile(id), id);
     this.settings = this.readSettings();
@@ -149,7 +149,7 @@ export class UsageService implements vscode.Disposable {
         // Deleting history is never silent: the log keeps the months, the user is told what went and why.
         const span = months.length === 1 ? months[0] : `${months[0]} to ${months[months.length - 1]}`;
         this.deps.log.info(`Usage: removed ${records} records of ${months.join(', ')} (older than ${days} days, modelGateway.usage.retentionDays).`);
-        void (this.deps.ui ?? vscodeUserInterface).notify('info', `Model Gateway: removed the usage history of ${span} (${records} ${records === 1 ? 'record' : 'records'}), older than your setting modelGateway.usage.retentionDays (${days} days) keeps.`);
+        void this.deps.ui.notify('info', `Model Gateway: removed the usage history of ${span} (${records} ${records === 1 ? 'record' : 'records'}), older than your setting modelGateway.usage.retentionDays (${days} days) keeps.`);
       })
       .catch((error: unknown) => this.deps.log.warn(`Usage: the retention clean-up failed: ${String(error)}`));
   }
@@ -169,7 +169,7 @@ export class UsageService implements vscode.Disposable {
     if (estimate === undefined || estimate <= limit) return true;
     const go = image ? 'Generate Image' : 'Generate Video';
     const what = image ? 'image request' : 'video job';
-    const answer = await (this.deps.ui ?? vscodeUserInterface).ask('warning', `This ${what} is estimated to cost ${formatUsd(estimate)}.`, `Model ${call.request.model}. You asked to confirm requests estimated above ${formatUsd(limit)} (modelGateway.usage.confirmPaidAbove).`, go);
+    const answer = await this.deps.ui.ask('warning', `This ${what} is estimated to cost ${formatUsd(estimate)}.`, `Model ${call.request.model}. You asked to confirm requests estimated above ${formatUsd(limit)} (modelGateway.usage.confirmPaidAbove).`, go);
     return answer === go;
   };
 

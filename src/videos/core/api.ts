@@ -30,10 +30,10 @@ export interface VideoApi {
   /** Shows the job in the Video Jobs view. */
   reveal(key: string): Promise<void>;
   /**
-   * Jobs still running in a lane (a profile's key slot): a profile with such jobs is not deleted (its key checks
+   * A profile's jobs still running, by its id, on any origin: a profile with such jobs is not deleted (its key checks
    * them). One being submitted counts: its answer is on the way, and it is then polled with that key.
    */
-  runningJobs(slot: string): number;
+  runningJobs(profileId: string): number;
   /** Settles once the jobs saved before activation are read: until then none looks pending. */
   jobsReady(): Promise<void>;
   onDidChangeJobs(listener: () => void): Disposable;

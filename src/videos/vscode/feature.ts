@@ -19,7 +19,7 @@ import { VideoJobsView, type ViewOptions } from './videoJobsView';
 import type { VideoPreviewPanels } from './videoPreviewPanel';
 import { VideoService, type VideoServiceDeps, type VideoServiceOptions } from './videoService';
 
-export type VideoNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'onDidChangeSettings' | 'register' | 'testing'> & {
+export type VideoNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'onDidChangeSettings' | 'register' | 'testing' | 'ui'> & {
   keys: Pick<ApiKeyStore, 'onDidChange' | 'get'>;
   models: ModelCatalogs;
 };
@@ -81,7 +81,7 @@ export const videosFeature = defineFeature({
   name: 'videos',
   commands: VIDEO_COMMANDS,
   views: [VIDEO_JOBS_VIEW],
-  activate({ context, log, keys, connection, models, clock, settings, onDidChangeSettings, register, testing }: VideoNeeds): VideoApi {
+  activate({ context, log, keys, connection, models, clock, settings, onDidChangeSettings, register, testing, ui }: VideoNeeds): VideoApi {
     const folder = (name: string) => vscode.Uri.joinPath(context.globalStorageUri, name).fsPath;
     // A round trip to the window: it hangs while a browser tab that was closed leaves this extension host running.
     const presence = new WindowPresence({ clock, ping: () => vscode.commands.executeCommand('setContext', 'modelGateway.windowAttached', true) });
@@ -95,7 +95,7 @@ export const videosFeature = defineFeature({
       focus: { focused: () => vscode.window.state.focused, onDidChange: (listener) => vscode.window.onDidChangeWindowState((state) => listener(state.focused)) },
       presence,
       log,
-      inform: (text) => void vscode.window.showInformationMessage(text),
+      inform: (text) => void ui().notify('info', text),
     };
     const instanceDeps: InstanceDeps = { connection, models, settings: serviceDeps.settings, keyFor: (origin) => keys.get(origin) };
     const reveal = async (key: string) => {
@@ -115,7 +115,7 @@ export const videosFeature = defineFeature({
           const legacy = { storage: options.storage ?? context.globalState, key: options.storageKey };
           return videoInstance(new VideoService(serviceDeps, { folder: jobFolder, legacy }), instanceDeps, { primary: false, ui: options.ui });
         },
-        runningJobs: (slot) => service.runningJobs(slot),
+        runningJobs: (profileId: string) => service.runningJobs(profileId),
       };
       testing.videos = hooks;
     }

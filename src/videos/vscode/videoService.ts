@@ -15,7 +15,7 @@ import type { Memento } from '../../util/memento';
 import type { VideoApi, VideoJob } from '../core/api';
 import { DurationHistory } from '../core/durationHistory';
 import type { VideoJobRecord } from '../core/jobRecord';
-import { isRunning } from '../core/jobPresentation';
+import { runningJobsOf } from '../core/jobPresentation';
 import { JobStore } from '../core/jobStore';
 import { KeptFiles } from '../core/keptFiles';
 import { lazyApiFor } from '../core/lazyApi';
@@ -153,8 +153,8 @@ export class VideoService implements VideoApi, Disposable {
     return { dispose: () => changes.forEach((c) => c.dispose()) };
   }
 
-  runningJobs(slot: string): number {
-    return this.store.jobs(slot).filter(isRunning).length;
+  runningJobs(profileId: string): number {
+    return runningJobsOf(this.store.jobs(), profileId);
   }
 
   jobsReady(): Promise<void> {

@@ -15,6 +15,8 @@ import { encodePng } from '../../simulator/png';
 import { VISION_MODEL_CONTEXT } from '../../simulator/models';
 import { config, extensionApi, until } from '../helpers';
 import { PanelRecorder } from '../panelRecorder';
+import { RecordingUi } from '../recordingUi';
+import type { InputOptions } from '../../../src/ui/vscode/userInterface';
 import { WorkspaceContextProvider } from '../../../src/chat/vscode/context/workspaceContextProvider';
 
 interface ChatTesting {
@@ -160,7 +162,7 @@ describe('chat context and images (issue 13)', function () {
     const sources = manager.contextSources;
     const questions = sources.linesQuestions;
     const offered: string[][] = [];
-    const asked: vscode.InputBoxOptions[] = [];
+    const asked: InputOptions[] = [];
     const answers = ['2-3', '399-'];
     sources.linesQuestions = {
       file: async (items) => {
@@ -174,7 +176,7 @@ describe('chat context and images (issue 13)', function () {
       assert.equal(offered[0][0], 'mg-context-test/sample.ts · the editor you used last');
       assert.equal(offered[0].filter((d) => d.includes('sample.ts')).length, 1, 'the active file is offered once');
       assert.equal(asked[0].value, '2-3', 'the selection is the range proposed');
-      assert.equal(asked[0].validateInput?.('2-9'), 'The file has 5 lines.');
+      assert.equal(asked[0].validate?.('2-9'), 'The file has 5 lines.');
       await recorder.send({ type: 'addContext', source: 'lines' });
       assert.equal(asked[1].value, '1-400');
       const chips = recorder.context!.chips;
@@ -434,7 +436,7 @@ describe('chat context and images (issue 13)', function () {
     }
     await vscode.workspace.getConfiguration('files').update('exclude', { '**/excluded.ts': true }, vscode.ConfigurationTarget.Global);
     try {
-      const provider = new WorkspaceContextProvider({ editor: () => undefined, maxBytes: () => 1024 * 1024, newId: () => 'x' });
+      const provider = new WorkspaceContextProvider({ editor: () => undefined, maxBytes: () => 1024 * 1024, newId: () => 'x', ui: new RecordingUi() });
       const listed = await until(async () => {
         const files = (await provider.listWorkspaceFiles()).map((f) => f.path).filter((p) => p.includes('mg-context-test/'));
         return files.some((p) => p.endsWith('ignored-but-kept.ts')) ? files : undefined;

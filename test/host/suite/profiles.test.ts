@@ -8,6 +8,8 @@ import type { JobStore } from '../../../src/videos/core/jobStore';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { config, connectTo, disconnect, extensionApi, until } from '../helpers';
+import { RecordingUi } from '../recordingUi';
+import type { UserInterface } from '../../../src/ui/vscode/userInterface';
 
 /** The last four characters of a key: what the simulator's log keeps of it. */
 const tail = (key: string) => key.slice(-4);
@@ -46,8 +48,21 @@ describe('Profiles: several gateways and keys side by side (issue 23)', function
     work = (await vscode.commands.executeCommand('modelGateway.profiles.create', { name: 'Work', baseUrl: a.baseUrl, headers: { 'X-Team': 'work' } })) as string;
     client = (await vscode.commands.executeCommand('modelGateway.profiles.create', { name: 'Client', baseUrl: b.baseUrl })) as string;
     assert.ok(work && client && work !== client);
-    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('modelGateway.profiles.create', { name: 'work', baseUrl: b.baseUrl })), /exists already/);
-    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('modelGateway.profiles.create', { name: 'Sneaky', baseUrl: b.baseUrl, headers: { Authorization: 'Bearer x' } })), /reserved/);
+    // A refused script call escapes the handler: the one catch around every command words it once, through the
+    // seam, with its actions (not VS Code's "Running the contributed command … failed"), and the command resolves.
+    const ui = new RecordingUi();
+    const restore = (api.testing.useUi as (ui: UserInterface) => () => void)(ui);
+    try {
+      assert.equal(await vscode.commands.executeCommand('modelGateway.profiles.create', { name: 'work', baseUrl: b.baseUrl }), undefined);
+      assert.equal(await vscode.commands.executeCommand('modelGateway.profiles.create', { name: 'Sneaky', baseUrl: b.baseUrl, headers: { Authorization: 'Bearer x' } }), undefined);
+    } finally {
+      restore();
+    }
+    assert.equal(ui.shown.length, 2, ui.notes.join('\n'));
+    assert.ok(ui.shown.every((s) => s.kind === 'advice'));
+    assert.match(ui.notes[0], /exists already/);
+    assert.match(ui.notes[1], /reserved/);
+    assert.deepEqual(ui.advised.map((a) => a.actions.map((action) => action.title)), [['Open Logs'], ['Open Logs']]);
     await until(() => api.connections.profiles.length === 3, 'the connections to see three profiles');
     // Two profiles on one origin with different keys; a third on another gateway.
     assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', a.keys.restricted, 'Work'), true);

@@ -14,13 +14,16 @@ import { notAFileRefusal, readBounded, resolveFile } from '../../core/context/fi
 import { IgnoreRules } from '../../core/context/gitignore';
 import { checkImage, IMAGE_EXTENSIONS, imageSizeRefusal } from '../../core/context/images';
 import { editorLineCount, parseLineRange, sliceLines, type LineRange } from '../../core/context/lineRange';
-import { isSecretPath, secretInContent } from '../../core/context/secrets';
+import type { InputOptions, UserInterface } from '../../../ui/vscode/userInterface';
+import { isSecretPath, secretInContent } from '../../../util/credentials';
 
 export interface WorkspaceContextOptions {
   /** The editor the user worked in last (the chat panel has focus when its button is pressed). */
   editor(): vscode.TextEditor | undefined;
   maxBytes(): number;
   newId(): string;
+  /** The user seam: the menu, the pickers, the questions and the warnings. */
+  ui: Pick<UserInterface, 'ask' | 'notify' | 'input' | 'pickItem' | 'pickMany'>;
 }
 
 const MAX_PICKER_FILES = 10_000;
@@ -50,13 +53,13 @@ type FileItem = vscode.QuickPickItem & { uri: vscode.Uri };
 /** The two questions Lines of a File… asks. */
 export interface LinesQuestions {
   file(items: readonly FileItem[]): Thenable<FileItem | undefined>;
-  range(options: vscode.InputBoxOptions): Thenable<string | undefined>;
+  range(options: InputOptions): Thenable<string | undefined>;
 }
 const ATTACH_ANYWAY = 'Attach Anyway';
 
-async function askModal(message: string): Promise<boolean> {
+async function askModal(ui: WorkspaceContextOptions['ui'], message: string): Promise<boolean> {
   try {
-    return (await vscode.window.showWarningMessage(message, { modal: true }, ATTACH_ANYWAY)) === ATTACH_ANYWAY;
+    return (await ui.ask('warning', message, undefined, ATTACH_ANYWAY)) === ATTACH_ANYWAY;
   } catch {
     // A question VS Code could not show was not answered yes.
     return false;
@@ -68,24 +71,25 @@ function languageOf(uri: vscode.Uri): Promise<string> {
   return Promise.resolve(vscode.workspace.openTextDocument(uri)).then((document) => document.languageId, () => '');
 }
 
-const MENU: ReadonlyArray<vscode.QuickPickItem & { source: ContextSource }> = Object.entries(CONTEXT_CHOICES).map(([source, choice]) => ({
+const MENU: ReadonlyArray<{ label: string; detail: string; id: ContextSource }> = Object.entries(CONTEXT_CHOICES).map(([source, choice]) => ({
   label: `$(${choice.icon}) ${choice.title}`,
   detail: choice.detail,
-  source: source as ContextSource,
+  id: source as ContextSource,
 }));
 
 export class WorkspaceContextProvider {
   constructor(private readonly options: WorkspaceContextOptions) {}
 
   warn(message: string): void {
-    void vscode.window.showWarningMessage(message);
+    void this.options.ui.notify('warning', message);
   }
 
   async collect(source: ContextSource): Promise<Attachment[]> {
     switch (source) {
       case 'menu': {
-        const picked = await vscode.window.showQuickPick(MENU, { title: 'Add Context', placeHolder: 'What should the model see with your next message?' });
-        return picked ? this.collect(picked.source) : [];
+        const picked = await this.options.ui.pickItem(MENU, { title: 'Add Context', placeHolder: 'What should the model see with your next message?', matchOnDescription: false });
+        const source = MENU.find((item) => item.id === picked)?.id;
+        return source ? this.collect(source) : [];
       }
       case 'activeFile':
         return this.withEditor((editor) => this.fromDocument(editor.document, 'file'));
@@ -146,12 +150,18 @@ export class WorkspaceContextProvider {
 
   /** Which file and which lines, for Lines of a File…; replaceable so tests can answer. */
   linesQuestions: LinesQuestions = {
-    file: (items) => vscode.window.showQuickPick(items, { title: 'Attach Lines of a File', placeHolder: 'Which file? Type to search the workspace', matchOnDescription: true }),
-    range: (options) => vscode.window.showInputBox(options),
+    file: async (items) => {
+      const picked = await this.options.ui.pickItem(
+        items.map((item) => ({ label: item.label, description: item.description, id: item.uri.toString() })),
+        { title: 'Attach Lines of a File', placeHolder: 'Which file? Type to search the workspace' },
+      );
+      return items.find((item) => item.uri.toString() === picked);
+    },
+    range: (options) => this.options.ui.input({ ...options, ignoreFocusOut: false }),
   };
 
   /** Asks for the yes a file needs (outside the workspace, a credential by name or content): a modal; replaceable so tests can answer. */
-  askAttachSecrets: (message: string) => Promise<boolean> = askModal;
+  askAttachSecrets: (message: string) => Promise<boolean> = (message) => askModal(this.options.ui, message);
 
   /** Asks the consent question the facts (and the text about to be sent) call for; true when none is needed. */
   private async confirm(facts: FileFacts, text?: string): Promise<boolean> {
@@ -222,7 +232,7 @@ export class WorkspaceContextProvider {
       title: `Attach Lines of ${source.path}`,
       prompt: `Lines from 1 to ${total}: 12-40, 12, or 12- for the rest of the file`,
       value: selected ? `${selected.start.line + 1}-${selected.end.character === 0 && selected.end.line > selected.start.line ? selected.end.line : selected.end.line + 1}` : `1-${total}`,
-      validateInput: (text) => {
+      validate: (text) => {
         const range = parseLineRange(text, total);
         return 'error' in range ? range.error : undefined;
       },
@@ -332,10 +342,14 @@ export class WorkspaceContextProvider {
       this.warn('Open a folder to pick files from the workspace.');
       return [];
     }
-    const items = (await this.listWorkspaceFiles()).map(({ uri, path }) => ({ label: path.split('/').pop() ?? path, description: path, uri }));
-    const picked = await vscode.window.showQuickPick(items, { title: 'Attach Workspace Files', placeHolder: 'Type to search; files ignored by files.exclude or .gitignore are not listed', canPickMany: true, matchOnDescription: true });
+    const files = await this.listWorkspaceFiles();
+    const items = files.map(({ uri, path }) => ({ label: path.split('/').pop() ?? path, description: path, id: uri.toString() }));
+    const picked = await this.options.ui.pickMany(items, { title: 'Attach Workspace Files', placeHolder: 'Type to search; files ignored by files.exclude or .gitignore are not listed' });
     const out: Attachment[] = [];
-    for (const item of picked ?? []) out.push(...(await this.fromUri(item.uri)));
+    for (const id of picked ?? []) {
+      const file = files.find((f) => f.uri.toString() === id);
+      if (file) out.push(...(await this.fromUri(file.uri)));
+    }
     return out;
   }
 
