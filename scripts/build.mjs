@@ -80,6 +80,8 @@ const CHUNKS = {
   // The usage ledger's recorder and status bar on the first gateway call; its dashboard and commands on first use.
   usageService: join(root, 'src', 'usage', 'vscode', 'usageService.ts'),
   usageCommands: join(root, 'src', 'usage', 'vscode', 'usageCommands.ts'),
+  // The user seam, on the first message, question or command failure (activation shows nothing).
+  userInterface: join(root, 'src', 'ui', 'vscode', 'userInterface.ts'),
 };
 /** Modules used by more than one lazy file (and not by extension.js) are bundled into this one. */
 const SHARED = 'shared';

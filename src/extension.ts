@@ -20,8 +20,10 @@ import { settingsForProfile } from './settings/profile';
 import { registerCommands, type CommandHandlers } from './ui/vscode/commands';
 import { ExtensionContextKeys } from './ui/vscode/contextKeys';
 import type { FeatureDefinition, SharedServices } from './ui/vscode/featureDefinition';
+import type { UserInterface } from './ui/vscode/userInterface';
 import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscode/vscodeSettings';
 import { realClock } from './util/clock';
+import { lazy } from './util/lazy';
 import { usageFeature } from './usage/vscode/feature';
 import { videosFeature } from './videos/vscode/feature';
 
@@ -50,6 +52,12 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   // The tests' hooks; the packaged extension builds none (the minifier drops every `if (TEST_BUILD)` block).
   const testing: Record<string, unknown> | undefined = TEST_BUILD ? { logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState } : undefined;
 
+  // The one seam to the user, loaded on its first use (activation shows nothing); the host tests may stand in for it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const vscodeUi = lazy(() => (require('./ui/vscode/userInterface') as typeof import('./ui/vscode/userInterface')).vscodeUserInterface);
+  let standIn: UserInterface | undefined;
+  const ui = (): UserInterface => standIn ?? vscodeUi();
+
   let settings = readSettings(vscodeSettingsSource());
   const keys = new ApiKeyStore(context.secrets, context.globalState);
   // One pacing state per gateway origin and key, shared with the other windows through a small file (read on the first request).
@@ -59,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   context.subscriptions.push(keys, pacer, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
 
   const settingsChanged = new vscode.EventEmitter<void>();
-  const reportSettingsProblems = settingsProblemReporter(log);
+  const reportSettingsProblems = settingsProblemReporter(log, ui);
   reportSettingsProblems(settings);
   context.subscriptions.push(
     settingsChanged,
@@ -82,7 +90,9 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     // profile's it acts for (a chat's, by id; a script's, by id or name). An unknown one reads as the active one.
     settings: (profile?: string) => settingsForProfile(settings, connection.profile(profile) ?? connection.active),
     onDidChangeSettings: settingsChanged.event,
-    register: (handlers: CommandHandlers) => registerCommands(context, handlers, log, () => connection.ready),
+    ui,
+    register: (handlers: CommandHandlers) =>
+      registerCommands(context, handlers, { log, ready: () => connection.ready, failures: () => ({ advise: (advice) => ui().advise(advice), log: (message) => log.error(message) }) }),
     testing,
   } satisfies SharedServices;
   // Each feature's share of activate() (the startup bench reports them).
@@ -112,6 +122,11 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
   if (TEST_BUILD && testing) {
     testing.contextKeys = contextKeys;
+    /** Stands `recorder` in for the user seam (what a failed command says, what a feature built later asks); returns the undo. */
+    testing.useUi = (recorder: UserInterface) => {
+      standIn = recorder;
+      return () => (standIn = undefined);
+    };
     testing.activationMs = activationMs;
     testing.activationPhases = phases;
     testing.features = FEATURES.map(({ name, commands, views }) => ({ name, commands: Object.values(commands), views }));
@@ -133,7 +148,7 @@ export async function deactivate(): Promise<void> {
 }
 
 /** Says plainly which settings were ignored and why, once per distinct set of problems. */
-function settingsProblemReporter(log: vscode.LogOutputChannel): (settings: Settings) => void {
+function settingsProblemReporter(log: vscode.LogOutputChannel, ui: () => UserInterface): (settings: Settings) => void {
   let last = '';
   return ({ problems }) => {
     const key = problems.join('\n');
@@ -142,7 +157,7 @@ function settingsProblemReporter(log: vscode.LogOutputChannel): (settings: Setti
     for (const problem of problems) log.warn(`Settings: ${problem}`);
     if (problems.length === 0) return;
     const open = 'Open Settings';
-    void vscode.window.showWarningMessage(`Model Gateway: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more; see the log)` : ''}`, open).then((choice) => {
+    void ui().notify('warning', `Model Gateway: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more; see the log)` : ''}`, open).then((choice) => {
       if (choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', SECTION);
     });
   };

@@ -6,6 +6,13 @@ import { parseBaseUrl, readHeaders } from './settings';
 
 const KNOWN = new Set(['id', 'name', 'baseUrl', 'headers', 'models', 'monthlyBudget', 'retired']);
 const MAX_NAME = 60;
+const MAX_URL = 2048;
+const MAX_HEADERS = 32;
+const MAX_HEADER_VALUE = 8192;
+const MAX_BUDGET = 1_000_000;
+/** What an imported profile may carry of fields this version does not know: as stored (indented), and how deep. */
+export const MAX_UNKNOWN_CHARS = 4096;
+const MAX_UNKNOWN_DEPTH = 8;
 const MODEL_KINDS: readonly ModelKind[] = ['chat', 'image', 'video', 'speech'];
 
 /** A stored profile, read leniently (bad fields dropped), or undefined when it has no usable id and name. */
@@ -57,6 +64,7 @@ export function checkProfileInput(input: ProfileInput, others: readonly Profile[
   const clash = others.find((p) => p.id !== id && !p.retired && p.name.toLowerCase() === name.toLowerCase());
   if (clash) return { ok: false, problem: `A profile named "${clash.name}" exists already; choose another name.` };
   let baseUrl = '';
+  if (typeof input.baseUrl === 'string' && input.baseUrl.length > MAX_URL) return { ok: false, problem: `A profile's URL has at most ${MAX_URL} characters.` };
   if (!isDefaultProfile(id ?? '-')) {
     const parsed = parseBaseUrl(input.baseUrl, 'The profile\'s URL');
     if (!parsed) return { ok: false, problem: 'A profile needs the gateway\'s URL, such as https://gateway.example.com/v1.' };
@@ -66,8 +74,10 @@ export function checkProfileInput(input: ProfileInput, others: readonly Profile[
   const problems: string[] = [];
   const headers = readHeaders(input.headers ?? {}, problems, `the headers of profile "${name}"`);
   if (problems.length > 0) return { ok: false, problem: problems[0].replace(/; ignored\.$/, '.') };
+  if (Object.keys(headers).length > MAX_HEADERS) return { ok: false, problem: `A profile has at most ${MAX_HEADERS} headers.` };
+  if (Object.values(headers).some((value) => value.length > MAX_HEADER_VALUE)) return { ok: false, problem: `A header value has at most ${MAX_HEADER_VALUE} characters.` };
   const budget = input.monthlyBudget;
-  if (budget !== undefined && budget !== null && (typeof budget !== 'number' || !Number.isFinite(budget) || budget < 0)) return { ok: false, problem: 'A monthly budget is a number of 0 or more.' };
+  if (budget !== undefined && budget !== null && (typeof budget !== 'number' || !Number.isFinite(budget) || budget < 0 || budget > MAX_BUDGET)) return { ok: false, problem: 'A monthly budget is a number from 0 to 1,000,000.' };
   return { ok: true, fields: { name, baseUrl, headers, models: readModels(input.models), ...(typeof budget === 'number' && { monthlyBudget: budget }) } };
 }
 
@@ -77,4 +87,37 @@ export function freeName(wanted: string, others: readonly Profile[]): string {
   const base = wanted.trim().slice(0, MAX_NAME - 5) || 'Profile';
   if (!taken.has(base.toLowerCase())) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base} (${n})`.toLowerCase())) return `${base} (${n})`;
+}
+
+/**
+ * The fields of an imported profile this version does not know (a newer version's), kept only within a bound: the
+ * fields in order while, written as the list stores them, they fit in MAX_UNKNOWN_CHARS and nest at most
+ * MAX_UNKNOWN_DEPTH deep; the names of the fields left out. The profile's own fields (id, retired…) are never among them.
+ */
+export function boundedUnknown(fields: Readonly<Record<string, unknown>>): { kept: Record<string, unknown>; dropped: string[] } {
+  const kept: Record<string, unknown> = {};
+  const dropped: string[] = [];
+  let used = 0;
+  for (const [key, value] of Object.entries(fields)) {
+    if (KNOWN.has(key) || key === 'unknown' || key === 'apiKey' || !withinDepth(value, MAX_UNKNOWN_DEPTH)) {
+      dropped.push(key);
+      continue;
+    }
+    // Indented as in the list file, where a profile's fields sit three levels deep.
+    const size = JSON.stringify([[{ [key]: value }]], undefined, 2).length;
+    if (used + size > MAX_UNKNOWN_CHARS) dropped.push(key);
+    else {
+      kept[key] = value;
+      used += size;
+    }
+  }
+  return { kept, dropped };
+}
+
+/** True when the value nests no deeper than `depth` (checked before anything recurses through it unbounded). */
+function withinDepth(value: unknown, depth: number): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (depth === 0) return false;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  return items.every((item) => withinDepth(item, depth - 1));
 }

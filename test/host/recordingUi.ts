@@ -2,12 +2,14 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ErrorAdvice } from '../../src/ui/core/errorAdvice';
-import type { InputOptions, ModelChoices, PickItem, ProgressReport } from '../../src/ui/vscode/userInterface';
+import { vscodeUserInterface, type BrowseList, type BrowseOptions, type EditorOptions, type InputOptions, type ModelChoices, type OpenDialogOptions, type PickItem, type PickOptions, type ProgressReport } from '../../src/ui/vscode/userInterface';
 import type { CommandUi } from '../../src/videos/vscode/commandUi';
 
 /**
  * Stands in for the user: records every message, answers modal questions with `answer`, and text inputs and
- * pickers from `inputs` (in order; a dismissal when empty). An answer the real input box would refuse fails.
+ * pickers from `inputs` (in order; a dismissal when empty). An answer the real input box would refuse fails. A
+ * multi-pick's answer is its ids joined by newlines; an open dialog's, a file path. Editors open for real (a test
+ * can read them), and are recorded.
  * Every feature's host tests use it: the commands talk to the user only through the one seam it stands in for.
  */
 export class RecordingUi implements CommandUi {
@@ -18,6 +20,10 @@ export class RecordingUi implements CommandUi {
   readonly statuses: string[] = [];
   readonly progress: string[] = [];
   readonly prompts: string[] = [];
+  /** The save dialogs' button labels, in order. */
+  readonly saveLabels: string[] = [];
+  /** What was shown in an editor, as URI strings. */
+  readonly editors: string[] = [];
   answer: string | undefined;
   inputs: string[] = [];
 
@@ -56,12 +62,32 @@ export class RecordingUi implements CommandUi {
   async input(options: InputOptions): Promise<string | undefined> {
     return this.next(options.prompt, options.validate);
   }
+  async password(options: InputOptions): Promise<string | undefined> {
+    return this.next(options.prompt, options.validate);
+  }
+  async pickMany(items: readonly PickItem[], options: PickOptions): Promise<string[] | undefined> {
+    const answer = this.next(options.placeHolder)?.split('\n');
+    for (const id of answer ?? []) assert.ok(items.some((item) => item.id === id), `${id} is offered`);
+    return answer;
+  }
+  async browse<T>(options: BrowseOptions, load: (force: boolean) => Promise<BrowseList<T> | undefined>): Promise<T | undefined> {
+    this.prompts.push(options.title);
+    return (await load(false))?.value;
+  }
+  async openDialog(options: OpenDialogOptions): Promise<vscode.Uri | undefined> {
+    const answer = this.next(options.title);
+    return answer === undefined ? undefined : vscode.Uri.file(answer);
+  }
+  async showEditor(target: vscode.Uri | vscode.TextDocument, options?: EditorOptions): Promise<vscode.TextEditor> {
+    this.editors.push(('uri' in target ? target.uri : target).toString());
+    return vscodeUserInterface.showEditor(target, options);
+  }
   async pick(items: readonly string[], options: { placeHolder: string }): Promise<string | undefined> {
     const answer = this.next(options.placeHolder);
     assert.ok(answer === undefined || items.includes(answer), `${answer} is offered`);
     return answer;
   }
-  async pickItem(items: readonly PickItem[], options: { placeHolder: string }): Promise<string | undefined> {
+  async pickItem(items: readonly PickItem[], options: PickOptions): Promise<string | undefined> {
     const answer = this.next(options.placeHolder);
     assert.ok(answer === undefined || items.some((item) => item.id === answer), `${answer} is offered`);
     return answer;
@@ -76,7 +102,8 @@ export class RecordingUi implements CommandUi {
   async pickFolder(): Promise<vscode.WorkspaceFolder | undefined> {
     return vscode.workspace.workspaceFolders?.[0];
   }
-  async saveDialog(): Promise<vscode.Uri | undefined> {
+  async saveDialog(_defaultUri: vscode.Uri | undefined, _filters: Record<string, string[]>, label: string): Promise<vscode.Uri | undefined> {
+    this.saveLabels.push(label);
     return undefined;
   }
   async openExternal(url: string): Promise<boolean> {

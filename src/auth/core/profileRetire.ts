@@ -11,19 +11,17 @@ export interface ProfileRemoval {
   keys: Pick<ApiKeyStore, 'clear' | 'storedOrigins'>;
   /** The origin a profile reaches now (undefined: none). */
   originOf(profileId: string): string | undefined;
-  /** The key slot a profile's jobs are polled under (undefined: none). */
-  slotOf(profileId: string): string | undefined;
-  /** Video jobs in a slot that are still pending (queued or in progress). */
-  runningJobs(slot: string): number;
+  /** A profile's video jobs still pending (queued or in progress), by its id, on whichever origin they run. */
+  runningJobs(profileId: string): number;
 }
 
 /** The removal over this window's connections: a profile's origin and key slot are its connection's. */
-export function removalVia(connections: Pick<GatewayConnections, 'connectionFor' | 'slotOf'>, parts: Pick<ProfileRemoval, 'store' | 'keys' | 'runningJobs'>): ProfileRemoval {
-  return { ...parts, originOf: (id) => connections.connectionFor(id)?.origin, slotOf: (id) => connections.slotOf(id) };
+export function removalVia(connections: Pick<GatewayConnections, 'connectionFor'>, parts: Pick<ProfileRemoval, 'store' | 'keys' | 'runningJobs'>): ProfileRemoval {
+  return { ...parts, originOf: (id) => connections.connectionFor(id)?.origin };
 }
 
 /** Removes a profile from the list and its keys from SecretStorage: on its origin now and any earlier one. */
-export async function removeProfile(profile: Profile, deps: Omit<ProfileRemoval, 'slotOf' | 'runningJobs'>): Promise<ProfileResult> {
+export async function removeProfile(profile: Profile, deps: Omit<ProfileRemoval, 'runningJobs'>): Promise<ProfileResult> {
   const origin = deps.originOf(profile.id) ?? safeOrigin(profile.baseUrl);
   const result = await deps.store.delete(profile.id);
   if (!result.ok) return result;
@@ -32,10 +30,12 @@ export async function removeProfile(profile: Profile, deps: Omit<ProfileRemoval,
   return result;
 }
 
-/** The pending jobs that keep a profile's key needed. */
-export function pendingJobsOf(profile: Profile, deps: Pick<ProfileRemoval, 'slotOf' | 'runningJobs'>): number {
-  const slot = deps.slotOf(profile.id);
-  return slot ? deps.runningJobs(slot) : 0;
+/**
+ * The pending jobs that keep a profile's keys needed: they belong to it by its id, never by matching hosts (a job
+ * started before its URL changed runs on the old host, with its key there).
+ */
+export function pendingJobsOf(profile: Profile, deps: Pick<ProfileRemoval, 'runningJobs'>): number {
+  return deps.runningJobs(profile.id);
 }
 
 /**

@@ -10,11 +10,13 @@ import { Emitter, type Event } from '../../util/events';
 import { withFileLock, type LockOptions } from '../../util/fileLock';
 import { isRecord } from '../../util/records';
 import { processIsAlive, watchFolder, type StoreFileSystem } from '../../util/storeFileSystem';
-import { defaultProfile, findProfile, isDefaultProfile, type Profile, type ProfileInput } from '../../settings/profile';
-import { checkProfileInput, freeName, readProfile, writeProfile } from '../../settings/profileCheck';
+import { defaultProfile, findProfile, isDefaultProfile, type ModelKind, type Profile, type ProfileInput } from '../../settings/profile';
+import { boundedUnknown, checkProfileInput, freeName, readProfile, writeProfile } from '../../settings/profileCheck';
 
 export const PROFILES_FILE = 'profiles.json';
 const MAX_BYTES = 1024 * 1024;
+const TOO_LARGE = 'too-large';
+const TOO_LARGE_PROBLEM = 'The profile list would grow past 1 MB, more than it can be read back; nothing was changed.';
 
 export type ProfileResult = { ok: true; profile: Profile } | { ok: false; problem: string };
 
@@ -84,16 +86,22 @@ export class ProfileStore {
    * under the lock: a field another window changed meanwhile stays as that window left it. Unknown fields stay.
    */
   async edit(id: string, patch: Partial<ProfileInput>): Promise<ProfileResult> {
-    return this.change((profiles) => {
-      const old = profiles.find((p) => p.id === id);
-      if (!old) return { ok: false, problem: 'That profile no longer exists (another window may have deleted it).' };
-      const { name, baseUrl, headers, models, monthlyBudget } = old;
-      const check = checkProfileInput({ name, baseUrl, headers, models, monthlyBudget, ...patch }, profiles, id);
-      if (!check.ok) return check;
-      const profile: Profile = { ...old, ...check.fields, id, ...(check.fields.monthlyBudget === undefined && { monthlyBudget: undefined }) };
-      if (profile.monthlyBudget === undefined) delete (profile as { monthlyBudget?: number }).monthlyBudget;
-      return { profiles: profiles.map((p) => (p.id === id ? profile : p)), profile };
-    });
+    return this.change((profiles) => patched(profiles, id, () => patch));
+  }
+
+  /**
+   * Sets (or, with an empty model, clears) one kind's default model over the models as stored now, under the lock:
+   * another window's change to another kind stays.
+   */
+  async setModel(id: string, kind: ModelKind, model: string | undefined): Promise<ProfileResult> {
+    return this.change((profiles) =>
+      patched(profiles, id, (old) => {
+        const models: Partial<Record<ModelKind, string>> = { ...old.models };
+        if (model?.trim()) models[kind] = model.trim();
+        else delete models[kind];
+        return { models };
+      }),
+    );
   }
 
   async rename(id: string, name: string): Promise<ProfileResult> {
@@ -136,25 +144,27 @@ export class ProfileStore {
   async addAll(inputs: readonly ProfileInput[]): Promise<{ added: Profile[]; problems: string[] }> {
     const added: Profile[] = [];
     const problems: string[] = [];
-    await this.update((profiles) => {
+    const outcome = await this.update((profiles) => {
       const next = [...profiles];
       for (const input of inputs) {
         const check = checkProfileInput(input, next);
         if (!check.ok) problems.push(`${typeof input.name === 'string' ? input.name : 'A profile'}: ${check.problem}`);
         else {
-          const profile: Profile = { ...(input.unknown && { unknown: input.unknown }), id: this.newId(), ...check.fields };
+          const unknown = input.unknown && boundedUnknown(input.unknown).kept;
+          const profile: Profile = { ...(unknown && Object.keys(unknown).length > 0 && { unknown }), id: this.newId(), ...check.fields };
           next.push(profile);
           added.push(profile);
         }
       }
       return added.length > 0 ? next : undefined;
     });
+    if (outcome === TOO_LARGE) return { added: [], problems: [TOO_LARGE_PROBLEM] };
     return { added, problems };
   }
 
   private async change(apply: (profiles: readonly Profile[]) => { profiles: Profile[]; profile: Profile } | { ok: false; problem: string }): Promise<ProfileResult> {
     let result: ProfileResult = { ok: false, problem: 'Nothing changed.' };
-    await this.update((profiles) => {
+    const outcome = await this.update((profiles) => {
       const outcome = apply(profiles);
       if ('ok' in outcome) {
         result = outcome;
@@ -163,19 +173,20 @@ export class ProfileStore {
       result = { ok: true, profile: outcome.profile };
       return outcome.profiles;
     });
-    return result;
+    return outcome === TOO_LARGE ? { ok: false, problem: TOO_LARGE_PROBLEM } : result;
   }
 
   /**
    * Under the file's lock: reads the list afresh, lets `apply` change it (undefined: no change) and writes it back
-   * in one atomic step. A missing file is created with Default; a damaged one is moved aside first.
+   * in one atomic step. A missing file is created with Default; a damaged one is moved aside first. A change that
+   * would make a file this store could not read back (larger than it reads) is not written: TOO_LARGE.
    */
-  private async update(apply: (profiles: readonly Profile[]) => readonly Profile[] | undefined): Promise<void> {
-    await withFileLock(this.fs, PROFILES_FILE, this.lock, async () => {
+  private async update(apply: (profiles: readonly Profile[]) => readonly Profile[] | undefined): Promise<typeof TOO_LARGE | undefined> {
+    return withFileLock(this.fs, PROFILES_FILE, this.lock, async () => {
       const text = await this.fs.read(PROFILES_FILE);
       let parsed = text === undefined ? undefined : this.parse(text);
       if (text !== undefined && !parsed) {
-        const aside = `${PROFILES_FILE}.damaged-${Date.now()}`;
+        const aside = `${PROFILES_FILE}.damaged-${this.lock.clock.now()}`;
         await this.fs.rename(PROFILES_FILE, aside);
         this.setAsideEmitter.fire(join(this.fs.location, aside));
       }
@@ -184,12 +195,15 @@ export class ProfileStore {
       const fresh = text === undefined || !this.parse(text);
       if (!changed && !fresh) {
         this.adopt(parsed.profiles, text);
-        return;
+        return undefined;
       }
       const profiles = changed ?? parsed.profiles;
       const next = JSON.stringify({ version: 1, ...parsed.extra, profiles: profiles.map(writeProfile) }, undefined, 2);
+      // Every window would take a file it cannot read for damaged and set the list aside: refuse the change instead.
+      if (changed && next.length > MAX_BYTES) return TOO_LARGE;
       await writeFileAtomic(join(this.fs.location, PROFILES_FILE), next);
       this.adopt(profiles, next);
+      return undefined;
     });
   }
 
@@ -228,4 +242,16 @@ export class ProfileStore {
     this.changed.dispose();
     this.setAsideEmitter.dispose();
   }
+}
+
+/** The list with one profile's fields changed (`patch` sees it as stored now); an explicit undefined clears an optional one. */
+function patched(profiles: readonly Profile[], id: string, patch: (old: Profile) => Partial<ProfileInput>): { profiles: Profile[]; profile: Profile } | { ok: false; problem: string } {
+  const old = profiles.find((p) => p.id === id);
+  if (!old) return { ok: false, problem: 'That profile no longer exists (another window may have deleted it).' };
+  const { name, baseUrl, headers, models, monthlyBudget } = old;
+  const check = checkProfileInput({ name, baseUrl, headers, models, monthlyBudget, ...patch(old) }, profiles, id);
+  if (!check.ok) return check;
+  const profile: Profile = { ...old, ...check.fields, id, ...(check.fields.monthlyBudget === undefined && { monthlyBudget: undefined }) };
+  if (profile.monthlyBudget === undefined) delete (profile as { monthlyBudget?: number }).monthlyBudget;
+  return { profiles: profiles.map((p) => (p.id === id ? profile : p)), profile };
 }

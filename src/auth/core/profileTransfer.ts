@@ -3,7 +3,7 @@
 // either skipped or imported as a copy under a free name, as the user chooses.
 import { isRecord } from '../../util/records';
 import { isDefaultProfile, type Profile, type ProfileInput } from '../../settings/profile';
-import { freeName, writeProfile } from '../../settings/profileCheck';
+import { boundedUnknown, freeName, writeProfile } from '../../settings/profileCheck';
 
 export const EXPORT_FORMAT = 'modelGateway.profiles';
 const MAX_IMPORT_BYTES = 1024 * 1024;
@@ -18,7 +18,8 @@ export function exportProfiles(profiles: readonly Profile[], defaultGateway: { b
   return `${JSON.stringify({ format: EXPORT_FORMAT, version: 1, profiles: entries }, undefined, 2)}\n`;
 }
 
-export type ImportPlan = { ok: true; incoming: ProfileInput[]; clashes: string[] } | { ok: false; problem: string };
+/** `left`: fields not taken, per profile ("Work: retired, colour"). */
+export type ImportPlan = { ok: true; incoming: ProfileInput[]; clashes: string[]; left: string[] } | { ok: false; problem: string };
 
 /** Reads an export; says which names are taken already. Nothing is written here. */
 export function planImport(text: string, existing: readonly Profile[]): ImportPlan {
@@ -32,14 +33,22 @@ export function planImport(text: string, existing: readonly Profile[]): ImportPl
   if (!isRecord(value) || value.format !== EXPORT_FORMAT || !Array.isArray(value.profiles)) return { ok: false, problem: 'That file is not a profile export; choose a file made by "Export Profiles".' };
   if (value.profiles.length > MAX_IMPORT_PROFILES) return { ok: false, problem: `That file lists more than ${MAX_IMPORT_PROFILES} profiles.` };
   const incoming: ProfileInput[] = [];
+  const left: string[] = [];
   for (const raw of value.profiles) {
     if (!isRecord(raw)) continue;
-    const { name, baseUrl, headers, models, monthlyBudget, id: _id, apiKey: _never, ...unknown } = raw;
-    incoming.push({ name, baseUrl, headers, models, monthlyBudget, ...(Object.keys(unknown).length > 0 && { unknown }) });
+    // Only the fields an export holds, each checked when added (checkProfileInput); never an id, a key or the
+    // retired flag. A newer version's fields are kept within a bound, so no import can grow the list past what
+    // the store reads back.
+    const { name, baseUrl, headers, models, monthlyBudget, ...rest } = raw;
+    const { kept, dropped } = boundedUnknown(rest);
+    const label = typeof name === 'string' && name.trim() ? name.trim().slice(0, 60) : 'A profile';
+    const ignored = dropped.filter((field) => field !== 'id');
+    if (ignored.length > 0) left.push(`${label}: ${ignored.slice(0, 5).join(', ')}${ignored.length > 5 ? '…' : ''}`);
+    incoming.push({ name, baseUrl, headers, models, monthlyBudget, ...(Object.keys(kept).length > 0 && { unknown: kept }) });
   }
   const taken = new Set(existing.map((p) => p.name.toLowerCase()));
   const clashes = incoming.map((p) => (typeof p.name === 'string' ? p.name.trim() : '')).filter((name) => name && taken.has(name.toLowerCase()));
-  return { ok: true, incoming, clashes };
+  return { ok: true, incoming, clashes, left };
 }
 
 /** What to add: clashing names skipped, or renamed to a free name ("Work (2)"). */

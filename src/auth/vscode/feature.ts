@@ -58,7 +58,7 @@ export const authFeature = defineFeature({
       lazyCommands(AUTH_COMMANDS, () => {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         const { authHandlers } = require('./keyCommands') as typeof import('./keyCommands');
-        return authHandlers(context, { profiles: loaded, connection, keys, runningJobs: (slot) => jobs().runningJobs(slot) });
+        return authHandlers(context, { profiles: loaded, connection, keys, runningJobs: (id) => jobs().runningJobs(id) });
       }),
     );
     void connection.refreshKeyState();

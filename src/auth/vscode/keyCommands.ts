@@ -2,6 +2,7 @@
 // names another) for that profile's origin, and set the gateway URL. Keys go only to SecretStorage, in the profile's
 // slot on that origin (see keySlot), so a key reaches no other origin and no other profile.
 import * as vscode from 'vscode';
+import { acceptOnEnter } from '../../ui/core/acceptingInput';
 import { vscodeUserInterface } from '../../ui/vscode/userInterface';
 import type { ApiKeyStore } from '../core/apiKeyStore';
 import type { GatewayConnections } from '../../gateway/connections';
@@ -68,14 +69,15 @@ export class KeyCommands {
     }
     const had = await this.keys.has(slot);
     const rotating = mode === 'rotate' || had;
-    const input = await vscode.window.showInputBox({
-      title: rotating ? `Replace the API key for ${where}` : `API key for ${where}`,
-      prompt: rotating ? 'The new key replaces the stored one. It is kept in VS Code secret storage, for this gateway only.' : 'Kept in VS Code secret storage and sent only to this gateway.',
-      placeHolder: 'sk-…',
-      password: true,
-      ignoreFocusOut: true,
-      validateInput: (value) => (value.trim() === '' ? 'Enter a key, or press Escape to cancel.' : /\s/.test(value.trim()) ? 'A key has no spaces or line breaks.' : undefined),
-    });
+    const box = vscode.window.createInputBox();
+    box.title = rotating ? `Replace the API key for ${where}` : `API key for ${where}`;
+    box.prompt = rotating ? 'The new key replaces the stored one. It is kept in VS Code secret storage, for this gateway only.' : 'Kept in VS Code secret storage and sent only to this gateway.';
+    box.placeholder = 'sk-…';
+    box.password = true;
+    box.ignoreFocusOut = true;
+    // Enter always takes the key typed (checked then, synchronously): showInputBox's asynchronous check ignored an
+    // Enter that came before the check of the pasted key had returned.
+    const input = await acceptOnEnter(box, (value) => (value.trim() === '' ? 'Enter a key, or press Escape to cancel.' : /\s/.test(value.trim()) ? 'A key has no spaces or line breaks.' : undefined));
     if (input === undefined) return false;
     const result = await this.keys.set(slot, input);
     if (!result.ok) {

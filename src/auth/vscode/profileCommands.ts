@@ -3,7 +3,7 @@
 // UserInterface seam. Only these commands change the active profile; nothing switches by itself.
 import * as vscode from 'vscode';
 import type { GatewayConnections } from '../../gateway/connections';
-import { isDefaultProfile, type ModelKind, type Profile } from '../../settings/profile';
+import { isDefaultProfile, type Profile } from '../../settings/profile';
 import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 import type { HandlersFor } from '../../ui/vscode/commands';
 import type { UserInterface } from '../../ui/vscode/userInterface';
@@ -12,6 +12,7 @@ import type { ApiKeyStore } from '../core/apiKeyStore';
 import { bindWorkspace, rememberChoice, workspaceBinding } from '../core/profileChoice';
 import type { ProfileStore } from '../core/profileStore';
 import { pendingJobsOf, removalVia, removeProfile, safeOrigin } from '../core/profileRetire';
+import { editDefaultModels, MODEL_KINDS } from '../core/profileModels';
 import { exportProfiles, planImport, resolveImport } from '../core/profileTransfer';
 import type { PROFILE_COMMANDS } from './feature';
 
@@ -22,8 +23,8 @@ export interface ProfileCommandDeps {
   workspaceState: Memento;
   globalState: Memento;
   ui: UserInterface;
-  /** Video jobs of a profile (by its key slot) that are still running; their key is needed until they finish. */
-  runningJobs(slot: string): number;
+  /** Video jobs of a profile (by its id, on any origin) that are still running; its keys are needed until they finish. */
+  runningJobs(profileId: string): number;
   /** The URL and headers the settings give the Default profile, for an export. */
   defaultGateway(): { baseUrl: string | undefined; headers: Record<string, string> };
 }
@@ -124,32 +125,10 @@ export class ProfileCommands {
     return result.ok;
   }
 
-  /**
-   * The profile's default model per kind (chat, image, video, speech): a new chat, Generate Image, Generate Video and
-   * Synthesize Speech under this profile start with them. Empty: the user settings' default. Asks kind by kind.
-   */
+  /** The profile's default model per kind, asked kind by kind (profileModels.ts). */
   async editModels(idOrName: unknown): Promise<boolean> {
-    let profile = idOrName === undefined ? await this.pickProfile('Default models of which profile?') : this.named(idOrName);
-    let changed = false;
-    while (profile) {
-      const current = profile;
-      const items = MODEL_KINDS.map(([kind, label]) => ({ id: kind, label, description: current.models[kind] ?? '(the settings\' default)' }));
-      const kind = (await this.deps.ui.pickItem(items, { title: `Default models of "${current.name}"`, placeHolder: 'Choose a kind to set its model; Escape when done' })) as ModelKind | undefined;
-      if (!kind) break;
-      const label = MODEL_KINDS.find(([k]) => k === kind)![1];
-      const model = await this.deps.ui.input({ title: `${label} model of "${current.name}"`, prompt: 'A model id the gateway lists (List Models shows them). Leave empty to use the user settings\' default.', value: current.models[kind] ?? '' });
-      if (model === undefined) continue;
-      const models: Partial<Record<ModelKind, string>> = { ...current.models, [kind]: model.trim() };
-      if (!model.trim()) delete models[kind];
-      const result = await this.deps.profiles.edit(current.id, { models });
-      if (!result.ok) {
-        void this.deps.ui.notify('error', result.problem);
-        return changed;
-      }
-      changed = true;
-      profile = result.profile;
-    }
-    return changed;
+    const profile = idOrName === undefined ? await this.pickProfile('Default models of which profile?') : this.named(idOrName);
+    return profile ? editDefaultModels(profile, this.deps.profiles, this.deps.ui) : false;
   }
 
   async rename(idOrName: unknown, newName: unknown): Promise<boolean> {
@@ -190,7 +169,7 @@ export class ProfileCommands {
     };
     if (isDefaultProfile(profile)) return fail('The Default profile is the one your settings describe and cannot be deleted. Rename it, or clear its key.');
     if (profile.id === this.deps.connection.active.id) return fail(`"${profile.name}" is the profile this window uses. Switch to another profile first, then delete it.`, 'Switch Profile…');
-    const removal = removalVia(this.deps.connection, { store: this.deps.profiles, keys: this.deps.keys, runningJobs: (slot) => this.deps.runningJobs(slot) });
+    const removal = removalVia(this.deps.connection, { store: this.deps.profiles, keys: this.deps.keys, runningJobs: (id) => this.deps.runningJobs(id) });
     const running = pendingJobsOf(profile, removal);
     if (options?.confirm !== false) {
       const remove = running > 0 ? 'Delete When Jobs Finish' : 'Delete Profile';
@@ -223,7 +202,7 @@ export class ProfileCommands {
   }
 
   async exportAll(): Promise<boolean> {
-    const target = await this.deps.ui.saveDialog(vscode.Uri.file('model-gateway-profiles.json'), { JSON: ['json'] });
+    const target = await this.deps.ui.saveDialog(vscode.Uri.file('model-gateway-profiles.json'), { JSON: ['json'] }, 'Export');
     if (!target) return false;
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exportProfiles(this.deps.profiles.profiles, this.deps.defaultGateway())));
     void this.deps.ui.notify('info', `Exported ${this.deps.profiles.profiles.length} profile(s) to ${target.fsPath}. Keys are not exported: each teammate sets their own.`);
@@ -252,7 +231,8 @@ export class ProfileCommands {
       onClash = choice === copy ? 'copy' : 'skip';
     }
     const { added, problems } = await this.deps.profiles.addAll(resolveImport(plan.incoming, this.deps.profiles.profiles, onClash));
-    void this.deps.ui.notify(problems.length ? 'warning' : 'info', `Imported ${added.length} profile(s).${problems.length ? ` Not imported: ${problems.join(' ')}` : ''} Set each one's API key before using it.`);
+    const left = plan.left.length ? ` Fields not taken (this version does not use them, or they are too large): ${plan.left.join('; ')}.` : '';
+    void this.deps.ui.notify(problems.length || left ? 'warning' : 'info', `Imported ${added.length} profile(s).${problems.length ? ` Not imported: ${problems.join(' ')}` : ''}${left} Set each one's API key before using it.`);
     return added.length;
   }
 
@@ -294,8 +274,6 @@ export class ProfileCommands {
     return clash ? `A profile named "${clash.name}" exists already.` : undefined;
   }
 }
-
-const MODEL_KINDS: ReadonlyArray<[ModelKind, string]> = [['chat', 'Chat'], ['image', 'Image'], ['video', 'Video'], ['speech', 'Speech']];
 
 /** "chat: m-1 · image: img-2", or nothing when the profile sets none. */
 function modelSummary(profile: Profile): string | undefined {

@@ -14,7 +14,8 @@ import { ProfileStore } from '../core/profileStore';
 
 /** The video jobs, as the removal of a retired profile waits for them (the videos feature fills these). */
 export interface PendingJobs {
-  runningJobs(slot: string): number;
+  /** A profile's video jobs still running, by its id. */
+  runningJobs(profileId: string): number;
   onDidChangeJobs(listener: () => void): { dispose(): void };
   /** Settles once the saved jobs are read: before that, none looks pending and a key could go too early. */
   jobsReady(): Promise<void>;
@@ -46,7 +47,7 @@ export async function startProfiles(context: vscode.ExtensionContext, clock: Clo
 
 /** Removes each retired profile, with its key, once its last job has finished: now, and whenever jobs or the list change. */
 function watchRetired(context: vscode.ExtensionContext, store: ProfileStore, connection: GatewayConnections, keys: ApiKeyStore, jobs: PendingJobs, log: Logger): void {
-  const removal = removalVia(connection, { store, keys, runningJobs: (slot) => jobs.runningJobs(slot) });
+  const removal = removalVia(connection, { store, keys, runningJobs: (id) => jobs.runningJobs(id) });
   // One sweep at a time; the job store fires on every poll, and most sweeps find nothing retired.
   let running: Promise<void> = Promise.resolve();
   const sweep = () => {

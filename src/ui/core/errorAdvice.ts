@@ -66,6 +66,16 @@ export function failureKind(error: unknown): ErrorAdvice['kind'] {
   return 'other';
 }
 
+/**
+ * Whether a failure is the user (or the code on their behalf) stopping the work: an aborted signal, a request
+ * stopped, VS Code's CancellationError. Nothing is said about one.
+ */
+export function isCancellation(error: unknown): boolean {
+  if (failureKind(error) === 'aborted') return true;
+  const name = typeof error === 'object' && error !== null ? (error as { name?: unknown }).name : undefined;
+  return name === 'AbortError' || name === 'Canceled';
+}
+
 export function adviceFor(error: unknown, context: AdviceContext = {}): ErrorAdvice {
   const advice = wordFailure(error, context);
   if (context.paidFor && readError(error).outcomeUnknown) {

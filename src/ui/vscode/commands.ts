@@ -1,5 +1,6 @@
 // UI adapter: registers the commands each feature definition declares.
 import * as vscode from 'vscode';
+import { guardCommand, type CommandFailureReport } from '../core/commandGuard';
 
 export type CommandHandler = (...args: any[]) => unknown;
 /** Handlers by command id, as VS Code registers them. */
@@ -9,17 +10,29 @@ export type CommandIds = Readonly<Record<string, `modelGateway.${string}`>>;
 /** One handler for each of a table's commands, by name (the compiler checks none is missing or extra). */
 export type HandlersFor<Ids extends CommandIds> = { [Name in keyof Ids]: CommandHandler };
 
+export interface RegisterOptions {
+  log?: Pick<vscode.LogOutputChannel, 'debug'>;
+  /** Settles once this window's profile is known; a command run at startup waits for it. */
+  ready?: () => Promise<void>;
+  /** Where a failure that escapes a handler is told (the user seam and the log); see ui/core/commandGuard.ts. */
+  failures: () => CommandFailureReport;
+}
+
 /**
- * Registers handlers by id. Each run is written to the log at debug level (how the end-to-end suite knows every
- * command was run).
+ * Registers handlers by id, each inside the one catch of every command (a failure is worded once and shown with its
+ * actions; a cancellation is silent). Each run is written to the log at debug level (how the end-to-end suite knows
+ * every command was run).
  */
-export function registerCommands(context: vscode.ExtensionContext, handlers: CommandHandlers, log?: Pick<vscode.LogOutputChannel, 'debug'>, ready?: () => Promise<void>): void {
+export function registerCommands(context: vscode.ExtensionContext, handlers: CommandHandlers, { log, ready, failures }: RegisterOptions): void {
   for (const [id, handler] of Object.entries(handlers)) {
+    const guarded = guardCommand(id, async (...args: unknown[]) => {
+      if (ready) await ready();
+      return handler(...args);
+    }, failures);
     context.subscriptions.push(
       vscode.commands.registerCommand(id, (...args: unknown[]) => {
         log?.debug(`Command ${id}`);
-        // A command run at startup waits until this window's profile is known (see GatewayConnections.ready).
-        return ready ? ready().then(() => handler(...args)) : handler(...args);
+        return guarded(...args);
       }),
     );
   }

@@ -7,6 +7,7 @@ import type { GatewayConnections } from '../../gateway/connections';
 import type { Settings } from '../../settings/settings';
 import type { Clock } from '../../util/clock';
 import type { CommandHandlers, CommandIds } from './commands';
+import type { UserInterface } from './userInterface';
 
 /** What extension.ts builds for every feature; each definition's `activate` names the part it needs (a Pick). */
 export interface SharedServices {
@@ -22,7 +23,12 @@ export interface SharedServices {
    */
   settings(profile?: string): Settings;
   onDidChangeSettings: vscode.Event<void>;
-  /** Registers commands by id (each run is logged at debug level). */
+  /**
+   * The one seam to the user (messages, questions, pickers, dialogs, progress, editors), loaded on first use: call
+   * it when there is something to say or ask, or when a first-use file is built.
+   */
+  ui(): UserInterface;
+  /** Registers commands by id (each run is logged at debug level; a failure that escapes is worded and shown once). */
   register(handlers: CommandHandlers): void;
   /** The extension-host tests' hooks; undefined in the packaged extension. */
   testing: Record<string, unknown> | undefined;

@@ -5,7 +5,6 @@
 import type { ModelCatalogs } from '../../models/core/modelCatalogs';
 import { lazyCommands } from '../../ui/vscode/commands';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
-import type { UserInterface } from '../../ui/vscode/userInterface';
 import { lazy } from '../../util/lazy';
 import type { UsageService } from './usageService';
 
@@ -15,9 +14,8 @@ export const USAGE_COMMANDS = {
   clearUsage: 'modelGateway.clearUsage',
 } as const;
 
-export type UsageNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'onDidChangeSettings' | 'testing'> & {
+export type UsageNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'onDidChangeSettings' | 'testing' | 'ui'> & {
   models: ModelCatalogs;
-  ui?: UserInterface;
 };
 
 /** Delay before the status bar first reads the ledger and old months are removed: never during activation. */
@@ -32,7 +30,7 @@ export const usageFeature = defineFeature({
     const service = lazy<UsageService>(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const module = require('./usageService') as typeof import('./usageService');
-      const built = new module.UsageService({ context, log, clock, models, ui, onDidChangeSettings, connection });
+      const built = new module.UsageService({ context, log, clock, models, ui: ui(), onDidChangeSettings, connection });
       context.subscriptions.push(built);
       return built;
     });

@@ -63,7 +63,7 @@ export class UsageCommands implements vscode.Disposable {
     } else {
       const day = new Date(this.deps.now()).toISOString().slice(0, 10);
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
-      const chosen = await this.deps.ui.saveDialog(vscode.Uri.joinPath(folder, `model-gateway-usage-${day}.csv`), { CSV: ['csv'], JSON: ['json'] });
+      const chosen = await this.deps.ui.saveDialog(vscode.Uri.joinPath(folder, `model-gateway-usage-${day}.csv`), { CSV: ['csv'], JSON: ['json'] }, 'Export');
       if (!chosen) return undefined;
       target = chosen.fsPath;
       if (!exportFormatOf(target)) target += '.csv';

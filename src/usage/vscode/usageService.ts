@@ -9,7 +9,7 @@ import type { FinishedCall } from '../../gateway/callReport';
 import type { ChatRequest, ChatResult } from '../../gateway/types';
 import type { ModelCatalogs } from '../../models/core/modelCatalogs';
 import { chatSample } from '../../models/core/tokenRatios';
-import { vscodeUserInterface, type UserInterface } from '../../ui/vscode/userInterface';
+import type { UserInterface } from '../../ui/vscode/userInterface';
 import { vscodeSettingsSource } from '../../ui/vscode/vscodeSettings';
 import type { Clock } from '../../util/clock';
 import { lazy } from '../../util/lazy';
@@ -32,8 +32,8 @@ export interface UsageServiceDeps {
   log: vscode.LogOutputChannel;
   clock: Clock;
   models: ModelCatalogs;
-  /** The user seam (the host tests' recorder); VS Code's by default. */
-  ui?: UserInterface;
+  /** The user seam. */
+  ui: UserInterface;
   onDidChangeSettings: vscode.Event<void>;
   /**
    * The profiles: one by its id, the active one without an id (undefined: deleted since); and when another profile
@@ -53,7 +53,7 @@ export class UsageService implements vscode.Disposable {
 
   constructor(private readonly deps: UsageServiceDeps) {
     const { context, log, clock } = deps;
-    const ui = deps.ui ?? vscodeUserInterface;
+    const ui = deps.ui;
     /** A profile by id (the active one without), as the ledger names it; a deleted one by its id. */
     const profileOf = (id?: string) => profileRef(deps.connection.profile(id), id);
     this.settings = this.readSettings();
@@ -168,7 +168,7 @@ export class UsageService implements vscode.Disposable {
     if (estimate === undefined || estimate <= limit) return true;
     const go = image ? 'Generate Image' : 'Generate Video';
     const what = image ? 'image request' : 'video job';
-    const answer = await (this.deps.ui ?? vscodeUserInterface).ask('warning', `This ${what} is estimated to cost ${formatUsd(estimate)}.`, `Model ${call.request.model}. You asked to confirm requests estimated above ${formatUsd(limit)} (modelGateway.usage.confirmPaidAbove).`, go);
+    const answer = await this.deps.ui.ask('warning', `This ${what} is estimated to cost ${formatUsd(estimate)}.`, `Model ${call.request.model}. You asked to confirm requests estimated above ${formatUsd(limit)} (modelGateway.usage.confirmPaidAbove).`, go);
     return answer === go;
   };
 

@@ -1,6 +1,6 @@
 // How a job reads in the Video Jobs view and in messages: status groups, menu tokens, short texts. Pure.
 import { formatAge } from '../../util/age';
-import { displayStatus, isFinalRecord, isPollable, type VideoJobRecord } from './jobRecord';
+import { displayStatus, isFinalRecord, isPollable, jobProfile, type VideoJobRecord } from './jobRecord';
 import { checkResultUrl, urlExpiry } from './resultLinks';
 import { isSuccessStatus } from './status';
 
@@ -29,6 +29,14 @@ export function statusGroup(record: VideoJobRecord): StatusGroup {
 /** Still going: being submitted or followed by polling. The view's badge counts these. */
 export function isRunning(record: VideoJobRecord): boolean {
   return record.localState === 'submitting' || isPollable(record);
+}
+
+/**
+ * A profile's jobs still running, found by the profile's id (never by its host: a profile whose URL changed still
+ * owns the jobs it started on the old one, which are polled with its key there).
+ */
+export function runningJobsOf(records: readonly VideoJobRecord[], profileId: string): number {
+  return records.filter((record) => jobProfile(record) === profileId && isRunning(record)).length;
 }
 
 /** The tokens menus match with `viewItem =~ /\btoken\b/`. */

@@ -74,6 +74,11 @@ export function laneOf(record: Pick<VideoJobRecord, 'origin' | 'profile'>): stri
   return keySlot(record.profile ?? DEFAULT_PROFILE_ID, record.origin);
 }
 
+/** The profile a job belongs to, by its id: the one it was submitted under (a record without one: Default's). */
+export function jobProfile(record: Pick<VideoJobRecord, 'profile'>): string {
+  return record.profile ?? DEFAULT_PROFILE_ID;
+}
+
 export function recordFromRequest(key: string, origin: string, request: VideoRequest, now: number, profile?: string): VideoJobRecord {
   const { prompt, ...inputExtra } = request.input;
   const { resolution, duration, ...extra } = request.parameters ?? {};

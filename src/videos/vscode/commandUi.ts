@@ -1,7 +1,7 @@
 // UI adapter: the shared user seam (ui/userInterface.ts) plus the one question only the video commands ask. The
 // commands reach VS Code's window, env and commands only through this (a unit test checks it).
 import { vscodeUserInterface, type UserInterface } from '../../ui/vscode/userInterface';
-import { askPromptText } from './wizardInputsView';
+import { askPromptText } from '../../ui/vscode/videoPromptInput';
 
 export type { InputOptions, ModelChoices, ProgressReport } from '../../ui/vscode/userInterface';
 

@@ -82,7 +82,7 @@ async function chooseDestination(ctx: VideoCommandContext, stem: string): Promis
     return folder.uri.scheme === 'file' ? { kind: 'local', directory: folder.uri.fsPath } : { kind: 'intoFolder', folder: folder.uri };
   }
   // The dialog itself asks before replacing a file, so the copy may overwrite.
-  const picked = await ctx.ui.saveDialog(vscode.Uri.file(path.join(os.homedir(), `${stem}.mp4`)), { Video: ['mp4', 'webm', 'mov'] });
+  const picked = await ctx.ui.saveDialog(vscode.Uri.file(path.join(os.homedir(), `${stem}.mp4`)), { Video: ['mp4', 'webm', 'mov'] }, 'Download');
   return picked && { kind: 'replace', file: picked };
 }
 

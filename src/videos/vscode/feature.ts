@@ -16,7 +16,7 @@ import { JobStore } from '../core/jobStore';
 import { KeptFiles } from '../core/keptFiles';
 import type { ResultKeeper } from '../core/resultKeeper';
 import { Emitter } from '../../util/events';
-import { isRunning } from '../core/jobPresentation';
+import { runningJobsOf } from '../core/jobPresentation';
 import { lazyApiFor } from '../core/lazyApi';
 import { VideoFeature, type VideoTestOptions } from './videoFeature';
 import { WindowPresence } from '../core/windowPresence';
@@ -48,7 +48,7 @@ export const videosFeature = defineFeature({
   name: 'videos',
   commands: VIDEO_COMMANDS,
   views: [VIDEO_JOBS_VIEW],
-  activate({ context, log, keys, connection, models, clock, settings, onDidChangeSettings, register, testing }: VideoNeeds): { chatPort(): ChatVideoPort; runningJobs(slot: string): number; jobsReady(): Promise<void>; onDidChangeJobs(listener: () => void): vscode.Disposable } {
+  activate({ context, log, keys, connection, models, clock, settings, onDidChangeSettings, register, testing }: VideoNeeds): { chatPort(): ChatVideoPort; runningJobs(profileId: string): number; jobsReady(): Promise<void>; onDidChangeJobs(listener: () => void): vscode.Disposable } {
     const folder = (name: string) => vscode.Uri.joinPath(context.globalStorageUri, name).fsPath;
     // A round trip to the window: it hangs while a browser tab that was closed leaves this extension host running.
     const presence = new WindowPresence({ clock, ping: () => vscode.commands.executeCommand('setContext', 'modelGateway.windowAttached', true) });
@@ -94,15 +94,15 @@ export const videosFeature = defineFeature({
         /** A separate store, view model and commands (no tree view, no registered commands) over the given storage. */
         createForTest: (options: VideoTestOptions = {}) => new VideoFeature({ ...deps, createStore: (video) => createStore(video, options) }, { primary: false, ui: options.ui }),
         /** What Delete Profile asks (see runningJobs below). */
-        runningJobs: (slot: string) => runningJobs(slot),
+        runningJobs: (profileId: string) => runningJobs(profileId),
       };
     }
     const view = videos.view;
     /**
-     * Jobs still running in a lane (a profile's key slot): a profile with such jobs is not deleted (its key checks
+     * A profile's jobs still running, by its id, on any origin: a profile with such jobs is not deleted (its key checks
      * them). One being submitted counts: its answer is on the way, and it is then polled with that key.
      */
-    const runningJobs = (slot: string) => view.store.jobs(slot).filter(isRunning).length;
+    const runningJobs = (profileId: string) => runningJobsOf(view.store.jobs(), profileId);
     const kept = new KeptFiles(folder('video-results'));
     const keptChanged = new Emitter<string[]>();
     let keeper: ResultKeeper | undefined;

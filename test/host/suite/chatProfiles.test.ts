@@ -206,12 +206,12 @@ describe('Profiles in the chat, and deleting a profile whose job still runs (iss
   });
 
   it('asks before deleting a profile whose job runs: declining changes nothing, accepting retires it, a job begun while it asked included', async () => {
-    const videos = api.testing.videos as { feature: { store: JobStore }; runningJobs(slot: string): number };
+    const videos = api.testing.videos as { feature: { store: JobStore }; runningJobs(profileId: string): number };
     const store = videos.feature.store;
     const keys = api.testing.keys as ApiKeyStore;
     const ui = new RecordingUi();
     const memento = { get: () => undefined, update: async () => undefined };
-    const commands = new ProfileCommands({ profiles, connection: api.connections, keys, ui, workspaceState: memento, globalState: memento, runningJobs: (slot) => videos.runningJobs(slot), defaultGateway: () => ({ baseUrl: undefined, headers: {} }) });
+    const commands = new ProfileCommands({ profiles, connection: api.connections, keys, ui, workspaceState: memento, globalState: memento, runningJobs: (id) => videos.runningJobs(id), defaultGateway: () => ({ baseUrl: undefined, headers: {} }) });
     const make = async (name: string) => {
       const id = (await vscode.commands.executeCommand('modelGateway.profiles.create', { name, baseUrl: b.baseUrl })) as string;
       created.push(id);

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { editDefaultModels } from '../../../src/auth/core/profileModels';
 import { ProfileStore, PROFILES_FILE } from '../../../src/auth/core/profileStore';
 import { exportProfiles, planImport, resolveImport } from '../../../src/auth/core/profileTransfer';
 import { defaultProfile, findProfile, keySlot, settingsForProfile, slotOrigin, type Profile } from '../../../src/settings/profile';
@@ -117,6 +118,30 @@ describe('profiles: the store', () => {
     assert.equal(a.get(id)?.monthlyBudget, undefined, 'an explicit undefined clears the budget (the setting applies again)');
   });
 
+  it("Default Models of …: setting one kind keeps another window's change to another kind, made while the menu was open", async () => {
+    const dir = folder();
+    const [a, b] = [store(dir), store(dir)];
+    await a.load(false);
+    const created = await a.create({ name: 'Work', baseUrl: 'https://work.example/v1', models: { video: 'vid-1' } });
+    assert.ok(created.ok);
+    const id = created.profile.id;
+    await b.load(false);
+    const kinds = ['chat', undefined];
+    const ui = {
+      pickItem: async () => kinds.shift(),
+      input: async () => {
+        // The other window sets the image model and clears the video one while this menu waits for the typing.
+        assert.ok((await a.setModel(id, 'image', 'img-2')).ok);
+        assert.ok((await a.setModel(id, 'video', '')).ok);
+        return 'model-k3';
+      },
+      notify: () => assert.fail('no error expected'),
+    };
+    assert.equal(await editDefaultModels(b.get(id)!, b, ui), true);
+    const stored = JSON.parse(readFileSync(join(dir, PROFILES_FILE), 'utf8')).profiles.find((p: { id: string }) => p.id === id);
+    assert.deepEqual(stored.models, { chat: 'model-k3', image: 'img-2' });
+  });
+
   it('sets a damaged list aside, says where, and never writes over it', async () => {
     const dir = folder();
     writeFileSync(join(dir, PROFILES_FILE), '{"profiles": [{"id": "p-1", "name": "Half"');
@@ -158,6 +183,57 @@ describe('profiles: export and import', () => {
     assert.deepEqual(copies.map((p) => p.name), ['Default (2)', 'Work (2)']);
     assert.equal(copies[0].baseUrl, 'https://settings.example/v1');
     assert.deepEqual(copies[1].unknown, { colour: 'teal' });
+  });
+
+  it('takes only the fields it knows: an import can neither retire a profile nor give it an id or a key', async () => {
+    const text = JSON.stringify({ format: 'modelGateway.profiles', version: 1, profiles: [{ name: 'Sly', baseUrl: 'https://sly.example/v1', retired: true, id: 'default', apiKey: 'sk-x', unknown: { retired: true }, colour: 'teal' }] });
+    const plan = planImport(text, [defaultProfile()]);
+    assert.ok(plan.ok);
+    assert.deepEqual(plan.incoming[0].unknown, { colour: 'teal' });
+    assert.deepEqual(plan.left, ['Sly: retired, apiKey, unknown']);
+    const dir = folder();
+    const s = store(dir);
+    await s.load(false);
+    const { added } = await s.addAll([...plan.incoming, { name: 'Direct', baseUrl: 'https://d.example/v1', unknown: { retired: true, shade: 1 } }]);
+    assert.deepEqual(added.map((p) => p.name), ['Sly', 'Direct']);
+    const stored = JSON.parse(readFileSync(join(dir, PROFILES_FILE), 'utf8')).profiles;
+    assert.ok(stored.every((p: { retired?: boolean }) => p.retired === undefined), 'no profile was retired by the import');
+    assert.deepEqual(s.profiles.map((p) => p.name), ['Default', 'Sly', 'Direct']);
+    assert.equal(stored[2].shade, 1);
+  });
+
+  it('keeps unknown fields of an import only within a bound, so the list it writes is one every window reads back', async () => {
+    let deep: unknown = 'end';
+    for (let i = 0; i < 120; i++) deep = [deep];
+    const profiles = Array.from({ length: 200 }, (_, i) => ({ name: `P${i}`, baseUrl: 'https://p.example/v1', nested: deep, wide: 'w'.repeat(4100), small: i }));
+    const text = JSON.stringify({ format: 'modelGateway.profiles', version: 1, profiles });
+    assert.ok(text.length < 1024 * 1024, 'an export small enough to import');
+    const plan = planImport(text, [defaultProfile()]);
+    assert.ok(plan.ok);
+    assert.deepEqual(plan.incoming[0].unknown, { small: 0 });
+    const dir = folder();
+    const s = store(dir);
+    await s.load(false);
+    assert.equal((await s.addAll(plan.incoming)).added.length, 200);
+    const next = store(dir);
+    const asides: string[] = [];
+    next.onDidSetAside((path) => asides.push(path));
+    assert.equal((await next.load(false)).length, 201, 'the next window reads every profile');
+    assert.deepEqual(asides, []);
+  });
+
+  it('refuses a change that would write a list larger than it reads back, and leaves the list as it was', async () => {
+    const dir = folder();
+    const s = store(dir);
+    await s.load(false);
+    assert.ok((await s.create({ name: 'Work', baseUrl: 'https://work.example/v1' })).ok);
+    const headers = Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`X-H${i}`, 'v'.repeat(1000)]));
+    const inputs = Array.from({ length: 40 }, (_, i) => ({ name: `Big${i}`, baseUrl: 'https://big.example/v1', headers }));
+    const result = await s.addAll(inputs);
+    assert.deepEqual(result.added, []);
+    assert.match(result.problems[0], /past 1 MB/);
+    const next = store(dir);
+    assert.deepEqual((await next.load(false)).map((p) => p.name), ['Default', 'Work']);
   });
 
   it('refuses what is not an export, plainly', () => {

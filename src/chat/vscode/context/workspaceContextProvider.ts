@@ -13,7 +13,7 @@ import { notAFileRefusal, readBounded, resolveFile } from '../../core/context/fi
 import { IgnoreRules } from '../../core/context/gitignore';
 import { checkImage, IMAGE_EXTENSIONS, imageSizeRefusal } from '../../core/context/images';
 import { editorLineCount, parseLineRange, sliceLines, type LineRange } from '../../core/context/lineRange';
-import { isSecretPath, secretInContent } from '../../core/context/secrets';
+import { isSecretPath, secretInContent } from '../../../util/credentials';
 
 export interface WorkspaceContextOptions {
   /** The editor the user worked in last (the chat panel has focus when its button is pressed). */

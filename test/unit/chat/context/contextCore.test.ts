@@ -4,7 +4,7 @@ import { checkTextFile, lineCount, looksBinary } from '../../../../src/chat/core
 import { IgnoreRules } from '../../../../src/chat/core/context/gitignore';
 import { checkImage, sniffImageType } from '../../../../src/chat/core/context/images';
 import { editorLineCount, parseLineRange, sliceLines } from '../../../../src/chat/core/context/lineRange';
-import { isSecretPath } from '../../../../src/chat/core/context/secrets';
+import { isSecretPath } from '../../../../src/util/credentials';
 import { applyTrim, budgetOf, planTrim } from '../../../../src/chat/core/context/trim';
 import { hashQuery } from '../../../../src/webview/chat/attachments';
 import { attachmentsMarkdown, fencedAttachment, textWithContext, userContent } from '../../../../src/chat/core/contextPrompt';

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { consentQuestion, factsOf, insideFolders } from '../../../../src/chat/core/context/consent';
 import { notAFileRefusal, readBounded, resolveFile } from '../../../../src/chat/core/context/fileRead';
 import { canonicalStars, GITIGNORE_LIMITS, IgnoreRules, withinBudget } from '../../../../src/chat/core/context/gitignore';
-import { isSecretPath, secretInContent } from '../../../../src/chat/core/context/secrets';
+import { isSecretPath, secretInContent } from '../../../../src/util/credentials';
 import { runInWorker } from '../../../util/inWorker';
 
 const compiled = (file: string) => path.join(__dirname, '../../../../src/chat/core/context', file);
@@ -97,11 +97,34 @@ describe('context attachments from a hostile repository', () => {
       for (const text of ['task-management-service-worker-thread-pool', 'sk-learn is a machine learning library', '-----BEGIN PUBLIC KEY-----', 'AKIA is a prefix', 'const ghp_ = 1;']) assert.equal(secretInContent(text), undefined, text);
     });
 
+    for (const name of ['client_secret.json', 'secrets/client_secret_123-abc.apps.googleusercontent.com.json', 'infra/prod.tfvars', 'prod.auto.tfvars.json', '.pypirc.bak', '.npmrc.orig', '.env~', 'credentials.json.old', 'id_rsa.bak']) {
+      it(`asks before attaching ${name}`, () => assert.equal(isSecretPath(name), true));
+    }
+    for (const name of ['src/client_secret.ts', 'variables.tf', 'notes.bak', 'readme.md.orig']) {
+      it(`attaches ${name} without asking`, () => assert.equal(isSecretPath(name), false));
+    }
+
+    it('finds old-style npm and GitHub tokens, Google OAuth client secrets, PyPI tokens and S3-style keys of any provider', () => {
+      const cases: Array<[string, string]> = [
+        ['{"installed":{"client_id":"1.apps.googleusercontent.com","client_secret":"GOCSPX-AbCdEfGhIjKlMnOpQrStUvWxYz12"}}', 'a Google OAuth client secret'],
+        [`[pypi]\nusername = __token__\npassword = pypi-AgEIcHlwaS5vcmc${'Ab1_'.repeat(12)}\n`, 'a PyPI token'],
+        ['//registry.npmjs.org/:_authToken=0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b\n', 'an npm token'],
+        ['//npm.example.com/:_authToken="4b5a6978-0f1e-2d3c-8a9b-0c1d2e3f4a5b"', 'an npm token'],
+        ['Authorization: token 0123456789abcdef0123456789abcdef01234567', 'a GitHub token'],
+        ['GITHUB_TOKEN=0123456789abcdef0123456789abcdef01234567', 'a GitHub token'],
+        ['[wasabi]\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n', 'an S3-style secret key'],
+        ['SPACES_SECRET_ACCESS_KEY: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"', 'an S3-style secret key'],
+        ['{"secretAccessKey":"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}', 'an S3-style secret key'],
+      ];
+      for (const [text, kind] of cases) assert.equal(secretInContent(text), kind, text);
+      for (const text of ['the token 0123 is short', 'commit 0123456789abcdef0123456789abcdef01234567', 'secret_access_key = ${SECRET}', '_authToken=${NPM_TOKEN}', 'GOCSPX- docs']) assert.equal(secretInContent(text), undefined, text);
+    });
+
     it('scans ~1 MB of near-misses without hanging, and still finds a key at the end (worker hang detector)', async function () {
       this.timeout(2 * HANG_MS + 5000);
-      const nearMisses = repeatLines([`-----BEGIN ${'A '.repeat(30)}PUBLIC KEY-----`, `AKIA${'A'.repeat(15)}-`, `sk-${'a'.repeat(39)}!`, `sk-proj-${'a'.repeat(31)}!`, 'xoxb-12345', `ghp_${'a'.repeat(35)}`, `github_pat_${'_'.repeat(59)}`, `AIza${'-'.repeat(34)}`, '-----BEGIN '.repeat(8)], 1 << 20);
-      assert.equal(await runInWorker(compiled('secrets.js'), 'secretInContent', [nearMisses], HANG_MS), undefined);
-      assert.equal(await runInWorker(compiled('secrets.js'), 'secretInContent', [`${nearMisses}AKIAIOSFODNN7EXAMPLE`], HANG_MS), 'an AWS access key');
+      const nearMisses = repeatLines([`-----BEGIN ${'A '.repeat(30)}PUBLIC KEY-----`, `AKIA${'A'.repeat(15)}-`, `sk-${'a'.repeat(39)}!`, `sk-proj-${'a'.repeat(31)}!`, 'xoxb-12345', `ghp_${'a'.repeat(35)}`, `github_pat_${'_'.repeat(59)}`, `AIza${'-'.repeat(34)}`, '-----BEGIN '.repeat(8), `token${' '.repeat(30)}${'a'.repeat(39)}`, `_authToken=${'a'.repeat(30)}`, `secret_access_key=${'A'.repeat(39)}`, `GOCSPX-${'a'.repeat(27)}`, `pypi-AgEIcHlwaS5vcmc${'a'.repeat(10)}!`], 1 << 20);
+      assert.equal(await runInWorker(path.join(__dirname, '../../../../src/util/credentials.js'), 'secretInContent', [nearMisses], HANG_MS), undefined);
+      assert.equal(await runInWorker(path.join(__dirname, '../../../../src/util/credentials.js'), 'secretInContent', [`${nearMisses}AKIAIOSFODNN7EXAMPLE`], HANG_MS), 'an AWS access key');
     });
   });
 

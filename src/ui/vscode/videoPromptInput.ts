@@ -1,6 +1,6 @@
 // UI adapter: the Generate Video step that a plain input box cannot do: the prompt (from the selection, or written
-// over several lines in an editor). The model picker that fills while it is open is ui/modelPicker.ts. Reached
-// through CommandUi (commandUiView.ts).
+// over several lines in an editor). The model picker that fills while it is open is modelPicker.ts. Reached
+// through the videos' CommandUi (videos/vscode/commandUi.ts), which adds it to the user seam.
 import * as vscode from 'vscode';
 
 /** One line in an input box, or (button, or a multi-line selection) several lines in an editor. */
