@@ -3,8 +3,7 @@
 // activate() makes no network calls; the first request loads undici.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ApiKeyStore } from './auth/core/apiKeyStore';
-import { authFeature } from './auth/vscode/feature';
+import { authFeature, createKeyStore } from './auth/vscode/feature';
 import { chatFeature } from './chat/vscode/feature';
 import { CHAT_VIEW_TYPE } from './chatProtocol/viewType';
 import { diagnosticsFeature } from './diagnostics/vscode/feature';
@@ -59,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   const ui = (): UserInterface => standIn ?? vscodeUi();
 
   let settings = readSettings(vscodeSettingsSource());
-  const keys = new ApiKeyStore(context.secrets, context.globalState);
+  const keys = createKeyStore(context);
   // One pacing state per gateway origin and key, shared with the other windows through a small file (read on the first request).
   const pacer = new Pacing(realClock, vscode.Uri.joinPath(context.globalStorageUri, 'pacing.json').fsPath);
   // Profiles are read right after activation (auth feature); until then Default, which the settings describe, is all there is.

@@ -14,7 +14,7 @@ import type { ProfileStore } from '../core/profileStore';
 import { pendingJobsOf, removalVia, removeProfile, safeOrigin } from '../core/profileRetire';
 import { editDefaultModels, MODEL_KINDS } from '../core/profileModels';
 import { exportProfiles, planImport, resolveImport } from '../core/profileTransfer';
-import type { PROFILE_COMMANDS } from './feature';
+import type { PROFILE_COMMANDS } from './commands';
 
 export interface ProfileCommandDeps {
   profiles: ProfileStore;

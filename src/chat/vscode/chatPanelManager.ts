@@ -10,7 +10,7 @@ import type { ChatContextSettings, ChatDefaults, ReasoningSettings } from '../..
 import { ChatContext, type ContextWindow } from '../core/chatContext';
 import { ChatCompare } from '../core/chatCompare';
 import { WorkspaceContextProvider } from './context/workspaceContextProvider';
-import { DEFAULT_MAX_INPUT_TOKENS } from '../../models/core/lmMapping';
+import { DEFAULT_MAX_INPUT_TOKENS } from '../../models/core/api';
 import type { Clock } from '../../util/clock';
 import { CHAT_VIEW_TYPE, type ModelsState } from '../../chatProtocol/messages';
 import { NEW_CHAT_TITLE, type ChatSession, type ChatSettings, type MediaTurn } from '../../chatProtocol/session';

@@ -3,7 +3,7 @@
 // bad input included, comes back as an outcome with `ok: false` and a sentence for the model: a tool never throws.
 // Nothing here reads or returns the key: the ports reach the gateway through the one connection. Pure.
 import type { ChatMediaPort, ChatVideoJob, ChatVideoPort, KeptFile, KeptMedia } from '../../chat/core/hub/ports';
-import type { ModelKind } from '../../models/core/modelKind';
+import type { ModelKind } from '../../models/core/api';
 import { escapeMarkdown } from '../../util/html';
 import { checkInput, TOOL_NAMES, toolSpec, type ToolKind, type ToolSpec } from './toolSpecs';
 import { monthUsage, usageText, type MonthUsage, type UsageSource } from './usageSummary';

@@ -4,11 +4,16 @@
 // chat panel's media and video ports and the shared model catalog: never the key itself.
 import * as vscode from 'vscode';
 import type { ChatMediaPorts } from '../../chat/core/hub/ports';
-import type { ModelCatalogs } from '../../models/core/modelCatalogs';
+import type { ModelCatalogs } from '../../models/core/api';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import { lazy } from '../../util/lazy';
-import { PARTICIPANT_ID, REVEAL_JOB_COMMAND, TOOL_NAMES } from '../core/participantIds';
-import type { Ledger } from '../../usage/core/ledger';
+
+// What the tools and the participant run, on the first tool call or chat request.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const lmToolsRuntime = lazy(() => require('./lmToolsRuntime') as typeof import('./lmToolsRuntime'));
+import { PARTICIPANT_ID, TOOL_NAMES } from '../core/participantIds';
+import { LM_TOOLS_COMMANDS, REVEAL_JOB_COMMAND } from './commands';
+import type { Ledger } from '../../usage/core/api';
 
 export type LmToolsNeeds = Pick<SharedServices, 'context' | 'settings' | 'clock' | 'testing'> & {
   models: ModelCatalogs;
@@ -20,12 +25,11 @@ export type LmToolsNeeds = Pick<SharedServices, 'context' | 'settings' | 'clock'
 
 export const lmToolsFeature = defineFeature({
   name: 'lmTools',
-  commands: {},
+  commands: LM_TOOLS_COMMANDS,
   views: [],
   activate({ context, settings, models, chatMedia, usage, clock, testing }: LmToolsNeeds): void {
     const runtime = lazy(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const module = require('./lmToolsRuntime') as typeof import('./lmToolsRuntime');
+      const module = lmToolsRuntime();
       // The host tests turn the confirmation off (VS Code asks in a modal dialog outside a chat); never the packaged extension.
       const confirmPaid = () => !(TEST_BUILD && testing?.lmToolsConfirm === false);
       const ports = module.toolPorts({ chatMedia, models, settings, usage, clock });

@@ -6,13 +6,11 @@ import * as vscode from 'vscode';
 import type { ChatVideoJob } from '../../chat/core/hub/ports';
 import { escapeMarkdown } from '../../util/html';
 import { runTool, type ToolOutcome, type ToolPorts } from '../core/toolRunner';
-import { REVEAL_JOB_COMMAND } from '../core/participantIds';
 import { monthName } from '../core/usageSummary';
 import { TOOL_NAMES } from '../core/toolSpecs';
+import { BUTTON_COMMANDS, REVEAL_JOB_COMMAND } from './commands';
 import { signalOf } from './tokenSignal';
 
-/** The commands the participant's buttons run (the media and video features' own, with their argument checks). */
-export const BUTTON_COMMANDS = { showMedia: 'modelGateway.media.show', saveMedia: 'modelGateway.media.save', previewVideo: 'modelGateway.videos.preview', showUsage: 'modelGateway.showUsage' } as const;
 
 const HELP = [
   '`@gateway` sends these to your model gateway (no Copilot request is made):',

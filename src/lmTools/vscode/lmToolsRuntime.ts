@@ -4,10 +4,10 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { ChatMediaPorts } from '../../chat/core/hub/ports';
-import type { ModelCatalog } from '../../models/core/modelCatalog';
+import type { ModelCatalog } from '../../models/core/api';
 import type { Settings } from '../../settings/settings';
 import type { ToolKind } from '../core/toolSpecs';
-import type { Ledger } from '../../usage/core/ledger';
+import type { Ledger } from '../../usage/core/api';
 import type { Clock } from '../../util/clock';
 import type { UsageSource } from '../core/usageSummary';
 import { invocationText, runTool, type ToolOutcome, type ToolPorts } from '../core/toolRunner';

@@ -10,7 +10,7 @@ import { isRecord } from '../../util/records';
 import { exportFormatOf, exportText } from '../core/exportFormat';
 import type { Ledger } from '../core/ledger';
 import { UsageDashboard } from './dashboardPanel';
-import type { USAGE_COMMANDS } from './feature';
+import type { USAGE_COMMANDS } from './commands';
 
 export { vscodeUserInterface } from '../../ui/vscode/userInterface';
 

@@ -4,6 +4,7 @@
 // only shows them and asks for changes.
 import { ATTACHMENT_LIMITS, estimateTextTokens, isImageType, type AttachmentChip, type ImageType } from '../../chatProtocol/attachments';
 import type { ContextSource, ContextState, WebviewMessage } from '../../chatProtocol/messages';
+import { CONTEXT_CHOICES, HASH_ORDER } from '../../chatProtocol/contextChoices';
 import { el, icon, iconButton, textButton } from './dom';
 import { overflowChoices } from './overflowView';
 
@@ -15,14 +16,7 @@ export interface ContextBarHost {
 }
 
 /** What `#` offers, in order. */
-export const HASH_ITEMS: ReadonlyArray<{ word: string; source: ContextSource; label: string }> = [
-  { word: 'file', source: 'workspaceFile', label: 'A workspace file…' },
-  { word: 'active', source: 'activeFile', label: 'The active file' },
-  { word: 'selection', source: 'selection', label: 'The selection' },
-  { word: 'editors', source: 'openEditors', label: 'All open editors' },
-  { word: 'problems', source: 'problems', label: "The current file's problems" },
-  { word: 'lines', source: 'lines', label: 'Lines of a file…' },
-];
+export const HASH_ITEMS: ReadonlyArray<{ word: string; source: ContextSource; label: string }> = HASH_ORDER.map((source) => ({ word: CONTEXT_CHOICES[source].word, source, label: CONTEXT_CHOICES[source].hint }));
 
 /** The `#word` being typed just before the caret, if any. */
 export function hashQuery(text: string, caret: number): { start: number; query: string } | undefined {

@@ -8,7 +8,7 @@ import { parseHostMessage, parseWebviewMessage } from '../../../src/chatProtocol
 import { defaultSettings, type AssistantTurn, type ChatSession, type Turn, type UserTurn } from '../../../src/chatProtocol/session';
 import { repairSession } from '../../../src/chatProtocol/sessionData';
 import { wireTurn } from '../../../src/chat/core/webviewBridge';
-import { settle } from '../../../src/util/fakeClock';
+import { settle } from '../../util/fakeClock';
 import { result } from './fakes';
 import { createHarness } from './harness';
 

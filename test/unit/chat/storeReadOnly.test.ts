@@ -5,7 +5,7 @@ import { ChatCompare } from '../../../src/chat/core/chatCompare';
 import { ChatContext } from '../../../src/chat/core/chatContext';
 import { ChatWebviewBridge, type ChatWorkbench } from '../../../src/chat/core/webviewBridge';
 import type { HostMessage } from '../../../src/chatProtocol/messages';
-import { settle } from '../../../src/util/fakeClock';
+import { settle } from '../../util/fakeClock';
 import { result } from './fakes';
 import { createHarness } from './harness';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { ChatSession } from '../../../src/chatProtocol/session';
 import { ChatWebviewBridge, type ChatWorkbench } from '../../../src/chat/core/webviewBridge';
-import { settle } from '../../../src/util/fakeClock';
+import { settle } from '../../util/fakeClock';
 import { parseHostMessage, parseWebviewMessage, type HostMessage } from '../../../src/chatProtocol/messages';
 import type { CodeApply } from '../../../src/chatProtocol/codeApply';
 import type { ApplyRequest } from '../../../src/chat/core/apply/applyTarget';

@@ -5,7 +5,7 @@ import { runDiagnostics, type DiagnosticReport, type DiagnosticsInput, type Step
 import { fixesFor, renderReport, summarizeReport } from '../../../src/diagnostics/core/report';
 import { createNetworkProbes, ProbeTimeout, type NetworkProbes, type ProbeTarget, type TlsInfo } from '../../../src/diagnostics/core/networkProbes';
 import { realClock } from '../../../src/util/clock';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { startSimulator } from '../../simulator';
 import { modelList } from '../../simulator/models';
 import { startServer } from '../gateway/helpers/server';

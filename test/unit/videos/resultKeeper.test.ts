@@ -8,7 +8,7 @@ import { evictOverQuota } from '../../../src/videos/core/keptQuota';
 import { keptStem } from '../../../src/videos/core/keptFiles';
 import { ResultKeeper, retryDelay, type ResultKeeperOptions } from '../../../src/videos/core/resultKeeper';
 import { Emitter } from '../../../src/util/events';
-import { FakeClock, settle } from '../../../src/util/fakeClock';
+import { FakeClock, settle } from '../../util/fakeClock';
 
 const ORIGIN = 'https://gw.example';
 const T0 = 1_700_000_000_000;

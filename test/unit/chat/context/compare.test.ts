@@ -4,7 +4,7 @@ import { ChatContext } from '../../../../src/chat/core/chatContext';
 import { parseHostMessage, parseWebviewMessage, type CompareState } from '../../../../src/chatProtocol/messages';
 import type { TextAttachment, } from '../../../../src/chatProtocol/attachments';
 import type { UserTurn } from '../../../../src/chatProtocol/session';
-import { settle } from '../../../../src/util/fakeClock';
+import { settle } from '../../../util/fakeClock';
 import { gatewayError, result } from '../fakes';
 import { createHarness } from '../harness';
 

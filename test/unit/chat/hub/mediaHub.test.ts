@@ -5,7 +5,7 @@ import { ChatMediaHub } from '../../../../src/chat/core/hub/mediaHub';
 import type { ChatMediaPorts, ChatVideoJob, KeptMedia } from '../../../../src/chat/core/hub/ports';
 import { wireMediaTurn } from '../../../../src/chat/core/hub/wireMedia';
 import type { MediaTurn } from '../../../../src/chatProtocol/session';
-import { settle } from '../../../../src/util/fakeClock';
+import { settle } from '../../../util/fakeClock';
 import { Emitter } from '../../../../src/util/events';
 import { createHarness, type Harness } from '../harness';
 import type { ResultLinkCheck } from '../../../../src/gateway/resultFetch';

@@ -9,8 +9,8 @@ import { GatewayClient } from '../../../../src/gateway/client';
 import { GatewayConnection, type ClientConfig } from '../../../../src/gateway/connection';
 import { PaceFile } from '../../../../src/gateway/paceFile';
 import { Pacer, type PaceTicket, type PaceWait } from '../../../../src/gateway/pacer';
-import { paceKeyFor } from '../../../../src/gateway/pacing';
-import { FakeClock, settle } from '../../../../src/util/fakeClock';
+import { paceKeyFor } from '../../../../src/gateway/paceKey';
+import { FakeClock, settle } from '../../../util/fakeClock';
 import { sendJson, startServer, type TestServer } from '../helpers/server';
 
 const KEY = paceKeyFor('https://gw.example', 'sk-secret');
