@@ -110,7 +110,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   const videos = timed('videos', () => videosFeature.activate({ ...services, models }));
   const media = timed('media', () => mediaFeature.activate({ ...services, models }));
   const chatMedia = () => ({ media: media.chatPort(), videos: videos.chatPort() });
-  const chat = timed('chat', () => chatFeature.activate({ ...services, models, chatMedia }));
+  const chat = timed('chat', () => chatFeature.activate({ ...services, models, usage, chatMedia }));
   flushOnDeactivate.push(chat.flush);
   timed('lmTools', () => lmToolsFeature.activate({ ...services, models, chatMedia, usage }));
 

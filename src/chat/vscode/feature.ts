@@ -16,9 +16,12 @@ import { CHAT_COMMANDS } from './commands';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const chatCommands = lazy(() => require('./chatCommands') as typeof import('./chatCommands'));
 import type { ChatMediaPorts } from '../core/hub/ports';
+import type { UsageApi } from '../../usage/core/api';
 
 export type ChatNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'> & {
   models: ModelCatalogs;
+  /** The usage feature: the chat shows what each reply cost, as the ledger records it. */
+  usage?: Pick<UsageApi, 'costOf'>;
   /** The /image, /speak and /video ports, from the media and video features (built on first use). */
   chatMedia(): ChatMediaPorts;
 };
@@ -27,7 +30,7 @@ export const chatFeature = defineFeature({
   name: 'chat',
   commands: CHAT_COMMANDS,
   views: [CHATS_VIEW_ID],
-  activate({ context, log, connection, models, clock, settings, chatMedia, register, testing }: ChatNeeds): { flush(): Promise<void> } {
+  activate({ context, log, connection, models, usage, clock, settings, chatMedia, register, testing }: ChatNeeds): { flush(): Promise<void> } {
     const managerOptions = (storageFolder: string): ChatPanelManagerOptions => ({
       extensionUri: context.extensionUri,
       storageFolder,
@@ -40,6 +43,7 @@ export const chatFeature = defineFeature({
       log,
       clock,
       media: chatMedia(),
+      usage,
     });
     const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
     const store = createChatStore(chatFolder, clock, log);
