@@ -1,7 +1,7 @@
 // Turns any failure into words a person can act on, with the actions that move them forward. Every feature
 // shows errors through this, so a 401 reads the same in the chat panel, the video tree and a notification.
 import type { MissingAccess } from '../../gateway/connection';
-import { readError } from '../../gateway/errors';
+import { failureKind, readError, type FailureKind } from '../../gateway/errors';
 import { SHARED_COMMANDS } from './commandIds';
 
 export interface AdviceAction {
@@ -15,7 +15,8 @@ export interface ErrorAdvice {
   actions: AdviceAction[];
   /** When the gateway asked us to wait; the UI shows a countdown to it. */
   retryAt?: number;
-  kind: 'auth' | 'forbidden' | 'rate_limit' | 'network' | 'timeout' | 'server' | 'not_found' | 'bad_request' | 'aborted' | 'interrupted' | 'bad_response' | 'other';
+  /** The failure's kind in the one vocabulary (gateway/errors.ts's FailureKind). */
+  kind: FailureKind;
 }
 
 
@@ -29,6 +30,19 @@ export const CHANGE_CHAT_PROFILE: AdviceAction = { title: 'Change Chat Profileâ€
 export const LIST_MODELS: AdviceAction = { title: 'List Models', command: SHARED_COMMANDS.listModels };
 /** Only generated images and audio have a size limit the user sets. */
 export const OPEN_MEDIA_LIMIT_SETTING: AdviceAction = { title: 'Change the Limit', command: 'workbench.action.openSettings', args: ['modelGateway.media.maxSizeMB'] };
+
+/**
+ * Every action advice offers: the allow-list of a surface that shows advice from data it cannot vouch for (the
+ * chat card, whose errors live in session files and whose clicks come from the webview). Such a surface runs an
+ * action only when it is one of these, with the same arguments.
+ */
+export const ADVICE_ACTIONS: readonly AdviceAction[] = [SET_API_KEY, TEST_CONNECTION, OPEN_LOGS, SET_BASE_URL, REPLACE_API_KEY, CHANGE_CHAT_PROFILE, LIST_MODELS, OPEN_MEDIA_LIMIT_SETTING];
+
+/** The listed action (ADVICE_ACTIONS, or the surface's own `extra`) with the same command and arguments, else undefined. */
+export function listedAction(action: { command: string; args?: readonly unknown[] }, extra: readonly AdviceAction[] = []): AdviceAction | undefined {
+  const args = JSON.stringify(action.args ?? []);
+  return [...ADVICE_ACTIONS, ...extra].find((listed) => listed.command === action.command && JSON.stringify(listed.args ?? []) === args);
+}
 
 function withPeriod(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
@@ -46,25 +60,8 @@ export interface AdviceContext {
   paused?: string;
 }
 
-/**
- * The one rule that names a failure: every feature that acts on a failure (the video poller, Test Connection)
- * asks this instead of reading status codes and error codes itself, so a 403 is the same kind everywhere.
- */
-export function failureKind(error: unknown): ErrorAdvice['kind'] {
-  const e = readError(error);
-  if (e.status === 401) return 'auth';
-  if (e.status === 403) return 'forbidden';
-  if (e.status === 429) return 'rate_limit';
-  if (e.code === 'aborted') return 'aborted';
-  if (e.code === 'network') return 'network';
-  if (e.code === 'timeout') return 'timeout';
-  if (e.code === 'stream_interrupted') return 'interrupted';
-  if (e.code === 'too_large' || e.code === 'bad_response') return 'bad_response';
-  if (e.status === 404) return 'not_found';
-  if (e.status !== undefined && e.status >= 500) return 'server';
-  if (e.status !== undefined && e.status >= 400) return 'bad_request';
-  return 'other';
-}
+/** The one rule that names a failure lives with the failures (gateway/errors.ts); features read it from here too. */
+export { failureKind, type FailureKind };
 
 /**
  * Whether a failure is the user (or the code on their behalf) stopping the work: an aborted signal, a request
@@ -127,7 +124,8 @@ function wordFailure(error: unknown, context: AdviceContext): ErrorAdvice {
     case 'bad_request':
       return { kind, message: `The gateway rejected the request (HTTP ${e.status}). ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
     default:
-      return { kind: 'other', message: server || 'Something went wrong.', actions: [OPEN_LOGS] };
+      // `upstream` (an error inside a 200 answer) and `other`: the gateway's or the error's own words.
+      return { kind, message: server || 'Something went wrong.', actions: [OPEN_LOGS] };
   }
 }
 
