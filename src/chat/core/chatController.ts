@@ -397,7 +397,7 @@ export class ChatController implements Disposable {
       turn.status = 'stopped';
       return;
     }
-    let advice = error instanceof ChatSetupError ? error.advice : adviceFor(error, { origin, model: turn.model || undefined, now: this.deps.clock.now() });
+    let advice = adviceFor(error, { origin, model: turn.model || undefined, now: this.deps.clock.now() });
     if (sentImages) advice = imageRejectionAdvice(advice, turn.model);
     turn.status = hasOutput(turn) ? 'interrupted' : 'failed';
     turn.error = errorOf(advice);

@@ -4,7 +4,7 @@
 // one reply, which the chat controller then adds to the thread.
 import type { GatewayAccess } from '../../gateway/connection';
 import type { PacePriority } from '../../gateway/paceState';
-import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
+import { accessAdvice, AdvisedError, adviceFor } from '../../ui/core/errorAdvice';
 import type { Attachment } from '../../chatProtocol/attachments';
 import type { CompareColumn, CompareState } from '../../chatProtocol/messages';
 import { LIMITS, type AssistantStatus, type ChatSettings, type TokenUsage, type Turn, type TurnError, type UserTurn } from '../../chatProtocol/session';
@@ -101,7 +101,7 @@ export class CompareRun implements Disposable {
     let origin: string | undefined;
     try {
       const access = await this.deps.gateway();
-      if (!access.ok) throw Object.assign(new Error(accessAdvice(access).message), { advice: accessAdvice(access) });
+      if (!access.ok) throw new AdvisedError(accessAdvice(access));
       origin = access.origin;
       // The chat's effort level is its model's: another model may not take it (a 400), so a comparison sends none.
       const request = buildChatRequest(turns, { ...settings, reasoningEffort: undefined }, column.model);
@@ -125,7 +125,7 @@ export class CompareRun implements Disposable {
       column.finishReason = cleanFinishReason(result.finishReason);
       column.status = 'complete';
     } catch (error) {
-      const advice = (error as { advice?: ReturnType<typeof adviceFor> }).advice ?? adviceFor(error, { origin, model: column.model, now: this.deps.clock.now() });
+      const advice = adviceFor(error, { origin, model: column.model, now: this.deps.clock.now() });
       // As in the chat: text that arrived before a dropped or stalled stream is kept, marked interrupted with why.
       column.status = this.abort.signal.aborted ? 'stopped' : column.content === '' ? 'failed' : 'interrupted';
       if (column.status !== 'stopped') {

@@ -1,6 +1,7 @@
 // The media feature as the chat's /image and /speak port: the same core as Generate Image and Synthesize Speech
 // (so results land in the Media history too), with failures worded once, by mediaFailureAdvice. Pure; the chat's
 // port type is matched structurally (this file imports nothing from the chat; the chat nothing from media/).
+import { AdvisedError } from '../../ui/core/errorAdvice';
 import { mediaFailureAdvice } from './mediaAdvice';
 import { generateImages, synthesizeSpeech, type MediaCoreDeps } from './mediaGeneration';
 import type { MediaEntry } from './mediaEntry';
@@ -24,7 +25,7 @@ async function worded<T>(deps: MediaCoreDeps, what: 'image' | 'speech', model: s
   try {
     return await run();
   } catch (error) {
-    throw new Error(mediaFailureAdvice(error, { what, origin: deps.connection.origin, model }).message, { cause: error });
+    throw new AdvisedError(mediaFailureAdvice(error, { what, origin: deps.connection.origin, model }), { cause: error });
   }
 }
 

@@ -73,7 +73,23 @@ export function isCancellation(error: unknown): boolean {
   return name === 'AbortError' || name === 'Canceled';
 }
 
+/**
+ * A failure that carries its advice as data (kind, message, actions), never flattened into its message: whoever
+ * catches it (a port's caller, the chat card, the command guard) shows the same words with the same buttons.
+ */
+export class AdvisedError extends Error {
+  override readonly name = 'AdvisedError';
+  constructor(
+    readonly advice: ErrorAdvice,
+    options?: { cause?: unknown },
+  ) {
+    super(advice.message, options);
+  }
+}
+
 export function adviceFor(error: unknown, context: AdviceContext = {}): ErrorAdvice {
+  // Worded already (by a port that knew more about it): its advice travels as it is.
+  if (error instanceof AdvisedError) return { ...error.advice, actions: [...error.advice.actions] };
   const advice = wordFailure(error, context);
   if (context.paidFor && readError(error).outcomeUnknown) {
     advice.message = `The request reached the gateway, which may have made (and charged for) ${context.paidFor}, but the answer was lost. ${advice.message}`;
@@ -92,7 +108,7 @@ function wordFailure(error: unknown, context: AdviceContext): ErrorAdvice {
   const server = e.message ? withPeriod(e.message) : '';
   const ref = e.requestId ? ` (request ${e.requestId})` : '';
   const now = context.now ?? Date.now();
-  const kind = failureKind(e);
+  const kind = failureKind(error);
   switch (kind) {
     case 'auth':
       return { kind, message: `API key missing or invalid for ${where}. ${server}${ref}`.trim(), actions: [SET_API_KEY] };

@@ -1,7 +1,7 @@
 // The video feature as the chat's /video port: submits through the Video Jobs store, so the chat's job is the
 // tree's job, polled by the same scheduler (one polling window per gateway); the chat only reads it. Pure; the
 // chat's port type is matched structurally (this file imports nothing from the chat; the chat nothing from videos/).
-import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
+import { accessAdvice, AdvisedError, adviceFor } from '../../ui/core/errorAdvice';
 import type { MissingAccess } from '../../gateway/connection';
 import type { VideoDefaults } from '../../settings/settings';
 import { displayStatus, isFinalRecord, type VideoJobRecord } from './jobRecord';
@@ -52,14 +52,14 @@ export function chatVideoPort(deps: ChatVideoDeps) {
     ...(deps.keptFolder && { keptFolder: deps.keptFolder }),
     submit: async (ask: { prompt: string; model?: string; profile?: string }) => {
       const access = await deps.access(ask.profile);
-      if (!access.ok) throw new Error(accessAdvice(access).message);
+      if (!access.ok) throw new AdvisedError(accessAdvice(access));
       const origin = access.origin;
       const settings = deps.settings(ask.profile);
       try {
         const request = buildVideoRequest(answersFromArgument({ prompt: ask.prompt, ...(ask.model && { model: ask.model }) }, settings), settings);
         return chatJobState(await deps.store().submit(origin, request, access.profile));
       } catch (error) {
-        throw new Error(adviceFor(error, { origin, model: ask.model }).message, { cause: error });
+        throw new AdvisedError(adviceFor(error, { origin, model: ask.model }), { cause: error });
       }
     },
     job: (key: string) => {
