@@ -11,7 +11,7 @@ import type { ChatEvent } from './chatEvent';
 import type { ChatContext } from './chatContext';
 import type { ChatCompare } from './chatCompare';
 import { RESEND_WITHOUT_IMAGES } from './imageRejection';
-import { listedAction } from '../../ui/core/errorAdvice';
+import { listedAction } from '../../ui/core/adviceActions';
 import type { AssistantTurn, ChatSession, MediaTurn, Turn, TurnError } from '../../chatProtocol/session';
 import { keepingProfile } from './chatProfile';
 import type { WireMediaTurn } from '../../chatProtocol/mediaTurn';
