@@ -109,7 +109,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   const usage = timed('usage', () => usageFeature.activate({ ...services, models }));
   const videos = timed('videos', () => videosFeature.activate({ ...services, models }));
   const media = timed('media', () => mediaFeature.activate({ ...services, models }));
-  const chat = timed('chat', () => chatFeature.activate({ ...services, models, media, videos }));
+  const chat = timed('chat', () => chatFeature.activate({ ...services, models, usage, media, videos }));
   flushOnDeactivate.push(chat.flush);
   timed('lmTools', () => lmToolsFeature.activate({ ...services, models, media, videos, usage }));
 

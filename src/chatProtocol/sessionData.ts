@@ -73,10 +73,23 @@ export function cleanUsage(value: unknown, names: { prompt: string; completion: 
   const usage: TokenUsage = { prompt: prompt ?? 0, completion: completion ?? 0, total: total ?? Math.min((prompt ?? 0) + (completion ?? 0), Number.MAX_SAFE_INTEGER) };
   const reasoningTokens = cleanCount(reasoning);
   if (reasoningTokens !== undefined) usage.reasoning = reasoningTokens;
-  // USD beside the tokens; anything odd is left out (an unknown cost is absent, never 0).
-  const cost = value.cost as number;
-  if (Number.isFinite(cost) && cost >= 0 && cost <= 1e4) usage.cost = cost;
+  const cost = cleanCost(value.cost);
+  if (cost !== undefined) usage.cost = cost;
   return usage;
+}
+
+/** USD beside the tokens; anything odd is left out (an unknown cost is absent, never 0). */
+export function cleanCost(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1e4 ? value : undefined;
+}
+
+/**
+ * The usage with the cost the usage ledger knows for the call (asked after the answer): the gateway's own figure
+ * in the answer (`usage.cost`, as OpenRouter sends it) stays when it gave one.
+ */
+export function withLedgerCost(usage: TokenUsage | null, cost: unknown): TokenUsage | null {
+  const known = cleanCost(cost);
+  return usage && usage.cost === undefined && known !== undefined ? { ...usage, cost: known } : usage;
 }
 
 /** The gateway's `usage` object (OpenAI field names; reasoning tokens in `completion_tokens_details`). */

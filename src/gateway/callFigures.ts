@@ -13,11 +13,12 @@ function modelOf(call: CallRequest): string | undefined {
 }
 
 /** The figures of a finished call: `value` is the answer (ok) or the error (otherwise). */
-export function callReport({ origin, profile, method, args, ok, value, header }: FinishedCall): GatewayCallReport {
+export function callReport({ origin, callId, profile, method, args, ok, value, header }: FinishedCall): GatewayCallReport {
   const { call, optionsAt } = callRequestOf(method, args);
   const surface = (args[optionsAt] as RequestOptions | undefined)?.surface;
   const outcome: CallOutcome = ok ? 'ok' : readError(value).code === 'aborted' ? 'cancelled' : 'error';
   const report: GatewayCallReport = { origin, profile, operation: call.operation, surface, model: modelOf(call), outcome, header };
+  if (callId !== undefined) report.callId = callId;
   switch (call.operation) {
     case 'chat': {
       const result = outcome === 'ok' ? (value as ChatResult) : value instanceof GatewayError ? value.partial : undefined;

@@ -1,4 +1,4 @@
-// What one finished call through the connection was, for whoever keeps accounts (the usage ledger): the operation,
+// What one finished call through the connection was, for whoever listens (the usage ledger, the token ratios): the operation,
 // the model, who sent it, how it ended, and the figures the answer gave (types only: activation loads nothing of it). Counts only: never the prompt, the
 // messages, the audio or image bytes, nor the key.
 import type { GatewayMethod } from './apiForwarding';
@@ -10,6 +10,8 @@ export type CallOutcome = 'ok' | 'error' | 'cancelled';
 
 export interface GatewayCallReport {
   origin: string;
+  /** The caller's name for the call (RequestOptions.callId), when it gave one. */
+  callId?: string;
   /** The id of the profile whose connection sent it. */
   profile?: string;
   operation: CallOperation;
@@ -31,9 +33,14 @@ export interface GatewayCallReport {
   header(name: string): string | undefined;
 }
 
-/** A call as it ended, before its figures are read (callFigures.ts reads them, off the activation path). */
+/**
+ * A call as it ended, before its figures are read (callFigures.ts reads them, off the activation path): what the
+ * connection publishes once per call (GatewayConnection.onDidFinishCall).
+ */
 export interface FinishedCall {
   origin: string;
+  /** The caller's name for the call (RequestOptions.callId), when it gave one. */
+  callId?: string;
   /** The id of the profile whose connection sent it. */
   profile: string;
   method: GatewayMethod;

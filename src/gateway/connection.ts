@@ -14,7 +14,7 @@ import { GatewayError, readError } from './errors';
 import type { FinishedCall } from './callReport';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
-import type { ChatResult, GatewayApi, ImageRequest, RequestOptions, VideoRequest } from './types';
+import type { GatewayApi, ImageRequest, RequestOptions, VideoRequest } from './types';
 import { forwardingApi, invoke } from './apiForwarding';
 
 export interface ClientConfig {
@@ -67,16 +67,11 @@ export function stateForError(origin: string, error: unknown, now: number): Conn
   return undefined;
 }
 
-/** Told of each finished call; resolves with its cost in USD when known. Must not throw. */
-export interface CallAccountant {
-  /** Told of each finished call; resolves with its cost in USD when known. Must not throw. */
-  account(call: FinishedCall): Promise<number | undefined>;
-  /**
-   * Asked before a paid image or video request is sent (the usage feature's confirmation above a threshold): false
-   * ends the call as cancelled before anything is sent (and nothing is recorded).
-   */
-  checkPaid(call: PaidRequest): Promise<boolean>;
-}
+/**
+ * Asked before a paid image or video request is sent (the usage feature's confirmation above a threshold): false
+ * ends the call as cancelled before anything is sent (and nothing is published).
+ */
+export type PaidCheck = (call: PaidRequest) => Promise<boolean>;
 
 /** A paid request about to be sent. */
 export type PaidRequest = { method: 'generateImage'; request: ImageRequest } | { method: 'submitVideo'; request: VideoRequest };
@@ -102,7 +97,14 @@ export class GatewayConnection {
   private readonly paceChanged = new Emitter<void>();
   /** Fires when what `pace` says changes (the status bar's "slowing down"). */
   readonly onDidChangePace: Event<void> = this.paceChanged.event;
-  private accountant: CallAccountant | undefined;
+  private paidCheck: PaidCheck | undefined;
+  private readonly callFinished = new Emitter<FinishedCall>();
+  /**
+   * Fires once for every call that ends (ok, failed or cancelled; not one the paid check declined), before its
+   * caller sees the outcome: the usage ledger records it, the models feature learns token ratios from it. Listeners
+   * must not throw.
+   */
+  readonly onDidFinishCall: Event<FinishedCall> = this.callFinished.event;
 
   constructor(
     settings: GatewaySettings,
@@ -231,13 +233,9 @@ export class GatewayConnection {
     return this.proxy?.strictSSL === false ? { proxy: this.proxy.url, proxyStrictSSL: false } : { proxy: this.proxy?.url };
   }
 
-  /**
-   * Sets who is told of every call when it ends (ok, error or cancelled), with its figures, and asked before paid
-   * work is sent: the usage ledger. Its answer, the call's known cost, is put on a chat answer's usage before the
-   * caller sees it.
-   */
-  setAccountant(accountant: CallAccountant | undefined): void {
-    this.accountant = accountant;
+  /** Sets who is asked before paid work is sent (the usage feature's confirmation). */
+  setPaidCheck(check: PaidCheck | undefined): void {
+    this.paidCheck = check;
   }
 
   /** Records an outcome observed outside the wrapped API (for example a poll made by another store). */
@@ -273,8 +271,8 @@ export class GatewayConnection {
   }
 
   private observed(origin: string, api: GatewayApi): GatewayApi {
-    // Every call of every feature passes here: its outcome updates the connection state and is reported once,
-    // when it finishes, to whoever keeps accounts (the accountant: the usage ledger).
+    // Every call of every feature passes here: its outcome updates the connection state and is published once,
+    // when it finishes (onDidFinishCall).
     return forwardingApi((method, args) => {
       const optionsAt = method === 'listModels' ? 0 : 1;
       const options = args[optionsAt] as RequestOptions | undefined;
@@ -287,10 +285,13 @@ export class GatewayConnection {
           options?.onResponseHeaders?.(read);
         },
       };
-      const accountant = this.accountant;
-      const finished = (ok: boolean, value: unknown): Promise<number | undefined> | undefined => accountant?.account({ origin, profile: this.profile, method, args, ok, value, header: lastHeaders });
-      // Paid work waits for the accountant's yes (a failing check lets it go: accounting never blocks work).
-      const paid = accountant && (method === 'generateImage' || method === 'submitVideo') ? accountant.checkPaid({ method, request: args[0] } as PaidRequest).catch(() => true) : true;
+      const callId = options?.callId;
+      // A listener's failure is its own (the emitter never throws): the outcome reaches the caller unchanged.
+      const finished = (ok: boolean, value: unknown): void =>
+        this.callFinished.fire({ origin, ...(callId !== undefined && { callId }), profile: this.profile, method, args, ok, value, header: lastHeaders });
+      // Paid work waits for the check's yes (a failing check lets it go: accounting never blocks work).
+      const check = this.paidCheck;
+      const paid = check && (method === 'generateImage' || method === 'submitVideo') ? check({ method, request: args[0] } as PaidRequest).catch(() => true) : true;
       let declined = false;
       return Promise.resolve(paid)
         .then((go) => {
@@ -299,19 +300,15 @@ export class GatewayConnection {
           throw new GatewayError({ status: 0, code: 'aborted', message: 'Not sent (declined).' });
         })
         .then(
-          async (value) => {
+          (value) => {
             this.report(origin, { ok: true });
-            const cost = finished(true, value);
-            // A chat answer carries its cost beside its tokens (`usage.cost`, USD, as OpenRouter sends it) when the
-            // accountant knows it and the gateway did not put one there itself.
-            const usage = method === 'chat' && cost ? (value as ChatResult).usage : undefined;
-            if (usage) usage.cost ??= await cost;
+            finished(true, value);
             return value;
           },
           (error: unknown) => {
             this.report(origin, { ok: false, error });
-            // A request the user declined before it was sent is no request: nothing to record.
-            if (!declined) void finished(false, error);
+            // A request the user declined before it was sent is no request: nothing to publish.
+            if (!declined) finished(false, error);
             throw error;
           },
         );
@@ -344,5 +341,6 @@ export class GatewayConnection {
     this.paceChanged.dispose();
     this.stateChanged.dispose();
     this.clientChanged.dispose();
+    this.callFinished.dispose();
   }
 }

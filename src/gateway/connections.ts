@@ -6,7 +6,8 @@ import { Emitter, type Event } from '../util/events';
 import type { Clock } from '../util/clock';
 import type { GatewaySettings } from '../settings/settings';
 import { DEFAULT_PROFILE_ID, defaultProfile, findProfile, isDefaultProfile, profileGateway, type Profile } from '../settings/profile';
-import { GatewayConnection, type CallAccountant, type ClientFactory, type ConnectionState, type GatewayAccess, type KeySource } from './connection';
+import { GatewayConnection, type PaidCheck, type ClientFactory, type ConnectionState, type GatewayAccess, type KeySource } from './connection';
+import type { FinishedCall } from './callReport';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
 import type { PaceNews } from './pacer';
@@ -33,7 +34,10 @@ export class GatewayConnections {
   readonly onDidChangeProfileClient: Event<string> = this.anyClientChanged.event;
   /** Until the profile store has read its file (after activation), Default, which the settings describe, is all there is. */
   private list: readonly Profile[] = [defaultProfile()];
-  private accountant: CallAccountant | undefined;
+  private paidCheck: PaidCheck | undefined;
+  private readonly callFinished = new Emitter<FinishedCall>();
+  /** Every profile's finished calls, each once (GatewayConnection.onDidFinishCall). */
+  readonly onDidFinishCall: Event<FinishedCall> = this.callFinished.event;
   private activeId: string = DEFAULT_PROFILE_ID;
   /**
    * Settles once this window's profile is known (the list read and the workspace's or user's choice applied; the
@@ -103,10 +107,10 @@ export class GatewayConnections {
     return profile;
   }
 
-  /** Sets the usage ledger's accountant on every profile's connection, now and to come (see GatewayConnection). */
-  setAccountant(accountant: CallAccountant | undefined): void {
-    this.accountant = accountant;
-    for (const connection of this.connections.values()) connection.setAccountant(accountant);
+  /** Sets the usage feature's check before paid work on every profile's connection, now and to come (see GatewayConnection). */
+  setPaidCheck(check: PaidCheck | undefined): void {
+    this.paidCheck = check;
+    for (const connection of this.connections.values()) connection.setPaidCheck(check);
   }
 
   /** The connection of a profile (the active one when none is named); undefined for a profile that does not exist. */
@@ -123,7 +127,8 @@ export class GatewayConnections {
         this.anyClientChanged.fire(id);
         if (id === this.activeId) this.clientChanged.fire();
       });
-      connection.setAccountant(this.accountant);
+      connection.onDidFinishCall((call) => this.callFinished.fire(call));
+      connection.setPaidCheck(this.paidCheck);
       this.connections.set(profile.id, connection);
     }
     return connection;
@@ -221,5 +226,6 @@ export class GatewayConnections {
     this.clientChanged.dispose();
     this.anyClientChanged.dispose();
     this.paceChanged.dispose();
+    this.callFinished.dispose();
   }
 }

@@ -6,7 +6,13 @@ import { STATUS_CODES } from 'node:http';
 import type { ChatResult, GatewayErrorCode } from './types';
 import { elementText, htmlText } from './htmlText';
 
-export type GatewayErrorKind =
+/**
+ * The one vocabulary of failures: what a GatewayError is (its `kind`), what advice is worded from (ui/core/errorAdvice)
+ * and what every feature that acts on a failure reads (failureKind), so a 403 is the same kind everywhere.
+ * `upstream`: the gateway reported an error inside a 200 answer (an error event in a stream); `other`: anything
+ * that is not a gateway failure at all.
+ */
+export type FailureKind =
   | 'auth'
   | 'forbidden'
   | 'not_found'
@@ -18,7 +24,39 @@ export type GatewayErrorKind =
   | 'aborted'
   | 'interrupted'
   | 'upstream'
-  | 'bad_response';
+  | 'bad_response'
+  | 'other';
+
+/** A GatewayError's kind: every failure kind but `other` (a gateway call always fails in the gateway's terms). */
+export type GatewayErrorKind = Exclude<FailureKind, 'other'>;
+
+/** The kind of any failure (a GatewayError, a test fake, a plain Error), read by shape: the one rule that names one. */
+export function failureKind(error: unknown): FailureKind {
+  const e = readError(error);
+  if (!e.fromServer) {
+    switch (e.code) {
+      case 'timeout':
+        return 'timeout';
+      case 'aborted':
+        return 'aborted';
+      case 'stream_interrupted':
+        return 'interrupted';
+      case 'bad_response':
+      case 'too_large':
+        return 'bad_response';
+      case 'network':
+        return 'network';
+    }
+  }
+  const s = e.status;
+  if (s === 401) return 'auth';
+  if (s === 403) return 'forbidden';
+  if (s === 404) return 'not_found';
+  if (s === 429) return 'rate_limit';
+  if (s !== undefined && s >= 500) return 'server';
+  if (s !== undefined && s >= 400) return 'bad_request';
+  return error instanceof GatewayError ? 'upstream' : 'other';
+}
 
 export interface GatewayErrorInit {
   status: number;
@@ -71,31 +109,9 @@ export class GatewayError extends Error {
     this.fromServer = init.fromServer ?? false;
   }
 
-  /** A coarse category for the UI to pick wording and actions from. */
+  /** A coarse category for the UI to pick wording and actions from (failureKind, the one vocabulary). */
   get kind(): GatewayErrorKind {
-    if (!this.fromServer) {
-      switch (this.code) {
-        case 'timeout':
-          return 'timeout';
-        case 'aborted':
-          return 'aborted';
-        case 'stream_interrupted':
-          return 'interrupted';
-        case 'bad_response':
-        case 'too_large':
-          return 'bad_response';
-        case 'network':
-          return 'network';
-      }
-    }
-    const s = this.status;
-    if (s === 401) return 'auth';
-    if (s === 403) return 'forbidden';
-    if (s === 404) return 'not_found';
-    if (s === 429) return 'rate_limit';
-    if (s >= 500) return 'server';
-    if (s >= 400) return 'bad_request';
-    return 'upstream';
+    return failureKind(this) as GatewayErrorKind;
   }
 
   /** Could the same call succeed if made again later (after retryAfterMs, when given)? */
@@ -255,6 +271,8 @@ export interface ErrorFields {
   outcomeUnknown?: boolean;
   /** A reply was cut short and the text received before the failure is kept (a GatewayError's `partial`). */
   partialKept?: boolean;
+  /** The gateway itself reported it (an HTTP error body or an error inside the stream), not the transport. */
+  fromServer?: boolean;
 }
 
 /** The one reader of failures: any thrown value becomes ErrorFields; fields of the wrong type are dropped. */
@@ -269,5 +287,6 @@ export function readError(error: unknown): ErrorFields {
   if (typeof e.requestId === 'string') fields.requestId = e.requestId;
   if (e.outcomeUnknown === true) fields.outcomeUnknown = true;
   if (typeof e.partial === 'object' && e.partial !== null) fields.partialKept = true;
+  if (e.fromServer === true) fields.fromServer = true;
   return fields;
 }

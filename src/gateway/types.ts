@@ -178,6 +178,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Who sends this request (the usage ledger's surface). */
   surface?: RequestSurface;
+  /**
+   * The caller's name for this call, carried into the call's figures (FinishedCall.callId): how the caller later
+   * asks the usage feature what the call cost. Never sent to the gateway.
+   */
+  callId?: string;
   /** Sees the headers of each response that arrives (of every attempt); `read` takes a lower-case name. */
   onResponseHeaders?: (read: (name: string) => string | undefined) => void;
   /** Extra headers for this request only (the client's own Authorization always wins). */

@@ -13,7 +13,7 @@ import {
   applyDelta, emptyAssistantTurn, hasOutput, LIMITS, titleFrom, type AssistantTurn, type ChatSession, type ChatSettings,
   type MediaTurn, NEW_CHAT_TITLE, type ToolCallPiece, type Turn, type TurnDelta, type UserTurn,
 } from '../../chatProtocol/session';
-import { cleanFinishReason, cleanModelId, cleanToolCallId, cleanToolName, usageFromGateway } from '../../chatProtocol/sessionData';
+import { cleanFinishReason, cleanModelId, cleanToolCallId, cleanToolName, usageFromGateway, withLedgerCost } from '../../chatProtocol/sessionData';
 import { clip } from '../../chatProtocol/validate';
 import { buildChatRequest } from './request';
 import { ThinkingTimer } from '../../chatProtocol/thinking';
@@ -41,6 +41,8 @@ export interface ChatControllerDeps {
   effortFormat?: () => ReasoningEffortFormat;
   /** How long streamed output is gathered before it is journaled and reported. */
   flushIntervalMs?: number;
+  /** The usage ledger's cost of a finished call this chat named (usage/core/api.ts's UsageApi.costOf). */
+  costOf?: (callId: string) => Promise<number | undefined>;
 }
 
 const DEFAULT_FLUSH_MS = 25;
@@ -290,8 +292,10 @@ export class ChatController implements Disposable {
       const onPaceWait = (wait: PaceWait | undefined): void => {
         if (!this.disposed && this.running === run) this.events.fire({ type: 'waiting', turnId: turn.id, waitMs: wait ? Math.ceil(wait.waitMs ?? 0) : null });
       };
-      const result = await access.api.chat(request, { surface: 'chat', signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta), onPaceWait });
+      // The reply's id names the call, so its cost can be asked of the usage ledger once it is answered.
+      const result = await access.api.chat(request, { surface: 'chat', callId: turn.id, signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta), onPaceWait });
       this.complete(run, result);
+      turn.usage = withLedgerCost(turn.usage, await this.deps.costOf?.(turn.id).catch(() => undefined));
     } catch (error) {
       this.fail(run, error, origin, hasImages(history.findLast((t) => t.role === 'user') as UserTurn | undefined));
     } finally {
@@ -393,7 +397,7 @@ export class ChatController implements Disposable {
       turn.status = 'stopped';
       return;
     }
-    let advice = error instanceof ChatSetupError ? error.advice : adviceFor(error, { origin, model: turn.model || undefined, now: this.deps.clock.now() });
+    let advice = adviceFor(error, { origin, model: turn.model || undefined, now: this.deps.clock.now() });
     if (sentImages) advice = imageRejectionAdvice(advice, turn.model);
     turn.status = hasOutput(turn) ? 'interrupted' : 'failed';
     turn.error = errorOf(advice);

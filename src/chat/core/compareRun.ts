@@ -4,11 +4,11 @@
 // one reply, which the chat controller then adds to the thread.
 import type { GatewayAccess } from '../../gateway/connection';
 import type { PacePriority } from '../../gateway/paceState';
-import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
+import { accessAdvice, AdvisedError, adviceFor } from '../../ui/core/errorAdvice';
 import type { Attachment } from '../../chatProtocol/attachments';
 import type { CompareColumn, CompareState } from '../../chatProtocol/messages';
 import { LIMITS, type AssistantStatus, type ChatSettings, type TokenUsage, type Turn, type TurnError, type UserTurn } from '../../chatProtocol/session';
-import { cleanFinishReason, turnErrorFrom, usageFromGateway } from '../../chatProtocol/sessionData';
+import { cleanFinishReason, turnErrorFrom, usageFromGateway, withLedgerCost } from '../../chatProtocol/sessionData';
 import { clip } from '../../chatProtocol/validate';
 import type { Clock, TimerHandle } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
@@ -24,6 +24,8 @@ export interface CompareQuestion {
 
 export interface CompareDeps {
   gateway: () => Promise<GatewayAccess>;
+  /** The usage ledger's cost of a finished call this comparison named (usage/core/api.ts's UsageApi.costOf). */
+  costOf?: (callId: string) => Promise<number | undefined>;
   clock: Clock;
 }
 
@@ -99,12 +101,15 @@ export class CompareRun implements Disposable {
     let origin: string | undefined;
     try {
       const access = await this.deps.gateway();
-      if (!access.ok) throw Object.assign(new Error(accessAdvice(access).message), { advice: accessAdvice(access) });
+      if (!access.ok) throw new AdvisedError(accessAdvice(access));
       origin = access.origin;
       // The chat's effort level is its model's: another model may not take it (a 400), so a comparison sends none.
       const request = buildChatRequest(turns, { ...settings, reasoningEffort: undefined }, column.model);
+      // Named so its cost can be asked of the usage ledger once answered (a comparison's models are distinct).
+      const callId = `${this.id}/${column.model}`;
       const result = await access.api.chat(request, {
         surface: 'compare',
+        callId,
         signal: this.abort.signal,
         pace,
         onDelta: (delta) => {
@@ -116,11 +121,11 @@ export class CompareRun implements Disposable {
         },
       });
       if (result.content && result.content.length > column.content.length && result.content.startsWith(column.content)) column.content = clip(result.content, LIMITS.storedText);
-      column.usage = usageFromGateway(result.usage);
+      column.usage = withLedgerCost(usageFromGateway(result.usage), await this.deps.costOf?.(callId).catch(() => undefined));
       column.finishReason = cleanFinishReason(result.finishReason);
       column.status = 'complete';
     } catch (error) {
-      const advice = (error as { advice?: ReturnType<typeof adviceFor> }).advice ?? adviceFor(error, { origin, model: column.model, now: this.deps.clock.now() });
+      const advice = adviceFor(error, { origin, model: column.model, now: this.deps.clock.now() });
       // As in the chat: text that arrived before a dropped or stalled stream is kept, marked interrupted with why.
       column.status = this.abort.signal.aborted ? 'stopped' : column.content === '' ? 'failed' : 'interrupted';
       if (column.status !== 'stopped') {

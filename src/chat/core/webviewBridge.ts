@@ -12,6 +12,7 @@ import type { ChatEvent } from './chatEvent';
 import type { ChatContext } from './chatContext';
 import type { ChatCompare } from './chatCompare';
 import { RESEND_WITHOUT_IMAGES } from './imageRejection';
+import { listedAction } from '../../ui/core/adviceActions';
 import type { AssistantTurn, ChatSession, MediaTurn, Turn, TurnError } from '../../chatProtocol/session';
 import { keepingProfile } from './chatProfile';
 import type { WireMediaTurn } from '../../chatProtocol/mediaTurn';
@@ -58,9 +59,6 @@ const NO_HUB_WIRE = (turn: MediaTurn): WireMediaTurn => {
   const { entryId: _e, fileName: _f, jobKey: _j, contentType: _c, ...rest } = turn;
   return rest;
 };
-
-/** Error actions may only run this extension's own commands. */
-const ALLOWED_COMMAND = /^modelGateway\.[A-Za-z.]+$/;
 
 export function wireError(error: TurnError, now: number): WireTurnError {
   const wire: WireTurnError = { message: error.message, kind: error.kind, actions: error.actions.map((a) => a.title) };
@@ -414,11 +412,13 @@ export class ChatWebviewBridge implements Disposable {
       await (this.context ? this.context.resendWithoutImages() : this.controller.resendWithoutImages());
       return;
     }
-    if (!ALLOWED_COMMAND.test(action.command)) {
-      this.log.warn(`Chat: refused to run ${action.command} from an error action.`);
+    // The action comes from the session file and the click from the webview: only advice's own actions run.
+    const listed = listedAction(action);
+    if (!listed) {
+      this.log.warn(`Chat: refused to run ${action.command} from an error action (not an action advice offers).`);
       return;
     }
-    await this.workbench.runCommand(action.command, action.args ?? []);
+    await this.workbench.runCommand(listed.command, listed.args ? [...listed.args] : []);
   }
 
   dispose(): void {

@@ -11,6 +11,7 @@ import { ChatContext, type ContextWindow } from '../core/chatContext';
 import { ChatCompare } from '../core/chatCompare';
 import { WorkspaceContextProvider } from './context/workspaceContextProvider';
 import { DEFAULT_MAX_INPUT_TOKENS } from '../../models/core/api';
+import type { UsageApi } from '../../usage/core/api';
 import type { Clock } from '../../util/clock';
 import type { ModelsState } from '../../chatProtocol/messages';
 import { NEW_CHAT_TITLE, type ChatSession, type ChatSettings, type MediaTurn } from '../../chatProtocol/session';
@@ -58,6 +59,8 @@ export interface ChatPanelManagerOptions {
   store?: ChatSessionStore;
   /** The user seam: every message, question, picker and editor the chat shows. */
   ui: UserInterface;
+  /** The usage feature: what each reply cost, as its ledger records it. */
+  usage?: Pick<UsageApi, 'costOf'>;
 }
 
 export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.Disposable {
@@ -254,6 +257,11 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     return pickDefaultModel(configured, await this.models.for(profile).models());
   }
 
+  /** What the usage ledger knows a finished call of a chat cost (undefined without the usage feature). */
+  private costOf(callId: string): Promise<number | undefined> {
+    return this.options.usage?.costOf(callId) ?? Promise.resolve(undefined);
+  }
+
   private attach(page: HostedPage, session: ChatSession): ChatPanel {
     const { clock, log } = this.options;
     const webviewPanel = page.panel;
@@ -267,6 +275,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       newId: () => randomUUID(),
       instructions: (history): Promise<string | undefined> => instructions.systemContent(history),
       effortFormat: () => this.options.reasoning?.().format ?? 'reasoning_effort',
+      costOf: (callId) => this.costOf(callId),
     });
     const ports = this.options.media;
     const hub = ports ? new ChatMediaHub({ controller, ports, clock, newId: () => randomUUID(), log, checkLink: checkLinkThrough(this.options.connection) }) : undefined;
@@ -285,6 +294,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     });
     const compare = new ChatCompare(controller, context, {
       gateway: () => this.options.connection.access(chatProfile()),
+      costOf: (callId) => this.costOf(callId),
       clock,
       newId: () => randomUUID(),
       warn: (message) => void this.options.ui.notify('warning', message),

@@ -18,9 +18,12 @@ import type { VideoApi } from '../../videos/core/api';
 // The panels, their manager and the commands, on first use.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const chatCommands = lazy(() => require('./chatCommands') as typeof import('./chatCommands'));
+import type { UsageApi } from '../../usage/core/api';
 
 export type ChatNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'register' | 'testing' | 'ui'> & {
   models: ModelCatalogs;
+  /** The usage feature: the chat shows what each reply cost, as the ledger records it. */
+  usage?: Pick<UsageApi, 'costOf'>;
   /** What /image, /speak and /video ask: the media and video features' services (built at activation). */
   media: MediaApi;
   videos: VideoApi;
@@ -30,7 +33,7 @@ export const chatFeature = defineFeature({
   name: 'chat',
   commands: CHAT_COMMANDS,
   views: [CHATS_VIEW_ID],
-  activate({ context, log, connection, models, clock, settings, media, videos, register, testing, ui }: ChatNeeds): { flush(): Promise<void> } {
+  activate({ context, log, connection, models, usage, clock, settings, media, videos, register, testing, ui }: ChatNeeds): { flush(): Promise<void> } {
     const managerOptions = (storageFolder: string): ChatPanelManagerOptions => ({
       extensionUri: context.extensionUri,
       storageFolder,
@@ -44,6 +47,7 @@ export const chatFeature = defineFeature({
       clock,
       media: { media, videos },
       ui: ui(),
+      usage,
     });
     const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
     const store = createChatStore(chatFolder, clock, log, ui);

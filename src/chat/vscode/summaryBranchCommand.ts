@@ -2,7 +2,7 @@
 // context window (with progress, cancellable), then opens a new chat with the same settings whose input holds the
 // summary and the message that was held back. Nothing is sent in the new chat until the user sends it.
 import type { GatewayAccess } from '../../gateway/connection';
-import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
+import { accessAdvice, AdvisedError, adviceFor } from '../../ui/core/errorAdvice';
 import type { ChatSession, ChatSettings } from '../../chatProtocol/session';
 import { vscodeUserInterface, type UserInterface } from '../../ui/vscode/userInterface';
 import { summaryDraft, summaryRequest } from '../core/historySummary';
@@ -32,7 +32,7 @@ export async function branchFromSummary(session: Readonly<ChatSession>, pending:
       `Summarizing “${session.title}” for a new chat…`,
       async (_report, signal) => {
         const access = await deps.gateway(profile);
-        if (!access.ok) throw Object.assign(new Error(accessAdvice(access).message), { advice: accessAdvice(access) });
+        if (!access.ok) throw new AdvisedError(accessAdvice(access));
         origin = access.origin;
         return (await access.api.chat(asked.request, { signal, surface: 'summary' })).content ?? '';
       },
@@ -44,7 +44,7 @@ export async function branchFromSummary(session: Readonly<ChatSession>, pending:
     }
     await deps.openChat({ ...session.settings, model, stop: [...session.settings.stop] }, summaryDraft(session.title, model, summary, asked.omittedTurns, pending));
   } catch (error) {
-    const advice = (error as { advice?: ReturnType<typeof adviceFor> }).advice ?? adviceFor(error, { origin });
+    const advice = adviceFor(error, { origin });
     if (advice.kind === 'aborted') return;
     ui.advise({ ...advice, message: `No summary was made: ${advice.message}` });
   }

@@ -14,7 +14,7 @@ import type { VideoApi } from '../../videos/core/api';
 const lmToolsRuntime = lazy(() => require('./lmToolsRuntime') as typeof import('./lmToolsRuntime'));
 import { PARTICIPANT_ID, TOOL_NAMES } from '../core/participantIds';
 import { LM_TOOLS_COMMANDS, REVEAL_JOB_COMMAND } from './commands';
-import type { Ledger } from '../../usage/core/api';
+import type { UsageApi } from '../../usage/core/api';
 
 export type LmToolsNeeds = Pick<SharedServices, 'context' | 'settings' | 'clock' | 'testing'> & {
   models: ModelCatalogs;
@@ -22,7 +22,7 @@ export type LmToolsNeeds = Pick<SharedServices, 'context' | 'settings' | 'clock'
   media: MediaApi;
   videos: VideoApi;
   /** The usage feature's service, built on first use: the tools only read its ledger. */
-  usage?: () => { ledger: Pick<Ledger, 'read'> };
+  usage?: Pick<UsageApi, 'ledger'>;
 };
 
 export const lmToolsFeature = defineFeature({

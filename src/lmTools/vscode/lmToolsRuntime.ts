@@ -7,7 +7,7 @@ import type { MediaApi } from '../../media/core/api';
 import type { ModelCatalog } from '../../models/core/api';
 import type { Settings } from '../../settings/settings';
 import type { ToolKind } from '../core/toolSpecs';
-import type { Ledger } from '../../usage/core/api';
+import type { UsageApi } from '../../usage/core/api';
 import type { Clock } from '../../util/clock';
 import type { VideoApi } from '../../videos/core/api';
 import type { UsageSource } from '../core/usageSummary';
@@ -27,12 +27,12 @@ export interface ToolSources {
   models: Pick<ModelCatalog, 'models' | 'known'>;
   settings(): Pick<Settings, 'media' | 'video'>;
   /** The usage feature's service (built on first use): its ledger is read, every window's and profile's records. */
-  usage?: () => { ledger: Pick<Ledger, 'read'> };
+  usage?: Pick<UsageApi, 'ledger'>;
   clock: Pick<Clock, 'now'>;
 }
 
 export function toolPorts({ media, videos, models, settings, usage, clock }: ToolSources): ToolPorts {
-  const ledger: UsageSource | undefined = usage && { records: async (since) => (await usage().ledger.read(since)).records, now: () => clock.now() };
+  const ledger: UsageSource | undefined = usage && { records: async (since) => (await usage.ledger().read(since)).records, now: () => clock.now() };
   return {
     ...(ledger && { usage: ledger }),
     media: () => media,

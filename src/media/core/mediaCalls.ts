@@ -2,6 +2,7 @@
 // Image and Synthesize Speech (so results land in the Media history too), with failures worded once, by
 // mediaFailureAdvice. Loaded on first use, with the media commands. Pure.
 import type { KeptMedia, MediaApi } from './api';
+import { AdvisedError } from '../../ui/core/errorAdvice';
 import { mediaFailureAdvice } from './mediaAdvice';
 import { generateImages, synthesizeSpeech, type MediaCoreDeps } from './mediaGeneration';
 import type { MediaEntry } from './mediaEntry';
@@ -17,7 +18,7 @@ async function worded<T>(deps: MediaCoreDeps, what: 'image' | 'speech', model: s
   try {
     return await run();
   } catch (error) {
-    throw new Error(mediaFailureAdvice(error, { what, origin: deps.connection.origin, model }).message, { cause: error });
+    throw new AdvisedError(mediaFailureAdvice(error, { what, origin: deps.connection.origin, model }), { cause: error });
   }
 }
 

@@ -8,4 +8,3 @@ export { classifyModel, type ModelKind } from './modelKind';
 export { summarizeModels } from './modelList';
 export { effortLevelsOf } from './reasoningLevels';
 export { contextWindowOf, DEFAULT_MAX_INPUT_TOKENS } from './lmMapping';
-export { chatSample, type TokenSample } from './tokenSample';

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { Clock } from '../../util/clock';
 import { LockedJsonFile } from '../../util/lockedJsonFile';
 import { isRecord } from '../../util/records';
-import type { TokenSample } from './tokenSample';
+import type { ChatRequest } from '../../gateway/types';
+import { chatSample, type TokenSample } from './tokenSample';
 import { CHARS_PER_TOKEN, TOKENS_PER_MESSAGE } from '../../chatProtocol/attachments';
 
 /** The flat ratio the estimates were made with before any sample. */
@@ -117,6 +118,12 @@ export class TokenRatios {
   /** Resolves when every answered request taken in so far is in the table (tests: a figure that will not move). */
   settled(): Promise<void> {
     return this.writing;
+  }
+
+  /** Takes in a chat request and the `usage` of its answer, when they can teach the model's ratio. */
+  observeAnswer(request: Pick<ChatRequest, 'model' | 'messages' | 'tools'>, usage: unknown): Promise<void> {
+    const sample = chatSample(request, usage);
+    return sample ? this.observe(request.model, sample) : this.writing;
   }
 
   /** Takes one answered request in: into the shared file under its lock, and what the other windows learned back. */

@@ -1,6 +1,5 @@
-// What one answered chat request says about characters per token: the sample tokenRatios.ts learns from. Apart from
-// the ratio store (which reads and writes a file) so the usage feature, which sees every answer, takes samples
-// without loading it. Pure.
+// What one answered chat request says about characters per token: the sample tokenRatios.ts learns from (the models
+// feature hands it each finished chat call the connection publishes). Pure.
 import type { ChatRequest } from '../../gateway/types';
 import { isRecord } from '../../util/records';
 

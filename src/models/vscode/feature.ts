@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { createGatewayClient } from '../../gateway/clientFactory';
 import { GatewayConnection } from '../../gateway/connection';
+import type { ChatRequest, ChatResult } from '../../gateway/types';
 import { lazyCommands } from '../../ui/vscode/commands';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import { vscodeProxySetting } from '../../ui/vscode/vscodeSettings';
@@ -37,6 +38,10 @@ export const modelsFeature = defineFeature({
     // Its own file in the bundle, loaded on the first chat answer or chat panel, not at activation.
     const tokens = lazy<TokenRatios>(() => tokenRatios().TokenRatios.in(context.globalStorageUri.fsPath, clock));
     const models = new ModelCatalogs(connection, clock, DEFAULT_TTL_MS, memory, tokens);
+    // Each chat answer's reported prompt tokens teach its model's characters per token (the chat's context meter).
+    const learning = connection.onDidFinishCall((call) => {
+      if (call.ok && call.method === 'chat') void tokens().observeAnswer(call.args[0] as ChatRequest, (call.value as ChatResult).usage);
+    });
     const lmProvider = new GatewayChatModelProvider(models, connection, log, () => settings().reasoning, {
       more: (active) => (connection.profiles.length > 1 ? lmProfiles().profileModels(active, { connections: connection, catalogs: models, log, effortLevels: () => settings().reasoning.levels }) : undefined),
       warn: (message) => void ui().notify('warning', message),
@@ -49,7 +54,7 @@ export const modelsFeature = defineFeature({
     // (the first event) is not news: VS Code asking then could cost a request at startup.
     let startup = true;
     const profilesChanged = connection.onDidChangeProfiles(() => (startup ? (startup = false) : lmProvider.refresh()));
-    context.subscriptions.push(report, models, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider), profilesChanged);
+    context.subscriptions.push(report, models, learning, lmProvider, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider), profilesChanged);
     lmProvider.announceRemembered();
     register(lazyCommands(MODEL_COMMANDS, () => modelCommands().handlers()));
     if (TEST_BUILD && testing) {

@@ -1,7 +1,7 @@
 // Turns any failure into words a person can act on, with the actions that move them forward. Every feature
 // shows errors through this, so a 401 reads the same in the chat panel, the video tree and a notification.
 import type { MissingAccess } from '../../gateway/connection';
-import { readError } from '../../gateway/errors';
+import { failureKind, readError, type FailureKind } from '../../gateway/errors';
 import { SHARED_COMMANDS } from './commandIds';
 
 export interface AdviceAction {
@@ -15,7 +15,8 @@ export interface ErrorAdvice {
   actions: AdviceAction[];
   /** When the gateway asked us to wait; the UI shows a countdown to it. */
   retryAt?: number;
-  kind: 'auth' | 'forbidden' | 'rate_limit' | 'network' | 'timeout' | 'server' | 'not_found' | 'bad_request' | 'aborted' | 'interrupted' | 'bad_response' | 'other';
+  /** The failure's kind in the one vocabulary (gateway/errors.ts's FailureKind). */
+  kind: FailureKind;
 }
 
 
@@ -46,25 +47,8 @@ export interface AdviceContext {
   paused?: string;
 }
 
-/**
- * The one rule that names a failure: every feature that acts on a failure (the video poller, Test Connection)
- * asks this instead of reading status codes and error codes itself, so a 403 is the same kind everywhere.
- */
-export function failureKind(error: unknown): ErrorAdvice['kind'] {
-  const e = readError(error);
-  if (e.status === 401) return 'auth';
-  if (e.status === 403) return 'forbidden';
-  if (e.status === 429) return 'rate_limit';
-  if (e.code === 'aborted') return 'aborted';
-  if (e.code === 'network') return 'network';
-  if (e.code === 'timeout') return 'timeout';
-  if (e.code === 'stream_interrupted') return 'interrupted';
-  if (e.code === 'too_large' || e.code === 'bad_response') return 'bad_response';
-  if (e.status === 404) return 'not_found';
-  if (e.status !== undefined && e.status >= 500) return 'server';
-  if (e.status !== undefined && e.status >= 400) return 'bad_request';
-  return 'other';
-}
+/** The one rule that names a failure lives with the failures (gateway/errors.ts); features read it from here too. */
+export { failureKind, type FailureKind };
 
 /**
  * Whether a failure is the user (or the code on their behalf) stopping the work: an aborted signal, a request
@@ -76,7 +60,23 @@ export function isCancellation(error: unknown): boolean {
   return name === 'AbortError' || name === 'Canceled';
 }
 
+/**
+ * A failure that carries its advice as data (kind, message, actions), never flattened into its message: whoever
+ * catches it (a port's caller, the chat card, the command guard) shows the same words with the same buttons.
+ */
+export class AdvisedError extends Error {
+  override readonly name = 'AdvisedError';
+  constructor(
+    readonly advice: ErrorAdvice,
+    options?: { cause?: unknown },
+  ) {
+    super(advice.message, options);
+  }
+}
+
 export function adviceFor(error: unknown, context: AdviceContext = {}): ErrorAdvice {
+  // Worded already (by a port that knew more about it): its advice travels as it is.
+  if (error instanceof AdvisedError) return { ...error.advice, actions: [...error.advice.actions] };
   const advice = wordFailure(error, context);
   if (context.paidFor && readError(error).outcomeUnknown) {
     advice.message = `The request reached the gateway, which may have made (and charged for) ${context.paidFor}, but the answer was lost. ${advice.message}`;
@@ -95,7 +95,7 @@ function wordFailure(error: unknown, context: AdviceContext): ErrorAdvice {
   const server = e.message ? withPeriod(e.message) : '';
   const ref = e.requestId ? ` (request ${e.requestId})` : '';
   const now = context.now ?? Date.now();
-  const kind = failureKind(e);
+  const kind = failureKind(error);
   switch (kind) {
     case 'auth':
       return { kind, message: `API key missing or invalid for ${where}. ${server}${ref}`.trim(), actions: [SET_API_KEY] };
@@ -127,7 +127,8 @@ function wordFailure(error: unknown, context: AdviceContext): ErrorAdvice {
     case 'bad_request':
       return { kind, message: `The gateway rejected the request (HTTP ${e.status}). ${server}${ref}`.trim(), actions: [OPEN_LOGS] };
     default:
-      return { kind: 'other', message: server || 'Something went wrong.', actions: [OPEN_LOGS] };
+      // `upstream` (an error inside a 200 answer) and `other`: the gateway's or the error's own words.
+      return { kind, message: server || 'Something went wrong.', actions: [OPEN_LOGS] };
   }
 }
 

@@ -1,4 +1,4 @@
-// Turns every finished gateway call into a ledger record (appended by this window to its own file), keeps the
+// Turns every finished gateway call (the connection publishes each once) into a ledger record (appended by this window to its own file), keeps the
 // status bar's figures, and raises the budget alerts. Pure: VS Code's parts come in as functions.
 import type { GatewayCallReport } from '../../gateway/callReport';
 import type { Clock } from '../../util/clock';
@@ -28,6 +28,9 @@ export interface RecorderDeps {
   onError(error: unknown, what: string): void;
 }
 
+/** Named calls whose cost is kept for their caller at most (a chat asks right after its reply). */
+const MAX_KEPT_COSTS = 64;
+
 export interface Spend {
   today: Totals;
   month: Totals;
@@ -40,23 +43,43 @@ export class UsageRecorder {
   readonly #pending = new Set<Promise<unknown>>();
   /** Alert keys known to be given (by any window): no lock is taken for them again. */
   readonly #given = new Set<string>();
+  /** The costs of named calls not yet asked for (costOf), in the order they finished. */
+  readonly #costs = new Map<string, Promise<number | undefined>>();
 
   constructor(private readonly deps: RecorderDeps) {}
 
-  /** Records one finished call (nothing for calls that are not recorded); never throws. */
+  /**
+   * Records one finished call (nothing for calls that are not recorded); never throws. A call its caller named
+   * (`callId`) keeps its known cost (USD) for that caller to ask for (costOf), as soon as it is worked out, while the
+   * record is still being written: the chat shows the cost beside the reply's tokens without waiting for the disk.
+   */
   record(report: GatewayCallReport): Promise<UsageRecord | undefined> {
-    return this.#track(this.#record(report));
+    if (report.callId === undefined) return this.#track(this.#record(report));
+    let resolveCost: (cost: number | undefined) => void = () => undefined;
+    this.#keepCost(report.callId, new Promise<number | undefined>((resolve) => (resolveCost = resolve)));
+    const run = this.#track(this.#record(report, (record) => resolveCost(record.costSource === 'unknown' ? undefined : record.cost)));
+    void run.finally(() => resolveCost(undefined));
+    return run;
   }
 
   /**
-   * Records one finished call and resolves with its known cost (USD) as soon as it is worked out, while the record
-   * is still being written (the chat shows the cost beside the reply's tokens without waiting for the disk).
+   * The known cost (USD) of the call its caller named `callId`, once worked out; undefined when unknown, not
+   * recorded, or asked for already (each call's cost is handed out once). Ask after the call has finished.
    */
-  costOf(report: GatewayCallReport): Promise<number | undefined> {
-    let resolveCost: (cost: number | undefined) => void = () => undefined;
-    const cost = new Promise<number | undefined>((resolve) => (resolveCost = resolve));
-    void this.#track(this.#record(report, (record) => resolveCost(record.costSource === 'unknown' ? undefined : record.cost))).finally(() => resolveCost(undefined));
-    return cost;
+  costOf(callId: string): Promise<number | undefined> {
+    const cost = this.#costs.get(callId);
+    this.#costs.delete(callId);
+    return cost ?? Promise.resolve(undefined);
+  }
+
+  #keepCost(callId: string, cost: Promise<number | undefined>): void {
+    this.#costs.delete(callId);
+    this.#costs.set(callId, cost);
+    // Bounded: a caller that never asks leaves nothing behind for long (the oldest go first).
+    for (const oldest of this.#costs.keys()) {
+      if (this.#costs.size <= MAX_KEPT_COSTS) break;
+      this.#costs.delete(oldest);
+    }
   }
 
   #track(run: Promise<UsageRecord | undefined>): Promise<UsageRecord | undefined> {

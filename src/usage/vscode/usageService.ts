@@ -6,8 +6,7 @@ import type { PaidRequest } from '../../gateway/connection';
 import type { GatewayConnections } from '../../gateway/connections';
 import { callReport } from '../../gateway/callFigures';
 import type { FinishedCall } from '../../gateway/callReport';
-import type { ChatRequest, ChatResult } from '../../gateway/types';
-import { chatSample, type ModelCatalogs } from '../../models/core/api';
+import type { ModelCatalogs } from '../../models/core/api';
 import type { UserInterface } from '../../ui/vscode/userInterface';
 import { vscodeSettingsSource } from '../../ui/vscode/vscodeSettings';
 import type { Clock } from '../../util/clock';
@@ -125,17 +124,9 @@ export class UsageService implements vscode.Disposable {
     return this.book.prices;
   }
 
-  /**
-   * Records a finished call; resolves with its known cost (the connection puts it beside a chat reply's tokens). A
-   * chat answer's prompt tokens also teach the model's characters per token (the chat's context meter).
-   */
-  account(call: FinishedCall): Promise<number | undefined> {
-    if (call.ok && call.method === 'chat') {
-      const request = call.args[0] as ChatRequest;
-      const sample = chatSample(request, (call.value as ChatResult).usage);
-      if (sample) void this.deps.models.tokens?.().observe(request.model, sample);
-    }
-    return this.recorder.costOf(callReport(call));
+  /** Records a finished call (its caller may ask its cost: recorder.costOf). */
+  record(call: FinishedCall): void {
+    void this.recorder.record(callReport(call));
   }
 
   /** Shows the status bar and removes what is past retention (a while after activation). */

@@ -1,7 +1,7 @@
 // The video feature's calls from the outside (core/api.ts's VideoApi): a submission goes through the Video Jobs
 // store, so the chat's or a tool's job is the tree's job, polled by the same scheduler (one polling window per
 // gateway); the outside only reads it. Loaded on first use, with the video commands. Pure.
-import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
+import { accessAdvice, AdvisedError, adviceFor } from '../../ui/core/errorAdvice';
 import type { MissingAccess } from '../../gateway/connection';
 import type { VideoDefaults } from '../../settings/settings';
 import type { VideoJob } from './api';
@@ -36,14 +36,14 @@ export function videoCalls(deps: VideoCallDeps) {
   return {
     submit: async (ask: { prompt: string; model?: string }, call: { profile?: string } = {}): Promise<VideoJob> => {
       const access = await deps.access(call.profile);
-      if (!access.ok) throw new Error(accessAdvice(access).message);
+      if (!access.ok) throw new AdvisedError(accessAdvice(access));
       const origin = access.origin;
       const settings = deps.settings(call.profile);
       try {
         const request = buildVideoRequest(answersFromArgument({ prompt: ask.prompt, ...(ask.model && { model: ask.model }) }, settings), settings);
         return videoJobOf(await deps.store.submit(origin, request, access.profile));
       } catch (error) {
-        throw new Error(adviceFor(error, { origin, model: ask.model }).message, { cause: error });
+        throw new AdvisedError(adviceFor(error, { origin, model: ask.model }), { cause: error });
       }
     },
     job: (key: string): VideoJob | undefined => {

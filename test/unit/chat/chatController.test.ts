@@ -56,6 +56,21 @@ describe('ChatController', () => {
     assert.equal(h.controller.busy, false);
   });
 
+  it('asks the usage ledger what the reply cost, by the call it named; the gateway\'s own figure stays', async () => {
+    const asked: string[] = [];
+    const h = createHarness({ costOf: async (callId) => (asked.push(callId), 0.25) });
+    const call = await sendAndWaitForCall(h, 'Hello there');
+    assert.equal(call.options?.callId, lastAssistant(h).id, 'the call is named by its reply');
+    call.resolve(result('Hi'));
+    await h.controller.idle;
+    assert.deepEqual(asked, [lastAssistant(h).id]);
+    assert.deepEqual(lastAssistant(h).usage, { prompt: 10, completion: 5, total: 15, cost: 0.25 });
+    const again = await sendAndWaitForCall(h, 'And now?', 1);
+    again.resolve(result('Yes', { usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, cost: 0.5 } as never }));
+    await h.controller.idle;
+    assert.equal(lastAssistant(h).usage?.cost, 0.5, 'the cost the gateway put in its answer is kept');
+  });
+
   it('puts the question on disk before the request leaves', async () => {
     const h = createHarness();
     await sendAndWaitForCall(h, 'Remember me');

@@ -26,6 +26,8 @@ export interface HarnessOptions {
   window?: { clock: FakeClock; fs: MemoryFileSystem; pid: number; session: ChatSession };
   /** What the store tells its owner besides errors (which land in `storeErrors`). */
   report?: Partial<StoreReporter>;
+  /** The usage ledger's cost of a named call (UsageApi.costOf). */
+  costOf?: (callId: string) => Promise<number | undefined>;
 }
 
 export function createHarness(options: HarnessOptions = {}): Harness {
@@ -51,6 +53,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     gateway: async () => access.result,
     defaultModel: async () => ('defaultModel' in options ? options.defaultModel : 'model-k3'),
     newId: () => `${prefix}t${++n}`,
+    ...(options.costOf && { costOf: options.costOf }),
   });
   const events: ChatEvent[] = [];
   controller.onEvent((event) => events.push(event));

@@ -141,7 +141,7 @@ describe('ChatWebviewBridge', () => {
     assert.deepEqual(rest, { kind: 'rate_limit', actions: [], retryInMs: 3000 });
   });
 
-  it('runs an error action by its index, and only this extension’s commands', async () => {
+  it('runs an error action by its index, and only the actions advice offers', async () => {
     const { h, bridge, workbench, warnings } = setup();
     await bridge.handle({ type: 'ready' });
     await bridge.handle({ type: 'send', requestId: 1, text: 'Hi' });
@@ -159,6 +159,28 @@ describe('ChatWebviewBridge', () => {
     await bridge.handle({ type: 'errorAction', turnId: replyId, index: 5 });
     assert.equal(workbench.calls.length, 1);
     assert.match(warnings.join('\n'), /refused to run workbench\.action\.terminal\.sendSequence/);
+  });
+
+  it('runs only the actions advice offers, with their own arguments: not any of this extension\'s commands', async () => {
+    const { h, bridge, workbench, warnings } = setup();
+    await bridge.handle({ type: 'ready' });
+    await bridge.handle({ type: 'send', text: 'Hi' });
+    await settle();
+    h.gateway.calls[0].reject(gatewayError({ status: 401, code: 'unauthorized' }));
+    await h.controller.idle;
+    const reply = h.session.turns[1];
+    assert.ok(reply.role === 'assistant' && reply.error);
+    // As a session file could hold them: an advice action, one of ours that advice never offers (it deletes the
+    // ledger), and an advice action with arguments of its own.
+    reply.error.actions.push(
+      { title: 'Change the Limit', command: 'workbench.action.openSettings', args: ['modelGateway.media.maxSizeMB'] },
+      { title: 'Clear', command: 'modelGateway.clearUsage' },
+      { title: 'Settings', command: 'workbench.action.openSettings', args: ['http.proxy'] },
+    );
+    for (const index of [1, 2, 3]) await bridge.handle({ type: 'errorAction', turnId: reply.id, index });
+    assert.deepEqual(workbench.calls, [['runCommand', 'workbench.action.openSettings', ['modelGateway.media.maxSizeMB']]]);
+    assert.match(warnings.join('\n'), /refused to run modelGateway\.clearUsage/);
+    assert.match(warnings.join('\n'), /refused to run workbench\.action\.openSettings/);
   });
 
   it('opens only http and https links, checking them again', async () => {

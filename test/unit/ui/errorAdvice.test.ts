@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { GatewayError } from '../../../src/gateway/errors';
-import { adviceFor, failureKind } from '../../../src/ui/core/errorAdvice';
+import { adviceFor, AdvisedError, failureKind, SET_API_KEY } from '../../../src/ui/core/errorAdvice';
+import { videoCalls } from '../../../src/videos/core/videoCalls';
 import { classifyPollError, MissingApiKeyError } from '../../../src/videos/core/errors';
 
 describe('the one error vocabulary (ui/core/errorAdvice.ts)', () => {
@@ -62,5 +63,31 @@ describe('the one error vocabulary (ui/core/errorAdvice.ts)', () => {
     assert.deepEqual(disabled.actions.map((a) => a.command), ['modelGateway.rotateApiKey', 'modelGateway.listModels']);
     const refused = adviceFor({ status: 401, message: '' }, { origin: 'http://gw.test', paused: 'Video status checks' });
     assert.deepEqual(refused.actions.map((a) => a.command), ['modelGateway.setApiKey']);
+  });
+
+  it('is one taxonomy: a GatewayError\'s kind is the kind advice is worded by, for every status and code', () => {
+    const statuses = [0, 200, 400, 401, 403, 404, 408, 409, 429, 500, 503];
+    const codes = ['timeout', 'aborted', 'stream_interrupted', 'bad_response', 'too_large', 'network', 'server_error'];
+    for (const status of statuses) {
+      for (const code of codes) {
+        for (const fromServer of [false, true]) {
+          const error = new GatewayError({ status, code, message: 'm', fromServer });
+          assert.equal(error.kind, failureKind(error), `${status} ${code} ${fromServer}`);
+          assert.equal(adviceFor(error).kind, error.kind, `${status} ${code} ${fromServer}`);
+        }
+      }
+    }
+    assert.equal(failureKind(new GatewayError({ status: 200, code: 'server_error', message: 'in the stream', fromServer: true })), 'upstream');
+    assert.equal(failureKind(new Error('plain')), 'other');
+  });
+
+  it('carries advice as data through a call: the video feature\'s submit keeps the buttons, not only the words', async () => {
+    const port = videoCalls({ access: async () => ({ ok: false, missing: 'key', origin: 'https://gw.example' }) } as never);
+    const error = await port.submit({ prompt: 'a cat' }).then(() => assert.fail('sent'), (e: unknown) => e);
+    assert.ok(error instanceof AdvisedError, 'the advice travels as data');
+    const advice = adviceFor(error);
+    assert.equal(advice.kind, 'auth');
+    assert.deepEqual(advice.actions, [SET_API_KEY]);
+    assert.equal((error as Error).message, advice.message);
   });
 });

@@ -38,7 +38,7 @@ describe('usage recording through the connection', () => {
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'mg-usage-rec-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('reports each finished call once, with the answer headers and the surface', async () => {
+  it('publishes each finished call once, with the answer headers, the surface and the caller\'s name for it', async () => {
     let cancel = false;
     const api = {
       chat: async (_r: unknown, options?: ChatOptions) => {
@@ -49,15 +49,16 @@ describe('usage recording through the connection', () => {
     } as unknown as GatewayApi;
     const connection = await connected(api);
     const reports: GatewayCallReport[] = [];
-    connection.setAccountant({ account: async (r) => (reports.push(callReport(r)), 0.5), checkPaid: async () => true });
+    connection.onDidFinishCall((r) => reports.push(callReport(r)));
     const gateway = (await connection.api())!;
-    const answer = await gateway.chat({ model: 'm', messages: [] }, { surface: 'compare' });
-    assert.equal(answer.usage!.cost, 0.5, 'the known cost is put beside the tokens');
+    const answer = await gateway.chat({ model: 'm', messages: [] }, { surface: 'compare', callId: 'turn-1' });
+    assert.equal(reports.length, 1, 'published before the caller sees the answer');
+    assert.equal(answer.usage!.cost, undefined, 'the answer is the gateway\'s: no cost is written into it');
     cancel = true;
     await assert.rejects(gateway.chat({ model: 'm', messages: [] }));
-    assert.deepEqual(reports.map((r) => [r.operation, r.surface, r.outcome, r.header('x-litellm-response-cost')]), [
-      ['chat', 'compare', 'ok', '0.0042'],
-      ['chat', undefined, 'cancelled', '0.0042'],
+    assert.deepEqual(reports.map((r) => [r.operation, r.surface, r.outcome, r.header('x-litellm-response-cost'), r.callId]), [
+      ['chat', 'compare', 'ok', '0.0042', 'turn-1'],
+      ['chat', undefined, 'cancelled', '0.0042', undefined],
     ]);
     connection.dispose();
   });
@@ -68,7 +69,8 @@ describe('usage recording through the connection', () => {
     const connection = await connected(api);
     const reports: GatewayCallReport[] = [];
     const asked: string[] = [];
-    connection.setAccountant({ account: async (r) => (reports.push(callReport(r)), 0.5), checkPaid: async (call) => (asked.push(call.request.model), call.request.model === 'cheap') });
+    connection.onDidFinishCall((r) => reports.push(callReport(r)));
+    connection.setPaidCheck(async (call) => (asked.push(call.request.model), call.request.model === 'cheap'));
     const gateway = (await connection.api())!;
     await assert.rejects(gateway.generateImage({ model: 'dear', prompt: 'p' }), (e: GatewayError) => e.code === 'aborted');
     await gateway.generateImage({ model: 'cheap', prompt: 'p' });
@@ -163,7 +165,10 @@ describe('usage recording through the connection', () => {
       onBudgetAlert: () => assert.fail('no budget'),
       onError: (error) => assert.fail(String(error)),
     });
-    assert.equal(await recorder.costOf(report('0.0042')), 0.0042, 'the cost comes while the write is held');
+    void recorder.record({ ...report('0.0042'), callId: 'turn-1' });
+    assert.equal(await recorder.costOf('turn-1'), 0.0042, 'the cost comes while the write is held');
+    assert.equal(await recorder.costOf('turn-1'), undefined, 'handed out once');
+    assert.equal(await recorder.costOf('never-made'), undefined);
     assert.deepEqual((await new Ledger(dir, 'reader').read()).records, []);
     open();
     await recorder.settled();
