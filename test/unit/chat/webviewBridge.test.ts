@@ -164,7 +164,7 @@ describe('ChatWebviewBridge', () => {
   it('runs only the actions advice offers, with their own arguments: not any of this extension\'s commands', async () => {
     const { h, bridge, workbench, warnings } = setup();
     await bridge.handle({ type: 'ready' });
-    await bridge.handle({ type: 'send', text: 'Hi' });
+    await bridge.handle({ type: 'send', requestId: 1, text: 'Hi' });
     await settle();
     h.gateway.calls[0].reject(gatewayError({ status: 401, code: 'unauthorized' }));
     await h.controller.idle;
