@@ -15,6 +15,7 @@ import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
 import type { ChatResult, GatewayApi, ImageRequest, RequestOptions, VideoRequest } from './types';
 import { forwardingApi, invoke } from './apiForwarding';
+import { sendableHeaders } from './headerValues';
 
 export interface ClientConfig {
   baseUrl: string;
@@ -42,11 +43,22 @@ export type ConnectionState =
   | { kind: 'rate-limited'; origin: string; until: number; message: string }
   | { kind: 'offline'; origin: string; message: string };
 
-/** Where the connection reads keys from: one key per slot (a profile on an origin, see keySlot), and news when one changes. */
+/**
+ * Where the connection reads keys from: one key per slot (a profile on an origin, see keySlot), the values of the
+ * profile's extra headers kept beside it, and news when either changes.
+ */
 export interface KeySource {
   get(slot: string): PromiseLike<string | undefined>;
   has(slot: string): PromiseLike<boolean>;
+  headerValues?(slot: string): PromiseLike<Readonly<Record<string, string>>>;
   readonly onDidChange: Event<string>;
+}
+
+/** A profile's headers that have no value yet, so they are not sent (see headerValues.ts). */
+export interface UnfilledHeaders {
+  profile: string;
+  origin: string;
+  names: string[];
 }
 
 /** What a feature needs to reach the gateway, or what is missing (ui/errorAdvice's accessAdvice words it). */
@@ -101,6 +113,9 @@ export class GatewayConnection {
   private readonly paceChanged = new Emitter<void>();
   /** Fires when what `pace` says changes (the status bar's "slowing down"). */
   readonly onDidChangePace: Event<void> = this.paceChanged.event;
+  private readonly unfilledEmitter = new Emitter<UnfilledHeaders>();
+  /** A client was made without some of the profile's headers, which have no value (the user is told how to fill them in). */
+  readonly onUnfilledHeaders: Event<UnfilledHeaders> = this.unfilledEmitter.event;
   private accountant: CallAccountant | undefined;
 
   constructor(
@@ -193,7 +208,9 @@ export class GatewayConnection {
       this.setState({ kind: 'no-key', origin });
       return undefined;
     }
-    const { baseUrl, headers, timeoutMs, idleTimeoutMs, paths } = this.settings;
+    const { baseUrl, timeoutMs, idleTimeoutMs, paths } = this.settings;
+    const headers = await this.headersFor(origin);
+    if (generation !== this.generation) return undefined;
     const paceKey = paceKeyFor(origin, apiKey);
     const pacing = this.pacer.forKey(paceKey);
     this.client = { origin, paceKey, api: this.createClient({ baseUrl: baseUrl!, apiKey, headers, timeoutMs, idleTimeoutMs, ...this.proxyOptions(), ...(paths && { paths }), pacing }) };
@@ -219,10 +236,20 @@ export class GatewayConnection {
     const origin = this.origin;
     const options: Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'> = this.proxyOptions();
     const apiKey = origin ? await this.keys.get(this.slot!) : undefined;
+    const headers = origin ? await this.headersFor(origin) : {};
     if (origin && apiKey && origin === this.origin) {
-      options.credentials = { origin, headers: { ...this.settings.headers, authorization: `Bearer ${apiKey}` } };
+      options.credentials = { origin, headers: { ...headers, authorization: `Bearer ${apiKey}` } };
     }
     return options;
+  }
+
+  /** The extra headers sent to `origin`: the names the settings give, with their values from the slot's secrets. */
+  private async headersFor(origin: string): Promise<Record<string, string>> {
+    const named = this.settings.headers;
+    const stored = Object.keys(named).length > 0 && this.keys.headerValues ? await this.keys.headerValues(keySlot(this.profile, origin)) : {};
+    const { headers, unfilled } = sendableHeaders(named, stored);
+    if (unfilled.length > 0) this.unfilledEmitter.fire({ profile: this.profile, origin, names: unfilled });
+    return headers;
   }
 
   /** The proxy options every request is made with; strictSSL only when it is off, the rare case. */
@@ -341,6 +368,7 @@ export class GatewayConnection {
     for (const s of this.subscriptions) s.dispose();
     if (this.ownsPacer) this.pacer.dispose();
     this.paceChanged.dispose();
+    this.unfilledEmitter.dispose();
     this.stateChanged.dispose();
     this.clientChanged.dispose();
   }
