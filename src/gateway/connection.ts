@@ -102,7 +102,9 @@ export class GatewayConnection {
 
   private settings: GatewaySettings;
   private proxy: ProxySetting | undefined;
-  private client: { origin: string; api: GatewayApi & { close?(): void }; paceKey: PaceKey } | undefined;
+  private client: { origin: string; api: GatewayApi & { close?(): void }; paceKey: PaceKey; sent: string } | undefined;
+  /** A check, after a change of the key or header values, of whether the client still sends what it should. */
+  private rechecking: Promise<void> | undefined;
   private creating: Promise<GatewayConnection['client']> | undefined;
   /** Bumped whenever settings or keys change, so a client being created for the old ones is discarded. */
   private generation = 0;
@@ -135,7 +137,7 @@ export class GatewayConnection {
     this.ownsPacer = !pacer;
     this.currentState = settings.origin ? { kind: 'unknown', origin: settings.origin } : { kind: 'no-url' };
     this.subscriptions.push(
-      keys.onDidChange((slot) => slot === this.slot && this.reset()),
+      keys.onDidChange((slot) => slot === this.slot && this.recheck()),
       this.pacer.onDidChange((id) => id === this.client?.paceKey.id && this.followPace()),
     );
   }
@@ -164,9 +166,11 @@ export class GatewayConnection {
 
   updateSettings(settings: GatewaySettings, proxy?: ProxySetting): void {
     const same = JSON.stringify([settings, proxy]) === JSON.stringify([this.settings, this.proxy]);
+    const headersOnly = !same && JSON.stringify([{ ...settings, headers: 0 }, proxy]) === JSON.stringify([{ ...this.settings, headers: 0 }, this.proxy]);
     this.settings = settings;
     this.proxy = proxy;
-    if (!same) this.reset();
+    if (headersOnly) this.recheck();
+    else if (!same) this.reset();
   }
 
   /** Works out whether a key exists for the current origin (no network). */
@@ -183,6 +187,7 @@ export class GatewayConnection {
    * updates the connection state.
    */
   async api(): Promise<GatewayApi | undefined> {
+    await this.rechecking;
     const origin = this.origin;
     if (!origin || !this.baseUrl) {
       this.setState({ kind: 'no-url' });
@@ -213,7 +218,7 @@ export class GatewayConnection {
     if (generation !== this.generation) return undefined;
     const paceKey = paceKeyFor(origin, apiKey);
     const pacing = this.pacer.forKey(paceKey);
-    this.client = { origin, paceKey, api: this.createClient({ baseUrl: baseUrl!, apiKey, headers, timeoutMs, idleTimeoutMs, ...this.proxyOptions(), ...(paths && { paths }), pacing }) };
+    this.client = { origin, paceKey, sent: JSON.stringify([apiKey, headers]), api: this.createClient({ baseUrl: baseUrl!, apiKey, headers, timeoutMs, idleTimeoutMs, ...this.proxyOptions(), ...(paths && { paths }), pacing }) };
     this.paceChanged.fire();
     if (this.currentState.kind === 'no-key' || this.currentState.kind === 'no-url') this.setState({ kind: 'unknown', origin });
     return this.client;
@@ -342,6 +347,27 @@ export class GatewayConnection {
           },
         );
     });
+  }
+
+  /**
+   * A change of the key or of the header values (or names) replaces the client only when what it sends changes:
+   * moving a header's value from the settings to SecretStorage must not close the client, which would fail the
+   * requests in flight. Requests made meanwhile wait for the check.
+   */
+  private recheck(): void {
+    const client = this.client;
+    if (!client) return this.reset();
+    const generation = this.generation;
+    const current = () => generation === this.generation && this.client === client;
+    const check: Promise<void> = (async () => {
+      const sent = JSON.stringify([await this.keys.get(this.slot!), await this.headersFor(client.origin)]);
+      if (current() && sent !== client.sent) this.reset();
+    })()
+      .catch(() => void (current() && this.reset()))
+      .finally(() => {
+        if (this.rechecking === check) this.rechecking = undefined;
+      });
+    this.rechecking = check;
   }
 
   private reset(): void {

@@ -54,4 +54,21 @@ describe('GatewayConnection: header values from SecretStorage', () => {
     assert.deepEqual(made.map((c) => c.headers['X-Team']), ['blue', 'green']);
     connection.dispose();
   });
+
+  it('keeps the client, and the requests in flight, when a header value moves from the settings to SecretStorage', async () => {
+    const keys = memoryKeys();
+    await keys.set('https://a.example', 'sk-a');
+    const made: ClientConfig[] = [];
+    let closed = 0;
+    const connection = new GatewayConnection(gateway({ 'X-Team': 'blue' }), keys, (c) => (made.push(c), { ...api(), close: () => void closed++ }), new FakeClock());
+    await connection.api();
+    await setHeaderValues(keys, 'https://a.example', { 'X-Team': 'blue' });
+    connection.updateSettings(gateway({ 'X-Team': '' }));
+    await connection.api();
+    assert.deepEqual([made.length, closed], [1, 0], 'what is sent did not change: the client stays');
+    connection.updateSettings(gateway({ 'X-Team': 'red' }));
+    await connection.api();
+    assert.deepEqual([made.length, closed, made[1].headers['X-Team']], [2, 1, 'red'], 'a new value replaces the client');
+    connection.dispose();
+  });
 });

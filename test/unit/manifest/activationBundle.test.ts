@@ -15,7 +15,10 @@ const root = join(__dirname, '../../../..');
 // Raised to 172 KB in session 10: a model catalog per profile and the review's fixes (deleted profiles send nothing,
 // profile edits merged under the lock) added about 4 KB. activate() itself stays at 7-11 ms (bench:startup, target
 // 20 ms); the lever named above is still the one to pull before raising it again.
-const MAX_ACTIVATION_BYTES = 172 * 1024;
+// Raised to 173 KB: header values are read from SecretStorage where each client is made, and a change of the key or
+// header values replaces a client only when what it sends changes (so moving a value does not fail requests in
+// flight); both run in the connection, which activation builds. Writing and moving values loads on first use.
+const MAX_ACTIVATION_BYTES = 173 * 1024;
 
 interface Metafile {
   outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
