@@ -16,6 +16,7 @@ import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
 import type { GatewayApi, ImageRequest, RequestOptions, VideoRequest } from './types';
 import { forwardingApi, invoke } from './apiForwarding';
+import { sendableHeaders } from './headerValues';
 
 export interface ClientConfig {
   baseUrl: string;
@@ -43,11 +44,22 @@ export type ConnectionState =
   | { kind: 'rate-limited'; origin: string; until: number; message: string }
   | { kind: 'offline'; origin: string; message: string };
 
-/** Where the connection reads keys from: one key per slot (a profile on an origin, see keySlot), and news when one changes. */
+/**
+ * Where the connection reads keys from: one key per slot (a profile on an origin, see keySlot), the values of the
+ * profile's extra headers kept beside it, and news when either changes.
+ */
 export interface KeySource {
   get(slot: string): PromiseLike<string | undefined>;
   has(slot: string): PromiseLike<boolean>;
+  headerValues?(slot: string): PromiseLike<Readonly<Record<string, string>>>;
   readonly onDidChange: Event<string>;
+}
+
+/** A profile's headers that have no value yet, so they are not sent (see headerValues.ts). */
+export interface UnfilledHeaders {
+  profile: string;
+  origin: string;
+  names: string[];
 }
 
 /** What a feature needs to reach the gateway, or what is missing (ui/errorAdvice's accessAdvice words it). */
@@ -86,7 +98,9 @@ export class GatewayConnection {
 
   private settings: GatewaySettings;
   private proxy: ProxySetting | undefined;
-  private client: { origin: string; api: GatewayApi & { close?(): void }; paceKey: PaceKey } | undefined;
+  private client: { origin: string; api: GatewayApi & { close?(): void }; paceKey: PaceKey; sent: string } | undefined;
+  /** A check, after a change of the key or header values, of whether the client still sends what it should. */
+  private rechecking: Promise<void> | undefined;
   private creating: Promise<GatewayConnection['client']> | undefined;
   /** Bumped whenever settings or keys change, so a client being created for the old ones is discarded. */
   private generation = 0;
@@ -105,6 +119,9 @@ export class GatewayConnection {
    * must not throw.
    */
   readonly onDidFinishCall: Event<FinishedCall> = this.callFinished.event;
+  private readonly unfilledEmitter = new Emitter<UnfilledHeaders>();
+  /** A client was made without some of the profile's headers, which have no value (the user is told how to fill them in). */
+  readonly onUnfilledHeaders: Event<UnfilledHeaders> = this.unfilledEmitter.event;
 
   constructor(
     settings: GatewaySettings,
@@ -123,7 +140,7 @@ export class GatewayConnection {
     this.ownsPacer = !pacer;
     this.currentState = settings.origin ? { kind: 'unknown', origin: settings.origin } : { kind: 'no-url' };
     this.subscriptions.push(
-      keys.onDidChange((slot) => slot === this.slot && this.reset()),
+      keys.onDidChange((slot) => slot === this.slot && this.recheck()),
       this.pacer.onDidChange((id) => id === this.client?.paceKey.id && this.followPace()),
     );
   }
@@ -152,9 +169,11 @@ export class GatewayConnection {
 
   updateSettings(settings: GatewaySettings, proxy?: ProxySetting): void {
     const same = JSON.stringify([settings, proxy]) === JSON.stringify([this.settings, this.proxy]);
+    const headersOnly = !same && JSON.stringify([{ ...settings, headers: 0 }, proxy]) === JSON.stringify([{ ...this.settings, headers: 0 }, this.proxy]);
     this.settings = settings;
     this.proxy = proxy;
-    if (!same) this.reset();
+    if (headersOnly) this.recheck();
+    else if (!same) this.reset();
   }
 
   /** Works out whether a key exists for the current origin (no network). */
@@ -171,6 +190,7 @@ export class GatewayConnection {
    * updates the connection state.
    */
   async api(): Promise<GatewayApi | undefined> {
+    await this.rechecking;
     const origin = this.origin;
     if (!origin || !this.baseUrl) {
       this.setState({ kind: 'no-url' });
@@ -196,10 +216,12 @@ export class GatewayConnection {
       this.setState({ kind: 'no-key', origin });
       return undefined;
     }
-    const { baseUrl, headers, timeoutMs, idleTimeoutMs, paths } = this.settings;
+    const { baseUrl, timeoutMs, idleTimeoutMs, paths } = this.settings;
+    const headers = await this.headersFor(origin);
+    if (generation !== this.generation) return undefined;
     const paceKey = paceKeyFor(origin, apiKey);
     const pacing = this.pacer.forKey(paceKey);
-    this.client = { origin, paceKey, api: this.createClient({ baseUrl: baseUrl!, apiKey, headers, timeoutMs, idleTimeoutMs, ...this.proxyOptions(), ...(paths && { paths }), pacing }) };
+    this.client = { origin, paceKey, sent: JSON.stringify([apiKey, headers]), api: this.createClient({ baseUrl: baseUrl!, apiKey, headers, timeoutMs, idleTimeoutMs, ...this.proxyOptions(), ...(paths && { paths }), pacing }) };
     this.paceChanged.fire();
     if (this.currentState.kind === 'no-key' || this.currentState.kind === 'no-url') this.setState({ kind: 'unknown', origin });
     return this.client;
@@ -222,10 +244,20 @@ export class GatewayConnection {
     const origin = this.origin;
     const options: Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'> = this.proxyOptions();
     const apiKey = origin ? await this.keys.get(this.slot!) : undefined;
+    const headers = origin ? await this.headersFor(origin) : {};
     if (origin && apiKey && origin === this.origin) {
-      options.credentials = { origin, headers: { ...this.settings.headers, authorization: `Bearer ${apiKey}` } };
+      options.credentials = { origin, headers: { ...headers, authorization: `Bearer ${apiKey}` } };
     }
     return options;
+  }
+
+  /** The extra headers sent to `origin`: the names the settings give, with their values from the slot's secrets. */
+  private async headersFor(origin: string): Promise<Record<string, string>> {
+    const named = this.settings.headers;
+    const stored = Object.keys(named).length > 0 && this.keys.headerValues ? await this.keys.headerValues(keySlot(this.profile, origin)) : {};
+    const { headers, unfilled } = sendableHeaders(named, stored);
+    if (unfilled.length > 0) this.unfilledEmitter.fire({ profile: this.profile, origin, names: unfilled });
+    return headers;
   }
 
   /** The proxy options every request is made with; strictSSL only when it is off, the rare case. */
@@ -315,6 +347,27 @@ export class GatewayConnection {
     });
   }
 
+  /**
+   * A change of the key or of the header values (or names) replaces the client only when what it sends changes:
+   * moving a header's value from the settings to SecretStorage must not close the client, which would fail the
+   * requests in flight. Requests made meanwhile wait for the check.
+   */
+  private recheck(): void {
+    const client = this.client;
+    if (!client) return this.reset();
+    const generation = this.generation;
+    const current = () => generation === this.generation && this.client === client;
+    const check: Promise<void> = (async () => {
+      const sent = JSON.stringify([await this.keys.get(this.slot!), await this.headersFor(client.origin)]);
+      if (current() && sent !== client.sent) this.reset();
+    })()
+      .catch(() => void (current() && this.reset()))
+      .finally(() => {
+        if (this.rechecking === check) this.rechecking = undefined;
+      });
+    this.rechecking = check;
+  }
+
   private reset(): void {
     this.generation++;
     this.creating = undefined;
@@ -339,6 +392,7 @@ export class GatewayConnection {
     for (const s of this.subscriptions) s.dispose();
     if (this.ownsPacer) this.pacer.dispose();
     this.paceChanged.dispose();
+    this.unfilledEmitter.dispose();
     this.stateChanged.dispose();
     this.clientChanged.dispose();
     this.callFinished.dispose();

@@ -6,7 +6,7 @@ import { Emitter, type Event } from '../util/events';
 import type { Clock } from '../util/clock';
 import type { GatewaySettings } from '../settings/settings';
 import { DEFAULT_PROFILE_ID, defaultProfile, findProfile, isDefaultProfile, profileGateway, type Profile } from '../settings/profile';
-import { GatewayConnection, type PaidCheck, type ClientFactory, type ConnectionState, type GatewayAccess, type KeySource } from './connection';
+import { GatewayConnection, type PaidCheck, type ClientFactory, type ConnectionState, type GatewayAccess, type KeySource, type UnfilledHeaders } from './connection';
 import type { FinishedCall } from './callReport';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
@@ -32,6 +32,9 @@ export class GatewayConnections {
   private readonly anyClientChanged = new Emitter<string>();
   /** Any profile's gateway, key or client options changed: fires its id (onDidChangeClient is the active one's only). */
   readonly onDidChangeProfileClient: Event<string> = this.anyClientChanged.event;
+  private readonly unfilledEmitter = new Emitter<UnfilledHeaders>();
+  /** Some profile's client was made without headers that have no value yet. */
+  readonly onUnfilledHeaders: Event<UnfilledHeaders> = this.unfilledEmitter.event;
   /** Until the profile store has read its file (after activation), Default, which the settings describe, is all there is. */
   private list: readonly Profile[] = [defaultProfile()];
   private paidCheck: PaidCheck | undefined;
@@ -122,6 +125,7 @@ export class GatewayConnections {
       connection = new GatewayConnection(profileGateway(profile, this.gateway), this.keys, this.createClient, this.clock, this.proxy, profile.id, this.pacer);
       const id = profile.id;
       connection.onDidChangePace(() => id === this.activeId && this.paceChanged.fire());
+      connection.onUnfilledHeaders((unfilled) => this.unfilledEmitter.fire(unfilled));
       connection.onDidChangeState((state) => id === this.activeId && this.stateChanged.fire(state));
       connection.onDidChangeClient(() => {
         this.anyClientChanged.fire(id);
@@ -227,5 +231,6 @@ export class GatewayConnections {
     this.anyClientChanged.dispose();
     this.paceChanged.dispose();
     this.callFinished.dispose();
+    this.unfilledEmitter.dispose();
   }
 }

@@ -4,11 +4,12 @@
 import type { GatewayConnections } from '../../gateway/connections';
 import { keySlot, type Profile } from '../../settings/profile';
 import type { ApiKeyStore } from './apiKeyStore';
+import { clearHeaderValues, headerSlots } from './headerSecrets';
 import type { ProfileResult, ProfileStore } from './profileStore';
 
 export interface ProfileRemoval {
   store: Pick<ProfileStore, 'delete' | 'all'>;
-  keys: Pick<ApiKeyStore, 'clear' | 'storedOrigins'>;
+  keys: ApiKeyStore;
   /** The origin a profile reaches now (undefined: none). */
   originOf(profileId: string): string | undefined;
   /** A profile's video jobs still pending (queued or in progress), by its id, on whichever origin they run. */
@@ -20,13 +21,19 @@ export function removalVia(connections: Pick<GatewayConnections, 'connectionFor'
   return { ...parts, originOf: (id) => connections.connectionFor(id)?.origin };
 }
 
-/** Removes a profile from the list and its keys from SecretStorage: on its origin now and any earlier one. */
+/**
+ * Removes a profile from the list, and its keys and header values from SecretStorage: on its origin now and any
+ * earlier one.
+ */
 export async function removeProfile(profile: Profile, deps: Omit<ProfileRemoval, 'runningJobs'>): Promise<ProfileResult> {
   const origin = deps.originOf(profile.id) ?? safeOrigin(profile.baseUrl);
   const result = await deps.store.delete(profile.id);
   if (!result.ok) return result;
+  const mine = (slot: string) => slot.startsWith(`profile/${profile.id}/`);
   if (origin) await deps.keys.clear(keySlot(profile.id, origin));
-  for (const stored of deps.keys.storedOrigins()) if (stored.startsWith(`profile/${profile.id}/`)) await deps.keys.clear(stored);
+  for (const stored of deps.keys.storedOrigins()) if (mine(stored)) await deps.keys.clear(stored);
+  if (origin) await clearHeaderValues(deps.keys, keySlot(profile.id, origin));
+  for (const slot of headerSlots(deps.keys)) if (mine(slot)) await clearHeaderValues(deps.keys, slot);
   return result;
 }
 

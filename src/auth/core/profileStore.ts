@@ -40,6 +40,11 @@ export class ProfileStore {
     this.lock = { clock, pid: process.pid, isAlive: processIsAlive };
   }
 
+  /** The file the list is kept in. */
+  get path(): string {
+    return join(this.fs.location, PROFILES_FILE);
+  }
+
   /** The profiles as last read, without retired ones (see Profile.retired); Default always among them. */
   get profiles(): readonly Profile[] {
     return this.current.filter((p) => !p.retired);
@@ -72,11 +77,17 @@ export class ProfileStore {
     if (parsed) this.adopt(parsed.profiles, text);
   }
 
-  async create(input: ProfileInput): Promise<ProfileResult> {
+  /** An id for a profile about to be created, so what is kept under its id (header values) can be stored first. */
+  reserveId(): string {
+    return this.newId();
+  }
+
+  async create(input: ProfileInput, id = this.newId()): Promise<ProfileResult> {
     return this.change((profiles) => {
       const check = checkProfileInput(input, profiles);
       if (!check.ok) return check;
-      const profile: Profile = { id: this.newId(), ...check.fields };
+      if (profiles.some((p) => p.id === id)) return { ok: false, problem: 'A profile with that id exists already.' };
+      const profile: Profile = { id, ...check.fields };
       return { profiles: [...profiles, profile], profile };
     });
   }
@@ -104,17 +115,33 @@ export class ProfileStore {
     );
   }
 
+  /**
+   * Empties the values of the headers `moved` names where each still holds the value moved (to SecretStorage, see
+   * headerSecrets.ts), over the list as stored now: a value another window set meanwhile stays, to be moved next.
+   */
+  async blankHeaderValues(id: string, moved: Readonly<Record<string, string>>): Promise<ProfileResult> {
+    return this.change((profiles) => {
+      const old = profiles.find((p) => p.id === id);
+      if (!old) return { ok: false, problem: 'That profile no longer exists (another window may have deleted it).' };
+      const headers = Object.fromEntries(Object.entries(old.headers).map(([name, value]) => [name, Object.hasOwn(moved, name) && moved[name] === value ? '' : value]));
+      if (Object.entries(headers).every(([name, value]) => old.headers[name] === value)) return { ok: false, problem: 'Nothing to move.' };
+      const profile: Profile = { ...old, headers };
+      return { profiles: profiles.map((p) => (p.id === id ? profile : p)), profile };
+    });
+  }
+
   async rename(id: string, name: string): Promise<ProfileResult> {
     return this.edit(id, { name });
   }
 
   /** A copy under a free name ("Work (2)"), without the key: each profile's key is set for it. */
-  async duplicate(id: string): Promise<ProfileResult> {
+  async duplicate(id: string, newId = this.newId()): Promise<ProfileResult> {
     return this.change((profiles) => {
       const old = profiles.find((p) => p.id === id);
       if (!old) return { ok: false, problem: 'That profile no longer exists (another window may have deleted it).' };
+      if (profiles.some((p) => p.id === newId)) return { ok: false, problem: 'A profile with that id exists already.' };
       const { id: _id, ...rest } = old;
-      const profile: Profile = { ...rest, id: this.newId(), name: freeName(old.name, profiles) };
+      const profile: Profile = { ...rest, id: newId, name: freeName(old.name, profiles) };
       return { profiles: [...profiles, profile], profile };
     });
   }

@@ -4,6 +4,7 @@
 import { isRecord } from '../../util/records';
 import { isDefaultProfile, type Profile, type ProfileInput } from '../../settings/profile';
 import { boundedUnknown, freeName, writeProfile } from '../../settings/profileCheck';
+import { headerNames } from './headerSecrets';
 
 export const EXPORT_FORMAT = 'modelGateway.profiles';
 const MAX_IMPORT_BYTES = 1024 * 1024;
@@ -19,7 +20,7 @@ export function exportProfiles(profiles: readonly Profile[], defaultGateway: { b
   const entries = profiles.map((profile) => {
     const { id: _id, ...rest } = writeProfile(profile);
     const headers = isDefaultProfile(profile) ? defaultGateway.headers : profile.headers;
-    const names = Object.fromEntries(Object.keys(headers).map((name) => [name, '']));
+    const names = headerNames(headers);
     return isDefaultProfile(profile) ? { ...rest, baseUrl: defaultGateway.baseUrl ?? '', headers: names } : { ...rest, headers: names };
   });
   return `${JSON.stringify({ format: EXPORT_FORMAT, version: 1, note: EXPORT_NOTE, profiles: entries }, undefined, 2)}\n`;
@@ -51,7 +52,10 @@ export function planImport(text: string, existing: readonly Profile[]): ImportPl
     const label = typeof name === 'string' && name.trim() ? name.trim().slice(0, 60) : 'A profile';
     const ignored = dropped.filter((field) => field !== 'id');
     if (ignored.length > 0) left.push(`${label}: ${ignored.slice(0, 5).join(', ')}${ignored.length > 5 ? '…' : ''}`);
-    incoming.push({ name, baseUrl, headers, models, monthlyBudget, ...(Object.keys(kept).length > 0 && { unknown: kept }) });
+    // Header values never enter the profile list (they belong in SecretStorage): an imported profile keeps the names,
+    // empty, until the user fills them in; a file with values (hand-written, or an older export) keeps them there.
+    const names = isRecord(headers) ? headerNames(headers as Record<string, string>) : headers;
+    incoming.push({ name, baseUrl, headers: names, models, monthlyBudget, ...(Object.keys(kept).length > 0 && { unknown: kept }) });
   }
   const taken = new Set(existing.map((p) => p.name.toLowerCase()));
   const clashes = incoming.map((p) => (typeof p.name === 'string' ? p.name.trim() : '')).filter((name) => name && taken.has(name.toLowerCase()));

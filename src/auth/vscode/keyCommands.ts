@@ -25,10 +25,15 @@ export function authHandlers(
 ): HandlersFor<typeof AUTH_COMMANDS> {
   const ready = deps.profiles.then((profiles) => ({
     ...new KeyCommands(deps.keys, deps.connection, profiles, deps.ui).handlers(),
-    ...new ProfileCommands({ ...deps, profiles, workspaceState: context.workspaceState, globalState: context.globalState, defaultGateway: () => readSettings(vscodeSettingsSource()).gateway }).handlers(),
+    ...profileCommands(context, { ...deps, profiles }).handlers(),
   }));
   const names = ['setApiKey', 'rotateApiKey', 'clearApiKey', 'setBaseUrl', 'profilesMenu', 'profilesSwitch', 'profilesCreate', 'profilesDelete'] as const;
   return Object.fromEntries(names.map((name) => [name, async (...args: unknown[]) => ((await ready)[name] as (...a: unknown[]) => unknown)(...args)])) as HandlersFor<typeof AUTH_COMMANDS>;
+}
+
+/** The profile commands over the user seam and this window's state. */
+export function profileCommands(context: vscode.ExtensionContext, deps: Omit<ProfileCommandDeps, 'workspaceState' | 'globalState' | 'defaultGateway'>): ProfileCommands {
+  return new ProfileCommands({ ...deps, workspaceState: context.workspaceState, globalState: context.globalState, defaultGateway: () => readSettings(vscodeSettingsSource()).gateway });
 }
 
 export class KeyCommands {

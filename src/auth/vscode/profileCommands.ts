@@ -3,17 +3,19 @@
 // UserInterface seam. Only these commands change the active profile; nothing switches by itself.
 import * as vscode from 'vscode';
 import type { GatewayConnections } from '../../gateway/connections';
-import { isDefaultProfile, type Profile } from '../../settings/profile';
+import { isDefaultProfile, keySlot, type Profile, type ProfileInput } from '../../settings/profile';
+import { checkProfileInput } from '../../settings/profileCheck';
 import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 import type { HandlersFor } from '../../ui/vscode/commands';
 import type { UserInterface } from '../../ui/vscode/userInterface';
 import type { Memento } from '../../util/memento';
 import type { ApiKeyStore } from '../core/apiKeyStore';
 import { bindWorkspace, rememberChoice, workspaceBinding } from '../core/profileChoice';
-import type { ProfileStore } from '../core/profileStore';
+import type { ProfileResult, ProfileStore } from '../core/profileStore';
 import { pendingJobsOf, removalVia, removeProfile, safeOrigin } from '../core/profileRetire';
 import { editDefaultModels, MODEL_KINDS } from '../core/profileModels';
 import { exportProfiles, planImport, resolveImport } from '../core/profileTransfer';
+import { clearHeaderValues, filledValues, headerNames, profileOrigin, setHeaderValues, withValues } from '../core/headerSecrets';
 import type { PROFILE_COMMANDS } from './commands';
 
 export interface ProfileCommandDeps {
@@ -83,7 +85,7 @@ export class ProfileCommands {
   /** With `{ name, baseUrl, headers? }` creates the profile without asking; returns its id. */
   async create(argument: CreateArgument | undefined): Promise<string | undefined> {
     if (argument && typeof argument === 'object') {
-      const result = await this.deps.profiles.create({ name: argument.name, baseUrl: argument.baseUrl, headers: argument.headers, models: argument.models, monthlyBudget: argument.monthlyBudget });
+      const result = await this.createKeepingHeaders({ name: argument.name, baseUrl: argument.baseUrl, headers: argument.headers, models: argument.models, monthlyBudget: argument.monthlyBudget });
       if (!result.ok) throw new Error(result.problem);
       return result.profile.id;
     }
@@ -116,13 +118,40 @@ export class ProfileCommands {
     }
     const baseUrl = await this.deps.ui.input({ title: `Edit "${profile.name}" (1/3)`, prompt: 'The gateway\'s base URL, ending in /v1. A key belongs to its origin: a new host needs its key set again.', value: profile.baseUrl });
     if (baseUrl === undefined) return false;
-    const headersText = await this.deps.ui.input({ title: `Edit "${profile.name}" (2/3)`, prompt: 'Extra request headers, as JSON (Authorization, Host and Cookie are not allowed).', value: JSON.stringify(profile.headers), validate: (text) => (parseHeaders(text) === undefined ? 'Enter a JSON object such as {"X-Team": "blue"}, or {}.' : undefined) });
+    const origin = profileOrigin(profile);
+    const stored = origin ? await this.deps.keys.headerValues(keySlot(profile.id, origin)) : {};
+    const headersText = await this.deps.ui.input({ title: `Edit "${profile.name}" (2/3)`, prompt: 'Extra request headers, as JSON (Authorization, Host and Cookie are not allowed). Their values are kept in secret storage with the key, and sent only to this gateway; a header left empty is not sent.', value: JSON.stringify(withValues(profile.headers, stored)), validate: (text) => (parseHeaders(text) === undefined ? 'Enter a JSON object such as {"X-Team": "blue"}, or {}.' : undefined) });
     if (headersText === undefined) return false;
     const monthlyBudget = await this.askMonthlyBudget(`Edit "${profile.name}" (3/3)`, profile.monthlyBudget);
     if (monthlyBudget === false) return false;
-    const result = await this.deps.profiles.edit(profile.id, { baseUrl, headers: parseHeaders(headersText), monthlyBudget });
+    const check = checkProfileInput({ name: profile.name, baseUrl, headers: parseHeaders(headersText), models: profile.models, monthlyBudget }, this.deps.profiles.all, profile.id);
+    if (!check.ok) {
+      void this.deps.ui.notify('error', check.problem);
+      return false;
+    }
+    // The values go to SecretStorage first, in the slot of the origin the profile will reach; the list keeps the names.
+    const target = profileOrigin(check.fields);
+    if (target) await setHeaderValues(this.deps.keys, keySlot(profile.id, target), filledValues(check.fields.headers));
+    const result = await this.deps.profiles.edit(profile.id, { baseUrl, headers: headerNames(check.fields.headers), monthlyBudget });
     if (!result.ok) void this.deps.ui.notify('error', result.problem);
     return result.ok;
+  }
+
+  /**
+   * Creates a profile whose header values go to SecretStorage (under the id it is about to get, so no request is
+   * ever made without them) and whose entry in the list keeps only the header names.
+   */
+  private async createKeepingHeaders(input: ProfileInput): Promise<ProfileResult> {
+    const check = checkProfileInput(input, this.deps.profiles.all);
+    if (!check.ok) return check;
+    const id = this.deps.profiles.reserveId();
+    const origin = profileOrigin(check.fields);
+    const values = filledValues(check.fields.headers);
+    const slot = origin && Object.keys(values).length > 0 ? keySlot(id, origin) : undefined;
+    if (slot) await setHeaderValues(this.deps.keys, slot, values);
+    const result = await this.deps.profiles.create({ ...input, headers: headerNames(check.fields.headers) }, id);
+    if (!result.ok && slot) await clearHeaderValues(this.deps.keys, slot);
+    return result;
   }
 
   /** The profile's default model per kind, asked kind by kind (profileModels.ts). */
@@ -144,7 +173,12 @@ export class ProfileCommands {
   async duplicate(idOrName: unknown): Promise<string | undefined> {
     const profile = idOrName === undefined ? await this.pickProfile('Duplicate which profile?') : this.named(idOrName);
     if (!profile) return undefined;
-    const result = await this.deps.profiles.duplicate(profile.id);
+    // The copy's header values are stored under its id first, so it never goes out without them.
+    const id = this.deps.profiles.reserveId();
+    const origin = profileOrigin(profile);
+    const values = origin ? await this.deps.keys.headerValues(keySlot(profile.id, origin)) : {};
+    if (origin && Object.keys(values).length > 0) await setHeaderValues(this.deps.keys, keySlot(id, origin), values);
+    const result = await this.deps.profiles.duplicate(profile.id, id);
     if (!result.ok) {
       void this.deps.ui.notify('error', result.problem);
       return undefined;
@@ -232,7 +266,7 @@ export class ProfileCommands {
     }
     const { added, problems } = await this.deps.profiles.addAll(resolveImport(plan.incoming, this.deps.profiles.profiles, onClash));
     const left = plan.left.length ? ` Fields not taken (this version does not use them, or they are too large): ${plan.left.join('; ')}.` : '';
-    void this.deps.ui.notify(problems.length || left ? 'warning' : 'info', `Imported ${added.length} profile(s).${problems.length ? ` Not imported: ${problems.join(' ')}` : ''}${left} Set each one's API key before using it.`);
+    void this.deps.ui.notify(problems.length || left ? 'warning' : 'info', `Imported ${added.length} profile(s).${problems.length ? ` Not imported: ${problems.join(' ')}` : ''}${left} Set each one's API key before using it${added.some((p) => Object.keys(p.headers).length > 0) ? ', and fill in its header values with Edit Profile (they are not sent while empty)' : ''}.`);
     return added.length;
   }
 

@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
+import type { ApiKeyStore } from '../../../src/auth/core/apiKeyStore';
+import { clearHeaderValues } from '../../../src/auth/core/headerSecrets';
 import type { ModelGatewayApi } from '../../../src/extension';
 import type { ProfileStore } from '../../../src/auth/core/profileStore';
 import type { ConnectionStatusBar } from '../../../src/ui/vscode/statusBar';
@@ -10,6 +13,9 @@ import { startSimulator } from '../../simulator';
 import { config, connectTo, disconnect, extensionApi, until } from '../helpers';
 import { RecordingUi } from '../recordingUi';
 import type { UserInterface } from '../../../src/ui/vscode/userInterface';
+
+/** A header value that must reach the Work profile's gateway, and never its profile list. */
+const TEAM = 'team-work-9c1f';
 
 /** The last four characters of a key: what the simulator's log keeps of it. */
 const tail = (key: string) => key.slice(-4);
@@ -45,7 +51,9 @@ describe('Profiles: several gateways and keys side by side (issue 23)', function
 
   it('creates profiles from a script, refuses a duplicate name and headers that set Authorization', async () => {
     assert.deepEqual(profiles.profiles.map((p) => p.name), ['Default'], 'the update made today\'s gateway the Default profile, asking nothing');
-    work = (await vscode.commands.executeCommand('modelGateway.profiles.create', { name: 'Work', baseUrl: a.baseUrl, headers: { 'X-Team': 'work' } })) as string;
+    work = (await vscode.commands.executeCommand('modelGateway.profiles.create', { name: 'Work', baseUrl: a.baseUrl, headers: { 'X-Team': TEAM } })) as string;
+    assert.doesNotMatch(readFileSync(profiles.path, 'utf8'), new RegExp(TEAM), 'a header value is kept in secret storage, never in the profile list');
+    assert.deepEqual(profiles.get(work)?.headers, { 'X-Team': '' });
     client = (await vscode.commands.executeCommand('modelGateway.profiles.create', { name: 'Client', baseUrl: b.baseUrl })) as string;
     assert.ok(work && client && work !== client);
     // A refused script call escapes the handler: the one catch around every command words it once, through the
@@ -81,8 +89,26 @@ describe('Profiles: several gateways and keys side by side (issue 23)', function
     assert.deepEqual(sentWith(a), new Set([tail(a.apiKey), tail(a.keys.restricted)]), 'the origin two profiles share saw both their keys');
     assert.deepEqual(sentWith(b), new Set([tail(b.apiKey)]), 'the other gateway saw only its profile\'s key');
     const workRequests = a.log.filter((e) => e.authorization?.endsWith(tail(a.keys.restricted)));
-    assert.ok(workRequests.length > 0 && workRequests.every((e) => e.headers['x-team'] === 'work'), 'the Work profile\'s headers go with its key');
+    assert.ok(workRequests.length > 0 && workRequests.every((e) => e.headers['x-team'] === TEAM), 'the Work profile\'s headers go with its key');
     assert.ok(a.log.filter((e) => e.authorization?.endsWith(tail(a.apiKey))).every((e) => e.headers['x-team'] === undefined));
+  });
+
+  it("moves the requestHeaders setting's values to secret storage, and still sends them to Default's origin", async () => {
+    const keys = api.testing.keys as ApiKeyStore;
+    const user = () => config().inspect<Record<string, string>>('requestHeaders')?.globalValue;
+    try {
+      await config().update('requestHeaders', { 'X-Default-Secret': 'dflt-5e2a' }, vscode.ConfigurationTarget.Global);
+      await until(() => user()?.['X-Default-Secret'] === '', 'the value to leave the user setting');
+      assert.deepEqual(await keys.headerValues(a.origin), { 'X-Default-Secret': 'dflt-5e2a' });
+      a.clearLog();
+      const access = await api.connections.access('default');
+      assert.ok(access.ok);
+      await access.api.listModels();
+      assert.ok(a.log.length > 0 && a.log.every((e) => e.headers['x-default-secret'] === 'dflt-5e2a'), 'sent from secret storage');
+    } finally {
+      await config().update('requestHeaders', undefined, vscode.ConfigurationTarget.Global);
+      await clearHeaderValues(keys, a.origin);
+    }
   });
 
   it("offers every keyed profile's models in VS Code's chat, named by profile, each sent with its own profile's key", async () => {
