@@ -59,6 +59,9 @@ const CHUNKS = {
   connectionTest: join(root, 'src', 'diagnostics', 'core', 'connectionTest.ts'),
   // Test Connection's command and its report view, on its first run.
   testConnectionCommand: join(root, 'src', 'diagnostics', 'vscode', 'testConnectionCommand.ts'),
+  // The video jobs' poll scheduler and window roles (leases, who announces), once the first read of the job folder
+  // finds jobs or a job is submitted.
+  jobPolling: join(root, 'src', 'videos', 'core', 'jobPolling.ts'),
   // The learned poll planner with the first video job of a kind that has a duration history.
   pollPlan: join(root, 'src', 'videos', 'core', 'pollPlan.ts'),
   // VS Code's chat requests through our provider: the mapping of its history and tools, on the first request.

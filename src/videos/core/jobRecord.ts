@@ -136,6 +136,19 @@ export function applyGatewayJob(record: VideoJobRecord, job: VideoJob, now: numb
   return true;
 }
 
+/** A submission whose outcome is unknown: never resubmitted by itself; the user resubmits it or gives its job id. */
+export function markUncertain(record: VideoJobRecord, error: VideoJobRecord['error'], now: number): void {
+  record.localState = 'uncertain';
+  record.error = error;
+  record.updatedAt = now;
+  delete record.submitter;
+}
+
+/** Whether a failed submission may have created the job on the gateway anyway. */
+export function mayHaveReachedGateway(error: ErrorFields): boolean {
+  return error.outcomeUnknown === true || (error.status !== undefined && error.status >= 500);
+}
+
 export function errorFromGateway(error: ErrorFields): VideoJobError {
   return {
     message: error.message,

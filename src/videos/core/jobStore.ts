@@ -17,16 +17,23 @@ import {
   errorFromGateway,
   isFinalRecord,
   isPollable,
+  markUncertain,
+  mayHaveReachedGateway,
   recordFromRequest,
   recordText,
   requestFromRecord,
   type VideoJobRecord,
 } from './jobRecord';
+import { lazy, type Lazy } from '../../util/lazy';
+import type { JobPolling } from './jobPolling';
 import { JobSync, type LegacyStorage } from './jobSync';
 import type { LeaseTiming } from './pollLease';
-import { PollScheduler, type AuthRequired, type PauseChange, type PollEvent, type PollSchedulerOptions } from './pollScheduler';
+import type { AuthRequired, PauseChange, PollEvent, PollSchedulerOptions } from './pollScheduler';
 import type { Presence } from './windowPresence';
-import { WindowRoles } from './windowRoles';
+
+// The scheduler and the window roles on their first need (see `polling` below), never at activation.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const jobPolling = lazy(() => require('./jobPolling') as typeof import('./jobPolling'));
 
 export { VIDEO_JOBS_STORAGE_KEY } from './jobSync';
 
@@ -73,33 +80,36 @@ export class JobStore implements Disposable {
   private readonly apiFor: (origin: string) => GatewayApi;
   private readonly onPersistError: (error: unknown) => void;
   private readonly newKey: () => string;
-  private readonly scheduler: PollScheduler;
   private readonly files: JobFiles;
   private readonly sync: JobSync;
   /** This store's id in leases, claims and 'submitting' records. */
   private readonly owner = newOwnerId();
-  private readonly roles: WindowRoles;
-  private readonly disposables: Disposable[] = [];
+  /** Polling and the window roles; built once records are known (none are before the first read of the folder). */
+  private readonly polling: Lazy<JobPolling>;
+  private schedulerOptions: PollSchedulerOptions;
+  private focused = true;
   private disposed = false;
   private keyCounter = 0;
 
   private readonly changeEmitter = new Emitter<JobsChange>();
   private readonly finishEmitter = new Emitter<VideoJobRecord>();
   readonly onDidChange = this.changeEmitter.event;
-  /**
-   * A job reached a final state (completed, failed, …, or not found on the gateway), and this window is the one
-   * that announces it: across the windows sharing the folder, each job's end is announced once.
-   */
+  /** A job reached a final state (completed, failed, …, not found), and this window announces it (once across windows). */
   readonly onDidFinish = this.finishEmitter.event;
   private readonly setAsideEmitter = new Emitter<SetAsideBatch>();
   /** Fires once per load or re-scan that set damaged job files aside (after the constructor, for those it found). */
   readonly onDidSetAside = this.setAsideEmitter.event;
-  readonly onDidChangePause: Event<PauseChange>;
-  readonly onAuthRequired: Event<AuthRequired>;
+  // The polling's events, which it forwards once built (listeners subscribe before).
+  private readonly pauseEmitter = new Emitter<PauseChange>();
+  private readonly authEmitter = new Emitter<AuthRequired>();
+  private readonly leaseEmitter = new Emitter<string>();
+  readonly onDidChangePause: Event<PauseChange> = this.pauseEmitter.event;
+  readonly onAuthRequired: Event<AuthRequired> = this.authEmitter.event;
+  /** Fires with an origin whose lease (polling, and keeping its results) this window took or let go. */
+  readonly onDidChangeLease: Event<string> = this.leaseEmitter.event;
   /**
-   * Resolves once the jobs that were in the folder when the store was built are loaded (and announced through
-   * onDidChange). They are read asynchronously, so that activation does not wait for the folder; commands that
-   * name a job wait for this first.
+   * Resolves once the jobs in the folder when the store was built are loaded (and announced through onDidChange):
+   * read asynchronously, so that activation does not wait for the folder; commands that name a job wait for this.
    */
   readonly ready: Promise<void>;
 
@@ -109,13 +119,11 @@ export class JobStore implements Disposable {
     const sharing = options.sharing ?? {};
     this.onPersistError = options.onPersistError ?? (() => undefined);
     this.newKey = options.newKey ?? (() => `job-${this.clock.now().toString(36)}-${(this.keyCounter++).toString(36)}-${randomBytes(4).toString('hex')}`);
-    this.scheduler = new PollScheduler({
+    this.schedulerOptions = {
       ...options.scheduler,
       clock: this.clock,
       poll: (target, signal, onRetryAfter) => this.apiFor(target.origin).getVideo(target.id, { signal, maxRetries: 0, onRetryAfter, pace: 'background' }),
-    });
-    this.onDidChangePause = this.scheduler.onDidChangePause;
-    this.onAuthRequired = this.scheduler.onAuthRequired;
+    };
     this.files = new JobFiles(options.folder);
     this.sync = new JobSync({
       files: this.files,
@@ -132,24 +140,27 @@ export class JobStore implements Disposable {
         onError: (error) => this.onPersistError(error),
       },
     });
-    this.roles = new WindowRoles({
-      records: this.records,
-      scheduler: this.scheduler,
-      files: this.files,
-      owner: this.owner,
-      clock: this.clock,
-      leaseTiming: sharing,
-      unfocusedAnnounceDelayMs: sharing.unfocusedAnnounceDelayMs ?? 1_500,
-      presence: options.presence,
-      announce: (key) => {
-        const record = this.records.get(key);
-        if (record && !this.disposed) this.finishEmitter.fire(cloneRecord(record));
-      },
-      onError: this.onPersistError,
-    });
-    this.disposables.push(
-      this.scheduler.onDidPoll((event) => this.onPolled(event)),
-      this.scheduler.onAuthRequired(({ origin }) => this.roles.park(origin)),
+    this.polling = lazy(() =>
+      jobPolling().startJobPolling({
+        scheduler: this.schedulerOptions,
+        focused: this.focused,
+        records: this.records,
+        files: this.files,
+        owner: this.owner,
+        clock: this.clock,
+        leaseTiming: sharing,
+        unfocusedAnnounceDelayMs: sharing.unfocusedAnnounceDelayMs ?? 1_500,
+        presence: options.presence,
+        announce: (key) => {
+          const record = this.records.get(key);
+          if (record && !this.disposed) this.finishEmitter.fire(cloneRecord(record));
+        },
+        onError: this.onPersistError,
+        onDidPoll: (event) => this.onPolled(event),
+        onDidChangePause: (change) => this.pauseEmitter.fire(change),
+        onAuthRequired: (required) => this.authEmitter.fire(required),
+        onDidChangeLease: (origin) => this.leaseEmitter.fire(origin),
+      }),
     );
     if (options.legacy) this.sync.migrate(options.legacy);
     // The first read is a re-scan like any other: what it finds arrives through applyFromDisk. The folder is
@@ -229,58 +240,59 @@ export class JobStore implements Disposable {
   refresh(key: string): boolean {
     const record = this.records.get(key);
     if (!record || !isPollable(record)) return false;
-    if (this.scheduler.isTracked(key)) return this.scheduler.pollNow(key);
+    const scheduler = this.polling.peek()?.scheduler;
+    if (scheduler?.isTracked(key)) return scheduler.pollNow(key);
     this.sync.requestRefresh({ origin: laneOf(record), keys: [key] });
     return true;
   }
 
   refreshAll(): void {
-    this.scheduler.pollAllNow();
+    this.polling.peek()?.scheduler.pollAllNow();
     const origins = new Set([...this.records.values()].filter(isPollable).map(laneOf));
     for (const origin of origins) if (!this.isPolling(origin)) this.sync.requestRefresh({ origin });
   }
 
   /** Whether this window is the one polling `origin` now. */
   isPolling(origin: string): boolean {
-    return this.roles.isPolling(origin);
-  }
-
-  /** Fires with an origin whose lease (polling, and keeping its results) this window took or let go. */
-  get onDidChangeLease(): Event<string> {
-    return this.roles.onDidChangeLease;
+    return this.polling.peek()?.roles.isPolling(origin) ?? false;
   }
 
   /** Holds the leases of these origins too while they have finished results to keep (one window keeps them). */
   wantLeasesFor(origins: ReadonlySet<string>): void {
-    this.roles.wantAlso(origins);
+    if (!this.disposed) this.polling().roles.wantAlso(origins);
   }
 
   setFocused(focused: boolean): void {
-    this.scheduler.setFocused(focused);
-    this.roles.setFocused(focused);
+    this.focused = focused;
+    const polling = this.polling.peek();
+    polling?.scheduler.setFocused(focused);
+    polling?.roles.setFocused(focused);
   }
 
   /** The poll settings changed: the live scheduler takes the new bounds (nothing is rebuilt). */
   setPollIntervals(bounds: { minIntervalMs: number; maxIntervalMs: number }): void {
-    this.scheduler.setIntervals(bounds);
+    this.schedulerOptions = { ...this.schedulerOptions, ...bounds };
+    this.polling.peek()?.scheduler.setIntervals(bounds);
   }
 
   pausedUntil(origin: string): number | undefined {
-    return this.scheduler.pausedUntil(origin);
+    return this.polling.peek()?.scheduler.pausedUntil(origin);
   }
 
   isAuthBlocked(origin: string): boolean {
-    return this.scheduler.isAuthBlocked(origin);
+    return this.polling.peek()?.scheduler.isAuthBlocked(origin) ?? false;
   }
 
   authFailure(origin: string): ErrorFields | undefined {
-    return this.scheduler.authFailure(origin);
+    return this.polling.peek()?.scheduler.authFailure(origin);
   }
 
   /** Call when the API key of an origin changed: polling that waited for it resumes. */
   resumeAuth(origin: string): void {
-    this.scheduler.resumeAuth(origin);
-    this.roles.unpark(origin);
+    // Before polling is built, no origin waits for a key.
+    const polling = this.polling.peek();
+    polling?.scheduler.resumeAuth(origin);
+    polling?.roles.unpark(origin);
   }
 
   /** Reads what other windows changed now (a watch and a timer do it anyway). */
@@ -298,12 +310,18 @@ export class JobStore implements Disposable {
     this.disposed = true;
     endOwner(this.owner);
     this.sync.dispose();
-    this.roles.dispose();
-    this.scheduler.dispose();
-    for (const disposable of this.disposables) disposable.dispose();
+    this.polling.peek()?.dispose();
+    this.pauseEmitter.dispose();
+    this.authEmitter.dispose();
+    this.leaseEmitter.dispose();
     this.changeEmitter.dispose();
     this.finishEmitter.dispose();
     this.setAsideEmitter.dispose();
+  }
+
+  /** Keeps leases and polling in step with these records (see WindowRoles.follow); builds the polling on first need. */
+  private follow(keys: Iterable<string>): void {
+    if (!this.disposed) this.polling().roles.follow(keys);
   }
 
   private async submitReplacing(origin: string, request: VideoRequest, replaces: string | undefined, profile: string | undefined): Promise<VideoJobRecord> {
@@ -311,7 +329,7 @@ export class JobStore implements Disposable {
     const api = this.apiFor(laneOf(record));
     record.submitter = this.owner;
     this.records.set(record.key, record);
-    this.roles.follow([record.key]);
+    this.follow([record.key]);
     try {
       await this.sync.persistOrThrow(record.key);
     } catch (error) {
@@ -363,7 +381,7 @@ export class JobStore implements Disposable {
     }
     // Otherwise (auth, rate limit, transient failure) the job itself is unchanged; the scheduler waits.
     if (!changed) return;
-    this.roles.follow([record.key]);
+    this.follow([record.key]);
     void this.sync.persist(record.key);
     this.publish([record.key], !wasFinal && isFinalRecord(record) ? [record.key] : []);
   }
@@ -386,14 +404,15 @@ export class JobStore implements Disposable {
     changed.push(...this.forget(gone));
     changed.push(...this.settleOrphanedSubmissions());
     if (changed.length === 0) return;
-    this.roles.follow(changed);
+    this.follow(changed);
     this.publish(changed, finished);
   }
 
   private refreshRequested(request: RefreshRequest): boolean {
-    if (!this.isPolling(request.origin)) return false;
+    const scheduler = this.polling.peek()?.scheduler;
+    if (!scheduler || !this.isPolling(request.origin)) return false;
     const keys = request.keys ?? [...this.records.values()].filter((r) => laneOf(r) === request.origin).map((r) => r.key);
-    for (const key of keys) this.scheduler.pollNow(key);
+    for (const key of keys) scheduler.pollNow(key);
     return true;
   }
 
@@ -409,14 +428,14 @@ export class JobStore implements Disposable {
   /** Drops records from memory and polling; the caller persists the deletion, unless another window did. */
   private forget(keys: string[]): string[] {
     const gone = keys.filter((key) => this.records.delete(key));
-    this.roles.follow(gone);
+    this.follow(gone);
     return gone;
   }
 
   /** Persists the changed records (deletes the removed ones), then tells listeners exactly those keys. */
   private async commit(keys: string[], finished: string[] = []): Promise<void> {
     if (keys.length === 0) return;
-    this.roles.follow(keys);
+    this.follow(keys);
     await this.sync.persist(...keys);
     this.publish(keys, finished);
   }
@@ -424,17 +443,6 @@ export class JobStore implements Disposable {
   private publish(keys: string[], finished: string[]): void {
     if (this.disposed) return;
     this.changeEmitter.fire({ keys });
-    for (const key of finished) this.roles.finished(key);
+    for (const key of finished) this.polling().roles.finished(key);
   }
-}
-
-function mayHaveReachedGateway(error: ErrorFields): boolean {
-  return error.outcomeUnknown === true || (error.status !== undefined && error.status >= 500);
-}
-
-function markUncertain(record: VideoJobRecord, error: VideoJobRecord['error'], now: number): void {
-  record.localState = 'uncertain';
-  record.error = error;
-  record.updatedAt = now;
-  delete record.submitter;
 }

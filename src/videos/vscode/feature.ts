@@ -1,8 +1,8 @@
-// UI adapter: the video feature. At activation it builds the video service (the job store, whose polling resumes
-// at once, the duration history, the kept copies of finished results and their keeper) and the Video Jobs view,
-// which receives it; the commands and previews (videoCommands.ts) load on first use, which may be the first job that
-// finishes. Returns the object the chat, the @gateway participant, the gateway tools and Delete Profile reach
-// through core/api.ts's VideoApi.
+// UI adapter: the video feature. At activation it builds the video service (the job store, whose polling resumes once
+// its first read of the job folder finds pending jobs, the duration history, the kept copies of finished results and
+// their keeper) and the Video Jobs view, which receives it; the commands and previews (videoCommands.ts) load on first
+// use, which may be the first job that finishes. Returns the object the chat, the @gateway participant, the gateway
+// tools and Delete Profile reach through core/api.ts's VideoApi.
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from '../../auth/core/api';
 import type { ModelCatalogs } from '../../models/core/api';

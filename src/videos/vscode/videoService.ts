@@ -1,8 +1,9 @@
-// UI adapter: the video feature's service, built at activation by its feature definition (vscode/feature.ts). It
-// owns the job store (one file per job in the global storage folder; polling resumes at once), the duration
-// history beside the jobs, the kept copies of finished results and the keeper that makes them (loaded, with the
-// video commands, once a finished result waits to be kept). The Video Jobs view, the commands and the outside
-// (core/api.ts's VideoApi, through the feature) receive it; none of them builds, owns or disposes it.
+// UI adapter: the video feature's service, built at activation by its feature definition (vscode/feature.ts). It owns
+// the job store (one file per job in the global storage folder; polling resumes once the first read of the folder,
+// after activation, finds pending jobs), the duration history beside the jobs, the kept copies of finished results and
+// the keeper that makes them (loaded, with the video commands, once a finished result waits to be kept). The Video Jobs
+// view, the commands and the outside (core/api.ts's VideoApi, through the feature) receive it; none of them builds,
+// owns or disposes it.
 import * as path from 'node:path';
 import type { GatewayConnections } from '../../gateway/connections';
 import type { VideoDefaults } from '../../settings/settings';

@@ -10,10 +10,11 @@ import { join } from 'node:path';
 const root = join(__dirname, '../../../..');
 // What activation needs: the stores read safely at start-up (set-aside files, unknown fields kept,
 // single-winner locks), profiles (one connection per profile, the profile checks), the pacing front and a model
-// catalog per profile. activate() itself stays well under its 20 ms target (bench:startup). Before raising the limit,
-// build the poll scheduler and the chat and media stores after activation (their views and the job folder read are
-// already asynchronous).
-const MAX_ACTIVATION_BYTES = 172 * 1024;
+// catalog per profile; the video jobs' polling (scheduler, leases) loads once the job folder's first read finds jobs.
+// extension.js measures 159,786 bytes (156.0 KB): the limit leaves about 4 KB. activate() itself stays well under its
+// 20 ms target (bench:startup). Before raising the limit, build the chat and media stores on first use of their views
+// and commands (the views already read them asynchronously).
+const MAX_ACTIVATION_BYTES = 160 * 1024;
 
 interface Metafile {
   outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;

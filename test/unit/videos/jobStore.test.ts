@@ -344,6 +344,27 @@ describe('JobStore', () => {
       assert.deepEqual(gateway.gets().slice(callsBefore).map((c) => c.id), ['vid_2']);
     });
 
+    it('polls a job saved before the store was built with the focus and poll bounds given while the folder was read', async () => {
+      const first = await createStore();
+      gateway.script('vid_1', 'in_progress');
+      await first.submit(A, request);
+      await first.flush();
+      first.dispose();
+      const callsBefore = gateway.gets().length;
+
+      // Given before the first read ends (polling is built once it finds the job): the scheduler gets them.
+      const second = buildStore();
+      second.setPollIntervals({ minIntervalMs: 20_000, maxIntervalMs: 40_000 });
+      assert.equal(second.isPolling(A), false);
+      await second.ready;
+      assert.equal(second.isPolling(A), true);
+      assert.equal(running(second), 1);
+      await clock.advanceAsync(19_999);
+      assert.equal(gateway.gets().length, callsBefore, 'the first poll keeps to the bounds given before the read');
+      await clock.advanceAsync(1);
+      assert.deepEqual(gateway.gets().slice(callsBefore).map((c) => c.id), ['vid_1']);
+    });
+
     it('a job still submitting when the window closed comes back as uncertain', async () => {
       const first = await createStore();
       gateway.onSubmit = () => new Promise<VideoJob>(() => undefined);
