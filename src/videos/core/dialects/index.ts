@@ -52,3 +52,4 @@ function dialectOfHost(host: string): DialectName | undefined {
   if (host.startsWith('dashscope') && host.endsWith('.aliyuncs.com') && !host.slice(0, -'.aliyuncs.com'.length).includes('.')) return 'dashscope';
   return undefined;
 }
+export { submitWire, pollWire, videoJobOfView, statusOfView, type DialectJobExtras } from './wire';
