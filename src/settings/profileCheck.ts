@@ -1,7 +1,7 @@
 // Reading, writing and checking profiles (the profile store and the profile commands use these; activation does
 // not, so they load with the store, after activation).
 import { isRecord } from '../util/records';
-import { isDefaultProfile, type ModelKind, type Profile, type ProfileInput } from './profile';
+import { DIALECT_SETTINGS, isDefaultProfile, isDialectSetting, type ModelKind, type Profile, type ProfileInput } from './profile';
 import { parseBaseUrl, readHeaders } from './settings';
 
 const KNOWN = new Set(['id', 'name', 'baseUrl', 'headers', 'models', 'monthlyBudget', 'retired']);
@@ -11,7 +11,9 @@ const MODEL_KINDS: readonly ModelKind[] = ['chat', 'image', 'video', 'speech'];
 /** A stored profile, read leniently (bad fields dropped), or undefined when it has no usable id and name. */
 export function readProfile(raw: unknown): Profile | undefined {
   if (!isRecord(raw) || typeof raw.id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(raw.id) || typeof raw.name !== 'string' || !raw.name.trim()) return undefined;
-  const unknown = Object.fromEntries(Object.entries(raw).filter(([key]) => !KNOWN.has(key)));
+  // A dialect this version does not know (a newer one's) stays in `unknown`, written back as it was.
+  const dialect = isDialectSetting(raw.dialect) ? raw.dialect : undefined;
+  const unknown = Object.fromEntries(Object.entries(raw).filter(([key]) => !KNOWN.has(key) && !(key === 'dialect' && dialect !== undefined)));
   const models = readModels(raw.models);
   const budget = typeof raw.monthlyBudget === 'number' && Number.isFinite(raw.monthlyBudget) && raw.monthlyBudget >= 0 ? raw.monthlyBudget : undefined;
   return {
@@ -21,6 +23,7 @@ export function readProfile(raw: unknown): Profile | undefined {
     headers: readHeaders(raw.headers, []),
     models,
     ...(budget !== undefined && { monthlyBudget: budget }),
+    ...(dialect !== undefined && { dialect }),
     ...(raw.retired === true && { retired: true }),
     ...(Object.keys(unknown).length > 0 && { unknown }),
   };
@@ -68,7 +71,12 @@ export function checkProfileInput(input: ProfileInput, others: readonly Profile[
   if (problems.length > 0) return { ok: false, problem: problems[0].replace(/; ignored\.$/, '.') };
   const budget = input.monthlyBudget;
   if (budget !== undefined && budget !== null && (typeof budget !== 'number' || !Number.isFinite(budget) || budget < 0)) return { ok: false, problem: 'A monthly budget is a number of 0 or more.' };
-  return { ok: true, fields: { name, baseUrl, headers, models: readModels(input.models), ...(typeof budget === 'number' && { monthlyBudget: budget }) } };
+  const dialect = input.dialect;
+  if (dialect !== undefined && dialect !== null && !isDialectSetting(dialect)) return { ok: false, problem: `A profile's dialect is one of ${DIALECT_SETTINGS.join(', ')}.` };
+  return {
+    ok: true,
+    fields: { name, baseUrl, headers, models: readModels(input.models), ...(typeof budget === 'number' && { monthlyBudget: budget }), ...(isDialectSetting(dialect) && { dialect }) },
+  };
 }
 
 /** A name not yet taken: "Work", "Work (2)", "Work (3)"… */

@@ -87,8 +87,8 @@ export class ProfileStore {
     return this.change((profiles) => {
       const old = profiles.find((p) => p.id === id);
       if (!old) return { ok: false, problem: 'That profile no longer exists (another window may have deleted it).' };
-      const { name, baseUrl, headers, models, monthlyBudget } = old;
-      const check = checkProfileInput({ name, baseUrl, headers, models, monthlyBudget, ...patch }, profiles, id);
+      const { name, baseUrl, headers, models, monthlyBudget, dialect } = old;
+      const check = checkProfileInput({ name, baseUrl, headers, models, monthlyBudget, dialect, ...patch }, profiles, id);
       if (!check.ok) return check;
       const profile: Profile = { ...old, ...check.fields, id, ...(check.fields.monthlyBudget === undefined && { monthlyBudget: undefined }) };
       if (profile.monthlyBudget === undefined) delete (profile as { monthlyBudget?: number }).monthlyBudget;

@@ -3,7 +3,8 @@ import { dashscopeDialect } from './dashscope';
 import { openaiDialect } from './openai';
 import { openrouterDialect } from './openrouter';
 import { specDialect } from './spec';
-import { DIALECT_SETTINGS, type DialectName, type DialectSetting, type VideoDialect } from './types';
+import { isDialectSetting } from '../../../settings/profile';
+import type { DialectName, DialectSetting, VideoDialect } from './types';
 import { xaiDialect } from './xai';
 
 export * from './types';
@@ -20,9 +21,7 @@ export function dialectOf(name: DialectName): VideoDialect {
   return DIALECTS[name];
 }
 
-export function isDialectSetting(value: unknown): value is DialectSetting {
-  return typeof value === 'string' && (DIALECT_SETTINGS as readonly string[]).includes(value);
-}
+export { isDialectSetting };
 
 /** A stored dialect name (a job record's), or `spec` when it is missing or unknown: records of earlier versions were spec jobs. */
 export function storedDialect(value: unknown): DialectName {

@@ -1,11 +1,9 @@
 // The one internal shape of a video job, whichever dialect the gateway speaks; each adapter in this folder turns
 // its dialect's wire format into it and back. Pure.
 
-export const DIALECT_NAMES = ['spec', 'openai', 'openrouter', 'xai', 'dashscope'] as const;
-export type DialectName = (typeof DIALECT_NAMES)[number];
-/** A profile's setting: a dialect, or `auto` (decided from what is known about the gateway). */
-export type DialectSetting = 'auto' | DialectName;
-export const DIALECT_SETTINGS: readonly DialectSetting[] = ['auto', ...DIALECT_NAMES];
+import type { DialectName } from '../../../settings/profile';
+
+export { DIALECT_NAMES, DIALECT_SETTINGS, type DialectName, type DialectSetting } from '../../../settings/profile';
 
 /** What the user asked for, before any dialect shaped it. */
 export interface VideoAsk {
