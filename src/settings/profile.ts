@@ -10,16 +10,10 @@ import { parseBaseUrl, type GatewaySettings, type Settings } from './settings';
 
 export const DEFAULT_PROFILE_ID = 'default';
 
-/** The video dialects a gateway may speak (videos/core/dialects has an adapter for each). */
-export const DIALECT_NAMES = ['spec', 'openai', 'openrouter', 'xai', 'dashscope'] as const;
-export type DialectName = (typeof DIALECT_NAMES)[number];
+/** The video dialects a gateway may speak (videos/core/dialects has an adapter for each; the list is profileCheck's). */
+export type DialectName = 'spec' | 'openai' | 'openrouter' | 'xai' | 'dashscope';
 /** A profile's setting: a dialect, or `auto` (decided from what is known about the gateway). */
 export type DialectSetting = 'auto' | DialectName;
-export const DIALECT_SETTINGS: readonly DialectSetting[] = ['auto', ...DIALECT_NAMES];
-
-export function isDialectSetting(value: unknown): value is DialectSetting {
-  return typeof value === 'string' && (DIALECT_SETTINGS as readonly string[]).includes(value);
-}
 export type ModelKind = 'chat' | 'image' | 'video' | 'speech';
 
 export interface Profile {

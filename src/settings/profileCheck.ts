@@ -1,8 +1,16 @@
 // Reading, writing and checking profiles (the profile store and the profile commands use these; activation does
 // not, so they load with the store, after activation).
 import { isRecord } from '../util/records';
-import { DIALECT_SETTINGS, isDefaultProfile, isDialectSetting, type ModelKind, type Profile, type ProfileInput } from './profile';
+import { isDefaultProfile, type DialectName, type DialectSetting, type ModelKind, type Profile, type ProfileInput } from './profile';
 import { parseBaseUrl, readHeaders } from './settings';
+
+// Here rather than beside the types in profile.ts: activation loads profile.ts, and these are read only with the store.
+export const DIALECT_NAMES: readonly DialectName[] = ['spec', 'openai', 'openrouter', 'xai', 'dashscope'];
+export const DIALECT_SETTINGS: readonly DialectSetting[] = ['auto', ...DIALECT_NAMES];
+
+export function isDialectSetting(value: unknown): value is DialectSetting {
+  return typeof value === 'string' && (DIALECT_SETTINGS as readonly string[]).includes(value);
+}
 
 const KNOWN = new Set(['id', 'name', 'baseUrl', 'headers', 'models', 'monthlyBudget', 'retired']);
 const MAX_NAME = 60;

@@ -3,7 +3,7 @@ import { dashscopeDialect } from './dashscope';
 import { openaiDialect } from './openai';
 import { openrouterDialect } from './openrouter';
 import { specDialect } from './spec';
-import { isDialectSetting } from '../../../settings/profile';
+import { isDialectSetting } from '../../../settings/profileCheck';
 import type { DialectName, DialectSetting, VideoDialect } from './types';
 import { xaiDialect } from './xai';
 

@@ -3,7 +3,8 @@
 
 import type { DialectName } from '../../../settings/profile';
 
-export { DIALECT_NAMES, DIALECT_SETTINGS, type DialectName, type DialectSetting } from '../../../settings/profile';
+export type { DialectName, DialectSetting } from '../../../settings/profile';
+export { DIALECT_NAMES, DIALECT_SETTINGS } from '../../../settings/profileCheck';
 
 /** What the user asked for, before any dialect shaped it. */
 export interface VideoAsk {
