@@ -25,8 +25,10 @@ import type {
   RequestOptions,
   SpeechAudio,
   SpeechRequest,
+  VideoCallOptions,
   VideoJob,
   VideoRequest,
+  VideoWire,
 } from './types';
 import { DEFAULT_MAX_MEDIA_BYTES, imageAnswerLimit, imageGenerationOf, speechAudioOf } from './mediaReaders';
 import { loadUndici, type UndiciParts } from './undiciLoader';
@@ -80,7 +82,11 @@ type ResponseData = Dispatcher.ResponseData;
 
 interface CallSpec {
   method: 'GET' | 'POST';
+  /** Below the base URL; with `fromOrigin`, from the origin's root (a dialect's request, already a full path). */
   path: string;
+  fromOrigin?: boolean;
+  /** The dialect's own headers (the client's Authorization and Accept still win). */
+  headers?: Record<string, string>;
   body?: string;
   accept: string;
   policy: RetryPolicy;
@@ -181,7 +187,8 @@ export class GatewayClient implements GatewayApi {
     });
   }
 
-  async submitVideo(request: VideoRequest, options?: RequestOptions): Promise<VideoJob> {
+  async submitVideo(request: VideoRequest, options?: VideoCallOptions): Promise<VideoJob> {
+    if (options?.wire) return this.#videoWire(options.wire, 'submit', options);
     const spec: CallSpec = {
       method: 'POST',
       path: '/videos/generations',
@@ -193,7 +200,8 @@ export class GatewayClient implements GatewayApi {
     return this.#call(spec, async (res, ctx) => videoJobOf(await readJson(res, ctx)));
   }
 
-  async getVideo(id: string, options?: RequestOptions): Promise<VideoJob> {
+  async getVideo(id: string, options?: VideoCallOptions): Promise<VideoJob> {
+    if (options?.wire) return this.#videoWire(options.wire, 'idempotent', options);
     const problem = jobIdProblem(id);
     if (problem) throw badResponse(`The video job id cannot be checked: ${problem}`);
     const spec: CallSpec = {
@@ -207,6 +215,39 @@ export class GatewayClient implements GatewayApi {
       const job = videoJobOf(await readJson(res, ctx));
       const retryAfterMs = serverRetryDelayMs(res.headers as Headers, this.#clock.now());
       if (retryAfterMs !== undefined) options?.onRetryAfter?.(retryAfterMs);
+      return job;
+    });
+  }
+
+  /** A dialect's video call: sent only to this client's own origin (the key goes with it), its answer read by the dialect. */
+  async #videoWire(wire: VideoWire, policy: 'submit' | 'idempotent', options: RequestOptions): Promise<VideoJob> {
+    let url: URL;
+    try {
+      url = new URL(wire.url);
+    } catch {
+      throw badResponse('The video request has no valid URL.');
+    }
+    if (url.origin !== this.#origin) throw badResponse(`The video request would go to ${url.origin}, not to the gateway's own origin ${this.#origin}; it was not sent.`);
+    const spec: CallSpec = {
+      method: wire.body === undefined ? 'GET' : 'POST',
+      path: url.pathname + url.search,
+      fromOrigin: true,
+      headers: wire.headers,
+      ...(wire.body !== undefined && { body: wire.body }),
+      accept: 'application/json',
+      policy,
+      options,
+    };
+    return this.#call(spec, async (res, ctx) => {
+      const body = await readJson(res, ctx);
+      let job: VideoJob;
+      try {
+        job = wire.read(body);
+      } catch (error) {
+        throw badResponse(error instanceof Error ? error.message : 'The video job from the gateway could not be read.');
+      }
+      const retryAfterMs = policy === 'idempotent' ? serverRetryDelayMs(res.headers as Headers, this.#clock.now()) : undefined;
+      if (retryAfterMs !== undefined) options.onRetryAfter?.(retryAfterMs);
       return job;
     });
   }
@@ -322,7 +363,7 @@ export class GatewayClient implements GatewayApi {
     }
     const control = new AttemptControl(this.#clock, spec.options?.signal, this.#timeoutMs, this.#idleTimeoutMs);
     const startedAt = this.#clock.now();
-    const path = this.#basePath + spec.path;
+    const path = spec.fromOrigin ? spec.path : this.#basePath + spec.path;
     let res: ResponseData | undefined;
     let status = 0;
     let requestId: string | undefined;
@@ -378,7 +419,7 @@ export class GatewayClient implements GatewayApi {
 
   #headersFor(spec: CallSpec): Record<string, string> {
     const headers: Record<string, string> = {};
-    for (const extra of [this.#extraHeaders, spec.options?.headers]) {
+    for (const extra of [this.#extraHeaders, spec.headers, spec.options?.headers]) {
       if (extra) for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] = value;
     }
     headers.accept = spec.accept;

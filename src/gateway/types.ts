@@ -200,6 +200,23 @@ export interface RequestOptions {
   onPaceWait?: (wait: PaceWait | undefined) => void;
 }
 
+/**
+ * A video call in a gateway dialect other than the spec's: the request as the dialect builds it (an absolute URL
+ * that must lie on the client's own origin) and the reader of its JSON answer. Without one, submitVideo and
+ * getVideo speak the spec's dialect.
+ */
+export interface VideoWire {
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Reads the answer; throws when it is not a job of the dialect. */
+  read(body: unknown): VideoJob;
+}
+
+export interface VideoCallOptions extends RequestOptions {
+  wire?: VideoWire;
+}
+
 export interface MediaRequestOptions extends RequestOptions {
   /** The largest image or audio file accepted, in bytes; a larger answer fails with `too_large`. Default 25 MiB. */
   maxBytes?: number;
@@ -213,8 +230,9 @@ export interface ChatOptions extends RequestOptions {
 export interface GatewayApi {
   listModels(options?: RequestOptions): Promise<Model[]>;
   chat(request: ChatRequest, options?: ChatOptions): Promise<ChatResult>;
-  submitVideo(request: VideoRequest, options?: RequestOptions): Promise<VideoJob>;
-  getVideo(id: string, options?: RequestOptions): Promise<VideoJob>;
+  /** With `options.wire`, the request is the dialect's; `request` stays what is accounted for (the paid check). */
+  submitVideo(request: VideoRequest, options?: VideoCallOptions): Promise<VideoJob>;
+  getVideo(id: string, options?: VideoCallOptions): Promise<VideoJob>;
   generateImage(request: ImageRequest, options?: MediaRequestOptions): Promise<ImageGeneration>;
   synthesizeSpeech(request: SpeechRequest, options?: MediaRequestOptions): Promise<SpeechAudio>;
 }

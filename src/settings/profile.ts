@@ -9,6 +9,11 @@
 import { parseBaseUrl, type GatewaySettings, type Settings } from './settings';
 
 export const DEFAULT_PROFILE_ID = 'default';
+
+/** The video dialects a gateway may speak (videos/core/dialects has an adapter for each; the list is profileCheck's). */
+export type DialectName = 'spec' | 'openai' | 'openrouter' | 'xai' | 'dashscope';
+/** A profile's setting: a dialect, or `auto` (decided from what is known about the gateway). */
+export type DialectSetting = 'auto' | DialectName;
 export type ModelKind = 'chat' | 'image' | 'video' | 'speech';
 
 export interface Profile {
@@ -21,6 +26,8 @@ export interface Profile {
   readonly models: Readonly<Partial<Record<ModelKind, string>>>;
   /** In the account's currency; read by the usage ledger. */
   readonly monthlyBudget?: number;
+  /** The video dialect its gateway speaks; absent: `auto`. */
+  readonly dialect?: DialectSetting;
   /**
    * Deleted while its video jobs still ran: hidden from every list and picker at once, but its key stays until
    * those jobs have finished (they are polled with it), and then the profile and its key are removed.
@@ -37,6 +44,7 @@ export interface ProfileInput {
   headers?: unknown;
   models?: unknown;
   monthlyBudget?: unknown;
+  dialect?: unknown;
   /** An imported profile's fields this version does not know, kept. */
   unknown?: Readonly<Record<string, unknown>>;
 }

@@ -1,8 +1,16 @@
 // Reading, writing and checking profiles (the profile store and the profile commands use these; activation does
 // not, so they load with the store, after activation).
 import { isRecord } from '../util/records';
-import { isDefaultProfile, type ModelKind, type Profile, type ProfileInput } from './profile';
+import { isDefaultProfile, type DialectName, type DialectSetting, type ModelKind, type Profile, type ProfileInput } from './profile';
 import { parseBaseUrl, readHeaders } from './settings';
+
+// Here rather than beside the types in profile.ts: activation loads profile.ts, and these are read only with the store.
+export const DIALECT_NAMES: readonly DialectName[] = ['spec', 'openai', 'openrouter', 'xai', 'dashscope'];
+export const DIALECT_SETTINGS: readonly DialectSetting[] = ['auto', ...DIALECT_NAMES];
+
+export function isDialectSetting(value: unknown): value is DialectSetting {
+  return typeof value === 'string' && (DIALECT_SETTINGS as readonly string[]).includes(value);
+}
 
 const KNOWN = new Set(['id', 'name', 'baseUrl', 'headers', 'models', 'monthlyBudget', 'retired']);
 const MAX_NAME = 60;
@@ -18,7 +26,9 @@ const MODEL_KINDS: readonly ModelKind[] = ['chat', 'image', 'video', 'speech'];
 /** A stored profile, read leniently (bad fields dropped), or undefined when it has no usable id and name. */
 export function readProfile(raw: unknown): Profile | undefined {
   if (!isRecord(raw) || typeof raw.id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(raw.id) || typeof raw.name !== 'string' || !raw.name.trim()) return undefined;
-  const unknown = Object.fromEntries(Object.entries(raw).filter(([key]) => !KNOWN.has(key)));
+  // A dialect this version does not know (a newer one's) stays in `unknown`, written back as it was.
+  const dialect = isDialectSetting(raw.dialect) ? raw.dialect : undefined;
+  const unknown = Object.fromEntries(Object.entries(raw).filter(([key]) => !KNOWN.has(key) && !(key === 'dialect' && dialect !== undefined)));
   const models = readModels(raw.models);
   const budget = typeof raw.monthlyBudget === 'number' && Number.isFinite(raw.monthlyBudget) && raw.monthlyBudget >= 0 ? raw.monthlyBudget : undefined;
   return {
@@ -28,6 +38,7 @@ export function readProfile(raw: unknown): Profile | undefined {
     headers: readHeaders(raw.headers, []),
     models,
     ...(budget !== undefined && { monthlyBudget: budget }),
+    ...(dialect !== undefined && { dialect }),
     ...(raw.retired === true && { retired: true }),
     ...(Object.keys(unknown).length > 0 && { unknown }),
   };
@@ -78,7 +89,12 @@ export function checkProfileInput(input: ProfileInput, others: readonly Profile[
   if (Object.values(headers).some((value) => value.length > MAX_HEADER_VALUE)) return { ok: false, problem: `A header value has at most ${MAX_HEADER_VALUE} characters.` };
   const budget = input.monthlyBudget;
   if (budget !== undefined && budget !== null && (typeof budget !== 'number' || !Number.isFinite(budget) || budget < 0 || budget > MAX_BUDGET)) return { ok: false, problem: 'A monthly budget is a number from 0 to 1,000,000.' };
-  return { ok: true, fields: { name, baseUrl, headers, models: readModels(input.models), ...(typeof budget === 'number' && { monthlyBudget: budget }) } };
+  const dialect = input.dialect;
+  if (dialect !== undefined && dialect !== null && !isDialectSetting(dialect)) return { ok: false, problem: `A profile's dialect is one of ${DIALECT_SETTINGS.join(', ')}.` };
+  return {
+    ok: true,
+    fields: { name, baseUrl, headers, models: readModels(input.models), ...(typeof budget === 'number' && { monthlyBudget: budget }), ...(isDialectSetting(dialect) && { dialect }) },
+  };
 }
 
 /** A name not yet taken: "Work", "Work (2)", "Work (3)"… */

@@ -275,8 +275,8 @@ export class ProfileStore {
 function patched(profiles: readonly Profile[], id: string, patch: (old: Profile) => Partial<ProfileInput>): { profiles: Profile[]; profile: Profile } | { ok: false; problem: string } {
   const old = profiles.find((p) => p.id === id);
   if (!old) return { ok: false, problem: 'That profile no longer exists (another window may have deleted it).' };
-  const { name, baseUrl, headers, models, monthlyBudget } = old;
-  const check = checkProfileInput({ name, baseUrl, headers, models, monthlyBudget, ...patch(old) }, profiles, id);
+  const { name, baseUrl, headers, models, monthlyBudget, dialect } = old;
+  const check = checkProfileInput({ name, baseUrl, headers, models, monthlyBudget, dialect, ...patch(old) }, profiles, id);
   if (!check.ok) return check;
   const profile: Profile = { ...old, ...check.fields, id, ...(check.fields.monthlyBudget === undefined && { monthlyBudget: undefined }) };
   if (profile.monthlyBudget === undefined) delete (profile as { monthlyBudget?: number }).monthlyBudget;

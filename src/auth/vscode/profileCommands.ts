@@ -31,7 +31,7 @@ export interface ProfileCommandDeps {
   defaultGateway(): { baseUrl: string | undefined; headers: Record<string, string> };
 }
 
-type CreateArgument = { name?: unknown; baseUrl?: unknown; headers?: unknown; models?: unknown; monthlyBudget?: unknown };
+type CreateArgument = { name?: unknown; baseUrl?: unknown; headers?: unknown; models?: unknown; monthlyBudget?: unknown; dialect?: unknown };
 
 export class ProfileCommands {
   constructor(private readonly deps: ProfileCommandDeps) {}
@@ -82,10 +82,10 @@ export class ProfileCommands {
     return profile.id;
   }
 
-  /** With `{ name, baseUrl, headers? }` creates the profile without asking; returns its id. */
+  /** With `{ name, baseUrl, headers?, dialect? }` creates the profile without asking; returns its id. */
   async create(argument: CreateArgument | undefined): Promise<string | undefined> {
     if (argument && typeof argument === 'object') {
-      const result = await this.createKeepingHeaders({ name: argument.name, baseUrl: argument.baseUrl, headers: argument.headers, models: argument.models, monthlyBudget: argument.monthlyBudget });
+      const result = await this.createKeepingHeaders({ name: argument.name, baseUrl: argument.baseUrl, headers: argument.headers, models: argument.models, monthlyBudget: argument.monthlyBudget, dialect: argument.dialect });
       if (!result.ok) throw new Error(result.problem);
       return result.profile.id;
     }
