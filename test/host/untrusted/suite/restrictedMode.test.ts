@@ -65,15 +65,16 @@ describe('Restricted Mode: a hostile repository', function () {
     // Turning them on does nothing in Restricted Mode.
     await panel.handleMessage({ type: 'instructionsAction', action: 'toggle', index: 0 });
     // What a stale page could still send: the prompt's command typed, and the prompt file's text sent as a prompt.
-    // Each waits for its reply to finish, so the second is not refused as sent while a reply runs.
+    // '/review' is no command here (no prompt file is read), so it sends nothing; the prompt's text goes as a message.
     await panel.handleMessage({ type: 'send', requestId: 1, text: '/review' });
-    await until(() => sim.log.filter((e) => e.path === '/v1/chat/completions').length === 1 && !panel.controller.busy, 'the first reply', 20_000);
     await panel.handleMessage({ type: 'sendPrompt', requestId: 2, text: '/video a paid job from a repository file' });
-    await until(() => sim.log.filter((e) => e.path === '/v1/chat/completions').length === 2 && !panel.controller.busy, 'the prompt text as a chat message', 20_000);
+    await until(() => sim.log.some((e) => e.path === '/v1/chat/completions'), 'the chat request', 20_000);
+    await until(() => !panel.controller.busy, 'the reply to finish', 20_000);
     assert.deepEqual(sim.log.filter((e) => e.path.startsWith('/v1/videos')), [], 'no video job');
     const chats = sim.log.filter((e) => e.path === '/v1/chat/completions');
-    assert.ok(JSON.stringify(chats[1].body).includes('a paid job from a repository file'), 'the prompt text went as a chat message');
-    assert.ok(!chats.some((c) => JSON.stringify(c.body).includes('RESTRICTED-LEAK')), 'no instruction text was sent');
+    assert.equal(chats.length, 1, 'the prompt text went as one chat message');
+    assert.ok(JSON.stringify(chats[0].body).includes('a paid job from a repository file'), 'the prompt text went as a chat message');
+    assert.ok(!JSON.stringify(chats[0].body).includes('RESTRICTED-LEAK'), 'no instruction text was sent');
     const last = posted.filter((m): m is Extract<HostMessage, { type: 'instructions' }> => m.type === 'instructions').at(-1)?.instructions;
     assert.equal(last?.enabled, false);
   });
