@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ledger, monthOf } from '../../../src/usage/core/ledger';
@@ -98,6 +99,22 @@ describe('usage ledger', () => {
     const after = await reader.read();
     assert.deepEqual(after.records.map((r) => r.inputTokens), [1834, 5]);
     assert.equal(after.damaged.length, 1);
+  });
+
+  it('starts the append after a partial write (a full disk) on a new line, so the torn part does not take that record with it', async () => {
+    let full = true;
+    const ledger = new Ledger(dir, 'w', async (path) => {
+      const handle = await open(path, 'a');
+      if (!full) return handle;
+      full = false;
+      // The disk takes half the line, then is full.
+      return { write: async (text: string) => (await handle.write(text.slice(0, 30)), Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }))), datasync: () => handle.datasync(), close: () => handle.close() };
+    });
+    await assert.rejects(ledger.append(sampleRecord({ inputTokens: 1 })), /no space/);
+    await ledger.append(sampleRecord({ inputTokens: 2 }));
+    const { records, damaged } = await new Ledger(dir, 'reader').read();
+    assert.deepEqual(records.map((r) => r.inputTokens), [2]);
+    assert.equal(damaged.length, 1);
   });
 
   it('refuses an overlong line without buffering it whole', async () => {
