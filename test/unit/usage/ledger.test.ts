@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ledger, monthOf } from '../../../src/usage/core/ledger';
 import { decodeRecord, encodeRecord } from '../../../src/usage/core/ledgerLine';
+import { summarize } from '../../../src/usage/core/summary';
 import { SAMPLE_TIME, sampleRecord } from './sample';
 
 const T = SAMPLE_TIME;
@@ -34,6 +35,23 @@ describe('usage ledger', () => {
   it('stays compact: 200,000 heavy records take under 50 MB', () => {
     const line = encodeRecord(sampleRecord({ profileId: 'p-0a1b2c3d4e5f', workspace: 'a-rather-long-workspace-name', model: 'anthropic/claude-3-7-sonnet-20250219', surface: 'vscode-chat' }));
     assert.ok((line.length + 1) * 200_000 < 50 * 1024 * 1024, `${line.length} bytes a line`);
+  });
+
+  it('keeps a record with a newer value of a known field (a modality, outcome or cost source this version lacks), counted where it can be', () => {
+    const line = encodeRecord(sampleRecord()).replace('"k":"c"', '"k":"a"').replace('"x":"o"', '"x":"t"').replace('"cs":"e"', '"cs":"q"');
+    const record = decodeRecord(line);
+    assert.ok(record, 'not set aside as damage');
+    assert.deepEqual([record.modality, record.outcome, record.costSource, record.cost, record.inputTokens], ['a', 't', 'q', 0.000521, 1834]);
+    assert.equal(encodeRecord(record), line, 'written back as read');
+    // Its cost, tokens and request count; its source is kept, its figure still counts.
+    const totals = summarize([record], { period: 'all', stackBy: 'modality', groupBy: 'model', now: T }).totals;
+    assert.deepEqual([totals.requests, totals.errors, totals.cost, totals.unknownCost, totals.inputTokens], [1, 0, 0.000521, 0, 1834]);
+    // A newer source without a figure is an unknown cost, never $0.00.
+    const noFigure = decodeRecord(line.replace(/"\$":[0-9.e-]+,/, ''));
+    assert.ok(noFigure);
+    assert.equal(summarize([noFigure], { period: 'all', stackBy: 'modality', groupBy: 'model', now: T }).totals.unknownCost, 1);
+    // Still damage: a value that is not text.
+    assert.equal(decodeRecord(line.replace('"k":"a"', '"k":7')), undefined);
   });
 
   it('refuses damaged lines rather than guessing', () => {
