@@ -80,6 +80,8 @@ const CHUNKS = {
   // The usage ledger's recorder and status bar on the first gateway call; its dashboard and commands on first use.
   usageService: join(root, 'src', 'usage', 'vscode', 'usageService.ts'),
   usageCommands: join(root, 'src', 'usage', 'vscode', 'usageCommands.ts'),
+  // The notice of a request the rate limit holds over a minute (Send anyway), with the first such wait.
+  longWaitNotice: join(root, 'src', 'ui', 'vscode', 'longWaitNotice.ts'),
 };
 /** Modules used by more than one lazy file (and not by extension.js) are bundled into this one. */
 const SHARED = 'shared';

@@ -57,6 +57,15 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   // Profiles are read right after activation (auth feature); until then Default, which the settings describe, is all there is.
   const connection = new GatewayConnections(settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting(), pacer);
   context.subscriptions.push(keys, pacer, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
+  // A request a command waits on that the rate limit holds over a minute: the user may send it anyway.
+  context.subscriptions.push(
+    connection.onLongPaceWait((wait) => {
+      // Required here, not imported at the top: the notice loads with the first long wait, not at activation.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { showLongWait } = require('./ui/vscode/longWaitNotice') as typeof import('./ui/vscode/longWaitNotice');
+      void showLongWait(wait);
+    }),
+  );
 
   const settingsChanged = new vscode.EventEmitter<void>();
   const reportSettingsProblems = settingsProblemReporter(log);

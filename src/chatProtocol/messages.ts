@@ -140,7 +140,8 @@ export type HostMessage =
   | { type: 'turnDelta'; delta: TurnDelta }
   | { type: 'turnFinished'; finish: TurnFinish }
   /** The reply's request waits for the gateway's rate limit, `waitMs` more (null: it was sent). */
-  | { type: 'turnWaiting'; turnId: string; waitMs: number | null }
+  /** `sendAnyway`: the wait is over a minute, and the user may send it now (the gateway answers for its limit). */
+  | { type: 'turnWaiting'; turnId: string; waitMs: number | null; sendAnyway: boolean }
   | { type: 'turnsRemoved'; fromIndex: number }
   | { type: 'settings'; settings: ChatSettings }
   | { type: 'title'; title: string }
@@ -163,6 +164,8 @@ export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'send'; text: string }
   | { type: 'stop' }
+  /** Send the reply's request that waits for the gateway's rate limit now. */
+  | { type: 'sendAnyway'; turnId: string }
   | { type: 'regenerate' }
   | { type: 'editResend'; turnId: string; text: string }
   | { type: 'updateSettings'; settings: ChatSettings }
@@ -243,6 +246,7 @@ const WEBVIEW_SHAPES: Record<WebviewMessage['type'], Shape> = {
   ready: none,
   send: { text: nonEmpty(LIMITS.text) },
   stop: none,
+  sendAnyway: { turnId: exactly(isId) },
   regenerate: none,
   editResend: { turnId: exactly(isId), text: nonEmpty(LIMITS.text) },
   updateSettings: { settings: (v) => (isRecord(v) ? cleanSettings(v) : undefined) },
@@ -406,7 +410,7 @@ const HOST_SHAPES: Record<HostMessage['type'], Shape> = {
   turnUpdated: { turn: cleanWireMediaTurn },
   turnDelta: { delta: cleanTurnDelta },
   turnFinished: { finish: cleanTurnFinish },
-  turnWaiting: { turnId: exactly(isId), waitMs: (v) => (v === null ? null : cleanCount(v)) },
+  turnWaiting: { turnId: exactly(isId), waitMs: (v) => (v === null ? null : cleanCount(v)), sendAnyway: exactly((v): v is boolean => typeof v === 'boolean') },
   turnsRemoved: { fromIndex: exactly(isCount) },
   settings: { settings: (v) => (isRecord(v) ? cleanSettings(v) : undefined) },
   title: { title: text(LIMITS.title) },

@@ -5,7 +5,7 @@
 // hands each client its origin-and-key pacing and reads the rate-limited state from it.
 import { Emitter, type Event } from '../util/events';
 import type { Clock } from '../util/clock';
-import type { PaceNews, RequestPacing } from './pacer';
+import type { PaceNews, PaceWait, RequestPacing } from './pacer';
 import { Pacing, paceKeyFor, type PaceKey } from './pacing';
 import type { GatewaySettings } from '../settings/settings';
 import { DEFAULT_PROFILE_ID, keySlot } from '../settings/profile';
@@ -15,6 +15,17 @@ import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
 import type { ChatResult, GatewayApi, ImageRequest, RequestOptions, VideoRequest } from './types';
 import { forwardingApi, invoke } from './apiForwarding';
+
+/**
+ * A request someone waits on (not background work) that the rate limit holds for over a minute, whose caller shows
+ * no wait of its own: `sendAnyway()` lets it go now, the gateway's own answer deciding.
+ */
+export interface LongPaceWait {
+  origin: string;
+  method: string;
+  waitMs: number;
+  sendAnyway(): void;
+}
 
 export interface ClientConfig {
   baseUrl: string;
@@ -99,6 +110,9 @@ export class GatewayConnection {
   private readonly pacer: Pacing;
   private readonly ownsPacer: boolean;
   private readonly paceChanged = new Emitter<void>();
+  private readonly longWaits = new Emitter<LongPaceWait>();
+  /** Fires once per request that waits over a minute while someone waits on it and nobody shows the wait. */
+  readonly onLongPaceWait: Event<LongPaceWait> = this.longWaits.event;
   /** Fires when what `pace` says changes (the status bar's "slowing down"). */
   readonly onDidChangePace: Event<void> = this.paceChanged.event;
   private accountant: CallAccountant | undefined;
@@ -279,12 +293,21 @@ export class GatewayConnection {
       const options = args[optionsAt] as RequestOptions | undefined;
       let lastHeaders: (name: string) => string | undefined = () => undefined;
       const sent = [...args];
+      // A caller that shows no wait of its own (a command under a progress notice) still lets the user send anyway.
+      let offered = false;
+      const watched = options?.onPaceWait === undefined && options?.pace !== 'background';
+      const onPaceWait = (wait: PaceWait | undefined): void => {
+        if (offered || !wait?.sendAnyway) return;
+        offered = true;
+        this.longWaits.fire({ origin, method, waitMs: wait.waitMs ?? 0, sendAnyway: wait.sendAnyway });
+      };
       sent[optionsAt] = {
         ...options,
         onResponseHeaders: (read: (name: string) => string | undefined) => {
           lastHeaders = read;
           options?.onResponseHeaders?.(read);
         },
+        ...(watched && { onPaceWait }),
       };
       const accountant = this.accountant;
       const finished = (ok: boolean, value: unknown): Promise<number | undefined> | undefined => accountant?.account({ origin, profile: this.profile, method, args, ok, value, header: lastHeaders });
@@ -341,6 +364,7 @@ export class GatewayConnection {
     for (const s of this.subscriptions) s.dispose();
     if (this.ownsPacer) this.pacer.dispose();
     this.paceChanged.dispose();
+    this.longWaits.dispose();
     this.stateChanged.dispose();
     this.clientChanged.dispose();
   }

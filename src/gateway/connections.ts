@@ -6,7 +6,7 @@ import { Emitter, type Event } from '../util/events';
 import type { Clock } from '../util/clock';
 import type { GatewaySettings } from '../settings/settings';
 import { DEFAULT_PROFILE_ID, defaultProfile, findProfile, isDefaultProfile, profileGateway, type Profile } from '../settings/profile';
-import { GatewayConnection, type CallAccountant, type ClientFactory, type ConnectionState, type GatewayAccess, type KeySource } from './connection';
+import { GatewayConnection, type CallAccountant, type ClientFactory, type ConnectionState, type GatewayAccess, type KeySource, type LongPaceWait } from './connection';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
 import type { PaceNews } from './pacer';
@@ -24,6 +24,9 @@ export class GatewayConnections {
   readonly onDidChangeClient: Event<void> = this.clientChanged.event;
   private readonly profilesChanged = new Emitter<readonly Profile[]>();
   private readonly paceChanged = new Emitter<void>();
+  private readonly longWaits = new Emitter<LongPaceWait>();
+  /** A request of any profile that waits over a minute for the rate limit, its wait shown by nobody (connection.ts). */
+  readonly onLongPaceWait: Event<LongPaceWait> = this.longWaits.event;
   /** The active profile's rate-limit news changed (or another profile became active). */
   readonly onDidChangePace: Event<void> = this.paceChanged.event;
   /** The profile list changed (here or in another window). */
@@ -118,6 +121,7 @@ export class GatewayConnections {
       connection = new GatewayConnection(profileGateway(profile, this.gateway), this.keys, this.createClient, this.clock, this.proxy, profile.id, this.pacer);
       const id = profile.id;
       connection.onDidChangePace(() => id === this.activeId && this.paceChanged.fire());
+      connection.onLongPaceWait((wait) => this.longWaits.fire(wait));
       connection.onDidChangeState((state) => id === this.activeId && this.stateChanged.fire(state));
       connection.onDidChangeClient(() => {
         this.anyClientChanged.fire(id);
@@ -221,5 +225,6 @@ export class GatewayConnections {
     this.clientChanged.dispose();
     this.anyClientChanged.dispose();
     this.paceChanged.dispose();
+    this.longWaits.dispose();
   }
 }

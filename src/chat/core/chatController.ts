@@ -48,7 +48,7 @@ export type ChatEvent =
   | { type: 'delta'; delta: TurnDelta }
   | { type: 'turnFinished'; turn: AssistantTurn }
   /** The reply's request waits for the gateway's rate limit, `waitMs` more (null: it was sent); Stop cancels it. */
-  | { type: 'waiting'; turnId: string; waitMs: number | null }
+  | { type: 'waiting'; turnId: string; waitMs: number | null; /** a long wait: the user may send it now */ sendAnyway: boolean }
   | { type: 'turnsRemoved'; fromIndex: number }
   | { type: 'settings'; settings: ChatSettings }
   | { type: 'title'; title: string }
@@ -66,6 +66,7 @@ interface Run {
   timer: TimerHandle | undefined;
   finished: Promise<void>;
   thinking: ThinkingTimer;
+  sendAnyway?: () => void; // while the request waits long for the rate limit: sends it now
 }
 
 export class ChatController implements Disposable {
@@ -108,6 +109,11 @@ export class ChatController implements Disposable {
 
   stop(): void {
     this.running?.abort.abort();
+  }
+
+  /** Sends the reply's request that waits for the gateway's rate limit now (the user's "Send anyway"). */
+  sendAnyway(turnId: string): void {
+    if (this.running?.turn.id === turnId) this.running.sendAnyway?.();
   }
 
   /** Replaces the last reply with a new one (also how a failed or interrupted reply is retried). */
@@ -302,7 +308,7 @@ export class ChatController implements Disposable {
         effortFormat: this.deps.effortFormat?.(),
       });
       const onPaceWait = (wait: PaceWait | undefined): void => {
-        if (!this.disposed && this.running === run) this.events.fire({ type: 'waiting', turnId: turn.id, waitMs: wait ? Math.ceil(wait.waitMs ?? 0) : null });
+        if (!this.disposed && this.running === run) this.events.fire({ type: 'waiting', turnId: turn.id, waitMs: wait ? Math.ceil(wait.waitMs ?? 0) : null, sendAnyway: (run.sendAnyway = wait?.sendAnyway) !== undefined });
       };
       const result = await access.api.chat(request, { surface: 'chat', signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta), onPaceWait });
       this.complete(run, result);

@@ -47,7 +47,7 @@ describe('gateway pacing: by model', () => {
   function window(clock: FakeClock): { pacer: Pacer; client: GatewayClient; close: () => Promise<void> } {
     const pacer = new Pacer(clock, new PaceFile(join(folder, 'pace.json'), clock));
     const client = new GatewayClient({ baseUrl: server.baseUrl, apiKey: 'sk-secret', clock, pacing: pacer.forKey(paceKeyFor(server.origin, 'sk-secret')) });
-    return { pacer, client, close: async () => (await client.close(), pacer.dispose()) };
+    return { pacer, client, close: async () => (await client.close(), await pacer.written(), pacer.dispose()) };
   }
   const chat = (client: GatewayClient, model: string) => client.chat({ model, messages: [{ role: 'user', content: 'hello' }] });
   /** A chat that is expected to wait: resolves `told` when it hears its wait (the pace file is real I/O). */
