@@ -9,13 +9,14 @@ import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefin
 import { lazy } from '../../util/lazy';
 import { PARTICIPANT_ID, REVEAL_JOB_COMMAND, TOOL_NAMES } from '../core/participantIds';
 import type { Ledger } from '../../usage/core/ledger';
+import type { PriceBook } from '../../usage/core/api';
 
 export type LmToolsNeeds = Pick<SharedServices, 'context' | 'settings' | 'clock' | 'testing'> & {
   models: ModelCatalogs;
   /** The chat panel's /image, /speak and /video ports (built on first use). */
   chatMedia(): ChatMediaPorts;
   /** The usage feature's service, built on first use: the tools only read its ledger. */
-  usage?: () => { ledger: Pick<Ledger, 'read'> };
+  usage?: () => { ledger: Pick<Ledger, 'read'>; prices(): Promise<PriceBook> };
 };
 
 export const lmToolsFeature = defineFeature({

@@ -8,6 +8,8 @@ import type { ModelCatalog } from '../../models/core/modelCatalog';
 import type { Settings } from '../../settings/settings';
 import type { ToolKind } from '../core/toolSpecs';
 import type { Ledger } from '../../usage/core/ledger';
+import type { PriceBook } from '../../usage/core/api';
+import { costByPrices } from '../core/toolCost';
 import type { Clock } from '../../util/clock';
 import type { UsageSource } from '../core/usageSummary';
 import { invocationText, runTool, type ToolOutcome, type ToolPorts } from '../core/toolRunner';
@@ -24,8 +26,8 @@ export interface ToolSources {
   chatMedia(): ChatMediaPorts;
   models: Pick<ModelCatalog, 'models' | 'known'>;
   settings(): Pick<Settings, 'media' | 'video'>;
-  /** The usage feature's service (built on first use): its ledger is read, every window's and profile's records. */
-  usage?: () => { ledger: Pick<Ledger, 'read'> };
+  /** The usage feature's service (built on first use): its ledger is read, every window's and profile's records, and its prices price the confirmation. */
+  usage?: () => { ledger: Pick<Ledger, 'read'>; prices(): Promise<PriceBook> };
   clock: Pick<Clock, 'now'>;
 }
 
@@ -33,6 +35,8 @@ export function toolPorts({ chatMedia, models, settings, usage, clock }: ToolSou
   const ledger: UsageSource | undefined = usage && { records: async (since) => (await usage().ledger.read(since)).records, now: () => clock.now() };
   return {
     ...(ledger && { usage: ledger }),
+    // The same prices the ledger records by, so the confirmation states the figure the request will be counted at.
+    ...(usage && { estimatedCost: costByPrices(() => usage().prices()) }),
     media: () => chatMedia().media,
     videos: () => chatMedia().videos,
     models: async () => models.models(),
@@ -50,8 +54,8 @@ export class GatewayTools {
     private readonly confirmPaid: () => boolean = () => true,
   ) {}
 
-  prepare(name: string, options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): vscode.PreparedToolInvocation {
-    const text = invocationText(name, options.input, this.ports);
+  async prepare(name: string, options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): Promise<vscode.PreparedToolInvocation> {
+    const text = await invocationText(name, options.input, this.ports);
     return { invocationMessage: text.running, ...(text.confirm && this.confirmPaid() && { confirmationMessages: { title: text.confirm.title, message: new vscode.MarkdownString(text.confirm.message) } }) };
   }
 

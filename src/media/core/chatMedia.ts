@@ -33,10 +33,10 @@ export function chatMediaPort(deps: MediaCoreDeps, save: (entryId: string, index
   const history = deps.history;
   return {
     filesFolder: history.filesFolder,
-    generateImage: (ask: { prompt: string; model?: string; profile?: string }, signal: AbortSignal) =>
-      worded(deps, 'image', ask.model, async () => resultOf((await generateImages(deps, { prompt: ask.prompt, model: ask.model, count: 1 }, { signal, surface: 'chat-image', profile: ask.profile })).entry)),
-    synthesizeSpeech: (ask: { text: string; model?: string; profile?: string }, signal: AbortSignal) =>
-      worded(deps, 'speech', ask.model, async () => resultOf(await synthesizeSpeech(deps, { text: ask.text, model: ask.model }, { signal, surface: 'chat-speech', profile: ask.profile }))),
+    generateImage: (ask: { prompt: string; model?: string; profile?: string; surface?: 'tool' }, signal: AbortSignal) =>
+      worded(deps, 'image', ask.model, async () => resultOf((await generateImages(deps, { prompt: ask.prompt, model: ask.model, count: 1 }, { signal, surface: ask.surface ?? 'chat-image', profile: ask.profile })).entry)),
+    synthesizeSpeech: (ask: { text: string; model?: string; profile?: string; surface?: 'tool' }, signal: AbortSignal) =>
+      worded(deps, 'speech', ask.model, async () => resultOf(await synthesizeSpeech(deps, { text: ask.text, model: ask.model }, { signal, surface: ask.surface ?? 'chat-speech', profile: ask.profile }))),
     keptFile: (entryId: string, fileName: string) => {
       const file = history.get(entryId)?.files.find((f) => f.name === fileName);
       return file && { path: history.filePath(file), contentType: file.contentType };

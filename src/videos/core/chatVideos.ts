@@ -50,14 +50,14 @@ export function chatJobState(record: VideoJobRecord): ChatVideoJobState {
 export function chatVideoPort(deps: ChatVideoDeps) {
   return {
     ...(deps.keptFolder && { keptFolder: deps.keptFolder }),
-    submit: async (ask: { prompt: string; model?: string; profile?: string }) => {
+    submit: async (ask: { prompt: string; model?: string; profile?: string; surface?: 'tool' }) => {
       const access = await deps.access(ask.profile);
       if (!access.ok) throw new Error(accessAdvice(access).message);
       const origin = access.origin;
       const settings = deps.settings(ask.profile);
       try {
         const request = buildVideoRequest(answersFromArgument({ prompt: ask.prompt, ...(ask.model && { model: ask.model }) }, settings), settings);
-        return chatJobState(await deps.store().submit(origin, request, access.profile));
+        return chatJobState(await deps.store().submit(origin, request, access.profile, ask.surface));
       } catch (error) {
         throw new Error(adviceFor(error, { origin, model: ask.model }).message, { cause: error });
       }

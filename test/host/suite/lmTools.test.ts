@@ -11,7 +11,7 @@ import type { MediaFeature } from '../../../src/media/vscode/mediaFeature';
 import { config, connectTo, disconnect, extensionApi, until } from '../helpers';
 
 interface ToolsTesting {
-  prepare(name: string, input: unknown): vscode.PreparedToolInvocation;
+  prepare(name: string, input: unknown): Promise<vscode.PreparedToolInvocation>;
 }
 
 function textOf(result: vscode.LanguageModelToolResult): string {
@@ -47,15 +47,16 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
     assert.deepEqual(names.sort(), ['gateway_generate_image', 'gateway_get_video_job', 'gateway_list_models', 'gateway_submit_video', 'gateway_synthesize_speech', 'gateway_usage_summary']);
   });
 
-  it('asks before a paid tool with the model and the estimated cost, and not before a read-only one', () => {
+  it("asks before a paid tool with the model and the cost the usage feature's prices give it, and not before a read-only one", async () => {
     const tools = api.testing.lmTools as ToolsTesting;
     api.testing.lmToolsConfirm = true;
     try {
-      const image = tools.prepare('gateway_generate_image', { prompt: 'a lighthouse' });
+      const image = await tools.prepare('gateway_generate_image', { prompt: 'a lighthouse', model: 'model-image-1.0' });
       assert.equal(image.confirmationMessages?.title, 'Generate an image with the gateway?');
-      assert.match((image.confirmationMessages?.message as vscode.MarkdownString).value, /Model: .+\n\nEstimated cost: /);
-      assert.equal(tools.prepare('gateway_list_models', {}).confirmationMessages, undefined);
-      assert.equal(tools.prepare('gateway_usage_summary', {}).confirmationMessages, undefined);
+      // The simulator lists model-image-1.0 at $0.04 an image.
+      assert.match((image.confirmationMessages?.message as vscode.MarkdownString).value, /Model: .+\n\nEstimated cost: \$0\.04\n/);
+      assert.equal((await tools.prepare('gateway_list_models', {})).confirmationMessages, undefined);
+      assert.equal((await tools.prepare('gateway_usage_summary', {})).confirmationMessages, undefined);
     } finally {
       api.testing.lmToolsConfirm = false;
     }

@@ -23,8 +23,9 @@ export interface ChatMediaPort {
   /** The folder the kept files are in: the chat's webview may load from it. */
   readonly filesFolder: string;
   /** `profile`: the chat's own (its key and gateway), whichever profile the window uses. */
-  generateImage(ask: { prompt: string; model?: string; profile?: string }, signal: AbortSignal): Promise<KeptMedia>;
-  synthesizeSpeech(ask: { text: string; model?: string; profile?: string }, signal: AbortSignal): Promise<KeptMedia>;
+  /** `surface`: 'tool' when a language model tool asks (the ledger's surface; the chat's own otherwise). */
+  generateImage(ask: { prompt: string; model?: string; profile?: string; surface?: 'tool' }, signal: AbortSignal): Promise<KeptMedia>;
+  synthesizeSpeech(ask: { text: string; model?: string; profile?: string; surface?: 'tool' }, signal: AbortSignal): Promise<KeptMedia>;
   /** The kept file, or undefined when its entry was removed or pruned. */
   keptFile(entryId: string, fileName: string): KeptFile | undefined;
   /** Save to Workspace, with the media feature's rules (inside the workspace, allowlisted extension, never overwrite without asking). */
@@ -49,7 +50,7 @@ export interface ChatVideoJob {
 export interface ChatVideoPort {
   /** The folder the kept copies of finished videos are in: the chat's webview may load from it. */
   readonly keptFolder?: string;
-  submit(ask: { prompt: string; model?: string; profile?: string }): Promise<ChatVideoJob>;
+  submit(ask: { prompt: string; model?: string; profile?: string; surface?: 'tool' }): Promise<ChatVideoJob>;
   job(key: string): ChatVideoJob | undefined;
   /** Fires with the keys of jobs that changed. */
   onDidChange(listener: (keys: readonly string[]) => void): Disposable;
