@@ -36,7 +36,8 @@ export function toolPorts({ chatMedia, models, settings, usage, clock }: ToolSou
   return {
     ...(ledger && { usage: ledger }),
     // The same prices the ledger records by, so the confirmation states the figure the request will be counted at.
-    ...(usage && { estimatedCost: costByPrices(() => usage().prices()) }),
+    // The gateway's prices come with its model list (the shared catalog's, loaded once if it was not yet).
+    ...(usage && { estimatedCost: costByPrices(async () => (await models.models().catch(() => undefined), usage().prices())) }),
     media: () => chatMedia().media,
     videos: () => chatMedia().videos,
     models: async () => models.models(),
