@@ -80,6 +80,8 @@ describe('gateway pacing: by model', () => {
       assert.equal(a.pacer.news(paceKeyFor(server.origin, 'sk-secret').id), undefined, 'the key as a whole is not rate limited');
       // The model that ran out waits, in both windows, and after a restart (a new window on the same file).
       const restarted = window(new FakeClock(WALL + 2000));
+      // The gateway still says model-a has nothing left: an answer to a request sent anyway keeps it held elsewhere.
+      limits['model-a'] = EIGHT_HOURS;
       try {
         for (const w of [a, b, restarted]) {
           const { waits, call, told } = held(w.client, 'model-a');
