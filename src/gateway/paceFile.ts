@@ -99,8 +99,14 @@ export class PaceFile {
   constructor(
     readonly path: string,
     private readonly clock: Clock,
+    /**
+     * The file lock's clock. The lock judges staleness against the file system's times and waits for another
+     * window's lock by it, so it must be real time: a pacing clock that is virtual (a test's windows) would take a
+     * live lock for stale and break it, or wait on a retry that never comes.
+     */
+    lockClock: Clock = clock,
   ) {
-    this.file = LockedJsonFile.at(path, clock, MAX_FILE_BYTES);
+    this.file = LockedJsonFile.at(path, lockClock, MAX_FILE_BYTES);
   }
 
   /** The entries, when the file changed since the last look (undefined: unchanged, missing or unreadable). */

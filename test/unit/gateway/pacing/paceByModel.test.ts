@@ -9,6 +9,7 @@ import { GatewayClient } from '../../../../src/gateway/client';
 import { PaceFile } from '../../../../src/gateway/paceFile';
 import { Pacer, type PaceWait } from '../../../../src/gateway/pacer';
 import { paceKeyFor } from '../../../../src/gateway/pacing';
+import { realClock } from '../../../../src/util/clock';
 import { FakeClock } from '../../../../src/util/fakeClock';
 import { sendJson, startServer, type TestServer } from '../helpers/server';
 
@@ -45,7 +46,7 @@ describe('gateway pacing: by model', () => {
   afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
   function window(clock: FakeClock): { pacer: Pacer; client: GatewayClient; close: () => Promise<void> } {
-    const pacer = new Pacer(clock, new PaceFile(join(folder, 'pace.json'), clock));
+    const pacer = new Pacer(clock, new PaceFile(join(folder, 'pace.json'), clock, realClock));
     const client = new GatewayClient({ baseUrl: server.baseUrl, apiKey: 'sk-secret', clock, pacing: pacer.forKey(paceKeyFor(server.origin, 'sk-secret')) });
     return { pacer, client, close: async () => (await client.close(), await pacer.written(), pacer.dispose()) };
   }
