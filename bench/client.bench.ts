@@ -24,6 +24,7 @@ import { VERSION as OPENAI_VERSION } from 'openai/version';
 import type { Dispatcher } from 'undici';
 import { GatewayClient } from '../src/gateway/client';
 import { loadUndici } from '../src/gateway/undiciLoader';
+import { recordResults } from './lib/results';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -301,6 +302,14 @@ async function main(): Promise<void> {
     console.log('');
     for (const [what, value, target, met] of checks) console.log(`${what.padEnd(28)} ${value.padStart(9)}   ${target.padEnd(19)} ${met ? 'met' : 'NOT MET'}`);
     console.log('');
+    recordResults(
+      'client',
+      `one ${CHUNKS.toLocaleString('en-US')}-chunk stream (${fmt(mb, 2)} MB) replayed byte for byte from a separate process, ${ROUNDS} alternating rounds, medians; Node ${process.version}`,
+      [
+        ...names.map((name) => ({ measure: `${label[name]}: time, chunks/s, first delta, peak heap`, value: `${fmt(stats[name].ms, 1)} ms, ${fmt(stats[name].chunksPerSec)}/s, ${fmt(stats[name].ttfd, 2)} ms, ${fmt(stats[name].heap, 1)} MB` })),
+        ...checks.map(([measure, value, target, met]) => ({ measure, value, target: target.replace(/^target /, ''), met })),
+      ],
+    );
   } finally {
     for (const child of children) await stopChild(child);
     rmSync(dir, { recursive: true, force: true });

@@ -13,11 +13,12 @@ import { defaultSettings, emptyAssistantTurn, type ChatSession, type Turn } from
 import { NodeFileSystem } from '../src/util/storeFileSystem';
 import { matchesAll, queryWords, SessionSearchIndex, searchTextOf } from '../src/chat/core/historySearch';
 import { ChatSessionStore, type SessionSummary } from '../src/chat/core/sessionStore';
+import { recordResults } from './lib/results';
 
 const SESSIONS = Number(process.env.HISTORY_SESSIONS ?? 1000);
 const TURNS = Number(process.env.HISTORY_TURNS ?? 50);
 const ROUNDS = Number(process.env.HISTORY_ROUNDS ?? 7);
-/** Targets, set from measurements on the 2-core development machine (see the README): warm filter ≤ 100 ms and ≥ 30× the naive scan (measured: 17 ms, 106×). */
+/** Targets: a warm filter ≤ 100 ms (what the user waits for) and ≥ 30× the naive scan (so the index never regresses to a scan); see docs/benchmarks.md. */
 const TARGET_WARM_MS = 100;
 const TARGET_SPEEDUP = 30;
 
@@ -120,6 +121,11 @@ async function main(): Promise<void> {
     console.log(`index, after one change: ${update.ms.toFixed(1)} ms`);
     const ok = warmMedian <= TARGET_WARM_MS && speedup >= TARGET_SPEEDUP;
     console.log(`target (warm ≤ ${TARGET_WARM_MS} ms and ≥ ${TARGET_SPEEDUP}× the baseline): ${ok ? 'met' : 'MISSED'}`);
+    recordResults('history', `${SESSIONS.toLocaleString('en-US')} chats of ${TURNS} turns (${(bytes / 1e6).toFixed(1)} MB); baseline (read every file per query) ${naiveMedian.toFixed(0)} ms per query`, [
+      { measure: 'filter, per query once the chats are read', value: `${warmMedian.toFixed(1)} ms (${speedup.toFixed(0)}× faster than the baseline)`, target: `≤ ${TARGET_WARM_MS} ms and ≥ ${TARGET_SPEEDUP}×`, met: ok },
+      { measure: 'first query (reads the chats)', value: `${cold.ms.toFixed(0)} ms` },
+      { measure: 'query after another window changed one chat', value: `${update.ms.toFixed(0)} ms` },
+    ]);
     if (!ok) process.exitCode = 1;
   } finally {
     rmSync(folder, { recursive: true, force: true });

@@ -7,7 +7,7 @@
 //   npm run bench:poll   (NAIVE_INTERVAL_MS=5000 changes the baseline's interval; POLL_BENCH_ONLY=storm runs one scenario)
 import { GatewayClient } from '../src/gateway/client';
 import type { GatewayApi, VideoRequest } from '../src/gateway/types';
-import { FakeClock } from '../src/util/fakeClock';
+import { FakeClock } from '../test/util/fakeClock';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

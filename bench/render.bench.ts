@@ -20,7 +20,7 @@ const MAX_SPEED_RATIO_TARGET = 1.3;
 const ARRIVAL_RATE = 20_000; // chars/s: ~5k tokens/s, far above real models, so frames carry hundreds of chars
 const MAX_SPEED = 'max speed';
 
-/** `--quick`: one run of StreamingMarkdown per feed, no naive or tuning rows (for trying a change; not for the README). */
+/** `--quick`: one run of StreamingMarkdown per feed, no naive or tuning rows (for trying a change; not for docs/benchmarks.md). */
 const QUICK = process.argv.includes('--quick');
 /** Streaming runs per row; the row shows the run with the median render time (this machine is shared and noisy). */
 const RUNS = Number(process.env.BENCH_RUNS ?? (QUICK ? 1 : 3));
@@ -42,7 +42,8 @@ interface Variant {
 const DEFAULT_VARIANT: Variant = { label: 'StreamingMarkdown', renderer: 'streaming' };
 const RATE_ONLY_VARIANTS: Variant[] = [
   { label: 'naive re-render', renderer: 'naive' },
-  // The frame budget before issue 27 (3 ms of block rendering a frame), measured beside the default in the same run.
+  // A smaller frame budget (3 ms of block rendering a frame), measured beside the default in the same run: it shows what
+  // fewer, fuller frames save.
   { label: 'StreamingMarkdown 3 ms', renderer: 'streaming', tuning: { frameBudgetMs: 3 } },
 ];
 /**
@@ -119,7 +120,7 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
     const idle = (await inFreshPage(browser, url, deltas, (page) => page.evaluate(runScenario, idleInput), true, STREAM_START_MARK)).main!;
     feedCpuMs.set(feed, idle.cpuMs);
     // The naive renderer at max speed takes minutes (every frame re-renders up to 200 KB): measured at the fixed rate
-    // only; the frame budget before issue 27 at both.
+    // only; the 3 ms frame budget at both.
     // BENCH_TRY='[{"label": …, "renderer": "streaming", "tuning": {…}}]': only these beside the default (trying a change).
     const variants = TRIED
       ? [DEFAULT_VARIANT, ...TRIED]
@@ -204,7 +205,7 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
   console.log(`  "${ARRIVAL_RATE / 1000}k chars/s": deltas due by the clock are appended every ~4 ms (setTimeout), about ${Math.round(ARRIVAL_RATE / 60)} chars per frame;`);
   console.log('  "max speed": one delta per task back to back (MessageChannel), so each frame gets whatever piled up.');
   console.log('StreamingMarkdown updates the DOM every 50 ms, or up to 250 ms apart when updates (their style, layout and paint included) take more than 2.5% of the main thread');
-  console.log('and renders a backlog of finished blocks in consecutive frames, 8 ms of rendering each ("3 ms": the budget before issue 27); the naive renderer');
+  console.log('and renders a backlog of finished blocks in consecutive frames, 8 ms of rendering each ("3 ms": a 3 ms budget, for comparison); the naive renderer');
   console.log('re-renders every frame.');
   console.log(`Streaming rows: the run with the median render ms of ${RUNS} (and the traced run with the median CPU ms), runs interleaved; one-shot: median of 3.`);
   console.log('In the page (wall clock): "render ms" sums append(), each animation frame (DOM work plus the style/layout');

@@ -19,6 +19,7 @@ import { Ledger, monthOf } from '../src/usage/core/ledger';
 import { encodeRecord } from '../src/usage/core/ledgerLine';
 import type { UsageRecord } from '../src/usage/core/recordTypes';
 import { periodStart, summarize } from '../src/usage/core/summary';
+import { recordResults } from './lib/results';
 
 const RECORDS = Number(process.env.USAGE_RECORDS ?? 200_000);
 const ROUNDS = Number(process.env.USAGE_ROUNDS ?? 5);
@@ -146,6 +147,12 @@ async function main(): Promise<void> {
       report('export to JSON', median(json), TARGET_EXPORT_MS),
       onDisk < TARGET_BYTES,
     ];
+    const figure = (measure: string, ms: number, target: number) => ({ measure, value: `${ms.toFixed(0)} ms (${(ms / base).toFixed(2)}× the baseline)`, target: `≤ ${target} ms`, met: ms <= target });
+    recordResults('usage', `${RECORDS.toLocaleString('en-US')} records in ${allFiles(dir).length} files (${(onDisk / 1024 / 1024).toFixed(1)} MB); baseline (read every file, parse each line) ${base.toFixed(0)} ms`, [
+      figure('dashboard first paint (host side)', median(paint), TARGET_PAINT_MS),
+      figure('Export Usage to CSV', median(csv), TARGET_EXPORT_MS),
+      figure('Export Usage to JSON', median(json), TARGET_EXPORT_MS),
+    ]);
     if (onDisk >= TARGET_BYTES) console.log(`the ledger is ${onDisk} bytes, over ${TARGET_BYTES}`);
     if (ok.includes(false)) {
       console.log('A target was missed.');

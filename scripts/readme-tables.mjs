@@ -1,8 +1,11 @@
-// The README's tables of commands, settings and keyboard shortcuts, generated from package.json so they cannot
-// drift from what the extension declares. `node scripts/readme-tables.mjs` rewrites them in place (between the
-// `<!-- generated:NAME -->` and `<!-- /generated:NAME -->` markers); `--check` only says whether they are current.
+// The generated tables, so they cannot drift from what they describe:
+// - README.md's commands, settings and keyboard shortcuts, from package.json;
+// - docs/benchmarks.md's latest figures, from the benches' results (bench/results/<name>.json, written by each run
+//   with the commit and date it measured).
+// `node scripts/readme-tables.mjs` rewrites them in place (between the `<!-- generated:NAME -->` and
+// `<!-- /generated:NAME -->` markers); `--check` only says whether they are current.
 // test/unit/manifest/readmeTables.test.ts runs the same check.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -139,21 +142,76 @@ export function updateReadme(readme, manifest) {
   return text;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  const readmePath = join(ROOT, 'README.md');
-  const readme = readFileSync(readmePath, 'utf8');
-  const updated = updateReadme(readme, manifest);
-  if (process.argv.includes('--check')) {
-    if (updated !== readme) {
-      console.error('README.md tables are out of date: run `npm run readme:tables`.');
-      process.exit(1);
-    }
-    console.log('README.md tables are current.');
-  } else if (updated !== readme) {
-    writeFileSync(readmePath, updated);
-    console.log('README.md tables updated.');
-  } else {
-    console.log('README.md tables were already current.');
+/** One bench's latest figures as a block, markers included. */
+export function renderBenchSection(results) {
+  const { bench, command, commit, dirty, date, conditions, figures } = results;
+  const status = (f) => (f.met === undefined ? '' : f.met ? 'met' : '**missed**');
+  const rows = figures.map((f) => `| ${cell(f.measure)} | ${cell(f.value)} | ${cell(f.target ?? '')} | ${status(f)} |`);
+  return [
+    `<!-- generated:bench-${bench} (scripts/readme-tables.mjs) -->`,
+    `Measured on commit \`${commit}\`${dirty ? ' (with uncommitted changes)' : ''}, ${date}, by ${code(command)}: ${cell(conditions)}.`,
+    '',
+    '| measure | figure | target | status |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    `<!-- /generated:bench-${bench} -->`,
+  ].join('\n');
+}
+
+/**
+ * docs/benchmarks.md with each bench's block replaced by its latest results; throws when a result has no block or a
+ * block no result, so neither a run nor a section is silently left out.
+ */
+export function updateBenchmarks(doc, resultsList) {
+  let text = doc;
+  const names = new Set(resultsList.map((r) => r.bench));
+  for (const [, name] of doc.matchAll(/<!-- generated:bench-([\w-]+)\b/g)) {
+    if (!names.has(name)) throw new Error(`docs/benchmarks.md shows bench-${name}, which has no bench/results/${name}.json`);
   }
+  for (const results of resultsList) {
+    const block = new RegExp(`<!-- generated:bench-${results.bench}\\b[^>]*-->[\\s\\S]*?<!-- /generated:bench-${results.bench} -->`);
+    if (!block.test(text)) throw new Error(`docs/benchmarks.md has no <!-- generated:bench-${results.bench} --> … <!-- /generated:bench-${results.bench} --> block`);
+    text = text.replace(block, () => renderBenchSection(results));
+  }
+  return text;
+}
+
+/** Every bench's latest results (bench/results/*.json), by name. */
+export function readBenchResults(root = ROOT) {
+  const folder = join(root, 'bench', 'results');
+  return readdirSync(folder)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(folder, f), 'utf8')));
+}
+
+/** Each generated file: its path, and its text with every generated block brought up to date. */
+export function generatedFiles(root = ROOT) {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const readme = join(root, 'README.md');
+  const benchmarks = join(root, 'docs', 'benchmarks.md');
+  return [
+    { path: readme, name: 'README.md', update: (text) => updateReadme(text, manifest) },
+    { path: benchmarks, name: 'docs/benchmarks.md', update: (text) => updateBenchmarks(text, readBenchResults(root)) },
+  ];
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  let stale = false;
+  for (const { path, name, update } of generatedFiles()) {
+    const text = readFileSync(path, 'utf8');
+    const updated = update(text);
+    if (process.argv.includes('--check')) {
+      if (updated !== text) {
+        console.error(`${name} tables are out of date: run \`npm run readme:tables\`.`);
+        stale = true;
+      } else console.log(`${name} tables are current.`);
+    } else if (updated !== text) {
+      writeFileSync(path, updated);
+      console.log(`${name} tables updated.`);
+    } else {
+      console.log(`${name} tables were already current.`);
+    }
+  }
+  if (stale) process.exit(1);
 }

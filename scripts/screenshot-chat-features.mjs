@@ -1,4 +1,4 @@
-// Makes the README's pictures of issue 13's chat features, from the running extension against the gateway simulator:
+// Makes the README's pictures of the chat's context, images in and Compare, from the running extension against the gateway simulator:
 //   context.png  attachments from the workspace as chips with their token estimates, and the overflow warning;
 //   images.png   an image pasted into the chat input, sent to a vision model, beside the picture itself;
 //   compare.png  two models' replies to one question side by side, with their timings and usage;

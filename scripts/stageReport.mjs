@@ -49,3 +49,19 @@ export function stageCounts(label, out, exitCode) {
   sum.failed += sum.problems.length;
   return sum;
 }
+
+/**
+ * The verdict of `npm run test:e2e:stress` (scripts/e2e-stress.mjs): a line per run (its counts, its time, whether the
+ * busy core was still spinning), and ok only when all `wanted` runs ran, each passed, and the core was busy throughout.
+ * `runs`: [{ counts: stageCounts(...), seconds, spinning }].
+ */
+export function stressVerdict(runs, wanted) {
+  const lines = runs.map((run, i) => {
+    const problems = [...run.counts.problems, ...(run.spinning ? [] : ['the busy process had stopped, so this was not a stress run'])];
+    return `e2e stress run ${i + 1} of ${wanted}: ${run.counts.passed} passed, ${run.counts.failed} failed in ${run.seconds} s${problems.length ? ` (${problems.join('; ')})` : ''}`;
+  });
+  const bad = runs.filter((run) => run.counts.failed > 0 || !run.spinning).length;
+  const ok = runs.length === wanted && bad === 0;
+  lines.push(ok ? `e2e stress: all ${wanted} runs passed with one core busy` : `e2e stress: FAILED: ${bad} of ${runs.length} runs failed${runs.length < wanted ? `, ${wanted - runs.length} did not run` : ''}`);
+  return { lines, ok };
+}

@@ -3,8 +3,7 @@
 // activate() makes no network calls; the first request loads undici.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ApiKeyStore } from './auth/core/apiKeyStore';
-import { authFeature } from './auth/vscode/feature';
+import { authFeature, createKeyStore } from './auth/vscode/feature';
 import { chatFeature } from './chat/vscode/feature';
 import { CHAT_VIEW_TYPE } from './chatProtocol/viewType';
 import { diagnosticsFeature } from './diagnostics/vscode/feature';
@@ -22,6 +21,7 @@ import { ExtensionContextKeys } from './ui/vscode/contextKeys';
 import type { FeatureDefinition, SharedServices } from './ui/vscode/featureDefinition';
 import { vscodeProxySetting, vscodeSettingsSource } from './ui/vscode/vscodeSettings';
 import { realClock } from './util/clock';
+import { lazy } from './util/lazy';
 import { usageFeature } from './usage/vscode/feature';
 import { videosFeature } from './videos/vscode/feature';
 
@@ -51,21 +51,17 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   const testing: Record<string, unknown> | undefined = TEST_BUILD ? { logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState } : undefined;
 
   let settings = readSettings(vscodeSettingsSource());
-  const keys = new ApiKeyStore(context.secrets, context.globalState);
+  const keys = createKeyStore(context);
   // One pacing state per gateway origin and key, shared with the other windows through a small file (read on the first request).
   const pacer = new Pacing(realClock, vscode.Uri.joinPath(context.globalStorageUri, 'pacing.json').fsPath);
   // Profiles are read right after activation (auth feature); until then Default, which the settings describe, is all there is.
   const connection = new GatewayConnections(settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting(), pacer);
   context.subscriptions.push(keys, pacer, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
   // A request a command waits on that the rate limit holds over a minute: the user may send it anyway.
-  context.subscriptions.push(
-    connection.onLongPaceWait((wait) => {
-      // Required here, not imported at the top: the notice loads with the first long wait, not at activation.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { showLongWait } = require('./ui/vscode/longWaitNotice') as typeof import('./ui/vscode/longWaitNotice');
-      void showLongWait(wait);
-    }),
-  );
+  // The notice loads with the first long wait, not at activation.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const longWaitNotice = lazy(() => require('./ui/vscode/longWaitNotice') as typeof import('./ui/vscode/longWaitNotice'));
+  context.subscriptions.push(connection.onLongPaceWait((wait) => void longWaitNotice().showLongWait(wait)));
 
   const settingsChanged = new vscode.EventEmitter<void>();
   const reportSettingsProblems = settingsProblemReporter(log);
@@ -109,10 +105,9 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   const usage = timed('usage', () => usageFeature.activate({ ...services, models }));
   const videos = timed('videos', () => videosFeature.activate({ ...services, models }));
   const media = timed('media', () => mediaFeature.activate({ ...services, models }));
-  const chatMedia = () => ({ media: media.chatPort(), videos: videos.chatPort() });
-  const chat = timed('chat', () => chatFeature.activate({ ...services, models, chatMedia }));
+  const chat = timed('chat', () => chatFeature.activate({ ...services, models, media, videos }));
   flushOnDeactivate.push(chat.flush);
-  timed('lmTools', () => lmToolsFeature.activate({ ...services, models, chatMedia, usage }));
+  timed('lmTools', () => lmToolsFeature.activate({ ...services, models, media, videos, usage }));
 
   const contextKeys = new ExtensionContextKeys({ connection, hasKey: (origin) => keys.has(origin), onDidChangeKey: keys.onDidChange, chatViewType: CHAT_VIEW_TYPE });
   context.subscriptions.push(contextKeys);

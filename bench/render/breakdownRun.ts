@@ -1,6 +1,6 @@
 // `--only breakdown`: where the main thread's time goes in one traced run per scenario (the trace's event kinds, forced
 // layouts), and a sampled JS profile of each (self time by function): the measurement to make before changing the
-// renderer. One run each, so the figures are for reading, not for the README's ratios.
+// renderer. One run each, so the figures are for reading, not for docs/benchmarks.md's ratios.
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { freshPage } from './benchPage';
 import { traceEvents } from './mainThreadTrace';

@@ -36,6 +36,8 @@ export interface ImageAttachment {
 }
 
 export type Attachment = TextAttachment | ImageAttachment;
+/** The kinds of attachment this version knows; another kind is a newer version's, kept as it is (sessionUnknown.ts). */
+export const ATTACHMENT_KINDS: readonly string[] = ['text', 'image'];
 
 /** What the webview is shown of an attachment: never its content. */
 export interface AttachmentChip {

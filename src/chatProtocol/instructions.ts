@@ -1,5 +1,5 @@
 // What the chat view is told about the workspace's instruction files (the chip: which files, their tokens, whether
-// they are on for this chat) and its prompt files (slash commands whose text goes into the input). Pure and
+// they are on for this chat) and its prompt files (slash commands that send their text as a message). Pure and
 // browser-safe; the webview only shows these, and answers with an `instructionsAction` naming a file by position.
 import { cleanArray, cleanCount, cleanText, isRecord } from './validate';
 
@@ -12,14 +12,14 @@ export interface PromptCommand {
   /** The command word (`/name`). */
   name: string;
   description: string;
-  /** What goes into the input when it is chosen, for the user to read and send. */
+  /** What is sent, as a message (never as a command), when `/name` is. */
   text: string;
 }
 
 export interface InstructionsState {
   /** Whether they are sent with this chat's messages. */
   enabled: boolean;
-  /** The workspace is not trusted (Restricted Mode): off until the user turns them on for the chat. */
+  /** The workspace is not trusted (Restricted Mode): no instruction or prompt file is read until it is. */
   restricted: boolean;
   files: InstructionChip[];
   /** Files found but not read (too large, binary, outside the workspace): shown, never sent. */
@@ -57,17 +57,18 @@ export function cleanInstructionsState(value: unknown): InstructionsState | unde
 
 /**
  * A message that starts with a prompt file's command (`/review focus on errors`): the prompt's text, then what was
- * typed after the command. Built-in commands (`builtIn`) keep their meaning; anything else comes back unchanged.
+ * typed after the command, as a message that is never read as a command (a file's text starting with `/video` must
+ * not submit a paid job). Built-in commands (`builtIn`) keep their meaning; anything else is undefined.
  */
-export function expandPrompt(message: string, prompts: readonly PromptCommand[], builtIn: readonly string[]): string {
+export function expandPrompt(message: string, prompts: readonly PromptCommand[], builtIn: readonly string[]): string | undefined {
   const text = message.trimStart();
-  if (!text.startsWith('/')) return message;
+  if (!text.startsWith('/')) return undefined;
   let end = 1;
   while (end < text.length && !/\s/.test(text[end])) end++;
   const name = text.slice(1, end);
-  if (builtIn.includes(name.toLowerCase())) return message;
+  if (builtIn.includes(name.toLowerCase())) return undefined;
   const prompt = prompts.find((p) => p.name.toLowerCase() === name.toLowerCase());
-  if (!prompt) return message;
+  if (!prompt) return undefined;
   const rest = text.slice(end).trim();
   return rest === '' ? prompt.text : `${prompt.text}\n\n${rest}`;
 }

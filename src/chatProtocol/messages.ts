@@ -19,13 +19,17 @@ import {
   FINAL_STATUSES,
   type AssistantTurnWith,
 } from './sessionData';
-import { cleanArray, cleanCount, cleanText, conforms, type Fields, hasOnlyKeys, isCount, isId, isNonEmptyText, isRecord, isText, type Cleaner } from './validate';
+import { cleanArray, cleanCount, cleanText, type Fields, isCount, isId, isNonEmptyText, isRecord, isText, type Cleaner } from './validate';
+import { cleanWith, exactly, isRequestId, parseWith, replyShape, type Parsed, type ReplyMessage, type Shape as WebviewShape, type Shapes } from './webviewProtocol';
+import { REPLIES, type ChatReply } from './chatReplies';
 import { cleanWireMediaTurn, type WireMediaTurn } from './mediaTurn';
 import { cleanInstructionsState, INSTRUCTIONS_ACTIONS, INSTRUCTION_LIMITS, type InstructionsAction, type InstructionsState } from './instructions';
 
 const MAX_EFFORT_LEVELS = 16;
 
 export { CHAT_VIEW_TYPE } from './viewType';
+export type { Parsed } from './webviewProtocol';
+export { REPLIES, type ChatReplies, type ChatReply, type CompareReply, type OverflowReply, type SendReply } from './chatReplies';
 export type { InstructionsState, PromptCommand } from './instructions';
 
 export interface WireTurnError {
@@ -153,7 +157,9 @@ export type HostMessage =
   /** The workspace's instruction files (the chip) and prompt files (slash commands), whenever they change. */
   | { type: 'instructions'; instructions: InstructionsState }
   /** The name of the profile the chat runs under, for its header; '' hides it (one profile, nothing to tell apart). */
-  | { type: 'profile'; name: string };
+  | { type: 'profile'; name: string }
+  /** The answer to a request (`send`, `compare`, `resolveOverflow`): its typed reply, or an error. */
+  | ReplyMessage<ChatReply>;
 
 export type CodeActionKind = 'copy' | 'insert' | 'new-file';
 /** What a media turn offers: make it again, save the kept file to the workspace, show its video job, check its link again. */
@@ -162,7 +168,10 @@ const MEDIA_ACTIONS: readonly string[] = ['regenerate', 'save', 'reveal', 'retry
 
 export type WebviewMessage =
   | { type: 'ready' }
-  | { type: 'send'; text: string }
+  /** A request: the host replies with a SendReply. */
+  | { type: 'send'; requestId: number; text: string }
+  /** A prompt file's text (with what was typed after its command): always a message, never read as a command. A request, as `send`. */
+  | { type: 'sendPrompt'; requestId: number; text: string }
   | { type: 'stop' }
   /** Send the reply's request that waits for the gateway's rate limit now. */
   | { type: 'sendAnyway'; turnId: string }
@@ -191,60 +200,36 @@ export type WebviewMessage =
   /** Files dropped on the input (from the Explorer): their URIs. */
   | { type: 'dropUris'; uris: string[] }
   | { type: 'attachImage'; name: string; mimeType: ImageType; data: string }
-  /** Ask 2 or 3 models the same question; no models: the host asks which. */
-  | { type: 'compare'; text: string; models: string[] }
+  /** Ask 2 or 3 models the same question; no models: the host asks which. A request: the host replies with a CompareReply. */
+  | { type: 'compare'; requestId: number; text: string; models: string[] }
   /** Keep one reply of the comparison in the thread. */
   | { type: 'keepCompare'; id: string; index: number }
   | { type: 'closeCompare' }
-  /** The user's way out of an overflow; `text` is what the input holds now (sent instead of the held text when not empty). */
-  | { type: 'resolveOverflow'; choice: OverflowChoice; text: string }
+  /**
+   * The user's way out of an overflow; `text` is what the input holds now (sent instead of the held text when not
+   * empty). A request: the host replies with an OverflowReply.
+   */
+  | { type: 'resolveOverflow'; requestId: number; choice: OverflowChoice; text: string }
   /** The instructions chip: open the file at `index`, or turn the instructions on or off for this chat. */
   | { type: 'instructionsAction'; action: InstructionsAction; index: number }
   /** The webview refused a message from the host (the host logs why). */
   | { type: 'refused'; reason: string };
 
-export type Parsed<T> = { ok: true; message: T } | { ok: false; reason: string };
+type Shape = WebviewShape;
 
-type Shape = Record<string, Cleaner<unknown>>;
-
-/** Strict: the message exactly as the protocol allows, else why not. */
-function parseWith<T>(raw: unknown, shapes: Record<string, Shape>): Parsed<T> {
-  if (!isRecord(raw)) return { ok: false, reason: 'not an object' };
-  const type = raw.type;
-  if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(shapes, type)) return { ok: false, reason: `unknown type ${JSON.stringify(type)?.slice(0, 60)}` };
-  const shape = shapes[type];
-  if (!hasOnlyKeys(raw, ['type', ...Object.keys(shape)])) return { ok: false, reason: `${type}: unexpected field` };
-  for (const [field, clean] of Object.entries(shape)) {
-    if (!conforms(raw[field], clean)) return { ok: false, reason: `${type}: bad ${field}` };
-  }
-  return { ok: true, message: raw as T };
-}
-
-/** Lenient: the message cut down to what the protocol allows, or undefined when a field has nothing usable. */
-function cleanWith<T>(message: { type: string }, shapes: Record<string, Shape>): T | undefined {
-  const shape = shapes[message.type];
-  const fields = message as unknown as Record<string, unknown>;
-  const cleaned: Record<string, unknown> = { type: message.type };
-  for (const [field, clean] of Object.entries(shape)) {
-    const value = clean(fields[field]);
-    if (value === undefined) return undefined;
-    cleaned[field] = value;
-  }
-  return cleaned as T;
-}
-
-function exactly<T>(check: (value: unknown) => value is T): Cleaner<T> {
-  return (value) => (check(value) ? value : undefined);
-}
+/** The page's messages that need an answer (their replies: chatReplies.ts). */
+export type ChatRequest = Extract<WebviewMessage, { requestId: number }>;
+export type ChatReplyMessage = ReplyMessage<ChatReply>;
 
 const nonEmpty = (max: number): Cleaner<string> => exactly((v): v is string => isNonEmptyText(v, max));
 const text = (max: number): Cleaner<string> => (v) => cleanText(v, max);
 const none: Shape = {};
 const CODE_ACTIONS: readonly string[] = ['copy', 'insert', 'new-file'];
 
-const WEBVIEW_SHAPES: Record<WebviewMessage['type'], Shape> = {
+const WEBVIEW_SHAPES: Shapes<WebviewMessage> = {
   ready: none,
-  send: { text: nonEmpty(LIMITS.text) },
+  send: { requestId: exactly(isRequestId), text: nonEmpty(LIMITS.text) },
+  sendPrompt: { requestId: exactly(isRequestId), text: nonEmpty(LIMITS.text) },
   stop: none,
   sendAnyway: { turnId: exactly(isId) },
   regenerate: none,
@@ -267,10 +252,10 @@ const WEBVIEW_SHAPES: Record<WebviewMessage['type'], Shape> = {
   trimContext: none,
   dropUris: { uris: exactly((v): v is string[] => Array.isArray(v) && v.length > 0 && v.length <= ATTACHMENT_LIMITS.perTurn && v.every((u) => isNonEmptyText(u, 8192))) },
   attachImage: { name: text(ATTACHMENT_LIMITS.imageName), mimeType: exactly(isImageType), data: exactly(isImageData) },
-  compare: { text: nonEmpty(LIMITS.text), models: exactly((v): v is string[] => Array.isArray(v) && v.length <= 3 && v.every((m) => isNonEmptyText(m, LIMITS.model))) },
+  compare: { requestId: exactly(isRequestId), text: nonEmpty(LIMITS.text), models: exactly((v): v is string[] => Array.isArray(v) && v.length <= 3 && v.every((m) => isNonEmptyText(m, LIMITS.model))) },
   keepCompare: { id: exactly(isId), index: exactly((v): v is number => isCount(v) && v < 3) },
   closeCompare: none,
-  resolveOverflow: { choice: exactly((v): v is OverflowChoice => OVERFLOW_CHOICES.includes(v as OverflowChoice)), text: text(LIMITS.text) },
+  resolveOverflow: { requestId: exactly(isRequestId), choice: exactly((v): v is OverflowChoice => OVERFLOW_CHOICES.includes(v as OverflowChoice)), text: text(LIMITS.text) },
   instructionsAction: { action: exactly((v): v is InstructionsAction => INSTRUCTIONS_ACTIONS.includes(v as InstructionsAction)), index: exactly((v): v is number => isCount(v) && v < INSTRUCTION_LIMITS.files) },
   refused: { reason: text(500) },
 };
@@ -398,7 +383,7 @@ function cleanCompareState(value: unknown): CompareState | null | undefined {
   return { id: value.id, question: cleanText(value.question, LIMITS.text) ?? '', columns: cleanArray(value.columns, 3, cleanCompareColumn) };
 }
 
-const HOST_SHAPES: Record<HostMessage['type'], Shape> = {
+const HOST_SHAPES: Shapes<HostMessage> = {
   init: {
     sessionId: exactly(isId),
     title: text(LIMITS.title),
@@ -420,7 +405,11 @@ const HOST_SHAPES: Record<HostMessage['type'], Shape> = {
   compare: { compare: cleanCompareState },
   instructions: { instructions: cleanInstructionsState },
   profile: { name: text(100) },
+  reply: replyShape(REPLIES),
 };
+
+/** The chat's protocol, as the host's end of it checks it (webviewProtocol.ts). */
+export const CHAT_SHAPES = { page: WEBVIEW_SHAPES, host: HOST_SHAPES };
 
 export function parseHostMessage(raw: unknown): Parsed<HostMessage> {
   return parseWith<HostMessage>(raw, HOST_SHAPES);

@@ -64,6 +64,15 @@ export interface ToolCallRecord {
   arguments: string;
 }
 
+/** A tool call's arguments as the chat shows and exports them: indented when they are JSON, as sent when not. */
+export function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
 export interface UserTurn {
   id: string;
   role: 'user';

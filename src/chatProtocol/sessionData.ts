@@ -21,7 +21,7 @@ import {
   type NewerTurn,
   type UserTurn,
 } from './session';
-import { isKnownRole, knownTurnFields } from './sessionUnknown';
+import { isNewerTurn, knownTurnFields } from './sessionUnknown';
 import { cleanAttachments } from './attachments';
 import { cleanArray, cleanCount, cleanText, conforms, isCount, isId, isRecord, type Cleaner, type Fields } from './validate';
 import { cleanMediaModels, cleanMediaTurn } from './mediaTurn';
@@ -190,15 +190,21 @@ export function cleanTurnWith<E>(value: unknown, cleanError: Cleaner<E>): UserTu
   return cleanAssistantTurn(value, cleanError);
 }
 
-/** A turn of a kind this version does not know (a newer version's), kept whole; undefined for a known kind. */
+/**
+ * A turn of a kind this version does not know (a newer version's: an unknown role, or a media turn of an unknown
+ * kind), kept whole; undefined for a known kind.
+ */
 export function newerTurn(value: unknown): NewerTurn | undefined {
-  if (!isRecord(value) || isKnownRole(value.role) || typeof value.role !== 'string' || !isId(value.id)) return undefined;
-  return { id: value.id, role: 'newer', createdAt: cleanCount(value.createdAt) ?? 0, kind: cleanText(value.role, 100) ?? '', content: '', stored: value };
+  if (!isRecord(value) || !isNewerTurn(value) || !isId(value.id)) return undefined;
+  const kind = cleanText(value.role === 'media' ? `${String(value.kind)} media` : value.role, 100) ?? '';
+  return { id: value.id, role: 'newer', createdAt: cleanCount(value.createdAt) ?? 0, kind, content: '', stored: value };
 }
 
 export function cleanTurn(value: unknown): Turn | undefined {
+  const newer = newerTurn(value);
+  if (newer) return newer;
   if (isRecord(value) && value.role === 'media') return cleanMediaTurn(value);
-  return newerTurn(value) ?? cleanTurnWith(value, cleanTurnError);
+  return cleanTurnWith(value, cleanTurnError);
 }
 
 export interface SessionRepair {

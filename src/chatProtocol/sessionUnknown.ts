@@ -1,7 +1,10 @@
 // What this version knows of a stored session, field by field, so that what a newer version added survives a
 // round trip: a session file's unknown fields (on the session, its settings, its turns and their nested records)
-// are put back, unchanged, into every file this version writes, and a turn of an unknown kind is written back
-// exactly as it was read. Pure and browser-safe.
+// are put back, unchanged, into every file this version writes, and a turn of an unknown kind (an unknown role, or a
+// media turn of an unknown kind) and an attachment of an unknown kind are written back exactly as they were read.
+// Pure and browser-safe.
+import { ATTACHMENT_KINDS } from './attachments';
+import { MEDIA_KINDS } from './mediaTurn';
 import { isId, isRecord, type Fields } from './validate';
 
 /** Field names written as one string (the activation bundle is kept small). */
@@ -11,6 +14,13 @@ const words = (names: string): readonly string[] => names.split(' ');
 interface Shape {
   readonly keys: readonly string[];
   readonly nested?: Readonly<Record<string, { shape: Shape; list?: 'byIndex' | 'byId' }>>;
+  /** An item of a list of these is of a kind a newer version added: this version leaves it out, and writes it back. */
+  readonly newer?: (item: Fields) => boolean;
+}
+
+/** A `kind` this version does not know: a word it has no meaning for (a missing or malformed one is damage). */
+function isNewerKind(kind: unknown, known: readonly string[]): boolean {
+  return typeof kind === 'string' && kind.length > 0 && kind.length <= 100 && !known.includes(kind);
 }
 
 const USAGE: Shape = { keys: words('prompt completion total reasoning') };
@@ -18,7 +28,10 @@ const ACTION: Shape = { keys: words('title command args') };
 const ERROR: Shape = { keys: words('message kind actions retryAt'), nested: { actions: { shape: ACTION, list: 'byIndex' } } };
 const TOOL_CALL: Shape = { keys: words('id name arguments') };
 const APPLY: Shape = { keys: words('path outcome at') };
-const ATTACHMENT: Shape = { keys: words('kind id source path language startLine endLine totalLines text name mimeType data') };
+const ATTACHMENT: Shape = {
+  keys: words('kind id source path language startLine endLine totalLines text name mimeType data'),
+  newer: (item) => isId(item.id) && isNewerKind(item.kind, ATTACHMENT_KINDS),
+};
 const SAMPLING: Shape = { keys: words('mode value') };
 const MEDIA_MODELS: Shape = { keys: words('image video speech') };
 const SETTINGS: Shape = {
@@ -40,6 +53,11 @@ export function isKnownRole(role: unknown): boolean {
   return typeof role === 'string' && Object.prototype.hasOwnProperty.call(TURNS, role);
 }
 
+/** A stored turn of a kind a newer version added: an unknown role, or a media turn of an unknown kind. */
+export function isNewerTurn(stored: Fields): boolean {
+  return typeof stored.role === 'string' && (!isKnownRole(stored.role) || (stored.role === 'media' && isNewerKind(stored.kind, MEDIA_KINDS)));
+}
+
 function unknownFields(raw: Fields, shape: Shape): Fields {
   const extra: Fields = {};
   for (const [key, value] of Object.entries(raw)) if (!shape.keys.includes(key)) extra[key] = value;
@@ -54,12 +72,35 @@ function overlay(written: unknown, stored: unknown, shape: Shape): unknown {
     const mine = written[key];
     const theirs = stored[key];
     if (list === undefined) result[key] = overlay(mine, theirs, inner);
-    else if (Array.isArray(mine) && Array.isArray(theirs)) {
+    else if (Array.isArray(theirs) && (Array.isArray(mine) || (mine === undefined && inner.newer))) {
       const byId = new Map(theirs.filter(isRecord).map((item) => [item.id, item]));
-      result[key] = mine.map((item: unknown, i) => overlay(item, list === 'byIndex' ? theirs[i] : isRecord(item) ? byId.get(item.id) : undefined, inner));
+      const items = ((mine ?? []) as unknown[]).map((item: unknown, i) => overlay(item, list === 'byIndex' ? theirs[i] : isRecord(item) ? byId.get(item.id) : undefined, inner));
+      const kept = inner.newer ? withNewerItems(items, theirs, inner.newer) : items;
+      if (mine !== undefined || kept.length > 0) result[key] = kept;
     }
   }
   return { ...result, ...unknownFields(stored, shape) };
+}
+
+/**
+ * `items` (this version's list, matched by id) with the stored items of a newer kind put back where they were: each
+ * stored item in its stored order, this version's own new items after them.
+ */
+function withNewerItems(items: readonly unknown[], stored: readonly unknown[], isNewer: (item: Fields) => boolean): unknown[] {
+  if (!stored.some((item) => isRecord(item) && isNewer(item))) return [...items];
+  const mine = new Map(items.filter(isRecord).map((item) => [item.id, item]));
+  const result: unknown[] = [];
+  const placed = new Set<unknown>();
+  for (const item of stored) {
+    if (!isRecord(item)) continue;
+    if (isNewer(item)) result.push(item);
+    else if (mine.has(item.id) && !placed.has(item.id)) {
+      result.push(mine.get(item.id));
+      placed.add(item.id);
+    }
+  }
+  for (const item of items) if (!isRecord(item) || !placed.has(item.id)) result.push(item);
+  return result;
 }
 
 /** A stored record with only the fields this version knows (to tell a repaired turn from a newer one). */
@@ -70,14 +111,21 @@ function knownOnly(stored: unknown, shape: Shape): unknown {
     if (!Object.prototype.hasOwnProperty.call(stored, key)) continue;
     const nested = shape.nested?.[key];
     const value = stored[key];
-    result[key] = !nested ? value : nested.list && Array.isArray(value) ? value.map((item) => knownOnly(item, nested.shape)) : knownOnly(value, nested.shape);
+    if (!nested) result[key] = value;
+    else if (!nested.list || !Array.isArray(value)) result[key] = knownOnly(value, nested.shape);
+    else {
+      const isNewer = nested.shape.newer;
+      const known = isNewer ? value.filter((item) => !(isRecord(item) && isNewer(item))) : value;
+      // A list that held only a newer version's items is, to this version, no list.
+      if (known.length > 0 || known.length === value.length) result[key] = known.map((item) => knownOnly(item, nested.shape));
+    }
   }
   return result;
 }
 
 /** A stored turn without the fields a newer version added (a turn of an unknown kind is returned as it is). */
 export function knownTurnFields(stored: unknown): unknown {
-  const shape = isRecord(stored) && isKnownRole(stored.role) ? TURNS[stored.role as string] : undefined;
+  const shape = isRecord(stored) && !isNewerTurn(stored) ? TURNS[stored.role as string] : undefined;
   return shape ? knownOnly(stored, shape) : stored;
 }
 

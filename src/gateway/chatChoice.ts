@@ -4,18 +4,14 @@
 // caller ever sees it in the answer text.
 import { InlineReasoningSplitter, type SplitText } from './inlineReasoning';
 import type { ReplyBudget } from './replyBudget';
-import type { ChatDelta, ToolCall } from './types';
+import type { ChatDelta, ChatReply, ToolCall } from './types';
 
 type Json = Record<string, unknown>;
 
-export interface ChoiceSnapshot {
+/** One choice of a streamed answer so far. */
+export interface ChoiceSnapshot extends ChatReply {
   index: number;
   role: string | null;
-  content: string;
-  reasoning: string;
-  refusal: string;
-  toolCalls: ToolCall[];
-  finishReason: string | null;
 }
 
 interface ToolCallDelta {

@@ -6,7 +6,8 @@
 import { Emitter, type Event } from '../util/events';
 import type { Clock } from '../util/clock';
 import type { PaceNews, PaceWait, RequestPacing } from './pacer';
-import { Pacing, paceKeyFor, type PaceKey } from './pacing';
+import { paceKeyFor, type PaceKey } from './paceKey';
+import { Pacing } from './pacing';
 import type { GatewaySettings } from '../settings/settings';
 import { DEFAULT_PROFILE_ID, keySlot } from '../settings/profile';
 import { GatewayError, readError } from './errors';

@@ -7,7 +7,7 @@ import type { Clock, TimerHandle } from '../util/clock';
 import { Emitter, type Disposable, type Event } from '../util/events';
 import type { Headers } from './retry';
 import { applyEntry, entryMatters, entryOf, PaceFile } from './paceFile';
-import type { PaceKey } from './pacing';
+import type { PaceKey } from './paceKey';
 import { admit, decide, emptyPaceState, modelsPressed, nextChangeAt, observeAnswer, observeRefusal, settled, summarize, type PacePriority, type PaceState, type PaceSummary } from './paceState';
 import { readRateLimitHeaders } from './rateLimitHeaders';
 

@@ -1,20 +1,15 @@
 // What activation holds of the rate-limit pacing: the key naming and a small front that loads the pacer
 // (pacer.ts, its own file in the bundle) on first use, which is the first request or 429. Until then there is
 // nothing to say: no request has been paced.
-import { createHash } from 'node:crypto';
 import type { Clock } from '../util/clock';
 import { Emitter, type Disposable, type Event } from '../util/events';
+import { lazy } from '../util/lazy';
+import type { PaceKey } from './paceKey';
 import type { Pacer, PaceNews, RequestPacing } from './pacer';
 
-/** A gateway origin and key, named by a hash of both: the key itself is never kept. */
-export interface PaceKey {
-  id: string;
-  origin: string;
-}
-
-export function paceKeyFor(origin: string, apiKey: string): PaceKey {
-  return { id: createHash('sha256').update(`${origin}\n${apiKey}`).digest('hex').slice(0, 32), origin };
-}
+// The pacer loads with the first request, not at activation.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const pacerModule = lazy(() => require('./pacer') as typeof import('./pacer'));
 
 export class Pacing implements Disposable {
   private pacer: Pacer | undefined;
@@ -44,10 +39,7 @@ export class Pacing implements Disposable {
   private loaded(): Pacer {
     if (this.disposed) throw new Error('The gateway connection was closed.');
     if (!this.pacer) {
-      // Required here, not imported at the top: the pacer loads with the first request, not at activation.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { createPacer } = require('./pacer') as typeof import('./pacer');
-      this.pacer = createPacer(this.clock, this.filePath);
+      this.pacer = pacerModule().createPacer(this.clock, this.filePath);
       this.pacer.onDidChange((id) => this.changed.fire(id));
     }
     return this.pacer;

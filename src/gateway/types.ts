@@ -61,15 +61,20 @@ export interface ToolCall {
   arguments: string;
 }
 
-export interface ChatResult {
-  id: string;
-  model: string;
-  created: number;
+/** What one choice of a chat answer says: its text, reasoning, refusal, tool calls and why it ended. */
+export interface ChatReply {
   content: string;
   reasoning: string;
   refusal: string;
   toolCalls: ToolCall[];
   finishReason: string | null;
+}
+
+/** A whole chat answer: its first choice's reply, and what the gateway says of the answer. */
+export interface ChatResult extends ChatReply {
+  id: string;
+  model: string;
+  created: number;
   usage: Usage | null;
 }
 

@@ -10,18 +10,14 @@
 // Should a future undici move those files, the fallback loads the whole package, after first letting Node set
 // up its own fetch dispatcher (exactly what Node does on the first fetch()), so undici finds one and leaves it.
 
-import type { Dispatcher, Pool, ProxyAgent } from 'undici';
+import { lazy } from '../util/lazy';
+import type { UndiciParts } from './undiciParts';
 
-export interface UndiciParts {
-  Pool: typeof Pool;
-  ProxyAgent: typeof ProxyAgent;
-  request(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
-}
+export type { UndiciParts } from './undiciParts';
 
-let loaded: UndiciParts | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const parts = lazy(() => (require('./undiciParts') as typeof import('./undiciParts')).loadUndiciParts());
 
 export function loadUndici(): UndiciParts {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  loaded ??= (require('./undiciParts') as typeof import('./undiciParts')).loadUndiciParts();
-  return loaded;
+  return parts();
 }

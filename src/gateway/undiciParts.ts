@@ -1,7 +1,12 @@
 // The parts of undici the client uses, loaded on the first request (see undiciLoader.ts for why only these parts).
 // The build bundles this file with undici into dist/undiciParts.js, apart from the activation bundle.
-import type { Pool, ProxyAgent } from 'undici';
-import type { UndiciParts } from './undiciLoader';
+import type { Dispatcher, Pool, ProxyAgent } from 'undici';
+
+export interface UndiciParts {
+  Pool: typeof Pool;
+  ProxyAgent: typeof ProxyAgent;
+  request(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+}
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 function loadParts(): UndiciParts {

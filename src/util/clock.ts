@@ -1,4 +1,4 @@
-// Time as a dependency: everything that schedules work takes a Clock, so tests drive time with FakeClock.
+// Time as a dependency: everything that schedules work takes a Clock, so tests drive time with FakeClock (test/util/fakeClock.ts).
 
 export type TimerHandle = { readonly __timerHandle: unique symbol };
 

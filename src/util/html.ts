@@ -5,39 +5,22 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** Escapes text for Markdown (tree tooltips): every character Markdown or its inline HTML could read as markup. */
+/**
+ * Escapes text for Markdown (tree tooltips, reports): every character Markdown, its inline HTML, math or a link finder
+ * could read as markup is escaped, and line breaks and other control characters become spaces, so the text can start
+ * no block of its own (a heading, a list, a rule).
+ */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (c) => `\\${c}`);
+  return text.replace(CONTROL, ' ').replace(/[\\`*_{}[\]()#+\-.!|<>~&$:=]/g, (c) => `\\${c}`);
 }
 
-/** What a webview page may load besides its own nonce'd scripts and its resource root's stylesheets. */
-export interface CspSources {
-  nonce: string;
-  /** The webview's resource root (`webview.cspSource`). */
-  cspSource: string;
-  /** Fonts from the resource root (the codicons). */
-  fonts?: boolean;
-  /** Sources of images and of audio and video; none when empty. */
-  images?: readonly string[];
-  media?: readonly string[];
+/** Text as a Markdown inline code span: without backticks or line breaks, which could end the span, it stays text. */
+export function markdownCode(text: string): string {
+  return `\`${text.replace(CONTROL, '?').replace(/`/g, '?')}\``;
 }
 
-/** A webview page's Content-Security-Policy: nothing else loads, connects, frames, posts or rebases. */
-export function pageCsp({ nonce, cspSource, fonts = false, images = [], media = [] }: CspSources): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource}`,
-    ...(fonts ? [`font-src ${cspSource}`] : []),
-    `img-src ${images.length > 0 ? images.join(' ') : "'none'"}`,
-    ...(media.length > 0 ? [`media-src ${media.join(' ')}`] : []),
-    "connect-src 'none'",
-    "frame-src 'none'",
-    "worker-src 'none'",
-    "form-action 'none'",
-    "base-uri 'none'",
-  ].join('; ');
-}
+// Line breaks (U+2028/9 too), other control characters and the bidirectional overrides that could disguise text.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 export interface PageParts {
   title: string;

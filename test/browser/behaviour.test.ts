@@ -437,7 +437,7 @@ describe('StreamingMarkdown behaviour in Chromium', function () {
       return { frames, framesAt3Ms: backlogFrames(3), childCounts, tailShown, same: host.innerHTML === T.oneShotHtml(whole) };
     }, text);
     assert.ok(result.frames > 5, `rendered over ${result.frames} frames`);
-    // Issue 27: each frame that changes the DOM pays style, layout and paint once, so the default takes fewer, fuller frames.
+    // Each frame that changes the DOM pays style, layout and paint once, so the default takes fewer, fuller frames.
     assert.ok(result.frames < result.framesAt3Ms, `${result.frames} frames by default, ${result.framesAt3Ms} with a 3 ms budget`);
     for (let i = 1; i < result.childCounts.length; i++) assert.ok(result.childCounts[i] >= result.childCounts[i - 1]);
     assert.equal(result.tailShown, 'Trailing paragraph', 'the open tail is shown once the backlog is rendered');

@@ -47,7 +47,7 @@ describe('chat context bar in Chromium', function () {
     await receive(page, context({ baseTokens: 700, chips: [{ ...CHIP, tokens: 200 }] }));
     assert.equal(await warning.isHidden(), true);
     await page.locator('.composer-input').press('Enter');
-    assert.deepEqual((await posted(page)).at(-1), { type: 'send', text: 'Summarise it' });
+    assert.deepEqual((await posted(page)).at(-1), { type: 'send', requestId: 1, text: 'Summarise it' });
   });
 
   it('a chat longer than the window goes to the host, which offers the ways out; the reply sent without the oldest turns says so', async () => {
@@ -62,26 +62,30 @@ describe('chat context bar in Chromium', function () {
 
     await page.locator('.composer-input').fill('Newest question');
     await page.locator('.composer-input').press('Enter');
-    assert.deepEqual((await posted(page)).at(-1), { type: 'send', text: 'Newest question' }, 'the host decides');
+    assert.deepEqual((await posted(page)).at(-1), { type: 'send', requestId: 1, text: 'Newest question' }, 'the host decides');
+    assert.equal(await page.locator('.composer-input').inputValue(), '', 'the text left with the request');
     const overflow = { action: 'send', omittedTurns: 12, canSummarize: true, total: 1220, window: 1000 };
-    await receive(page, { type: 'draft', text: 'Newest question' });
+    await receive(page, { type: 'reply', requestId: 1, reply: { sent: false, why: 'heldBack' } });
+    assert.equal(await page.locator('.composer-input').inputValue(), 'Newest question', 'held back: the reply gives it back to the input');
     await receive(page, { type: 'context', context: { chips: [], baseTokens: 1200, window: 1000, windowSource: 'setting', warning: 'Not sent: the chat would overflow the context window of model-k3 (≈1,220 of 1,000 tokens).', overflow } });
     const text = (await warning.textContent()) ?? '';
     assert.match(text, /Send Without the 12 Oldest Turns: the model sees only the newest turns that fit; the 12 oldest turns are not sent, and the reply says so\./);
     assert.match(text, /Branch with a Summary: the chat model summarizes this chat, then a new chat opens with the summary in its input for you to read and edit\. Nothing is sent there until you send it\./);
     await warning.getByRole('button', { name: 'Branch with a Summary…' }).focus();
     await page.keyboard.press('Enter');
-    assert.deepEqual((await posted(page)).at(-1), { type: 'resolveOverflow', choice: 'summary', text: 'Newest question' }, 'reachable by keyboard');
+    assert.deepEqual((await posted(page)).at(-1), { type: 'resolveOverflow', requestId: 2, choice: 'summary', text: 'Newest question' }, 'reachable by keyboard');
     await warning.getByRole('button', { name: 'Send Without the 12 Oldest Turns' }).click();
-    assert.deepEqual((await posted(page)).at(-1), { type: 'resolveOverflow', choice: 'newest', text: 'Newest question' });
+    assert.deepEqual((await posted(page)).at(-1), { type: 'resolveOverflow', requestId: 3, choice: 'newest', text: 'Newest question' });
     assert.equal(await page.locator('.composer-input').inputValue(), '', 'the text went with it');
+    await receive(page, { type: 'reply', requestId: 3, reply: { sent: true } });
+    assert.equal(await page.locator('.composer-input').inputValue(), '', 'sent: it stays gone');
 
     await receive(page, { type: 'context', context: { chips: [], baseTokens: 1200, window: 1000, windowSource: 'setting', warning: 'Not regenerated: …', overflow: { ...overflow, action: 'regenerate', omittedTurns: 1, canSummarize: false } } });
     assert.equal(await warning.getByRole('button', { name: 'Branch with a Summary…' }).count(), 0);
     await warning.getByRole('button', { name: 'Regenerate Without the Oldest Turn' }).click();
-    assert.deepEqual((await posted(page)).at(-1), { type: 'resolveOverflow', choice: 'newest', text: '' });
+    assert.deepEqual((await posted(page)).at(-1), { type: 'resolveOverflow', requestId: 4, choice: 'newest', text: '' });
     await warning.getByRole('button', { name: 'Cancel' }).click();
-    assert.deepEqual((await posted(page)).at(-1), { type: 'resolveOverflow', choice: 'cancel', text: '' });
+    assert.deepEqual((await posted(page)).at(-1), { type: 'resolveOverflow', requestId: 5, choice: 'cancel', text: '' });
   });
 
   it('# opens a completion list; Enter picks a source, removes the #word, and sends nothing', async () => {
@@ -138,5 +142,39 @@ describe('chat context bar in Chromium', function () {
     assert.deepEqual((await posted(page)).at(-1), { type: 'keepCompare', id: 'cmp1', index: 1 });
     await receive(page, { type: 'compare', compare: null });
     assert.equal(await page.locator('.compare').isHidden(), true);
+  });
+
+  it('send and Compare are requests: a typed reply gives back what the host did not send, and only to its request', async () => {
+    const page = suite.page;
+    await openChat(page, INIT, context());
+    const input = page.locator('.composer-input');
+    await input.fill('First question');
+    await input.press('Enter');
+    assert.deepEqual((await posted(page)).at(-1), { type: 'send', requestId: 1, text: 'First question' });
+    assert.equal(await input.inputValue(), '');
+    // A reply to no request waiting changes nothing; the one to this request says it was sent.
+    await receive(page, { type: 'reply', requestId: 9, reply: { sent: false, why: 'busy' } });
+    await receive(page, { type: 'reply', requestId: 1, reply: { sent: true } });
+    assert.equal(await input.inputValue(), '', 'sent: it stays gone');
+    await input.fill('Second question');
+    await input.press('Enter');
+    await receive(page, { type: 'reply', requestId: 2, reply: { sent: false, why: 'busy' } });
+    assert.equal(await input.inputValue(), 'Second question', 'not sent: back in the input');
+    await receive(page, { type: 'reply', requestId: 2, reply: { sent: false, why: 'busy' } });
+    assert.equal(await input.inputValue(), 'Second question', 'a request is answered once');
+
+    // Compare: the question leaves the input; refused (the picker cancelled), it comes back.
+    await page.getByRole('button', { name: /^Compare models/ }).click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'compare', requestId: 3, text: 'Second question', models: [] });
+    assert.equal(await input.inputValue(), '');
+    await receive(page, { type: 'reply', requestId: 3, reply: { started: false } });
+    assert.equal(await input.inputValue(), 'Second question', 'not compared: back in the input');
+    // A host that fails the request says so with an error: the question comes back too.
+    await page.getByRole('button', { name: /^Compare models/ }).click();
+    await receive(page, { type: 'reply', requestId: 4, error: 'The models could not be listed.' });
+    assert.equal(await input.inputValue(), 'Second question');
+    await page.getByRole('button', { name: /^Compare models/ }).click();
+    await receive(page, { type: 'reply', requestId: 5, reply: { started: true } });
+    assert.equal(await input.inputValue(), '', 'started: the question is in the comparison');
   });
 });

@@ -182,7 +182,7 @@ describe('chat hub in Chromium: inline media under the CSP, and the slash menu',
     await input.fill('/image a red fox');
     await page.keyboard.press('Enter');
     const sent = await page.evaluate(() => (window as unknown as { posted: Array<{ type: string; text?: string }> }).posted);
-    assert.deepEqual(sent.at(-1), { type: 'send', text: '/image a red fox' });
+    assert.deepEqual(sent.at(-1), { type: 'send', requestId: 1, text: '/image a red fox' });
     assert.equal(await input.inputValue(), '');
   });
 });

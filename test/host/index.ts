@@ -35,6 +35,11 @@ function isKnown(test: string, problem: WebviewProblem): boolean {
 }
 
 export function run(): Promise<void> {
+  return runSuite(path.join(__dirname, 'suite'));
+}
+
+/** Runs the mocha tests under `dir` in this extension host (the untrusted-folder suite has its own folder). */
+export function runSuite(dir: string): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: 'spec', forbidOnly: true });
   const grep = process.env.MODEL_GATEWAY_HOST_GREP;
   console.log('--- model-gateway host suite ---');
@@ -49,7 +54,7 @@ export function run(): Promise<void> {
     if (problems.length === 0 || this.currentTest?.state === 'failed') return;
     (this.test as Mocha.Hook | undefined)?.error(new Error(`a webview reported ${problems.length} problem(s) during this test:\n${describeProblems(problems)}`));
   });
-  for (const file of findTests(path.join(__dirname, 'suite'))) mocha.addFile(file);
+  for (const file of findTests(dir)) mocha.addFile(file);
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
       // The plain closing line lets CI count the host suite like the Node one.

@@ -3,35 +3,33 @@
 // (and, on the first start after the update, written with the Default profile) right after activation, and a
 // seeded key (npm start) and keys lost with the keyring are handled then too.
 import { lazyCommands } from '../../ui/vscode/commands';
-import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
-import type { ApiKeyStore } from '../core/apiKeyStore';
+import { ApiKeyStore } from '../core/apiKeyStore';
 import type { ProfileStore } from '../core/profileStore';
 import type { PendingJobs } from './profileStartup';
 import { applySeededKey } from '../core/seedKey';
+import { lazy } from '../../util/lazy';
+import { AUTH_COMMANDS } from './commands';
 
-export const KEY_COMMANDS = {
-  setApiKey: SHARED_COMMANDS.setApiKey,
-  rotateApiKey: SHARED_COMMANDS.rotateApiKey,
-  clearApiKey: SHARED_COMMANDS.clearApiKey,
-  setBaseUrl: SHARED_COMMANDS.setBaseUrl,
-} as const;
-
-/** Edit, rename, duplicate, the workspace binding, export and import are in the Profiles… menu. */
-export const PROFILE_COMMANDS = {
-  profilesMenu: SHARED_COMMANDS.profilesMenu,
-  profilesSwitch: SHARED_COMMANDS.profilesSwitch,
-  profilesCreate: 'modelGateway.profiles.create',
-  profilesDelete: 'modelGateway.profiles.delete',
-} as const;
-
-export const AUTH_COMMANDS = { ...KEY_COMMANDS, ...PROFILE_COMMANDS } as const;
+// The profile list is read right after activation, the commands' handlers on their first run.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const profileStartup = lazy(() => require('./profileStartup') as typeof import('./profileStartup'));
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const keyCommands = lazy(() => require('./keyCommands') as typeof import('./keyCommands'));
 
 export type AuthNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'testing'> & {
   keys: ApiKeyStore;
   /** The video jobs (running ones in a lane, a profile's key slot, and when they change); asked only after activation. */
   jobs(): PendingJobs;
 };
+
+/**
+ * The key source every feature shares (auth/core/api.ts names its type): built by the composition root before the
+ * connections, which read it, so before any feature activates.
+ */
+export function createKeyStore(context: Pick<SharedServices['context'], 'secrets' | 'globalState'>): ApiKeyStore {
+  return new ApiKeyStore(context.secrets, context.globalState);
+}
 
 export const authFeature = defineFeature({
   name: 'auth',
@@ -40,11 +38,7 @@ export const authFeature = defineFeature({
   activate({ context, log, keys, connection, clock, register, testing, jobs }: AuthNeeds): void {
     // The profile list is read right after activation (profileStartup.js): until then Default, which the settings
     // describe, is the only profile. startProfiles does not reject: a list it cannot read leaves Default.
-    const loaded: Promise<ProfileStore> = Promise.resolve().then(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { startProfiles } = require('./profileStartup') as typeof import('./profileStartup');
-      return startProfiles(context, clock, connection, log, keys, jobs());
-    });
+    const loaded: Promise<ProfileStore> = Promise.resolve().then(() => profileStartup().startProfiles(context, clock, connection, log, keys, jobs()));
     // Every request, and whatever decides by the active profile, waits until this window's profile is known.
     connection.ready = loaded.then(
       () => undefined,
@@ -55,19 +49,14 @@ export const authFeature = defineFeature({
       testing.keys = keys;
     }
     register(
-      lazyCommands(AUTH_COMMANDS, () => {
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const { authHandlers } = require('./keyCommands') as typeof import('./keyCommands');
-        return authHandlers(context, { profiles: loaded, connection, keys, runningJobs: (slot) => jobs().runningJobs(slot) });
-      }),
+      lazyCommands(AUTH_COMMANDS, () => keyCommands().authHandlers(context, { profiles: loaded, connection, keys, runningJobs: (slot) => jobs().runningJobs(slot) })),
     );
     void connection.refreshKeyState();
     // Keys lost with the keyring are rare: their warning loads with the key commands, only then.
     void applySeededKey(keys)
       .then(() => keys.lostOrigins())
       .then((lost) => {
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        if (lost.length > 0) void (require('./keyCommands') as typeof import('./keyCommands')).warnAboutLostKeys(keys, lost);
+        if (lost.length > 0) void keyCommands().warnAboutLostKeys(keys, lost);
       });
   },
 });

@@ -13,7 +13,7 @@ import { parseBaseUrl, readSettings, SECTION } from '../../settings/settings';
 import { vscodeSettingsSource } from '../../ui/vscode/vscodeSettings';
 import { showAdvice } from '../../ui/vscode/notify';
 import type { HandlersFor } from '../../ui/vscode/commands';
-import type { AUTH_COMMANDS, KEY_COMMANDS } from './feature';
+import type { AUTH_COMMANDS, KEY_COMMANDS } from './commands';
 import { ProfileCommands, type ProfileCommandDeps } from './profileCommands';
 
 /**

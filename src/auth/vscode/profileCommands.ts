@@ -13,7 +13,7 @@ import { bindWorkspace, rememberChoice, workspaceBinding } from '../core/profile
 import type { ProfileStore } from '../core/profileStore';
 import { pendingJobsOf, removalVia, removeProfile, safeOrigin } from '../core/profileRetire';
 import { exportProfiles, planImport, resolveImport } from '../core/profileTransfer';
-import type { PROFILE_COMMANDS } from './feature';
+import type { PROFILE_COMMANDS } from './commands';
 
 export interface ProfileCommandDeps {
   profiles: ProfileStore;

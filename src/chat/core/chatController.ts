@@ -24,6 +24,7 @@ import { hasImages } from './contextPrompt';
 import { imageRejectionAdvice } from './imageRejection';
 import type { ChatSessionStore } from './sessionStore';
 import { ChatSaver, type SendUndo } from './chatSaver';
+import type { ChatEvent } from './chatEvent';
 import { withApply, type CodeApply } from '../../chatProtocol/codeApply';
 
 export interface ChatControllerDeps {
@@ -41,21 +42,6 @@ export interface ChatControllerDeps {
   /** How long streamed output is gathered before it is journaled and reported. */
   flushIntervalMs?: number;
 }
-
-export type ChatEvent =
-  | { type: 'turnAdded'; turn: Turn }
-  | { type: 'turnUpdated'; turn: MediaTurn }
-  | { type: 'delta'; delta: TurnDelta }
-  | { type: 'turnFinished'; turn: AssistantTurn }
-  /** The reply's request waits for the gateway's rate limit, `waitMs` more (null: it was sent); Stop cancels it. */
-  | { type: 'waiting'; turnId: string; waitMs: number | null; /** a long wait: the user may send it now */ sendAnyway: boolean }
-  | { type: 'turnsRemoved'; fromIndex: number }
-  | { type: 'settings'; settings: ChatSettings }
-  | { type: 'title'; title: string }
-  /** Another window's changes to this chat were merged in: the transcript should be shown again. */
-  | { type: 'reloaded' }
-  /** A message could not be saved, so it was not sent: its text (and context) go back to the input. */
-  | { type: 'notSent'; text: string; attachments: readonly Attachment[] };
 
 const DEFAULT_FLUSH_MS = 25;
 

@@ -2,11 +2,10 @@
 // chat use for that profile): whatever loads or drops that list, every chat of the profile follows. This holds no
 // list of its own, only whether this feature's own request is running and how it failed. ChatModelLists keeps one
 // per profile, so a chat lists its own profile's models, whichever profile the window uses.
-import type { CatalogModel, CatalogSnapshot, LoadOptions } from '../../models/core/modelCatalog';
-import { effortLevelsOf } from '../../models/core/reasoningLevels';
+import { effortLevelsOf, type CatalogModel, type CatalogSnapshot, type LoadOptions } from '../../models/core/api';
 import { DEFAULT_EFFORT_LEVELS } from '../../gateway/reasoningEffort';
 import { listableModels, type ModelsState } from '../../chatProtocol/messages';
-import { contextWindowOf } from '../../models/core/lmMapping';
+import { contextWindowOf } from '../../models/core/api';
 import { Emitter, type Disposable, type Event } from '../../util/events';
 
 /** What the chat needs of ModelCatalog. */

@@ -4,7 +4,7 @@
 // the user typed back in the input (the store has told the user which folder, and why).
 import type { Attachment } from '../../chatProtocol/attachments';
 import type { ChatSession, Turn } from '../../chatProtocol/session';
-import type { ChatEvent } from './chatController';
+import type { ChatEvent } from './chatEvent';
 import { ChatNotSavedError } from './notSaved';
 import { baseOf, mergeSessions } from './sessionMerge';
 import type { ChatSessionStore } from './sessionStore';

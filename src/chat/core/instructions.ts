@@ -1,8 +1,8 @@
 // The workspace's instruction files and prompt files, as the chat uses them: which files are read (AGENTS.md,
 // .github/copilot-instructions.md, .github/instructions/*.instructions.md), which of them apply to the files in play
-// (an `applyTo` glob in the front matter, matched with picomatch), what is sent (one system message that names each
+// (an `applyTo` glob in the front matter, matched by glob.ts without backtracking, under a budget), what is sent (one system message that names each
 // file), and the `.prompt.md` files of .github/prompts/ as slash commands. Pure: the adapter reads the files.
-import picomatch from 'picomatch';
+import { compileGlob, DEFAULT_MATCH_STEPS, GlobBudgetExceeded, globMatches, type CompiledGlob, type MatchBudget } from './glob';
 import { estimateTextTokens, TOKENS_PER_MESSAGE } from '../../chatProtocol/attachments';
 
 /** Always read when present (relative to a workspace folder). */
@@ -46,13 +46,18 @@ export function applyToGlobs(applyTo: string | undefined): string[] {
   return (applyTo ?? '').split(',').map((g) => g.trim()).filter((g) => g !== '').slice(0, 50);
 }
 
-/** Whether any of `files` (workspace-relative, `/`-separated) matches the globs; no globs: never (the file is opt-in). */
-export function appliesTo(globs: readonly string[], files: readonly string[]): boolean {
-  if (globs.length === 0) return false;
-  const match = picomatch([...globs], { dot: true });
-  // A glob without a folder (`*.py`) matches at any depth, as `applyTo` means it.
-  const byName = picomatch([...globs], { dot: true, basename: true });
-  return files.some((file) => match(file) || byName(file));
+/**
+ * Whether any of `files` (workspace-relative, `/`-separated) matches the globs; no globs: never (the file is opt-in).
+ * A glob beyond the bounds is not used (`problems` says why); throws GlobBudgetExceeded when `budget` runs out.
+ */
+export function appliesTo(globs: readonly string[], files: readonly string[], budget: MatchBudget = { steps: DEFAULT_MATCH_STEPS }, problems: string[] = []): boolean {
+  const compiled: CompiledGlob[] = [];
+  for (const glob of globs) {
+    const result = compileGlob(glob);
+    if ('problem' in result) problems.push(result.problem);
+    else compiled.push(result);
+  }
+  return compiled.length > 0 && files.some((file) => compiled.some((glob) => globMatches(glob, file, budget)));
 }
 
 export interface InstructionFile {
@@ -79,18 +84,34 @@ export interface ReadInstruction {
 export function applicable(read: readonly ReadInstruction[], files: readonly string[]): { files: InstructionFile[]; problems: string[] } {
   const result: InstructionFile[] = [];
   const problems: string[] = [];
+  // One budget for every glob of the request: a repository's files cannot add up to a frozen editor either.
+  const budget: MatchBudget = { steps: DEFAULT_MATCH_STEPS };
   for (const entry of read) {
     if (entry.problem !== undefined) {
       problems.push(`${entry.label}: ${entry.problem}`);
       continue;
     }
     const { fields, body } = frontMatter(entry.text ?? '');
-    if (entry.scoped && !appliesTo(applyToGlobs(fields.applyTo), files)) continue;
+    if (entry.scoped && !applies(entry.label, applyToGlobs(fields.applyTo), files, budget, problems)) continue;
     const text = body.trim();
     if (text === '') continue;
     result.push({ label: entry.label, location: entry.location, text, tokens: estimateTextTokens(text) });
   }
   return { files: result, problems };
+}
+
+/** Whether a scoped file applies; its glob problems and a spent budget are reported under its label (not applied). */
+function applies(label: string, globs: readonly string[], files: readonly string[], budget: MatchBudget, problems: string[]): boolean {
+  const found: string[] = [];
+  try {
+    return appliesTo(globs, files, budget, found);
+  } catch (error) {
+    if (!(error instanceof GlobBudgetExceeded)) throw error;
+    found.push(error.message);
+    return false;
+  } finally {
+    for (const problem of new Set(found)) problems.push(`${label}: ${problem}`);
+  }
 }
 
 /** The system message that carries the instructions: each file under its own name, so the model can tell them apart. */

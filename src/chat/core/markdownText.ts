@@ -4,7 +4,7 @@ import { fenced } from './fence';
 export { fenced, fenceFor } from './fence';
 import { attachmentsMarkdown } from './contextPrompt';
 import { thinkingSummary } from '../../chatProtocol/thinking';
-import { NEWER_TURN_TEXT, oldestTurnsText, sessionUsage, type AssistantTurn, type ChatSession, type MediaTurn, type TokenUsage } from '../../chatProtocol/session';
+import { NEWER_TURN_TEXT, oldestTurnsText, prettyJson, sessionUsage, type AssistantTurn, type ChatSession, type MediaTurn, type TokenUsage } from '../../chatProtocol/session';
 
 export interface Selection {
   text: string;
@@ -66,14 +66,6 @@ function mediaSection(turn: MediaTurn, link: string | undefined): string {
   else if (turn.state === 'pending') parts.push(`_${what}: ${turn.detail ?? 'not finished'} when exported._`);
   else parts.push(`_${what} failed: ${turn.detail ?? 'no result.'}_`);
   return parts.join('\n\n');
-}
-
-export function prettyJson(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
 }
 
 /** `mediaLink` gives a media turn's link (the kept file); without it, the gateway's link is used. */

@@ -10,7 +10,8 @@
 //
 // A file a newer version wrote is read as far as this version understands it; what it does not know (fields, kinds
 // of turn, the file's own fields) is written back unchanged (sessionUnknown.ts), and before the first rewrite of a
-// file with a newer format number its original is copied beside it as `<id>.v<format>.bak.json`.
+// file with a newer format number its original is copied beside it as `<id>.v<format>.bak.json`. The format number
+// says what a file may hold, so an older version knows to keep such a copy: see FORMAT.
 import { adviceFor } from '../../ui/core/errorAdvice';
 import { applyDelta, LIMITS, type AssistantTurn, type ChatSession, type TurnDelta } from '../../chatProtocol/session';
 import { isTurnDelta, repairSession } from '../../chatProtocol/sessionData';
@@ -23,9 +24,9 @@ import { processIsAlive, type StoreFileSystem } from '../../util/storeFileSystem
 import { baseOf, mergeSessions, type SessionBase } from './sessionMerge';
 
 export type { RemovedSession, SessionSummary, StoreOptions, StoreReporter } from './sessionStoreTypes';
-import type { RemovedSession, SessionSummary, StoreOptions, StoreReporter } from './sessionStoreTypes';
+import { FORMAT, INDEX_FORMAT, OLDEST_FORMAT, type RemovedSession, type SessionSummary, type StoreOptions, type StoreReporter } from './sessionStoreTypes';
+export { FORMAT };
 
-const FORMAT = 1;
 const INDEX = 'index.json';
 /** A temp file younger than this may be another window's write in progress. */
 export const STALE_TEMP_MS = 60_000;
@@ -306,7 +307,7 @@ export class ChatSessionStore {
       return { unreadable: 'it is not valid JSON' };
     }
     // A newer format is read as far as this version understands it; nothing it holds is dropped on writing.
-    if (!isRecord(parsed) || !Number.isSafeInteger(parsed.format) || (parsed.format as number) < FORMAT) return { unreadable: 'it is not a chat session file this version can read' };
+    if (!isRecord(parsed) || !Number.isSafeInteger(parsed.format) || (parsed.format as number) < OLDEST_FORMAT) return { unreadable: 'it is not a chat session file this version can read' };
     const repair = repairSession(parsed.session, id);
     if (!repair) return { unreadable: 'it holds no chat session' };
     const repaired = repair.repaired > 0 || repair.dropped > 0;
@@ -413,7 +414,7 @@ export class ChatSessionStore {
     return withFileLock(this.fs, INDEX, this.lock, async () => {
       const index = await this.readIndex();
       if (change(index)) {
-        await this.writeAtomic(INDEX, JSON.stringify({ format: FORMAT, sessions: [...index.values()] }));
+        await this.writeAtomic(INDEX, JSON.stringify({ format: INDEX_FORMAT, sessions: [...index.values()] }));
         this.changed.fire();
       }
       return index;

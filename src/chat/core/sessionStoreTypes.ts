@@ -38,3 +38,16 @@ export interface StoreOptions {
   lockStaleMs?: number;
   report?: Partial<StoreReporter>;
 }
+
+/**
+ * The session file's format. 1: every file before the number was kept up to date (media turns, speech and image
+ * attachments were added under it, so what a 1 holds depends on its writer). 2: user turns with text and image
+ * attachments, assistant turns, and media turns of the kinds image, video and speech. A file of a lower format is read
+ * and written as this one; a file of a higher one is read as far as this version understands it and copied before
+ * this version first rewrites it. Raise it whenever a file may hold what this version's reader would leave out.
+ */
+export const FORMAT = 2;
+/** Files this version can read: from the first format on. */
+export const OLDEST_FORMAT = 1;
+/** The index's own format (its summaries have not changed). */
+export const INDEX_FORMAT = 1;

@@ -3,17 +3,18 @@
 // so the same code runs under the real panel and in unit tests.
 import type { Logger } from '../../util/logger';
 import { safeExternalUrl } from '../../util/externalUrl';
-import { cleanHostMessage, parseWebviewMessage, type CodeActionKind, type HostMessage, type ModelsState, type TurnFinish, type WebviewMessage, type WireTurn, type WireTurnError } from '../../chatProtocol/messages';
+import { CHAT_SHAPES, type ChatReplies, type ChatRequest, type CodeActionKind, type HostMessage, type ModelsState, type TurnFinish, type WebviewMessage, type WireTurn, type WireTurnError } from '../../chatProtocol/messages';
+import { ProtocolPort } from '../../chatProtocol/webviewProtocol';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
-import type { ChatController, ChatEvent } from './chatController';
+import type { ChatController } from './chatController';
+import type { ChatEvent } from './chatEvent';
 import type { ChatContext } from './chatContext';
 import type { ChatCompare } from './chatCompare';
 import { RESEND_WITHOUT_IMAGES } from './imageRejection';
 import type { AssistantTurn, ChatSession, MediaTurn, Turn, TurnError } from '../../chatProtocol/session';
 import { keepingProfile } from './chatProfile';
 import type { WireMediaTurn } from '../../chatProtocol/mediaTurn';
-import { sameData } from '../../chatProtocol/validate';
 import { chipOf } from '../../chatProtocol/attachments';
 import type { CodeApply } from '../../chatProtocol/codeApply';
 import type { InstructionsAction, InstructionsState } from '../../chatProtocol/instructions';
@@ -101,20 +102,21 @@ export class ChatWebviewBridge implements Disposable {
   private loadedOnce = false;
   private live = false;
   private pendingDraft = '';
-  /** Message types already logged as trimmed (logged once each, not once per message). */
-  private readonly trimmedTypes = new Set<string>();
   private readonly subscription: Disposable;
+  /** Checks every message both ways against the chat's protocol (messages.ts). */
+  private readonly port: ProtocolPort<WebviewMessage, HostMessage>;
 
   constructor(
     private readonly controller: ChatController,
     private readonly workbench: ChatWorkbench,
-    private readonly post: (message: HostMessage) => void,
+    post: (message: HostMessage) => void,
     private readonly models: () => ModelsState,
     private readonly clock: Clock,
     private readonly log: Logger,
     /** The next message's attachments (without it the chat sends text only), model comparison, and /image, /video, /speak. */
     features: { context?: ChatContext; compare?: ChatCompare; hub?: BridgeMediaHub; instructions?: BridgeInstructions } = {},
   ) {
+    this.port = new ProtocolPort('Chat', CHAT_SHAPES, post, log);
     this.instructions = features.instructions;
     this.context = features.context;
     this.compare = features.compare;
@@ -186,17 +188,22 @@ export class ChatWebviewBridge implements Disposable {
 
   /** Handles one raw message from the webview; malformed or unknown messages are logged and dropped. */
   async handle(raw: unknown): Promise<void> {
-    const parsed = parseWebviewMessage(raw);
-    if (!parsed.ok) {
-      this.log.warn(`Chat: dropped a message from the webview (${parsed.reason}).`);
-      return;
-    }
-    this.received.fire(parsed.message);
+    const message = this.port.receive(raw);
+    if (!message) return;
+    this.received.fire(message);
     try {
-      await this.dispatch(parsed.message);
+      await this.dispatch(message);
     } catch (error) {
-      this.log.error(`Chat: ${parsed.message.type} failed: ${error instanceof Error ? error.message : String(error)}`);
+      const why = error instanceof Error ? error.message : String(error);
+      this.log.error(`Chat: ${message.type} failed: ${why}`);
+      // A request always gets its answer, so the page never waits on one (it gives the text back to the input).
+      if ('requestId' in message) this.send({ type: 'reply', requestId: message.requestId, error: why });
     }
+  }
+
+  /** Answers one of the page's requests with its typed reply. */
+  private reply<R extends ChatRequest>(request: R, reply: ChatReplies[R['type']]): void {
+    this.send({ type: 'reply', requestId: request.requestId, reply });
   }
 
   private async dispatch(message: WebviewMessage): Promise<void> {
@@ -213,12 +220,10 @@ export class ChatWebviewBridge implements Disposable {
         this.sendInit();
         return;
       case 'send':
-        if (controller.busy) this.log.warn('Chat: a message was sent while a reply was still running; ignored.');
-        else if (this.hub?.handleSend(message.text)) return;
-        // Held back (it would overflow the context window): the text goes back to the input, the warning is shown.
-        else if (this.context && !this.context.send(message.text)) this.send({ type: 'draft', text: message.text });
-        else if (!this.context) controller.send(message.text);
-        return;
+        return this.reply(message, this.sendMessage(message.text, true));
+      case 'sendPrompt':
+        // Only what the user typed can be a slash command: a prompt file's text is a message, whatever it starts with.
+        return this.reply(message, this.sendMessage(message.text, false));
       case 'addContext':
         return this.context?.add(message.source);
       case 'removeAttachment':
@@ -232,9 +237,8 @@ export class ChatWebviewBridge implements Disposable {
       case 'attachImage':
         return this.context?.addImage(message.name, message.data);
       case 'compare':
-        // Not started (cancelled, a reply running): the question goes back to the input.
-        if (this.compare && !(await this.compare.start(message.text, message.models))) this.send({ type: 'draft', text: message.text });
-        return;
+        // Not started (cancelled, a reply running): the page gives the question back to the input.
+        return this.reply(message, { started: await this.startCompare(message.text, message.models) });
       case 'keepCompare':
         await this.compare?.keep(message.id, message.index);
         return;
@@ -254,9 +258,8 @@ export class ChatWebviewBridge implements Disposable {
         await (this.context ? this.context.editAndResend(message.turnId, message.text) : controller.editAndResend(message.turnId, message.text));
         return;
       case 'resolveOverflow':
-        // Sending the newest turns took the input's text; when nothing was sent it goes back.
-        if (this.context && !(await this.context.resolveOverflow(message.choice, message.text)) && message.choice === 'newest' && message.text.trim() !== '') this.send({ type: 'draft', text: message.text });
-        return;
+        // Sending the newest turns took the input's text; when nothing was sent the page gives it back.
+        return this.reply(message, { sent: this.context ? await this.context.resolveOverflow(message.choice, message.text) : false });
       case 'updateSettings':
         return controller.updateSettings(keepingProfile(message.settings, controller.session.settings));
       case 'copyTurn':
@@ -287,6 +290,25 @@ export class ChatWebviewBridge implements Disposable {
         this.log.error(`Chat: the chat view refused a message from VS Code (${message.reason}); it shows an error and can reload the chat.`);
         return;
     }
+  }
+
+  /** Starts a comparison (the page's Compare button, or Compare Models…); false when none started. */
+  startCompare(text: string, models: readonly string[]): Promise<boolean> {
+    return this.compare ? this.compare.start(text, models) : Promise.resolve(false);
+  }
+
+  /** A message from the input: a slash command, else sent unless a reply runs or the chat would not fit (held back). */
+  /** `asCommand`: what the user typed, which may be a slash command; a prompt file's text never is. */
+  private sendMessage(text: string, asCommand: boolean): ChatReplies['send'] {
+    if (this.controller.busy) {
+      this.log.warn('Chat: a message was sent while a reply was still running; not sent.');
+      return { sent: false, why: 'busy' };
+    }
+    if (asCommand && this.hub?.handleSend(text)) return { sent: true };
+    // Held back (it would overflow the context window): the warning says what can be done.
+    if (this.context) return this.context.send(text) ? { sent: true } : { sent: false, why: 'heldBack' };
+    this.controller.send(text);
+    return { sent: true };
   }
 
   private sendInit(): void {
@@ -341,17 +363,8 @@ export class ChatWebviewBridge implements Disposable {
   /** Sends a message trimmed to what the webview accepts: a refused message would leave the chat blank or stuck. */
   private send(message: HostMessage): void {
     if (!this.live) return;
-    const clean = cleanHostMessage(message);
-    if (!clean) {
-      this.log.error(`Chat: could not send ${message.type} to the chat view: nothing in it fits the protocol.`);
-      return;
-    }
-    if (clean !== message && !sameData(clean, message) && !this.trimmedTypes.has(message.type)) {
-      this.trimmedTypes.add(message.type);
-      this.log.warn(`Chat: trimmed ${message.type} to what the chat view accepts (an over-long or malformed field).`);
-    }
-    this.post(clean);
-    this.posted.fire(clean);
+    const sent = this.port.send(message);
+    if (sent) this.posted.fire(sent);
   }
 
   private wireMedia(turn: MediaTurn): WireMediaTurn {

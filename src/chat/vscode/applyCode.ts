@@ -3,32 +3,34 @@
 // whose edits need confirmation, one per changed run of lines, each of which can be left out), and applied only when
 // the user accepts; the editor's one undo takes the whole apply back. The file is chosen, in order: the path the
 // block names, the active editor's selection, its file, a file the user picks. A path that resolves (links
-// followed) outside the workspace needs an explicit yes, as context attachments do.
+// followed) outside the workspace needs an explicit yes, as context attachments do; so does a file that configures
+// tools or runs code (chat/core/apply/runsCode.ts), with a question that says what the change would run.
+// Questions and warnings go through the one seam to the user (ui/vscode/userInterface.ts).
 import { promises as fs } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { applyBlock, type TextEdit } from '../core/apply/applyBlock';
 import { blockTarget, type ApplyRequest } from '../core/apply/applyTarget';
+import { runsCode, runsCodeQuestion } from '../core/apply/runsCode';
 import { insideFolders, realFolders } from '../core/context/consent';
 import type { CodeApply } from '../../chatProtocol/codeApply';
+import { vscodeUserInterface, type UserInterface } from '../../ui/vscode/userInterface';
 
 export interface ApplyDeps {
   /** The editor Apply falls back to: the active one, else the one used last (a focused chat panel is not an editor). */
   editor(): vscode.TextEditor | undefined;
-  /** Asks a yes/no question as a modal; replaceable so tests can answer. */
-  confirm(message: string, yes: string): Promise<boolean>;
+  /** Apply's questions (modal) and warnings; replaceable so tests can answer. */
+  ui: Pick<UserInterface, 'ask' | 'notify'>;
   /** Picks the file when nothing else names one. */
   pickFile(): Promise<vscode.Uri | undefined>;
-  warn(message: string): void;
 }
 
 export const APPLY_ANYWAY = 'Apply Anyway';
 
 export const defaultApplyDeps = (editor: () => vscode.TextEditor | undefined): ApplyDeps => ({
   editor,
-  confirm: async (message, yes) => (await vscode.window.showWarningMessage(message, { modal: true }, yes)) === yes,
+  ui: vscodeUserInterface,
   pickFile: async () => (await vscode.window.showOpenDialog({ canSelectFiles: true, canSelectMany: false, defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri, openLabel: 'Apply to This File', title: 'Apply the Code Block to…' }))?.[0],
-  warn: (message) => void vscode.window.showWarningMessage(message),
 });
 
 interface Target {
@@ -45,13 +47,18 @@ export async function applyCodeBlock(request: ApplyRequest, deps: ApplyDeps): Pr
   const target = await chooseTarget(block.path, block.diff, deps);
   if (!target) return undefined;
   const display = vscode.workspace.asRelativePath(target.uri, false);
-  if (!(await allowed(target, display, deps))) return undefined;
+  const place = await placeOf(target);
+  const asked = place.outside;
+  if (place.outside && !(await confirm(deps, outsideQuestion(target, place, display)))) return undefined;
   const document = target.create ? undefined : await vscode.workspace.openTextDocument(target.uri);
   const current = document?.getText() ?? '';
   const range = target.range && document ? { start: document.offsetAt(target.range.start), end: document.offsetAt(target.range.end) } : undefined;
   const outcome = applyBlock({ current, code: block.code, diff: block.diff, range, display });
-  if (!outcome.ok) return void deps.warn(outcome.reason);
-  if (outcome.edits.length === 0) return void deps.warn(`${display} already has this code; there is nothing to apply.`);
+  const warn = (message: string) => void deps.ui.notify('warning', message);
+  if (!outcome.ok) return void warn(outcome.reason);
+  if (outcome.edits.length === 0) return void warn(`${display} already has this code; there is nothing to apply.`);
+  const runs = place.path !== undefined ? runsCode(place.path, { before: current, after: outcome.text }) : undefined;
+  if (runs && !asked && !(await confirm(deps, runsCodeQuestion(place.path !== display ? `${display} (really ${place.path})` : display, runs)))) return undefined;
   const changed = document && (document.isDirty || (await changedSince(target.uri, request.replyAt)));
   const edit = reviewEdit(target, document, outcome.edits, changed ? `${display} changed since the reply` : display);
   const applied = await vscode.workspace.applyEdit(edit);
@@ -85,18 +92,36 @@ async function namedTarget(path: string): Promise<Target | undefined> {
   return candidates[0] ? { uri: vscode.Uri.file(candidates[0]), create: true } : undefined;
 }
 
-/**
- * Whether the file may be changed: its real path (links resolved; for a new file, its folder's) inside a workspace
- * folder, or the user says yes to the path named. Files that are not on disk (untitled editors) are the user's own.
- */
-async function allowed(target: Target, display: string, deps: ApplyDeps): Promise<boolean> {
-  if (target.uri.scheme !== 'file') return true;
+interface Place {
+  /** The real path (links resolved; for a new file, its folder's) relative to the workspace folder holding it, or
+   * absolute when none does; undefined for a file not on disk (an untitled editor: the user's own). */
+  path?: string;
+  /** The real path, when it differs from the path named (a link), or when it could not be resolved. */
+  real?: string;
+  outside: boolean;
+}
+
+/** Where the file really is: inside a workspace folder, or outside (asked about). */
+async function placeOf(target: Target): Promise<Place> {
+  if (target.uri.scheme !== 'file') return { outside: false };
   const path = target.uri.fsPath;
   const real = target.create ? await realParent(path) : await fs.realpath(path).catch(() => undefined);
   const roots = await realFolders((vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath));
-  if (real !== undefined && insideFolders(real, roots) !== undefined) return true;
-  const where = real && real !== path ? `${display} leads to ${real}, outside the workspace.` : `${real ?? path} is outside the workspace.`;
-  return deps.confirm(`${where} Apply the code block there?`, APPLY_ANYWAY);
+  const inside = real !== undefined ? insideFolders(real, roots) : undefined;
+  if (inside !== undefined) return { path: inside, outside: false };
+  return { path: real ?? path, real, outside: true };
+}
+
+/** The question before a path outside the workspace, saying also what the file runs when it is such a file. */
+function outsideQuestion(target: Target, place: Place, display: string): string {
+  const path = target.uri.fsPath;
+  const where = place.real && place.real !== path ? `${display} leads to ${place.real}, outside the workspace.` : `${place.real ?? path} is outside the workspace.`;
+  const runs = runsCode(place.path ?? path);
+  return `${where}${runs ? ` It is ${runs.what}.` : ''} Apply the code block there?`;
+}
+
+async function confirm(deps: ApplyDeps, question: string): Promise<boolean> {
+  return (await deps.ui.ask('warning', question, '', APPLY_ANYWAY)) === APPLY_ANYWAY;
 }
 
 /** A new file's real path: its nearest existing folder resolved, the rest as named. */

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type * as vscode from 'vscode';
 import type { GatewayAccess } from '../../gateway/connection';
 import type { HandlersFor } from '../../ui/vscode/commands';
-import type { CHAT_COMMANDS } from './feature';
+import type { CHAT_COMMANDS } from './commands';
 import type { Clock } from '../../util/clock';
 import { ChatHistoryCommands } from './chatHistoryCommands';
 import type { ChatHistoryView } from './chatHistoryView';

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { ChatSession, MediaTurn } from '../../chatProtocol/session';
 import type { Clock } from '../../util/clock';
 import { sessionMarkdown } from '../core/markdownText';
-import type { ChatMediaPorts } from '../core/hub/ports';
+import type { ChatMediaPorts } from '../core/hub/mediaHub';
 
 export class ChatExporter {
   constructor(private readonly deps: { clock: Clock; media?: ChatMediaPorts }) {}

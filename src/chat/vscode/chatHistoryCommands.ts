@@ -6,7 +6,7 @@ import { accessAdvice, adviceFor, type ErrorAdvice } from '../../ui/core/errorAd
 import { vscodeUserInterface, type UserInterface } from '../../ui/vscode/userInterface';
 import type { ChatRequest } from '../../gateway/types';
 import type { HandlersFor } from '../../ui/vscode/commands';
-import type { CHAT_HISTORY_COMMANDS } from './feature';
+import type { CHAT_HISTORY_COMMANDS } from './commands';
 import { isId } from '../../chatProtocol/validate';
 import type { ChatHistoryView } from './chatHistoryView';
 import type { ChatHistoryActions } from '../core/historyActions';

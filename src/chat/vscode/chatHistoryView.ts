@@ -8,7 +8,7 @@ import { watchFolder } from '../../util/storeFileSystem';
 import { groupSessions, sessionDescription, type HistoryGroup } from '../core/historyModel';
 import { SessionSearchIndex } from '../core/historySearch';
 import type { ChatSessionStore, SessionSummary } from '../core/sessionStore';
-import { CHAT_COMMANDS } from './feature';
+import { CHAT_COMMANDS } from './commands';
 
 export const CHATS_VIEW_ID = 'modelGateway.chats';
 const FILTERED_CONTEXT_KEY = 'modelGateway.chats.filtered';

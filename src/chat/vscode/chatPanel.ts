@@ -1,13 +1,12 @@
-// UI adapter: one chat session in a WebviewPanel. Builds the locked-down page (CSP with a script nonce, only the
-// built assets as local resources, no command links), passes the webview's messages to the bridge and posts the
-// bridge's messages back.
-import { randomBytes } from 'node:crypto';
+// UI adapter: one chat session in a WebviewPanel, hosted as the chat page (CHAT_PAGE: CSP with a script nonce, only
+// the built assets and the kept media as local resources, no command links). Passes the webview's messages to the
+// bridge, which checks them and everything it posts against the chat's protocol.
 import * as vscode from 'vscode';
-import type { HostMessage } from '../../chatProtocol/messages';
+import { CHAT_VIEW_TYPE, type HostMessage } from '../../chatProtocol/messages';
 import type { ChatController } from '../core/chatController';
 import type { ChatWebviewBridge } from '../core/webviewBridge';
-import { htmlPage } from '../../util/html';
-import { chatCsp, mediaOriginsOf } from '../core/hub/csp';
+import { CHAT_PAGE_CSP, chatMediaSources, mediaOriginsOf } from '../core/hub/csp';
+import { HostedPage, type PageDescriptor } from '../../ui/vscode/webviewHost';
 
 /** What the chat's media turns add to the page: the kept files' folder, and the gateway's result origins. */
 export interface PanelMedia {
@@ -18,27 +17,17 @@ export interface PanelMedia {
   onDidChangeSources(listener: (turnIds: string[]) => void): { dispose(): void };
 }
 
-/** The folders the webview may load from: the built chat bundle and the codicon font, nothing else. */
-export function chatResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
-  return [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'dist', 'codicons')];
-}
+/** The chat page: the built chat bundle and the codicon font, nothing else of the extension's. */
+export const CHAT_PAGE: PageDescriptor = {
+  viewType: CHAT_VIEW_TYPE,
+  bundle: { scripts: ['webview/chat.js'], styles: ['codicons/codicon.css', 'webview/chat.css'] },
+  distRoots: ['webview', 'codicons'],
+  csp: CHAT_PAGE_CSP,
+};
 
-export function chatWebviewOptions(extensionUri: vscode.Uri, mediaRoots: vscode.Uri[] = []): vscode.WebviewOptions & vscode.WebviewPanelOptions {
-  return { enableScripts: true, enableCommandUris: false, enableForms: false, localResourceRoots: [...chatResourceRoots(extensionUri), ...mediaRoots] };
-}
-
-export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, sessionId: string, mediaOrigins: readonly string[] = []): string {
-  const nonce = randomBytes(18).toString('base64');
-  const asset = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', ...path)).toString();
-  return htmlPage({
-    title: 'Model Gateway Chat',
-    csp: chatCsp({ nonce, cspSource: webview.cspSource, mediaOrigins }),
-    nonce,
-    stylesheets: [asset('codicons', 'codicon.css'), asset('webview', 'chat.css')],
-    scripts: [asset('webview', 'chat.js')],
-    data: { 'session-id': sessionId },
-    body: '<div id="app"></div>',
-  });
+function renderChat(page: HostedPage, sessionId: string, mediaOrigins: readonly string[]): void {
+  const media = chatMediaSources(page.cspSource, mediaOrigins);
+  page.render({ title: 'Model Gateway Chat', data: { 'session-id': sessionId }, body: '<div id="app"></div>', images: media, media });
 }
 
 export class ChatPanel implements vscode.Disposable {
@@ -49,26 +38,28 @@ export class ChatPanel implements vscode.Disposable {
   private readonly disposedEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposedEmitter.event;
 
+  readonly panel: vscode.WebviewPanel;
+
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    page: HostedPage,
     readonly controller: ChatController,
     readonly bridge: ChatWebviewBridge,
-    extensionUri: vscode.Uri,
     log: vscode.LogOutputChannel,
     media?: PanelMedia,
   ) {
-    panel.webview.options = chatWebviewOptions(extensionUri, media?.roots);
+    const panel = (this.panel = page.panel);
+    if (media) page.setRoots(media.roots);
     panel.title = controller.session.title;
     const originsNow = () => [...new Set([...mediaOriginsOf(controller.session.turns), ...(media?.origins() ?? [])])].sort();
     let origins = originsNow();
-    panel.webview.html = chatHtml(panel.webview, extensionUri, controller.session.id, origins);
+    renderChat(page, controller.session.id, origins);
     // A result from an origin the page does not allow yet: the page is built again with it (and says `ready` again,
     // so it is sent every turn anew). True when it was rebuilt.
     const allowNewOrigins = (): boolean => {
       const next = originsNow();
       if (next.every((o) => origins.includes(o))) return false;
       origins = next;
-      panel.webview.html = chatHtml(panel.webview, extensionUri, controller.session.id, origins);
+      renderChat(page, controller.session.id, origins);
       return true;
     };
     bridge.pageRebuiltForMedia = allowNewOrigins;

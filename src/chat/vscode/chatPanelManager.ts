@@ -10,21 +10,22 @@ import type { ChatContextSettings, ChatDefaults, ReasoningSettings } from '../..
 import { ChatContext, type ContextWindow } from '../core/chatContext';
 import { ChatCompare } from '../core/chatCompare';
 import { WorkspaceContextProvider } from './context/workspaceContextProvider';
-import { DEFAULT_MAX_INPUT_TOKENS } from '../../models/core/lmMapping';
+import { DEFAULT_MAX_INPUT_TOKENS } from '../../models/core/api';
 import type { Clock } from '../../util/clock';
-import { CHAT_VIEW_TYPE, type ModelsState } from '../../chatProtocol/messages';
+import type { ModelsState } from '../../chatProtocol/messages';
 import { NEW_CHAT_TITLE, type ChatSession, type ChatSettings, type MediaTurn } from '../../chatProtocol/session';
 import { isId, isRecord } from '../../chatProtocol/validate';
 import { ChatController } from '../core/chatController';
 import { ChatModelList, ChatModelLists, type ModelCatalogView } from '../core/chatModelList';
 import { pickDefaultModel, settingsFromDefaults } from '../core/chatModels';
-import { ChatPanel } from './chatPanel';
+import { CHAT_PAGE, ChatPanel } from './chatPanel';
+import { HostedPage } from '../../ui/vscode/webviewHost';
 import type { ChatSessionStore } from '../core/sessionStore';
 import { createChatStore } from './sessionStoreReporter';
 import { ChatWebviewBridge, type ChatWorkbench } from '../core/webviewBridge';
 import { checkLinkThrough } from '../core/hub/linkChecks';
 import { ChatMediaHub } from '../core/hub/mediaHub';
-import type { ChatMediaPorts } from '../core/hub/ports';
+import type { ChatMediaPorts } from '../core/hub/mediaHub';
 import { wireMediaTurn } from '../core/hub/wireMedia';
 import { branchFromSummary } from './summaryBranchCommand';
 import { ChatEditors } from './chatEditors';
@@ -119,8 +120,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     // A branch keeps its chat's profile (in its settings).
     const settings = options.settings ?? this.newChatSettings(options.model);
     const session: ChatSession = { id: randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings, turns: [] };
-    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, session.title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { retainContextWhenHidden: false });
-    return this.attach(panel, session);
+    return this.attach(HostedPage.open(CHAT_PAGE, this.options.extensionUri, { title: session.title }), session);
   }
 
   /** A new chat's settings (`model` over the default): it runs under this window's profile from now on. */
@@ -150,8 +150,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
   private async loadIntoPanel(id: string): Promise<ChatPanel | undefined> {
     const session = await this.store.load(id);
     if (!session || this.disposed) return undefined;
-    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, session.title, vscode.ViewColumn.Active, { retainContextWhenHidden: false });
-    return this.attach(panel, session);
+    return this.attach(HostedPage.open(CHAT_PAGE, this.options.extensionUri, { title: session.title }), session);
   }
 
   /** The chat of this window's panel that shows the session, if any (the Chats view renames through it). */
@@ -185,7 +184,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       if (!saved) await this.options.connection.ready;
       const now = this.options.clock.now();
       const session = saved ?? { id: id ?? randomUUID(), title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, settings: this.newChatSettings(), turns: [] };
-      return this.attach(panel, session);
+      return this.attach(new HostedPage(panel, CHAT_PAGE, this.options.extensionUri), session);
     };
     if (!id) return void (await restore());
     const restored = restore().finally(() => this.opening.delete(id));
@@ -244,8 +243,9 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     return pickDefaultModel(configured, await this.models.for(profile).models());
   }
 
-  private attach(webviewPanel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
-    const { clock, log, extensionUri } = this.options;
+  private attach(page: HostedPage, session: ChatSession): ChatPanel {
+    const { clock, log } = this.options;
+    const webviewPanel = page.panel;
     const chatProfile = (): string => chatProfileId(controller.session.settings);
     const controller: ChatController = new ChatController(session, {
       store: this.store,
@@ -263,7 +263,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       handleSend: (text: string) => hub.handleSend(text),
       readAloud: (turnId: string) => hub.readAloud(turnId),
       action: (turnId: string, action: Parameters<ChatMediaHub['action']>[1]) => hub.action(turnId, action),
-      wire: (turn: MediaTurn) => wireMediaTurn(turn, { keptFile: (e, f) => ports.media.keptFile(e, f), videoJob: (key) => ports.videos.job(key), webviewSrc: (file) => webviewPanel.webview.asWebviewUri(vscode.Uri.file(file)).toString(), link: (url) => hub.link(url) }),
+      wire: (turn: MediaTurn) => wireMediaTurn(turn, { keptFile: (e, f) => ports.media.keptFile(e, f), videoJob: (key) => ports.videos.job(key), webviewSrc: (file) => page.fileSrc(file), link: (url) => hub.link(url) }),
     };
     const context = new ChatContext(controller, {
       sources: this.contextSources,
@@ -282,7 +282,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     const instructions: PanelInstructions = new PanelInstructions({ post: (state) => bridge.postInstructions(state), pending: () => context.tray.attachments, turns: () => controller.session.turns, editor: () => this.editors.targetEditor() });
     const bridge = new ChatWebviewBridge(controller, this.workbench(chatProfile), (message) => void webviewPanel.webview.postMessage(message), () => this.models.for(chatProfile()).state, clock, log, { context, compare, hub: bridgeHub, instructions });
     context.tray.onDidChange(() => void instructions.refresh());
-    const panel = new ChatPanel(webviewPanel, controller, bridge, extensionUri, log, hub && ports && { roots: [ports.media.filesFolder, ...(ports.videos.keptFolder ? [ports.videos.keptFolder] : [])].map((folder) => vscode.Uri.file(folder)), origins: () => hub.playableOrigins(), onDidChangeSources: hub.onDidChangeSources });
+    const panel = new ChatPanel(page, controller, bridge, log, hub && ports && { roots: [ports.media.filesFolder, ...(ports.videos.keptFolder ? [ports.videos.keptFolder] : [])].map((folder) => vscode.Uri.file(folder)), origins: () => hub.playableOrigins(), onDidChangeSources: hub.onDidChangeSources });
     if (hub) panel.onDidDispose(() => hub.dispose());
     this.panels.add(panel);
     this.lastActive = panel;

@@ -1,6 +1,6 @@
 // UI adapter: Compare Models… from the Command Palette. Asks the question (unless given), then starts Compare in the
-// chat used last (a new one when none is open) through the message the chat's own Compare button sends, so the models
-// are picked, the columns shown and a refused start handled exactly as from the button.
+// chat used last (a new one when none is open) the way the chat's own Compare button does, so the models are picked
+// and the columns shown exactly as from the button; a question that was not compared goes into the chat's input.
 import * as vscode from 'vscode';
 import type { ChatPanel } from './chatPanel';
 
@@ -38,5 +38,5 @@ export async function compareModels(target: CompareTarget, raw?: unknown): Promi
   if (!question || question.trim() === '') return;
   const panel = target.activePanel ?? (await target.newChat());
   panel.reveal();
-  await panel.handleMessage({ type: 'compare', text: question, models: options.models ?? [] });
+  if (!(await panel.bridge.startCompare(question, options.models ?? []))) panel.bridge.postDraft(question);
 }

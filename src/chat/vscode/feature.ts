@@ -3,48 +3,34 @@
 // restores after a reload (the serializer below).
 import * as vscode from 'vscode';
 import { CHAT_VIEW_TYPE } from '../../chatProtocol/viewType';
-import type { ModelCatalogs } from '../../models/core/modelCatalogs';
+import type { ModelCatalogs } from '../../models/core/api';
 import { lazyCommands } from '../../ui/vscode/commands';
-import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import { lazy } from '../../util/lazy';
+import { registerPageSerializer } from '../../ui/vscode/pageSerializer';
 import { CHATS_VIEW_ID, ChatHistoryView } from './chatHistoryView';
 import type { ChatPanelManagerOptions } from './chatPanelManager';
 import { createChatStore } from './sessionStoreReporter';
-import type { ChatMediaPorts } from '../core/hub/ports';
+import { CHAT_COMMANDS } from './commands';
+import type { MediaApi } from '../../media/core/api';
+import type { VideoApi } from '../../videos/core/api';
 
-/** The Chats view's commands (chatHistoryCommands.ts). */
-export const CHAT_HISTORY_COMMANDS = {
-  openSaved: 'modelGateway.chats.open',
-  rename: 'modelGateway.chats.rename',
-  delete: 'modelGateway.chats.delete',
-  exportSaved: 'modelGateway.chats.export',
-  branch: 'modelGateway.chats.branch',
-  generateTitle: 'modelGateway.chats.generateTitle',
-  filter: 'modelGateway.chats.filter',
-  clearFilter: 'modelGateway.chats.clearFilter',
-} as const;
-
-export const CHAT_COMMANDS = {
-  newChat: SHARED_COMMANDS.newChat,
-  askAboutSelection: 'modelGateway.askAboutSelection',
-  exportChat: 'modelGateway.exportChat',
-  compareModels: 'modelGateway.compareModels',
-  changeChatProfile: SHARED_COMMANDS.changeChatProfile,
-  ...CHAT_HISTORY_COMMANDS,
-} as const;
+// The panels, their manager and the commands, on first use.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const chatCommands = lazy(() => require('./chatCommands') as typeof import('./chatCommands'));
 
 export type ChatNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'> & {
   models: ModelCatalogs;
-  /** The /image, /speak and /video ports, from the media and video features (built on first use). */
-  chatMedia(): ChatMediaPorts;
+  /** What /image, /speak and /video ask: the media and video features' services (built at activation). */
+  media: MediaApi;
+  videos: VideoApi;
 };
 
 export const chatFeature = defineFeature({
   name: 'chat',
   commands: CHAT_COMMANDS,
   views: [CHATS_VIEW_ID],
-  activate({ context, log, connection, models, clock, settings, chatMedia, register, testing }: ChatNeeds): { flush(): Promise<void> } {
+  activate({ context, log, connection, models, clock, settings, media, videos, register, testing }: ChatNeeds): { flush(): Promise<void> } {
     const managerOptions = (storageFolder: string): ChatPanelManagerOptions => ({
       extensionUri: context.extensionUri,
       storageFolder,
@@ -56,20 +42,18 @@ export const chatFeature = defineFeature({
       reasoning: () => settings().reasoning,
       log,
       clock,
-      media: chatMedia(),
+      media: { media, videos },
     });
     const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
     const store = createChatStore(chatFolder, clock, log);
     const history = new ChatHistoryView({ store, folder: chatFolder, clock });
-    const chat = lazy(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { createChatFeature } = require('./chatCommands') as typeof import('./chatCommands');
-      return createChatFeature({ manager: { ...managerOptions(chatFolder), store }, history, gateway: (profile) => connection.access(profile), clock });
-    });
+    const chat = lazy(() =>
+      chatCommands().createChatFeature({ manager: { ...managerOptions(chatFolder), store }, history, gateway: (profile) => connection.access(profile), clock }),
+    );
     context.subscriptions.push(
       history,
       { dispose: () => chat.peek()?.dispose() },
-      vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, { deserializeWebviewPanel: (panel, state) => chat().manager.deserializeWebviewPanel(panel, state) }),
+      registerPageSerializer({ viewType: CHAT_VIEW_TYPE }, () => chat().manager),
     );
     register(lazyCommands(CHAT_COMMANDS, () => chat().handlers()));
     if (TEST_BUILD && testing) {
@@ -80,11 +64,7 @@ export const chatFeature = defineFeature({
         get historyCommands() {
           return chat().historyCommands;
         },
-        createManager: (storageFolder: string) => {
-          // eslint-disable-next-line @typescript-eslint/no-require-imports
-          const { ChatPanelManager } = require('./chatCommands') as typeof import('./chatCommands');
-          return new ChatPanelManager(managerOptions(storageFolder));
-        },
+        createManager: (storageFolder: string) => new (chatCommands().ChatPanelManager)(managerOptions(storageFolder)),
         history,
       };
     }

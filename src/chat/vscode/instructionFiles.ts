@@ -1,16 +1,17 @@
 // UI adapter: one chat's view of the workspace's instruction files and prompt files. Reads them (bounded, links
 // resolved, only inside the workspace), decides which apply to the attached and active files, tells the chat view
 // (the chip, the prompt slash commands), opens a file from the chip, and turns them off or on for the chat. They are
-// sent as a system message; in Restricted Mode (an untrusted workspace) they are off until the user turns them on.
-import { promises as fs } from 'node:fs';
+// sent as a system message. In Restricted Mode (an untrusted workspace) they are not read at all, neither
+// instruction files nor prompt files: a repository's text decides nothing (no glob is matched, no command offered)
+// until the user trusts the workspace.
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import {
   ALWAYS_FILES,
+  MAX_FOLDER_FILES,
   applicable,
   frontMatter,
   instructionsMessage,
-  MAX_FOLDER_FILES,
   MAX_INSTRUCTION_BYTES,
   PROMPT_SUFFIX,
   PROMPTS_FOLDER,
@@ -21,7 +22,7 @@ import {
   type ReadInstruction,
 } from '../core/instructions';
 import { insideFolders, realFolders } from '../core/context/consent';
-import { readBounded, resolveFile } from '../core/context/fileRead';
+import { listFolder, readBounded, resolveFile } from '../core/context/fileRead';
 import { looksBinary } from '../core/context/fileCheck';
 import type { InstructionsAction, InstructionsState, PromptCommand } from '../../chatProtocol/instructions';
 import type { Attachment } from '../../chatProtocol/attachments';
@@ -72,7 +73,7 @@ export class PanelInstructions implements vscode.Disposable {
 
   /** The system message for a reply to `history`, or undefined when off or when nothing applies. Never throws. */
   async systemContent(history: readonly Turn[]): Promise<string | undefined> {
-    if (!this.enabled) return undefined;
+    if (!this.enabled || !vscode.workspace.isTrusted) return undefined;
     // Read now, with the turns about to be sent (a refresh in flight may have older ones).
     const files = await this.read(history).catch(() => this.files);
     return this.enabled ? instructionsMessage(files) : undefined;
@@ -80,6 +81,8 @@ export class PanelInstructions implements vscode.Disposable {
 
   async action(action: InstructionsAction, index: number): Promise<void> {
     if (action === 'toggle') {
+      // Nothing to turn on in Restricted Mode: the files are not read (trusting the workspace turns them on).
+      if (!vscode.workspace.isTrusted) return this.post();
       this.enabled = !this.enabled;
       this.chosen = true;
       this.post();
@@ -107,14 +110,19 @@ export class PanelInstructions implements vscode.Disposable {
   }
 
   private async read(history: readonly Turn[]): Promise<InstructionFile[]> {
+    if (!vscode.workspace.isTrusted) {
+      this.files = [];
+      this.post([], []);
+      return [];
+    }
     const folders = workspaceFolders();
     const roots = await realFolders(folders.map((f) => f.path));
     const found: ReadInstruction[] = [];
     const prompts: PromptCommand[] = [];
     for (const folder of folders) {
       for (const rel of ALWAYS_FILES) await this.collect(found, folder, rel, false, roots);
-      for (const name of await listFolder(join(folder.path, SCOPED_FOLDER), SCOPED_SUFFIX)) await this.collect(found, folder, `${SCOPED_FOLDER}/${name}`, true, roots);
-      for (const name of await listFolder(join(folder.path, PROMPTS_FOLDER), PROMPT_SUFFIX)) {
+      for (const name of await listFolder(join(folder.path, SCOPED_FOLDER), SCOPED_SUFFIX, MAX_FOLDER_FILES)) await this.collect(found, folder, `${SCOPED_FOLDER}/${name}`, true, roots);
+      for (const name of await listFolder(join(folder.path, PROMPTS_FOLDER), PROMPT_SUFFIX, MAX_FOLDER_FILES)) {
         const command = promptCommandName(name);
         const read = command && !prompts.some((p) => p.name === command) ? await readInstruction(join(folder.path, PROMPTS_FOLDER, name), roots) : undefined;
         if (!command || !read?.ok) continue;
@@ -140,7 +148,8 @@ export class PanelInstructions implements vscode.Disposable {
   private post(problems: string[] = this.lastProblems, prompts: PromptCommand[] = this.lastPrompts): void {
     this.lastProblems = problems;
     this.lastPrompts = prompts;
-    this.deps.post({ enabled: this.enabled, restricted: !vscode.workspace.isTrusted, files: this.files.map((f) => ({ label: f.label, tokens: f.tokens })), problems, prompts });
+    const trusted = vscode.workspace.isTrusted;
+    this.deps.post({ enabled: this.enabled && trusted, restricted: !trusted, files: this.files.map((f) => ({ label: f.label, tokens: f.tokens })), problems, prompts });
   }
 
   /** Workspace-relative paths of the files attached to the chat (sent or waiting) and of the active editor's. */
@@ -163,11 +172,6 @@ function workspaceFolders(): Folder[] {
   return folders.map((f) => ({ path: f.uri.fsPath, prefix: folders.length > 1 ? `${f.name}/` : '' }));
 }
 
-/** The names in a folder that end with `suffix`, sorted; none when it is missing. */
-async function listFolder(path: string, suffix: string): Promise<string[]> {
-  const entries = await fs.readdir(path).catch(() => [] as string[]);
-  return entries.slice(0, MAX_FOLDER_FILES).filter((name) => name.endsWith(suffix)).sort();
-}
 
 /** A file's text, read bounded with links resolved; undefined when it is not there, a problem when it cannot be used. */
 async function readInstruction(path: string, roots: readonly string[]): Promise<Read> {

@@ -2,10 +2,14 @@
 // failed step. Pure; the command shows these.
 import { REPLACE_API_KEY, SET_API_KEY, SET_BASE_URL, type AdviceAction } from '../../ui/core/errorAdvice';
 import type { DiagnosticReport, StepFix, StepStatus } from './diagnostics';
+import { escapeMarkdown, markdownCode } from '../../util/html';
 
 const ICONS: Record<StepStatus, string> = { ok: '✅', warning: '⚠️', failed: '❌', skipped: '➖' };
 
-/** The report as a Markdown document. */
+/**
+ * The report as a Markdown document. A step's message and advice are text, not Markdown: they carry the gateway's own
+ * words (its error message, its certificate's names), which must not draw a heading, a link or an image of their own.
+ */
 export function renderReport(report: DiagnosticReport): string {
   const problems = report.steps.filter((s) => s.status === 'failed').length;
   const warnings = report.steps.filter((s) => s.status === 'warning').length;
@@ -13,16 +17,16 @@ export function renderReport(report: DiagnosticReport): string {
   const lines = [
     '# Model Gateway: connection test',
     '',
-    `- Gateway: ${report.baseUrl ? `\`${report.baseUrl}\`` : 'not set'}`,
-    ...(report.proxy ? [`- Proxy: \`${report.proxy}\``] : []),
+    `- Gateway: ${report.baseUrl ? markdownCode(report.baseUrl) : 'not set'}`,
+    ...(report.proxy ? [`- Proxy: ${markdownCode(report.proxy)}`] : []),
     `- Tested: ${new Date(report.startedAt).toISOString()}`,
     `- Result: **${verdict}**`,
     '',
   ];
   for (const step of report.steps) {
     const time = step.durationMs !== undefined ? ` (${step.durationMs} ms)` : '';
-    lines.push(`## ${ICONS[step.status]} ${step.title}: ${step.status}${time}`, '', step.message, '');
-    if (step.suggestion) lines.push(`**What to do:** ${step.suggestion}`, '');
+    lines.push(`## ${ICONS[step.status]} ${step.title}: ${step.status}${time}`, '', escapeMarkdown(step.message), '');
+    if (step.suggestion) lines.push(`**What to do:** ${escapeMarkdown(step.suggestion)}`, '');
   }
   return lines.join('\n');
 }

@@ -1,25 +1,16 @@
 // UI adapter: the diagnostics feature: Test Connection and its report (they load on first run), the
 // connection's status bar item and its menu, and the log.
 import { commandHandlers, lazyCommands } from '../../ui/vscode/commands';
-import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import { ConnectionStatusBar } from '../../ui/vscode/statusBar';
 import { vscodeProxySetting } from '../../ui/vscode/vscodeSettings';
 import { lazy } from '../../util/lazy';
 import { ReportDocument } from '../../ui/vscode/reportDocument';
+import { DIAGNOSTICS_COMMANDS, REPORT_COMMANDS } from './commands';
 
-/** The commands TestConnectionCommand implements. */
-export const REPORT_COMMANDS = {
-  testConnection: SHARED_COMMANDS.testConnection,
-  runConnectionTestAgain: 'modelGateway.runConnectionTestAgain',
-  copyConnectionReport: 'modelGateway.copyConnectionReport',
-} as const;
-
-export const DIAGNOSTICS_COMMANDS = {
-  ...REPORT_COMMANDS,
-  showStatusMenu: SHARED_COMMANDS.showStatusMenu,
-  openLogs: SHARED_COMMANDS.openLogs,
-} as const;
+// Test Connection and its report view, on its first run.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const testConnectionCommand = lazy(() => require('./testConnectionCommand') as typeof import('./testConnectionCommand'));
 
 export type DiagnosticsNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'testing'>;
 
@@ -31,11 +22,7 @@ export const diagnosticsFeature = defineFeature({
     // Test Connection and its report view load on its first run (testConnectionCommand.js), not at activation; the
     // report's document is registered now, for a report tab VS Code restores after a reload.
     const report = new ReportDocument({ scheme: 'model-gateway-report', name: 'Model Gateway Connection Test.md', title: 'connection test', command: 'Test Connection' });
-    const testConnection = lazy(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { TestConnectionCommand } = require('./testConnectionCommand') as typeof import('./testConnectionCommand');
-      return new TestConnectionCommand({ connection, log, clock, proxySetting: () => vscodeProxySetting().url, report });
-    });
+    const testConnection = lazy(() => new (testConnectionCommand().TestConnectionCommand)({ connection, log, clock, proxySetting: () => vscodeProxySetting().url, report }));
     const statusBar = new ConnectionStatusBar(connection);
     context.subscriptions.push(statusBar, report, { dispose: () => testConnection.peek()?.dispose() });
     register(lazyCommands(REPORT_COMMANDS, () => testConnection().handlers()));

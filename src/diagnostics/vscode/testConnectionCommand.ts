@@ -3,7 +3,7 @@
 // verdict with the command that fixes the first problem.
 import * as vscode from 'vscode';
 import type { HandlersFor } from '../../ui/vscode/commands';
-import type { REPORT_COMMANDS } from './feature';
+import type { REPORT_COMMANDS } from './commands';
 import type { GatewayConnections } from '../../gateway/connections';
 import { OPEN_LOGS } from '../../ui/core/errorAdvice';
 import { resolveProxy } from '../../gateway/proxy';
@@ -12,7 +12,12 @@ import type { Clock } from '../../util/clock';
 import type { Logger } from '../../util/logger';
 import { ConnectionReportView } from './connectionReportView';
 import type { ReportDocument } from '../../ui/vscode/reportDocument';
+import { lazy } from '../../util/lazy';
 import type { DiagnosticReport } from '../core/connectionTest';
+
+// The checks themselves, in their own file, on the first run.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const connectionTest = lazy(() => require('../core/connectionTest') as typeof import('../core/connectionTest'));
 
 export interface TestConnectionDeps {
   connection: GatewayConnections;
@@ -42,8 +47,7 @@ export class TestConnectionCommand implements vscode.Disposable {
   /** Runs every check, shows the report and returns it. */
   async run(): Promise<DiagnosticReport> {
     const { connection, clock, log } = this.deps;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { runDiagnostics, createNetworkProbes, renderReport, summarizeReport, fixesFor } = require('../core/connectionTest') as typeof import('../core/connectionTest');
+    const { runDiagnostics, createNetworkProbes, renderReport, summarizeReport, fixesFor } = connectionTest();
     const baseUrl = connection.baseUrl;
     const proxy = baseUrl ? resolveProxy(new URL(baseUrl), this.deps.proxySetting(), process.env) : undefined;
     const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Testing the connection to ${connection.origin ?? 'the gateway'}…` }, () => runDiagnostics({ baseUrl, api: async () => {

@@ -13,9 +13,3 @@ export const TOOL_NAMES = {
 
 /** package.json's `chatParticipants` id. */
 export const PARTICIPANT_ID = 'modelGateway.gateway';
-
-/**
- * Shows one job in Video Jobs. A chat button's target only: registered without a package.json entry, so it is not
- * offered in the Command Palette, where it would have no job to show.
- */
-export const REVEAL_JOB_COMMAND = 'modelGateway.tools.revealVideoJob';

@@ -1,16 +1,18 @@
-// What each gateway tool does, on the same ports the chat panel's /image, /video and /speak use (so an image lands
+// What each gateway tool does, on the same services the chat panel's /image, /video and /speak use (so an image lands
 // in the Media history and a video job is the Video Jobs store's own job, polled by its one poller). Every failure,
 // bad input included, comes back as an outcome with `ok: false` and a sentence for the model: a tool never throws.
 // Nothing here reads or returns the key: the ports reach the gateway through the one connection. Pure.
-import type { ChatMediaPort, ChatVideoJob, ChatVideoPort, KeptFile, KeptMedia } from '../../chat/core/hub/ports';
-import type { ModelKind } from '../../models/core/modelKind';
+import type { KeptFile, KeptMedia, MediaApi } from '../../media/core/api';
+import type { VideoApi, VideoJob } from '../../videos/core/api';
+import type { ModelKind } from '../../models/core/api';
 import { escapeMarkdown } from '../../util/html';
+import { safeExternalUrl } from '../../util/externalUrl';
 import { checkInput, TOOL_NAMES, toolSpec, type ToolKind, type ToolSpec } from './toolSpecs';
 import { monthUsage, usageText, type MonthUsage, type UsageSource } from './usageSummary';
 
 export interface ToolPorts {
-  media(): ChatMediaPort;
-  videos(): ChatVideoPort;
+  media(): MediaApi;
+  videos(): VideoApi;
   /** The gateway's models (the shared catalog: cached, loaded when needed). */
   models(): Promise<ReadonlyArray<{ id: string; kind: ModelKind }>>;
   /** The model a request of this kind uses when none is named (the setting, else the first listed), if known without a request. */
@@ -30,12 +32,24 @@ export interface ToolOutcome {
   /** The saved file. */
   file?: KeptFile;
   media?: KeptMedia;
-  job?: ChatVideoJob;
+  job?: VideoJob;
   models?: Record<string, string[]>;
   usage?: MonthUsage;
 }
 
 const failed = (text: string): ToolOutcome => ({ ok: false, text });
+
+/** Characters of the gateway's own words a tool result carries. */
+const MAX_GATEWAY_TEXT = 1000;
+
+/**
+ * Text the gateway wrote (an error message, a job's status), for the agent's model: marked as the gateway's and
+ * quoted as one JSON string, so it can neither end its quote nor pass for the extension's words or instructions.
+ */
+export function gatewayOutput(text: string): string {
+  const clipped = text.length > MAX_GATEWAY_TEXT ? `${text.slice(0, MAX_GATEWAY_TEXT)}…` : text;
+  return `[gateway output, untrusted text: ${JSON.stringify(clipped)}]`;
+}
 
 function messageOf(error: unknown): string {
   if (signalAborted(error)) return 'Cancelled.';
@@ -78,7 +92,10 @@ export async function runTool(name: string, input: unknown, ports: ToolPorts, si
   try {
     return await run(spec, checked.value, ports, signal);
   } catch (error) {
-    return failed(`${spec.displayName.replace(/ \(Model Gateway\)$/, '')} failed: ${messageOf(error)}`);
+    // Every tool but the usage summary (the local ledger) fails with what the gateway answered.
+    const message = messageOf(error);
+    const said = spec.name === TOOL_NAMES.usageSummary || signalAborted(error) ? message : gatewayOutput(message);
+    return failed(`${spec.displayName.replace(/ \(Model Gateway\)$/, '')} failed: ${said}`);
   }
 }
 
@@ -86,22 +103,22 @@ async function run(spec: ToolSpec, input: Record<string, string>, ports: ToolPor
   switch (spec.name) {
     case TOOL_NAMES.generateImage: {
       const media = ports.media();
-      const made = await media.generateImage({ prompt: input.prompt, model: input.model, surface: 'tool' }, signal);
+      const made = await media.generateImage({ prompt: input.prompt, model: input.model }, { signal, surface: 'tool' });
       const file = media.keptFile(made.entryId, made.fileName);
       if (!file) return failed('The image was generated but its file is gone (the Media history removed it).');
       return { ok: true, text: `Generated an image with ${made.model}. Saved file: ${file.path} (${file.contentType}). It is also in the Media view.`, image: file, file, media: made };
     }
     case TOOL_NAMES.synthesizeSpeech: {
       const media = ports.media();
-      const made = await media.synthesizeSpeech({ text: input.text, model: input.model, surface: 'tool' }, signal);
+      const made = await media.synthesizeSpeech({ text: input.text, model: input.model }, { signal, surface: 'tool' });
       const file = media.keptFile(made.entryId, made.fileName);
       if (!file) return failed('The speech was synthesized but its file is gone (the Media history removed it).');
       return { ok: true, text: `Synthesized speech with ${made.model}. Saved file: ${file.path} (${file.contentType}). It is also in the Media view.`, file, media: made };
     }
     case TOOL_NAMES.submitVideo: {
-      const job = await ports.videos().submit({ prompt: input.prompt, model: input.model, surface: 'tool' });
-      if (job.state === 'failed') return { ok: false, text: `The video job was not accepted: ${job.detail}`, job };
-      return { ok: true, text: `Submitted video job ${job.key} to ${job.model} (${job.detail}). It shows in the Video Jobs view; call ${TOOL_NAMES.getVideoJob} with jobId "${job.key}" to follow it.`, job };
+      const job = await ports.videos().submit({ prompt: input.prompt, model: input.model }, { surface: 'tool' });
+      if (job.state === 'failed') return { ok: false, text: `The video job was not accepted: ${gatewayOutput(job.detail)}`, job };
+      return { ok: true, text: `Submitted video job ${job.key} to ${job.model} (status: ${gatewayOutput(job.detail)}). It shows in the Video Jobs view; call ${TOOL_NAMES.getVideoJob} with jobId "${job.key}" to follow it.`, job };
     }
     case TOOL_NAMES.getVideoJob: {
       const job = ports.videos().job(input.jobId);
@@ -125,9 +142,12 @@ async function run(spec: ToolSpec, input: Record<string, string>, ports: ToolPor
   }
 }
 
-export function describeJob(job: ChatVideoJob): string {
-  const parts = [`Video job ${job.key} (${job.model}): ${job.state === 'pending' ? `still running (${job.detail})` : job.state === 'complete' ? 'complete' : `failed: ${job.detail}`}.`];
-  if (job.url) parts.push(`Result link: ${job.url}`);
+export function describeJob(job: VideoJob): string {
+  const parts = [`Video job ${job.key} (${job.model}): ${job.state === 'pending' ? `still running (status: ${gatewayOutput(job.detail)})` : job.state === 'complete' ? 'complete' : `failed: ${gatewayOutput(job.detail)}`}.`];
+  // The gateway's link, only when it passes the one rule for links the extension hands on.
+  const link = job.url === undefined ? undefined : safeExternalUrl(job.url);
+  if (link) parts.push(`Result link: ${link}`);
+  else if (job.url) parts.push('The gateway\'s result link is not an http(s) link without credentials; it is left out.');
   if (job.keptFile) parts.push(`Kept file: ${job.keptFile}`);
   else if (job.state === 'complete') parts.push('No local copy yet: the window that polls the job keeps one before the link expires.');
   return parts.join('\n');

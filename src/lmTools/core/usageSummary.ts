@@ -1,8 +1,7 @@
 // This month's spend by model, for gateway_usage_summary and `@gateway /usage`. The sums and the money's wording are
 // the usage ledger's own (usage/core/summary: summarize, formatCost), the same as the dashboard's and the status
 // bar's, so a request of unknown cost reads "unknown" (or makes a sum "≥ …"), never $0.00. Pure.
-import type { UsageRecord } from '../../usage/core/recordTypes';
-import { formatCost, localMonthStart, summarize, type Totals } from '../../usage/core/summary';
+import { formatCost, localMonthStart, summarize, type Totals, type UsageRecord } from '../../usage/core/api';
 
 /** The ledger as the tools read it (every window's and every profile's records). */
 export interface UsageSource {

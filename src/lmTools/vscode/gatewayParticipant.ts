@@ -3,16 +3,15 @@
 // made. It streams progress, then an anchor to the saved file and buttons (Open Preview, Reveal in Video Jobs, Save
 // to Workspace). /video follows the job to its end while the user waits; a user who leaves finds it in Video Jobs.
 import * as vscode from 'vscode';
-import type { ChatVideoJob } from '../../chat/core/hub/ports';
 import { escapeMarkdown } from '../../util/html';
+import { checkExternalUrl } from '../../util/externalUrl';
+import type { VideoJob } from '../../videos/core/api';
 import { runTool, type ToolOutcome, type ToolPorts } from '../core/toolRunner';
-import { REVEAL_JOB_COMMAND } from '../core/participantIds';
 import { monthName } from '../core/usageSummary';
 import { TOOL_NAMES } from '../core/toolSpecs';
+import { BUTTON_COMMANDS, REVEAL_JOB_COMMAND } from './commands';
 import { signalOf } from './tokenSignal';
 
-/** The commands the participant's buttons run (the media and video features' own, with their argument checks). */
-export const BUTTON_COMMANDS = { showMedia: 'modelGateway.media.show', saveMedia: 'modelGateway.media.save', previewVideo: 'modelGateway.videos.preview', showUsage: 'modelGateway.showUsage' } as const;
 
 const HELP = [
   '`@gateway` sends these to your model gateway (no Copilot request is made):',
@@ -81,14 +80,21 @@ export class GatewayParticipant {
     if (job.state === 'failed') return this.fail(stream, `The video job failed: ${job.detail}`);
     stream.markdown('\n\nThe video is ready: ');
     if (job.keptFile) stream.anchor(vscode.Uri.file(job.keptFile), 'the kept file');
-    else if (job.url) stream.anchor(vscode.Uri.parse(job.url), 'the result link');
+    else if (job.url) this.resultLink(job.url, stream);
     stream.markdown('.\n\n');
     stream.button({ command: BUTTON_COMMANDS.previewVideo, title: 'Open Preview', arguments: [key] });
     return {};
   }
 
+  /** The gateway's result link as an anchor only when it passes the one rule for links (util/externalUrl.ts). */
+  private resultLink(url: string, stream: vscode.ChatResponseStream): void {
+    const checked = checkExternalUrl(url);
+    if (checked.ok) stream.anchor(vscode.Uri.parse(checked.url.toString(), true), 'the result link');
+    else stream.markdown(escapeMarkdown(`its link is not offered. ${checked.reason}`));
+  }
+
   /** Waits for the job to end, showing its status as it changes; undefined when the user stops waiting. */
-  private follow(key: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<ChatVideoJob | undefined> {
+  private follow(key: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<VideoJob | undefined> {
     const videos = this.ports.videos();
     return new Promise((resolve) => {
       let lastDetail = '';
@@ -100,7 +106,7 @@ export class GatewayParticipant {
         return false;
       };
       const subscriptions: Array<{ dispose(): void }> = [];
-      const finish = (job: ChatVideoJob | undefined) => {
+      const finish = (job: VideoJob | undefined) => {
         for (const s of subscriptions.splice(0)) s.dispose();
         resolve(job);
       };

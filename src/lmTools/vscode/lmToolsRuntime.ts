@@ -3,14 +3,14 @@
 // the model, the image as a LanguageModelDataPart; the participant is in gatewayParticipant.ts.
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { ChatMediaPorts } from '../../chat/core/hub/ports';
-import type { ModelCatalog } from '../../models/core/modelCatalog';
+import type { MediaApi } from '../../media/core/api';
+import type { ModelCatalog } from '../../models/core/api';
 import type { Settings } from '../../settings/settings';
 import type { ToolKind } from '../core/toolSpecs';
-import type { Ledger } from '../../usage/core/ledger';
-import type { PriceBook } from '../../usage/core/api';
+import type { Ledger, PriceBook } from '../../usage/core/api';
 import { costByPrices } from '../core/toolCost';
 import type { Clock } from '../../util/clock';
+import type { VideoApi } from '../../videos/core/api';
 import type { UsageSource } from '../core/usageSummary';
 import { invocationText, runTool, type ToolOutcome, type ToolPorts } from '../core/toolRunner';
 import { GatewayParticipant } from './gatewayParticipant';
@@ -23,7 +23,8 @@ const MAX_IMAGE_PART_BYTES = 8 * 1024 * 1024;
 
 /** What the feature definition hands over: the ports are built here, on first use. */
 export interface ToolSources {
-  chatMedia(): ChatMediaPorts;
+  media: MediaApi;
+  videos: VideoApi;
   models: Pick<ModelCatalog, 'models' | 'known'>;
   settings(): Pick<Settings, 'media' | 'video'>;
   /** The usage feature's service (built on first use): its ledger is read, every window's and profile's records, and its prices price the confirmation. */
@@ -31,15 +32,15 @@ export interface ToolSources {
   clock: Pick<Clock, 'now'>;
 }
 
-export function toolPorts({ chatMedia, models, settings, usage, clock }: ToolSources): ToolPorts {
+export function toolPorts({ media, videos, models, settings, usage, clock }: ToolSources): ToolPorts {
   const ledger: UsageSource | undefined = usage && { records: async (since) => (await usage().ledger.read(since)).records, now: () => clock.now() };
   return {
     ...(ledger && { usage: ledger }),
     // The same prices the ledger records by, so the confirmation states the figure the request will be counted at.
     // The gateway's prices come with its model list (the shared catalog's, loaded once if it was not yet).
     ...(usage && { estimatedCost: costByPrices(async () => (await models.models().catch(() => undefined), usage().prices())) }),
-    media: () => chatMedia().media,
-    videos: () => chatMedia().videos,
+    media: () => media,
+    videos: () => videos,
     models: async () => models.models(),
     defaultModel: (kind: ToolKind) => {
       const configured = kind === 'image' ? settings().media.imageModel : kind === 'speech' ? settings().media.speechModel : settings().video.model;

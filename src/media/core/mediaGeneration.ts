@@ -7,11 +7,11 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { accessAdvice, type ErrorAdvice } from '../../ui/core/errorAdvice';
 import type { GatewayAccess } from '../../gateway/connection';
-import type { RequestSurface } from '../../gateway/types';
 import { describeBytes, sniffImage } from '../../gateway/mediaTypes';
 import { fetchResultBytes, ResultFetchError, type OpenResultOptions } from '../../gateway/resultFetch';
-import type { CatalogSnapshot } from '../../models/core/modelCatalog';
+import type { CatalogSnapshot } from '../../models/core/api';
 import type { MediaDefaults } from '../../settings/settings';
+import type { MediaCall } from './api';
 import type { MediaEntry } from './mediaEntry';
 import type { MediaHistory, NewMediaFile } from './mediaHistory';
 import { writeFileAtomic } from '../../util/atomicFile';
@@ -47,13 +47,8 @@ export interface MediaCoreDeps {
   settings(profile?: string): MediaDefaults;
 }
 
-export interface MediaCallOptions {
-  signal?: AbortSignal;
-  /** Who asks (the usage ledger's surface): the chat's /image and /speak say so; the commands are the default. */
-  surface?: RequestSurface;
-  /** The profile to ask under (the chat's own for /image and /speak); the active one without. */
-  profile?: string;
-}
+/** A call's cancel, surface and profile (core/api.ts's MediaCall); the commands give none of them. */
+export type MediaCallOptions = Partial<MediaCall>;
 
 export interface ImageOutcome {
   entry: MediaEntry;

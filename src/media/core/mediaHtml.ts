@@ -1,8 +1,9 @@
-// The pages of the image gallery and the speech player, as plain strings. Pure (no `vscode`), so the CSP and the
-// escaping are tested in Node. The pages run no script at all: each action is a `command:` link to one of the few
+// What the image gallery and the speech player show, as page content the webview host serves (mediaPanel.ts).
+// Pure (no `vscode`), so the CSP and the escaping are tested in Node. The pages run no script at all: each action is a `command:` link to one of the few
 // commands the panel allows (`enableCommandUris` lists exactly the page's `commands`), carrying only an entry id and a
 // file index, which the command looks up in the history.
-import { escapeHtml, htmlPage } from '../../util/html';
+import { escapeHtml } from '../../util/html';
+import type { PageContent, PageServing } from '../../ui/core/pageCsp';
 import { entrySummary, shortText, type MediaEntry } from './mediaEntry';
 
 /** The commands a page links to (the media feature's definition names them). */
@@ -17,7 +18,6 @@ export interface PageSources {
   /** `webview.cspSource`: the webview's resource root. */
   cspSource: string;
   files: Array<string | undefined>;
-  nonce: string;
   commands: PageCommands;
 }
 
@@ -26,10 +26,8 @@ export function commandLink(command: string, entry: MediaEntry, index: number): 
   return `command:${command}?${encodeURIComponent(JSON.stringify([{ entry: entry.id, index }]))}`;
 }
 
-/** img-src or media-src: the resource root only (every shown file is a kept copy, never a remote link). */
-export function pageCsp(kind: 'img-src' | 'media-src', sources: Pick<PageSources, 'cspSource' | 'nonce'>): string {
-  return ["default-src 'none'", `${kind} ${sources.cspSource}`, `style-src 'nonce-${sources.nonce}'`, "form-action 'none'", "base-uri 'none'"].join('; ');
-}
+/** What the pages' CSP allows besides their images or audio: their own style element. They run no script. */
+export const MEDIA_PAGE_CSP: Pick<PageServing, 'styles'> = { styles: 'nonce' };
 
 const STYLE = `
   body { margin: 0; padding: 12px 16px; color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
@@ -45,9 +43,6 @@ const STYLE = `
   .gone { padding: 24px; border: 1px dashed var(--vscode-panel-border); text-align: center; }
   blockquote { margin: 8px 0; padding-left: 8px; border-left: 3px solid var(--vscode-textBlockQuote-border); white-space: pre-wrap; overflow-wrap: anywhere; max-height: 40vh; overflow: auto; }`;
 
-function page(title: string, csp: string, nonce: string, body: string): string {
-  return htmlPage({ title, csp, nonce, style: STYLE, body });
-}
 
 function link(command: string, entry: MediaEntry, index: number, label: string, title: string): string {
   return `<a href="${escapeHtml(commandLink(command, entry, index))}" title="${escapeHtml(title)}">${escapeHtml(label)}</a>`;
@@ -57,7 +52,8 @@ function notes(entry: MediaEntry): string {
   return entry.notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('\n');
 }
 
-export function galleryHtml(entry: MediaEntry, sources: PageSources): string {
+/** Images and media come from the resource root only: every shown file is a kept copy, never a remote link. */
+export function galleryPage(entry: MediaEntry, sources: PageSources): PageContent {
   const figures = entry.files.map((file, index) => {
     const src = sources.files[index];
     const picture = src
@@ -75,10 +71,10 @@ ${notes(entry)}
 <div class="grid">
 ${figures.join('\n')}
 </div>`;
-  return page(`Images: ${shortText(entry.prompt, 40)}`, pageCsp('img-src', sources), sources.nonce, body);
+  return { title: `Images: ${shortText(entry.prompt, 40)}`, style: STYLE, body, images: [sources.cspSource] };
 }
 
-export function playerHtml(entry: MediaEntry, sources: PageSources): string {
+export function playerPage(entry: MediaEntry, sources: PageSources): PageContent {
   const src = sources.files[0];
   const player = src
     ? `<audio controls autoplay preload="auto" src="${escapeHtml(src)}">This audio cannot play here; use Open.</audio>
@@ -89,5 +85,5 @@ export function playerHtml(entry: MediaEntry, sources: PageSources): string {
 ${player}
 <blockquote>${escapeHtml(entry.prompt)}</blockquote>
 ${notes(entry)}`;
-  return page(`Speech: ${shortText(entry.prompt, 40)}`, pageCsp('media-src', sources), sources.nonce, body);
+  return { title: `Speech: ${shortText(entry.prompt, 40)}`, style: STYLE, body, media: [sources.cspSource] };
 }

@@ -2,7 +2,7 @@
 // model of each kind (the configured one, else the first the gateway lists). Pure.
 import type { MediaDefaults } from '../../settings/settings';
 import type { ImageRequest, SpeechRequest } from '../../gateway/types';
-import type { ModelKind } from '../../models/core/modelKind';
+import type { ModelKind } from '../../models/core/api';
 
 export const MAX_PROMPT_CHARS = 4000;
 /** The longest text one speech request takes (OpenAI-compatible gateways refuse more). */

@@ -1,30 +1,17 @@
-// UI adapter: the media feature: images and speech. The Media history (one file per entry in the global storage
-// folder) and the Media view are built at activation; the gallery, the player and the commands (mediaCommands.ts)
-// on first use. Returns the chat's /image and /speak port.
+// UI adapter: the media feature: images and speech. The media service (which owns the Media history, one file per
+// entry in the global storage folder) and the Media view are built at activation; the gallery, the player, the
+// commands and the service's calls to the gateway (mediaCommands.ts) on first use. Returns the service, which the
+// chat, the @gateway participant and the gateway tools reach through core/api.ts's MediaApi.
 import * as vscode from 'vscode';
-import type { ChatMediaPort } from '../../chat/core/hub/ports';
-import type { ModelCatalogs } from '../../models/core/modelCatalogs';
+import type { ModelCatalogs } from '../../models/core/api';
 import { lazyCommands } from '../../ui/vscode/commands';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
-import { MediaHistory } from '../core/mediaHistory';
-import { MediaFeature } from './mediaFeature';
-
-export const MEDIA_COMMANDS = {
-  generateImage: 'modelGateway.generateImage',
-  readSelectionAloud: 'modelGateway.readSelectionAloud',
-  synthesizeSpeech: 'modelGateway.synthesizeSpeech',
-  show: 'modelGateway.media.show',
-  save: 'modelGateway.media.save',
-  copy: 'modelGateway.media.copy',
-  open: 'modelGateway.media.open',
-  remove: 'modelGateway.media.remove',
-  clear: 'modelGateway.media.clear',
-} as const;
-
-/** The commands the gallery and player pages may run (their links; `enableCommandUris` lists exactly these). */
-export const MEDIA_PAGE_COMMANDS = { save: MEDIA_COMMANDS.save, copy: MEDIA_COMMANDS.copy, open: MEDIA_COMMANDS.open } as const;
-
-const MEDIA_VIEW = 'modelGateway.media';
+import { lazy } from '../../util/lazy';
+import type { MediaApi } from '../core/api';
+import type { MediaCoreDeps } from '../core/mediaGeneration';
+import { MediaService } from '../core/mediaService';
+import { MEDIA_COMMANDS, MEDIA_VIEW } from './commands';
+import { MediaHistoryView } from './mediaHistoryView';
 
 export type MediaNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'> & {
   models: ModelCatalogs;
@@ -34,28 +21,67 @@ export const mediaFeature = defineFeature({
   name: 'media',
   commands: MEDIA_COMMANDS,
   views: [MEDIA_VIEW],
-  activate({ context, log, connection, models, clock, settings, register, testing }: MediaNeeds): { chatPort(): ChatMediaPort } {
-    const history = new MediaHistory({
-      folder: vscode.Uri.joinPath(context.globalStorageUri, 'media').fsPath,
-      clock,
-      limit: () => settings().media.historyLimit,
-      onError: (error, what) => log.warn(`Media history: ${what} failed: ${String(error)}`),
-    });
+  activate({ context, log, connection, models, clock, settings, register, testing }: MediaNeeds): MediaApi {
     // A chat's /image and /speak ask under the chat's profile (by id or name): its default models and its own list.
     const catalogOf = (profile?: string) => (profile === undefined ? models : models.for(connection.profile(profile)?.id ?? profile));
-    const media = new MediaFeature(
-      { history, connection, models: { load: (profile) => catalogOf(profile).load() }, settings: (profile) => settings(profile).media, log },
-      { viewId: MEDIA_VIEW },
+    const service: MediaService = new MediaService(
+      {
+        folder: vscode.Uri.joinPath(context.globalStorageUri, 'media').fsPath,
+        clock,
+        limit: () => settings().media.historyLimit,
+        onError: (error, what) => log.warn(`Media history: ${what} failed: ${String(error)}`),
+      },
+      { calls: () => loaded().calls, save: (entry, index) => loaded().items.save({ entry, index }) },
     );
-    context.subscriptions.push(media);
+    const core: MediaCoreDeps = { history: service.history, connection, models: { load: (profile) => catalogOf(profile).load() }, settings: (profile) => settings(profile).media };
+    const view = new MediaHistoryView(service, MEDIA_VIEW);
+    const loaded = lazy(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const module = require('./mediaCommands') as typeof import('./mediaCommands');
+      const panels = new module.MediaPanels(service.history);
+      const ui = module.vscodeUserInterface;
+      const commandDeps = { core, panels, reveal: (id: string) => view.reveal(id), ui };
+      return {
+        panels,
+        calls: module.mediaCalls(core),
+        generateImage: new module.GenerateImageCommand(commandDeps),
+        speech: new module.SpeechCommands(commandDeps),
+        items: new module.MediaItemCommands({ history: service.history, panels, settings: core.settings, selection: () => view.selection(), ui }),
+      };
+    });
+    context.subscriptions.push({
+      dispose: () => {
+        loaded.peek()?.panels.dispose();
+        view.dispose();
+        service.dispose();
+      },
+    });
     register(
       lazyCommands(MEDIA_COMMANDS, () => ({
-        generateImage: (argument?: unknown) => media.generateImage.run(argument),
-        ...media.speech.handlers(),
-        ...media.items.handlers(),
+        generateImage: (argument?: unknown) => loaded().generateImage.run(argument),
+        ...loaded().speech.handlers(),
+        ...loaded().items.handlers(),
       })),
     );
-    if (TEST_BUILD && testing) testing.media = media;
-    return { chatPort: () => media.chatPort() };
+    if (TEST_BUILD && testing) {
+      const hooks: MediaTestHooks = {
+        service,
+        history: service.history,
+        view,
+        get panels() {
+          return loaded().panels;
+        },
+      };
+      testing.media = hooks;
+    }
+    return service;
   },
 });
+
+/** What the host tests reach (`testing.media`). */
+export interface MediaTestHooks {
+  service: MediaService;
+  history: MediaService['history'];
+  view: MediaHistoryView;
+  readonly panels: import('./mediaPanel').MediaPanels;
+}

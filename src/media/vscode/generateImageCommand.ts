@@ -4,7 +4,7 @@
 // (cancelled, or failed: the failure is shown, with Try Again).
 import { accessAdvice } from '../../ui/core/errorAdvice';
 import type { UserInterface } from '../../ui/vscode/userInterface';
-import { MEDIA_COMMANDS } from './feature';
+import { MEDIA_COMMANDS } from './commands';
 import { mediaFailureAdvice } from '../core/mediaAdvice';
 import type { MediaEntry } from '../core/mediaEntry';
 import { generateImages, type MediaCoreDeps } from '../core/mediaGeneration';

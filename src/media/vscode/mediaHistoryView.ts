@@ -8,7 +8,7 @@ import { escapeMarkdown } from '../../util/html';
 import { entrySummary, shortText, type MediaEntry } from '../core/mediaEntry';
 import { showAdvice } from '../../ui/vscode/notify';
 import type { MediaHistory } from '../core/mediaHistory';
-import { MEDIA_COMMANDS } from './feature';
+import { MEDIA_COMMANDS } from './commands';
 import { formatAge } from '../../util/age';
 
 /** A tree element, and the argument every media command takes: an entry, and a file of it (default the first). */
@@ -24,10 +24,11 @@ export class MediaHistoryView implements vscode.TreeDataProvider<MediaNode>, vsc
   private readonly subscriptions: vscode.Disposable[] = [];
   private empty: boolean | undefined;
 
-  constructor(
-    private readonly history: MediaHistory,
-    viewId: string | undefined,
-  ) {
+  private readonly history: MediaHistory;
+
+  /** The view shows the media service's history; it neither builds nor disposes it. */
+  constructor(service: { readonly history: MediaHistory }, viewId: string | undefined) {
+    const history = (this.history = service.history);
     this.treeView = viewId ? vscode.window.createTreeView(viewId, { treeDataProvider: this, showCollapseAll: false }) : undefined;
     this.subscriptions.push(
       new vscode.Disposable(history.onDidChange(() => this.update()).dispose),

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { adviceFor } from '../../ui/core/errorAdvice';
 import { pickModelId, type ModelChoices } from '../../ui/vscode/modelPicker';
-import type { CatalogSnapshot } from '../../models/core/modelCatalog';
+import type { CatalogSnapshot } from '../../models/core/api';
 import { countProblem, IMAGE_SIZES, MAX_IMAGE_COUNT, sizeProblem, VOICES, voiceProblem } from '../core/mediaRequest';
 
 /** The text of a single-line, or several-line, editor selection (trimmed); '' when nothing is selected. */

@@ -1,17 +1,20 @@
-// UI adapter: one webview panel per history entry: the image gallery, or the speech player. No scripts; the pages
-// load only the kept files (the history's files folder is the only local resource root) and may run only the
+// UI adapter: one webview panel per history entry (hosted by the webview host): the image gallery, or the speech
+// player. No scripts; the pages load only the kept files (the history's files folder is the only local resource root) and may run only the
 // Save / Copy / Open commands, through their links (see mediaHtml.ts).
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { MediaEntry } from '../core/mediaEntry';
 import type { MediaHistory } from '../core/mediaHistory';
-import { MEDIA_PAGE_COMMANDS } from './feature';
-import { galleryHtml, playerHtml } from '../core/mediaHtml';
+import { MEDIA_PAGE_COMMANDS } from './commands';
+import { galleryPage, MEDIA_PAGE_CSP, playerPage } from '../core/mediaHtml';
+import { HostedPage, type PageDescriptor } from '../../ui/vscode/webviewHost';
 import { shortText } from '../core/mediaEntry';
 
 export const GALLERY_VIEW_TYPE = 'modelGateway.imageGallery';
 export const PLAYER_VIEW_TYPE = 'modelGateway.speechPlayer';
+
+/** The gallery and the player: no scripts; each action is a link to one of the page's few commands. */
+const pageOf = (viewType: string): PageDescriptor => ({ viewType, csp: MEDIA_PAGE_CSP, commandLinks: Object.values(MEDIA_PAGE_COMMANDS) });
 
 export class MediaPanels implements vscode.Disposable {
   private readonly panels = new Map<string, vscode.WebviewPanel>();
@@ -31,16 +34,11 @@ export class MediaPanels implements vscode.Disposable {
     }
     const title = `${entry.kind === 'image' ? 'Images' : 'Speech'}: ${shortText(entry.prompt, 30)}`;
     const column = options.beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
-    const panel = vscode.window.createWebviewPanel(entry.kind === 'image' ? GALLERY_VIEW_TYPE : PLAYER_VIEW_TYPE, title, { viewColumn: column, preserveFocus: options.beside === true }, {
-      enableScripts: false,
-      enableForms: false,
-      enableCommandUris: Object.values(MEDIA_PAGE_COMMANDS),
-      localResourceRoots: [vscode.Uri.file(this.history.filesFolder)],
-      retainContextWhenHidden: false,
-    });
+    const page = HostedPage.open(pageOf(entry.kind === 'image' ? GALLERY_VIEW_TYPE : PLAYER_VIEW_TYPE), undefined, { title, column, preserveFocus: options.beside === true, roots: [vscode.Uri.file(this.history.filesFolder)] });
+    const panel = page.panel;
     this.panels.set(entry.id, panel);
     panel.onDidDispose(() => this.panels.get(entry.id) === panel && this.panels.delete(entry.id));
-    panel.webview.html = this.html(panel.webview, entry);
+    page.render(this.content(page, entry));
     return panel;
   }
 
@@ -49,13 +47,13 @@ export class MediaPanels implements vscode.Disposable {
     return this.panels.get(id);
   }
 
-  private html(webview: vscode.Webview, entry: MediaEntry): string {
+  private content(page: HostedPage, entry: MediaEntry) {
     const files = entry.files.map((file) => {
       const path = this.history.filePath(file);
-      return existsSync(path) ? webview.asWebviewUri(vscode.Uri.file(path)).toString() : undefined;
+      return existsSync(path) ? page.fileSrc(path) : undefined;
     });
-    const sources = { cspSource: webview.cspSource, files, nonce: randomBytes(16).toString('base64'), commands: MEDIA_PAGE_COMMANDS };
-    return entry.kind === 'image' ? galleryHtml(entry, sources) : playerHtml(entry, sources);
+    const sources = { cspSource: page.cspSource, files, commands: MEDIA_PAGE_COMMANDS };
+    return entry.kind === 'image' ? galleryPage(entry, sources) : playerPage(entry, sources);
   }
 
   private closeRemoved(): void {

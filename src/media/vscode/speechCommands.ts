@@ -3,7 +3,7 @@
 // editor. With an argument `{ text, model?, voice?, format? }` Synthesize Speech asks nothing. Each resolves with the
 // new entry, or undefined (cancelled, or failed: the failure is shown, with Try Again).
 import { accessAdvice } from '../../ui/core/errorAdvice';
-import { MEDIA_COMMANDS } from './feature';
+import { MEDIA_COMMANDS } from './commands';
 import type { MediaCommandDeps } from './generateImageCommand';
 import { mediaFailureAdvice } from '../core/mediaAdvice';
 import type { MediaEntry } from '../core/mediaEntry';

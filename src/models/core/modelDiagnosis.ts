@@ -8,6 +8,7 @@ import { effortLevelsOf } from './reasoningLevels';
 import { GROUP_TITLES } from './modelList';
 import { describeEffortFields, effortFields } from '../../gateway/reasoningEffort';
 import type { ReasoningSettings } from '../../settings/settings';
+import { markdownCode } from '../../util/html';
 
 export interface DiagnosisContext {
   /** Ids VS Code's chat offers from this extension now; undefined when VS Code could not be asked. */
@@ -115,8 +116,8 @@ export function diagnosisMarkdown(origin: string, diagnoses: readonly ModelDiagn
     if (group.length === 0) continue;
     lines.push(`## ${GROUP_TITLES[kind]}`, '');
     for (const d of group) {
-      // An id is the gateway's text: in a code span, without backticks or line breaks, it stays text.
-      lines.push(`### \`${d.id.replace(/[`\u0000-\u001f\u2028\u2029]/g, '?')}\``, '');
+      // An id is the gateway's text: as a code span it stays text.
+      lines.push(`### ${markdownCode(d.id)}`, '');
       lines.push(`- **Kind:** ${d.kind}. ${d.kindWhy}`);
       lines.push(`- **VS Code's model picker:** ${d.inPicker === true ? 'yes' : d.inPicker === false ? 'no' : 'unknown'}. ${d.pickerWhy}`);
       lines.push(`- **Context window:** ${d.contextWindow}`);

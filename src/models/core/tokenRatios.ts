@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Clock } from '../../util/clock';
 import { LockedJsonFile } from '../../util/lockedJsonFile';
 import { isRecord } from '../../util/records';
-import type { ChatRequest } from '../../gateway/types';
+import type { TokenSample } from './tokenSample';
 import { CHARS_PER_TOKEN, TOKENS_PER_MESSAGE } from '../../chatProtocol/attachments';
 
 /** The flat ratio the estimates were made with before any sample. */
@@ -33,40 +33,6 @@ export interface TokenRatio {
 }
 
 export type RatioTable = Map<string, TokenRatio>;
-
-/** What one answered request says: the characters of its text and its messages, and the prompt tokens reported. */
-export interface TokenSample {
-  chars: number;
-  messages: number;
-  promptTokens: unknown;
-}
-
-/**
- * The text characters and messages of a chat request, or undefined when it carries anything whose tokens are not
- * counted by characters (images, tools): such a request cannot teach the ratio.
- */
-export function requestText(request: Pick<ChatRequest, 'messages' | 'tools'>): { chars: number; messages: number } | undefined {
-  if (request.tools?.length) return undefined;
-  let chars = 0;
-  for (const message of request.messages) {
-    if (message.tool_calls?.length) return undefined;
-    if (typeof message.content === 'string') chars += message.content.length;
-    else if (Array.isArray(message.content)) {
-      for (const part of message.content) {
-        if (part.type !== 'text') return undefined;
-        chars += part.text.length;
-      }
-    }
-  }
-  return { chars, messages: request.messages.length };
-}
-
-/** The sample a chat request and the `usage` of its answer give, or undefined when they cannot teach the ratio. */
-export function chatSample(request: Pick<ChatRequest, 'messages' | 'tools'>, usage: unknown): TokenSample | undefined {
-  const text = requestText(request);
-  if (!text || !isRecord(usage)) return undefined;
-  return { ...text, promptTokens: usage.prompt_tokens };
-}
 
 /** The ratio a sample shows, or undefined when it is too small or cannot be right. */
 export function sampleRatio(sample: TokenSample): number | undefined {

@@ -5,22 +5,26 @@ import * as vscode from 'vscode';
 import { createGatewayClient } from '../../gateway/clientFactory';
 import { GatewayConnection } from '../../gateway/connection';
 import { lazyCommands } from '../../ui/vscode/commands';
-import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import { vscodeProxySetting } from '../../ui/vscode/vscodeSettings';
 import { ReportDocument } from '../../ui/vscode/reportDocument';
 import { lazy } from '../../util/lazy';
+import { MODEL_COMMANDS } from './commands';
 import { GatewayChatModelProvider, LM_VENDOR } from './lmProvider';
 import { DEFAULT_TTL_MS, ModelCatalog } from '../core/modelCatalog';
 import { ModelCatalogs } from '../core/modelCatalogs';
 import { RememberedModels } from '../core/rememberedModels';
 import type { TokenRatios } from '../core/tokenRatios';
 
-export const MODEL_COMMANDS = {
-  listModels: SHARED_COMMANDS.listModels,
-  refreshModels: 'modelGateway.refreshModels',
-  diagnoseModels: 'modelGateway.diagnoseModels',
-} as const;
+// Each in its own file of the bundle. Characters per token: on the first chat answer or chat panel.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const tokenRatios = lazy(() => require('../core/tokenRatios') as typeof import('../core/tokenRatios'));
+// The other profiles' models in VS Code's chat, with several profiles.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const lmProfiles = lazy(() => require('./lmProfiles') as typeof import('./lmProfiles'));
+// List, Refresh and Diagnose Models on their first run.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const modelCommandsModule = lazy(() => require('./modelCommands') as typeof import('./modelCommands'));
 
 export type ModelsNeeds = Pick<SharedServices, 'context' | 'log' | 'keys' | 'connection' | 'clock' | 'settings' | 'register' | 'testing'>;
 
@@ -31,23 +35,15 @@ export const modelsFeature = defineFeature({
   activate({ context, log, keys, connection, clock, settings, register, testing }: ModelsNeeds): ModelCatalogs {
     const memory = new RememberedModels(context.globalState);
     // Its own file in the bundle, loaded on the first chat answer or chat panel, not at activation.
-    const tokens = lazy<TokenRatios>(() =>
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require('../core/tokenRatios') as typeof import('../core/tokenRatios')).TokenRatios.in(context.globalStorageUri.fsPath, clock),
-    );
+    const tokens = lazy<TokenRatios>(() => tokenRatios().TokenRatios.in(context.globalStorageUri.fsPath, clock));
     const models = new ModelCatalogs(connection, clock, DEFAULT_TTL_MS, memory, tokens);
     const lmProvider = new GatewayChatModelProvider(models, connection, log, () => settings().reasoning, {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      more: (active) => (connection.profiles.length > 1 ? (require('./lmProfiles') as typeof import('./lmProfiles')).profileModels(active, { connections: connection, catalogs: models, log, effortLevels: () => settings().reasoning.levels }) : undefined),
+      more: (active) => (connection.profiles.length > 1 ? lmProfiles().profileModels(active, { connections: connection, catalogs: models, log, effortLevels: () => settings().reasoning.levels }) : undefined),
     });
     // Diagnose Models' report document, registered now (its command loads on first use) for a report tab VS Code
     // restores after a reload.
     const report = new ReportDocument({ scheme: 'model-gateway-models', name: 'Model Gateway Models.md', title: 'models', command: 'Diagnose Models' });
-    const modelCommands = lazy(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { ModelCommands } = require('./modelCommands') as typeof import('./modelCommands');
-      return new ModelCommands({ catalog: models, connection, settings, report });
-    });
+    const modelCommands = lazy(() => new (modelCommandsModule().ModelCommands)({ catalog: models, connection, settings, report }));
     // A profile added, removed or changed later may change the models in VS Code's chat; the list read at startup
     // (the first event) is not news: VS Code asking then could cost a request at startup.
     let startup = true;

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { GatewayConnections } from '../../gateway/connections';
 import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
 import type { ChatDelta } from '../../gateway/types';
+import { lazy } from '../../util/lazy';
 import type { Logger } from '../../util/logger';
 import { DEFAULT_EFFORT_LEVELS, type ReasoningSettings } from '../../settings/settings';
 import { toChatInformation, type LmChatInformation, type LmMessage, type LmPart } from '../core/lmMapping';
@@ -205,6 +206,5 @@ function toolResultText(content: readonly unknown[]): string {
 }
 
 /** The request side of the mapping: its own file in the bundle, loaded with VS Code's first request or count. */
-function requestMapping(): typeof import('../core/lmRequestMapping') {
-  return require('../core/lmRequestMapping') as typeof import('../core/lmRequestMapping');
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const requestMapping = lazy(() => require('../core/lmRequestMapping') as typeof import('../core/lmRequestMapping'));

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { HandlersFor } from '../../ui/vscode/commands';
 import { SHARED_COMMANDS } from '../../ui/core/commandIds';
-import type { MODEL_COMMANDS } from './feature';
+import type { MODEL_COMMANDS } from './commands';
 import { vscodeUserInterface } from '../../ui/vscode/userInterface';
 import type { GatewayConnections } from '../../gateway/connections';
 import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';

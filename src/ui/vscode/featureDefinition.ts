@@ -1,6 +1,7 @@
-// UI adapter: the shape of a feature definition. Each feature folder has one (`feature.ts`): its commands (name →
-// id; the handlers load on first use), its views, and what it needs from the shared services (the `activate`
-// parameter's type). extension.ts builds the shared services and activates each definition, and nothing more.
+// UI adapter: the shape of a feature definition. Each feature folder has one (`feature.ts`): its commands (its
+// table of name → id, vscode/commands.ts; the handlers load on first use), its views, and what it needs from the
+// shared services (the `activate` parameter's type). extension.ts builds the shared services and activates each
+// definition, and nothing more.
 import type * as vscode from 'vscode';
 import type { KeySource } from '../../gateway/connection';
 import type { GatewayConnections } from '../../gateway/connections';

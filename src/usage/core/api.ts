@@ -1,32 +1,8 @@
-// What other features use of the usage feature: the prices it knows, and what a request is expected to cost by
-// them, so a confirmation states the same figure the ledger will record. Pure.
-import { countOf } from './numbers';
-import { estimateCost, type PriceBook } from './prices';
-import { estimateBeforeSending } from './record';
-import { formatUsd } from './summary';
-
-export type { PriceBook };
-
-/** What a paid tool asks for, as far as pricing goes. */
-export interface PaidAsk {
-  kind: 'image' | 'video' | 'speech';
-  model: string;
-  /** The text a speech request speaks. */
-  text?: string;
-}
-
-/**
- * The expected cost of one paid request, in words ("$0.04"), or undefined when a price or a figure it needs is
- * unknown (a video's length is the gateway's choice): never "$0.00" for what is not known.
- */
-export function estimatedCostText(prices: PriceBook, ask: PaidAsk): string | undefined {
-  const price = prices.priceOf(ask.model);
-  let cost: number | undefined;
-  if (ask.kind === 'image') cost = estimateBeforeSending({ operation: 'image', request: { n: 1 } }, price);
-  else if (ask.kind === 'video') cost = estimateBeforeSending({ operation: 'video-submit', request: {} }, price);
-  else {
-    const chars = countOf(ask.text?.length, Number.MAX_SAFE_INTEGER);
-    cost = chars === undefined ? undefined : estimateCost(price, { modality: 'speech', speechChars: chars });
-  }
-  return cost === undefined ? undefined : formatUsd(cost);
-}
+// The usage feature from the outside: what other features (and the webview pages) may import of it; the layering
+// test refuses any other file. Types and pure helpers only: the records and the ledger's reading side, the summary
+// and how costs are written, and the dashboard's messages. Browser code imports it, so nothing here loads Node.
+export type { Ledger, LedgerSnapshot } from './ledger';
+export type { Modality, UsageRecord } from './recordTypes';
+export { formatCost, formatUsd, GROUPS, localMonthStart, PERIODS, STACKS, summarize, type GroupBy, type Period, type StackBy, type Totals, type UsageSummary } from './summary';
+export { parseDashboardUpdate, type DashboardRequest, type DashboardUpdate } from './dashboardProtocol';
+export { estimatedCostText, type PaidAsk, type PriceBook } from './paidEstimate';

@@ -36,6 +36,15 @@ interface FileState {
 /** The file an append goes to, opened for appending (a test puts a full disk here). */
 export type OpenForAppend = (path: string) => Promise<{ write(text: string): Promise<unknown>; datasync(): Promise<void>; close(): Promise<void> }>;
 
+/** What a retention clean-up removed. */
+export interface Pruned {
+  /** `YYYY-MM`, oldest first. */
+  months: string[];
+  records: number;
+}
+
+const DAY_MS = 86_400_000;
+
 export interface LedgerSnapshot {
   records: readonly UsageRecord[];
   damaged: readonly DamagedLine[];
@@ -169,13 +178,21 @@ export class Ledger {
 
   /**
    * Removes the months that ended more than `days` days before `now` (the retention setting; 0 keeps all), after
-   * reading them so their damaged lines are set aside first. Returns the months removed.
+   * reading them so their damaged lines are set aside first. `now` counts at most a day past the newest record: a
+   * wall clock that jumped ahead (a wrong date, a dead battery) must not age months of history out at once.
+   * Returns the months removed and how many records they held.
    */
-  async prune(now: number, days: number): Promise<string[]> {
-    if (!(days > 0)) return [];
-    const cutoff = now - days * 86_400_000;
+  async prune(now: number, days: number): Promise<Pruned> {
+    if (!(days > 0)) return { months: [], records: 0 };
+    let newest = Number.NEGATIVE_INFINITY;
+    for (const record of (await this.read()).records) if (record.time > newest) newest = record.time;
+    const trusted = Math.min(now, newest + DAY_MS);
+    if (!Number.isFinite(trusted)) return { months: [], records: 0 };
+    const cutoff = trusted - days * DAY_MS;
     const old = (await this.#months()).filter((month) => monthEnd(month) < cutoff);
-    return this.#remove(old);
+    let records = 0;
+    for (const [key, state] of this.#files) if (old.includes(key.slice(0, 7))) records += state.records.length;
+    return { months: await this.#remove(old), records };
   }
 
   /** Removes every record (Clear Usage; the caller asks first). Damaged lines stay set aside. */

@@ -1,5 +1,7 @@
 // The usage feature's settings. Prices, the cost header, the budget and the confirmation threshold decide what is
-// shown as money, so they are read at user level only (a cloned repository must not make spending look smaller).
+// shown as money, and the retention decides what of the ledger (global storage: every window, workspace and profile)
+// is deleted, so they are read at user level only: a cloned repository must not make spending look smaller, nor
+// delete the user's history. Only the status bar's visibility follows the workspace.
 import { SECTION, type SettingsSource } from '../../settings/settings';
 import { amountOf } from './numbers';
 import { readPriceSetting, type ModelPrice } from './prices';
@@ -32,7 +34,7 @@ export function readUsageSettings(settings: SettingsSource): UsageSettings {
   let costHeader = DEFAULT_COST_HEADER;
   if (typeof headerSetting === 'string' && HEADER_NAME.test(headerSetting.trim().toLowerCase())) costHeader = headerSetting.trim().toLowerCase();
   else if (headerSetting !== undefined && headerSetting !== '') problems.push('modelGateway.usage.costHeader must be a header name (letters, digits, dashes); the default is used.');
-  const retention = source.value<unknown>('usage.retentionDays');
+  const retention = source.userValue<unknown>('usage.retentionDays');
   const retentionDays = typeof retention === 'number' && Number.isInteger(retention) && retention >= 0 && retention <= 36_500 ? retention : DEFAULT_RETENTION_DAYS;
   if (retention !== undefined && retention !== retentionDays) problems.push('modelGateway.usage.retentionDays must be a whole number of days (0 keeps all); the default is used.');
   const money = (key: string): number | undefined => {

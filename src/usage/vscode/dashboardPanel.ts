@@ -1,10 +1,11 @@
 // UI adapter: the Usage dashboard, one webview panel per window. The page asks for a summary (period, stacking,
 // grouping); the host reads the ledger, sums it up (usage/core/summary.ts) and posts the figures only, never the
-// records. Messages are checked on both sides (dashboardProtocol.ts). Locked down: scripts by nonce, no network.
-import { randomBytes } from 'node:crypto';
-import * as vscode from 'vscode';
-import { htmlPage, pageCsp } from '../../util/html';
-import { parseDashboardRequest, USAGE_VIEW_TYPE, type DashboardRequest, type DashboardUpdate } from '../core/dashboardProtocol';
+// records. Hosted by the webview host (USAGE_PAGE); messages are checked on both sides against the dashboard's
+// protocol (dashboardProtocol.ts). Locked down: scripts by nonce, no network.
+import type * as vscode from 'vscode';
+import type { ProtocolPort } from '../../chatProtocol/webviewProtocol';
+import { HostedPage, type PageDescriptor } from '../../ui/vscode/webviewHost';
+import { USAGE_SHAPES, USAGE_VIEW_TYPE, type DashboardRequest, type DashboardUpdate } from '../core/dashboardProtocol';
 import type { Ledger } from '../core/ledger';
 import { periodStart, summarize, type GroupBy, type Period, type StackBy } from '../core/summary';
 
@@ -17,19 +18,24 @@ export interface DashboardDeps {
   /** A profile's name now, by id (deleted ones kept for their jobs too): a renamed profile is one row. */
   profileName(id: string): string | undefined;
   onDidRecord: vscode.Event<unknown>;
-  log: Pick<vscode.LogOutputChannel, 'warn'>;
+  log: Pick<vscode.LogOutputChannel, 'warn' | 'error'>;
   /** The page's Export and Clear buttons run the commands (which ask where and whether). */
   exportUsage(): Thenable<unknown>;
   clearUsage(): Thenable<unknown>;
   openDamaged(): Thenable<unknown>;
 }
 
-export function usageCsp(nonce: string, cspSource: string): string {
-  return pageCsp({ nonce, cspSource });
-}
+/** The dashboard page: its bundle, from the built webview folder only. */
+export const USAGE_PAGE: PageDescriptor = {
+  viewType: USAGE_VIEW_TYPE,
+  bundle: { scripts: ['webview/usage.js'], styles: ['webview/usage.css'] },
+  distRoots: ['webview'],
+  csp: { styles: 'root' },
+};
 
 export class UsageDashboard implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
+  private port: ProtocolPort<DashboardRequest, DashboardUpdate> | undefined;
   private query: { period: Period; stackBy: StackBy; groupBy: GroupBy } = { period: '30d', stackBy: 'model', groupBy: 'model' };
   private readonly subscriptions: vscode.Disposable[] = [];
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
@@ -45,36 +51,18 @@ export class UsageDashboard implements vscode.Disposable {
       this.panel.reveal();
       return this.panel;
     }
-    const root = vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview');
-    const panel = vscode.window.createWebviewPanel(USAGE_VIEW_TYPE, 'Model Gateway Usage', vscode.ViewColumn.Active, {
-      enableScripts: true,
-      enableCommandUris: false,
-      enableForms: false,
-      localResourceRoots: [root],
-      retainContextWhenHidden: false,
-    });
-    const nonce = randomBytes(18).toString('base64');
-    const asset = (name: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(root, name)).toString();
-    panel.webview.html = htmlPage({
-      title: 'Model Gateway Usage',
-      csp: usageCsp(nonce, panel.webview.cspSource),
-      nonce,
-      stylesheets: [asset('usage.css')],
-      scripts: [asset('usage.js')],
-      body: '<main id="app"></main>',
-    });
-    panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message), undefined, this.subscriptions);
-    panel.onDidDispose(() => (this.panel = undefined), undefined, this.subscriptions);
+    const page = HostedPage.open(USAGE_PAGE, this.deps.extensionUri, { title: 'Model Gateway Usage' });
+    page.render({ title: 'Model Gateway Usage', body: '<main id="app"></main>' });
+    const { port, subscription } = page.connect('Usage dashboard', USAGE_SHAPES, (request) => this.receive(request), this.deps.log);
+    const panel = page.panel;
+    this.subscriptions.push(subscription);
+    panel.onDidDispose(() => ((this.panel = undefined), (this.port = undefined), subscription.dispose()), undefined, this.subscriptions);
     this.panel = panel;
+    this.port = port;
     return panel;
   }
 
-  private async receive(message: unknown): Promise<void> {
-    const request: DashboardRequest | undefined = parseDashboardRequest(message);
-    if (!request) {
-      this.deps.log.warn('Usage dashboard: a message of no known shape was dropped.');
-      return;
-    }
+  private async receive(request: DashboardRequest): Promise<void> {
     switch (request.type) {
       case 'ready':
         return;
@@ -101,8 +89,8 @@ export class UsageDashboard implements vscode.Disposable {
 
   /** Sums the ledger for the page's current query and posts it. */
   async refresh(): Promise<void> {
-    const panel = this.panel;
-    if (!panel) return;
+    const port = this.port;
+    if (!port) return;
     let update: DashboardUpdate;
     try {
       const now = this.deps.now();
@@ -113,7 +101,7 @@ export class UsageDashboard implements vscode.Disposable {
       update = { type: 'problem', message: `The usage ledger could not be read: ${error instanceof Error ? error.message : String(error)}` };
     }
     this.lastUpdate = update;
-    await panel.webview.postMessage(update);
+    port.send(update);
   }
 
   dispose(): void {

@@ -2,18 +2,17 @@
 // connection reports each finished call), the status bar shows today's and this month's spend, budget alerts, a
 // confirmation before costly image and video requests, and the dashboard, export and clear commands. Activation
 // only subscribes: the working part (usageService.ts) loads on the first call, command or a few seconds later.
-import type { ModelCatalogs } from '../../models/core/modelCatalogs';
+import type { ModelCatalogs } from '../../models/core/api';
 import { lazyCommands } from '../../ui/vscode/commands';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
 import type { UserInterface } from '../../ui/vscode/userInterface';
 import { lazy } from '../../util/lazy';
+import { USAGE_COMMANDS } from './commands';
 import type { UsageService } from './usageService';
 
-export const USAGE_COMMANDS = {
-  showUsage: 'modelGateway.showUsage',
-  exportUsage: 'modelGateway.usage.export',
-  clearUsage: 'modelGateway.clearUsage',
-} as const;
+// The ledger's recorder and status bar: on the first gateway call, command, or a few seconds after activation.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const usageServiceModule = lazy(() => require('./usageService') as typeof import('./usageService'));
 
 export type UsageNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'register' | 'onDidChangeSettings' | 'testing'> & {
   models: ModelCatalogs;
@@ -30,9 +29,7 @@ export const usageFeature = defineFeature({
   /** Returns the service, built on first use, whose ledger VS Code's chat tools read. */
   activate({ context, log, connection, clock, register, onDidChangeSettings, models, testing, ui }: UsageNeeds): () => UsageService {
     const service = lazy<UsageService>(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const module = require('./usageService') as typeof import('./usageService');
-      const built = new module.UsageService({ context, log, clock, models, ui, onDidChangeSettings, connection });
+      const built = new (usageServiceModule().UsageService)({ context, log, clock, models, ui, onDidChangeSettings, connection });
       context.subscriptions.push(built);
       return built;
     });

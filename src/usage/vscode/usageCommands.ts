@@ -10,7 +10,7 @@ import { isRecord } from '../../util/records';
 import { exportFormatOf, exportText } from '../core/exportFormat';
 import type { Ledger } from '../core/ledger';
 import { UsageDashboard } from './dashboardPanel';
-import type { USAGE_COMMANDS } from './feature';
+import type { USAGE_COMMANDS } from './commands';
 
 export { vscodeUserInterface } from '../../ui/vscode/userInterface';
 
@@ -22,7 +22,7 @@ export interface UsageCommandDeps {
   budget(): { amount: number; profile: string } | undefined;
   profileName(id: string): string | undefined;
   onDidRecord: vscode.Event<unknown>;
-  log: Pick<vscode.LogOutputChannel, 'warn' | 'info'>;
+  log: Pick<vscode.LogOutputChannel, 'warn' | 'info' | 'error'>;
   /** After Clear Usage: the status bar reads again. */
   cleared(): void;
 }

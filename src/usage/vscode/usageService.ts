@@ -7,8 +7,7 @@ import type { GatewayConnections } from '../../gateway/connections';
 import { callReport } from '../../gateway/callFigures';
 import type { FinishedCall } from '../../gateway/callReport';
 import type { ChatRequest, ChatResult } from '../../gateway/types';
-import type { ModelCatalogs } from '../../models/core/modelCatalogs';
-import { chatSample } from '../../models/core/tokenRatios';
+import { chatSample, type ModelCatalogs } from '../../models/core/api';
 import { vscodeUserInterface, type UserInterface } from '../../ui/vscode/userInterface';
 import { vscodeSettingsSource } from '../../ui/vscode/vscodeSettings';
 import type { Clock } from '../../util/clock';
@@ -23,8 +22,12 @@ import { formatUsd } from '../core/summary';
 import { UsageRecorder } from '../core/usageRecorder';
 import { readUsageSettings, type UsageSettings } from '../core/usageSettings';
 import type { UsageCommands } from './usageCommands';
-import { USAGE_COMMANDS } from './feature';
+import { USAGE_COMMANDS } from './commands';
 import { UsageStatusBar } from './usageStatusBar';
+
+// The dashboard, export and clear, on their first run.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const usageCommandsModule = lazy(() => require('./usageCommands') as typeof import('./usageCommands'));
 
 
 export interface UsageServiceDeps {
@@ -76,9 +79,7 @@ export class UsageService implements vscode.Disposable {
     });
     this.statusBar = new UsageStatusBar(() => this.recorder.spend(), USAGE_COMMANDS.showUsage, (error) => log.warn(`Usage: the status bar could not read the ledger: ${String(error)}`));
     this.commands = lazy(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const module = require('./usageCommands') as typeof import('./usageCommands');
-      const built = new module.UsageCommands({
+      const built = new (usageCommandsModule().UsageCommands)({
         extensionUri: context.extensionUri,
         ledger: this.ledger,
         ui,
@@ -140,7 +141,17 @@ export class UsageService implements vscode.Disposable {
   /** Shows the status bar and removes what is past retention (a while after activation). */
   start(): void {
     this.statusBar.setVisible(this.settings.statusBar);
-    void this.ledger.prune(this.deps.clock.now(), this.settings.retentionDays).catch((error: unknown) => this.deps.log.warn(`Usage: the retention clean-up failed: ${String(error)}`));
+    const days = this.settings.retentionDays;
+    void this.ledger
+      .prune(this.deps.clock.now(), days)
+      .then(({ months, records }) => {
+        if (months.length === 0) return;
+        // Deleting history is never silent: the log keeps the months, the user is told what went and why.
+        const span = months.length === 1 ? months[0] : `${months[0]} to ${months[months.length - 1]}`;
+        this.deps.log.info(`Usage: removed ${records} records of ${months.join(', ')} (older than ${days} days, modelGateway.usage.retentionDays).`);
+        void (this.deps.ui ?? vscodeUserInterface).notify('info', `Model Gateway: removed the usage history of ${span} (${records} ${records === 1 ? 'record' : 'records'}), older than your setting modelGateway.usage.retentionDays (${days} days) keeps.`);
+      })
+      .catch((error: unknown) => this.deps.log.warn(`Usage: the retention clean-up failed: ${String(error)}`));
   }
 
   settingsChanged(): void {

@@ -4,6 +4,11 @@
 import type { VideoJob } from '../../gateway/types';
 import type { DurationHistory } from './durationHistory';
 import { isSuccessStatus } from './status';
+import { lazy } from '../../util/lazy';
+
+// The planner is its own file in the bundle, loaded with the first job of a kind that has a history, not at activation.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const pollPlan = lazy(() => require('./pollPlan') as typeof import('./pollPlan'));
 
 /** The scheduler's options that shape one job's schedule. */
 export interface TimingOptions {
@@ -300,11 +305,7 @@ export class JobTiming {
   ) {
     const durations = profile && policy.history?.durationsMs({ origin, ...profile });
     if (profile && durations && durations.length >= policy.minSamples) {
-      // Required here, not imported at the top: the planner is its own file in the bundle, loaded with the first job
-      // of a kind that has a history, not at activation.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { learnedPlan } = require('./pollPlan') as typeof import('./pollPlan');
-      this.plan = learnedPlan(durations, profile.submittedAt, policy);
+      this.plan = pollPlan().learnedPlan(durations, profile.submittedAt, policy);
     }
   }
 

@@ -71,12 +71,24 @@ export class ResultKeeper implements Disposable {
   readonly onDidChange = this.changed.event;
   private readonly subscription: Disposable;
   private readonly files: KeptFiles;
+  /** The keeps under way, each until it has ended (and started what it starts after). */
+  private readonly tasks = new Set<Promise<void>>();
+  private readonly firstSweep: Promise<void>;
 
   constructor(private readonly options: ResultKeeperOptions) {
     this.files = new KeptFiles(options.folder);
     const subscriptions = [options.jobs.onDidChange(() => this.sweep()), options.jobs.onDidChangeLease(() => this.sweep())];
     this.subscription = { dispose: () => subscriptions.forEach((s) => s.dispose()) };
-    queueMicrotask(() => this.sweep());
+    this.firstSweep = Promise.resolve().then(() => this.sweep());
+  }
+
+  /**
+   * Resolves once nothing is being kept: the first look and every download started so far (and those their ends
+   * started) have ended. What was not started by then was decided against.
+   */
+  async whenIdle(): Promise<void> {
+    await this.firstSweep;
+    while (this.tasks.size > 0) await Promise.allSettled([...this.tasks]);
   }
 
   get folder(): string {
@@ -109,7 +121,8 @@ export class ResultKeeper implements Disposable {
       if (failure && failure.attempts >= MAX_ATTEMPTS) continue;
       waiting.add(laneOf(record));
       if (!this.options.jobs.isPolling(laneOf(record)) || (failure && failure.nextAt > now) || this.running.size >= MAX_RUNNING) continue;
-      void this.keep(record, url);
+      const task = this.keep(record, url).finally(() => this.tasks.delete(task));
+      this.tasks.add(task);
     }
     this.waitFor(new Set([...waiting, ...[...this.running.values()].map((r) => r.lane)]));
   }

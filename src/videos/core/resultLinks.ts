@@ -58,3 +58,4 @@ export function urlExpiry(url: string): number | undefined {
   }
   return undefined;
 }
+

@@ -1,8 +1,7 @@
 // Builds the gateway's VideoRequest from what the user chose (wizard answers or the command's argument). Pure.
 // The spec names only input.prompt, parameters.resolution and parameters.duration; where a source video goes is a
 // setting (a dotted path), and extra parameters come from settings as JSON.
-import { classifyModel } from '../../models/core/modelKind';
-import type { Model, VideoRequest } from '../../gateway/types';
+import type { VideoRequest } from '../../gateway/types';
 import type { VideoDefaults } from '../../settings/settings';
 import { isRecord } from '../../util/records';
 
@@ -147,14 +146,13 @@ export function answersFromArgument(argument: unknown, defaults: RequestDefaults
   };
 }
 
-/** A video model by the one model-kind rule the whole extension uses (src/models/modelKind.ts). */
-export function isVideoModel(model: Model): boolean {
-  return classifyModel(model) === 'video';
-}
-
-/** Model ids to offer: the video models (all models when none is recognisable), the default first. */
-export function modelChoices(models: Model[], defaultModel: string): { ids: string[]; recognised: boolean } {
-  const video = models.filter(isVideoModel).map((m) => m.id);
+/**
+ * Model ids to offer: the video models (all models when none is recognisable), the default first. The kind is the
+ * catalog's (the models feature's one kind rule, read once when the list arrives, or remembered with it), as the
+ * media pickers read it: never worked out again here from the raw entry.
+ */
+export function modelChoices(models: ReadonlyArray<{ id: string; kind: string }>, defaultModel: string): { ids: string[]; recognised: boolean } {
+  const video = models.filter((m) => m.kind === 'video').map((m) => m.id);
   const recognised = video.length > 0;
   const ids = recognised ? video : models.map((m) => m.id);
   const ordered = [defaultModel, ...ids.filter((id) => id !== defaultModel)].filter((id) => id.trim() !== '');

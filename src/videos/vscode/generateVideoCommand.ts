@@ -46,7 +46,7 @@ async function submit(ctx: VideoCommandContext, answers: VideoAnswers, interacti
     void ctx.ui.notify('error', error.message);
     return undefined;
   }
-  const store = ctx.view.store;
+  const store = ctx.service.store;
   let record: VideoJobRecord;
   try {
     record = await ctx.ui.withProgress(`Submitting the video job to ${new URL(origin).host}…`, () => store.submit(origin, request, access.profile));
@@ -97,7 +97,7 @@ async function askModel(ctx: VideoCommandContext, title: string, defaultModel: s
 /** The gateway's video models (the shared, cached list), or the default alone with the reason. Never rejects. */
 async function loadModelChoices(ctx: VideoCommandContext, defaultModel: string): Promise<ModelChoices> {
   try {
-    const models = (await ctx.models.load())?.models.map((m) => m.raw) ?? [];
+    const models = (await ctx.models.load())?.models ?? [];
     const { ids, recognised } = modelChoices(models, defaultModel);
     return { ids, placeholder: recognised ? 'Choose the video model' : 'No listed model is marked as a video model; choose one' };
   } catch (error) {

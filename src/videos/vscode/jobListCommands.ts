@@ -8,19 +8,19 @@ import { pausedForKey } from '../core/errors';
 export function refreshJob(ctx: VideoCommandContext, argument?: unknown): boolean {
   const target = targetOf(ctx, argument);
   if (!target) return false;
-  if (ctx.view.store.refresh(target.record.key)) return true;
+  if (ctx.service.store.refresh(target.record.key)) return true;
   const why = target.record.localState === 'uncertain' ? 'its submission is uncertain; use Check Submission' : `it is ${statusText(target.record)}`;
   void ctx.ui.notify('info', `The video job ${quoted(target.record)} is not being checked: ${why}.`);
   return false;
 }
 
 export function refreshAll(ctx: VideoCommandContext): void {
-  const origin = ctx.view.origin;
+  const origin = ctx.connection.origin;
   // The active profile's lane: its jobs wait for its key.
   const lane = ctx.connection.slotOf();
-  const refused = origin && lane && ctx.view.store.authFailure(lane);
+  const refused = origin && lane && ctx.service.store.authFailure(lane);
   if (origin && refused) ctx.ui.advise(pausedForKey(refused, origin));
-  ctx.view.store.refreshAll();
+  ctx.service.store.refreshAll();
   ctx.view.refresh();
 }
 
@@ -34,16 +34,16 @@ export async function removeJob(ctx: VideoCommandContext, argument?: unknown): P
     const detail = `It is ${statusText(record)}. The gateway may still finish it, but this window stops following it and its result link is lost.`;
     if ((await ctx.ui.ask('warning', `Remove the unfinished video job ${quoted(record)}?`, detail, remove)) !== remove) return false;
   }
-  const removed = await ctx.view.store.remove(record.key);
+  const removed = await ctx.service.store.remove(record.key);
   ctx.previews.closeJob(record.key);
   return removed;
 }
 
 /** Removes the finished jobs of the current gateway; returns how many. */
 export async function clearFinished(ctx: VideoCommandContext): Promise<number> {
-  const finished = ctx.view.visibleJobs().filter(isFinalRecord);
+  const finished = ctx.service.visibleJobs().filter(isFinalRecord);
   for (const record of finished) {
-    await ctx.view.store.remove(record.key);
+    await ctx.service.store.remove(record.key);
     ctx.previews.closeJob(record.key);
   }
   ctx.ui.status(finished.length === 0 ? 'No finished video jobs to clear.' : `Cleared ${finished.length} finished video job${finished.length === 1 ? '' : 's'}.`);

@@ -19,10 +19,10 @@ export async function previewResult(ctx: VideoCommandContext, argument?: unknown
   if (!link) return undefined;
   const { record, index } = link.target;
   // The kept copy first: it plays after the link has expired, and costs no download.
-  const kept = index === 0 ? ctx.view.kept?.keptFile(record.key) : undefined;
-  if (kept && ctx.view.kept) {
-    void ctx.view.kept.touch(kept, Date.now());
-    return ctx.previews.showFile(record, index, kept, ctx.view.kept.folder);
+  const kept = index === 0 ? ctx.service.kept?.keptFile(record.key) : undefined;
+  if (kept && ctx.service.kept) {
+    void ctx.service.kept.touch(kept, Date.now());
+    return ctx.previews.showFile(record, index, kept, ctx.service.kept.folder);
   }
   const { proxy, proxyStrictSSL } = await resultFetchOptionsFor(ctx, record);
   const resolved = await ctx.ui.withProgress(

@@ -3,7 +3,7 @@
 import type { GatewayConnections } from '../../gateway/connections';
 import { DEFAULT_PROFILE_ID } from '../../settings/profile';
 import type { OpenResultOptions } from '../../gateway/resultFetch';
-import type { ModelCatalog } from '../../models/core/modelCatalog';
+import type { ModelCatalog } from '../../models/core/api';
 import type { VideoDefaults } from '../../settings/settings';
 import type { CommandUi } from './commandUi';
 import type { VideoJobRecord } from '../core/jobRecord';
@@ -15,18 +15,22 @@ import type { VideoPreviewPanels } from './videoPreviewPanel';
 
 /** What the commands need from the view. */
 export interface VideoJobsHost {
-  readonly store: JobStore;
-  /** The gateway whose jobs are shown (the configured one). */
-  readonly origin: string | undefined;
-  visibleJobs(): VideoJobRecord[];
   selection(): readonly VideoJobNode[];
   reveal(key: string): Promise<void>;
   refresh(): void;
-  /** The copies of finished results kept before their links expire (the primary window's view only). */
+}
+
+/** What the commands need from the video service. */
+export interface VideoJobsService {
+  readonly store: JobStore;
+  /** The jobs the view shows (every profile's, on the gateway it uses now). */
+  visibleJobs(): VideoJobRecord[];
+  /** The copies of finished results kept before their links expire (the primary instance's only). */
   readonly kept?: KeptFiles;
 }
 
 export interface VideoCommandContext {
+  readonly service: VideoJobsService;
   readonly view: VideoJobsHost;
   readonly connection: GatewayConnections;
   readonly models: Pick<ModelCatalog, 'load'>;
@@ -67,7 +71,7 @@ export function targetOf(ctx: VideoCommandContext, argument: unknown): Target | 
     void ctx.ui.notify('info', 'Select a video job in the Video Jobs view first.');
     return undefined;
   }
-  const record = ctx.view.store.get(key);
+  const record = ctx.service.store.get(key);
   if (!record) {
     void ctx.ui.notify('info', 'That video job is no longer in the list.');
     return undefined;

@@ -34,7 +34,7 @@ export async function resubmitJob(ctx: VideoCommandContext, argument?: unknown):
     if ((await ctx.ui.ask('warning', `Resubmit ${quoted(record)}?`, detail, resubmit)) !== resubmit) return undefined;
   }
   try {
-    const job = await ctx.ui.withProgress('Resubmitting the video job…', () => ctx.view.store.resubmit(record.key));
+    const job = await ctx.ui.withProgress('Resubmitting the video job…', () => ctx.service.store.resubmit(record.key));
     void ctx.view.reveal(job.key);
     if (job.localState === 'uncertain') void warnUncertain(ctx, job);
     return job;
@@ -92,11 +92,11 @@ export async function adoptJobId(ctx: VideoCommandContext, key: string, id?: str
     }));
   if (!jobId) return undefined;
   try {
-    const adopted = await ctx.view.store.adopt(key, jobId);
+    const adopted = await ctx.service.store.adopt(key, jobId);
     void ctx.ui.notify('info', `Following video job ${adopted.id}: ${statusText(adopted)}.`);
     return adopted;
   } catch (error) {
-    ctx.ui.advise(adviceFor(error, { origin: ctx.view.store.get(key)?.origin }));
+    ctx.ui.advise(adviceFor(error, { origin: ctx.service.store.get(key)?.origin }));
     return undefined;
   }
 }

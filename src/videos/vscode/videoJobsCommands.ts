@@ -3,7 +3,7 @@
 // (refresh, remove, clear), submissionCommands.ts (uncertain submissions, resubmit), finishedJobCommands.ts (the
 // notification when a job ends, Show Error). What they say to or ask of the user goes through CommandUi.
 import type { HandlersFor } from '../../ui/vscode/commands';
-import type { VIDEO_COMMANDS } from './feature';
+import type { VIDEO_COMMANDS } from './commands';
 import type { VideoJobRecord } from '../core/jobRecord';
 import type { VideoCommandContext } from './sharedCommands';
 import { downloadResultToWorkspace } from './downloadResultCommand';
@@ -20,7 +20,7 @@ export class VideoJobCommands {
   /** A command that names a job runs once the store has loaded the folder (it is read after activation). */
   private whenReady<A extends unknown[], R>(run: (...args: A) => R): (...args: A) => Promise<R> {
     return async (...args) => {
-      await this.ctx.view.store.ready;
+      await this.ctx.service.store.ready;
       return run(...args);
     };
   }

@@ -9,7 +9,7 @@ import { formatAge } from '../../util/age';
 import { expiryText, formatDuration, jobContextTokens, jobDescription, linkWithoutQuery, resultContextTokens, shortPrompt, statusGroup, statusText, type StatusGroup, type VideoJobNode } from '../core/jobPresentation';
 import { JobTreeNodes, type JobList } from '../core/jobTreeNodes';
 import { checkResultUrl } from '../core/resultLinks';
-import { VIDEO_COMMANDS } from './feature';
+import { VIDEO_COMMANDS } from './commands';
 
 const ICONS: Record<StatusGroup, { id: string; color?: string }> = {
   queued: { id: 'clock' },
@@ -89,7 +89,7 @@ export class VideoJobsTreeProvider implements vscode.TreeDataProvider<VideoJobNo
   /** Keeps the ages in the descriptions current. */
   private readonly ageTimer: ReturnType<typeof setInterval>;
 
-  /** The kept copy of a job's first result (resultKeeper), once the feature attached the keeper. */
+  /** The kept copy of a job's first result (resultKeeper); none in an instance that keeps no copies. */
   keptFile: (key: string) => string | undefined = () => undefined;
 
   constructor(

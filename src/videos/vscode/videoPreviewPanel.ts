@@ -1,9 +1,10 @@
-// UI adapter: plays a result in a webview. No scripts; the Content-Security-Policy lets media come from one origin:
-// the one the link to play is on (the preview command resolves redirects first and passes the final link). That
-// link goes into the page byte for byte (HTML-escaped, which the parser undoes).
-import { randomBytes } from 'node:crypto';
+// UI adapter: plays a result in a webview, hosted by the webview host (VIDEO_PAGE). No scripts; the
+// Content-Security-Policy lets media come from one origin: the one the link to play is on (the preview command
+// resolves redirects first and passes the final link). That link goes into the page byte for byte (HTML-escaped,
+// which the parser undoes).
 import * as vscode from 'vscode';
-import { escapeHtml, htmlPage } from '../../util/html';
+import { escapeHtml } from '../../util/html';
+import { HostedPage, type PageContent, type PageDescriptor } from '../../ui/vscode/webviewHost';
 import type { VideoJobRecord } from '../core/jobRecord';
 import { shortPrompt } from '../core/jobPresentation';
 import { checkResultUrl, urlExpiry } from '../core/resultLinks';
@@ -12,8 +13,7 @@ import { checkResultUrl, urlExpiry } from '../core/resultLinks';
  * The page for one result; `url` must already have passed checkResultUrl (or be the webview's URI of a kept file,
  * with `mediaSource` its cspSource). `note` is shown under the video.
  */
-function previewHtml(url: string, title: string, nonce: string, expiresAt?: number, note?: string, mediaSource = new URL(url).origin): string {
-  const csp = [`default-src 'none'`, `media-src ${mediaSource}`, `style-src 'nonce-${nonce}'`].join('; ');
+function previewPage(url: string, title: string, expiresAt?: number, note?: string, mediaSource = new URL(url).origin): PageContent {
   const expiry = expiresAt === undefined ? '' : `<p class="note">The link ${expiresAt <= Date.now() ? 'expired' : 'is valid until'} ${escapeHtml(new Date(expiresAt).toLocaleString())}.</p>`;
   const style = `
   body { margin: 0; padding: 12px; color: var(--vscode-foreground); font-family: var(--vscode-font-family); }
@@ -26,11 +26,14 @@ function previewHtml(url: string, title: string, nonce: string, expiresAt?: numb
   <p>This video cannot play here. Use Open Result or Download to Workspace instead.</p>
 </video>
 ${expiry}${note ? `\n<p class="note">${escapeHtml(note)}</p>` : ''}`;
-  return htmlPage({ title, csp, nonce, style, body });
+  return { title, style, body, media: [mediaSource] };
 }
 
+/** The preview page: its own style element, its video; no script, no command link. */
+const VIDEO_PAGE: PageDescriptor = { viewType: 'modelGateway.videoPreview', csp: { styles: 'nonce' } };
+
 export class VideoPreviewPanels implements vscode.Disposable {
-  private readonly panels = new Map<string, vscode.WebviewPanel>();
+  private readonly panels = new Map<string, HostedPage>();
 
   /**
    * Shows result `index` of the job in a panel of its own (reused when it is already open), playing `playUrl`:
@@ -38,43 +41,40 @@ export class VideoPreviewPanels implements vscode.Disposable {
    */
   show(record: VideoJobRecord, index: number, playUrl: string, note?: string): vscode.WebviewPanel | undefined {
     if (!checkResultUrl(playUrl).ok) return undefined;
-    const panel = this.panelFor(record, index, []);
+    const page = this.pageFor(record, index, []);
     const expiresAt = urlExpiry(playUrl) ?? urlExpiry(record.resultUrls[index]);
-    panel.webview.html = previewHtml(playUrl, shortPrompt(record.prompt, 200), randomBytes(16).toString('base64'), expiresAt, note);
-    return panel;
+    page.render(previewPage(playUrl, shortPrompt(record.prompt, 200), expiresAt, note));
+    return page.panel;
   }
 
   /** Plays the kept copy of a result (`file`, inside `folder`, the only folder the page may load from). */
   showFile(record: VideoJobRecord, index: number, file: string, folder: string): vscode.WebviewPanel {
-    const panel = this.panelFor(record, index, [vscode.Uri.file(folder)]);
-    const src = panel.webview.asWebviewUri(vscode.Uri.file(file)).toString();
-    panel.webview.html = previewHtml(src, shortPrompt(record.prompt, 200), randomBytes(16).toString('base64'), undefined, 'Playing the copy kept on this machine.', panel.webview.cspSource);
-    return panel;
+    const page = this.pageFor(record, index, [vscode.Uri.file(folder)]);
+    page.render(previewPage(page.fileSrc(file), shortPrompt(record.prompt, 200), undefined, 'Playing the copy kept on this machine.', page.cspSource));
+    return page.panel;
   }
 
-  private panelFor(record: VideoJobRecord, index: number, roots: vscode.Uri[]): vscode.WebviewPanel {
+  private pageFor(record: VideoJobRecord, index: number, roots: vscode.Uri[]): HostedPage {
     const id = `${record.key}#${index}`;
-    const title = `Video: ${shortPrompt(record.prompt, 40)}`;
-    const options = { enableScripts: false, enableForms: false, localResourceRoots: roots };
-    let panel = this.panels.get(id);
-    if (panel) {
-      panel.webview.options = options;
-      panel.reveal();
+    let page = this.panels.get(id);
+    if (page) {
+      page.setRoots(roots);
+      page.panel.reveal();
     } else {
-      panel = vscode.window.createWebviewPanel('modelGateway.videoPreview', title, vscode.ViewColumn.Active, { ...options, retainContextWhenHidden: false });
-      this.panels.set(id, panel);
-      const opened = panel;
-      opened.onDidDispose(() => this.panels.get(id) === opened && this.panels.delete(id));
+      const opened = HostedPage.open(VIDEO_PAGE, undefined, { title: `Video: ${shortPrompt(record.prompt, 40)}`, roots });
+      this.panels.set(id, opened);
+      opened.panel.onDidDispose(() => this.panels.get(id) === opened && this.panels.delete(id));
+      page = opened;
     }
-    return panel;
+    return page;
   }
 
   closeJob(key: string): void {
-    for (const [id, panel] of [...this.panels]) if (id.startsWith(`${key}#`)) panel.dispose();
+    for (const [id, page] of [...this.panels]) if (id.startsWith(`${key}#`)) page.panel.dispose();
   }
 
   dispose(): void {
-    for (const panel of [...this.panels.values()]) panel.dispose();
+    for (const page of [...this.panels.values()]) page.panel.dispose();
     this.panels.clear();
   }
 }

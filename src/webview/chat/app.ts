@@ -2,6 +2,7 @@
 // user's actions into protocol messages. Everything received is checked first; anything else is dropped.
 import type { ChatSettings, TokenUsage } from '../../chatProtocol/session';
 import { parseHostMessage, type HostMessage, type ModelsState, type WebviewMessage, type WireTurn } from '../../chatProtocol/messages';
+import { HostRequests } from './hostRequests';
 import { LazyRendering } from '../markdown';
 import { Announcer } from './announcer';
 import { ContextBar } from './attachments';
@@ -57,6 +58,8 @@ export class ChatApp {
   private readonly profileChip: ProfileChip;
   private prompts: readonly PromptCommand[] = [];
   private readonly protocolError = new ProtocolErrorBanner(() => this.host.post({ type: 'resync' }));
+  /** Send, Compare and an overflow's way out wait for the host's typed reply. */
+  private readonly requests: HostRequests;
 
   private historyRendering: LazyRendering;
   /** The older turns of a chat being opened, built after its last screens. */
@@ -68,6 +71,7 @@ export class ChatApp {
     private readonly options: ChatAppOptions = {},
   ) {
     this.announcer = new Announcer(document.body);
+    this.requests = new HostRequests({ post: (m) => host.post(m), giveBack: (text) => this.composer.appendDraft(text), notify: (text) => this.announcer.say(text) });
     this.historyRendering = this.newHistoryRendering();
     this.context = {
       post: (m) => host.post(m),
@@ -83,8 +87,15 @@ export class ChatApp {
     );
     this.composer = new Composer({
       send: (typed) => {
-        // A prompt file's command sends the prompt's text (and what follows the command).
-        const text = expandPrompt(typed, this.prompts, SLASH_COMMANDS.map((c) => c.name));
+        // A prompt file's command sends the prompt's text (and what follows the command) as a message: text from a
+        // file is never read as a command, whatever it starts with.
+        const prompt = expandPrompt(typed, this.prompts, SLASH_COMMANDS.map((c) => c.name));
+        if (prompt !== undefined) {
+          if (!this.contextBar.allowsSend(prompt)) return false;
+          void this.requests.send(prompt, { typed });
+          return true;
+        }
+        const text = typed;
         const slash = parseSlash(text);
         if (slash && !slash.ok) {
           this.composer.showProblem(slash.problem);
@@ -93,7 +104,7 @@ export class ChatApp {
         }
         // A slash command goes to the image, video or speech model, not into the chat's context window.
         if (!slash && !this.contextBar.allowsSend(text)) return false;
-        host.post({ type: 'send', text });
+        void this.requests.send(text);
         return true;
       },
       resend: (turnId, text) => host.post({ type: 'editResend', turnId, text }),
@@ -105,7 +116,7 @@ export class ChatApp {
         this.saveState();
       },
     });
-    this.contextBar = new ContextBar(this.composer.textArea, { post: (m) => host.post(m), notify: (text) => this.announcer.say(text), hasHistory: () => this.views.length > 0 || (this.olderTurns?.turns.length ?? 0) > 0 });
+    this.contextBar = new ContextBar(this.composer.textArea, { post: (m) => host.post(m), resolveOverflow: (choice, text) => void this.requests.resolveOverflow(choice, text), notify: (text) => this.announcer.say(text), hasHistory: () => this.views.length > 0 || (this.olderTurns?.turns.length ?? 0) > 0 });
     this.composer.root.prepend(this.contextBar.root);
     this.instructionsChip = new InstructionsChip((m) => host.post(m));
     this.composer.root.prepend(this.instructionsChip.root);
@@ -161,6 +172,10 @@ export class ChatApp {
       return;
     }
     const message = parsed.message;
+    if (message.type === 'reply') {
+      this.requests.settle(message);
+      return;
+    }
     if (message.type === 'init') this.protocolError.hide();
     if (message.type !== 'init' && !this.initialized) return;
     this.apply(message);
@@ -222,6 +237,8 @@ export class ChatApp {
         return this.instructionsChip.update(message.instructions);
       case 'profile':
         return this.profileChip.set(message.name);
+      case 'reply':
+        return;
     }
   }
 
@@ -340,8 +357,8 @@ export class ChatApp {
     if (text.trim() === '') return this.announcer.say('Type the question to compare first.');
     // Compare sends the whole conversation to every model: it is never sent with turns left out.
     if (this.busy || !this.contextBar.allowsSend(text, false)) return;
-    this.host.post({ type: 'compare', text, models: [] });
     this.composer.textArea.value = '';
+    void this.requests.compare(text);
   }
 
   private startEdit(turnId: string): void {

@@ -3,26 +3,22 @@
 // trim the largest attachment, and images pasted or dropped into the input. The host holds the attachments; this
 // only shows them and asks for changes.
 import { ATTACHMENT_LIMITS, estimateTextTokens, isImageType, type AttachmentChip, type ImageType } from '../../chatProtocol/attachments';
-import type { ContextSource, ContextState, WebviewMessage } from '../../chatProtocol/messages';
+import type { ContextSource, ContextState, OverflowChoice, WebviewMessage } from '../../chatProtocol/messages';
+import { CONTEXT_CHOICES, HASH_ORDER } from '../../chatProtocol/contextChoices';
 import { el, icon, iconButton, textButton } from './dom';
 import { overflowChoices } from './overflowView';
 
 export interface ContextBarHost {
   post(message: WebviewMessage): void;
+  /** An overflow's way out: a request, whose reply the app handles. */
+  resolveOverflow(choice: OverflowChoice, text: string): void;
   notify(text: string): void;
   /** Whether the chat has turns before the next message (which the host can leave out or summarize). */
   hasHistory(): boolean;
 }
 
 /** What `#` offers, in order. */
-export const HASH_ITEMS: ReadonlyArray<{ word: string; source: ContextSource; label: string }> = [
-  { word: 'file', source: 'workspaceFile', label: 'A workspace file…' },
-  { word: 'active', source: 'activeFile', label: 'The active file' },
-  { word: 'selection', source: 'selection', label: 'The selection' },
-  { word: 'editors', source: 'openEditors', label: 'All open editors' },
-  { word: 'problems', source: 'problems', label: "The current file's problems" },
-  { word: 'lines', source: 'lines', label: 'Lines of a file…' },
-];
+export const HASH_ITEMS: ReadonlyArray<{ word: string; source: ContextSource; label: string }> = HASH_ORDER.map((source) => ({ word: CONTEXT_CHOICES[source].word, source, label: CONTEXT_CHOICES[source].hint }));
 
 /** The `#word` being typed just before the caret, if any. */
 export function hashQuery(text: string, caret: number): { start: number; query: string } | undefined {
@@ -132,7 +128,7 @@ export class ContextBar {
     const overflow = this.state.overflow;
     const canTrim = this.state.chips.length > 0 && (!overflow || overflow.action === 'send');
     if (overflow) {
-      messages.push(...overflowChoices(overflow, (m) => this.host.post(m), (choice) => this.takeInput(choice)));
+      messages.push(...overflowChoices(overflow, (choice, text) => this.host.resolveOverflow(choice, text), (choice) => this.takeInput(choice)));
       if (canTrim) messages.push(textButton('fold', 'Trim Largest Attachment', () => this.host.post({ type: 'trimContext' })));
     } else if (over > 0) {
       const history = this.host.hasHistory();

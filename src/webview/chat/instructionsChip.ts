@@ -15,7 +15,7 @@ export class InstructionsChip {
     if (!found) return this.root.replaceChildren();
     const off = !state.enabled;
     this.root.classList.toggle('off', off);
-    const why = state.restricted && off ? 'Restricted Mode: instructions are off until you turn them on for this chat.' : off ? 'Off for this chat.' : 'Sent as system content with each message.';
+    const why = state.restricted ? 'Restricted Mode: instruction files are read only once you trust this workspace.' : off ? 'Off for this chat.' : 'Sent as system content with each message.';
     const chips = state.files.map((file, index) => {
       const chip = el(
         'button',

@@ -1,7 +1,7 @@
 // The ways out of a chat that no longer fits the model's context window, shown in the context bar when the host held
 // a message, Regenerate or Edit and resend back: send only the newest turns that fit, or branch a new chat from a
 // summary. Each button says what it does; nothing is cut without the user's click.
-import type { HistoryOverflow, OverflowChoice, WebviewMessage } from '../../chatProtocol/messages';
+import type { HistoryOverflow, OverflowChoice } from '../../chatProtocol/messages';
 import { oldestTurnsText } from '../../chatProtocol/session';
 import { el, textButton } from './dom';
 
@@ -14,8 +14,8 @@ export function newestLabel(overflow: HistoryOverflow): string {
 }
 
 /** The explanations and buttons for an overflow; `take` returns the input's text (and empties it) when the choice uses it. */
-export function overflowChoices(overflow: HistoryOverflow, post: (message: WebviewMessage) => void, take: (choice: OverflowChoice) => string): Array<Node | string> {
-  const choose = (choice: OverflowChoice) => () => post({ type: 'resolveOverflow', choice, text: overflow.action === 'send' ? take(choice) : '' });
+export function overflowChoices(overflow: HistoryOverflow, resolve: (choice: OverflowChoice, text: string) => void, take: (choice: OverflowChoice) => string): Array<Node | string> {
+  const choose = (choice: OverflowChoice) => () => resolve(choice, overflow.action === 'send' ? take(choice) : '');
   const parts: Array<Node | string> = [];
   if (overflow.omittedTurns > 0) {
     const oldest = oldestTurnsText(overflow.omittedTurns);

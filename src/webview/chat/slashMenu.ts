@@ -7,12 +7,11 @@ import { el } from './dom';
 
 let menus = 0;
 
-/** A built-in command, or a prompt file's (its text replaces the input when chosen, to read and send). */
+/** A built-in command, or a prompt file's (sent as a message: choosing it puts only `/name ` into the input). */
 interface MenuItem {
   name: string;
   argument: string;
   description: string;
-  prompt?: string;
 }
 
 export class SlashMenu {
@@ -70,7 +69,7 @@ export class SlashMenu {
   }
 
   private refresh(): void {
-    const prompts = promptCompletions(this.input.value, this.prompts).map((p) => ({ name: p.name, argument: '', description: p.description, prompt: p.text }));
+    const prompts = promptCompletions(this.input.value, this.prompts).map((p) => ({ name: p.name, argument: '[text]', description: p.description }));
     const found: MenuItem[] = [...(slashCompletions(this.input.value) ?? []), ...prompts];
     if (found.length === 0) return this.close();
     this.options = found;
@@ -108,11 +107,9 @@ export class SlashMenu {
 
   private choose(command: MenuItem | undefined): void {
     if (!command) return;
-    this.input.value = command.prompt ?? `/${command.name} `;
+    this.input.value = `/${command.name} `;
     this.input.setSelectionRange(this.input.value.length, this.input.value.length);
     this.close();
-    // The composer keeps the draft and the context meter follows what the input now holds.
-    if (command.prompt !== undefined) this.input.dispatchEvent(new Event('input'));
   }
 
   close(): void {

@@ -1,6 +1,6 @@
 // The two kinds of message in the transcript. An assistant turn keeps a mirror of its text so each delta can be
 // checked against what is already shown (a gap asks the host for the whole transcript again).
-import { applyDelta, NEWER_TURN_TEXT, oldestTurnsText, type AssistantTurn, type TokenUsage } from '../../chatProtocol/session';
+import { applyDelta, NEWER_TURN_TEXT, oldestTurnsText, prettyJson, type AssistantTurn, type TokenUsage } from '../../chatProtocol/session';
 import type { WireNewerTurn, WireUserTurn } from '../../chatProtocol/messages';
 import { sentChips } from './attachments';
 import { thinkingSummary } from '../../chatProtocol/thinking';
@@ -8,7 +8,7 @@ import { StreamingMarkdown, type FrameScheduler } from '../markdown';
 import type { TurnFinish, WebviewMessage, WireAssistantTurn, WireTurnError } from '../../chatProtocol/messages';
 import type { Announcer } from './announcer';
 import { el, icon, iconButton, setLabel, textButton } from './dom';
-import { formatUsd } from '../../usage/core/summary';
+import { formatUsd } from '../../usage/core/api';
 import { waitText } from '../../util/waitText';
 
 export interface TurnContext {
@@ -381,14 +381,6 @@ export class AssistantTurnView {
   private stopCountdown(): void {
     if (this.countdown !== undefined) clearInterval(this.countdown);
     this.countdown = undefined;
-  }
-}
-
-function prettyJson(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
   }
 }
 

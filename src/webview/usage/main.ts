@@ -4,8 +4,7 @@
 import 'uplot/dist/uPlot.min.css';
 import './usage.css';
 import uPlot from 'uplot';
-import { parseDashboardUpdate, type DashboardRequest } from '../../usage/core/dashboardProtocol';
-import { formatCost, formatUsd, GROUPS, PERIODS, STACKS, type GroupBy, type Period, type StackBy, type UsageSummary } from '../../usage/core/summary';
+import { formatCost, formatUsd, GROUPS, parseDashboardUpdate, PERIODS, STACKS, type DashboardRequest, type GroupBy, type Period, type StackBy, type UsageSummary } from '../../usage/core/api';
 
 interface VsCodeApi {
   postMessage(message: DashboardRequest): void;

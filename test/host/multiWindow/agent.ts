@@ -5,7 +5,7 @@ import * as diagnostics from 'node:diagnostics_channel';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
-import type { VideoFeature } from '../../../src/videos/vscode/videoFeature';
+import type { VideoInstance } from '../../../src/videos/vscode/feature';
 import type { ChatPanel } from '../../../src/chat/vscode/chatPanel';
 import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
 import type { UsageService } from '../../../src/usage/vscode/usageService';
@@ -35,8 +35,8 @@ class Agent {
     return (this.api.testing.usage as () => UsageService)();
   }
 
-  private get feature(): VideoFeature {
-    return (this.api.testing.videos as { feature: VideoFeature }).feature;
+  private get feature(): VideoInstance {
+    return (this.api.testing.videos as { feature: VideoInstance }).feature;
   }
 
   async execute(command: Command): Promise<unknown> {
@@ -47,7 +47,7 @@ class Agent {
         this.api = await vscode.extensions.getExtension<ModelGatewayApi>(EXTENSION_ID)!.activate();
         await until(() => this.api.connection.origin === command.origin, 'the gateway URL from the user settings', 30_000);
         await vscode.commands.executeCommand('modelGateway.setApiKey', command.apiKey);
-        await until(() => this.feature.view.pollBoundsMs.maxMs === 2_000, 'the poll settings', 30_000);
+        await until(() => this.feature.service.pollBoundsMs.maxMs === 2_000, 'the poll settings', 30_000);
         return this.state();
       case 'submit': {
         const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: command.prompt })) as JobSummary;
@@ -77,7 +77,7 @@ class Agent {
       }
       case 'chatSend': {
         const panel = this.chat!.panel;
-        await panel.handleMessage({ type: 'send', text: command.text });
+        await panel.handleMessage({ type: 'send', requestId: 1, text: command.text });
         await panel.controller.idle;
         await this.chat!.manager.flush();
         return this.chatState();

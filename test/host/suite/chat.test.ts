@@ -14,6 +14,7 @@ import { defaultSettings, type AssistantTurn, type Turn } from '../../../src/cha
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { config, until } from '../helpers';
+import { cspProblems } from '../../util/cspPolicy';
 
 interface ChatTesting {
   manager: ChatPanelManager;
@@ -137,7 +138,7 @@ describe('chat panel (issue: chat)', function () {
     );
     // The attribute as the browser reads it (the page escapes quotes in every attribute).
     const csp = (/http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(webview.html)?.[1] ?? '').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
-    assert.match(csp, /default-src 'none'/);
+    assert.deepEqual(cspProblems(csp, { cspSource: webview.cspSource, scripts: true }), [], 'the built policy, read for its meaning');
     assert.match(csp, /script-src 'nonce-[A-Za-z0-9+/=]{20,}'/);
     assert.match(csp, /connect-src 'none'/);
     assert.match(csp, /form-action 'none'/);
@@ -163,7 +164,7 @@ describe('chat panel (issue: chat)', function () {
   it('sends a message and streams the reply to the webview as deltas, with usage', async () => {
     const recorder = await openChat();
     const mark = recorder.mark();
-    await recorder.send({ type: 'send', text: '[echo] The quick brown fox jumps over the lazy dog' });
+    await recorder.send({ type: 'send', requestId: 1, text: '[echo] The quick brown fox jumps over the lazy dog' });
     const finish = await recorder.finish(mark);
     assert.equal(finish.status, 'complete');
     assert.equal(finish.model, 'model-k3');
@@ -182,7 +183,7 @@ describe('chat panel (issue: chat)', function () {
   it('Stop aborts the HTTP request (the simulator sees the disconnect) and keeps the partial reply', async () => {
     const recorder = await openChat();
     const mark = recorder.mark();
-    await recorder.send({ type: 'send', text: '[long:40] tell me everything' });
+    await recorder.send({ type: 'send', requestId: 1, text: '[long:40] tell me everything' });
     await until(() => recorder.deltaText(mark).length > 20, 'some streamed text');
     await recorder.send({ type: 'stop' });
     const finish = await recorder.finish(mark);
@@ -197,7 +198,7 @@ describe('chat panel (issue: chat)', function () {
   it('Regenerate replaces the last reply with a new request for the same conversation', async () => {
     const recorder = await openChat();
     let mark = recorder.mark();
-    await recorder.send({ type: 'send', text: '[echo] first answer please' });
+    await recorder.send({ type: 'send', requestId: 1, text: '[echo] first answer please' });
     await recorder.finish(mark);
     const firstReply = recorder.panel.controller.session.turns[1].id;
     mark = recorder.mark();
@@ -215,10 +216,10 @@ describe('chat panel (issue: chat)', function () {
   it('editing a user message resends from there and drops what followed', async () => {
     const recorder = await openChat();
     let mark = recorder.mark();
-    await recorder.send({ type: 'send', text: '[echo] one' });
+    await recorder.send({ type: 'send', requestId: 1, text: '[echo] one' });
     await recorder.finish(mark);
     mark = recorder.mark();
-    await recorder.send({ type: 'send', text: '[echo] two' });
+    await recorder.send({ type: 'send', requestId: 1, text: '[echo] two' });
     await recorder.finish(mark);
     const firstUser = recorder.panel.controller.session.turns[0].id;
     mark = recorder.mark();
@@ -250,7 +251,7 @@ describe('chat panel (issue: chat)', function () {
   it('copies a message and a code block to the clipboard', async () => {
     const recorder = await openChat();
     const mark = recorder.mark();
-    await recorder.send({ type: 'send', text: '[echo] copy this reply' });
+    await recorder.send({ type: 'send', requestId: 1, text: '[echo] copy this reply' });
     await recorder.finish(mark);
     await recorder.send({ type: 'copyTurn', turnId: recorder.panel.controller.session.turns[1].id });
     assert.equal(await vscode.env.clipboard.readText(), 'copy this reply');
@@ -274,7 +275,7 @@ describe('chat panel (issue: chat)', function () {
   it('a chat hidden behind an editor while it streams shows the whole reply when it comes back', async () => {
     const recorder = await openChat();
     const mark = recorder.mark();
-    await recorder.send({ type: 'send', text: '[long:3] hide and seek' });
+    await recorder.send({ type: 'send', requestId: 1, text: '[long:3] hide and seek' });
     await until(() => recorder.deltaText(mark).length > 0, 'the reply to start');
     const document = await vscode.workspace.openTextDocument({ content: 'cover', language: 'plaintext' });
     await vscode.window.showTextDocument(document, { viewColumn: recorder.panel.panel.viewColumn });
@@ -292,7 +293,7 @@ describe('chat panel (issue: chat)', function () {
   it('restores an open chat after a reload through the serializer', async () => {
     const recorder = await openChat();
     const mark = recorder.mark();
-    await recorder.send({ type: 'send', text: '[echo] remember this' });
+    await recorder.send({ type: 'send', requestId: 1, text: '[echo] remember this' });
     await recorder.finish(mark);
     const sessionId = recorder.panel.sessionId;
     manager.dispose();
@@ -318,7 +319,7 @@ describe('chat panel (issue: chat)', function () {
   it('a reply streaming at shutdown comes back as interrupted, with every token the webview was sent', async () => {
     const recorder = await openChat();
     const mark = recorder.mark();
-    await recorder.send({ type: 'send', text: '[long:40] a long story' });
+    await recorder.send({ type: 'send', requestId: 1, text: '[long:40] a long story' });
     await until(() => recorder.deltaText(mark).length > 100, 'some streamed text');
     const sessionId = recorder.panel.sessionId;
     manager.dispose(); // as a window reload does: no Stop, nothing saved as finished
@@ -342,7 +343,7 @@ describe('chat panel (issue: chat)', function () {
     await vscode.commands.executeCommand('modelGateway.setApiKey', 'sk-not-a-real-key');
     try {
       const mark = recorder.mark();
-      await recorder.send({ type: 'send', text: '[echo] hello' });
+      await recorder.send({ type: 'send', requestId: 1, text: '[echo] hello' });
       const finish = await recorder.finish(mark);
       assert.equal(finish.status, 'failed');
       assert.equal(finish.error?.kind, 'auth');
@@ -363,7 +364,7 @@ describe('chat panel (issue: chat)', function () {
     try {
       sim.force429(90, 1, '/v1/chat/completions'); // longer than the client waits by itself: the panel gets the error at once
       let mark = recorder.mark();
-      await recorder.send({ type: 'send', text: '[echo] hello' });
+      await recorder.send({ type: 'send', requestId: 1, text: '[echo] hello' });
       const finish = await recorder.finish(mark);
       assert.equal(finish.status, 'failed');
       assert.equal(finish.error?.kind, 'rate_limit');
@@ -386,7 +387,7 @@ describe('chat panel (issue: chat)', function () {
     const recorder = await openChat();
     sim.setDefaultFault('drop-mid-stream', 1);
     let mark = recorder.mark();
-    await recorder.send({ type: 'send', text: '[echo] alpha beta gamma delta epsilon zeta eta theta' });
+    await recorder.send({ type: 'send', requestId: 1, text: '[echo] alpha beta gamma delta epsilon zeta eta theta' });
     const finish = await recorder.finish(mark);
     assert.equal(finish.status, 'interrupted');
     assert.equal(finish.error?.kind, 'interrupted');
@@ -401,7 +402,7 @@ describe('chat panel (issue: chat)', function () {
     const recorder = await openChat();
     sim.setDefaultFault('stall', 1);
     const mark = recorder.mark();
-    await recorder.send({ type: 'send', text: '[echo] one two three four' });
+    await recorder.send({ type: 'send', requestId: 1, text: '[echo] one two three four' });
     const finish = await recorder.finish(mark, 15_000);
     assert.equal(finish.status, 'interrupted');
     assert.equal(finish.error?.kind, 'timeout');
@@ -425,17 +426,18 @@ describe('chat panel (issue: chat)', function () {
       await recorder.init();
 
       let mark = recorder.mark();
-      await recorder.send({ type: 'send', text: '[echo] And the newest question?' });
+      await recorder.send({ type: 'send', requestId: 1, text: '[echo] And the newest question?' });
       const held = await until(() => recorder.since(mark).findLast((m) => m.type === 'context' && m.context.overflow), 'the ways out');
       assert.ok(held.type === 'context' && held.context.overflow);
       assert.deepEqual({ ...held.context.overflow, total: 0 }, { action: 'send', omittedTurns: 16, canSummarize: true, total: 0, window: 600 });
       assert.match(held.context.warning, /^Not sent: the chat would overflow the context window of model-k3 \(≈2,\d{3} of 600 tokens\)\.$/);
       assert.doesNotMatch(held.context.warning, /attachment/);
-      assert.ok(recorder.since(mark).some((m) => m.type === 'draft' && m.text === '[echo] And the newest question?'), 'the text goes back to the input');
+      assert.ok(recorder.since(mark).some((m) => m.type === 'reply' && m.requestId === 1 && JSON.stringify(m.reply) === JSON.stringify({ sent: false, why: 'heldBack' })), 'the page is told it was held back (it gives the text back to the input)');
+      assert.ok(!recorder.since(mark).some((m) => m.type === 'draft'), 'not as a draft');
       assert.equal(chatRequests(sim).length, 0, 'nothing was sent');
 
       mark = recorder.mark();
-      await recorder.send({ type: 'resolveOverflow', choice: 'newest', text: '[echo] And the newest question?' });
+      await recorder.send({ type: 'resolveOverflow', requestId: 1, choice: 'newest', text: '[echo] And the newest question?' });
       assert.equal((await recorder.finish(mark)).status, 'complete');
       const body = chatRequests(sim)[0].body as { messages: Array<{ role: string; content: string }> };
       assert.deepEqual(body.messages.map((m) => m.content), [long(9, 'Question'), long(9, 'Answer'), long(10, 'Question'), long(10, 'Answer'), '[echo] And the newest question?'], 'the 16 oldest turns were not sent');
@@ -453,7 +455,7 @@ describe('chat panel (issue: chat)', function () {
       assert.equal(chatRequests(sim).length, 1);
 
       // Branch with a Summary: the chat model writes it; a new chat opens with it in its input, and sends nothing.
-      await recorder.send({ type: 'resolveOverflow', choice: 'summary', text: '' });
+      await recorder.send({ type: 'resolveOverflow', requestId: 1, choice: 'summary', text: '' });
       const branch = await until(() => manager.openPanels.find((p) => p.sessionId !== id), 'the new chat');
       const summaryBody = chatRequests(sim)[1].body as { messages: Array<{ role: string; content: string }>; max_tokens: number };
       assert.match(summaryBody.messages[0].content, /^Summarize the conversation/);
@@ -472,7 +474,7 @@ describe('chat panel (issue: chat)', function () {
   it('exports the session to a Markdown file', async () => {
     const recorder = await openChat();
     const mark = recorder.mark();
-    await recorder.send({ type: 'send', text: '[echo] export me' });
+    await recorder.send({ type: 'send', requestId: 1, text: '[echo] export me' });
     await recorder.finish(mark);
     const target = vscode.Uri.file(path.join(storage, 'export.md'));
     await manager.exporter.exportChat(manager.activePanel, target);

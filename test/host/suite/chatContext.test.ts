@@ -98,7 +98,7 @@ describe('chat context and images (issue 13)', function () {
     assert.match(chips[0].detail, /mg-context-test\/sample\.ts, lines 1–4, typescript/);
 
     const mark = recorder.posted.length;
-    await recorder.send({ type: 'send', text: 'What does double do?' });
+    await recorder.send({ type: 'send', requestId: 1, text: 'What does double do?' });
     assert.equal((await recorder.finish(mark)).status, 'complete');
     const content = lastBody().messages[0].content as string;
     assert.match(content, /^File `mg-context-test\/sample\.ts` \(lines 1–4, typescript\):\n\n```typescript\nexport const answer = 42;/);
@@ -132,9 +132,9 @@ describe('chat context and images (issue 13)', function () {
       assert.ok((state.baseTokens + state.chips[0].tokens) * scale > 1000, 'the file is larger than the window');
 
       const mark = recorder.posted.length;
-      await recorder.send({ type: 'send', text: 'Summarise this file' });
-      const back = recorder.posted.slice(mark).find((m) => m.type === 'draft');
-      assert.ok(back?.type === 'draft' && back.text === 'Summarise this file', 'the text goes back to the input');
+      await recorder.send({ type: 'send', requestId: 1, text: 'Summarise this file' });
+      const back = recorder.posted.slice(mark).find((m) => m.type === 'reply');
+      assert.deepEqual(back, { type: 'reply', requestId: 1, reply: { sent: false, why: 'heldBack' } }, 'the page is told it was held back (it gives the text back to the input)');
       assert.match(recorder.context!.warning, /Not sent: the message would overflow the context window of model-k3 \(≈[\d,]+ of 1,000 tokens\)/);
       assert.equal(chatRequests().length, 0, 'nothing reached the gateway');
 
@@ -145,7 +145,7 @@ describe('chat context and images (issue 13)', function () {
       assert.ok((trimmed.baseTokens + trimmed.chips[0].tokens) * (trimmed.tokenScale ?? 1) <= 1000, `${trimmed.baseTokens} + ${trimmed.chips[0].tokens} tokens at a scale of ${trimmed.tokenScale ?? 1} fit 1,000`);
 
       const sent = recorder.posted.length;
-      await recorder.send({ type: 'send', text: 'Summarise' });
+      await recorder.send({ type: 'send', requestId: 1, text: 'Summarise' });
       await recorder.finish(sent);
       assert.match(lastBody().messages[0].content as string, /File `mg-context-test\/big\.ts` \(lines 1–\d+, trimmed from 400 lines, typescript\)/);
     } finally {
@@ -182,7 +182,7 @@ describe('chat context and images (issue 13)', function () {
       assert.equal(chips[0].detail, 'mg-context-test/sample.ts, lines 2–3, typescript');
 
       const mark = recorder.posted.length;
-      await recorder.send({ type: 'send', text: 'What do these lines do?' });
+      await recorder.send({ type: 'send', requestId: 1, text: 'What do these lines do?' });
       await recorder.finish(mark);
       const content = lastBody().messages[0].content as string;
       assert.match(content, /^File `mg-context-test\/sample\.ts` \(lines 2–3, typescript\):\n\n```typescript\nexport function double\(x: number\): number \{\n {2}return x \* 2;\n```\n\n/);
@@ -229,7 +229,7 @@ describe('chat context and images (issue 13)', function () {
       assert.deepEqual(recorder.context!.chips.map((c) => c.label), ['sample.ts', '.env']);
       assert.equal(asked.length, 3);
       const mark = recorder.posted.length;
-      await recorder.send({ type: 'send', text: 'Is this configuration complete?' });
+      await recorder.send({ type: 'send', requestId: 1, text: 'Is this configuration complete?' });
       await recorder.finish(mark);
       assert.match(lastBody().messages[0].content as string, /File `mg-context-test\/\.env` \(line 1, [^)]*\):\n\n```[^\n]*\nGATEWAY_KEY=sk-not-a-real-key\n```/);
     } finally {
@@ -333,7 +333,7 @@ describe('chat context and images (issue 13)', function () {
       assert.deepEqual(asked, [`${notes} is outside the workspace. Attaching it sends its content to the gateway.`]);
       assert.equal(recorder.context!.chips.length, 0);
       const mark = recorder.posted.length;
-      await recorder.send({ type: 'send', text: 'Anything attached?' });
+      await recorder.send({ type: 'send', requestId: 1, text: 'Anything attached?' });
       await recorder.finish(mark);
       assert.deepEqual(lastBody().messages, [{ role: 'user', content: 'Anything attached?' }], 'the file never reached the gateway');
 
@@ -342,7 +342,7 @@ describe('chat context and images (issue 13)', function () {
       await recorder.send({ type: 'dropUris', uris: [vscode.Uri.file(notes).toString()] });
       assert.deepEqual(recorder.context!.chips.map((c) => c.label), ['notes.txt']);
       const sent = recorder.posted.length;
-      await recorder.send({ type: 'send', text: 'And now?' });
+      await recorder.send({ type: 'send', requestId: 1, text: 'And now?' });
       await recorder.finish(sent);
       const content = lastBody().messages.at(-1)!.content as string;
       assert.match(content, /written while the question was open/);
@@ -380,7 +380,7 @@ describe('chat context and images (issue 13)', function () {
     await vision.send({ type: 'attachImage', name: 'pasted.png', mimeType: 'image/png', data });
     assert.deepEqual(vision.context!.chips.map((c) => [c.kind, c.label]), [['image', 'pasted.png']]);
     const mark = vision.posted.length;
-    await vision.send({ type: 'send', text: 'What colour is this?' });
+    await vision.send({ type: 'send', requestId: 1, text: 'What colour is this?' });
     assert.equal((await vision.finish(mark)).status, 'complete');
     const body = lastBody();
     assert.equal(body.model, 'model-5.2');
@@ -392,7 +392,7 @@ describe('chat context and images (issue 13)', function () {
     const plain = await openChat('model-k3');
     await plain.send({ type: 'attachImage', name: 'pasted.png', mimeType: 'image/png', data });
     const start = plain.posted.length;
-    await plain.send({ type: 'send', text: 'And this?' });
+    await plain.send({ type: 'send', requestId: 1, text: 'And this?' });
     const failed = await plain.finish(start);
     assert.equal(failed.status, 'failed');
     assert.match(failed.error?.message ?? '', /model-k3: this model does not accept images/);
@@ -405,7 +405,7 @@ describe('chat context and images (issue 13)', function () {
 
   it('compare sends the question to two models at once and keeps the chosen reply in the thread', async () => {
     const recorder = await openChat('model-k3');
-    await recorder.send({ type: 'compare', text: '[echo] Both of you, say this', models: ['model-k3', 'model-5.2'] });
+    await recorder.send({ type: 'compare', requestId: 1, text: '[echo] Both of you, say this', models: ['model-k3', 'model-5.2'] });
     const done = await until(() => {
       const last = [...recorder.posted].reverse().find((m) => m.type === 'compare');
       return last?.type === 'compare' && last.compare && last.compare.columns.every((c) => c.status === 'complete') ? last.compare : undefined;

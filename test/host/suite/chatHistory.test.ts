@@ -86,7 +86,7 @@ describe('Chats view (issue 13: history)', function () {
     created.push(id);
     await panel.handleMessage({ type: 'ready' });
     await until(() => panel.controller.session.settings.model !== '' || undefined, 'a model for the chat');
-    await panel.handleMessage({ type: 'send', text: '[echo] Where did my chat about otters go?' });
+    await panel.handleMessage({ type: 'send', requestId: 1, text: '[echo] Where did my chat about otters go?' });
     await until(() => panel.controller.session.turns.some((t) => t.role === 'assistant' && t.status === 'complete'), 'the reply');
     const closed = new Promise<void>((resolve) => panel.onDidDispose(() => resolve()));
     panel.dispose();

@@ -8,8 +8,8 @@ import * as vscode from 'vscode';
 import type { ChatPanel } from '../../../src/chat/vscode/chatPanel';
 import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
 import type { ModelGatewayApi } from '../../../src/extension';
-import type { MediaFeature } from '../../../src/media/vscode/mediaFeature';
-import type { VideoFeature } from '../../../src/videos/vscode/videoFeature';
+import type { MediaTestHooks } from '../../../src/media/vscode/feature';
+import type { VideoInstance } from '../../../src/videos/vscode/feature';
 import { CHAT_VIEW_TYPE, type HostMessage, type WireMediaTurn } from '../../../src/chatProtocol/messages';
 import { startSimulator, type Simulator } from '../../simulator';
 import { parsePng } from '../../util/mediaFiles';
@@ -42,8 +42,8 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
   let sim: Simulator;
   let api: ModelGatewayApi;
   let chat: ChatTesting;
-  let media: MediaFeature;
-  let videos: VideoFeature;
+  let media: MediaTestHooks;
+  let videos: VideoInstance;
   let storage: string;
   const managers: ChatPanelManager[] = [];
   const entries: string[] = [];
@@ -81,13 +81,13 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
     sim = await startSimulator({ video: { queuedMs: 1200, inProgressMs: 1500 } });
     api = await extensionApi();
     chat = api.testing.chat as ChatTesting;
-    media = api.testing.media as MediaFeature;
-    videos = (api.testing.videos as { feature: VideoFeature }).feature;
+    media = api.testing.media as MediaTestHooks;
+    videos = (api.testing.videos as { feature: VideoInstance }).feature;
     await config().update('video.pollMinSeconds', 1, vscode.ConfigurationTarget.Global);
     await config().update('video.pollMaxSeconds', 1, vscode.ConfigurationTarget.Global);
     // These tests are about the result links the chat plays: nothing is kept, so no download takes a link's answer.
     await config().update('video.keptQuotaMB', 0, vscode.ConfigurationTarget.Global);
-    await until(() => videos.view.pollBoundsMs.minMs === 1000 && videos.view.pollBoundsMs.maxMs === 1000, 'the store to take the poll settings');
+    await until(() => videos.service.pollBoundsMs.minMs === 1000 && videos.service.pollBoundsMs.maxMs === 1000, 'the store to take the poll settings');
     await connectTo(api, sim);
     videos.store.setFocused(true);
     await media.history.ready;
@@ -123,7 +123,7 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
 
   it('/image shows the image inline from the kept file, and it survives a reload', async () => {
     const { panel, posted } = await openChat(managers[0]);
-    await panel.handleMessage({ type: 'send', text: '/image a lighthouse on a cliff at dawn' });
+    await panel.handleMessage({ type: 'send', requestId: 1, text: '/image a lighthouse on a cliff at dawn' });
     const shown = await until(() => [...mediaTurns(posted).values()].find((t) => t.kind === 'image' && t.state !== 'pending'), 'the image turn to finish', 20_000);
     assert.equal(shown.state, 'complete', shown.detail);
     assert.equal(shown.model, 'model-image-1.0', 'the first image model the gateway lists');
@@ -175,7 +175,7 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
     const { panel, posted } = await openChat(managers[0]);
     const before = videos.store.jobs(sim.origin).length;
     const prompt = 'a paper boat on a rainy street, from the chat';
-    await panel.handleMessage({ type: 'send', text: `/video ${prompt}` });
+    await panel.handleMessage({ type: 'send', requestId: 1, text: `/video ${prompt}` });
     const card = await until(() => [...mediaTurns(posted).values()].find((t) => t.kind === 'video' && t.detail), 'the video card');
     assert.equal(card.state, 'pending');
 
@@ -219,9 +219,9 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
     try {
       const { panel, posted } = await openChat(managers[0]);
       const prompt = 'a lighthouse beam over the bay [expires:4]';
-      await panel.handleMessage({ type: 'send', text: `/video ${prompt}` });
+      await panel.handleMessage({ type: 'send', requestId: 1, text: `/video ${prompt}` });
       const job = await until(() => videos.store.jobs(sim.origin).find((j) => j.prompt === prompt), 'the job');
-      const file = await until(() => videos.view.kept?.keptFile(job.key), 'the result to be kept', 30_000);
+      const file = await until(() => videos.service.kept?.keptFile(job.key), 'the result to be kept', 30_000);
       const src = panel.panel.webview.asWebviewUri(vscode.Uri.file(file)).toString();
       const card = await until(() => [...mediaTurns(posted).values()].find((t) => t.kind === 'video' && t.src === src), 'the card to play the kept copy', 10_000);
       assert.equal(card.state, 'complete');
@@ -243,7 +243,7 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
 
   /** Sends each `/video` prompt and waits until every card has left `pending` and its link check (`checking`). */
   async function finishedCards(panel: ChatPanel, posted: HostMessage[], prompts: string[]): Promise<WireMediaTurn[]> {
-    for (const prompt of prompts) await panel.handleMessage({ type: 'send', text: `/video ${prompt}` });
+    for (const prompt of prompts) await panel.handleMessage({ type: 'send', requestId: 1, text: `/video ${prompt}` });
     return until(() => {
       const cards = [...mediaTurns(posted).values()].filter((t) => t.kind === 'video');
       const settled = cards.filter((t) => t.state !== 'pending' && t.linkState !== 'checking');
@@ -303,7 +303,7 @@ describe('chat as the hub: /image, /video (issue 14)', function () {
 
   it('an unknown slash command is refused by the same reader the webview uses, and nothing is sent', async () => {
     const { panel, posted } = await openChat(managers[0]);
-    await panel.handleMessage({ type: 'send', text: '/paint a cat' });
+    await panel.handleMessage({ type: 'send', requestId: 1, text: '/paint a cat' });
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(mediaTurns(posted).size, 0);
     assert.equal(panel.controller.session.turns.length, 0);

@@ -13,7 +13,7 @@ import type { ChatPanel } from '../../../src/chat/vscode/chatPanel';
 import type { ChatPanelManager } from '../../../src/chat/vscode/chatPanelManager';
 import { CHAT_VIEW_TYPE, type HostMessage } from '../../../src/chatProtocol/messages';
 import type { ModelGatewayApi } from '../../../src/extension';
-import type { MediaFeature } from '../../../src/media/vscode/mediaFeature';
+import type { MediaTestHooks } from '../../../src/media/vscode/feature';
 import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
 import type { JobStore } from '../../../src/videos/core/jobStore';
 import { ProfileCommands } from '../../../src/auth/vscode/profileCommands';
@@ -37,7 +37,7 @@ describe('Profiles in the chat, and deleting a profile whose job still runs (iss
 
   const reply = async (panel: ChatPanel, text: string) => {
     const before = panel.controller.session.turns.length;
-    await panel.handleMessage({ type: 'send', text });
+    await panel.handleMessage({ type: 'send', requestId: 1, text });
     await until(() => panel.controller.session.turns.length >= before + 2 && !panel.controller.busy, 'the reply to finish', 20_000);
   };
 
@@ -57,7 +57,7 @@ describe('Profiles in the chat, and deleting a profile whose job still runs (iss
       await until(() => api.connections.profile(id), `the connections to see ${name}`);
       assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', key, id), true);
     }
-    await (api.testing.media as MediaFeature).history.ready;
+    await (api.testing.media as MediaTestHooks).history.ready;
   });
 
   after(async () => {
@@ -85,7 +85,7 @@ describe('Profiles in the chat, and deleting a profile whose job still runs (iss
     a.clearLog();
     b.clearLog();
     await reply(panel, '[echo] under Work');
-    await panel.handleMessage({ type: 'send', text: '/image a red kite' });
+    await panel.handleMessage({ type: 'send', requestId: 1, text: '/image a red kite' });
     await until(() => panel.controller.session.turns.some((t) => t.role === 'media' && t.state !== 'pending'), 'the image to finish', 20_000);
     assert.deepEqual(keysOn(a, '/v1/chat/completions'), [tail(a.keys.restricted)], "the reply went with the Work profile's key");
     assert.deepEqual(keysOn(a, '/v1/images/generations'), [tail(a.keys.restricted)], "so did the chat's /image");

@@ -8,7 +8,7 @@ import type { ModelGatewayApi } from '../../../src/extension';
 import { startSimulator, type Simulator } from '../../simulator';
 import { UNPRICED_IMAGE_MODEL } from '../../simulator/models';
 import { parsePng } from '../../util/mediaFiles';
-import type { MediaFeature } from '../../../src/media/vscode/mediaFeature';
+import type { MediaTestHooks } from '../../../src/media/vscode/feature';
 import { config, connectTo, disconnect, extensionApi, until } from '../helpers';
 
 interface ToolsTesting {
@@ -133,7 +133,7 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
   });
 
   it('keeps an image whose link expires: the result and the Preview show the kept file after the link has expired', async () => {
-    const media = api.testing.media as MediaFeature;
+    const media = api.testing.media as MediaTestHooks;
     await config().update('image.responseFormat', 'url', vscode.ConfigurationTarget.Global);
     let entryId: string | undefined;
     sim.clearLog();

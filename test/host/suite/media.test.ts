@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
 import type { MediaEntry } from '../../../src/media/core/mediaEntry';
 import { MediaHistory } from '../../../src/media/core/mediaHistory';
-import type { MediaFeature } from '../../../src/media/vscode/mediaFeature';
+import type { MediaTestHooks } from '../../../src/media/vscode/feature';
 import { realClock } from '../../../src/util/clock';
 import { startSimulator, type Simulator } from '../../simulator';
 import { parsePng, parseWav } from '../../util/mediaFiles';
@@ -21,7 +21,7 @@ describe('images and speech', function () {
   this.timeout(60_000);
   let sim: Simulator;
   let api: ModelGatewayApi;
-  let media: MediaFeature;
+  let media: MediaTestHooks;
   const saved: string[] = [];
   const made: string[] = [];
   const workspaceFolder = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
@@ -30,7 +30,7 @@ describe('images and speech', function () {
   before(async () => {
     sim = await startSimulator();
     api = await extensionApi();
-    media = api.testing.media as MediaFeature;
+    media = api.testing.media as MediaTestHooks;
     await connectTo(api, sim);
     await media.history.ready;
   });

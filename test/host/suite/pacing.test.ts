@@ -76,7 +76,7 @@ describe('pacing: slow down before a 429 (issue 24)', function () {
     sim.clearLog();
     await (await api.connection.api())!.listModels(); // the answer: x-ratelimit-remaining-requests: 0, reset 2s
     const answeredAt = sim.log.at(-1)!.startedAt;
-    await panel.handleMessage({ type: 'send', text: '[echo] after the reset' });
+    await panel.handleMessage({ type: 'send', requestId: 1, text: '[echo] after the reset' });
     const finished = await until(() => posted.find((m) => m.type === 'turnFinished'), 'the reply', 15_000);
     assert.ok(finished.type === 'turnFinished' && finished.finish.status === 'complete', JSON.stringify(finished));
     const sent = chatRequests();
@@ -93,7 +93,7 @@ describe('pacing: slow down before a 429 (issue 24)', function () {
     const answer = sim.log.at(-1)!;
     assert.equal(answer.status, 200);
     await until(() => /rate limited (19|20)s/.test(statusBar.text) && statusBar.text, `the status bar countdown (it reads "${statusBar.text}")`);
-    await panel.handleMessage({ type: 'send', text: '[echo] not before the reset' });
+    await panel.handleMessage({ type: 'send', requestId: 1, text: '[echo] not before the reset' });
     const waiting = await until(() => posted.find((m) => m.type === 'turnWaiting' && m.waitMs !== null), 'the countdown');
     assert.ok(waiting.type === 'turnWaiting' && waiting.waitMs! > 15_000 && waiting.waitMs! <= 20_000, `waits ${JSON.stringify(waiting)}`);
     assert.equal(chatRequests().length, 0, 'nothing reached the gateway');

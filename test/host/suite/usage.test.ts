@@ -74,7 +74,7 @@ describe('usage ledger (issue 24)', function () {
     const posted: HostMessage[] = [];
     panel.onDidPost((m) => posted.push(m));
     await until(() => posted.some((m) => m.type === 'init'), 'the chat to load', 20_000);
-    await panel.handleMessage({ type: 'send', text: '[echo] one two three' });
+    await panel.handleMessage({ type: 'send', requestId: 1, text: '[echo] one two three' });
     const chat = (await recordsOf('chat', "the panel chat's record")).at(-1);
     assert.equal(chat!.model, 'model-k3');
     assert.equal(chat!.costSource, 'estimated');

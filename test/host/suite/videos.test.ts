@@ -10,7 +10,7 @@ import type { ModelGatewayApi } from '../../../src/extension';
 import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
 import type { Memento } from '../../../src/util/memento';
 import type { VideoJobNode } from '../../../src/videos/core/jobPresentation';
-import type { VideoFeature, VideoTestOptions } from '../../../src/videos/vscode/videoFeature';
+import type { VideoInstance, VideoTestHooks } from '../../../src/videos/vscode/feature';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { startProxy } from '../../unit/gateway/helpers/proxy';
@@ -18,11 +18,6 @@ import { config, connectTo, EXTENSION_ID, until as waitUntil } from '../helpers'
 import { RecordingUi } from '../recordingUi';
 
 const until = <T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 15_000) => waitUntil(probe, what, timeoutMs);
-
-interface VideoHooks {
-  feature: VideoFeature;
-  createForTest(options?: VideoTestOptions): VideoFeature;
-}
 
 function iconId(item: vscode.TreeItem): string | undefined {
   return (item.iconPath as vscode.ThemeIcon | undefined)?.id;
@@ -95,10 +90,10 @@ describe('video jobs', function () {
   this.timeout(60_000);
   let sim: Simulator;
   let api: ModelGatewayApi;
-  let hooks: VideoHooks;
-  let feature: VideoFeature;
+  let hooks: VideoTestHooks;
+  let feature: VideoInstance;
   let completedKey: string | undefined;
-  const bundles: VideoFeature[] = [];
+  const bundles: VideoInstance[] = [];
 
   const provider = () => feature.view.provider;
   const itemFor = (key: string) => provider().getTreeItem(provider().jobNode(key));
@@ -111,13 +106,13 @@ describe('video jobs', function () {
     // "[slow]" jobs take long enough that no poll plan (learned or not) can meet them finished at their first poll.
     sim = await startSimulator({ video: (request) => (request.prompt.includes('[slow]') ? { queuedMs: 6000, inProgressMs: 3000 } : { queuedMs: 1200, inProgressMs: 1500 }) });
     api = await vscode.extensions.getExtension<ModelGatewayApi>(EXTENSION_ID)!.activate();
-    hooks = api.testing.videos as VideoHooks;
+    hooks = api.testing.videos as VideoTestHooks;
     feature = hooks.feature;
     await config().update('video.pollMinSeconds', 1, vscode.ConfigurationTarget.Global);
     await config().update('video.pollMaxSeconds', 1, vscode.ConfigurationTarget.Global);
     // These tests are about the links themselves: nothing is kept (lmTools.test.ts plays a kept result).
     await config().update('video.keptQuotaMB', 0, vscode.ConfigurationTarget.Global);
-    await until(() => feature.view.pollBoundsMs.minMs === 1000 && feature.view.pollBoundsMs.maxMs === 1000, 'the store to take the poll settings');
+    await until(() => feature.service.pollBoundsMs.minMs === 1000 && feature.service.pollBoundsMs.maxMs === 1000, 'the store to take the poll settings');
     await connectTo(api, sim);
     // A headless browser may not report the window as focused; polling would then slow down on purpose.
     feature.store.setFocused(true);

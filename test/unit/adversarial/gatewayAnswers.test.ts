@@ -18,7 +18,7 @@ import { createHarness } from '../chat/harness';
 import { rejectionOf } from '../gateway/helpers/rejection';
 import { FailureMapper } from '../../../src/gateway/failures';
 import { realClock } from '../../../src/util/clock';
-import { settle } from '../../../src/util/fakeClock';
+import { settle } from '../../util/fakeClock';
 import { chunkFrame, DONE_FRAME, sseHead, startServer, type TestServer } from '../gateway/helpers/server';
 
 const DRIVERS = join(__dirname, 'gatewayDrivers.js');

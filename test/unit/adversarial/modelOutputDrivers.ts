@@ -3,7 +3,8 @@
 
 import { cleanTitle } from '../../../src/chat/core/historyModel';
 import { spokenText } from '../../../src/chat/core/hub/spokenText';
-import { fenced, prettyJson, sessionMarkdown } from '../../../src/chat/core/markdownText';
+import { prettyJson } from '../../../src/chatProtocol/session';
+import { fenced, sessionMarkdown } from '../../../src/chat/core/markdownText';
 import { defaultSettings, emptyAssistantTurn } from '../../../src/chatProtocol/session';
 import { toLmToolCalls } from '../../../src/models/core/lmRequestMapping';
 import { lineStarts, stableLineCount } from '../../../src/webview/markdown/commitPlanner';

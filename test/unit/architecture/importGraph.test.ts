@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { posix } from 'node:path';
 import { analyzeImports, findFolderCycles, importSpecifiers, isAdapterFile, type SourceFile } from './importGraph';
+import { crossFeatureViolations, fileCircles, hasBareRequire, seamBypasses } from './layering';
 
 const resolvePath = (from: string, spec: string) => posix.normalize(posix.join(posix.dirname(from), spec));
 
@@ -51,10 +52,52 @@ describe('import graph reader', () => {
       { path: 'shared/f.ts', text: "import { g } from '../node/g';" },
       { path: 'node/g.ts', text: "import { readFileSync } from 'node:fs'; import { request } from 'undici';" },
       { path: 'ui/h.ts', text: "import * as vscode from 'vscode';" },
+      { path: 'webview/types.ts', text: "import type { G } from '../node/g';" },
     ];
     const graph = analyzeImports(files, resolvePath);
     assert.deepEqual(graph.nodeImporters, ['node/g.ts']);
     assert.deepEqual(graph.vscodeImporters, ['ui/h.ts']);
     assert.deepEqual([...graph.reachableFrom(['webview/app.ts'])].sort(), ['node/g.ts', 'shared/f.ts', 'webview/app.ts']);
+    // A type-only import loads nothing at run time.
+    assert.deepEqual([...graph.reachableFrom(['webview/types.ts'])], ['webview/types.ts']);
+  });
+
+  it('finds circles between files, type-only imports included, and none in a chain', () => {
+    const files: SourceFile[] = [
+      { path: 'f/vscode/feature.ts', text: "import { run } from './commands';\nexport const IDS = {};" },
+      { path: 'f/vscode/commands.ts', text: "import type { IDS } from './feature';" },
+      { path: 'f/core/a.ts', text: "import { b } from './b';" },
+      { path: 'f/core/b.ts', text: "import { c } from './c';" },
+      { path: 'f/core/c.ts', text: '' },
+    ];
+    assert.deepEqual(fileCircles(analyzeImports(files, resolvePath).edges), [['f/vscode/commands.ts', 'f/vscode/feature.ts']]);
+  });
+
+  it("tells an import of another feature's api.ts from one of its inside", () => {
+    const files: SourceFile[] = [
+      { path: 'chat/core/a.ts', text: "import { x } from '../../models/core/api';\nimport { y } from '../../models/core/modelKind';\nimport { z } from './b';" },
+      { path: 'extension.ts', text: "import { modelsFeature } from './models/vscode/feature';\nimport { k } from './models/core/modelKind';" },
+      { path: 'models/core/api.ts', text: '' },
+      { path: 'models/core/modelKind.ts', text: '' },
+      { path: 'models/vscode/feature.ts', text: '' },
+      { path: 'chat/core/b.ts', text: '' },
+    ];
+    assert.deepEqual(crossFeatureViolations(analyzeImports(files, resolvePath)), ['chat/core/a.ts → models/core/modelKind.ts', 'extension.ts → models/core/modelKind.ts']);
+  });
+
+  it('finds a require of a relative path outside lazy(), not one inside it', () => {
+    assert.equal(hasBareRequire("const m = lazy(() => require('./x') as typeof import('./x'));"), false);
+    assert.equal(hasBareRequire("const m = lazy<X>(() => {\n  const { a } = require('./x');\n  return a(f(1));\n});"), false);
+    assert.equal(hasBareRequire("undici = require('undici/lib/api');"), false);
+    assert.equal(hasBareRequire("loaded ??= require('./x');"), true);
+    assert.equal(hasBareRequire("const a = lazy(() => 1);\nconst b = require('../y');"), true);
+  });
+
+  it('counts the calls that talk to the user past the seam, not those in ui/vscode/ or in comments', () => {
+    const files: SourceFile[] = [
+      { path: 'auth/vscode/k.ts', text: "await vscode.window.showInputBox({});\nvscode.window.withProgress(o, f);\n// vscode.window.showErrorMessage('x');\nvscode.window.createOutputChannel('x');" },
+      { path: 'ui/vscode/userInterface.ts', text: 'vscode.window.showQuickPick(items);' },
+    ];
+    assert.deepEqual([...seamBypasses(files)], [['auth/vscode/k.ts', 2]]);
   });
 });

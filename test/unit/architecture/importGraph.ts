@@ -19,6 +19,7 @@ export interface ImportGraph {
   edges: ImportEdge[];
   vscodeImporters: string[];
   nodeImporters: string[];
+  /** The files loading these loads: run-time imports only (a type-only import is erased, so it loads nothing). */
   reachableFrom(paths: readonly string[]): Set<string>;
 }
 
@@ -86,7 +87,7 @@ export function analyzeImports(files: readonly SourceFile[], resolvePath: (from:
       const next = stack.pop()!;
       if (seen.has(next)) continue;
       seen.add(next);
-      for (const e of edges) if (e.from === next) stack.push(e.to);
+      for (const e of edges) if (e.from === next && !e.typeOnly) stack.push(e.to);
     }
     return seen;
   };

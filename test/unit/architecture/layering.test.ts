@@ -1,34 +1,21 @@
-// The layering the README's Layout section describes, read off the import graph of src/:
+// The layering docs/architecture.md describes, read off the import graph of src/:
 // - each feature folder (and ui/) holds core/ and vscode/ only; only vscode/ folders and the composition root
 //   import `vscode`, so adapters are known by their folder, not their name;
 // - a pure module never loads an adapter (it would import `vscode` through it), and core/ does not even name
 //   another feature's adapters;
 // - browser code (src/webview/ and the folders it uses) imports neither `vscode` nor Node;
 // - the chat protocol (shared by host and webview) imports nothing outside itself;
-// - no two folders import each other, directly or through others.
+// - no two folders import each other, directly or through others, and no two files;
+// - a feature is used from outside only through its core/api.ts, the user is reached only through the UI seam, and
+//   a file loaded on first use only through lazy() (the rules and their reasons are in layering.ts; `npm run
+//   check:layering` prints the same).
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { analyzeImports, findFolderCycles, isAdapterFile, layerOf, topFolderOf, type SourceFile } from './importGraph';
-
-const root = join(__dirname, '../../../..');
-const src = join(root, 'src');
-
-function listSources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) return listSources(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
-
-function loadSources(): SourceFile[] {
-  return listSources(src).map((file) => ({ path: relative(src, file).split('\\').join('/'), text: readFileSync(file, 'utf8') }));
-}
+import { findFolderCycles, isAdapterFile, layerOf, topFolderOf } from './importGraph';
+import { bareRequires, crossFeatureViolations, FEATURES, fileCircles, impureApis, loadSources, PENDING_SERVICE_SPLIT, seamBypasses, SEAM_BYPASS_TODAY, sourceGraph, stale } from './layering';
 
 describe('layering (src/ import graph)', () => {
   const files = loadSources();
-  const graph = analyzeImports(files, (from, spec) => relative(src, resolve(dirname(join(src, from)), spec)).split('\\').join('/'));
+  const graph = sourceGraph(files);
 
   it('finds the source files and their imports (the rule is not vacuous)', () => {
     assert.ok(files.length > 50, `${files.length} files`);
@@ -37,7 +24,7 @@ describe('layering (src/ import graph)', () => {
   });
 
   it('gives each feature folder (and ui/) only core/ and vscode/', () => {
-    const features = ['auth', 'chat', 'diagnostics', 'lmTools', 'media', 'models', 'usage', 'videos', 'ui'];
+    const features = [...FEATURES, 'ui'];
     const loose = files.map((f) => f.path).filter((p) => features.includes(topFolderOf(p)) && layerOf(p) === undefined);
     assert.deepEqual(loose, [], 'files beside core/ and vscode/');
     for (const feature of features.filter((f) => f !== 'ui')) assert.ok(files.some((f) => f.path === `${feature}/vscode/feature.ts`), `${feature} has a feature definition`);
@@ -85,5 +72,41 @@ describe('layering (src/ import graph)', () => {
   it('no two folders import each other, and no two features', () => {
     const cycles = [...findFolderCycles(graph.edges), ...findFolderCycles(graph.edges, topFolderOf)];
     assert.deepEqual(cycles, [], `folder loops: ${cycles.map((c) => c.join(' ⇄ ')).join('; ')}`);
+  });
+
+  it("a feature imports another only through its core/api.ts (the composition root also activates its feature.ts)", () => {
+    const found = crossFeatureViolations(graph);
+    const allowed: readonly string[] = PENDING_SERVICE_SPLIT.imports;
+    assert.deepEqual(found.filter((e) => !allowed.includes(e)), [], "imports of another feature's inside");
+    assert.deepEqual(stale(allowed, found), [], 'PENDING_SERVICE_SPLIT.imports lists imports that are gone: remove them');
+  });
+
+  it('each api.ts is types and pure helpers: it loads neither vscode nor Node', () => {
+    assert.ok(files.some((f) => f.path === 'models/core/api.ts'));
+    assert.deepEqual(impureApis(files, graph), []);
+  });
+
+  it('no circle between files, type-only imports included', () => {
+    const circles = fileCircles(graph.edges);
+    const allowed = (circle: string[]) => PENDING_SERVICE_SPLIT.circles.some((folder) => circle.every((p) => p.startsWith(`${folder}/`)));
+    assert.deepEqual(circles.filter((c) => !allowed(c)).map((c) => c.join(' ⇄ ')), [], 'file circles');
+    const waiting = PENDING_SERVICE_SPLIT.circles.filter((folder) => circles.some((c) => allowed(c) && c[0].startsWith(`${folder}/`)));
+    assert.deepEqual(stale(PENDING_SERVICE_SPLIT.circles, waiting), [], 'PENDING_SERVICE_SPLIT.circles lists folders without a circle: remove them');
+  });
+
+  const bypasses = seamBypasses(files);
+  const calls = [...bypasses.values()].reduce((a, b) => a + b, 0);
+  it(`talks to the user only through the UI seam (src/ui/vscode/); ${calls} calls in ${bypasses.size} files still to move`, () => {
+    const found = [...bypasses.keys()];
+    const allowed: readonly string[] = SEAM_BYPASS_TODAY;
+    assert.deepEqual(found.filter((f) => !allowed.includes(f)), [], 'vscode.window.show*, withProgress, createQuickPick or createInputBox outside src/ui/vscode/: go through ui/vscode/userInterface.ts');
+    assert.deepEqual(stale(allowed, found), [], 'SEAM_BYPASS_TODAY lists files that no longer bypass the seam: remove them');
+  });
+
+  it("loads a file on first use only with lazy(() => require('./file')) (util/lazy.ts)", () => {
+    const found = bareRequires(files);
+    const allowed: readonly string[] = PENDING_SERVICE_SPLIT.requires;
+    assert.deepEqual(found.filter((f) => !allowed.includes(f)), [], 'a require of a relative path outside lazy(…)');
+    assert.deepEqual(stale(allowed, found), [], 'PENDING_SERVICE_SPLIT.requires lists files that no longer need it: remove them');
   });
 });

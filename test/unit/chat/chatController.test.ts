@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { AssistantTurn, UserTurn } from '../../../src/chatProtocol/session';
 import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
-import { settle } from '../../../src/util/fakeClock';
+import { settle } from '../../util/fakeClock';
 import { gatewayError, result } from './fakes';
 import { createHarness, eventTypes, type Harness } from './harness';
 

@@ -4,7 +4,7 @@ import type { ModelsState } from '../../../src/chatProtocol/messages';
 import { LIMITS } from '../../../src/chatProtocol/session';
 import { ChatModelList, ChatModelLists, NOT_CONFIGURED } from '../../../src/chat/core/chatModelList';
 import { ModelCatalog } from '../../../src/models/core/modelCatalog';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { ModelCatalogs } from '../../../src/models/core/modelCatalogs';
 import { FakeConnections, FakeSource, ManualGateway, flush, model } from '../models/fakes';
 

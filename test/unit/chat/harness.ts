@@ -1,9 +1,10 @@
 // Builds a chat controller over an in-memory store, a fake gateway and a fake clock.
-import { ChatController, type ChatEvent } from '../../../src/chat/core/chatController';
+import { ChatController } from '../../../src/chat/core/chatController';
+import type { ChatEvent } from '../../../src/chat/core/chatEvent';
 import type { GatewayAccess } from '../../../src/gateway/connection';
 import { defaultSettings, type ChatSession, type ChatSettings } from '../../../src/chatProtocol/session';
 import { ChatSessionStore, type StoreReporter } from '../../../src/chat/core/sessionStore';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { FakeGateway, MemoryFileSystem } from './fakes';
 
 export interface Harness {

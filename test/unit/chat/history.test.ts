@@ -6,7 +6,7 @@ import { ChatHistoryActions, UNDO_MS, type OpenChat } from '../../../src/chat/co
 import { branchSession, cleanTitle, groupSessions, sessionDescription } from '../../../src/chat/core/historyModel';
 import { SessionSearchIndex } from '../../../src/chat/core/historySearch';
 import { ChatSessionStore, type SessionSummary } from '../../../src/chat/core/sessionStore';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { MemoryFileSystem } from './fakes';
 
 function user(id: string, content = id): Turn {

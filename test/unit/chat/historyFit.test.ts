@@ -8,7 +8,7 @@ import { parseHostMessage, parseWebviewMessage } from '../../../src/chatProtocol
 import { defaultSettings, type AssistantTurn, type ChatSession, type Turn, type UserTurn } from '../../../src/chatProtocol/session';
 import { repairSession } from '../../../src/chatProtocol/sessionData';
 import { wireTurn } from '../../../src/chat/core/webviewBridge';
-import { settle } from '../../../src/util/fakeClock';
+import { settle } from '../../util/fakeClock';
 import { result } from './fakes';
 import { createHarness } from './harness';
 
@@ -125,7 +125,7 @@ describe('long chats: ChatContext holds back what does not fit until the user ch
     assert.deepEqual(state.overflow, { action: 'send', omittedTurns: 6, canSummarize: true, total: 143, window: 70 });
     assert.ok(parseHostMessage({ type: 'context', context: state }).ok);
 
-    assert.ok(parseWebviewMessage({ type: 'resolveOverflow', choice: 'newest', text: 'Edited question' }).ok);
+    assert.ok(parseWebviewMessage({ type: 'resolveOverflow', requestId: 1, choice: 'newest', text: 'Edited question' }).ok);
     assert.equal(await context.resolveOverflow('newest', 'Edited question'), true);
     await settle();
     const messages = h.gateway.calls[0].request.messages;

@@ -1,11 +1,18 @@
 // The workspace's instruction files as the chat uses them: front matter, `applyTo` globs against the files in play,
 // the system message sent (and where it goes in the request), the chip's message, and prompt files as commands.
 import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import picomatch from 'picomatch';
+import { compileGlob, GLOB_LIMITS, globMatches } from '../../../src/chat/core/glob';
 import { applicable, appliesTo, applyToGlobs, frontMatter, instructionsMessage, instructionsTokens, promptCommandName, type ReadInstruction } from '../../../src/chat/core/instructions';
 import { buildChatRequest } from '../../../src/chat/core/request';
 import { cleanInstructionsState, expandPrompt, promptCompletions, type PromptCommand } from '../../../src/chatProtocol/instructions';
 import { parseHostMessage, parseWebviewMessage } from '../../../src/chatProtocol/messages';
 import { defaultSettings } from '../../../src/chatProtocol/session';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { listFolder } from '../../../src/chat/core/context/fileRead';
+import { runInWorker } from '../../util/inWorker';
 
 const PY = '---\napplyTo: "**/*.py"\ndescription: Python rules\n---\nUse type hints.\n';
 
@@ -26,6 +33,63 @@ describe('Instruction files', () => {
     assert.equal(appliesTo(['**'], ['.github/workflows/ci.yml']), true, 'dot files too');
     assert.equal(appliesTo([], ['a.ts']), false, 'no applyTo: not applied by itself');
     assert.equal(appliesTo(['**/*.py'], []), false);
+  });
+
+  it('matches globs as picomatch does, for the forms applyTo uses', () => {
+    const globs = ['**/*.py', '*.py', 'src/**/*.ts', 'src/*.ts', '**', 'src/**', '**/test/**', 'a?c.md', '[ab]*.js', '[^a]*.js', '*.{ts,tsx}', 'docs/{a,b}/**/*.md', '**/.github/**', 'x\\*y', '.*rc', 'src/**/index.ts', '**/*'];
+    const paths = ['run.py', 'tools/run.py', 'src/a.ts', 'src/deep/a.ts', 'test/a.ts', 'abc.md', 'a/abc.md', 'abd.md', 'b.js', 'a.js', 'c.tsx', 'docs/a/x.md', 'docs/b/y/z.md', 'docs/c/x.md', '.github/workflows/ci.yml', 'x*y', 'xzy', '.eslintrc', 'src/index.ts', 'src/a/b/index.ts', 'src', 'a/test/b.ts', 'test/b.ts', 'srcx/a.ts'];
+    for (const glob of globs) {
+      const compiled = compileGlob(glob);
+      assert.ok(!('problem' in compiled), glob);
+      const expected = picomatch(glob, { dot: true });
+      const byName = picomatch(glob, { dot: true, basename: true });
+      for (const path of paths) assert.equal(globMatches(compiled, path, { steps: 1e6 }), expected(path) || byName(path), `${glob} against ${path}`);
+    }
+    // `[!a]` negates, as VS Code's globs mean it (picomatch reads it otherwise).
+    const negated = compileGlob('[!a]*.js');
+    assert.ok(!('problem' in negated));
+    assert.deepEqual(['b.js', 'a.js', 'x/b.js'].map((path) => globMatches(negated, path, { steps: 1e6 })), [true, false, true]);
+  });
+
+  it('refuses a glob past its bounds, and says so on the chip', () => {
+    assert.ok('problem' in compileGlob('a'.repeat(GLOB_LIMITS.chars + 1)));
+    assert.ok('problem' in compileGlob('*a'.repeat(GLOB_LIMITS.stars + 1)));
+    assert.ok('problem' in compileGlob('{a,b}'.repeat(GLOB_LIMITS.braces + 1)));
+    assert.ok('problem' in compileGlob('{a,b,c,d,e,f,g,h}{a,b,c,d,e,f,g,h}{a,b}'), 'more alternatives than allowed');
+    const { files, problems } = applicable([{ label: 'x.instructions.md', location: '/w/x', scoped: true, text: `---\napplyTo: "${'*a'.repeat(100)}"\n---\nRules.\n` }], ['a.ts']);
+    assert.deepEqual(files, []);
+    assert.match(problems[0] ?? '', /^x\.instructions\.md: applyTo glob with more than \d+ stars; not used$/);
+  });
+
+  it('stops matching when the budget is spent: the file is not applied, and the chip says why', () => {
+    const read: ReadInstruction[] = Array.from({ length: 40 }, (_, i) => ({ label: `f${i}`, location: `/w/${i}`, scoped: true, text: `---\napplyTo: "${'*a'.repeat(30)}*b, ${'?'.repeat(400)}"\n---\nRules.\n` }));
+    const { files, problems } = applicable(read, Array.from({ length: 50 }, (_, i) => `${'a'.repeat(4000)}${i}`));
+    assert.deepEqual(files, []);
+    assert.ok(problems.some((p) => p.includes('took too long')), problems.join('\n'));
+  });
+
+  it('matches the hostile glob *a*a*a…b against a 4,000-character path in under 50 ms (in a worker, ended after 10 s)', async function () {
+    this.timeout(20_000);
+    const hostile = `${'*a'.repeat(30)}*b`;
+    const path = `src/${'a'.repeat(4000)}`;
+    const result = (await runInWorker(join(__dirname, 'globDrivers.js'), 'matchInstruction', [hostile, path], 10_000)) as { applied: boolean; ms: number };
+    assert.equal(result.applied, false);
+    assert.ok(result.ms < 50, `took ${result.ms.toFixed(1)} ms`);
+  });
+
+  it('lists a folder by suffix before the cap, so other files never push a prompt file out', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mg-prompts-'));
+    try {
+      mkdirSync(join(dir, 'p'));
+      for (let i = 0; i < 2000; i++) writeFileSync(join(dir, 'p', `note-${i}.md`), '');
+      const wanted = ['a', 'k', 'q', 'x', 'z'].map((n) => `${n}.prompt.md`);
+      for (const name of wanted) writeFileSync(join(dir, 'p', name), 'x');
+      assert.deepEqual(await listFolder(join(dir, 'p'), '.prompt.md', 200), wanted);
+      assert.deepEqual(await listFolder(join(dir, 'p'), '.prompt.md', 2), wanted.slice(0, 2), 'the cap still holds, in name order');
+      assert.deepEqual(await listFolder(join(dir, 'missing'), '.prompt.md', 200), []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('sends always-read files, and scoped ones only when they apply; problems are shown, never sent', () => {
@@ -86,9 +150,9 @@ describe('Prompt files as slash commands', () => {
     const builtIn = ['image', 'video', 'speak'];
     assert.equal(expandPrompt('/review-code', prompts, builtIn), 'Review the code for bugs.');
     assert.equal(expandPrompt('  /Review-Code focus on errors\nplease', prompts, builtIn), 'Review the code for bugs.\n\nfocus on errors\nplease');
-    assert.equal(expandPrompt('/image a cat', prompts, builtIn), '/image a cat');
-    assert.equal(expandPrompt('/unknown x', prompts, builtIn), '/unknown x');
-    assert.equal(expandPrompt('review-code', prompts, builtIn), 'review-code');
+    assert.equal(expandPrompt('/image a cat', prompts, builtIn), undefined);
+    assert.equal(expandPrompt('/unknown x', prompts, builtIn), undefined);
+    assert.equal(expandPrompt('review-code', prompts, builtIn), undefined);
   });
 
   it('completes a /word being typed', () => {

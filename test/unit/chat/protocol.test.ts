@@ -7,7 +7,7 @@ describe('chat protocol', () => {
   describe('messages from the webview', () => {
     const valid: unknown[] = [
       { type: 'ready' },
-      { type: 'send', text: 'hello' },
+      { type: 'send', requestId: 1, text: 'hello' },
       { type: 'stop' },
       { type: 'regenerate' },
       { type: 'editResend', turnId: 'abc-1', text: 'again' },
@@ -35,8 +35,8 @@ describe('chat protocol', () => {
       ['an unknown type', { type: 'runCommand', command: 'workbench.action.terminal.new' }],
       ['a prototype key as type', { type: 'constructor' }],
       ['an extra field', { type: 'stop', command: 'x' }],
-      ['an empty message', { type: 'send', text: '' }],
-      ['a non-string text', { type: 'send', text: 42 }],
+      ['an empty message', { type: 'send', requestId: 1, text: '' }],
+      ['a non-string text', { type: 'send', requestId: 1, text: 42 }],
       ['a turn id that is a path', { type: 'copyTurn', turnId: '../../etc' }],
       ['an unknown code action', { type: 'codeAction', action: 'run', code: 'rm -rf /', lang: 'sh' }],
       ['both temperature and top_p', { type: 'updateSettings', settings: { ...defaultSettings(), sampling: { mode: 'temperature', value: 1, top_p: 1 } } }],
@@ -47,7 +47,7 @@ describe('chat protocol', () => {
       ['an empty stop sequence', { type: 'updateSettings', settings: { ...defaultSettings(), stop: [''] } }],
       ['a settings object with an extra key', { type: 'updateSettings', settings: { ...defaultSettings(), apiKey: 'sk-x' } }],
       ['a negative action index', { type: 'errorAction', turnId: 't1', index: -1 }],
-      ['an over-long text', { type: 'send', text: 'x'.repeat(1_000_001) }],
+      ['an over-long text', { type: 'send', requestId: 1, text: 'x'.repeat(1_000_001) }],
     ];
     for (const [what, message] of invalid) {
       it(`drops ${what}`, () => assert.equal(parseWebviewMessage(message).ok, false));

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { LIMITS, defaultSettings, type ChatSession } from '../../../src/chatProtocol/session';
 import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { MemoryFileSystem } from './fakes';
 
 function setup() {

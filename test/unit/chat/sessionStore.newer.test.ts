@@ -1,7 +1,7 @@
 // Files written by a newer version: what this version does not know survives a round trip, and a file with a
 // newer format number is copied before this version first rewrites it.
 import * as assert from 'node:assert/strict';
-import { ChatSessionStore, backupFile } from '../../../src/chat/core/sessionStore';
+import { ChatSessionStore, FORMAT, backupFile } from '../../../src/chat/core/sessionStore';
 import { wireTurn } from '../../../src/chat/core/webviewBridge';
 import { parseHostMessage } from '../../../src/chatProtocol/messages';
 import type { ChatSession } from '../../../src/chatProtocol/session';
@@ -103,11 +103,11 @@ describe('chat store and files from a newer version', () => {
     assert.deepEqual(turns[1], poll, 'the unknown turn is written back as it was');
     assert.deepEqual(turns[2], oldTurns[2]);
     assert.deepEqual(turns[3], { id: 'u2', role: 'user', createdAt: 9, content: 'More' });
-    assert.equal(file.format, 1);
+    assert.equal(file.format, FORMAT, 'an older format is written as this one');
     assert.deepEqual(
       [...fs.files.keys()].filter((n) => n.includes('.bak.')),
       [],
-      'a file of this format needs no copy',
+      'a file of an older format needs no copy',
     );
   });
 
@@ -128,6 +128,40 @@ describe('chat store and files from a newer version', () => {
       ['s1'],
       'the copy is not listed as a chat',
     );
+  });
+
+  it('keeps a media turn and an attachment of an unknown kind, does not rewrite the file on opening, and writes them back as they were', async () => {
+    const music = { id: 'm1', role: 'media', createdAt: 6, kind: 'music', content: '', prompt: 'a tune', model: 'm-9', state: 'complete', score: { bars: 8 } };
+    const audio = { kind: 'audio', id: 'c2', name: 'voice.ogg', mimeType: 'audio/ogg', data: 'AAAA' };
+    const file = newerFile(FORMAT);
+    const turns = (file.session as { turns: Array<Record<string, unknown>> }).turns;
+    turns[0] = { ...turns[0], attachments: [audio, ...(turns[0].attachments as unknown[])] };
+    turns.push(music, { id: 'u9', role: 'user', createdAt: 7, content: 'Only a newer one', attachments: [{ ...audio, id: 'c9' }] });
+    const { fs, text, store, reports } = setup(file);
+    const session = await store.load('s1');
+    assert.deepEqual(
+      session?.turns.map((t) => `${t.role}:${t.id}`),
+      ['user:u1', 'newer:p1', 'assistant:a1', 'newer:m1', 'user:u9'],
+    );
+    assert.equal(fs.files.get('s1.json'), text, 'opening the chat changed nothing on disk');
+    assert.deepEqual(reports, [], 'newer kinds are not damage');
+    const first = session!.turns[0];
+    assert.deepEqual(first.role === 'user' && first.attachments?.map((a) => a.id), ['c1'], 'this version sends only what it knows');
+    await addQuestion(store);
+    const written = (stored(fs).session as { turns: Array<Record<string, unknown>> }).turns;
+    assert.deepEqual(written[0].attachments, [audio, (turns[0].attachments as unknown[])[1]], 'the unknown attachment, in its place');
+    assert.deepEqual(written[3], music, 'the unknown media turn, exactly');
+    assert.deepEqual(written[4], turns[4], 'a turn whose only attachment is of an unknown kind');
+  });
+
+  it('writes this format, reads every older one, and copies a file of a newer one before rewriting it', async () => {
+    assert.ok(FORMAT >= 2, 'media turns, speech and image attachments raised the format');
+    for (const format of [1, FORMAT, FORMAT + 1]) {
+      const { fs, text, store } = setup(newerFile(format));
+      await addQuestion(store);
+      assert.equal(stored(fs).format, Math.max(format, FORMAT));
+      assert.equal(fs.files.get(backupFile('s1', format)), format > FORMAT ? text : undefined, `format ${format}`);
+    }
   });
 
   it("keeps another window's unknown fields when merging with its newer write", async () => {

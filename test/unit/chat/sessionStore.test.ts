@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { NodeFileSystem } from '../../../src/util/storeFileSystem';
 import { defaultSettings, emptyAssistantTurn, type AssistantTurn, type ChatSession, type TurnDelta } from '../../../src/chatProtocol/session';
 import { ChatSessionStore, STALE_TEMP_MS } from '../../../src/chat/core/sessionStore';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { MemoryFileSystem } from './fakes';
 
 function session(id: string, updatedAt = 1000, turns: ChatSession['turns'] = []): ChatSession {

@@ -5,7 +5,7 @@ import { ChatCompare } from '../../../src/chat/core/chatCompare';
 import { ChatContext } from '../../../src/chat/core/chatContext';
 import { ChatWebviewBridge, type ChatWorkbench } from '../../../src/chat/core/webviewBridge';
 import type { HostMessage } from '../../../src/chatProtocol/messages';
-import { settle } from '../../../src/util/fakeClock';
+import { settle } from '../../util/fakeClock';
 import { result } from './fakes';
 import { createHarness } from './harness';
 
@@ -30,7 +30,7 @@ describe('chat store: storage that cannot be written', () => {
     const { h, told, posted, bridge } = setup();
     await bridge.handle({ type: 'ready' });
     h.fs.readOnly = true;
-    await bridge.handle({ type: 'send', text: 'Keep me' });
+    await bridge.handle({ type: 'send', requestId: 1, text: 'Keep me' });
     await settle();
     await h.controller.idle;
     assert.equal(h.gateway.calls.length, 0, 'no request left');
@@ -91,16 +91,17 @@ describe('chat store: storage that cannot be written', () => {
     bridge.dispose();
     await compareBridge.handle({ type: 'ready' });
     h.fs.readOnly = true;
-    await compareBridge.handle({ type: 'compare', text: 'Which?', models: ['model-k3', 'model-5.2'] });
+    await compareBridge.handle({ type: 'compare', requestId: 1, text: 'Which?', models: ['model-k3', 'model-5.2'] });
     await settle();
     assert.equal(h.gateway.calls.length, 0);
     assert.equal(told.length, 1);
-    assert.deepEqual(posted.filter((m) => m.type === 'draft'), [{ type: 'draft', text: 'Which?' }]);
+    assert.deepEqual(posted.filter((m) => m.type === 'reply'), [{ type: 'reply', requestId: 1, reply: { started: false } }], 'the page gives the question back to the input');
+    assert.deepEqual(posted.filter((m) => m.type === 'draft'), [], 'not as a draft');
 
     // A message with context: the text goes back to the input and the attachment to the tray.
     const file = { kind: 'text', id: 'f1', source: 'file', path: 'a.ts', language: 'typescript', startLine: 1, endLine: 1, totalLines: 1, text: 'let a;' } as const;
     context.tray.add(file);
-    await compareBridge.handle({ type: 'send', text: 'With context' });
+    await compareBridge.handle({ type: 'send', requestId: 1, text: 'With context' });
     await settle();
     await h.controller.idle;
     assert.equal(h.gateway.calls.length, 0);

@@ -4,7 +4,7 @@ import { defaultSettings, emptyAssistantTurn, type ChatSession, type Turn } from
 import { parseHostMessage, type HostMessage } from '../../../src/chatProtocol/messages';
 import { ChatSessionStore } from '../../../src/chat/core/sessionStore';
 import { ChatWebviewBridge, type ChatWorkbench } from '../../../src/chat/core/webviewBridge';
-import { FakeClock, settle } from '../../../src/util/fakeClock';
+import { FakeClock, settle } from '../../util/fakeClock';
 import { MemoryFileSystem } from './fakes';
 import { createHarness } from './harness';
 import { result } from './fakes';

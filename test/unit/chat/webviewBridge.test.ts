@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { ChatSession } from '../../../src/chatProtocol/session';
 import { ChatWebviewBridge, type ChatWorkbench } from '../../../src/chat/core/webviewBridge';
-import { settle } from '../../../src/util/fakeClock';
+import { settle } from '../../util/fakeClock';
 import { parseHostMessage, parseWebviewMessage, type HostMessage } from '../../../src/chatProtocol/messages';
 import type { CodeApply } from '../../../src/chatProtocol/codeApply';
 import type { ApplyRequest } from '../../../src/chat/core/apply/applyTarget';
@@ -88,10 +88,23 @@ describe('ChatWebviewBridge', () => {
     assert.equal(loads, 2, 'a page built again says ready again');
   });
 
+  it("sends a prompt file's text as a message, never as a slash command, whatever it starts with", async () => {
+    const h = createHarness();
+    const commands: string[] = [];
+    const hub = { handleSend: (text: string) => (commands.push(text), text.startsWith('/')), readAloud: () => undefined, action: async () => undefined, wire: () => { throw new Error('no media'); } };
+    const bridge = new ChatWebviewBridge(h.controller, new RecordingWorkbench(), () => undefined, () => ({ models: ['model-k3'], loading: false }), h.clock, { info: () => undefined, warn: () => undefined, error: () => undefined }, { hub });
+    await bridge.handle({ type: 'ready' });
+    await bridge.handle({ type: 'sendPrompt', requestId: 1, text: '/video a paid job, from a repository file' });
+    await settle();
+    assert.deepEqual(commands, [], 'the media hub never saw it');
+    assert.equal(h.gateway.calls.length, 1, 'it went to the chat model as a message');
+    assert.ok(parseWebviewMessage({ type: 'sendPrompt', requestId: 2, text: '/video x' }).ok);
+  });
+
   it('streams a reply to the webview as deltas, never the transcript again', async () => {
     const { h, bridge, posted } = setup();
     await bridge.handle({ type: 'ready' });
-    await bridge.handle({ type: 'send', text: 'Hi' });
+    await bridge.handle({ type: 'send', requestId: 1, text: 'Hi' });
     await settle();
     const call = h.gateway.calls[0];
     call.emit({ content: 'Hel' });
@@ -102,7 +115,7 @@ describe('ChatWebviewBridge', () => {
     await h.controller.idle;
     assert.deepEqual(
       posted.map((m) => m.type),
-      ['init', 'turnAdded', 'title', 'turnAdded', 'turnDelta', 'turnDelta', 'turnFinished'],
+      ['init', 'turnAdded', 'title', 'turnAdded', 'reply', 'turnDelta', 'turnDelta', 'turnFinished'],
     );
     const finish = posted.at(-1);
     assert.ok(finish?.type === 'turnFinished');
@@ -112,7 +125,7 @@ describe('ChatWebviewBridge', () => {
   it('sends error actions as titles and the wait as time remaining', async () => {
     const { h, bridge, posted } = setup();
     await bridge.handle({ type: 'ready' });
-    await bridge.handle({ type: 'send', text: 'Hi' });
+    await bridge.handle({ type: 'send', requestId: 1, text: 'Hi' });
     await settle();
     h.gateway.calls[0].reject(gatewayError({ status: 429, code: 'rate_limited', retryAfterMs: 4000 }));
     await h.controller.idle;
@@ -131,7 +144,7 @@ describe('ChatWebviewBridge', () => {
   it('runs an error action by its index, and only this extension’s commands', async () => {
     const { h, bridge, workbench, warnings } = setup();
     await bridge.handle({ type: 'ready' });
-    await bridge.handle({ type: 'send', text: 'Hi' });
+    await bridge.handle({ type: 'send', requestId: 1, text: 'Hi' });
     await settle();
     h.gateway.calls[0].reject(gatewayError({ status: 401, code: 'unauthorized' }));
     await h.controller.idle;
@@ -211,9 +224,37 @@ describe('ChatWebviewBridge', () => {
     assert.equal(parseWebviewMessage({ type: 'applyCode', turnId: '', code: '', lang: 'ts' }).ok, false);
   });
 
+  it('answers each send with its typed reply: sent, or not sent while a reply runs (never a draft)', async () => {
+    const { h, bridge, posted } = setup();
+    await bridge.handle({ type: 'ready' });
+    await bridge.handle({ type: 'send', requestId: 7, text: 'Hi' });
+    await settle();
+    await bridge.handle({ type: 'send', requestId: 8, text: 'Too soon' });
+    assert.deepEqual(posted.filter((m) => m.type === 'reply'), [
+      { type: 'reply', requestId: 7, reply: { sent: true } },
+      { type: 'reply', requestId: 8, reply: { sent: false, why: 'busy' } },
+    ]);
+    assert.deepEqual(posted.filter((m) => m.type === 'draft'), []);
+    assert.ok(posted.every((m) => parseHostMessage(m).ok), 'the page accepts every reply');
+    h.gateway.calls[0].resolve(result('Hello'));
+    await h.controller.idle;
+  });
+
+  it('a request that fails is answered with its error, so the page never waits on it', async () => {
+    const { bridge, posted, warnings } = setup();
+    const failing = new ChatWebviewBridge(createHarness().controller, {} as ChatWorkbench, (m) => posted.push(m), () => ({ models: [], loading: false }), createHarness().clock, { info() {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) }, {
+      compare: { start: async () => Promise.reject(new Error('no models')), onDidChange: () => ({ dispose() {} }), state: undefined } as never,
+    });
+    bridge.dispose();
+    await failing.handle({ type: 'ready' });
+    await failing.handle({ type: 'compare', requestId: 3, text: 'Q', models: [] });
+    assert.deepEqual(posted.filter((m) => m.type === 'reply'), [{ type: 'reply', requestId: 3, error: 'no models' }]);
+    assert.match(warnings.join('\n'), /compare failed: no models/);
+  });
+
   it('drops and logs malformed messages without acting on them', async () => {
     const { h, bridge, workbench, warnings, posted } = setup();
-    await bridge.handle({ type: 'send', text: 'x', extra: true });
+    await bridge.handle({ type: 'send', requestId: 1, text: 'x', extra: true });
     await bridge.handle({ type: 'unknown' });
     await bridge.handle('ready');
     assert.equal(h.session.turns.length, 0);
@@ -297,7 +338,7 @@ describe('ChatWebviewBridge', () => {
         ['models', true],
       ],
     );
-    assert.deepEqual(warnings, ['Chat: trimmed init to what the chat view accepts (an over-long or malformed field).', 'Chat: trimmed models to what the chat view accepts (an over-long or malformed field).']);
+    assert.deepEqual(warnings, ['Chat: trimmed init to what the webview accepts (an over-long or malformed field).', 'Chat: trimmed models to what the webview accepts (an over-long or malformed field).']);
   });
 
   it('logs why the webview refused a message', async () => {

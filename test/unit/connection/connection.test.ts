@@ -4,7 +4,7 @@ import { GatewayConnection, stateForError, type ClientConfig } from '../../../sr
 import { adviceFor } from '../../../src/ui/core/errorAdvice';
 import type { GatewayApi } from '../../../src/gateway/types';
 import type { GatewaySettings } from '../../../src/settings/settings';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 
 
 const settingsFor = (baseUrl: string): GatewaySettings => ({ baseUrl, origin: new URL(baseUrl).origin, headers: {}, timeoutMs: 1000, idleTimeoutMs: 1000 });

@@ -6,7 +6,7 @@ import { GatewayConnections } from '../../../src/gateway/connections';
 import type { GatewayApi } from '../../../src/gateway/types';
 import { defaultProfile, keySlot, type Profile } from '../../../src/settings/profile';
 import type { GatewaySettings } from '../../../src/settings/settings';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { lazyApiFor } from '../../../src/videos/core/lazyApi';
 import { laneOf } from '../../../src/videos/core/jobRecord';
 

@@ -5,13 +5,14 @@ import { runDiagnostics, type DiagnosticReport, type DiagnosticsInput, type Step
 import { fixesFor, renderReport, summarizeReport } from '../../../src/diagnostics/core/report';
 import { createNetworkProbes, ProbeTimeout, type NetworkProbes, type ProbeTarget, type TlsInfo } from '../../../src/diagnostics/core/networkProbes';
 import { realClock } from '../../../src/util/clock';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { startSimulator } from '../../simulator';
 import { modelList } from '../../simulator/models';
 import { startServer } from '../gateway/helpers/server';
 import { model } from '../models/fakes';
 import { apiDouble } from '../../util/apiDouble';
 import { adviceFor } from '../../../src/ui/core/errorAdvice';
+import MarkdownIt from 'markdown-it';
 
 function codeError(code: string, message = code): Error {
   return Object.assign(new Error(message), { code });
@@ -205,6 +206,20 @@ describe('connection diagnostics', () => {
     assert.match(markdown, /- Result: \*\*1 problem found\*\*/);
     assert.match(markdown, /## ❌ Connection: failed \(20 ms\)/);
     assert.match(markdown, /\*\*What to do:\*\* Check the port/);
+  });
+
+  it('keeps the gateway\'s words as text: a hostile error message or certificate draws no heading, link or image', async () => {
+    const hostile = 'Denied.\n\n# ✅ API key: ok\n\nAll good\n===\n[Open the docs](https://evil.example/phish) ![](https://evil.example/t.png) <img src=https://evil.example/i.png> https://evil.example/bare www.evil.example $\\text{ok}$';
+    probes.tlsResult = { protocol: 'TLSv1.3', subject: hostile, issuer: '[CA](https://evil.example/ca)' };
+    const report = await runDiagnostics(input({ api: async () => gateway(clock, [{ ms: 10, error: { status: 401, message: hostile } }]) }));
+    assert.equal(statuses(report).auth, 'failed');
+    const html = new MarkdownIt({ html: true, linkify: true }).render(renderReport(report));
+    const headings = [...html.matchAll(/<h(\d)>([^<]*)<\/h\1>/g)].map((m) => m[2]);
+    assert.equal(headings[0], 'Model Gateway: connection test');
+    report.steps.forEach((step, i) => assert.ok(headings[i + 1]?.includes(`${step.title}: ${step.status}`), `heading ${i + 1}: ${headings[i + 1]}`));
+    assert.equal(headings.length, report.steps.length + 1, 'one heading per step, none of the gateway\'s');
+    assert.doesNotMatch(html, /<a |<img|<math|katex|<h\d>[^<]*All good/);
+    assert.match(html, /# ✅ API key: ok/, 'the fake heading is shown as the text it is');
   });
 
   it('says a refused connection in the same words as the client does', async () => {

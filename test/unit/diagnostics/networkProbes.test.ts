@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { createNetworkProbes, ProbeTimeout } from '../../../src/diagnostics/core/networkProbes';
 import { realClock } from '../../../src/util/clock';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 
 const FIXTURES = path.join(__dirname, '../../../../test/unit/diagnostics/fixtures');
 const CERT = readFileSync(path.join(FIXTURES, 'localhost.crt'));

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../../src/gateway/client';
 import { rejectionOf } from './helpers/rejection';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { chunkFrame, DONE_FRAME, finishFrame, sendJson, sseHead, startServer, waitUntil, type Handler, type TestServer } from './helpers/server';
 
 const REQUEST = { model: 'model-k3', messages: [{ role: 'user' as const, content: 'hi' }], stream: true };

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayClient } from '../../../src/gateway/client';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { encodePng } from '../../simulator/png';
 import { encodeWav } from '../../simulator/wav';
 import { rejectionOf } from './helpers/rejection';

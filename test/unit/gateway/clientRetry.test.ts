@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../../src/gateway/client';
 import { rejectionOf } from './helpers/rejection';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { chunkFrame, DONE_FRAME, finishFrame, recordingSleep, sendJson, sseHead, startServer, waitUntil, type TestServer } from './helpers/server';
 import { useClients } from './helpers/clients';
 

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { rejectionOf } from './helpers/rejection';
 import type { ChatRequest } from '../../../src/gateway/types';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { startSimulator, type Simulator } from '../../simulator';
 import { recordingSleep, waitUntil } from './helpers/server';
 import { useClients } from './helpers/clients';

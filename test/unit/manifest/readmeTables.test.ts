@@ -1,5 +1,6 @@
-// The README's command, setting and keyboard-shortcut tables are generated from package.json
-// (scripts/readme-tables.mjs); this fails when they drift, naming the command that regenerates them.
+// The generated tables (scripts/readme-tables.mjs): the README's commands, settings and keyboard shortcuts from
+// package.json, and docs/benchmarks.md's latest figures from bench/results/*.json; this fails when they drift,
+// naming the command that regenerates them.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,9 +8,18 @@ import { pathToFileURL } from 'node:url';
 
 const root = join(__dirname, '../../../..');
 
+interface BenchResults {
+  bench: string;
+  commit: string;
+  date: string;
+  figures: Array<{ measure: string; value: string; target?: string; met?: boolean }>;
+}
+
 interface ReadmeTables {
   updateReadme(readme: string, manifest: unknown): string;
   describeWhen(when: string): string;
+  updateBenchmarks(doc: string, results: BenchResults[]): string;
+  readBenchResults(root?: string): BenchResults[];
 }
 
 interface Manifest {
@@ -47,5 +57,34 @@ describe('README tables', () => {
     assert.equal(describeWhen('modelGateway.hasApiKey'), 'a key is set');
     assert.equal(describeWhen('editorTextFocus && editorHasSelection'), 'an editor has focus and text is selected');
     assert.equal(describeWhen('view == x'), '`view == x`');
+  });
+});
+
+describe('docs/benchmarks.md figures', () => {
+  const doc = readFileSync(join(root, 'docs', 'benchmarks.md'), 'utf8');
+
+  it('match the benches\' latest results (regenerate with `npm run readme:tables`)', async () => {
+    const { updateBenchmarks, readBenchResults } = await loadTables();
+    assert.equal(updateBenchmarks(doc, readBenchResults(root)), doc, 'docs/benchmarks.md is out of date: run `npm run readme:tables`');
+  });
+
+  it('give every figure the commit and date it was measured on', async () => {
+    const { readBenchResults } = await loadTables();
+    const results = readBenchResults(root);
+    assert.ok(results.length >= 6, `${results.length} results files`);
+    for (const r of results) {
+      assert.match(r.commit, /^[0-9a-f]{7,40}$/, `${r.bench}: commit`);
+      assert.match(r.date, /^\d{4}-\d{2}-\d{2}$/, `${r.bench}: date`);
+      assert.ok(r.figures.length > 0, `${r.bench}: figures`);
+      assert.ok(doc.includes(`Measured on commit \`${r.commit}\``), `${r.bench}'s commit is shown`);
+    }
+  });
+
+  it('refuse a results file the page does not show, and a new figure', async () => {
+    const { updateBenchmarks, readBenchResults } = await loadTables();
+    const results = readBenchResults(root);
+    assert.throws(() => updateBenchmarks(doc, [...results, { bench: 'example', commit: 'abcdef0', date: '2026-01-01', figures: [] }]), /no <!-- generated:bench-example/);
+    const changed = results.map((r, i) => (i === 0 ? { ...r, figures: [...r.figures, { measure: 'new', value: '1 ms' }] } : r));
+    assert.notEqual(updateBenchmarks(doc, changed), doc);
   });
 });

@@ -2,7 +2,8 @@
 // text from the gateway or the user escaped, and links that carry nothing but an entry id and an index.
 import * as assert from 'node:assert/strict';
 import type { MediaEntry } from '../../../src/media/core/mediaEntry';
-import { commandLink, galleryHtml, playerHtml } from '../../../src/media/core/mediaHtml';
+import { commandLink, galleryPage, MEDIA_PAGE_CSP, playerPage, type PageSources } from '../../../src/media/core/mediaHtml';
+import { pageHtml } from '../../../src/ui/core/pageCsp';
 
 const PAGE_COMMANDS = { save: 'modelGateway.media.save', copy: 'modelGateway.media.copy', open: 'modelGateway.media.open' };
 
@@ -21,7 +22,12 @@ const entry: MediaEntry = {
   ],
   notes: [`Image 3: ${HOSTILE}`],
 };
-const sources = { cspSource: 'https://file+.vscode-resource.vscode-cdn.net', files: ['https://file+.vscode-resource.vscode-cdn.net/h/m-1.png', undefined], nonce: 'n0nce', commands: PAGE_COMMANDS };
+const sources = { cspSource: 'https://file+.vscode-resource.vscode-cdn.net', files: ['https://file+.vscode-resource.vscode-cdn.net/h/m-1.png', undefined], commands: PAGE_COMMANDS };
+
+// The pages as the webview host serves them (HostedPage.render): the content in the one page builder.
+const serve = (content: ReturnType<typeof galleryPage>) => pageHtml(content, { nonce: 'n0nce', cspSource: sources.cspSource, ...MEDIA_PAGE_CSP });
+const galleryHtml = (e: MediaEntry, s: PageSources) => serve(galleryPage(e, s));
+const playerHtml = (e: MediaEntry, s: PageSources) => serve(playerPage(e, s));
 
 function csp(html: string): string {
   return /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)![1].replace(/&#39;/g, "'");
@@ -30,7 +36,7 @@ function csp(html: string): string {
 describe('media pages', () => {
   it('the gallery runs no script and loads images only from the resource root', () => {
     const html = galleryHtml(entry, sources);
-    assert.equal(csp(html), "default-src 'none'; img-src https://file+.vscode-resource.vscode-cdn.net; style-src 'nonce-n0nce'; form-action 'none'; base-uri 'none'");
+    assert.equal(csp(html), "default-src 'none'; style-src 'nonce-n0nce'; img-src https://file+.vscode-resource.vscode-cdn.net; connect-src 'none'; frame-src 'none'; worker-src 'none'; form-action 'none'; base-uri 'none'");
     assert.ok(!/<script/i.test(html), 'no script element');
     assert.ok(!html.includes('cdn.example'), 'a remote link is never shown, the kept copy is');
   });
@@ -54,7 +60,7 @@ describe('media pages', () => {
 
   it('the player plays from the resource root only, with Save and Open', () => {
     const html = playerHtml({ ...entry, kind: 'speech', voice: 'nova', files: [{ name: 'mabc123def456-1.wav', contentType: 'audio/wav', bytes: 3 }] }, sources);
-    assert.equal(csp(html), "default-src 'none'; media-src https://file+.vscode-resource.vscode-cdn.net; style-src 'nonce-n0nce'; form-action 'none'; base-uri 'none'");
+    assert.equal(csp(html), "default-src 'none'; style-src 'nonce-n0nce'; img-src 'none'; media-src https://file+.vscode-resource.vscode-cdn.net; connect-src 'none'; frame-src 'none'; worker-src 'none'; form-action 'none'; base-uri 'none'");
     assert.match(html, /<audio controls autoplay preload="auto" src="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/h\/m-1\.png">/);
     assert.deepEqual([...html.matchAll(/href="command:([^?]+)\?/g)].map((m) => m[1]), ['modelGateway.media.save', 'modelGateway.media.open']);
   });

@@ -4,7 +4,7 @@ import type { Model } from '../../../src/gateway/types';
 import { toChatInformation } from '../../../src/models/core/lmMapping';
 import { profileModels } from '../../../src/models/vscode/lmProfiles';
 import { defaultProfile, type Profile } from '../../../src/settings/profile';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { ApiDouble } from '../../util/apiDouble';
 import { FakeConnections, FakeSource, model } from './fakes';
 import { ModelCatalogs } from '../../../src/models/core/modelCatalogs';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { DEFAULT_TTL_MS, ModelCatalog, type CatalogSnapshot } from '../../../src/models/core/modelCatalog';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { FakeSource, ManualGateway, flush, model } from './fakes';
 
 const LISTED = [model('model-k3'), model('model-5.2'), model('model-1.0-video-edit'), model('text-embedding-3-small', { owned_by: 'acme' })];

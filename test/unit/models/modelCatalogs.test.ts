@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { CatalogSnapshot } from '../../../src/models/core/modelCatalog';
 import { ModelCatalogs } from '../../../src/models/core/modelCatalogs';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { FakeConnections, FakeSource, ManualGateway, flush, model } from './fakes';
 
 /** Two profiles on two gateways, `work` active. */

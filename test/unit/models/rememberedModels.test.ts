@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ModelCatalog } from '../../../src/models/core/modelCatalog';
 import { MAX_MODELS, MAX_ORIGINS, REMEMBERED_MODELS_KEY, RememberedModels } from '../../../src/models/core/rememberedModels';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { MemoryMemento } from '../videos/fakes';
 import { FakeSource, ManualGateway, flush, model } from './fakes';
 

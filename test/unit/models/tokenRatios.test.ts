@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChatRequest } from '../../../src/gateway/types';
-import { chatSample, learn, MAX_CHARS_PER_TOKEN, readTable, requestText, sampleRatio, tokenScale, TokenRatios, type RatioTable } from '../../../src/models/core/tokenRatios';
+import { learn, MAX_CHARS_PER_TOKEN, readTable, sampleRatio, tokenScale, TokenRatios, type RatioTable } from '../../../src/models/core/tokenRatios';
+import { chatSample, requestText } from '../../../src/models/core/tokenSample';
 import { realClock } from '../../../src/util/clock';
 
 const text = (chars: number): ChatRequest => ({ model: 'm', messages: [{ role: 'system', content: 'x'.repeat(100) }, { role: 'user', content: 'y'.repeat(chars - 100) }] });

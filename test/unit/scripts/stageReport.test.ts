@@ -13,6 +13,7 @@ interface StageReport {
   narrowing(env: Record<string, string | undefined>, argv: string[]): string[];
   isCI(env: Record<string, string | undefined>): boolean;
   stageCounts(label: string, out: string, exitCode: number): StageCounts;
+  stressVerdict(runs: Array<{ counts: StageCounts; seconds: number; spinning: boolean }>, wanted: number): { lines: string[]; ok: boolean };
 }
 
 // An ES module under scripts/; Node 24 requires it synchronously.
@@ -59,5 +60,21 @@ describe('npm test: stage report', () => {
     assert.equal(report.isCI({ CI: '1' }), true);
     assert.equal(report.isCI({ CI: 'false' }), false);
     assert.equal(report.isCI({}), false);
+  });
+
+  it('passes the e2e stress run only when every wanted run passed with the core busy throughout', () => {
+    const pass = { counts: report.stageCounts('e2e', 'e2e: 40 passed, 0 failed\n', 0), seconds: 400, spinning: true };
+    const fail = { counts: report.stageCounts('e2e', 'e2e: 39 passed, 1 failed\n', 1), seconds: 410, spinning: true };
+    const crashed = { counts: report.stageCounts('e2e', 'Error: code-server did not start\n', 1), seconds: 5, spinning: true };
+    const idle = { ...pass, spinning: false };
+    const all = report.stressVerdict([pass, pass, pass], 3);
+    assert.equal(all.ok, true);
+    assert.deepEqual(all.lines, ['e2e stress run 1 of 3: 40 passed, 0 failed in 400 s', 'e2e stress run 2 of 3: 40 passed, 0 failed in 400 s', 'e2e stress run 3 of 3: 40 passed, 0 failed in 400 s', 'e2e stress: all 3 runs passed with one core busy']);
+    assert.equal(report.stressVerdict([pass, fail, pass], 3).ok, false);
+    assert.match(report.stressVerdict([pass, fail, pass], 3).lines.at(-1)!, /FAILED: 1 of 3 runs failed/);
+    assert.equal(report.stressVerdict([pass, crashed, pass], 3).ok, false, 'a run that reported nothing fails');
+    assert.match(report.stressVerdict([pass, idle, pass], 3).lines[1], /busy process had stopped/);
+    assert.equal(report.stressVerdict([pass, idle, pass], 3).ok, false);
+    assert.equal(report.stressVerdict([pass, pass], 3).ok, false, 'fewer runs than wanted');
   });
 });

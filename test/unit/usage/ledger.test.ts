@@ -158,8 +158,8 @@ describe('usage ledger', () => {
     const old = Date.UTC(2024, 0, 15);
     await ledger.append(sampleRecord({ time: old }));
     await ledger.append(sampleRecord());
-    assert.deepEqual(await ledger.prune(T, 0), []);
-    assert.deepEqual(await ledger.prune(T, 365), ['2024-01']);
+    assert.deepEqual(await ledger.prune(T, 0), { months: [], records: 0 });
+    assert.deepEqual(await ledger.prune(T, 365), { months: ['2024-01'], records: 1 });
     assert.deepEqual((await ledger.read()).records.map((r) => r.time), [T]);
     appendFileSync(join(dir, 'usage', monthOf(T), 'w.jsonl'), 'damaged\n');
     await ledger.read();
@@ -168,6 +168,27 @@ describe('usage ledger', () => {
     assert.deepEqual(readdirSync(join(dir, 'usage')), ['damaged']);
     await ledger.append(sampleRecord());
     assert.equal((await new Ledger(dir, 'r').read()).records.length, 1);
+  });
+});
+
+describe('the ledger\'s retention against a clock that jumped', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'mg-ledger-clock-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('counts at most a day past the newest record, so a clock years ahead removes nothing recent', async () => {
+    const ledger = new Ledger(dir, 'w');
+    const months = [Date.UTC(2026, 0, 10), Date.UTC(2026, 1, 10), Date.UTC(2026, 2, 10)];
+    for (const time of months) await ledger.append(sampleRecord({ time }));
+    const jumped = Date.UTC(2031, 0, 1);
+    assert.deepEqual(await ledger.prune(jumped, 30), { months: ['2026-01'], records: 1 }, 'only what is 30 days older than the newest record');
+    assert.deepEqual((await new Ledger(dir, 'r').read()).records.map((r) => r.time), months.slice(1));
+  });
+
+  it('removes nothing when there is no record to date the clock by', async () => {
+    mkdirFor(dir);
+    writeFileSync(join(dir, 'usage', monthOf(T), 'x.jsonl'), 'damaged\n');
+    assert.deepEqual(await new Ledger(dir, 'w').prune(T + 10 * 365 * 86_400_000, 1), { months: [], records: 0 });
   });
 });
 

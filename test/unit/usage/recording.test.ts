@@ -17,7 +17,7 @@ import { PriceBook } from '../../../src/usage/core/prices';
 import { UsageRecorder } from '../../../src/usage/core/usageRecorder';
 import { readUsageSettings } from '../../../src/usage/core/usageSettings';
 import { realClock } from '../../../src/util/clock';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 
 async function connected(api: GatewayApi): Promise<GatewayConnection> {
   const secrets = new Map<string, string>();

@@ -132,4 +132,18 @@ describe('usage budget and settings', () => {
     const bad = readUsageSettings({ userValue: <T>(k: string) => ({ 'modelGateway.usage.costHeader': 'a b\r\nx' })[k] as T, value: () => undefined });
     assert.equal(bad.costHeader, 'x-litellm-response-cost');
   });
+
+  it('takes no retention, price, budget or threshold from a cloned repository\'s settings', () => {
+    const workspace: Record<string, unknown> = {
+      'modelGateway.usage.retentionDays': 1,
+      'modelGateway.usage.monthlyBudget': 1_000_000,
+      'modelGateway.usage.confirmPaidAbove': 1_000_000,
+      'modelGateway.prices': { m: { input: 0 } },
+    };
+    const s = readUsageSettings({ userValue: () => undefined, value: <T>(k: string) => workspace[k] as T });
+    assert.equal(s.retentionDays, 400);
+    assert.equal(s.monthlyBudget, undefined);
+    assert.equal(s.confirmAbove, undefined);
+    assert.equal(s.prices.size, 0);
+  });
 });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { clockOn, MAX_TIMER_MS, realClock, sleeperFor, type PlatformTimers } from '../../../src/util/clock';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 
 const DAY = 24 * 60 * 60_000;
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { FinishAnnouncer } from '../../../src/videos/core/finishAnnouncer';
 
 describe('FinishAnnouncer', () => {

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../../src/gateway/client';
 import type { GatewayApi, VideoRequest } from '../../../src/gateway/types';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
 import { isRunning } from '../../../src/videos/core/jobPresentation';
 import { JobStore, type JobStoreOptions } from '../../../src/videos/core/jobStore';

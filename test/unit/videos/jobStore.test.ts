@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { GatewayApi, VideoJob, VideoRequest } from '../../../src/gateway/types';
-import { FakeClock, settle } from '../../../src/util/fakeClock';
+import { FakeClock, settle } from '../../util/fakeClock';
 import { displayStatus, requestFromRecord, type VideoJobRecord } from '../../../src/videos/core/jobRecord';
 import { isRunning } from '../../../src/videos/core/jobPresentation';
 import { JobStore, type JobStoreOptions, type SetAsideBatch } from '../../../src/videos/core/jobStore';

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VideoJob, VideoRequest } from '../../../src/gateway/types';
 import { Emitter } from '../../../src/util/events';
-import { FakeClock, settle } from '../../../src/util/fakeClock';
+import { FakeClock, settle } from '../../util/fakeClock';
 import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
 import { JobStore, VIDEO_JOBS_STORAGE_KEY, type SharingOptions } from '../../../src/videos/core/jobStore';
 import { JobFiles } from '../../../src/videos/core/jobFiles';

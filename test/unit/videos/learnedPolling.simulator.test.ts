@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../../src/gateway/client';
 import type { GatewayApi, VideoRequest } from '../../../src/gateway/types';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { DurationHistory, MemoryJsonStore } from '../../../src/videos/core/durationHistory';
 import { isRunning } from '../../../src/videos/core/jobPresentation';
 import { JobStore } from '../../../src/videos/core/jobStore';

@@ -1,7 +1,7 @@
 // The scheduler's learned schedule and the gateway's timing hints, on a fake clock with jitter pinned to zero.
 import * as assert from 'node:assert/strict';
 import type { VideoJob } from '../../../src/gateway/types';
-import { FakeClock, settle } from '../../../src/util/fakeClock';
+import { FakeClock, settle } from '../../util/fakeClock';
 import { DurationHistory, MemoryJsonStore } from '../../../src/videos/core/durationHistory';
 import { PollScheduler, type JobProfile, type PollSchedulerOptions } from '../../../src/videos/core/pollScheduler';
 import { learnedPlan } from '../../../src/videos/core/pollPlan';

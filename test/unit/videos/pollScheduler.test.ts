@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { VideoJob } from '../../../src/gateway/types';
-import { FakeClock, settle } from '../../../src/util/fakeClock';
+import { FakeClock, settle } from '../../util/fakeClock';
 import {
   PollScheduler,
   type AuthRequired,

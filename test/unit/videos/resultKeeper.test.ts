@@ -8,7 +8,7 @@ import { evictOverQuota } from '../../../src/videos/core/keptQuota';
 import { keptStem } from '../../../src/videos/core/keptFiles';
 import { ResultKeeper, retryDelay, type ResultKeeperOptions } from '../../../src/videos/core/resultKeeper';
 import { Emitter } from '../../../src/util/events';
-import { FakeClock, settle } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 
 const ORIGIN = 'https://gw.example';
 const T0 = 1_700_000_000_000;
@@ -26,6 +26,8 @@ async function until(done: () => boolean): Promise<void> {
 /** A link that expires at `at` (epoch ms), as the simulator signs them. */
 const link = (at: number) => `https://cdn.example/v.mp4?sig=abc&expires=${Math.floor(at / 1000)}`;
 
+// A check that something did not happen waits for the keeper to be idle (whenIdle): every download it decided on has
+// ended by then, so a wrong one is always seen, never missed by a race with the file system.
 describe('ResultKeeper (finished videos kept before their links expire)', () => {
   let folder: string;
   let clock: FakeClock;
@@ -99,7 +101,7 @@ describe('ResultKeeper (finished videos kept before their links expire)', () => 
     assert.equal(keeper.keptFile('a'), join(folder, 'a.mp4'));
     assert.deepEqual(keeper.state(records[0]), { kept: true, file: join(folder, 'a.mp4') });
     changes.fire({ keys: ['a'] });
-    await settle();
+    await keeper.whenIdle();
     assert.deepEqual(downloads, ['a'], 'once');
   });
 
@@ -107,7 +109,7 @@ describe('ResultKeeper (finished videos kept before their links expire)', () => 
     polling = false;
     records = [job('a', link(T0 + 3_600_000))];
     build();
-    await settle();
+    await keeper.whenIdle();
     assert.deepEqual(downloads, []);
     assert.deepEqual(keeper.state(records[0]), { kept: false, expiresAt: T0 + 3_600_000 });
     assert.deepEqual(wanted.at(-1), [laneOf(records[0])], 'it asks for the lease: the store holds one only while jobs run');
@@ -120,7 +122,7 @@ describe('ResultKeeper (finished videos kept before their links expire)', () => 
 
     records = [job('b', link(T0 - 1000))];
     changes.fire({ keys: ['b'] });
-    await settle();
+    await keeper.whenIdle();
     assert.deepEqual(downloads, ['a']);
     assert.equal(clock.nextDueAt(), undefined, 'no timer while nothing can be kept');
   });
@@ -168,7 +170,7 @@ describe('ResultKeeper (finished videos kept before their links expire)', () => 
   it('keeps nothing with a quota of 0', async () => {
     records = [job('a', link(T0 + 3_600_000))];
     build({ quotaBytes: () => 0 });
-    await settle();
+    await keeper.whenIdle();
     assert.deepEqual(downloads, []);
     assert.equal(clock.nextDueAt(), undefined);
   });

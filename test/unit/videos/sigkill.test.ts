@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GatewayClient } from '../../../src/gateway/client';
-import { FakeClock } from '../../../src/util/fakeClock';
+import { FakeClock } from '../../util/fakeClock';
 import { downloadResult } from '../../../src/videos/core/download';
 import { JobStore } from '../../../src/videos/core/jobStore';
 import { startSimulator, type Simulator } from '../../simulator';

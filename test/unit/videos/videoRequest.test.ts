@@ -2,7 +2,6 @@ import * as assert from 'node:assert/strict';
 import {
   answersFromArgument,
   buildVideoRequest,
-  isVideoModel,
   modelChoices,
   parseDuration,
   parseFieldPath,
@@ -11,6 +10,7 @@ import {
   VideoRequestError,
   type RequestDefaults,
 } from '../../../src/videos/core/videoRequest';
+import { toCatalogModel } from '../../../src/models/core/modelCatalog';
 
 const defaults: RequestDefaults = {
   model: 'model-1.0-video-edit',
@@ -134,21 +134,22 @@ describe('videoRequest', () => {
   });
 
   describe('video models', () => {
-    it('recognises video models by id or by a field', () => {
-      assert.equal(isVideoModel({ id: 'model-1.0-video-edit', object: 'model' }), true);
-      assert.equal(isVideoModel({ id: 'gen-3', object: 'model', modalities: ['text', 'video'] }), true);
-      assert.equal(isVideoModel({ id: 'gen-4', object: 'model', capabilities: { video: true } }), true);
-      assert.equal(isVideoModel({ id: 'model-k3', object: 'model', owned_by: 'model-gateway' }), false);
-    });
-
     it('offers the video models with the default first, or every model when none is recognisable', () => {
       const models = [
-        { id: 'model-k3', object: 'model' },
-        { id: 'a-video', object: 'model' },
-        { id: 'model-1.0-video-edit', object: 'model' },
+        { id: 'model-k3', kind: 'chat' },
+        { id: 'a-video', kind: 'video' },
+        { id: 'model-1.0-video-edit', kind: 'video' },
       ];
       assert.deepEqual(modelChoices(models, 'model-1.0-video-edit'), { ids: ['model-1.0-video-edit', 'a-video'], recognised: true });
-      assert.deepEqual(modelChoices([{ id: 'x', object: 'model' }], 'default-model'), { ids: ['default-model', 'x'], recognised: false });
+      assert.deepEqual(modelChoices([{ id: 'x', kind: 'chat' }], 'default-model'), { ids: ['default-model', 'x'], recognised: false });
+    });
+
+    it("reads the catalog's kind, as the media pickers do: a model its listing marks as video is offered though its id does not say so", () => {
+      const listed = [toCatalogModel({ id: 'gen-3', object: 'model', modalities: ['text', 'video'] }), toCatalogModel({ id: 'gen-4', object: 'model', capabilities: { video: true } }), toCatalogModel({ id: 'model-k3', object: 'model', owned_by: 'model-gateway' })];
+      assert.deepEqual(modelChoices(listed, 'gen-4'), { ids: ['gen-4', 'gen-3'], recognised: true });
+      // A list remembered from an earlier session keeps ids and kinds only: the kind still decides.
+      assert.deepEqual(modelChoices([{ id: 'house-model', kind: 'video' }], ''), { ids: ['house-model'], recognised: true });
     });
   });
+
 });

@@ -2,7 +2,7 @@
 // on the wire, and jumps to the next timer once everything has settled. Shared by the simulator tests and
 // bench/poll.bench.ts.
 import type { GatewayApi, RequestOptions, VideoJob, VideoRequest } from '../../../src/gateway/types';
-import { FakeClock, settle } from '../../../src/util/fakeClock';
+import { FakeClock, settle } from '../../util/fakeClock';
 
 export interface RequestRecord {
   method: 'submit' | 'get';

@@ -71,3 +71,12 @@ export async function readBounded(realPath: string, maxBytes: number): Promise<B
     await handle.close();
   }
 }
+
+/**
+ * The names in a folder that end with `suffix`, sorted, at most `max`; none when it is missing. The suffix is
+ * checked before the cap, so other files in the folder never push a wanted one out.
+ */
+export async function listFolder(path: string, suffix: string, max: number): Promise<string[]> {
+  const entries = await fs.readdir(path).catch(() => [] as string[]);
+  return entries.filter((name) => name.endsWith(suffix)).sort().slice(0, max);
+}

@@ -3,7 +3,7 @@
 // which stays a plain link).
 import type { Turn } from '../../../chatProtocol/session';
 import { cleanMediaUrl } from '../../../chatProtocol/mediaTurn';
-import { pageCsp } from '../../../util/html';
+import { pageCsp } from '../../../ui/core/pageCsp';
 
 export interface ChatCspOptions {
   nonce: string;
@@ -23,10 +23,19 @@ function originSource(origin: string): string | undefined {
   return parsed.origin === origin ? origin : undefined;
 }
 
-export function chatCsp({ nonce, cspSource, mediaOrigins }: ChatCspOptions): string {
+/** Where the chat page's images, audio and video may come from (the CSP's img-src and media-src). */
+export function chatMediaSources(cspSource: string, mediaOrigins: readonly string[]): string[] {
   const origins = [...new Set(mediaOrigins.map(originSource).filter((o): o is string => o !== undefined))];
-  const media = [cspSource, 'data:', 'blob:', ...origins];
-  return pageCsp({ nonce, cspSource, fonts: true, images: media, media });
+  return [cspSource, 'data:', 'blob:', ...origins];
+}
+
+/** What the chat page's CSP allows besides its scripts and media: stylesheets and fonts from its resource root. */
+export const CHAT_PAGE_CSP = { styles: 'root', fonts: true } as const;
+
+/** The chat page's CSP, as the panel's page (CHAT_PAGE in chat/vscode/chatPanel.ts) builds it. */
+export function chatCsp({ nonce, cspSource, mediaOrigins }: ChatCspOptions): string {
+  const media = chatMediaSources(cspSource, mediaOrigins);
+  return pageCsp({ nonce, cspSource, scripts: true, ...CHAT_PAGE_CSP, images: media, media });
 }
 
 /** The origins of the gateway's result links held by a session's media turns, sorted. */

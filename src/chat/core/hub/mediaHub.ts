@@ -1,6 +1,6 @@
 // The chat as the hub for images, video and speech: runs a chat's /image, /video and /speak, each reply's "Read
 // aloud", and the media turns' actions, keeping each media turn in the session like any other turn. Pure: the media
-// and video features are reached through ports (a video turn is the Video Jobs store's own job, polled there).
+// and video features are reached through their core/api.ts (a video turn is the Video Jobs store's own job, polled there).
 import { LIMITS, type ChatSession, type MediaKind, type MediaTurn } from '../../../chatProtocol/session';
 import { parseSlash } from '../../../chatProtocol/slash';
 import { clip } from '../../../chatProtocol/validate';
@@ -9,7 +9,8 @@ import type { Clock } from '../../../util/clock';
 import type { Logger } from '../../../util/logger';
 import { Emitter, type Disposable, type Event } from '../../../util/events';
 import { ResultLinkChecks, type CheckLink, type LinkCheckState } from './linkChecks';
-import type { ChatMediaPorts, ChatVideoJob, KeptMedia } from './ports';
+import type { KeptMedia, MediaApi } from '../../../media/core/api';
+import type { VideoApi, VideoJob } from '../../../videos/core/api';
 import { spokenText } from './spokenText';
 import { chatProfileId } from '../chatProfile';
 
@@ -18,6 +19,12 @@ export interface MediaTurnHost {
   readonly session: Readonly<ChatSession>;
   addMediaTurn(turn: MediaTurn): Promise<void>;
   updateMediaTurn(turn: MediaTurn): Promise<boolean>;
+}
+
+/** The media and video features, as the chat reaches them: the services their definitions build at activation. */
+export interface ChatMediaPorts {
+  media: MediaApi;
+  videos: VideoApi;
 }
 
 export interface MediaHubDeps {
@@ -150,9 +157,9 @@ export class ChatMediaHub implements Disposable {
     const model = turn.model || undefined;
     // The chat's own profile: its media go with its key, whichever profile the window uses now.
     const profile = chatProfileId(this.deps.controller.session.settings);
-    if (turn.kind === 'image') return kept(turn, await media.generateImage({ prompt: turn.prompt, model, profile }, signal));
-    if (turn.kind === 'speech') return kept(turn, await media.synthesizeSpeech({ text: turn.prompt, model, profile }, signal));
-    return fromJob(turn, await videos.submit({ prompt: turn.prompt, model, profile }));
+    if (turn.kind === 'image') return kept(turn, await media.generateImage({ prompt: turn.prompt, model }, { signal, surface: 'chat-image', profile }));
+    if (turn.kind === 'speech') return kept(turn, await media.synthesizeSpeech({ text: turn.prompt, model }, { signal, surface: 'chat-speech', profile }));
+    return fromJob(turn, await videos.submit({ prompt: turn.prompt, model }, { profile }));
   }
 
   /**
@@ -211,7 +218,7 @@ function kept(turn: MediaTurn, media: KeptMedia): MediaTurn {
   return next;
 }
 
-function fromJob(turn: MediaTurn, job: ChatVideoJob): MediaTurn {
+function fromJob(turn: MediaTurn, job: VideoJob): MediaTurn {
   const next: MediaTurn = { ...turn, jobKey: job.key, model: job.model || turn.model, state: job.state, detail: clip(job.detail, LIMITS.mediaDetail) };
   if (job.url) {
     next.url = job.url;

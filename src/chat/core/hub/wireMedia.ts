@@ -5,16 +5,17 @@
 import type { MediaTurn } from '../../../chatProtocol/session';
 import { cleanMediaSrc, type WireMediaTurn } from '../../../chatProtocol/mediaTurn';
 import type { LinkCheckState } from './linkChecks';
-import type { ChatVideoJob, KeptFile } from './ports';
+import type { KeptFile } from '../../../media/core/api';
+import type { VideoJob } from '../../../videos/core/api';
 
-function keptVideo(job: ChatVideoJob | undefined): KeptFile | undefined {
+function keptVideo(job: VideoJob | undefined): KeptFile | undefined {
   return job?.keptFile ? { path: job.keptFile, contentType: job.keptContentType ?? 'video/mp4' } : undefined;
 }
 
 export interface MediaSources {
   keptFile(entryId: string, fileName: string): KeptFile | undefined;
   /** A video job, with the copy of its result kept before its link expires once there is one. */
-  videoJob?(jobKey: string): ChatVideoJob | undefined;
+  videoJob?(jobKey: string): VideoJob | undefined;
   /** The webview's URL for a local file. */
   webviewSrc(path: string): string;
   /** What the extension found out about a gateway link (checking it the first time). */

@@ -6,6 +6,7 @@
 // workspace is read before the user says yes in the host's own dialog.
 import * as vscode from 'vscode';
 import type { ContextSource } from '../../../chatProtocol/messages';
+import { CONTEXT_CHOICES } from '../../../chatProtocol/contextChoices';
 import { ATTACHMENT_LIMITS, type Attachment, type TextAttachment, type TextSource } from '../../../chatProtocol/attachments';
 import { consentQuestion, factsOf, insideFolders, realFolders, samePath, type FileFacts } from '../../core/context/consent';
 import { checkTextFile, lineCount, sizeRefusal } from '../../core/context/fileCheck';
@@ -67,14 +68,11 @@ function languageOf(uri: vscode.Uri): Promise<string> {
   return Promise.resolve(vscode.workspace.openTextDocument(uri)).then((document) => document.languageId, () => '');
 }
 
-const MENU: ReadonlyArray<vscode.QuickPickItem & { source: ContextSource }> = [
-  { label: '$(file) Active File', detail: 'The whole file in the editor you used last', source: 'activeFile' },
-  { label: '$(selection) Selection', detail: 'What is selected in that editor', source: 'selection' },
-  { label: '$(list-selection) Lines of a File…', detail: 'Lines N–M of that file or of any workspace file', source: 'lines' },
-  { label: '$(files) Open Editors', detail: 'Every file open in an editor tab', source: 'openEditors' },
-  { label: '$(search) Workspace File…', detail: 'Pick files of the workspace (files.exclude and .gitignore are left out)', source: 'workspaceFile' },
-  { label: '$(warning) Problems', detail: "The current file's errors and warnings", source: 'problems' },
-];
+const MENU: ReadonlyArray<vscode.QuickPickItem & { source: ContextSource }> = Object.entries(CONTEXT_CHOICES).map(([source, choice]) => ({
+  label: `$(${choice.icon}) ${choice.title}`,
+  detail: choice.detail,
+  source: source as ContextSource,
+}));
 
 export class WorkspaceContextProvider {
   constructor(private readonly options: WorkspaceContextOptions) {}

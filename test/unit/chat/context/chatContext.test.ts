@@ -5,7 +5,7 @@ import { cleanHostMessage, parseHostMessage, parseWebviewMessage, type ContextSo
 import { repairSession } from '../../../../src/chatProtocol/sessionData';
 import type { UserTurn } from '../../../../src/chatProtocol/session';
 import { wireTurn } from '../../../../src/chat/core/webviewBridge';
-import { settle } from '../../../../src/util/fakeClock';
+import { settle } from '../../../util/fakeClock';
 import { gatewayError, result } from '../fakes';
 import { createHarness, type Harness } from '../harness';
 

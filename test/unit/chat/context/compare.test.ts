@@ -4,7 +4,7 @@ import { ChatContext } from '../../../../src/chat/core/chatContext';
 import { parseHostMessage, parseWebviewMessage, type CompareState } from '../../../../src/chatProtocol/messages';
 import type { TextAttachment, } from '../../../../src/chatProtocol/attachments';
 import type { UserTurn } from '../../../../src/chatProtocol/session';
-import { settle } from '../../../../src/util/fakeClock';
+import { settle } from '../../../util/fakeClock';
 import { gatewayError, result } from '../fakes';
 import { createHarness } from '../harness';
 
@@ -132,8 +132,8 @@ describe('chat context: compare', () => {
     assert.equal(await cancelled.compare.start('Q', []), false);
     assert.equal(cancelled.warnings.length, 0);
     assert.equal(await cancelled.compare.start('Q', ['a', 'a']), false, 'the same model twice is one model');
-    assert.equal(parseWebviewMessage({ type: 'compare', text: 'Q', models: ['a', 'b', 'c', 'd'] }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'compare', requestId: 1, text: 'Q', models: ['a', 'b', 'c', 'd'] }).ok, false);
     assert.equal(parseWebviewMessage({ type: 'keepCompare', id: 'c1', index: 3 }).ok, false);
-    assert.ok(parseWebviewMessage({ type: 'compare', text: 'Q', models: [] }).ok);
+    assert.ok(parseWebviewMessage({ type: 'compare', requestId: 1, text: 'Q', models: [] }).ok);
   });
 });

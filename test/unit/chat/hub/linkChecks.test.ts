@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { ResultLinkChecks } from '../../../../src/chat/core/hub/linkChecks';
 import type { ResultLinkCheck } from '../../../../src/gateway/resultFetch';
-import { settle } from '../../../../src/util/fakeClock';
+import { settle } from '../../../util/fakeClock';
 
 function pendingChecks() {
   const asked: Array<{ url: string; answer: (check: ResultLinkCheck) => void; fail: (error: Error) => void; signal: AbortSignal }> = [];

@@ -1,11 +1,12 @@
 // ChatMediaHub over a real ChatController (in-memory store, fake clock) and fake ports: what each slash command
 // adds to the session, how the video card follows the Video Jobs store's job, Read aloud, Regenerate and failures.
 import * as assert from 'node:assert/strict';
-import { ChatMediaHub } from '../../../../src/chat/core/hub/mediaHub';
-import type { ChatMediaPorts, ChatVideoJob, KeptMedia } from '../../../../src/chat/core/hub/ports';
+import { ChatMediaHub, type ChatMediaPorts } from '../../../../src/chat/core/hub/mediaHub';
+import type { KeptMedia, MediaCall } from '../../../../src/media/core/api';
+import type { VideoJob } from '../../../../src/videos/core/api';
 import { wireMediaTurn } from '../../../../src/chat/core/hub/wireMedia';
 import type { MediaTurn } from '../../../../src/chatProtocol/session';
-import { settle } from '../../../../src/util/fakeClock';
+import { settle } from '../../../util/fakeClock';
 import { Emitter } from '../../../../src/util/events';
 import { createHarness, type Harness } from '../harness';
 import type { ResultLinkCheck } from '../../../../src/gateway/resultFetch';
@@ -13,7 +14,9 @@ import { result } from '../fakes';
 
 class FakePorts implements ChatMediaPorts {
   readonly asked: Array<{ what: string; text: string; model?: string }> = [];
-  readonly jobs = new Map<string, ChatVideoJob>();
+  readonly jobs = new Map<string, VideoJob>();
+  /** Each media call's surface and profile, and each submission's profile. */
+  readonly calls: Array<{ surface?: string; profile?: string }> = [];
   readonly changed = new Emitter<readonly string[]>();
   fail: string | undefined;
   private n = 0;
@@ -23,23 +26,28 @@ class FakePorts implements ChatMediaPorts {
 
   readonly media = {
     filesFolder: '/store/files',
-    generateImage: async (ask: { prompt: string; model?: string }) => this.keep('image', ask.prompt, ask.model),
-    synthesizeSpeech: async (ask: { text: string; model?: string }) => this.keep('speech', ask.text, ask.model),
+    generateImage: async (ask: { prompt: string; model?: string }, call: MediaCall) => (this.calls.push({ surface: call.surface, profile: call.profile }), this.keep('image', ask.prompt, ask.model)),
+    synthesizeSpeech: async (ask: { text: string; model?: string }, call: MediaCall) => (this.calls.push({ surface: call.surface, profile: call.profile }), this.keep('speech', ask.text, ask.model)),
     keptFile: () => undefined,
     save: async () => undefined,
   };
 
   readonly videos = {
-    submit: async (ask: { prompt: string; model?: string }) => {
+    keptFolder: '/store/video-results',
+    submit: async (ask: { prompt: string; model?: string }, call?: { profile?: string }) => {
+      this.calls.push({ profile: call?.profile });
       this.asked.push({ what: 'video', text: ask.prompt, model: ask.model });
       if (this.fail) throw new Error(this.fail);
-      const job: ChatVideoJob = { key: `job${++this.n}`, model: ask.model ?? 'model-video', state: 'pending', detail: 'queued' };
+      const job: VideoJob = { key: `job${++this.n}`, model: ask.model ?? 'model-video', state: 'pending', detail: 'queued' };
       this.jobs.set(job.key, job);
       return job;
     },
     job: (key: string) => this.jobs.get(key),
     onDidChange: (listener: (keys: readonly string[]) => void) => this.changed.event(listener),
     reveal: async () => undefined,
+    runningJobs: () => 0,
+    jobsReady: async () => undefined,
+    onDidChangeJobs: () => ({ dispose() {} }),
   };
 
   private keep(what: string, text: string, model: string | undefined): KeptMedia {
@@ -84,6 +92,16 @@ describe('ChatMediaHub', () => {
     hub.handleSend('/video y');
     await settle();
     assert.deepEqual(ports.asked.map((a) => a.model), ['model-image-2', 'model-video-x']);
+  });
+
+  it("asks under the chat's own profile, naming the chat's surface for the usage ledger", async () => {
+    const { h, ports, hub } = setup();
+    await h.controller.updateSettings({ ...h.session.settings, profile: 'p-work' });
+    hub.handleSend('/image x');
+    hub.handleSend('/speak y');
+    hub.handleSend('/video z');
+    await settle();
+    assert.deepEqual(ports.calls, [{ surface: 'chat-image', profile: 'p-work' }, { surface: 'chat-speech', profile: 'p-work' }, { profile: 'p-work' }]);
   });
 
   it('/speak reads the last reply (without its Markdown), or says there is none; Read aloud reads the reply given', async () => {

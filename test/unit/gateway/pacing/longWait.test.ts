@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { GatewayConnection, type ClientConfig, type LongPaceWait } from '../../../../src/gateway/connection';
 import type { RequestOptions } from '../../../../src/gateway/types';
 import { offerSendAnyway, SEND_ANYWAY } from '../../../../src/ui/core/longWait';
-import { FakeClock, settle } from '../../../../src/util/fakeClock';
+import { FakeClock, settle } from '../../../util/fakeClock';
 
 const SPENT = { 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '2h' };
 

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { GatewayClient } from '../../../../src/gateway/client';
 import { PaceFile } from '../../../../src/gateway/paceFile';
 import { Pacer, type PaceWait } from '../../../../src/gateway/pacer';
-import { paceKeyFor } from '../../../../src/gateway/pacing';
+import { paceKeyFor } from '../../../../src/gateway/paceKey';
 import { realClock } from '../../../../src/util/clock';
-import { FakeClock } from '../../../../src/util/fakeClock';
+import { FakeClock } from '../../../util/fakeClock';
 import { sendJson, startServer, type TestServer } from '../helpers/server';
 
 const EIGHT_HOURS = { 'x-ratelimit-limit-requests': '200', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '7h59m' };

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PaceFile, type PaceEntry } from '../../../../src/gateway/paceFile';
 import { realClock } from '../../../../src/util/clock';
-import { FakeClock } from '../../../../src/util/fakeClock';
+import { FakeClock } from '../../../util/fakeClock';
 
 describe('gateway pacing: the pace file lock', () => {
   let dir: string;

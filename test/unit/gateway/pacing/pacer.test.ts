@@ -9,9 +9,9 @@ import { GatewayClient } from '../../../../src/gateway/client';
 import { GatewayConnection, type ClientConfig } from '../../../../src/gateway/connection';
 import { PaceFile } from '../../../../src/gateway/paceFile';
 import { Pacer, type PaceTicket, type PaceWait } from '../../../../src/gateway/pacer';
-import { paceKeyFor } from '../../../../src/gateway/pacing';
+import { paceKeyFor } from '../../../../src/gateway/paceKey';
 import { realClock } from '../../../../src/util/clock';
-import { FakeClock, settle } from '../../../../src/util/fakeClock';
+import { FakeClock, settle } from '../../../util/fakeClock';
 import { sendJson, startServer, type TestServer } from '../helpers/server';
 
 const KEY = paceKeyFor('https://gw.example', 'sk-secret');

@@ -1,11 +1,12 @@
-// The chat's /video port: a job asked under a chat's profile goes with that profile's default video model.
+// The video service's calls from the outside (the chat's /video, the tools): a job asked under a profile goes with
+// that profile's default video model.
 import * as assert from 'node:assert/strict';
 import type { JobStore } from '../../../src/videos/core/jobStore';
 import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
-import { chatVideoPort } from '../../../src/videos/core/chatVideos';
+import { videoCalls } from '../../../src/videos/core/videoCalls';
 import { readSettings, type VideoDefaults } from '../../../src/settings/settings';
 
-describe('chat /video port', () => {
+describe('video calls (VideoApi.submit)', () => {
   it("submits under the chat's profile with that profile's default video model, and under the active one without", async () => {
     const defaults = readSettings({ userValue: () => undefined, value: () => undefined }).video;
     const modelOf: Record<string, string> = { 'p-work': 'model-video-work', active: 'model-video-default' };
@@ -16,15 +17,13 @@ describe('chat /video port', () => {
         return { key: `k${submitted.length}`, model: request.model, origin, status: 'queued', localState: 'submitted', resultUrls: [] } as unknown as VideoJobRecord;
       },
     } as unknown as JobStore;
-    const port = chatVideoPort({
-      store: () => store,
+    const calls = videoCalls({
+      store,
       access: async (profile) => ({ ok: true, origin: 'https://gw.example', profile: profile ?? 'default' }),
       settings: (profile?: string): VideoDefaults => ({ ...defaults, model: modelOf[profile ?? 'active'] }),
-      reveal: async () => undefined,
-      onDidChange: () => ({ dispose() {} }),
     });
-    await port.submit({ prompt: 'a kite over the sea', profile: 'p-work' });
-    await port.submit({ prompt: 'a kite over the sea' });
+    await calls.submit({ prompt: 'a kite over the sea' }, { profile: 'p-work' });
+    await calls.submit({ prompt: 'a kite over the sea' });
     assert.deepEqual(submitted, [
       { model: 'model-video-work', profile: 'p-work' },
       { model: 'model-video-default', profile: 'default' },

@@ -1,6 +1,6 @@
 // A virtual clock for tests and benches: time moves only when advanced, timers run in due order. Timers follow the
 // monotonic time, as platform timers do; `stepWall` moves the wall clock alone (an NTP correction, a user's change).
-import { clockOn, MAX_TIMER_MS, type Clock, type PlatformTimers, type TimerHandle } from './clock';
+import { clockOn, MAX_TIMER_MS, type Clock, type PlatformTimers, type TimerHandle } from '../../src/util/clock';
 
 interface FakeTimer {
   id: number;

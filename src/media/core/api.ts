@@ -1,0 +1,50 @@
+// The media feature from the outside: what the chat, the @gateway participant and the gateway tools may ask of it
+// (images and speech, kept in the Media history so they also show in the Media view), and the ids of its commands
+// other folders name. The media feature's definition (vscode/feature.ts) builds the object that implements MediaApi
+// at activation; getting it loads nothing more. Types and constants only.
+import type { RequestSurface } from '../../gateway/types';
+
+/** One call: who asks (the usage ledger's surface), under which profile (the active one without), and its cancel. */
+export interface MediaCall {
+  signal: AbortSignal;
+  surface: RequestSurface;
+  /** The profile to ask under, by id or name (a chat's own, whichever profile the window uses); the active one without. */
+  profile?: string;
+}
+
+/** A result kept in the Media history. */
+export interface KeptMedia {
+  entryId: string;
+  fileName: string;
+  contentType: string;
+  /** The gateway's link to it, when the gateway sent one. */
+  url?: string;
+  model: string;
+}
+
+export interface KeptFile {
+  /** The file on disk (in the Media history's files folder). */
+  path: string;
+  contentType: string;
+}
+
+/** Images and speech. Errors are worded for the user (Error.message). */
+export interface MediaApi {
+  /** The folder the kept files are in: a webview showing them may load from it. */
+  readonly filesFolder: string;
+  generateImage(ask: { prompt: string; model?: string }, call: MediaCall): Promise<KeptMedia>;
+  synthesizeSpeech(ask: { text: string; model?: string }, call: MediaCall): Promise<KeptMedia>;
+  /** The kept file, or undefined when its entry was removed or pruned. */
+  keptFile(entryId: string, fileName: string): KeptFile | undefined;
+  /** Save to Workspace, with the media feature's rules (inside the workspace, allowlisted extension, never overwrite without asking). */
+  save(entryId: string, fileName: string): Promise<void>;
+}
+
+/**
+ * The media commands other folders name (the @gateway participant's buttons), each id written once; the media
+ * command table (vscode/commands.ts) declares them through these constants. Arguments: `{ entry, index? }`.
+ */
+export const MEDIA_SHARED_COMMANDS = {
+  show: 'modelGateway.media.show',
+  save: 'modelGateway.media.save',
+} as const;

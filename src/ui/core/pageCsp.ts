@@ -1,0 +1,65 @@
+// The one Content-Security-Policy builder for every webview page (the chat, the Usage dashboard, the media and video
+// previews). Pure and browser-safe, so the policies are unit-tested and the browser tests serve pages under them.
+// Everything not named here is refused: nothing else loads, connects, frames, posts or rebases.
+import { htmlPage } from '../../util/html';
+
+/** What a webview page may load. */
+export interface PageCspSources {
+  /** The page's nonce: its scripts and (with `styles: 'nonce'`) its one style element carry it. */
+  nonce: string;
+  /** The webview's resource root (`webview.cspSource`). */
+  cspSource: string;
+  /** The page's own scripts (by nonce); false: the page runs no script at all (and the policy names none). */
+  scripts: boolean;
+  /** Stylesheets from the resource root ('root'), or only the page's own style element, by nonce ('nonce'). */
+  styles: 'root' | 'nonce';
+  /** Fonts from the resource root (the codicons). */
+  fonts?: boolean;
+  /** Sources of images, and of audio and video; none when empty. */
+  images?: readonly string[];
+  media?: readonly string[];
+}
+
+export function pageCsp({ nonce, cspSource, scripts, styles, fonts = false, images = [], media = [] }: PageCspSources): string {
+  return [
+    "default-src 'none'",
+    // A page without scripts names no script-src: default-src 'none' refuses every script.
+    ...(scripts ? [`script-src 'nonce-${nonce}'`] : []),
+    `style-src ${styles === 'root' ? cspSource : `'nonce-${nonce}'`}`,
+    ...(fonts ? [`font-src ${cspSource}`] : []),
+    `img-src ${images.length > 0 ? images.join(' ') : "'none'"}`,
+    ...(media.length > 0 ? [`media-src ${media.join(' ')}`] : []),
+    "connect-src 'none'",
+    "frame-src 'none'",
+    "worker-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+/** What a feature puts in its page. */
+export interface PageContent {
+  title: string;
+  /** Already-escaped markup. */
+  body: string;
+  /** CSS for the page's one nonce'd style element (with `styles: 'nonce'`). */
+  style?: string;
+  /** `data-*` attributes of the body element. */
+  data?: Readonly<Record<string, string>>;
+  /** CSP sources of the page's images, and of its audio and video. */
+  images?: readonly string[];
+  media?: readonly string[];
+}
+
+/** How the page is served: its nonce and resource root, what its CSP allows, and its bundle's URLs. */
+export interface PageServing extends Pick<PageCspSources, 'nonce' | 'cspSource' | 'styles' | 'fonts'> {
+  scripts?: readonly string[];
+  stylesheets?: readonly string[];
+}
+
+/** The whole page (its CSP first), as the webview host (ui/vscode/webviewHost.ts) serves it. */
+export function pageHtml(content: PageContent, serving: PageServing): string {
+  const { nonce, cspSource, styles, fonts, scripts = [], stylesheets = [] } = serving;
+  const csp = pageCsp({ nonce, cspSource, scripts: scripts.length > 0, styles, fonts, images: content.images, media: content.media });
+  return htmlPage({ title: content.title, csp, nonce, style: content.style, stylesheets, scripts, data: content.data, body: content.body });
+}
