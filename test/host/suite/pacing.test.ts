@@ -119,7 +119,7 @@ describe('pacing: slow down before a 429 (issue 24)', function () {
       await gateway.listModels();
       assert.deepEqual(sim.log.map((e) => e.status), [200, 200]);
       assert.notEqual(api.connection.state.kind, 'rate-limited');
-      await panel.handleMessage({ type: 'send', text: '[echo] held for its model' });
+      await panel.handleMessage({ type: 'send', requestId: 1, text: '[echo] held for its model' });
       const waiting = await until(() => posted.find((m) => m.type === 'turnWaiting' && m.waitMs !== null), 'the countdown');
       assert.ok(waiting.type === 'turnWaiting' && waiting.waitMs! > 60_000 && waiting.sendAnyway, JSON.stringify(waiting));
       assert.equal(chatRequests().length, 1, 'only the other model\'s chat went');
