@@ -85,6 +85,8 @@ const CHUNKS = {
   usageCommands: join(root, 'src', 'usage', 'vscode', 'usageCommands.ts'),
   // The user seam, on the first message, question or command failure (activation shows nothing).
   userInterface: join(root, 'src', 'ui', 'vscode', 'userInterface.ts'),
+  // The notice of a request the rate limit holds over a minute (Send anyway), with the first such wait.
+  longWaitNotice: join(root, 'src', 'ui', 'vscode', 'longWaitNotice.ts'),
 };
 /** Modules used by more than one lazy file (and not by extension.js) are bundled into this one. */
 const SHARED = 'shared';

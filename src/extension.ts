@@ -64,6 +64,11 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   // Profiles are read right after activation (auth feature); until then Default, which the settings describe, is all there is.
   const connection = new GatewayConnections(settings.gateway, keys, createGatewayClient(log), realClock, vscodeProxySetting(), pacer);
   context.subscriptions.push(keys, pacer, connection, context.secrets.onDidChange((e) => void keys.notifyExternalChange(e.key)));
+  // A request a command waits on that the rate limit holds over a minute: the user may send it anyway.
+  // The notice loads with the first long wait, not at activation.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const longWaitNotice = lazy(() => require('./ui/vscode/longWaitNotice') as typeof import('./ui/vscode/longWaitNotice'));
+  context.subscriptions.push(connection.onLongPaceWait((wait) => void longWaitNotice().showLongWait(wait)));
 
   const settingsChanged = new vscode.EventEmitter<void>();
   const reportSettingsProblems = settingsProblemReporter(log, ui);

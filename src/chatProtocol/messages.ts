@@ -144,7 +144,8 @@ export type HostMessage =
   | { type: 'turnDelta'; delta: TurnDelta }
   | { type: 'turnFinished'; finish: TurnFinish }
   /** The reply's request waits for the gateway's rate limit, `waitMs` more (null: it was sent). */
-  | { type: 'turnWaiting'; turnId: string; waitMs: number | null }
+  /** `sendAnyway`: the wait is over a minute, and the user may send it now (the gateway answers for its limit). */
+  | { type: 'turnWaiting'; turnId: string; waitMs: number | null; sendAnyway: boolean }
   | { type: 'turnsRemoved'; fromIndex: number }
   | { type: 'settings'; settings: ChatSettings }
   | { type: 'title'; title: string }
@@ -172,6 +173,8 @@ export type WebviewMessage =
   /** A prompt file's text (with what was typed after its command): always a message, never read as a command. A request, as `send`. */
   | { type: 'sendPrompt'; requestId: number; text: string }
   | { type: 'stop' }
+  /** Send the reply's request that waits for the gateway's rate limit now. */
+  | { type: 'sendAnyway'; turnId: string }
   | { type: 'regenerate' }
   | { type: 'editResend'; turnId: string; text: string }
   | { type: 'updateSettings'; settings: ChatSettings }
@@ -228,6 +231,7 @@ const WEBVIEW_SHAPES: Shapes<WebviewMessage> = {
   send: { requestId: exactly(isRequestId), text: nonEmpty(LIMITS.text) },
   sendPrompt: { requestId: exactly(isRequestId), text: nonEmpty(LIMITS.text) },
   stop: none,
+  sendAnyway: { turnId: exactly(isId) },
   regenerate: none,
   editResend: { turnId: exactly(isId), text: nonEmpty(LIMITS.text) },
   updateSettings: { settings: (v) => (isRecord(v) ? cleanSettings(v) : undefined) },
@@ -391,7 +395,7 @@ const HOST_SHAPES: Shapes<HostMessage> = {
   turnUpdated: { turn: cleanWireMediaTurn },
   turnDelta: { delta: cleanTurnDelta },
   turnFinished: { finish: cleanTurnFinish },
-  turnWaiting: { turnId: exactly(isId), waitMs: (v) => (v === null ? null : cleanCount(v)) },
+  turnWaiting: { turnId: exactly(isId), waitMs: (v) => (v === null ? null : cleanCount(v)), sendAnyway: exactly((v): v is boolean => typeof v === 'boolean') },
   turnsRemoved: { fromIndex: exactly(isCount) },
   settings: { settings: (v) => (isRecord(v) ? cleanSettings(v) : undefined) },
   title: { title: text(LIMITS.title) },

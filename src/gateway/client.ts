@@ -91,6 +91,8 @@ interface CallSpec {
   accept: string;
   policy: RetryPolicy;
   options: RequestOptions | undefined;
+  /** The model the request is about, for pacing by model (absent: about no one model, paced by the key). */
+  model?: string;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -179,6 +181,7 @@ export class GatewayClient implements GatewayApi {
       accept: stream ? 'text/event-stream' : 'application/json',
       policy: 'chat',
       options,
+      model: modelOf(request),
     };
     return this.#call(spec, (res, ctx) => {
       const contentType = headerText(res.headers as Headers, 'content-type') ?? '';
@@ -196,6 +199,7 @@ export class GatewayClient implements GatewayApi {
       accept: 'application/json',
       policy: 'submit',
       options,
+      model: modelOf(request),
     };
     return this.#call(spec, async (res, ctx) => videoJobOf(await readJson(res, ctx)));
   }
@@ -263,7 +267,7 @@ export class GatewayClient implements GatewayApi {
     if (request.n !== undefined) body.n = request.n;
     if (request.size !== undefined) body.size = request.size;
     if (request.response_format !== undefined) body.response_format = request.response_format;
-    const spec: CallSpec = { method: 'POST', path: this.#paths.images, body: JSON.stringify(body), accept: 'application/json', policy: 'submit', options };
+    const spec: CallSpec = { method: 'POST', path: this.#paths.images, body: JSON.stringify(body), accept: 'application/json', policy: 'submit', options, model: modelOf(request) };
     return this.#call(spec, async (res, ctx) => {
       const json = await readJson(res, ctx, imageAnswerLimit(requested, maxBytes));
       return imageGenerationOf(json, { requested, maxBytes, baseUrl: this.#baseUrl, nowSeconds: Math.floor(this.#clock.now() / 1000), requestId: ctx.requestId, failures: ctx.failures });
@@ -275,7 +279,7 @@ export class GatewayClient implements GatewayApi {
     const maxBytes = options?.maxBytes ?? DEFAULT_MAX_MEDIA_BYTES;
     const body: SpeechRequest = { model: request.model, input: request.input, voice: request.voice };
     if (request.response_format !== undefined) body.response_format = request.response_format;
-    const spec: CallSpec = { method: 'POST', path: this.#paths.speech, body: JSON.stringify(body), accept: 'audio/*, application/octet-stream;q=0.5', policy: 'submit', options };
+    const spec: CallSpec = { method: 'POST', path: this.#paths.speech, body: JSON.stringify(body), accept: 'audio/*, application/octet-stream;q=0.5', policy: 'submit', options, model: modelOf(request) };
     return this.#call(spec, async (res, ctx) => {
       const bytes = await readBody(res, ctx, maxBytes, 'The audio');
       return speechAudioOf(bytes, headerText(res.headers as Headers, 'content-type'), ctx.requestId, ctx.failures);
@@ -309,7 +313,7 @@ export class GatewayClient implements GatewayApi {
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw withAttempts(abortedError(), attempt - 1);
       let failure: AttemptFailure;
-      const ticket = await this.#paced(spec.options, attempt);
+      const ticket = await this.#paced(spec.options, attempt, spec.model);
       try {
         return await this.#attempt(spec, attempt, read, ticket);
       } catch (error) {
@@ -331,11 +335,11 @@ export class GatewayClient implements GatewayApi {
   }
 
   /** Waits until the gateway's rate limit lets this attempt go (nothing is sent before); cancellable. */
-  async #paced(options: RequestOptions | undefined, attempt: number): Promise<PaceTicket | undefined> {
+  async #paced(options: RequestOptions | undefined, attempt: number, model: string | undefined): Promise<PaceTicket | undefined> {
     if (!this.#pacing) return undefined;
     const signal = options?.signal;
     try {
-      return await this.#pacing.admit({ priority: options?.pace, signal, onWait: options?.onPaceWait });
+      return await this.#pacing.admit({ priority: options?.pace, ...(model !== undefined && { model }), signal, onWait: options?.onPaceWait });
     } catch (error) {
       if (signal?.aborted) throw withAttempts(abortedError(), attempt - 1);
       throw error;
@@ -440,6 +444,11 @@ export class GatewayClient implements GatewayApi {
     return this.#dispatcher;
   }
 
+}
+
+/** The model a request names, when it names one as text. */
+function modelOf(request: { model?: unknown }): string | undefined {
+  return typeof request.model === 'string' && request.model !== '' ? request.model : undefined;
 }
 
 function requestIdOf(headers: Headers, secret: string): string | undefined {

@@ -5,7 +5,7 @@
 // hands each client its origin-and-key pacing and reads the rate-limited state from it.
 import { Emitter, type Event } from '../util/events';
 import type { Clock } from '../util/clock';
-import type { PaceNews, RequestPacing } from './pacer';
+import type { PaceNews, PaceWait, RequestPacing } from './pacer';
 import { paceKeyFor, type PaceKey } from './paceKey';
 import { Pacing } from './pacing';
 import type { GatewaySettings } from '../settings/settings';
@@ -17,6 +17,17 @@ import type { OpenResultOptions } from './resultFetch';
 import type { GatewayApi, ImageRequest, RequestOptions, VideoRequest } from './types';
 import { forwardingApi, invoke } from './apiForwarding';
 import { sendableHeaders } from './headerValues';
+
+/**
+ * A request someone waits on (not background work) that the rate limit holds for over a minute, whose caller shows
+ * no wait of its own: `sendAnyway()` lets it go now, the gateway's own answer deciding.
+ */
+export interface LongPaceWait {
+  origin: string;
+  method: string;
+  waitMs: number;
+  sendAnyway(): void;
+}
 
 export interface ClientConfig {
   baseUrl: string;
@@ -109,6 +120,9 @@ export class GatewayConnection {
   private readonly pacer: Pacing;
   private readonly ownsPacer: boolean;
   private readonly paceChanged = new Emitter<void>();
+  private readonly longWaits = new Emitter<LongPaceWait>();
+  /** Fires once per request that waits over a minute while someone waits on it and nobody shows the wait. */
+  readonly onLongPaceWait: Event<LongPaceWait> = this.longWaits.event;
   /** Fires when what `pace` says changes (the status bar's "slowing down"). */
   readonly onDidChangePace: Event<void> = this.paceChanged.event;
   private paidCheck: PaidCheck | undefined;
@@ -310,12 +324,21 @@ export class GatewayConnection {
       const options = args[optionsAt] as RequestOptions | undefined;
       let lastHeaders: (name: string) => string | undefined = () => undefined;
       const sent = [...args];
+      // A caller that shows no wait of its own (a command under a progress notice) still lets the user send anyway.
+      let offered = false;
+      const watched = options?.onPaceWait === undefined && options?.pace !== 'background';
+      const onPaceWait = (wait: PaceWait | undefined): void => {
+        if (offered || !wait?.sendAnyway) return;
+        offered = true;
+        this.longWaits.fire({ origin, method, waitMs: wait.waitMs ?? 0, sendAnyway: wait.sendAnyway });
+      };
       sent[optionsAt] = {
         ...options,
         onResponseHeaders: (read: (name: string) => string | undefined) => {
           lastHeaders = read;
           options?.onResponseHeaders?.(read);
         },
+        ...(watched && { onPaceWait }),
       };
       const callId = options?.callId;
       // A listener's failure is its own (the emitter never throws): the outcome reaches the caller unchanged.
@@ -393,6 +416,7 @@ export class GatewayConnection {
     if (this.ownsPacer) this.pacer.dispose();
     this.paceChanged.dispose();
     this.unfilledEmitter.dispose();
+    this.longWaits.dispose();
     this.stateChanged.dispose();
     this.clientChanged.dispose();
     this.callFinished.dispose();

@@ -6,7 +6,7 @@ import { Emitter, type Event } from '../util/events';
 import type { Clock } from '../util/clock';
 import type { GatewaySettings } from '../settings/settings';
 import { DEFAULT_PROFILE_ID, defaultProfile, findProfile, isDefaultProfile, profileGateway, type Profile } from '../settings/profile';
-import { GatewayConnection, type PaidCheck, type ClientFactory, type ConnectionState, type GatewayAccess, type KeySource, type UnfilledHeaders } from './connection';
+import { GatewayConnection, type PaidCheck, type ClientFactory, type ConnectionState, type GatewayAccess, type KeySource, type LongPaceWait, type UnfilledHeaders } from './connection';
 import type { FinishedCall } from './callReport';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
@@ -25,6 +25,9 @@ export class GatewayConnections {
   readonly onDidChangeClient: Event<void> = this.clientChanged.event;
   private readonly profilesChanged = new Emitter<readonly Profile[]>();
   private readonly paceChanged = new Emitter<void>();
+  private readonly longWaits = new Emitter<LongPaceWait>();
+  /** A request of any profile that waits over a minute for the rate limit, its wait shown by nobody (connection.ts). */
+  readonly onLongPaceWait: Event<LongPaceWait> = this.longWaits.event;
   /** The active profile's rate-limit news changed (or another profile became active). */
   readonly onDidChangePace: Event<void> = this.paceChanged.event;
   /** The profile list changed (here or in another window). */
@@ -126,6 +129,7 @@ export class GatewayConnections {
       const id = profile.id;
       connection.onDidChangePace(() => id === this.activeId && this.paceChanged.fire());
       connection.onUnfilledHeaders((unfilled) => this.unfilledEmitter.fire(unfilled));
+      connection.onLongPaceWait((wait) => this.longWaits.fire(wait));
       connection.onDidChangeState((state) => id === this.activeId && this.stateChanged.fire(state));
       connection.onDidChangeClient(() => {
         this.anyClientChanged.fire(id);
@@ -232,5 +236,6 @@ export class GatewayConnections {
     this.paceChanged.dispose();
     this.callFinished.dispose();
     this.unfilledEmitter.dispose();
+    this.longWaits.dispose();
   }
 }

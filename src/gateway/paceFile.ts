@@ -3,12 +3,15 @@
 // it with the one atomic write (util/lockedJsonFile.ts), so N windows writing at once never lose one another's entry.
 // Wall times are stored (monotonic clocks differ per process), each with the span it was stated as, and a wait
 // read back is never longer than that span: a wall clock that stepped cannot turn 20 s into a day.
+// An entry keeps the budgets stated about one model under `models`, and says so (`byModel`): the key-wide budgets
+// of an entry without it were written by a version that took any answer's budgets for the whole key, so they are
+// not believed (its 429 waits and learned pace were key-wide then too, and still hold).
 import { stat } from 'node:fs/promises';
 import type { Clock } from '../util/clock';
 import { LockedJsonFile } from '../util/lockedJsonFile';
 import { isRecord } from '../util/records';
 import { MAX_RESET_MS } from './rateLimitHeaders';
-import type { Budget, PaceState } from './paceState';
+import { MAX_MODEL_NAME, MAX_PACED_MODELS, type Budget, type PaceState } from './paceState';
 
 interface StoredSpan {
   /** Wall ms. */
@@ -31,7 +34,16 @@ export interface PaceEntry {
   tokens?: StoredBudget;
   blocked?: StoredSpan;
   learned?: { limit: number; windowMs: number; expires: StoredSpan };
+  /** Budgets stated about one model, by model. */
+  models?: Record<string, StoredModel>;
+  /** Written by a version that keeps a model's budgets apart: `requests` and `tokens` are the whole key's. */
+  byModel?: true;
   [unknown: string]: unknown;
+}
+
+interface StoredModel {
+  requests?: StoredBudget;
+  tokens?: StoredBudget;
 }
 
 const MAX_ENTRIES = 200;
@@ -42,11 +54,17 @@ export function entryOf(origin: string, state: PaceState, now: number, mono: num
   const span = (atMono: number): StoredSpan => ({ at: now + (atMono - mono), ms: Math.max(0, atMono - mono) });
   const budget = (b: Budget | undefined): StoredBudget | undefined =>
     b && b.resetAt > mono ? { ...(b.limit !== undefined && { limit: b.limit }), remaining: Math.max(0, b.remaining - b.spent), reset: span(b.resetAt) } : undefined;
-  const entry: PaceEntry = { origin, observedAt: now };
+  const entry: PaceEntry = { origin, observedAt: now, byModel: true };
   const requests = budget(state.requests);
   const tokens = budget(state.tokens);
   if (requests) entry.requests = requests;
   if (tokens) entry.tokens = tokens;
+  const models: Array<[string, StoredModel]> = [];
+  for (const [name, own] of state.models) {
+    const stored: StoredModel = { ...(budget(own.requests) && { requests: budget(own.requests) }), ...(budget(own.tokens) && { tokens: budget(own.tokens) }) };
+    if (stored.requests || stored.tokens) models.push([name, stored]);
+  }
+  if (models.length > 0) entry.models = Object.fromEntries(models);
   if (state.blockedUntil !== undefined && state.blockedUntil > mono) entry.blocked = span(state.blockedUntil);
   if (state.learned && state.learned.expiresAt > mono) entry.learned = { limit: state.learned.limit, windowMs: state.learned.windowMs, expires: span(state.learned.expiresAt) };
   return entry;
@@ -54,15 +72,21 @@ export function entryOf(origin: string, state: PaceState, now: number, mono: num
 
 /** Whether an entry asks anything of other windows (a healthy one need not be written). */
 export function entryMatters(entry: PaceEntry): boolean {
-  return entry.requests !== undefined || entry.tokens !== undefined || entry.blocked !== undefined || entry.learned !== undefined;
+  return entry.requests !== undefined || entry.tokens !== undefined || entry.blocked !== undefined || entry.learned !== undefined || entry.models !== undefined;
 }
 
 /** Takes a stored entry's figures into a state (monotonic), each wait at most what it was stated as. */
 export function applyEntry(state: PaceState, entry: PaceEntry, now: number, mono: number): void {
   const until = (s: StoredSpan): number => mono + Math.min(Math.max(0, s.at - now), s.ms);
   const budget = (b: StoredBudget | undefined): Budget | undefined => (b ? { ...(b.limit !== undefined && { limit: b.limit }), remaining: b.remaining, resetAt: until(b.reset), spent: 0 } : undefined);
-  state.requests = budget(entry.requests);
-  state.tokens = budget(entry.tokens);
+  // Key-wide budgets from a version that did not keep models apart may be one model's: not believed.
+  state.requests = entry.byModel ? budget(entry.requests) : undefined;
+  state.tokens = entry.byModel ? budget(entry.tokens) : undefined;
+  state.models = new Map();
+  for (const [name, stored] of Object.entries(entry.models ?? {})) {
+    const own = { requests: budget(stored.requests), tokens: budget(stored.tokens) };
+    if (own.requests || own.tokens) state.models.set(name, own);
+  }
   state.blockedUntil = entry.blocked ? until(entry.blocked) : undefined;
   state.learned = entry.learned ? { limit: entry.learned.limit, windowMs: entry.learned.windowMs, expiresAt: until(entry.learned.expires) } : undefined;
 }
@@ -75,8 +99,14 @@ export class PaceFile {
   constructor(
     readonly path: string,
     private readonly clock: Clock,
+    /**
+     * The file lock's clock. The lock judges staleness against the file system's times and waits for another
+     * window's lock by it, so it must be real time: a pacing clock that is virtual (a test's windows) would take a
+     * live lock for stale and break it, or wait on a retry that never comes.
+     */
+    lockClock: Clock = clock,
   ) {
-    this.file = LockedJsonFile.at(path, clock, MAX_FILE_BYTES);
+    this.file = LockedJsonFile.at(path, lockClock, MAX_FILE_BYTES);
   }
 
   /** The entries, when the file changed since the last look (undefined: unchanged, missing or unreadable). */
@@ -150,7 +180,25 @@ function cleanEntry(value: unknown): PaceEntry | undefined {
   if (isRecord(learned) && isCount(learned.limit) && learned.limit > 0 && isCount(learned.windowMs) && learned.windowMs <= MAX_RESET_MS && cleanSpan(learned.expires)) {
     entry.learned = { limit: learned.limit, windowMs: learned.windowMs, expires: cleanSpan(learned.expires)! };
   } else delete entry.learned;
+  if (value.byModel === true) entry.byModel = true;
+  else delete entry.byModel;
+  const models = cleanModels(value.models);
+  if (models) entry.models = models;
+  else delete entry.models;
   return entry;
+}
+
+function cleanModels(value: unknown): Record<string, StoredModel> | undefined {
+  if (!isRecord(value)) return undefined;
+  const models: Array<[string, StoredModel]> = [];
+  for (const [name, stored] of Object.entries(value)) {
+    if (models.length >= MAX_PACED_MODELS) break;
+    if (name.length === 0 || name.length > MAX_MODEL_NAME || !isRecord(stored)) continue;
+    const requests = cleanBudget(stored.requests);
+    const tokens = cleanBudget(stored.tokens);
+    if (requests || tokens) models.push([name, { ...(requests && { requests }), ...(tokens && { tokens }) }]);
+  }
+  return models.length > 0 ? Object.fromEntries(models) : undefined;
 }
 
 function cleanBudget(value: unknown): StoredBudget | undefined {

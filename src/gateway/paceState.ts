@@ -1,6 +1,8 @@
 // The pacing decisions for one gateway origin and key, pure: what the answers said about the budgets, what the
 // 429s taught where they said nothing, and whether a request of a given priority may go now or must wait, and
-// until when. Times are monotonic milliseconds (clock.monotonic()), so a wall clock that steps neither stalls nor
+// until when. State is never wider than its evidence: the budgets an answer about one model states are that
+// model's (OpenAI and Groq count requests and tokens per model), and only 429s and the budgets of answers about no
+// model (the model list, a video poll) hold the whole key. Times are monotonic milliseconds (clock.monotonic()), so a wall clock that steps neither stalls nor
 // hurries a wait; only the shared file (paceFile.ts) speaks wall time.
 import type { BudgetReading, RateLimitReading } from './rateLimitHeaders';
 
@@ -27,9 +29,23 @@ export interface LearnedPace {
   expiresAt: number;
 }
 
-export interface PaceState {
+/** The budgets an answer about one model stated. */
+export interface ModelBudgets {
   requests?: Budget;
   tokens?: Budget;
+}
+
+/** Most models whose budgets one key keeps (the least recently heard of goes first). */
+export const MAX_PACED_MODELS = 64;
+/** Longest model name paced by name: a longer one is paced by the key's figures alone. */
+export const MAX_MODEL_NAME = 256;
+
+export interface PaceState {
+  /** Budgets of the whole key: stated by answers about no model. */
+  requests?: Budget;
+  tokens?: Budget;
+  /** Budgets stated by answers about one model, by model: they hold that model's requests only. */
+  models: Map<string, ModelBudgets>;
   /** Nothing goes before this (monotonic): a server's Retry-After, or a pause after a bare 429. */
   blockedUntil?: number;
   learned?: LearnedPace;
@@ -55,13 +71,35 @@ const FIRST_BARE_PAUSE_MS = 1000;
 const MAX_BARE_PAUSE_MS = 60_000;
 
 export function emptyPaceState(): PaceState {
-  return { refusals: 0, sent: [], inFlight: 0 };
+  return { refusals: 0, sent: [], inFlight: 0, models: new Map() };
 }
 
-/** Takes in one answer's readings (`now` monotonic, when it arrived). */
-export function observeAnswer(state: PaceState, status: number, reading: RateLimitReading, now: number): void {
-  state.requests = budgetFrom(reading.requests, state.requests, now);
-  state.tokens = budgetFrom(reading.tokens, state.tokens, now);
+/** The model a request is paced by, when it names one that can be kept. */
+export function pacedModel(model: string | undefined): string | undefined {
+  return model && model.length <= MAX_MODEL_NAME ? model : undefined;
+}
+
+/** The budgets that hold a request for `model` (the key's, and the model's own). */
+function budgetsFor(state: PaceState, model: string | undefined): Budget[] {
+  const own = model === undefined ? undefined : state.models.get(model);
+  return [state.requests, state.tokens, own?.requests, own?.tokens].filter((b): b is Budget => b !== undefined);
+}
+
+/**
+ * Takes in one answer's readings (`now` monotonic, when it arrived). `model`: the model the request was about; its
+ * budgets then hold that model alone.
+ */
+export function observeAnswer(state: PaceState, status: number, reading: RateLimitReading, now: number, model?: string): void {
+  const name = pacedModel(model);
+  const holder: ModelBudgets = name === undefined ? state : (state.models.get(name) ?? {});
+  holder.requests = budgetFrom(reading.requests, holder.requests, now);
+  holder.tokens = budgetFrom(reading.tokens, holder.tokens, now);
+  if (name !== undefined) {
+    // Heard of last, kept longest: the map's order is the order models were last heard of.
+    state.models.delete(name);
+    if (holder.requests || holder.tokens) state.models.set(name, holder);
+    while (state.models.size > MAX_PACED_MODELS) state.models.delete(state.models.keys().next().value!);
+  }
   // A wait sent with a success is about that answer (a video job saying when to ask again), not the gateway.
   if (reading.retryAfterMs !== undefined && (status === 429 || status === 503)) block(state, now + reading.retryAfterMs);
   if (status === 429) {
@@ -71,7 +109,7 @@ export function observeAnswer(state: PaceState, status: number, reading: RateLim
     if (bare) learnFrom429(state, now);
     // A 429 with budgets but no wait: the budget that ran out says until when.
     else if (reading.retryAfterMs === undefined) {
-      const empty = [state.requests, state.tokens].filter((b): b is Budget => b !== undefined && b.remaining === 0 && b.resetAt > now);
+      const empty = [holder.requests, holder.tokens].filter((b): b is Budget => b !== undefined && b.remaining === 0 && b.resetAt > now);
       if (empty.length === 0) block(state, now + barePause(state.refusals));
     }
   } else if (status >= 200 && status < 400) state.refusals = 0;
@@ -128,6 +166,11 @@ function forgetOld(state: PaceState, now: number): void {
   if (state.blockedUntil !== undefined && state.blockedUntil <= now) state.blockedUntil = undefined;
   if (state.requests && state.requests.resetAt <= now) state.requests = undefined;
   if (state.tokens && state.tokens.resetAt <= now) state.tokens = undefined;
+  for (const [name, own] of state.models) {
+    if (own.requests && own.requests.resetAt <= now) own.requests = undefined;
+    if (own.tokens && own.tokens.resetAt <= now) own.tokens = undefined;
+    if (!own.requests && !own.tokens) state.models.delete(name);
+  }
 }
 
 function left(budget: Budget): number {
@@ -138,21 +181,21 @@ function isLow(budget: Budget): boolean {
   return budget.limit !== undefined ? left(budget) < budget.limit * LOW_SHARE : false;
 }
 
-/** May a request of this priority go now? Pure: `admit` records it when it goes. */
-export function decide(state: PaceState, priority: PacePriority, now: number): PaceDecision {
+/** May a request of this priority (for `model`, when it names one) go now? Pure: `admit` records it when it goes. */
+export function decide(state: PaceState, priority: PacePriority, now: number, model?: string): PaceDecision {
   forgetOld(state, now);
   if (state.blockedUntil !== undefined) return { go: false, until: state.blockedUntil, reason: 'blocked' };
-  // No requests left, or no tokens left: nothing goes to this gateway before the budget refills.
+  // No requests left, or no tokens left: nothing goes to this gateway (or this model) before the budget refills.
   let emptyUntil: number | undefined;
-  for (const budget of [state.requests, state.tokens]) {
-    if (budget && left(budget) === 0) emptyUntil = Math.max(emptyUntil ?? 0, budget.resetAt);
+  for (const budget of budgetsFor(state, pacedModel(model))) {
+    if (left(budget) === 0) emptyUntil = Math.max(emptyUntil ?? 0, budget.resetAt);
   }
   if (emptyUntil !== undefined) return { go: false, until: emptyUntil, reason: 'empty' };
   if (state.learned && state.sent.length >= state.learned.limit) {
     return { go: false, until: state.sent[state.sent.length - state.learned.limit] + state.learned.windowMs, reason: 'learned' };
   }
   if (priority === 'foreground') return { go: true };
-  const low = lowBudget(state, now);
+  const low = lowBudget(state, now, model);
   if (!low) return { go: true };
   if (priority === 'extra') return state.inFlight > 0 ? { go: false, until: undefined, reason: 'turn' } : { go: true };
   // Background work spreads what is left over the time to the reset, leaving the rest to people.
@@ -161,11 +204,14 @@ export function decide(state: PaceState, priority: PacePriority, now: number): P
   return next > now ? { go: false, until: Math.min(next, low.resetAt), reason: 'slowing' } : { go: true };
 }
 
-/** Records that a request of this priority went (after `decide` said go). */
-export function admit(state: PaceState, priority: PacePriority, now: number): void {
+/** Records that a request of this priority (for `model`) went (after `decide` said go). */
+export function admit(state: PaceState, priority: PacePriority, now: number, model?: string): void {
   state.sent.push(now);
   state.inFlight++;
   if (state.requests) state.requests.spent++;
+  const name = pacedModel(model);
+  const own = name === undefined ? undefined : state.models.get(name)?.requests;
+  if (own) own.spent++;
   if (priority === 'background') state.lastBackgroundAt = now;
 }
 
@@ -174,19 +220,36 @@ export function settled(state: PaceState): void {
   state.inFlight = Math.max(0, state.inFlight - 1);
 }
 
-/** The tightest budget while one is below LOW_SHARE (or a learned pace is nearly used), for pacing and the status bar. */
-export function lowBudget(state: PaceState, now: number): { unit: 'requests' | 'tokens'; left: number; resetAt: number } | undefined {
-  let low: { unit: 'requests' | 'tokens'; left: number; resetAt: number } | undefined;
-  for (const unit of ['requests', 'tokens'] as const) {
-    const budget = state[unit];
-    if (!budget || budget.resetAt <= now || !isLow(budget)) continue;
-    const share = left(budget) / budget.limit!;
-    if (!low || share < low.left / (state[low.unit]?.limit ?? 1)) low = { unit, left: left(budget), resetAt: budget.resetAt };
+/**
+ * The tightest budget (the key's, or `model`'s own) while one is below LOW_SHARE (or a learned pace is nearly used),
+ * for pacing and the status bar.
+ */
+export function lowBudget(state: PaceState, now: number, model?: string): { unit: 'requests' | 'tokens'; left: number; resetAt: number } | undefined {
+  let low: { unit: 'requests' | 'tokens'; left: number; resetAt: number; share: number } | undefined;
+  const name = pacedModel(model);
+  const holders: ModelBudgets[] = [state, ...(name !== undefined && state.models.has(name) ? [state.models.get(name)!] : [])];
+  for (const holder of holders) {
+    for (const unit of ['requests', 'tokens'] as const) {
+      const budget = holder[unit];
+      if (!budget || budget.resetAt <= now || !isLow(budget)) continue;
+      const share = left(budget) / budget.limit!;
+      if (!low || share < low.share) low = { unit, left: left(budget), resetAt: budget.resetAt, share };
+    }
   }
-  if (!low && state.learned && state.learned.expiresAt > now && state.sent.length >= Math.ceil(state.learned.limit * (1 - LOW_SHARE))) {
-    low = { unit: 'requests', left: Math.max(0, state.learned.limit - state.sent.length), resetAt: state.sent[0] + state.learned.windowMs };
+  if (low) return { unit: low.unit, left: low.left, resetAt: low.resetAt };
+  if (state.learned && state.learned.expiresAt > now && state.sent.length >= Math.ceil(state.learned.limit * (1 - LOW_SHARE))) {
+    return { unit: 'requests', left: Math.max(0, state.learned.limit - state.sent.length), resetAt: state.sent[0] + state.learned.windowMs };
   }
-  return low;
+  return undefined;
+}
+
+/** Whether some model's own budget is spent or low: then other windows need to hear of it. */
+export function modelsPressed(state: PaceState, now: number): boolean {
+  forgetOld(state, now);
+  for (const own of state.models.values()) {
+    for (const budget of [own.requests, own.tokens]) if (budget && (left(budget) === 0 || isLow(budget))) return true;
+  }
+  return false;
 }
 
 /** What the status bar says about this key: nothing, slowing down, or waiting. Times monotonic. */
@@ -207,6 +270,7 @@ export function summarize(state: PaceState, now: number): PaceSummary | undefine
 /** When this state next changes by itself (a block ends, a budget refills, a learned pace lapses), monotonic. */
 export function nextChangeAt(state: PaceState, now: number): number | undefined {
   const times = [state.blockedUntil, state.requests?.resetAt, state.tokens?.resetAt, state.learned?.expiresAt, state.learned && state.sent.length > 0 ? state.sent[0] + state.learned.windowMs : undefined];
+  for (const own of state.models.values()) times.push(own.requests?.resetAt, own.tokens?.resetAt);
   let next: number | undefined;
   for (const t of times) if (t !== undefined && t > now && (next === undefined || t < next)) next = t;
   return next;

@@ -1,13 +1,14 @@
 // The one home of rate-limit timing: a pacing state per gateway origin and key (paceState.ts decides), requests
 // waiting their turn in it, the timers that let them go, and the news the status bar and the connection read.
 // Every request of every feature passes `admit` (the client calls it before each attempt), so chat, Compare,
-// media and polling share one budget; windows share it through the pace file.
+// media and polling share one budget (a model's own budgets hold only that model's requests); windows share it
+// through the pace file.
 import type { Clock, TimerHandle } from '../util/clock';
 import { Emitter, type Disposable, type Event } from '../util/events';
 import type { Headers } from './retry';
 import { applyEntry, entryMatters, entryOf, PaceFile } from './paceFile';
 import type { PaceKey } from './paceKey';
-import { admit, decide, emptyPaceState, nextChangeAt, observeAnswer, observeRefusal, settled, summarize, type PacePriority, type PaceState, type PaceSummary } from './paceState';
+import { admit, decide, emptyPaceState, modelsPressed, nextChangeAt, observeAnswer, observeRefusal, settled, summarize, type PacePriority, type PaceState, type PaceSummary } from './paceState';
 import { readRateLimitHeaders } from './rateLimitHeaders';
 
 /** The pacer, sharing its state through the file at `filePath` when given (pacing.ts loads this file on first use). */
@@ -15,15 +16,22 @@ export function createPacer(clock: Clock, filePath?: string): Pacer {
   return new Pacer(clock, filePath === undefined ? undefined : new PaceFile(filePath, clock));
 }
 
+/** A wait longer than this offers to send anyway: the pacing only foresees, the gateway's own 429 decides. */
+export const SEND_ANYWAY_AFTER_MS = 60_000;
+
 /** What a waiting request tells its caller: how long (ms, undefined while waiting for an answer in flight), and why. */
 export interface PaceWait {
   waitMs: number | undefined;
   reason: 'blocked' | 'empty' | 'learned' | 'slowing' | 'turn';
+  /** Given when the wait is over a minute: lets this request go now, the gateway answering for its limit. */
+  sendAnyway?: () => void;
 }
 
 /** What a request asks of the pacing: its priority, its cancel signal, and who wants to hear about a wait. */
 export interface PaceRequest {
   priority?: PacePriority;
+  /** The model the request is about: budgets its answer states are that model's, and only that model's hold it. */
+  model?: string;
   signal?: AbortSignal;
   /** Called when the request starts or changes waiting, and with undefined when it goes. */
   onWait?: (wait: PaceWait | undefined) => void;
@@ -51,6 +59,8 @@ interface Waiter extends PaceRequest {
   reject(reason: unknown): void;
   told: string | undefined;
   onAbort?: () => void;
+  /** The user chose to send it anyway: it goes at the next look, whatever the pacing foresaw. */
+  forced?: boolean;
 }
 
 interface Slot {
@@ -130,16 +140,18 @@ export class Pacer implements Disposable {
     if (this.disposed) return;
     const now = this.clock.monotonic();
     for (const waiter of [...slot.waiters]) {
-      const decision = decide(slot.state, waiter.priority, now);
-      if (decision.go) {
+      const decision = decide(slot.state, waiter.priority, now, waiter.model);
+      if (decision.go || waiter.forced) {
         slot.waiters = slot.waiters.filter((w) => w !== waiter);
         if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-        admit(slot.state, waiter.priority, now);
+        admit(slot.state, waiter.priority, now, waiter.model);
         if (waiter.told !== undefined) waiter.onWait?.(undefined);
-        waiter.resolve(this.ticket(slot));
+        waiter.resolve(this.ticket(slot, waiter.model));
         continue;
       }
-      const wait: PaceWait = { waitMs: decision.until === undefined ? undefined : Math.max(0, decision.until - now), reason: decision.reason };
+      const waitMs = decision.until === undefined ? undefined : Math.max(0, decision.until - now);
+      const wait: PaceWait = { waitMs, reason: decision.reason };
+      if (waitMs !== undefined && waitMs > SEND_ANYWAY_AFTER_MS) wait.sendAnyway = () => this.sendAnyway(slot, waiter);
       const told = `${decision.reason}:${decision.until ?? ''}`;
       if (told !== waiter.told) {
         waiter.told = told;
@@ -150,7 +162,13 @@ export class Pacer implements Disposable {
     this.announce(slot);
   }
 
-  private ticket(slot: Slot): PaceTicket {
+  private sendAnyway(slot: Slot, waiter: Waiter): void {
+    if (!slot.waiters.includes(waiter)) return;
+    waiter.forced = true;
+    this.pump(slot);
+  }
+
+  private ticket(slot: Slot, model: string | undefined): PaceTicket {
     let open = true;
     const close = (): boolean => {
       if (!open) return false;
@@ -162,7 +180,7 @@ export class Pacer implements Disposable {
       answered: (status, headers) => {
         if (!close()) return;
         const reading = readRateLimitHeaders(headers, this.clock.now());
-        observeAnswer(slot.state, status, reading, this.clock.monotonic());
+        observeAnswer(slot.state, status, reading, this.clock.monotonic(), model);
         slot.observedAt = this.clock.now();
         this.changedSlot(slot, true);
       },
@@ -183,7 +201,7 @@ export class Pacer implements Disposable {
     slot.timer = undefined;
     let at = nextChangeAt(slot.state, now);
     for (const waiter of slot.waiters) {
-      const decision = decide(slot.state, waiter.priority, now);
+      const decision = decide(slot.state, waiter.priority, now, waiter.model);
       if (!decision.go && decision.until !== undefined && (at === undefined || decision.until < at)) at = decision.until;
     }
     if (at === undefined) return;
@@ -221,7 +239,8 @@ export class Pacer implements Disposable {
   private push(slot: Slot): void {
     if (!this.file) return;
     const entry = entryOf(slot.key.origin, slot.state, this.clock.now(), this.clock.monotonic());
-    const matters = entryMatters(entry) && summarize(slot.state, this.clock.monotonic()) !== undefined;
+    const now = this.clock.monotonic();
+    const matters = entryMatters(entry) && (summarize(slot.state, now) !== undefined || modelsPressed(slot.state, now));
     if (!matters && !slot.sharedMatters) return;
     slot.sharedMatters = matters;
     void this.file.write(slot.key.id, matters ? entry : undefined);

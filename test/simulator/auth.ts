@@ -15,6 +15,8 @@ export interface RateLimit {
   windowMs: number;
   /** Tokens per window (a request costs its body's length / 4, at least 1); no token budget when absent. */
   tokens?: number;
+  /** Only requests for this model count, and only their answers state the budget (OpenAI and Groq count per model). */
+  model?: string;
 }
 
 export const RESTRICTED_KEY_MODELS: readonly string[] = ['model-k3'];
@@ -96,8 +98,8 @@ export class RateLimiter {
   }
 
   /** Records the request (costing `tokens`) and returns undefined, or returns the 429 to send, with the budget headers. */
-  admit(key: string, tokens = 1): SimError | undefined {
-    if (!this.limit) return undefined;
+  admit(key: string, tokens = 1, model?: string): SimError | undefined {
+    if (!this.limit || !this.applies(model)) return undefined;
     const now = this.now();
     const { requests, windowMs } = this.limit;
     const recent = this.recent(key, now);
@@ -114,8 +116,8 @@ export class RateLimiter {
     return undefined;
   }
 
-  headers(key: string): Record<string, string> {
-    if (!this.limit) return {};
+  headers(key: string, model?: string): Record<string, string> {
+    if (!this.limit || !this.applies(model)) return {};
     const now = this.now();
     const recent = this.recent(key, now);
     const resetIn = recent.length > 0 ? goDuration(recent[0].at + this.limit.windowMs - now) : '0s';
@@ -131,6 +133,10 @@ export class RateLimiter {
       headers['x-ratelimit-reset-tokens'] = resetIn;
     }
     return headers;
+  }
+
+  private applies(model: string | undefined): boolean {
+    return this.limit !== null && (this.limit.model === undefined || this.limit.model === model);
   }
 
   /** The key's requests still in the window (kept in place, oldest first). */

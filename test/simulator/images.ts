@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { bodyForModel, invalidRequest, isObject, SimErrorResponse } from './errors';
 import { HTML_ERROR_PAGE } from './faults';
-import { IMAGE_MODEL, isKnownModel } from './models';
+import { IMAGE_MODEL, isKnownModel, UNPRICED_IMAGE_MODEL } from './models';
 import { encodePng } from './png';
 import { hasKeyword, stableHash, withoutKeywords } from './replies';
 import { linkLifetimeOf, UrlSigner } from './signing';
@@ -23,7 +23,8 @@ export interface ValidImageRequest {
 }
 
 export function validateImageRequest(raw: unknown): ValidImageRequest {
-  const body = bodyForModel(raw, IMAGE_MODEL, isKnownModel, (model) => `${model} cannot generate images; use ${IMAGE_MODEL}`);
+  const unpriced = typeof raw === 'object' && raw !== null && (raw as { model?: unknown }).model === UNPRICED_IMAGE_MODEL;
+  const body = bodyForModel(raw, unpriced ? UNPRICED_IMAGE_MODEL : IMAGE_MODEL, (model) => isKnownModel(model) || unpriced, (model) => `${model} cannot generate images; use ${IMAGE_MODEL}`);
   if (typeof body.prompt !== 'string' || body.prompt.trim() === '') throw invalidRequest("'prompt' must be a non-empty string");
   if (body.prompt.length > MAX_PROMPT_CHARS) throw invalidRequest(`'prompt' is ${body.prompt.length} characters; the limit is ${MAX_PROMPT_CHARS}`);
   const n = body.n ?? 1;

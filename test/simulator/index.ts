@@ -249,12 +249,14 @@ class GatewaySimulator implements Simulator {
       exchange.sendError(rateLimitedError(retryAfterSeconds, 'Rate limit reached (forced by the simulator)'));
       return;
     }
-    const limited = this.rateLimiter.admit(auth.key, exchange.rawBody.length / 4);
+    const asked = exchange.body as { model?: unknown } | null | undefined;
+    const askedModel = typeof asked === 'object' && asked !== null && typeof asked.model === 'string' ? asked.model : undefined;
+    const limited = this.rateLimiter.admit(auth.key, exchange.rawBody.length / 4, askedModel);
     if (limited) {
       exchange.sendError(limited);
       return;
     }
-    for (const [name, value] of Object.entries(this.rateLimiter.headers(auth.key))) exchange.res.setHeader(name, value);
+    for (const [name, value] of Object.entries(this.rateLimiter.headers(auth.key, askedModel))) exchange.res.setHeader(name, value);
 
     const isChat = path === '/v1/chat/completions';
     const isVideoSubmit = path === '/v1/videos/generations';

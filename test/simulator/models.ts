@@ -3,6 +3,8 @@
 export const CHAT_MODELS = ['model-k3', 'model-5.2'] as const;
 export const VIDEO_MODEL = 'model-1.0-video-edit';
 export const IMAGE_MODEL = 'model-image-1.0';
+/** Served but not listed (an alias), so no price is known for it: what an unknown cost looks like. */
+export const UNPRICED_IMAGE_MODEL = 'model-image-0.9';
 export const SPEECH_MODEL = 'model-speech-1.0';
 export const ALL_MODELS: readonly string[] = [...CHAT_MODELS, VIDEO_MODEL, IMAGE_MODEL, SPEECH_MODEL];
 

@@ -54,6 +54,7 @@ interface Run {
   timer: TimerHandle | undefined;
   finished: Promise<void>;
   thinking: ThinkingTimer;
+  sendAnyway?: () => void; // while the request waits long for the rate limit: sends it now
 }
 
 export class ChatController implements Disposable {
@@ -96,6 +97,11 @@ export class ChatController implements Disposable {
 
   stop(): void {
     this.running?.abort.abort();
+  }
+
+  /** Sends the reply's request that waits for the gateway's rate limit now (the user's "Send anyway"). */
+  sendAnyway(turnId: string): void {
+    if (this.running?.turn.id === turnId) this.running.sendAnyway?.();
   }
 
   /** Replaces the last reply with a new one (also how a failed or interrupted reply is retried). */
@@ -290,7 +296,7 @@ export class ChatController implements Disposable {
         effortFormat: this.deps.effortFormat?.(),
       });
       const onPaceWait = (wait: PaceWait | undefined): void => {
-        if (!this.disposed && this.running === run) this.events.fire({ type: 'waiting', turnId: turn.id, waitMs: wait ? Math.ceil(wait.waitMs ?? 0) : null });
+        if (!this.disposed && this.running === run) this.events.fire({ type: 'waiting', turnId: turn.id, waitMs: wait ? Math.ceil(wait.waitMs ?? 0) : null, sendAnyway: (run.sendAnyway = wait?.sendAnyway) !== undefined });
       };
       // The reply's id names the call, so its cost can be asked of the usage ledger once it is answered.
       const result = await access.api.chat(request, { surface: 'chat', callId: turn.id, signal: run.abort.signal, onDelta: (delta) => this.receive(run, delta), onPaceWait });

@@ -9,7 +9,7 @@ export type ChatEvent =
   | { type: 'delta'; delta: TurnDelta }
   | { type: 'turnFinished'; turn: AssistantTurn }
   /** The reply's request waits for the gateway's rate limit, `waitMs` more (null: it was sent); Stop cancels it. */
-  | { type: 'waiting'; turnId: string; waitMs: number | null }
+  | { type: 'waiting'; turnId: string; waitMs: number | null; /** a long wait: the user may send it now */ sendAnyway: boolean }
   | { type: 'turnsRemoved'; fromIndex: number }
   | { type: 'settings'; settings: ChatSettings }
   | { type: 'title'; title: string }

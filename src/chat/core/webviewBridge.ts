@@ -245,6 +245,9 @@ export class ChatWebviewBridge implements Disposable {
       case 'stop':
         controller.stop();
         return;
+      case 'sendAnyway':
+        controller.sendAnyway(message.turnId);
+        return;
       // Through the context when there is one: a conversation that no longer fits is held back, never sent whole.
       case 'regenerate':
         await (this.context ? this.context.regenerate() : controller.regenerate());
@@ -341,7 +344,7 @@ export class ChatWebviewBridge implements Disposable {
       case 'turnsRemoved':
         return this.send({ type: 'turnsRemoved', fromIndex: event.fromIndex });
       case 'waiting':
-        return this.send({ type: 'turnWaiting', turnId: event.turnId, waitMs: event.waitMs });
+        return this.send({ type: 'turnWaiting', turnId: event.turnId, waitMs: event.waitMs, sendAnyway: event.sendAnyway });
       case 'settings':
         return this.send({ type: 'settings', settings: event.settings });
       case 'title':

@@ -17,8 +17,8 @@ export interface ToolPorts {
   models(): Promise<ReadonlyArray<{ id: string; kind: ModelKind }>>;
   /** The model a request of this kind uses when none is named (the setting, else the first listed), if known without a request. */
   defaultModel(kind: ToolKind): string | undefined;
-  /** What one request of this kind with this model is expected to cost, in words, when prices are known. */
-  estimatedCost?(kind: ToolKind, model: string | undefined): string | undefined;
+  /** What one request of this kind with this model (speaking `text`) is expected to cost, in words, when prices are known. */
+  estimatedCost?(kind: ToolKind, model: string | undefined, text: string): Promise<string | undefined> | string | undefined;
   /** The usage ledger (read only). */
   usage?: UsageSource;
 }
@@ -61,7 +61,7 @@ function signalAborted(error: unknown): boolean {
 }
 
 /** The confirmation VS Code shows before a paid tool runs, and the line it shows while it runs. */
-export function invocationText(name: string, input: unknown, ports: Pick<ToolPorts, 'defaultModel' | 'estimatedCost'>): { running: string; confirm?: { title: string; message: string } } {
+export async function invocationText(name: string, input: unknown, ports: Pick<ToolPorts, 'defaultModel' | 'estimatedCost'>): Promise<{ running: string; confirm?: { title: string; message: string } }> {
   const spec = toolSpec(name);
   const checked = spec && checkInput(spec, input);
   if (!spec?.paid || !checked?.ok) return { running: spec ? `${spec.displayName.replace(/ \(Model Gateway\)$/, '')}…` : 'Model Gateway…' };
@@ -69,8 +69,9 @@ export function invocationText(name: string, input: unknown, ports: Pick<ToolPor
   const asked = checked.value.model;
   const model = asked ?? ports.defaultModel(kind);
   const modelText = model ?? `the gateway's first ${kind} model`;
-  const cost = ports.estimatedCost?.(kind, model) ?? 'unknown (the gateway publishes no prices; check its dashboard)';
   const what = kind === 'speech' ? checked.value.text : checked.value.prompt;
+  const estimate = await Promise.resolve(ports.estimatedCost?.(kind, model, what)).catch(() => undefined);
+  const cost = estimate ?? 'unknown (no price is known for this model; check the gateway\'s dashboard)';
   // The prompt and model come from the model (untrusted) into Markdown the user consents by: shown as plain text on
   // one line, so they cannot pass for another line of the question (a second "Estimated cost"), a link or a heading.
   const plain = (text: string) => escapeMarkdown(text.replace(/\s+/g, ' ').trim());
@@ -102,20 +103,20 @@ async function run(spec: ToolSpec, input: Record<string, string>, ports: ToolPor
   switch (spec.name) {
     case TOOL_NAMES.generateImage: {
       const media = ports.media();
-      const made = await media.generateImage({ prompt: input.prompt, model: input.model }, { signal, surface: 'chat-image' });
+      const made = await media.generateImage({ prompt: input.prompt, model: input.model }, { signal, surface: 'tool' });
       const file = media.keptFile(made.entryId, made.fileName);
       if (!file) return failed('The image was generated but its file is gone (the Media history removed it).');
       return { ok: true, text: `Generated an image with ${made.model}. Saved file: ${file.path} (${file.contentType}). It is also in the Media view.`, image: file, file, media: made };
     }
     case TOOL_NAMES.synthesizeSpeech: {
       const media = ports.media();
-      const made = await media.synthesizeSpeech({ text: input.text, model: input.model }, { signal, surface: 'chat-speech' });
+      const made = await media.synthesizeSpeech({ text: input.text, model: input.model }, { signal, surface: 'tool' });
       const file = media.keptFile(made.entryId, made.fileName);
       if (!file) return failed('The speech was synthesized but its file is gone (the Media history removed it).');
       return { ok: true, text: `Synthesized speech with ${made.model}. Saved file: ${file.path} (${file.contentType}). It is also in the Media view.`, file, media: made };
     }
     case TOOL_NAMES.submitVideo: {
-      const job = await ports.videos().submit({ prompt: input.prompt, model: input.model });
+      const job = await ports.videos().submit({ prompt: input.prompt, model: input.model }, { surface: 'tool' });
       if (job.state === 'failed') return { ok: false, text: `The video job was not accepted: ${gatewayOutput(job.detail)}`, job };
       return { ok: true, text: `Submitted video job ${job.key} to ${job.model} (status: ${gatewayOutput(job.detail)}). It shows in the Video Jobs view; call ${TOOL_NAMES.getVideoJob} with jobId "${job.key}" to follow it.`, job };
     }

@@ -22,7 +22,7 @@ export type LmToolsNeeds = Pick<SharedServices, 'context' | 'settings' | 'clock'
   media: MediaApi;
   videos: VideoApi;
   /** The usage feature's service, built on first use: the tools only read its ledger. */
-  usage?: Pick<UsageApi, 'ledger'>;
+  usage?: Pick<UsageApi, 'ledger' | 'prices'>;
 };
 
 export const lmToolsFeature = defineFeature({

@@ -8,6 +8,7 @@ import type { ModelCatalog } from '../../models/core/api';
 import type { Settings } from '../../settings/settings';
 import type { ToolKind } from '../core/toolSpecs';
 import type { UsageApi } from '../../usage/core/api';
+import { costByPrices } from '../core/toolCost';
 import type { Clock } from '../../util/clock';
 import type { VideoApi } from '../../videos/core/api';
 import type { UsageSource } from '../core/usageSummary';
@@ -26,8 +27,8 @@ export interface ToolSources {
   videos: VideoApi;
   models: Pick<ModelCatalog, 'models' | 'known'>;
   settings(): Pick<Settings, 'media' | 'video'>;
-  /** The usage feature's service (built on first use): its ledger is read, every window's and profile's records. */
-  usage?: Pick<UsageApi, 'ledger'>;
+  /** The usage feature's service (built on first use): its ledger is read, every window's and profile's records, and its prices price the confirmation. */
+  usage?: Pick<UsageApi, 'ledger' | 'prices'>;
   clock: Pick<Clock, 'now'>;
 }
 
@@ -35,6 +36,9 @@ export function toolPorts({ media, videos, models, settings, usage, clock }: Too
   const ledger: UsageSource | undefined = usage && { records: async (since) => (await usage.ledger().read(since)).records, now: () => clock.now() };
   return {
     ...(ledger && { usage: ledger }),
+    // The same prices the ledger records by, so the confirmation states the figure the request will be counted at.
+    // The gateway's prices come with its model list (the shared catalog's, loaded once if it was not yet).
+    ...(usage && { estimatedCost: costByPrices(async () => (await models.models().catch(() => undefined), usage.prices())) }),
     media: () => media,
     videos: () => videos,
     models: async () => models.models(),
@@ -52,8 +56,8 @@ export class GatewayTools {
     private readonly confirmPaid: () => boolean = () => true,
   ) {}
 
-  prepare(name: string, options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): vscode.PreparedToolInvocation {
-    const text = invocationText(name, options.input, this.ports);
+  async prepare(name: string, options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): Promise<vscode.PreparedToolInvocation> {
+    const text = await invocationText(name, options.input, this.ports);
     return { invocationMessage: text.running, ...(text.confirm && this.confirmPaid() && { confirmationMessages: { title: text.confirm.title, message: new vscode.MarkdownString(text.confirm.message) } }) };
   }
 

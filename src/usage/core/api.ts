@@ -8,6 +8,8 @@ export type { Ledger, LedgerSnapshot } from './ledger';
 export type { Modality, UsageRecord } from './recordTypes';
 export { formatCost, formatUsd, GROUPS, localMonthStart, PERIODS, STACKS, summarize, type GroupBy, type Period, type StackBy, type Totals, type UsageSummary } from './summary';
 export { parseDashboardUpdate, type DashboardRequest, type DashboardUpdate } from './dashboardProtocol';
+export { estimatedCostText, type PaidAsk, type PriceBook } from './paidEstimate';
+import type { PriceBook as Prices } from './paidEstimate';
 
 /** What the usage feature does for other features at run time (usage/vscode/feature.ts builds it at activation). */
 export interface UsageApi {
@@ -18,4 +20,6 @@ export interface UsageApi {
   costOf(callId: string): Promise<number | undefined>;
   /** The ledger's reading side (the chat tools' usage summary); the usage service loads on the first use. */
   ledger(): Pick<Ledger, 'read'>;
+  /** The prices the ledger records by (the gateway's model list and the user's setting), for a paid request's estimate. */
+  prices(): Promise<Prices>;
 }

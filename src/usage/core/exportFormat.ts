@@ -65,11 +65,13 @@ export function exportText(records: readonly UsageRecord[], format: 'json' | 'cs
 
 /**
  * One CSV cell (RFC 4180 quoting). Text that a spreadsheet would run as a formula (=, +, -, @, tab, CR first) gets
- * a leading apostrophe: model and profile names come from the gateway and the user.
+ * a leading apostrophe and quotes, and so does text holding a `;`, the separator of many locales, where an unquoted
+ * one would start a new cell that could itself be a formula: model and profile names come from the gateway and the user.
  */
 export function csvCell(value: string | number | null): string {
   if (value === null) return '';
   if (typeof value === 'number') return String(value);
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  const formula = /^[=+\-@\t\r]/.test(value);
+  const safe = formula ? `'${value}` : value;
+  return formula || /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

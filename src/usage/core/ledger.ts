@@ -33,6 +33,9 @@ interface FileState {
   asideText: string[];
 }
 
+/** The file an append goes to, opened for appending (a test puts a full disk here). */
+export type OpenForAppend = (path: string) => Promise<{ write(text: string): Promise<unknown>; datasync(): Promise<void>; close(): Promise<void> }>;
+
 /** What a retention clean-up removed. */
 export interface Pruned {
   /** `YYYY-MM`, oldest first. */
@@ -63,9 +66,12 @@ export class Ledger {
   /** Reads of different ranges take turns: two at once would both take in a file's new lines from one offset. */
   #readingTurn: Promise<unknown> = Promise.resolve();
 
-  constructor(storageFolder: string, writer = `${process.pid}-${randomBytes(4).toString('hex')}`) {
+  readonly #openForAppend: OpenForAppend;
+
+  constructor(storageFolder: string, writer = `${process.pid}-${randomBytes(4).toString('hex')}`, openForAppend: OpenForAppend = (path) => open(path, 'a')) {
     this.folder = join(storageFolder, 'usage');
     this.#writer = writer;
+    this.#openForAppend = openForAppend;
   }
 
   /** Appends one record to this window's file for the record's month; appends from one window keep their order. */
@@ -80,7 +86,7 @@ export class Ledger {
     await mkdir(dir, { recursive: true });
     const text = `${this.#torn ? '\n' : ''}${encodeRecord(record)}\n`;
     this.#torn = true;
-    const handle = await open(join(dir, `${this.#writer}.jsonl`), 'a');
+    const handle = await this.#openForAppend(join(dir, `${this.#writer}.jsonl`));
     try {
       await handle.write(text);
       await handle.datasync();

@@ -3,6 +3,11 @@
 export type Modality = 'chat' | 'image' | 'video' | 'speech';
 export const MODALITIES: readonly Modality[] = ['chat', 'image', 'video', 'speech'];
 export type CostSource = 'reported' | 'estimated' | 'unknown';
+/**
+ * A value a newer version wrote for a known field (a modality, outcome or cost source this one lacks), kept as
+ * stored (its initial) so the record still counts and round-trips: shown as it is, never taken for one of ours.
+ */
+export type NewerValue = string & { readonly newerValue?: never };
 
 export interface UsageRecord {
   /** Wall time the request finished, epoch ms. */
@@ -16,7 +21,7 @@ export interface UsageRecord {
   /** Who sent it: a RequestSurface, or the operation when the caller did not say. */
   surface: string;
   model: string;
-  modality: Modality;
+  modality: Modality | NewerValue;
   inputTokens?: number;
   outputTokens?: number;
   cachedTokens?: number;
@@ -26,10 +31,10 @@ export interface UsageRecord {
   imageSize?: string;
   videoSeconds?: number;
   speechChars?: number;
-  outcome: 'ok' | 'error' | 'cancelled';
-  /** USD; absent exactly when costSource is 'unknown'. */
+  outcome: 'ok' | 'error' | 'cancelled' | NewerValue;
+  /** USD; absent when costSource is 'unknown' (and when a newer source stated no figure). */
   cost?: number;
-  costSource: CostSource;
+  costSource: CostSource | NewerValue;
   /** Fields a newer version wrote, kept as read so they round-trip. */
   unknown?: Record<string, unknown>;
 }

@@ -39,6 +39,6 @@ export const usageFeature = defineFeature({
     context.subscriptions.push(finished, { dispose: () => (clock.clearTimeout(start), connection.setPaidCheck(undefined)) });
     register(lazyCommands(USAGE_COMMANDS, () => service().commands().handlers()));
     if (TEST_BUILD && testing) testing.usage = service;
-    return { costOf: (callId) => service().recorder.costOf(callId), ledger: () => service().ledger };
+    return { costOf: (callId) => service().recorder.costOf(callId), ledger: () => service().ledger, prices: () => service().prices() };
   },
 });

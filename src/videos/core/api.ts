@@ -22,8 +22,11 @@ export interface VideoJob {
 export interface VideoApi {
   /** The folder the kept copies of finished videos are in: a webview playing them may load from it. */
   readonly keptFolder: string;
-  /** Submits a job; `profile` (by id or name) is the one to submit under, the active one without. Errors are worded for the user. */
-  submit(ask: { prompt: string; model?: string }, call?: { profile?: string }): Promise<VideoJob>;
+  /**
+   * Submits a job; `profile` (by id or name) is the one to submit under, the active one without; `surface` 'tool' when
+   * a language model tool asks (the ledger's surface; 'video' otherwise). Errors are worded for the user.
+   */
+  submit(ask: { prompt: string; model?: string }, call?: { profile?: string; surface?: 'tool' }): Promise<VideoJob>;
   job(key: string): VideoJob | undefined;
   /** Fires with the keys of jobs that changed (and of those whose result was kept or evicted). */
   onDidChange(listener: (keys: readonly string[]) => void): Disposable;

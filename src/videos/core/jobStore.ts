@@ -190,8 +190,8 @@ export class JobStore implements Disposable {
    * turns 'uncertain' and is returned (never resubmitted automatically). A definite refusal removes the record and
    * rethrows the error.
    */
-  async submit(origin: string, request: VideoRequest, profile?: string): Promise<VideoJobRecord> {
-    return this.submitReplacing(origin, request, undefined, profile);
+  async submit(origin: string, request: VideoRequest, profile?: string, surface?: 'tool'): Promise<VideoJobRecord> {
+    return this.submitReplacing(origin, request, undefined, profile, surface);
   }
 
   /** Submits a job's request again as a new job; an uncertain original is replaced by it. */
@@ -324,7 +324,7 @@ export class JobStore implements Disposable {
     if (!this.disposed) this.polling().roles.follow(keys);
   }
 
-  private async submitReplacing(origin: string, request: VideoRequest, replaces: string | undefined, profile: string | undefined): Promise<VideoJobRecord> {
+  private async submitReplacing(origin: string, request: VideoRequest, replaces: string | undefined, profile: string | undefined, surface?: 'tool'): Promise<VideoJobRecord> {
     const record = recordFromRequest(this.newKey(), origin, request, this.clock.now(), profile);
     const api = this.apiFor(laneOf(record));
     record.submitter = this.owner;
@@ -342,7 +342,7 @@ export class JobStore implements Disposable {
 
     let outcome: { job: Awaited<ReturnType<GatewayApi['submitVideo']>> } | { error: ErrorFields; raw: unknown };
     try {
-      outcome = { job: await api.submitVideo(request, { surface: 'video' }) };
+      outcome = { job: await api.submitVideo(request, { surface: surface ?? 'video' }) };
     } catch (raw) {
       outcome = { error: readError(raw), raw };
     }

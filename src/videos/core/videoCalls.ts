@@ -34,14 +34,14 @@ export function videoJobOf(record: VideoJobRecord): VideoJob {
 
 export function videoCalls(deps: VideoCallDeps) {
   return {
-    submit: async (ask: { prompt: string; model?: string }, call: { profile?: string } = {}): Promise<VideoJob> => {
+    submit: async (ask: { prompt: string; model?: string }, call: { profile?: string; surface?: 'tool' } = {}): Promise<VideoJob> => {
       const access = await deps.access(call.profile);
       if (!access.ok) throw new AdvisedError(accessAdvice(access));
       const origin = access.origin;
       const settings = deps.settings(call.profile);
       try {
         const request = buildVideoRequest(answersFromArgument({ prompt: ask.prompt, ...(ask.model && { model: ask.model }) }, settings), settings);
-        return videoJobOf(await deps.store.submit(origin, request, access.profile));
+        return videoJobOf(await deps.store.submit(origin, request, access.profile, call.surface));
       } catch (error) {
         throw new AdvisedError(adviceFor(error, { origin, model: ask.model }), { cause: error });
       }

@@ -211,7 +211,7 @@ export class ChatApp {
         return;
       }
       case 'turnWaiting':
-        this.assistantView(message.turnId)?.setWaiting(message.waitMs ?? undefined);
+        this.assistantView(message.turnId)?.setWaiting(message.waitMs ?? undefined, message.sendAnyway);
         return;
       case 'turnsRemoved':
         this.olderTurns?.buildAll(); // fromIndex counts every turn

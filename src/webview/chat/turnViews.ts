@@ -9,6 +9,7 @@ import type { TurnFinish, WebviewMessage, WireAssistantTurn, WireTurnError } fro
 import type { Announcer } from './announcer';
 import { el, icon, iconButton, setLabel, textButton } from './dom';
 import { formatUsd } from '../../usage/core/api';
+import { waitText } from '../../util/waitText';
 
 export interface TurnContext {
   post(message: WebviewMessage): void;
@@ -115,6 +116,8 @@ export class AssistantTurnView {
   private readonly refusalBox = el('div', { class: 'refusal', hidden: true });
   private readonly toolCallsBox = el('div', { class: 'tool-calls', hidden: true });
   private readonly statusBox = el('div', { class: 'turn-status' });
+  /** Beside the status, not in it: the status is redrawn every second, and a redrawn button would lose focus. */
+  private readonly sendAnywayButton = el('button', { class: 'send-anyway', text: 'Send anyway', hidden: true, attrs: { type: 'button', title: 'Send it now: the gateway says whether its limit allows it' } });
   private readonly errorBox = el('div', { class: 'turn-error', hidden: true, attrs: { role: 'group', 'aria-label': 'Problem with this reply' } });
   private readonly usageBox = el('div', { class: 'usage', hidden: true });
   private readonly modelBadge = el('span', { class: 'model-badge' });
@@ -123,6 +126,8 @@ export class AssistantTurnView {
   /** When the request waiting for the gateway's rate limit goes (webview clock), and the ticker counting down to it. */
   private sendsAt: number | undefined;
   private waitTicker: ReturnType<typeof setInterval> | undefined;
+  /** The wait is long: the notice offers to send now. */
+  private canSendAnyway = false;
   private error: WireTurnError | undefined;
   /** When Retry becomes possible (webview clock), counted from when the error arrived. */
   private retryDeadline: number | undefined;
@@ -141,6 +146,7 @@ export class AssistantTurnView {
     this.turn = { ...turn, content: '', reasoning: '', refusal: '', toolCalls: [] };
     this.live = false;
     this.regenerateButton = iconButton('refresh', 'Regenerate reply', () => context.post({ type: 'regenerate' }));
+    this.sendAnywayButton.addEventListener('click', () => context.post({ type: 'sendAnyway', turnId: wire.id }));
     const readAloud = iconButton('unmute', 'Read aloud', () => context.post({ type: 'readAloud', turnId: wire.id }), 'read-aloud');
     const actions = el('div', { class: 'turn-actions' }, iconButton('copy', 'Copy reply', () => context.post({ type: 'copyTurn', turnId: wire.id })), readAloud, this.regenerateButton);
     const header = el('div', { class: 'turn-header' }, icon('sparkle'), el('span', { class: 'who', text: 'Assistant' }), this.modelBadge, actions);
@@ -160,6 +166,7 @@ export class AssistantTurnView {
       this.refusalBox,
       this.toolCallsBox,
       this.statusBox,
+      this.sendAnywayButton,
       this.errorBox,
       this.usageBox,
     );
@@ -211,13 +218,20 @@ export class AssistantTurnView {
     return !applied.gap;
   }
 
-  /** The request waits `waitMs` more for the gateway's rate limit (undefined: it was sent); Stop cancels it. */
-  setWaiting(waitMs: number | undefined): void {
+  /**
+   * The request waits `waitMs` more for the gateway's rate limit (undefined: it was sent); Stop cancels it, and a
+   * long wait (`sendAnyway`) can be cut short: the pacing only foresees the limit, the gateway's answer decides.
+   */
+  setWaiting(waitMs: number | undefined, sendAnyway = false): void {
     const was = this.sendsAt;
     this.sendsAt = waitMs === undefined ? undefined : Date.now() + waitMs;
+    this.canSendAnyway = waitMs !== undefined && sendAnyway;
     if (this.waitTicker !== undefined) clearInterval(this.waitTicker);
     this.waitTicker = this.sendsAt === undefined ? undefined : setInterval(() => this.renderStatus(), 1000);
-    if (was === undefined && waitMs !== undefined) this.context.announcer.say(`Waiting for the gateway's rate limit: sending in ${Math.ceil(waitMs / 1000)} seconds.`);
+    if (was === undefined && waitMs !== undefined) {
+      const seconds = Math.ceil(waitMs / 1000);
+      this.context.announcer.say(`Waiting for the gateway's rate limit: sending in ${seconds < 120 ? `${seconds} seconds` : waitText(seconds)}.${this.canSendAnyway ? ' Send anyway sends it now.' : ''}`);
+    }
     this.renderStatus();
   }
 
@@ -280,13 +294,15 @@ export class AssistantTurnView {
     const hasOutput = this.turn.content !== '' || this.turn.reasoning !== '' || this.turn.refusal !== '' || this.turn.toolCalls.length > 0;
     if (status === 'streaming' && !hasOutput && this.sendsAt !== undefined) {
       const seconds = Math.max(0, Math.ceil((this.sendsAt - Date.now()) / 1000));
-      this.statusBox.append(icon('watch'), el('span', { class: 'pace-wait', text: `Waiting for the gateway's rate limit: sending in ${seconds} s. Stop cancels it.` }));
+      this.statusBox.append(icon('watch'), el('span', { class: 'pace-wait', text: `Waiting for the gateway's rate limit: sending in ${waitText(seconds)}. Stop cancels it.` }));
+
     } else if (status === 'streaming' && !hasOutput) this.statusBox.append(icon('loading codicon-modifier-spin'), el('span', { text: 'Waiting for the reply…' }));
     else if (status === 'stopped') this.statusBox.append(icon('debug-stop'), el('span', { text: 'Stopped. The text above is what arrived before you stopped the reply.' }));
     else if (status === 'interrupted') this.statusBox.append(icon('debug-disconnect'), el('span', { text: 'Interrupted. The text above is what arrived before the reply was cut off.' }));
     else if (status === 'complete' && this.turn.finishReason === 'length') this.statusBox.append(icon('warning'), el('span', { text: 'Cut off at the max_tokens limit.' }));
     else if (status === 'complete' && this.turn.finishReason === 'content_filter') this.statusBox.append(icon('warning'), el('span', { text: 'Stopped by the content filter.' }));
     this.statusBox.hidden = this.statusBox.childElementCount === 0;
+    this.sendAnywayButton.hidden = !(status === 'streaming' && !hasOutput && this.sendsAt !== undefined && this.canSendAnyway);
   }
 
   private renderRefusal(): void {

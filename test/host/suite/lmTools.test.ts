@@ -6,12 +6,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
 import { startSimulator, type Simulator } from '../../simulator';
+import { UNPRICED_IMAGE_MODEL } from '../../simulator/models';
 import { parsePng } from '../../util/mediaFiles';
 import type { MediaTestHooks } from '../../../src/media/vscode/feature';
 import { config, connectTo, disconnect, extensionApi, until } from '../helpers';
 
 interface ToolsTesting {
-  prepare(name: string, input: unknown): vscode.PreparedToolInvocation;
+  prepare(name: string, input: unknown): Promise<vscode.PreparedToolInvocation>;
 }
 
 function textOf(result: vscode.LanguageModelToolResult): string {
@@ -47,15 +48,16 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
     assert.deepEqual(names.sort(), ['gateway_generate_image', 'gateway_get_video_job', 'gateway_list_models', 'gateway_submit_video', 'gateway_synthesize_speech', 'gateway_usage_summary']);
   });
 
-  it('asks before a paid tool with the model and the estimated cost, and not before a read-only one', () => {
+  it("asks before a paid tool with the model and the cost the usage feature's prices give it, and not before a read-only one", async () => {
     const tools = api.testing.lmTools as ToolsTesting;
     api.testing.lmToolsConfirm = true;
     try {
-      const image = tools.prepare('gateway_generate_image', { prompt: 'a lighthouse' });
+      const image = await tools.prepare('gateway_generate_image', { prompt: 'a lighthouse', model: 'model-image-1.0' });
       assert.equal(image.confirmationMessages?.title, 'Generate an image with the gateway?');
-      assert.match((image.confirmationMessages?.message as vscode.MarkdownString).value, /Model: .+\n\nEstimated cost: /);
-      assert.equal(tools.prepare('gateway_list_models', {}).confirmationMessages, undefined);
-      assert.equal(tools.prepare('gateway_usage_summary', {}).confirmationMessages, undefined);
+      // The simulator lists model-image-1.0 at $0.04 an image.
+      assert.match((image.confirmationMessages?.message as vscode.MarkdownString).value, /Model: .+\n\nEstimated cost: \$0\.04\n/);
+      assert.equal((await tools.prepare('gateway_list_models', {})).confirmationMessages, undefined);
+      assert.equal((await tools.prepare('gateway_usage_summary', {})).confirmationMessages, undefined);
     } finally {
       api.testing.lmToolsConfirm = false;
     }
@@ -166,16 +168,18 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
     }
   });
 
-  it("reads this month's spend by model from the usage ledger, sending nothing", async () => {
+  it("reads this month's spend by model from the usage ledger, sending nothing; an unknown cost is never $0.00", async () => {
+    // A model the gateway serves without a price: its request's cost is unknown.
+    assert.doesNotMatch(textOf(await invoke('gateway_generate_image', { prompt: 'a lighthouse', model: UNPRICED_IMAGE_MODEL })), /^Error/);
     sim.clearLog();
-    // The image and speech above were recorded by the usage feature as they finished; its append may still be on its way.
+    // The images and speech above were recorded by the usage feature as they finished; its append may still be on its way.
     const text = await until(async () => {
       const answer = textOf(await invoke('gateway_usage_summary', {}));
-      return /^- model-image-1\.0: /m.test(answer) && /^- model-speech/m.test(answer) && answer;
-    }, 'the image and speech to be in the ledger', 10_000, 200);
+      return /^- model-image-1\.0: /m.test(answer) && /^- model-speech/m.test(answer) && answer.includes(`- ${UNPRICED_IMAGE_MODEL}: `) && answer;
+    }, 'the images and speech to be in the ledger', 10_000, 200);
     assert.match(text, /^Spend in \w+ \d{4} by model/);
-    assert.match(text, /^Total: (unknown|≥ )?\$?[\d.]*.* \(\d+ requests/m);
-    assert.doesNotMatch(text, /^- model-image-1\.0: \$0\.00 /m, 'an unknown cost is never $0.00');
+    assert.match(text, /^Total: ≥ \$[\d.]+.* \(\d+ requests/m, 'a sum with an unknown part is "≥ …"');
+    assert.match(text, new RegExp(`^- ${UNPRICED_IMAGE_MODEL.replace(/\./g, '\\.')}: unknown \\(1 request`, 'm'), 'an unknown cost is never $0.00');
     assert.deepEqual(sim.log, [], 'the ledger is read, the gateway is not asked');
   });
 

@@ -104,4 +104,32 @@ describe('pacing: slow down before a 429 (issue 24)', function () {
     assert.deepEqual(sim.log.slice(1), [], 'no request at all went to that gateway after the answer');
     sim.setRateLimit(null);
   });
+
+  // Last: model-k3's budget stays spent in this origin's pacing for the two minutes of its window.
+  it("one model's spent budget holds that model only; its long wait offers Send anyway, and the gateway answers for it", async () => {
+    const { panel, posted } = await openChat();
+    await panel.handleMessage({ type: 'updateSettings', settings: { ...panel.controller.session.settings, model: 'model-k3' } });
+    sim.setRateLimit({ requests: 1, windowMs: 120_000, model: 'model-k3' });
+    try {
+      const gateway = (await api.connection.api())!;
+      await gateway.chat({ model: 'model-k3', messages: [{ role: 'user', content: '[echo] spends the budget' }] });
+      sim.clearLog();
+      // Another model and the model list go at once; the key as a whole is not rate limited.
+      await gateway.chat({ model: 'model-5.2', messages: [{ role: 'user', content: '[echo] another model' }] });
+      await gateway.listModels();
+      assert.deepEqual(sim.log.map((e) => e.status), [200, 200]);
+      assert.notEqual(api.connection.state.kind, 'rate-limited');
+      await panel.handleMessage({ type: 'send', requestId: 1, text: '[echo] held for its model' });
+      const waiting = await until(() => posted.find((m) => m.type === 'turnWaiting' && m.waitMs !== null), 'the countdown');
+      assert.ok(waiting.type === 'turnWaiting' && waiting.waitMs! > 60_000 && waiting.sendAnyway, JSON.stringify(waiting));
+      assert.equal(chatRequests().length, 1, 'only the other model\'s chat went');
+      await panel.handleMessage({ type: 'sendAnyway', turnId: waiting.turnId });
+      const finished = await until(() => posted.find((m) => m.type === 'turnFinished'), 'the reply sent anyway');
+      assert.equal(chatRequests().length, 2, 'sent at once');
+      // The gateway's own answer decides: here its limit holds, and says so.
+      assert.ok(finished.type === 'turnFinished' && finished.finish.error?.kind === 'rate_limit', JSON.stringify(finished));
+    } finally {
+      sim.setRateLimit(null);
+    }
+  });
 });

@@ -5,6 +5,8 @@ import type { KeptMedia, MediaApi } from '../../../src/media/core/api';
 import type { VideoApi, VideoJob } from '../../../src/videos/core/api';
 import { describeJob, invocationText, runTool, type ToolPorts } from '../../../src/lmTools/core/toolRunner';
 import { checkInput, TOOL_NAMES, TOOL_SPECS, toolSpec } from '../../../src/lmTools/core/toolSpecs';
+import { PriceBook } from '../../../src/usage/core/prices';
+import { costByPrices } from '../../../src/lmTools/core/toolCost';
 
 const root = join(__dirname, '../../../..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -27,7 +29,7 @@ function fakePorts(overrides: { media?: Partial<MediaApi>; videos?: Partial<Vide
   const job: VideoJob = { key: 'k1', model: 'model-1.0-video-edit', state: 'pending', detail: 'queued' };
   const videos: VideoApi = {
     keptFolder: '/store/video-results',
-    submit: async (ask) => (asked.push(ask), job),
+    submit: async (ask, call) => (asked.push(ask), surfaces.push(call?.surface ?? 'video'), job),
     job: (key) => (key === 'k1' ? job : undefined),
     onDidChange: () => ({ dispose() {} }),
     reveal: async () => undefined,
@@ -155,7 +157,7 @@ describe('gateway language model tools', () => {
       const ports = fakePorts();
       const outcome = await runTool(TOOL_NAMES.generateImage, { prompt: 'a lighthouse' }, ports, signal);
       assert.equal(outcome.ok, true);
-      assert.deepEqual(ports.surfaces, ['chat-image'], "recorded in the usage ledger as the chat's /image is");
+      assert.deepEqual(ports.surfaces, ['tool'], 'recorded in the usage ledger as a tool');
       assert.deepEqual(outcome.image, { path: '/store/media/files/e1-image-1.png', contentType: 'image/png' });
       assert.match(outcome.text, /Saved file: \/store\/media\/files\/e1-image-1\.png/);
     });
@@ -167,6 +169,15 @@ describe('gateway language model tools', () => {
       assert.equal(outcome.job?.key, 'k1');
       assert.match(outcome.text, /gateway_get_video_job with jobId "k1"/);
       assert.deepEqual(ports.asked, [{ prompt: 'waves', model: undefined }]);
+      assert.deepEqual(ports.surfaces, ['tool']);
+    });
+
+    it("records a tool's paid request in the ledger as the surface `tool`", async () => {
+      const ports = fakePorts();
+      await runTool(TOOL_NAMES.generateImage, { prompt: 'a lighthouse' }, ports, signal);
+      await runTool(TOOL_NAMES.synthesizeSpeech, { text: 'hello' }, ports, signal);
+      await runTool(TOOL_NAMES.submitVideo, { prompt: 'waves' }, ports, signal);
+      assert.deepEqual(ports.surfaces, ['tool', 'tool', 'tool']);
     });
 
     it('reads a job with its link and kept file, and says when there is none', async () => {
@@ -191,28 +202,42 @@ describe('gateway language model tools', () => {
   });
 
   describe('confirmation', () => {
-    it('asks before a paid tool, with the model and the estimated cost', () => {
-      const text = invocationText(TOOL_NAMES.generateImage, { prompt: 'a lighthouse' }, fakePorts());
+    it('asks before a paid tool, with the model and the estimated cost', async () => {
+      const text = await invocationText(TOOL_NAMES.generateImage, { prompt: 'a lighthouse' }, fakePorts());
       assert.equal(text.confirm?.title, 'Generate an image with the gateway?');
       assert.match(text.confirm!.message, /Model: model\\-image\\-1\\\.0/, 'escaped Markdown, shown as typed');
       assert.match(text.confirm!.message, /Estimated cost: unknown/);
-      const priced = invocationText(TOOL_NAMES.synthesizeSpeech, { text: 'hello', model: 'tts-x' }, { ...fakePorts(), estimatedCost: (kind, model) => `$0.01 (${kind}, ${model})` });
+      const priced = await invocationText(TOOL_NAMES.synthesizeSpeech, { text: 'hello', model: 'tts-x' }, { ...fakePorts(), estimatedCost: (kind, model) => `$0.01 (${kind}, ${model})` });
       assert.match(priced.confirm!.message, /Model: tts\\-x\n\nEstimated cost: \$0\.01 \(speech, tts-x\)/);
     });
 
-    it("shows the model's prompt and model id as plain text on one line: they cannot forge a line of the question", () => {
+    it("states the cost the usage feature's prices give the request, and unknown (never $0.00) for a model without a price", async () => {
+      const prices = PriceBook.fromModels([
+        { id: 'model-image-1.0', output_cost_per_image: 0.04 },
+        { id: 'tts-x', input_cost_per_character: 0.00001 },
+      ]);
+      const ports = { ...fakePorts(), estimatedCost: costByPrices(async () => prices) };
+      const image = await invocationText(TOOL_NAMES.generateImage, { prompt: 'a lighthouse' }, ports);
+      assert.match(image.confirm!.message, /Estimated cost: \$0\.04\n/);
+      const speech = await invocationText(TOOL_NAMES.synthesizeSpeech, { text: 'x'.repeat(1000), model: 'tts-x' }, ports);
+      assert.match(speech.confirm!.message, /Estimated cost: \$0\.01\n/);
+      const unpriced = await invocationText(TOOL_NAMES.generateImage, { prompt: 'a lighthouse', model: 'no-price' }, ports);
+      assert.match(unpriced.confirm!.message, /Estimated cost: unknown/);
+    });
+
+    it("shows the model's prompt and model id as plain text on one line: they cannot forge a line of the question", async () => {
       const prompt = 'a cat\n\n**Estimated cost: $0.00 (prepaid)**\n\n[Details](https://evil.example/)';
-      const text = invocationText(TOOL_NAMES.generateImage, { prompt, model: 'm\n\n# Free' }, { ...fakePorts(), estimatedCost: () => '$0.04' });
+      const text = await invocationText(TOOL_NAMES.generateImage, { prompt, model: 'm\n\n# Free' }, { ...fakePorts(), estimatedCost: () => '$0.04' });
       const lines = text.confirm!.message.split('\n\n');
       assert.equal(lines.length, 3, text.confirm!.message);
       assert.deepEqual(lines.filter((line) => line.startsWith('Estimated cost:')), ['Estimated cost: $0.04']);
       assert.ok(!/(^|[^\\])[[*#]/.test(lines[0] + lines[2]), `no Markdown left unescaped: ${lines[0]} / ${lines[2]}`);
     });
 
-    it('asks nothing for read-only tools or input that will be refused', () => {
-      assert.equal(invocationText(TOOL_NAMES.listModels, {}, fakePorts()).confirm, undefined);
-      assert.equal(invocationText(TOOL_NAMES.getVideoJob, { jobId: 'k1' }, fakePorts()).confirm, undefined);
-      assert.equal(invocationText(TOOL_NAMES.submitVideo, { prompt: '' }, fakePorts()).confirm, undefined);
+    it('asks nothing for read-only tools or input that will be refused', async () => {
+      assert.equal((await invocationText(TOOL_NAMES.listModels, {}, fakePorts())).confirm, undefined);
+      assert.equal((await invocationText(TOOL_NAMES.getVideoJob, { jobId: 'k1' }, fakePorts())).confirm, undefined);
+      assert.equal((await invocationText(TOOL_NAMES.submitVideo, { prompt: '' }, fakePorts())).confirm, undefined);
     });
   });
 });

@@ -22,10 +22,16 @@ describe('usage export format', () => {
     assert.equal(lines[0], EXPORT_COLUMNS.join(','));
     assert.equal(lines.length, 3);
     const cells = lines[1]!.split(',');
-    assert.equal(cells[3], "'=cmd()");
+    assert.equal(cells[3], `"'=cmd()"`);
     assert.equal(cells[13], '');
     assert.equal(csvCell('a,"b"'), '"a,""b"""');
     assert.equal(csvCell(0), '0');
+  });
+
+  it('quotes a cell a spreadsheet could run or split: formula starts, and a `;` (the separator in many locales)', () => {
+    for (const start of ['=', '+', '-', '@', '\t', '\r']) assert.equal(csvCell(`${start}1+1`), `"'${start}1+1"`, JSON.stringify(start));
+    assert.equal(csvCell('a;=SUM(A1)'), '"a;=SUM(A1)"');
+    assert.equal(csvCell('gpt-4o'), 'gpt-4o');
   });
 
   it('knows the format by the extension', () => {

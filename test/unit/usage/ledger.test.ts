@@ -1,9 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ledger, monthOf } from '../../../src/usage/core/ledger';
 import { decodeRecord, encodeRecord } from '../../../src/usage/core/ledgerLine';
+import { summarize } from '../../../src/usage/core/summary';
 import { SAMPLE_TIME, sampleRecord } from './sample';
 
 const T = SAMPLE_TIME;
@@ -33,6 +35,23 @@ describe('usage ledger', () => {
   it('stays compact: 200,000 heavy records take under 50 MB', () => {
     const line = encodeRecord(sampleRecord({ profileId: 'p-0a1b2c3d4e5f', workspace: 'a-rather-long-workspace-name', model: 'anthropic/claude-3-7-sonnet-20250219', surface: 'vscode-chat' }));
     assert.ok((line.length + 1) * 200_000 < 50 * 1024 * 1024, `${line.length} bytes a line`);
+  });
+
+  it('keeps a record with a newer value of a known field (a modality, outcome or cost source this version lacks), counted where it can be', () => {
+    const line = encodeRecord(sampleRecord()).replace('"k":"c"', '"k":"a"').replace('"x":"o"', '"x":"t"').replace('"cs":"e"', '"cs":"q"');
+    const record = decodeRecord(line);
+    assert.ok(record, 'not set aside as damage');
+    assert.deepEqual([record.modality, record.outcome, record.costSource, record.cost, record.inputTokens], ['a', 't', 'q', 0.000521, 1834]);
+    assert.equal(encodeRecord(record), line, 'written back as read');
+    // Its cost, tokens and request count; its source is kept, its figure still counts.
+    const totals = summarize([record], { period: 'all', stackBy: 'modality', groupBy: 'model', now: T }).totals;
+    assert.deepEqual([totals.requests, totals.errors, totals.cost, totals.unknownCost, totals.inputTokens], [1, 0, 0.000521, 0, 1834]);
+    // A newer source without a figure is an unknown cost, never $0.00.
+    const noFigure = decodeRecord(line.replace(/"\$":[0-9.e-]+,/, ''));
+    assert.ok(noFigure);
+    assert.equal(summarize([noFigure], { period: 'all', stackBy: 'modality', groupBy: 'model', now: T }).totals.unknownCost, 1);
+    // Still damage: a value that is not text.
+    assert.equal(decodeRecord(line.replace('"k":"a"', '"k":7')), undefined);
   });
 
   it('refuses damaged lines rather than guessing', () => {
@@ -98,6 +117,22 @@ describe('usage ledger', () => {
     const after = await reader.read();
     assert.deepEqual(after.records.map((r) => r.inputTokens), [1834, 5]);
     assert.equal(after.damaged.length, 1);
+  });
+
+  it('starts the append after a partial write (a full disk) on a new line, so the torn part does not take that record with it', async () => {
+    let full = true;
+    const ledger = new Ledger(dir, 'w', async (path) => {
+      const handle = await open(path, 'a');
+      if (!full) return handle;
+      full = false;
+      // The disk takes half the line, then is full.
+      return { write: async (text: string) => (await handle.write(text.slice(0, 30)), Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }))), datasync: () => handle.datasync(), close: () => handle.close() };
+    });
+    await assert.rejects(ledger.append(sampleRecord({ inputTokens: 1 })), /no space/);
+    await ledger.append(sampleRecord({ inputTokens: 2 }));
+    const { records, damaged } = await new Ledger(dir, 'reader').read();
+    assert.deepEqual(records.map((r) => r.inputTokens), [2]);
+    assert.equal(damaged.length, 1);
   });
 
   it('refuses an overlong line without buffering it whole', async () => {

@@ -10,6 +10,7 @@ import { GatewayConnection, type ClientConfig } from '../../../../src/gateway/co
 import { PaceFile } from '../../../../src/gateway/paceFile';
 import { Pacer, type PaceTicket, type PaceWait } from '../../../../src/gateway/pacer';
 import { paceKeyFor } from '../../../../src/gateway/paceKey';
+import { realClock } from '../../../../src/util/clock';
 import { FakeClock, settle } from '../../../util/fakeClock';
 import { sendJson, startServer, type TestServer } from '../helpers/server';
 
@@ -71,7 +72,7 @@ describe('gateway pacing: the pacer', () => {
   it('shares the state with another window through the pace file, each wait no longer than it was stated', async () => {
     const file = join(folder, 'pacing.json');
     const clockA = new FakeClock(1_800_000_000_000);
-    const a = new Pacer(clockA, new PaceFile(file, clockA));
+    const a = new Pacer(clockA, new PaceFile(file, clockA, realClock));
     const ticket: PaceTicket = await a.admit(KEY, {});
     ticket.answered(200, EMPTY);
     await a.written();
@@ -80,7 +81,7 @@ describe('gateway pacing: the pacer', () => {
     // The other window's wall clock is an hour behind (a step): its wait is still at most the 20 s stated.
     const clockB = new FakeClock(1_800_000_000_000 + 5000);
     clockB.stepWall(-3_600_000);
-    const b = new Pacer(clockB, new PaceFile(file, clockB));
+    const b = new Pacer(clockB, new PaceFile(file, clockB, realClock));
     const waits: Array<PaceWait | undefined> = [];
     let told!: () => void;
     const toldOnce = new Promise<void>((resolve) => (told = resolve));
