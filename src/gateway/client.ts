@@ -34,6 +34,7 @@ import { DEFAULT_MAX_MEDIA_BYTES, imageAnswerLimit, imageGenerationOf, speechAud
 import { loadUndici, type UndiciParts } from './undiciLoader';
 import { logRequest, type GatewayLogger, type TextLogger } from './requestLog';
 import { isRecord } from '../util/records';
+import { modelOf, readWire, wireTarget } from './videoWire';
 import type { PaceTicket, RequestPacing } from './pacer';
 import { jobIdProblem, readBody, readChatCompletion, readChatStream, readJson, videoJobOf, type AttemptContext } from './responseReaders';
 
@@ -225,13 +226,7 @@ export class GatewayClient implements GatewayApi {
 
   /** A dialect's video call: sent only to this client's own origin (the key goes with it), its answer read by the dialect. */
   async #videoWire(wire: VideoWire, policy: 'submit' | 'idempotent', options: RequestOptions): Promise<VideoJob> {
-    let url: URL;
-    try {
-      url = new URL(wire.url);
-    } catch {
-      throw badResponse('The video request has no valid URL.');
-    }
-    if (url.origin !== this.#origin) throw badResponse(`The video request would go to ${url.origin}, not to the gateway's own origin ${this.#origin}; it was not sent.`);
+    const url = wireTarget(wire, this.#origin);
     const spec: CallSpec = {
       method: wire.body === undefined ? 'GET' : 'POST',
       path: url.pathname + url.search,
@@ -244,12 +239,7 @@ export class GatewayClient implements GatewayApi {
     };
     return this.#call(spec, async (res, ctx) => {
       const body = await readJson(res, ctx);
-      let job: VideoJob;
-      try {
-        job = wire.read(body);
-      } catch (error) {
-        throw badResponse(error instanceof Error ? error.message : 'The video job from the gateway could not be read.');
-      }
+      const job = readWire(wire, body);
       const retryAfterMs = policy === 'idempotent' ? serverRetryDelayMs(res.headers as Headers, this.#clock.now()) : undefined;
       if (retryAfterMs !== undefined) options.onRetryAfter?.(retryAfterMs);
       return job;
@@ -446,10 +436,6 @@ export class GatewayClient implements GatewayApi {
 
 }
 
-/** The model a request names, when it names one as text. */
-function modelOf(request: { model?: unknown }): string | undefined {
-  return typeof request.model === 'string' && request.model !== '' ? request.model : undefined;
-}
 
 function requestIdOf(headers: Headers, secret: string): string | undefined {
   const id = headerText(headers, 'x-request-id') ?? headerText(headers, 'request-id');

@@ -1,0 +1,30 @@
+// A video dialect's request as the client sends it (types.ts's VideoWire, built by videos/core/dialects/): where it may
+// go and how its answer is read, apart from the client's own calls. Pure.
+import { badResponse } from './failures';
+import type { VideoJob, VideoWire } from './types';
+
+/** The wire's URL, only on the client's own origin (the key goes with it); anything else is refused unsent. */
+export function wireTarget(wire: VideoWire, origin: string): URL {
+  let url: URL;
+  try {
+    url = new URL(wire.url);
+  } catch {
+    throw badResponse('The video request has no valid URL.');
+  }
+  if (url.origin !== origin) throw badResponse(`The video request would go to ${url.origin}, not to the gateway's own origin ${origin}; it was not sent.`);
+  return url;
+}
+
+/** The dialect's reading of the answer, its failure worded as a bad answer. */
+export function readWire(wire: VideoWire, body: unknown): VideoJob {
+  try {
+    return wire.read(body);
+  } catch (error) {
+    throw badResponse(error instanceof Error ? error.message : 'The video job from the gateway could not be read.');
+  }
+}
+
+/** The model a request names, when it names one as text. */
+export function modelOf(request: { model?: unknown }): string | undefined {
+  return typeof request.model === 'string' && request.model !== '' ? request.model : undefined;
+}
