@@ -138,7 +138,7 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
     let entryId: string | undefined;
     sim.clearLog();
     try {
-      const result = await invoke('gateway_generate_image', { prompt: '[expires:2] a lighthouse seen from the sea' });
+      const result = await invoke('gateway_generate_image', { prompt: '[expires:8] a lighthouse seen from the sea' });
       const file = /Saved file: (.+\.png) \(image\/png\)/.exec(textOf(result))?.[1];
       assert.ok(file, textOf(result));
       const entry = media.history.entries().find((e) => e.files.some((f) => media.history.filePath(f) === file));
@@ -147,7 +147,8 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
       entryId = entry.id;
       assert.equal(sim.log.filter((e) => e.path.startsWith('/files/img_')).length, 1, 'fetched once, when it was made');
       const expiresAt = Number(new URL(link).searchParams.get('expires')) * 1000;
-      await until(() => Date.now() > expiresAt + 1000, 'the link to expire', 10_000, 200);
+      // Long enough that a loaded machine still fetches the image while its link works.
+      await until(() => Date.now() > expiresAt + 1000, 'the link to expire', 20_000, 200);
       assert.equal((await fetch(link)).status, 403, 'the gateway refuses the expired link');
 
       const data = result.content.find((p): p is vscode.LanguageModelDataPart => p instanceof vscode.LanguageModelDataPart);
