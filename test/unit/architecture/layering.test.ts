@@ -11,7 +11,7 @@
 //   check:layering` prints the same).
 import * as assert from 'node:assert/strict';
 import { findFolderCycles, isAdapterFile, layerOf, topFolderOf } from './importGraph';
-import { bareRequires, crossFeatureViolations, FEATURES, fileCircles, impureApis, loadSources, PENDING_SERVICE_SPLIT, seamBypasses, SEAM_BYPASS_TODAY, sourceGraph, stale } from './layering';
+import { bareRequires, crossFeatureViolations, FEATURES, fileCircles, impureApis, loadSources, seamBypasses, sourceGraph } from './layering';
 
 describe('layering (src/ import graph)', () => {
   const files = loadSources();
@@ -75,10 +75,7 @@ describe('layering (src/ import graph)', () => {
   });
 
   it("a feature imports another only through its core/api.ts (the composition root also activates its feature.ts)", () => {
-    const found = crossFeatureViolations(graph);
-    const allowed: readonly string[] = PENDING_SERVICE_SPLIT.imports;
-    assert.deepEqual(found.filter((e) => !allowed.includes(e)), [], "imports of another feature's inside");
-    assert.deepEqual(stale(allowed, found), [], 'PENDING_SERVICE_SPLIT.imports lists imports that are gone: remove them');
+    assert.deepEqual(crossFeatureViolations(graph), [], "imports of another feature's inside");
   });
 
   it('each api.ts is types and pure helpers: it loads neither vscode nor Node', () => {
@@ -87,26 +84,15 @@ describe('layering (src/ import graph)', () => {
   });
 
   it('no circle between files, type-only imports included', () => {
-    const circles = fileCircles(graph.edges);
-    const allowed = (circle: string[]) => PENDING_SERVICE_SPLIT.circles.some((folder) => circle.every((p) => p.startsWith(`${folder}/`)));
-    assert.deepEqual(circles.filter((c) => !allowed(c)).map((c) => c.join(' ⇄ ')), [], 'file circles');
-    const waiting = PENDING_SERVICE_SPLIT.circles.filter((folder) => circles.some((c) => allowed(c) && c[0].startsWith(`${folder}/`)));
-    assert.deepEqual(stale(PENDING_SERVICE_SPLIT.circles, waiting), [], 'PENDING_SERVICE_SPLIT.circles lists folders without a circle: remove them');
+    assert.deepEqual(fileCircles(graph.edges).map((c) => c.join(' ⇄ ')), [], 'file circles');
   });
 
-  const bypasses = seamBypasses(files);
-  const calls = [...bypasses.values()].reduce((a, b) => a + b, 0);
-  it(`talks to the user only through the UI seam (src/ui/vscode/); ${calls} calls in ${bypasses.size} files still to move`, () => {
-    const found = [...bypasses.keys()];
-    const allowed: readonly string[] = SEAM_BYPASS_TODAY;
-    assert.deepEqual(found.filter((f) => !allowed.includes(f)), [], 'vscode.window.show*, withProgress, createQuickPick or createInputBox outside src/ui/vscode/: go through ui/vscode/userInterface.ts');
-    assert.deepEqual(stale(allowed, found), [], 'SEAM_BYPASS_TODAY lists files that no longer bypass the seam: remove them');
+  it('talks to the user only through the UI seam (src/ui/vscode/)', () => {
+    const offending = [...seamBypasses(files)].map(([file, calls]) => `${file}: ${calls.join(', ')}`);
+    assert.deepEqual(offending, [], 'vscode.window.show*, withProgress, createQuickPick or createInputBox outside src/ui/vscode/: go through ui/vscode/userInterface.ts');
   });
 
   it("loads a file on first use only with lazy(() => require('./file')) (util/lazy.ts)", () => {
-    const found = bareRequires(files);
-    const allowed: readonly string[] = PENDING_SERVICE_SPLIT.requires;
-    assert.deepEqual(found.filter((f) => !allowed.includes(f)), [], 'a require of a relative path outside lazy(…)');
-    assert.deepEqual(stale(allowed, found), [], 'PENDING_SERVICE_SPLIT.requires lists files that no longer need it: remove them');
+    assert.deepEqual(bareRequires(files), [], 'a require of a relative path outside lazy(…)');
   });
 });

@@ -22,29 +22,6 @@ export const FEATURES = ['auth', 'chat', 'diagnostics', 'lmTools', 'media', 'mod
 export const SHARED_LAYERS = ['chatProtocol', 'gateway', 'settings', 'ui', 'util', 'webview'] as const;
 export const COMPOSITION_ROOT = 'extension.ts';
 
-/**
- * What media/ and videos/ still do against these rules until their services split lands: chat/core/hub/ports.ts
- * becomes media/core/api.ts and videos/core/api.ts, their command tables leave feature.ts, and their own imports go
- * through the other features' api.ts. That work empties this list. Each rule fails on an entry that no longer
- * occurs, so the list can only shrink.
- */
-export const PENDING_SERVICE_SPLIT = {
-  /** `from → to` imports of another feature's inside. */
-  imports: [
-  ],
-  /** Folders whose file circles (through the command tables in feature.ts) may remain. */
-  circles: [],
-  /** Files with a require of a relative path outside `lazy(…)`. */
-  requires: [],
-} as const;
-
-/**
- * The files that still talk to the user past the seam (`vscode.window.show*`, `withProgress`, `createQuickPick`,
- * `createInputBox` outside src/ui/vscode/). Their calls move into the seam (ui/vscode/userInterface.ts); the rule
- * fails on a file that is not listed, and on a listed file that no longer needs to be, so this only shrinks.
- */
-export const SEAM_BYPASS_TODAY: readonly string[] = [];
-
 const root = join(__dirname, '../../../..');
 const src = join(root, 'src');
 
@@ -119,15 +96,46 @@ export function fileCircles(edges: readonly ImportEdge[]): string[][] {
   return circles.sort((a, b) => a[0].localeCompare(b[0]));
 }
 
-const SEAM_CALL = /\bwindow\s*\.\s*(?:show[A-Za-z]*|withProgress|createQuickPick|createInputBox)\b/g;
+/** The user seam's folder: the only one that may talk to the user. */
+export const SEAM_FOLDER = 'ui/vscode/';
+/** VS Code's own names for talking to the user; caught as `window.<name>` and, for a destructured one, bare. */
+const WINDOW_CALLS = new Set(['withProgress', 'createQuickPick', 'createInputBox']);
+const isUserCall = (name: string) => name.startsWith('show') || WINDOW_CALLS.has(name);
+const VSCODE_NAMES = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'showQuickPick', 'showInputBox', 'showOpenDialog', 'showSaveDialog', 'showTextDocument', 'showWorkspaceFolderPick', 'showNotebookDocument', 'createQuickPick', 'createInputBox'];
+const isWordChar = (c: string | undefined) => c !== undefined && /[\w$]/.test(c);
+const isSpace = (c: string | undefined) => c === ' ' || c === '\n' || c === '\t' || c === '\r';
 
-/** Calls that talk to the user past the seam, per file outside src/ui/vscode/. */
-export function seamBypasses(files: readonly SourceFile[]): Map<string, number> {
-  const found = new Map<string, number>();
+/** The calls of `text` that talk to the user past the seam: `window.<name>` (spaces allowed around the dot) and the bare VS Code names. */
+export function userCalls(text: string): string[] {
+  const code = withoutComments(text);
+  const found: string[] = [];
+  for (let at = code.indexOf('window'); at >= 0; at = code.indexOf('window', at + 1)) {
+    if (isWordChar(code[at - 1]) || isWordChar(code[at + 6])) continue;
+    let i = at + 6;
+    while (isSpace(code[i])) i++;
+    if (code[i] !== '.') continue;
+    i++;
+    while (isSpace(code[i])) i++;
+    let name = '';
+    while (isWordChar(code[i])) name += code[i++];
+    if (isUserCall(name)) found.push(`window.${name}`);
+  }
+  for (const name of VSCODE_NAMES) {
+    for (let at = code.indexOf(name); at >= 0; at = code.indexOf(name, at + 1)) {
+      if (isWordChar(code[at - 1]) || isWordChar(code[at + name.length]) || code[at - 1] === '.') continue;
+      found.push(name);
+    }
+  }
+  return found;
+}
+
+/** The calls that talk to the user past the seam, per file outside src/ui/vscode/. */
+export function seamBypasses(files: readonly SourceFile[]): Map<string, string[]> {
+  const found = new Map<string, string[]>();
   for (const file of files) {
-    if (file.path.startsWith('ui/vscode/')) continue;
-    const count = withoutComments(file.text).match(SEAM_CALL)?.length ?? 0;
-    if (count > 0) found.set(file.path, count);
+    if (file.path.startsWith(SEAM_FOLDER)) continue;
+    const calls = userCalls(file.text);
+    if (calls.length > 0) found.set(file.path, calls);
   }
   return found;
 }
@@ -154,13 +162,33 @@ export function hasBareRequire(text: string): boolean {
   return [...text.matchAll(/\brequire\s*\(\s*['"`]\./g)].some((m) => !spans.some(([a, b]) => m.index! > a && m.index! < b));
 }
 
-function withoutComments(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
-}
-
-/** What a list of exceptions no longer needs (a rule's allowlist may only shrink). */
-export function stale(allowed: readonly string[], found: readonly string[]): string[] {
-  return allowed.filter((entry) => !found.includes(entry));
+/** `text` with its comments blanked (a comment may name an API it explains); strings are kept. */
+export function withoutComments(text: string): string {
+  let out = '';
+  let i = 0;
+  let quote: string | undefined;
+  while (i < text.length) {
+    const c = text[i];
+    if (quote) {
+      out += c;
+      if (c === '\\') out += text[++i] ?? '';
+      else if (c === quote) quote = undefined;
+      i++;
+    } else if (c === '"' || c === "'" || c === '`') {
+      quote = c;
+      out += c;
+      i++;
+    } else if (c === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 2;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
 }
 
 export interface FeatureOutside {
@@ -169,21 +197,17 @@ export interface FeatureOutside {
   offers: string | undefined;
   /** The api.ts files of other features it imports. */
   uses: string[];
-  /** Its imports of another feature's inside still waiting on PENDING_SERVICE_SPLIT. */
-  pending: string[];
 }
 
 /** Each feature's outside: the api.ts it offers and those it uses. */
 export function outsides(files: readonly SourceFile[], graph: ImportGraph): FeatureOutside[] {
   const paths = new Set(files.map((f) => f.path));
-  const pending = crossFeatureViolations(graph);
   return FEATURES.map((feature) => {
     const mine = graph.edges.filter((e) => featureOf(e.from) === feature && featureOf(e.to) && featureOf(e.to) !== feature);
     return {
       feature,
       offers: paths.has(apiOf(feature)) ? apiOf(feature) : undefined,
       uses: [...new Set(mine.map((e) => e.to).filter((to) => to === apiOf(featureOf(to)!)))].sort(),
-      pending: pending.filter((p) => p.startsWith(`${feature}/`)),
     };
   });
 }
