@@ -1,5 +1,5 @@
-// The next session's VS Code chat model picker: filled from the list remembered per gateway, with no request,
-// and refreshed from the gateway once a request of that session has worked.
+// VS Code's chat model picker after a restart of VS Code: filled from the list remembered per gateway, with no
+// request, and refreshed from the gateway once a request since the restart has worked.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
@@ -21,7 +21,7 @@ interface NextSession {
 const ask = (provider: GatewayChatModelProvider) => provider.provideLanguageModelChatInformation({ silent: true });
 const modelRequests = (sim: Simulator) => sim.log.filter((e) => e.path === '/v1/models').length;
 
-describe('models remembered per gateway for the next session', function () {
+describe('models remembered per gateway across a restart of VS Code', function () {
   this.timeout(60_000);
   let sim: Simulator;
   let api: ModelGatewayApi;
@@ -50,7 +50,7 @@ describe('models remembered per gateway for the next session', function () {
     assert.deepEqual(remembered.models, [['model-k3', 'chat'], ['model-5.2', 'chat'], ['model-1.0-video-edit', 'video'], ['model-image-1.0', 'image'], ['model-speech-1.0', 'speech']], 'ids and kinds only');
 
     next = (api.testing.createModelsForTest as () => NextSession)();
-    assert.equal(next.connection.state.kind, 'unknown', 'the next session has not talked to the gateway yet');
+    assert.equal(next.connection.state.kind, 'unknown', 'after the restart, nothing has talked to the gateway yet');
     const before = modelRequests(sim);
     const offered = await ask(next.provider);
     assert.deepEqual(offered.map((m) => m.id), ['model-k3', 'model-5.2']);

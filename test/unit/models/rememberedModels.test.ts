@@ -72,7 +72,7 @@ describe('ModelCatalog.known', () => {
     await flush();
     first.dispose();
 
-    // The next session: nothing asked yet.
+    // After a restart of VS Code: nothing asked yet.
     const source = new FakeSource();
     const gateway = source.gateway as ManualGateway;
     const catalog = new ModelCatalog(source, new FakeClock(), undefined, new RememberedModels(memento));
