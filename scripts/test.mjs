@@ -53,6 +53,27 @@ if (wanted('unit') || wanted('e2e')) {
 }
 const node = ensureNode24();
 if (wanted('browser') || wanted('host') || wanted('e2e')) ensureSystemPackages(['chromium']);
+// A fresh clone has no VS Code server yet: install it (minutes of npm and native rebuilds) while the unit and browser
+// stages run, its output held back so theirs stays readable. Only this one process builds the cache.
+const hostCache = wanted('host') || wanted('e2e') ? prepareHostCache() : undefined;
+
+function prepareHostCache() {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'host-cache.mjs'), 'all'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (b) => (out += b));
+    child.stderr.on('data', (b) => (out += b));
+    child.on('exit', (code) => resolve({ code: code ?? 1, out }));
+  });
+}
+
+async function hostCacheReady() {
+  const { code, out } = await hostCache;
+  if (code === 0) return true;
+  process.stdout.write(out);
+  console.log(`FAILED STAGE host cache: scripts/host-cache.mjs exited with ${code}`);
+  return false;
+}
 
 if (wanted('unit')) {
   results.push(['unit', counts('unit', await run(node, [join(ROOT, 'scripts', 'run-mocha.cjs'), 'unit', 'out/test/unit'], { capture: true }))]);
@@ -60,6 +81,7 @@ if (wanted('unit')) {
 if (wanted('browser')) {
   results.push(['browser', counts('browser', await run(node, [join(ROOT, 'scripts', 'run-mocha.cjs'), 'browser', 'out/test/browser'], { capture: true }))]);
 }
+if (hostCache && !(await hostCacheReady())) process.exit(1);
 if (wanted('host')) {
   results.push(['host', counts('host', await run(node, [join(ROOT, 'scripts', 'run-host-tests.mjs')], { capture: true }))]);
 }

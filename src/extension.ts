@@ -118,7 +118,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
   flushOnDeactivate.push(chat.flush);
   timed('lmTools', () => lmToolsFeature.activate({ ...services, models, media, videos, usage }));
 
-  const contextKeys = new ExtensionContextKeys({ connection, hasKey: (origin) => keys.has(origin), onDidChangeKey: keys.onDidChange, chatViewType: CHAT_VIEW_TYPE });
+  const contextKeys = new ExtensionContextKeys({ connection, hasKey: (slot) => keys.has(slot), onDidChangeKey: keys.onDidChange, chatViewType: CHAT_VIEW_TYPE });
   context.subscriptions.push(contextKeys);
 
   const activationMs = performance.now() - started;

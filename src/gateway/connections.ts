@@ -192,6 +192,11 @@ export class GatewayConnections {
     return this.connectionFor()!.baseUrl;
   }
 
+  /** Where the active profile's key for its origin is kept (two profiles on one gateway keep two keys). */
+  get slot(): string | undefined {
+    return this.connectionFor()!.slot;
+  }
+
   get state(): ConnectionState {
     return this.connectionFor()!.state;
   }

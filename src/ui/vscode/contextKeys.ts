@@ -18,8 +18,9 @@ export const CONTEXT_KEYS = {
 } as const;
 
 export interface ContextFacts {
-  connection: { readonly origin: string | undefined; readonly state: ConnectionState; readonly onDidChangeState: Event<ConnectionState> };
-  hasKey(origin: string): PromiseLike<boolean>;
+  /** The active profile's connection; `slot` is where its key is kept (keySlot: the profile on its origin). */
+  connection: { readonly slot: string | undefined; readonly state: ConnectionState; readonly onDidChangeState: Event<ConnectionState> };
+  hasKey(slot: string): PromiseLike<boolean>;
   readonly onDidChangeKey: Event<string>;
   /** The view type of the chat panels. */
   chatViewType: string;
@@ -54,8 +55,9 @@ export class ExtensionContextKeys implements vscode.Disposable {
   /** Resolves when the key check started last has set its answer. */
   async checkKey(): Promise<void> {
     const check = ++this.keyCheck;
-    const origin = this.facts.connection.origin;
-    const has = origin !== undefined && (await this.facts.hasKey(origin));
+    // The active profile's own key: another profile's key for the same gateway is not this one's.
+    const slot = this.facts.connection.slot;
+    const has = slot !== undefined && (await this.facts.hasKey(slot));
     if (check === this.keyCheck) this.set(CONTEXT_KEYS.hasApiKey, has);
   }
 

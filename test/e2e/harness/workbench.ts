@@ -151,7 +151,19 @@ export class Workbench {
   async pick(label: string | RegExp): Promise<void> {
     const row = this.quickPickRow(label);
     await row.first().waitFor({ timeout: WAIT_MS });
-    await row.first().click();
+    try {
+      await row.first().click();
+    } catch (error) {
+      // A pick that closes by itself lost the focus: say where it went, which is the defect to look for.
+      if (await this.page.locator('.quick-input-widget').isHidden()) {
+        const focused = await this.page.evaluate(() => {
+          const active = document.activeElement;
+          return active ? `${active.tagName.toLowerCase()}${active.className ? `.${String(active.className).split(' ').join('.')}` : ''}` : 'nothing';
+        });
+        throw new Error(`The quick pick closed before "${String(label)}" was picked; the focus is on ${focused}. ${String(error)}`);
+      }
+      throw error;
+    }
   }
 
   async closeQuickInput(): Promise<void> {

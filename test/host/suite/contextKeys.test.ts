@@ -45,6 +45,24 @@ describe('context keys for the walkthrough and the palette', function () {
     assert.equal(keys.get('modelGateway.connected'), false);
   });
 
+  it("follows the active profile's own key, not another profile's on the same gateway", async () => {
+    await connectTo(api, sim);
+    await until(() => keys.get('modelGateway.hasApiKey') === true, "Default's key");
+    const spare = (await vscode.commands.executeCommand('modelGateway.profiles.create', { name: 'Keyless', baseUrl: sim.baseUrl })) as string;
+    try {
+      await vscode.commands.executeCommand('modelGateway.profiles.switch', spare);
+      await until(() => api.connection.profile === spare, 'the switch');
+      await keys.checkKey();
+      assert.equal(keys.get('modelGateway.hasApiKey'), false, 'Keyless has no key, though Default has one for the same origin');
+      assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey, spare), true);
+      await until(() => keys.get('modelGateway.hasApiKey') === true, "Keyless's own key");
+    } finally {
+      await vscode.commands.executeCommand('modelGateway.profiles.switch', 'default');
+      await vscode.commands.executeCommand('modelGateway.profiles.delete', spare, { confirm: false });
+      await disconnect();
+    }
+  });
+
   it('says a chat is open while a chat tab exists, focused or not', async () => {
     await config().update('baseUrl', sim.baseUrl, vscode.ConfigurationTarget.Global);
     assert.equal(keys.get('modelGateway.chatOpen'), false);
