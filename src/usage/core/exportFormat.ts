@@ -15,10 +15,11 @@ export const EXPORT_COLUMNS = [
   'images',
   'videoSeconds',
   'speechChars',
-  'audioSeconds',
   'outcome',
   'cost',
   'costSource',
+  // Added last, so the columns of earlier exports keep their places in a spreadsheet.
+  'audioSeconds',
 ] as const;
 
 export type ExportRow = { [K in (typeof EXPORT_COLUMNS)[number]]: string | number | null };
@@ -37,10 +38,10 @@ export function exportRow(record: UsageRecord): ExportRow {
     images: record.images ?? 0,
     videoSeconds: record.videoSeconds ?? 0,
     speechChars: record.speechChars ?? 0,
-    audioSeconds: record.audioSeconds ?? 0,
     outcome: record.outcome,
     cost: record.costSource === 'unknown' || record.cost === undefined ? null : record.cost,
     costSource: record.costSource,
+    audioSeconds: record.audioSeconds ?? 0,
   };
 }
 
