@@ -6,7 +6,7 @@ import type { GatewayApi } from './types';
 
 export type GatewayMethod = keyof GatewayApi;
 
-export const GATEWAY_API_METHODS = ['listModels', 'chat', 'submitVideo', 'getVideo', 'generateImage', 'synthesizeSpeech'] as const satisfies readonly GatewayMethod[];
+export const GATEWAY_API_METHODS = ['listModels', 'chat', 'submitVideo', 'getVideo', 'generateImage', 'synthesizeSpeech', 'transcribeAudio'] as const satisfies readonly GatewayMethod[];
 
 // A compile error naming the method when GatewayApi gains one this list lacks.
 type Unlisted = Exclude<GatewayMethod, (typeof GATEWAY_API_METHODS)[number]>;

@@ -4,11 +4,11 @@
 import { GatewayError, readError } from './errors';
 import type { GatewayMethod } from './apiForwarding';
 import type { CallOutcome, CallRequest, FinishedCall, GatewayCallReport } from './callReport';
-import type { ChatRequest, ChatResult, ImageGeneration, ImageRequest, RequestOptions, SpeechRequest, VideoJob, VideoRequest } from './types';
+import type { ChatRequest, ChatResult, ImageGeneration, ImageRequest, RequestOptions, SpeechRequest, Transcription, TranscriptionRequest, VideoJob, VideoRequest } from './types';
 
 function modelOf(call: CallRequest): string | undefined {
   if (call.operation === 'chat') return call.model;
-  if (call.operation === 'image' || call.operation === 'speech' || call.operation === 'video-submit') return call.request.model;
+  if (call.operation === 'image' || call.operation === 'speech' || call.operation === 'transcription' || call.operation === 'video-submit') return call.request.model;
   return undefined;
 }
 
@@ -35,6 +35,14 @@ export function callReport({ origin, callId, profile, method, args, ok, value, h
     case 'speech':
       report.speechChars = call.request.input.length;
       break;
+    case 'transcription': {
+      // The gateway's tokens and cost, as for chat; its seconds, else the file's own length (the audio was sent either way).
+      const usage = outcome === 'ok' ? (value as Transcription).usage : undefined;
+      if (usage?.inputTokens !== undefined || usage?.outputTokens !== undefined) report.usage = { prompt_tokens: usage.inputTokens ?? 0, completion_tokens: usage.outputTokens ?? 0, total_tokens: usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) };
+      if (usage?.cost !== undefined) report.usageCost = usage.cost;
+      report.audioSeconds = usage?.seconds ?? call.request.seconds;
+      break;
+    }
     case 'video-submit': {
       const job = outcome === 'ok' ? (value as VideoJob) : undefined;
       report.video = { reported: job?.duration ?? job?.seconds, requested: call.request.parameters?.duration };
@@ -59,5 +67,7 @@ export function callRequestOf(method: GatewayMethod, args: readonly unknown[]): 
       return { call: { operation: 'image', request: args[0] as ImageRequest }, optionsAt: 1 };
     case 'synthesizeSpeech':
       return { call: { operation: 'speech', request: args[0] as SpeechRequest }, optionsAt: 1 };
+    case 'transcribeAudio':
+      return { call: { operation: 'transcription', request: args[0] as TranscriptionRequest }, optionsAt: 1 };
   }
 }

@@ -2,9 +2,9 @@
 // the model, who sent it, how it ended, and the figures the answer gave (types only: activation loads nothing of it). Counts only: never the prompt, the
 // messages, the audio or image bytes, nor the key.
 import type { GatewayMethod } from './apiForwarding';
-import type { ImageRequest, RequestSurface, SpeechRequest, Usage, VideoRequest } from './types';
+import type { ImageRequest, RequestSurface, SpeechRequest, TranscriptionRequest, Usage, VideoRequest } from './types';
 
-export type CallOperation = 'models' | 'chat' | 'image' | 'speech' | 'video-submit' | 'video-status';
+export type CallOperation = 'models' | 'chat' | 'image' | 'speech' | 'transcription' | 'video-submit' | 'video-status';
 
 export type CallOutcome = 'ok' | 'error' | 'cancelled';
 
@@ -29,6 +29,8 @@ export interface GatewayCallReport {
   video?: { reported: unknown; requested: unknown };
   /** Speech: the length of the text spoken. */
   speechChars?: number;
+  /** Transcription: the seconds of audio (the gateway's figure, else the file's own length), as given, unchecked. */
+  audioSeconds?: unknown;
   /** A header of the last response that arrived (lower-case name), or undefined. */
   header(name: string): string | undefined;
 }
@@ -59,5 +61,6 @@ export type CallRequest =
   | { operation: 'chat'; model: string }
   | { operation: 'image'; request: ImageRequest }
   | { operation: 'speech'; request: SpeechRequest }
+  | { operation: 'transcription'; request: TranscriptionRequest }
   | { operation: 'video-submit'; request: VideoRequest }
   | { operation: 'video-status' };

@@ -12,24 +12,8 @@ import { GatewayError, redact } from './errors';
 import { abortedError, AttemptFailure, badResponse, FailureMapper, isRetryable, withAttempts, withOutcomeUnknown, type RetryPolicy } from './failures';
 import { proxyAgentSettings, resolveProxy } from './proxy';
 import { defaultBackoffMs, headerText, serverRetryDelayMs, type Headers } from './retry';
-import type {
-  ChatOptions,
-  ChatRequest,
-  ChatResult,
-  GatewayApi,
-  GatewayErrorCode,
-  ImageGeneration,
-  ImageRequest,
-  MediaRequestOptions,
-  Model,
-  RequestOptions,
-  SpeechAudio,
-  SpeechRequest,
-  VideoCallOptions,
-  VideoJob,
-  VideoRequest,
-  VideoWire,
-} from './types';
+import type { ChatOptions, ChatRequest, ChatResult, GatewayApi, GatewayErrorCode, ImageGeneration, ImageRequest, MediaRequestOptions, Model, RequestOptions, SpeechAudio, SpeechRequest, Transcription, TranscriptionOptions, TranscriptionRequest, VideoCallOptions, VideoJob, VideoRequest, VideoWire } from './types';
+import { readTranscription, transcriptionBody } from './transcriptionCall';
 import { DEFAULT_MAX_MEDIA_BYTES, imageAnswerLimit, imageGenerationOf, speechAudioOf } from './mediaReaders';
 import { loadUndici, type UndiciParts } from './undiciLoader';
 import { logRequest, type GatewayLogger, type TextLogger } from './requestLog';
@@ -88,7 +72,9 @@ interface CallSpec {
   fromOrigin?: boolean;
   /** The dialect's own headers (the client's Authorization and Accept still win). */
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
+  /** The body's type when it is not JSON (a multipart form). */
+  contentType?: string;
   accept: string;
   policy: RetryPolicy;
   options: RequestOptions | undefined;
@@ -276,6 +262,13 @@ export class GatewayClient implements GatewayApi {
     });
   }
 
+  /** Transcribes audio in the request's dialect (transcription.ts), streamed when it asks and the model can. Paid work, retried as generateImage is. */
+  async transcribeAudio(request: TranscriptionRequest, options?: TranscriptionOptions): Promise<Transcription> {
+    const wire = transcriptionBody(request);
+    const spec: CallSpec = { method: 'POST', path: '/audio/transcriptions', body: wire.body, contentType: wire.contentType, accept: wire.accept, policy: 'submit', options, model: modelOf(request) };
+    return this.#call(spec, (res, ctx) => readTranscription(res, ctx, request, options?.onDelta));
+  }
+
   /** Closes the connection pool; in-flight requests fail. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -418,7 +411,7 @@ export class GatewayClient implements GatewayApi {
     }
     headers.accept = spec.accept;
     headers.authorization = `Bearer ${this.#apiKey}`;
-    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    if (spec.body !== undefined) headers['content-type'] = spec.contentType ?? 'application/json';
     return headers;
   }
 

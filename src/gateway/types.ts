@@ -146,6 +146,46 @@ export interface SpeechAudio {
   contentType: AudioType;
 }
 
+/** `POST /audio/transcriptions`, in the dialect's shape (transcription.ts): OpenAI's multipart or OpenRouter's JSON. */
+export interface TranscriptionRequest {
+  model: string;
+  audio: Uint8Array;
+  /** The file's name: its extension tells the gateway the audio's format. */
+  fileName: string;
+  format: 'text' | 'srt' | 'vtt';
+  language?: string;
+  dialect: 'openai' | 'openrouter';
+  /** Ask for `transcript.text.delta` events (plain text on the openai shape only; a model that cannot stream answers whole). */
+  stream?: boolean;
+  /** The audio's length when the file says it (a WAV header): the ledger's figure when the gateway reports none. Never sent. */
+  seconds?: number;
+}
+
+/** What the gateway reported a transcription used, as far as it sent finite numbers (cost as sent, unchecked). */
+export interface TranscriptionUsage {
+  seconds?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+  cost?: unknown;
+}
+
+export interface Transcription {
+  text: string;
+  /** The text is the SRT or VTT asked for (with its timings), not plain text sent in its place. */
+  timed: boolean;
+  /** It arrived as a stream of deltas. */
+  streamed: boolean;
+  /** Cut at the longest transcript kept. */
+  clipped?: boolean;
+  usage?: TranscriptionUsage;
+}
+
+export interface TranscriptionOptions extends RequestOptions {
+  /** Each piece of a streamed transcript as it arrives. */
+  onDelta?: (text: string) => void;
+}
+
 export type GatewayErrorCode =
   | 'network'
   | 'timeout'
@@ -167,9 +207,11 @@ export type RequestSurface =
   | 'chat-image'
   | 'chat-video'
   | 'chat-speech'
+  | 'chat-transcription'
   | 'image'
   | 'video'
   | 'speech'
+  | 'transcription'
   | 'vscode-chat'
   | 'tool'
   | 'test-connection';
@@ -235,4 +277,5 @@ export interface GatewayApi {
   getVideo(id: string, options?: VideoCallOptions): Promise<VideoJob>;
   generateImage(request: ImageRequest, options?: MediaRequestOptions): Promise<ImageGeneration>;
   synthesizeSpeech(request: SpeechRequest, options?: MediaRequestOptions): Promise<SpeechAudio>;
+  transcribeAudio(request: TranscriptionRequest, options?: TranscriptionOptions): Promise<Transcription>;
 }

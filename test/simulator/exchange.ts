@@ -34,6 +34,8 @@ export class Exchange {
   readonly requestId = `req_${randomBytes(12).toString('hex')}`;
   readonly url: URL;
   rawBody = '';
+  /** The body's bytes as they came (a multipart form's audio is not text). */
+  rawBytes: Buffer = Buffer.alloc(0);
   /** Parsed JSON body, or undefined when the body is empty or not JSON (see `bodyError`). */
   body: unknown;
   bodyError: string | undefined;
@@ -79,7 +81,9 @@ export class Exchange {
       this.bodyError = `Request body exceeds ${MAX_BODY_BYTES} bytes`;
       return;
     }
-    this.rawBody = Buffer.concat(chunks).toString('utf8');
+    this.rawBytes = Buffer.concat(chunks);
+    this.rawBody = this.rawBytes.toString('utf8');
+    if ((this.header('content-type') ?? '').startsWith('multipart/')) return;
     if (this.rawBody.trim() === '') return;
     try {
       this.body = JSON.parse(this.rawBody);

@@ -12,6 +12,7 @@ import { hasKeyword } from './replies';
 import { GeneratedImages, promptOfImageBody, validateImageRequest } from './images';
 import { RequestLog, type RequestLogEntry } from './requestLog';
 import { inputOfSpeechBody, speak, validateSpeechRequest } from './speech';
+import { transcribe } from './transcription';
 import { DEFAULT_VIDEO_SCHEDULE, loadSampleVideo, parseRange, promptOfVideoBody, validateVideoRequest, VideoJobs, type VideoSchedule, type VideoScheduleFor } from './video';
 
 export type { RequestLogEntry } from './requestLog';
@@ -286,6 +287,7 @@ class GatewaySimulator implements Simulator {
     if (isVideoSubmit) return this.only(exchange, 'POST', () => this.submitVideo(exchange, auth.kind));
     if (isImage) return this.only(exchange, 'POST', () => this.generateImages(exchange, auth.kind));
     if (isSpeech) return this.only(exchange, 'POST', () => this.synthesizeSpeech(exchange, auth.kind));
+    if (path === '/v1/audio/transcriptions') return this.only(exchange, 'POST', () => transcribe(exchange));
     const jobMatch = /^\/v1\/videos\/generations\/([^/]+)$/.exec(path);
     if (jobMatch) {
       return this.only(exchange, 'GET', () => {

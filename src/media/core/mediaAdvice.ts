@@ -8,8 +8,8 @@ import { MediaRequestError } from './mediaRequest';
 export interface FailureContext {
   origin?: string;
   model?: string;
-  /** "image" or "speech", for the sentences. */
-  what: 'image' | 'speech';
+  /** "image", "speech" or "transcription", for the sentences. */
+  what: 'image' | 'speech' | 'transcription';
   /** The action that sends the same request again. */
   retry?: AdviceAction;
 }
@@ -17,7 +17,7 @@ export interface FailureContext {
 export function mediaFailureAdvice(error: unknown, context: FailureContext): ErrorAdvice {
   if (error instanceof MediaError && error.advice) return error.advice;
   if (error instanceof MediaRequestError) return { kind: 'bad_request', message: error.message, actions: [] };
-  const advice = adviceFor(error, { origin: context.origin, model: context.model, paidFor: context.what === 'image' ? 'the image' : 'the audio' });
+  const advice = adviceFor(error, { origin: context.origin, model: context.model, paidFor: context.what === 'image' ? 'the image' : context.what === 'transcription' ? 'the transcript' : 'the audio' });
   const retryable = advice.kind !== 'aborted' && advice.kind !== 'auth' && advice.kind !== 'forbidden';
   if (context.retry && retryable) advice.actions = [context.retry, ...advice.actions];
   return advice;

@@ -6,6 +6,7 @@ export const MEDIA_COMMANDS = {
   generateImage: 'modelGateway.generateImage',
   readSelectionAloud: 'modelGateway.readSelectionAloud',
   synthesizeSpeech: 'modelGateway.synthesizeSpeech',
+  transcribeAudio: 'modelGateway.transcribeAudio',
   show: MEDIA_SHARED_COMMANDS.show,
   save: MEDIA_SHARED_COMMANDS.save,
   copy: 'modelGateway.media.copy',

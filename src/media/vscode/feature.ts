@@ -46,6 +46,7 @@ export const mediaFeature = defineFeature({
         calls: module.mediaCalls(core),
         generateImage: new module.GenerateImageCommand(commandDeps),
         speech: new module.SpeechCommands(commandDeps),
+        transcribe: new module.TranscribeCommand({ core: { ...core, dialectSetting: (profile?: string) => connection.profile(profile)?.dialect }, ui }),
         items: new module.MediaItemCommands({ history: service.history, panels, settings: core.settings, selection: () => view.selection(), ui }),
       };
     });
@@ -59,6 +60,7 @@ export const mediaFeature = defineFeature({
     register(
       lazyCommands(MEDIA_COMMANDS, () => ({
         generateImage: (argument?: unknown) => loaded().generateImage.run(argument),
+        transcribeAudio: (argument?: unknown) => loaded().transcribe.run(argument),
         ...loaded().speech.handlers(),
         ...loaded().items.handlers(),
       })),

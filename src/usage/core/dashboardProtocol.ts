@@ -20,7 +20,7 @@ const oneOf = <T extends string>(values: readonly T[], value: unknown): value is
 const MAX_DAYS = 1000;
 const MAX_ROWS = 10_000;
 const MAX_SERIES = 16;
-const TOTAL_KEYS: ReadonlyArray<keyof Totals> = ['requests', 'errors', 'cost', 'unknownCost', 'inputTokens', 'outputTokens', 'cachedTokens', 'reasoningTokens', 'images', 'videoSeconds', 'speechChars'];
+const TOTAL_KEYS: ReadonlyArray<keyof Totals> = ['requests', 'errors', 'cost', 'unknownCost', 'inputTokens', 'outputTokens', 'cachedTokens', 'reasoningTokens', 'images', 'videoSeconds', 'speechChars', 'audioSeconds'];
 
 const isAmount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 const isAmounts = (value: unknown, length: number): value is number[] => Array.isArray(value) && value.length === length && value.every(isAmount);

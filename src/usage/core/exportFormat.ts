@@ -18,6 +18,8 @@ export const EXPORT_COLUMNS = [
   'outcome',
   'cost',
   'costSource',
+  // Added last, so the columns of earlier exports keep their places in a spreadsheet.
+  'audioSeconds',
 ] as const;
 
 export type ExportRow = { [K in (typeof EXPORT_COLUMNS)[number]]: string | number | null };
@@ -39,6 +41,7 @@ export function exportRow(record: UsageRecord): ExportRow {
     outcome: record.outcome,
     cost: record.costSource === 'unknown' || record.cost === undefined ? null : record.cost,
     costSource: record.costSource,
+    audioSeconds: record.audioSeconds ?? 0,
   };
 }
 

@@ -19,7 +19,7 @@ const COUNTS: ReadonlyArray<[string, CountField]> = [
   ['b', 'imageBytes'],
   ['h', 'speechChars'],
 ];
-const KNOWN = new Set(['t', 'p', 'pi', 'w', 's', 'm', 'k', 'z', 'v', 'x', '$', 'cs', ...COUNTS.map(([key]) => key)]);
+const KNOWN = new Set(['t', 'p', 'pi', 'w', 's', 'm', 'k', 'z', 'v', 'a', 'x', '$', 'cs', ...COUNTS.map(([key]) => key)]);
 const MAX_TEXT = 512;
 /** Longest line the reader takes: anything longer is damage. */
 export const MAX_LINE_CHARS = 16 * 1024;
@@ -30,6 +30,7 @@ export function encodeRecord(record: UsageRecord): string {
   for (const [key, field] of COUNTS) if (record[field] !== undefined) line[key] = record[field];
   if (record.imageSize) line.z = record.imageSize;
   if (record.videoSeconds !== undefined) line.v = record.videoSeconds;
+  if (record.audioSeconds !== undefined) line.a = record.audioSeconds;
   line.x = stored(OUTCOMES, record.outcome);
   if (record.costSource !== 'unknown' && record.cost !== undefined) line.$ = Number(record.cost.toPrecision(12));
   line.cs = stored(COST_SOURCES, record.costSource);
@@ -84,6 +85,11 @@ export function decodeRecord(line: string): UsageRecord | undefined {
     const seconds = amountOf(value.v, 24 * 3600);
     if (seconds === undefined) return undefined;
     record.videoSeconds = seconds;
+  }
+  if (value.a !== undefined) {
+    const seconds = amountOf(value.a, 24 * 3600);
+    if (seconds === undefined) return undefined;
+    record.audioSeconds = seconds;
   }
   if (costSource !== 'unknown' && (value.$ !== undefined || COST_SOURCES.includes(costSource as CostSource))) {
     const cost = amountOf(value.$, MAX_REPORTED_COST);

@@ -137,7 +137,7 @@ export class PriceBook {
 
 /** What a finished request used, as far as pricing goes. */
 export interface Consumption {
-  modality: 'chat' | 'image' | 'video' | 'speech';
+  modality: 'chat' | 'image' | 'video' | 'speech' | 'transcription';
   inputTokens?: number;
   outputTokens?: number;
   cachedTokens?: number;

@@ -30,6 +30,8 @@ export function modalityOf(report: Pick<GatewayCallReport, 'operation'>): Modali
       return 'image';
     case 'speech':
       return 'speech';
+    case 'transcription':
+      return 'transcription';
     case 'video-submit':
       return 'video';
     case 'video-status':
@@ -74,6 +76,10 @@ export function recordOf(report: GatewayCallReport, context: RecordContext): Usa
     if (seconds !== undefined) record.videoSeconds = seconds;
   }
   if (report.speechChars !== undefined) record.speechChars = report.speechChars;
+  if (report.audioSeconds !== undefined) {
+    const seconds = amountOf(report.audioSeconds, MAX_VIDEO_SECONDS);
+    if (seconds !== undefined) record.audioSeconds = seconds;
+  }
   if (report.operation === 'models') {
     // Listing models costs nothing anywhere: a known zero, not an unknown.
     record.cost = 0;

@@ -1,7 +1,7 @@
 // The ledger's record type, on its own so the dashboard page (browser code) can name it without the host's readers.
 
-export type Modality = 'chat' | 'image' | 'video' | 'speech';
-export const MODALITIES: readonly Modality[] = ['chat', 'image', 'video', 'speech'];
+export type Modality = 'chat' | 'image' | 'video' | 'speech' | 'transcription';
+export const MODALITIES: readonly Modality[] = ['chat', 'image', 'video', 'speech', 'transcription'];
 export type CostSource = 'reported' | 'estimated' | 'unknown';
 /**
  * A value a newer version wrote for a known field (a modality, outcome or cost source this one lacks), kept as
@@ -31,6 +31,8 @@ export interface UsageRecord {
   imageSize?: string;
   videoSeconds?: number;
   speechChars?: number;
+  /** Transcription: seconds of audio. */
+  audioSeconds?: number;
   outcome: 'ok' | 'error' | 'cancelled' | NewerValue;
   /** USD; absent when costSource is 'unknown' (and when a newer source stated no figure). */
   cost?: number;

@@ -25,6 +25,7 @@ export interface Totals {
   images: number;
   videoSeconds: number;
   speechChars: number;
+  audioSeconds: number;
 }
 
 export interface Series {
@@ -47,7 +48,7 @@ export interface UsageSummary {
 }
 
 export function emptyTotals(): Totals {
-  return { requests: 0, errors: 0, cost: 0, unknownCost: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, reasoningTokens: 0, images: 0, videoSeconds: 0, speechChars: 0 };
+  return { requests: 0, errors: 0, cost: 0, unknownCost: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, reasoningTokens: 0, images: 0, videoSeconds: 0, speechChars: 0, audioSeconds: 0 };
 }
 
 export function addTo(totals: Totals, r: UsageRecord): void {
@@ -62,6 +63,7 @@ export function addTo(totals: Totals, r: UsageRecord): void {
   totals.images += r.images ?? 0;
   totals.videoSeconds += r.videoSeconds ?? 0;
   totals.speechChars += r.speechChars ?? 0;
+  totals.audioSeconds += r.audioSeconds ?? 0;
 }
 
 /** Local midnight of the day holding `time` (epoch ms). */

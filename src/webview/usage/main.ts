@@ -87,6 +87,7 @@ function renderTotals(summary: UsageSummary, damaged: number, budget: number | u
   if (t.images) parts.push(`${number(t.images)} images`);
   if (t.videoSeconds) parts.push(`${number(t.videoSeconds)} s of video`);
   if (t.speechChars) parts.push(`${number(t.speechChars)} characters spoken`);
+  if (t.audioSeconds) parts.push(`${number(t.audioSeconds)} s of audio transcribed`);
   // The totals are every profile's; the budget is one profile's (the window's), so it says whose.
   if (budget !== undefined) parts.push(budgetOf === undefined ? `monthly budget ${formatUsd(budget)}` : `monthly budget of "${budgetOf}" ${formatUsd(budget)}`);
   totalsLine.textContent = parts.join(' · ');
@@ -143,13 +144,13 @@ function redraw(): void {
 }
 
 function renderTable(summary: UsageSummary): void {
-  const head = el('tr', {}, ...[GROUP_LABELS[summary.groupBy], 'Requests', 'Spend', 'Input tokens', 'Output tokens', 'Images', 'Video s', 'Speech chars'].map((text) => el('th', { textContent: text, scope: 'col' })));
+  const head = el('tr', {}, ...[GROUP_LABELS[summary.groupBy], 'Requests', 'Spend', 'Input tokens', 'Output tokens', 'Images', 'Video s', 'Speech chars', 'Audio s'].map((text) => el('th', { textContent: text, scope: 'col' })));
   const rows = summary.rows.map((row) =>
     el(
       'tr',
       {},
       el('th', { textContent: row.key, scope: 'row' }),
-      ...[number(row.requests), formatCost(row), number(row.inputTokens), number(row.outputTokens), number(row.images), number(row.videoSeconds), number(row.speechChars)].map((text) => el('td', { textContent: text })),
+      ...[number(row.requests), formatCost(row), number(row.inputTokens), number(row.outputTokens), number(row.images), number(row.videoSeconds), number(row.speechChars), number(row.audioSeconds)].map((text) => el('td', { textContent: text })),
     ),
   );
   const table = el('table', {}, el('caption', { textContent: `Usage by ${GROUP_LABELS[summary.groupBy].toLowerCase()}, ${PERIOD_LABELS[summary.period].toLowerCase()}` }), el('thead', {}, head), el('tbody', {}, ...rows));

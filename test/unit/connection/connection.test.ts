@@ -14,7 +14,7 @@ function fakeApi(fail?: unknown): GatewayApi {
     if (fail) throw fail;
     return [];
   };
-  return { listModels: result, chat: result as never, submitVideo: result as never, getVideo: result as never, generateImage: result as never, synthesizeSpeech: result as never };
+  return { listModels: result, chat: result as never, submitVideo: result as never, getVideo: result as never, generateImage: result as never, synthesizeSpeech: result as never, transcribeAudio: result as never };
 }
 
 describe('GatewayConnection', () => {

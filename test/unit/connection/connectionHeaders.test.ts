@@ -10,7 +10,7 @@ import { FakeClock } from '../../util/fakeClock';
 const gateway = (headers: Record<string, string>): GatewaySettings => ({ baseUrl: 'https://a.example/v1', origin: 'https://a.example', headers, timeoutMs: 1000, idleTimeoutMs: 1000 });
 const api = (): GatewayApi => {
   const none = async () => [];
-  return { listModels: none, chat: none as never, submitVideo: none as never, getVideo: none as never, generateImage: none as never, synthesizeSpeech: none as never };
+  return { listModels: none, chat: none as never, submitVideo: none as never, getVideo: none as never, generateImage: none as never, synthesizeSpeech: none as never, transcribeAudio: none as never };
 };
 
 describe('GatewayConnection: header values from SecretStorage', () => {

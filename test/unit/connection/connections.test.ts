@@ -20,7 +20,7 @@ function recordingFactory(made: ClientConfig[]) {
   return (config: ClientConfig): GatewayApi => {
     made.push(config);
     const answer = async () => [{ id: `model-for-${config.apiKey}` }];
-    return { listModels: answer as never, chat: answer as never, submitVideo: answer as never, getVideo: async (id: string) => ({ id, status: config.apiKey }) as never, generateImage: answer as never, synthesizeSpeech: answer as never };
+    return { listModels: answer as never, chat: answer as never, submitVideo: answer as never, getVideo: async (id: string) => ({ id, status: config.apiKey }) as never, generateImage: answer as never, synthesizeSpeech: answer as never, transcribeAudio: answer as never };
   };
 }
 

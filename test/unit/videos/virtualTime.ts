@@ -36,6 +36,7 @@ export class VirtualTime {
       getVideo: (id: string, options?: RequestOptions) => this.record({ method: 'get', id }, () => api.getVideo(id, options)),
       generateImage: (request, options) => this.hold(api.generateImage(request, options)),
       synthesizeSpeech: (request, options) => this.hold(api.synthesizeSpeech(request, options)),
+      transcribeAudio: (request, options) => this.hold(api.transcribeAudio(request, options)),
     };
   }
 

@@ -1,0 +1,67 @@
+// Transcribe Audio File's checks before anything is sent: the argument, the file's kind and size (over the limit:
+// said, nothing sent), the WAV length, the model and the profile's dialect.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readAudioFile, transcribeAskOf, transcribeFile, transcriptionDialectOf, transcriptionModel, wavSeconds } from '../../../src/media/core/transcription';
+import type { TranscriptionRequest } from '../../../src/gateway/types';
+import { encodeWav, SAMPLE_RATE } from '../../simulator/wav';
+
+describe('media: transcription', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mg-transcribe-'));
+  const wav = join(dir, 'talk.wav');
+  writeFileSync(wav, encodeWav(new Float32Array(3 * SAMPLE_RATE)));
+
+  it('reads the argument strictly', () => {
+    assert.deepEqual(transcribeAskOf({ path: '/a.wav', format: 'srt', language: 'en' }), { path: '/a.wav', format: 'srt', language: 'en' });
+    assert.throws(() => transcribeAskOf({ path: '/a.wav', format: 'docx' }), /format is one of text, srt, vtt/);
+    assert.throws(() => transcribeAskOf({ path: '/a.wav', colour: 1 }), /Unknown field colour/);
+    assert.throws(() => transcribeAskOf({}), /path/);
+    assert.throws(() => transcribeAskOf({ path: '/a.wav', language: 'english please' }), /ISO-639/);
+  });
+
+  it('reads the length of a WAV file from its header, and nothing from other bytes', () => {
+    assert.equal(wavSeconds(encodeWav(new Float32Array(SAMPLE_RATE / 2))), 0.5);
+    assert.equal(wavSeconds(Buffer.from('not a wav file at all')), undefined);
+    const lying = encodeWav(new Float32Array(10));
+    lying.writeUInt32LE(0xffffffff, 40);
+    assert.ok(wavSeconds(lying)! < 0.01, 'a data size past the file is cut to the file');
+  });
+
+  it('refuses a file over the limit before sending, saying the limit, and a file of another kind', async () => {
+    await assert.rejects(readAudioFile(wav, 1000), /Nothing was sent: talk\.wav is .* over the 1000 B one transcription takes/);
+    const text = join(dir, 'notes.txt');
+    writeFileSync(text, 'hello');
+    await assert.rejects(readAudioFile(text), /not an audio or video file/);
+    assert.equal((await readAudioFile(wav)).bytes.length, 44 + 3 * SAMPLE_RATE * 2);
+  });
+
+  it("speaks OpenRouter's shape only where the profile's dialect (or, for auto, the host) says so", () => {
+    assert.equal(transcriptionDialectOf('openrouter', 'http://127.0.0.1:9'), 'openrouter');
+    assert.equal(transcriptionDialectOf('auto', 'https://openrouter.ai'), 'openrouter');
+    assert.equal(transcriptionDialectOf(undefined, 'https://openrouter.ai'), 'openrouter');
+    assert.equal(transcriptionDialectOf('openai', 'https://openrouter.ai'), 'openai');
+    assert.equal(transcriptionDialectOf(undefined, 'https://litellm.example'), 'openai');
+  });
+
+  it('takes the model asked for, else a listed transcription model, else says how to give one', async () => {
+    const models = (ids: string[]) => ({ load: async () => ({ models: ids.map((id) => ({ id, kind: 'other' })) }) as never });
+    assert.equal(await transcriptionModel({ models: models([]) }, ' m ', undefined), 'm');
+    assert.equal(await transcriptionModel({ models: models(['chat-1', 'gpt-4o-transcribe']) }, undefined), 'gpt-4o-transcribe');
+    await assert.rejects(transcriptionModel({ models: models(['chat-1']) }, undefined), /lists no transcription model/);
+  });
+
+  it("sends the file with its length, in the profile's dialect, streamed for plain text", async () => {
+    const sent: TranscriptionRequest[] = [];
+    const api = { transcribeAudio: async (request: TranscriptionRequest) => (sent.push(request), { text: 'hi', timed: false, streamed: false }) };
+    const deps = {
+      connection: { origin: 'http://gw', access: async () => ({ ok: true, api, origin: 'http://gw' }) as never, resultFetchOptions: async () => ({}) },
+      models: { load: async () => undefined },
+      dialectSetting: () => 'openrouter' as const,
+    };
+    const result = await transcribeFile(deps, { path: wav, model: 'whisper-1' });
+    assert.deepEqual([result.text, result.model], ['hi', 'whisper-1']);
+    assert.deepEqual([sent[0]!.dialect, sent[0]!.format, sent[0]!.stream, sent[0]!.seconds, sent[0]!.fileName], ['openrouter', 'text', true, 3, 'talk.wav']);
+  });
+});
