@@ -299,9 +299,11 @@ export class ChatWebviewBridge implements Disposable {
   /** A message from the input: a slash command, else sent unless a reply runs or the chat would not fit (held back). */
   /** `asCommand`: what the user typed, which may be a slash command; a prompt file's text never is. */
   private sendMessage(text: string, asCommand: boolean): ChatReplies['send'] {
-    if (this.controller.busy) {
+    // The controller's answer, for slash commands too: the page shows it ("Not sent: a reply is still running").
+    const refused = this.controller.refusal;
+    if (refused) {
       this.log.warn('Chat: a message was sent while a reply was still running; not sent.');
-      return { sent: false, why: 'busy' };
+      return { sent: false, why: refused };
     }
     if (asCommand && this.hub?.handleSend(text)) return { sent: true };
     // Held back (it would overflow the context window): the warning says what can be done.
