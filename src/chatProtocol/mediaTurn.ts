@@ -2,6 +2,7 @@
 // the hub builds from gateway answers) and for the form the webview is sent. Pure and browser-safe.
 import { LIMITS, type MediaKind, type MediaModels, type MediaState, type MediaTurn } from './session';
 import { cleanCount, cleanText, isId, isRecord, type Fields } from './validate';
+import { cleanActionTitles, cleanErrorActions } from './errorActions';
 
 export const MEDIA_KINDS: readonly MediaKind[] = ['image', 'video', 'speech'];
 const MEDIA_STATES: readonly MediaState[] = ['pending', 'complete', 'failed'];
@@ -12,7 +13,9 @@ const FILE_NAME = /^m[a-z0-9]{6,40}-\d{1,2}\.[a-z0-9]{2,5}$/;
 const CONTENT_TYPE = /^(image|audio|video)\/[a-z0-9.+-]{1,60}$/;
 
 /** What the webview is sent for a media turn: where to load it from, never a file path. */
-export type WireMediaTurn = Omit<MediaTurn, 'entryId' | 'fileName' | 'jobKey'> & {
+export type WireMediaTurn = Omit<MediaTurn, 'entryId' | 'fileName' | 'jobKey' | 'actions'> & {
+  /** A failed turn's advice, as buttons: their titles only (a click names the index; the host holds the commands). */
+  actions?: string[];
   /** The kept copy (under the webview's resource root) or where the gateway's link leads; http(s) or data: only. */
   src?: string;
   /**
@@ -56,7 +59,7 @@ function cleanContentType(value: unknown): string | undefined {
   return typeof value === 'string' && CONTENT_TYPE.test(value) ? value : undefined;
 }
 
-function commonFields(value: Fields): Omit<MediaTurn, 'entryId' | 'fileName' | 'jobKey' | 'url' | 'contentType' | 'detail'> | undefined {
+function commonFields(value: Fields): Omit<MediaTurn, 'entryId' | 'fileName' | 'jobKey' | 'url' | 'contentType' | 'detail' | 'actions'> | undefined {
   if (!isId(value.id) || !isMediaKind(value.kind)) return undefined;
   return {
     id: value.id,
@@ -81,7 +84,7 @@ export function cleanMediaTurn(value: unknown): MediaTurn | undefined {
   if (!isRecord(value) || value.role !== 'media') return undefined;
   const turn = commonFields(value);
   if (!turn) return undefined;
-  return withOptional<MediaTurn>(turn, {
+  const cleaned = withOptional<MediaTurn>(turn, {
     entryId: typeof value.entryId === 'string' && ENTRY_ID.test(value.entryId) ? value.entryId : undefined,
     fileName: typeof value.fileName === 'string' && FILE_NAME.test(value.fileName) ? value.fileName : undefined,
     jobKey: isId(value.jobKey) ? value.jobKey : undefined,
@@ -89,6 +92,18 @@ export function cleanMediaTurn(value: unknown): MediaTurn | undefined {
     contentType: cleanContentType(value.contentType),
     detail: cleanText(value.detail, LIMITS.mediaDetail) || undefined,
   });
+  return withActions(cleaned, turn.state === 'failed' ? cleanErrorActions(value.actions) : []);
+}
+
+/** A failed turn's actions, kept only when there are some (a turn without any has no field). */
+function withActions<T extends { actions?: unknown[] }>(turn: T, actions: NonNullable<T['actions']>): T {
+  if (actions.length > 0) turn.actions = actions;
+  return turn;
+}
+
+/** What the webview is sent of a turn's actions: a failed turn's titles, or nothing. */
+export function actionTitles(state: MediaState, actions: MediaTurn['actions']): string[] | undefined {
+  return state === 'failed' && actions && actions.length > 0 ? actions.map((a) => a.title) : undefined;
 }
 
 /** The webview's form of a media turn, cut to what it accepts. */
@@ -96,7 +111,7 @@ export function cleanWireMediaTurn(value: unknown): WireMediaTurn | undefined {
   if (!isRecord(value) || value.role !== 'media') return undefined;
   const turn = commonFields(value);
   if (!turn) return undefined;
-  return withOptional<WireMediaTurn>(turn, {
+  const cleaned = withOptional<WireMediaTurn>(turn, {
     detail: cleanText(value.detail, LIMITS.mediaDetail) || undefined,
     src: cleanMediaSrc(value.src),
     contentType: cleanContentType(value.contentType),
@@ -104,6 +119,7 @@ export function cleanWireMediaTurn(value: unknown): WireMediaTurn | undefined {
     linkState: typeof value.linkState === 'string' && LINK_STATES.includes(value.linkState) ? value.linkState : undefined,
     linkProblem: cleanText(value.linkProblem, LIMITS.mediaDetail) || undefined,
   });
+  return withActions(cleaned, turn.state === 'failed' ? cleanActionTitles(value.actions) : []);
 }
 
 /** Per-chat media models; what is missing or malformed is '' (the configured one, else the first listed). */

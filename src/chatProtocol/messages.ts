@@ -19,6 +19,7 @@ import {
   FINAL_STATUSES,
   type AssistantTurnWith,
 } from './sessionData';
+import { cleanActionTitles } from './errorActions';
 import { cleanArray, cleanCount, cleanText, type Fields, isCount, isId, isNonEmptyText, isRecord, isText, type Cleaner } from './validate';
 import { cleanWith, exactly, isRequestId, parseWith, replyShape, type Parsed, type ReplyMessage, type Shape as WebviewShape, type Shapes } from './webviewProtocol';
 import { REPLIES, type ChatReply } from './chatReplies';
@@ -271,7 +272,7 @@ function cleanWireError(value: unknown): WireTurnError | undefined {
   const error: WireTurnError = {
     message: cleanErrorMessage(value.message),
     kind: cleanErrorKind(value.kind),
-    actions: cleanArray(value.actions, LIMITS.actions, (a) => cleanText(a, LIMITS.actionTitle)),
+    actions: cleanActionTitles(value.actions),
   };
   const retryInMs = cleanCount(value.retryInMs);
   if (retryInMs !== undefined) error.retryInMs = retryInMs;

@@ -137,6 +137,8 @@ export interface MediaTurn {
   contentType?: string;
   /** Why it failed, or what the job is doing. */
   detail?: string;
+  /** A failed turn: what its failure's advice offers (Set API Key, Open Logs…), as the reply's error card offers it. */
+  actions?: TurnErrorAction[];
 }
 
 export type MediaState = 'pending' | 'complete' | 'failed';

@@ -17,7 +17,6 @@ import {
   type Turn,
   type TurnDelta,
   type TurnError,
-  type TurnErrorAction,
   type NewerTurn,
   type UserTurn,
 } from './session';
@@ -25,6 +24,7 @@ import { isNewerTurn, knownTurnFields } from './sessionUnknown';
 import { cleanAttachments } from './attachments';
 import { cleanArray, cleanCount, cleanText, conforms, isCount, isId, isRecord, type Cleaner, type Fields } from './validate';
 import { cleanMediaModels, cleanMediaTurn } from './mediaTurn';
+import { cleanErrorActions } from './errorActions';
 import { cleanCodeApplies } from './codeApply';
 
 const STATUSES: readonly AssistantStatus[] = ['streaming', 'complete', 'stopped', 'interrupted', 'failed'];
@@ -130,13 +130,6 @@ function cleanToolCall(value: unknown): ToolCallRecord | undefined {
   return { id: cleanToolCallId(value.id), name: cleanToolName(value.name), arguments: cleanText(value.arguments, LIMITS.storedText) ?? '' };
 }
 
-function cleanAction(value: unknown): TurnErrorAction | undefined {
-  if (!isRecord(value) || typeof value.command !== 'string' || value.command.length > LIMITS.command) return undefined;
-  const action: TurnErrorAction = { title: cleanText(value.title, LIMITS.actionTitle) || value.command, command: value.command };
-  if (Array.isArray(value.args)) action.args = value.args;
-  return action;
-}
-
 export function cleanErrorMessage(value: unknown): string {
   return cleanText(value, LIMITS.errorMessage) || 'The reply failed.';
 }
@@ -147,7 +140,7 @@ export function cleanErrorKind(value: unknown): string {
 
 /** A reply's error from its parts (an error advice, or a stored error). */
 export function turnErrorFrom(fields: Fields): TurnError {
-  const error: TurnError = { message: cleanErrorMessage(fields.message), kind: cleanErrorKind(fields.kind), actions: cleanArray(fields.actions, LIMITS.actions, cleanAction) };
+  const error: TurnError = { message: cleanErrorMessage(fields.message), kind: cleanErrorKind(fields.kind), actions: cleanErrorActions(fields.actions) };
   const retryAt = cleanCount(fields.retryAt);
   if (retryAt !== undefined) error.retryAt = retryAt;
   return error;

@@ -44,7 +44,7 @@ const TURNS: Readonly<Record<string, Shape>> = {
     keys: words('id role createdAt model content reasoning refusal toolCalls status finishReason usage error omittedTurns thoughtMs applies'),
     nested: { toolCalls: { shape: TOOL_CALL, list: 'byIndex' }, usage: { shape: USAGE }, error: { shape: ERROR }, applies: { shape: APPLY, list: 'byIndex' } },
   },
-  media: { keys: words('id role createdAt kind content prompt model state entryId fileName jobKey url contentType detail') },
+  media: { keys: words('id role createdAt kind content prompt model state entryId fileName jobKey url contentType detail actions'), nested: { actions: { shape: ACTION, list: 'byIndex' } } },
 };
 const SESSION_KEYS = words('id title createdAt updatedAt settings turns');
 

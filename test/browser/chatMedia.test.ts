@@ -185,4 +185,39 @@ describe('chat hub in Chromium: inline media under the CSP, and the slash menu',
     assert.deepEqual(sent.at(-1), { type: 'send', requestId: 1, text: '/image a red fox' });
     assert.equal(await input.inputValue(), '');
   });
+
+  it("a failed media turn shows its advice as buttons, as the reply's error card does, and a click names the turn and the action", async () => {
+    const page = suite.page;
+    const failed = { id: 'mf1', role: 'media', createdAt: 4, kind: 'video', content: '/video a tide', prompt: 'a tide', model: 'model-video-1', state: 'failed', detail: 'API key missing or invalid for the gateway.', actions: ['Set API Key', 'Open Logs'] };
+    const init = {
+      type: 'init',
+      sessionId: 's2',
+      title: 'Media advice',
+      settings: { model: 'model-k3', systemPrompt: '', sampling: { mode: 'default' }, maxTokens: null, stop: [], jsonMode: false },
+      turns: [failed, { ...failed, id: 'mf2', actions: undefined, detail: 'It failed.' }],
+      models: { models: ['model-k3'], loading: false },
+    };
+    await page.evaluate((message) => {
+      const w = window as unknown as { Chat: typeof import('../../src/webview/chat/app'); advicePosted: unknown[] };
+      w.advicePosted = [];
+      const root = document.createElement('div');
+      root.id = 'advice-chat';
+      document.body.append(root);
+      const app = new w.Chat.ChatApp(root, { post: (m) => w.advicePosted.push(m), setState: () => undefined });
+      app.receive(message);
+    }, init);
+    const card = page.locator('#advice-chat [data-turn-id="mf1"] .media-status');
+    await card.waitFor();
+    assert.match((await card.textContent()) ?? '', /API key missing/);
+    assert.deepEqual(await card.getByRole('button').allTextContents(), ['Set API Key', 'Open Logs', 'Regenerate']);
+    assert.deepEqual(await page.locator('#advice-chat [data-turn-id="mf2"] .media-status').getByRole('button').allTextContents(), ['Regenerate'], 'no advice, no buttons');
+    await card.getByRole('button', { name: 'Open Logs' }).click();
+    await card.getByRole('button', { name: 'Set API Key' }).click();
+    const posted = await page.evaluate(() => (window as unknown as { advicePosted: unknown[] }).advicePosted);
+    assert.deepEqual(posted.slice(-2), [
+      { type: 'errorAction', turnId: 'mf1', index: 1 },
+      { type: 'errorAction', turnId: 'mf1', index: 0 },
+    ]);
+    assert.deepEqual(takePageProblems(), []);
+  });
 });

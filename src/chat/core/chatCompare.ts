@@ -36,7 +36,7 @@ export class ChatCompare implements Disposable {
 
   /** Starts a comparison; false when none was started (a reply is running, too few models, the user cancelled). */
   async start(text: string, models: readonly string[]): Promise<boolean> {
-    if (this.controller.busy) {
+    if (this.controller.refusal) {
       this.deps.warn('Wait for the reply to finish (or stop it) before comparing models.');
       return false;
     }

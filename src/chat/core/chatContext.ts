@@ -130,7 +130,8 @@ export class ChatContext implements Disposable {
    * warning says why and what can be done, and false is returned (the caller gives the text back to the input).
    */
   send(text: string): boolean {
-    if (this.controller.busy || text.trim() === '') return false;
+    // Asked first: a message refused while a reply runs is neither held back nor releases one that is.
+    if (this.controller.refusal || text.trim() === '') return false;
     const budget = this.budget(estimateTextTokens(text));
     if (budget.overBy > 0) return this.hold({ kind: 'send', text }, fitHistory([...this.controller.session.turns, this.question(text, this.tray.attachments)], this.controller.session.settings, budget.window));
     this.release();

@@ -77,8 +77,16 @@ export class ChatController implements Disposable {
     return this.state;
   }
 
+  /**
+   * The one owner of "busy": 'busy' while a reply runs, when nothing new starts (a message, a slash command, a
+   * comparison, a kept reply). The bridge, the context and Compare ask here; the page shows it from the turns it is sent.
+   */
+  get refusal(): 'busy' | undefined {
+    return this.running ? 'busy' : undefined;
+  }
+
   get busy(): boolean {
-    return this.running !== undefined;
+    return this.refusal !== undefined;
   }
 
   /** Resolves when the reply in progress (if any) has finished and been saved. */
@@ -88,7 +96,7 @@ export class ChatController implements Disposable {
 
   /** Sends a message (with its context) and streams the reply. Returns false (and does nothing) while a reply is running. */
   send(text: string, attachments: readonly Attachment[] = [], options: FitOptions = {}): boolean {
-    if (this.running || this.disposed || text.trim() === '') return false;
+    if (this.refusal || this.disposed || text.trim() === '') return false;
     const undo = this.saver.undoPoint({ text, attachments });
     this.addUserTurn(text, attachments);
     void this.reply(undo, options);
@@ -147,7 +155,7 @@ export class ChatController implements Disposable {
 
   /** Adds a question and a reply obtained elsewhere (the one the user kept from a comparison), saved at once. */
   async keepReply(question: { text: string; attachments: readonly Attachment[] }, reply: KeptReply): Promise<boolean> {
-    if (this.running || this.disposed || question.text.trim() === '') return false;
+    if (this.refusal || this.disposed || question.text.trim() === '') return false;
     const undo = this.saver.undoPoint();
     this.addUserTurn(question.text, question.attachments);
     const turn: AssistantTurn = { ...emptyAssistantTurn(this.deps.newId(), reply.model, this.deps.clock.now()), content: reply.content, status: reply.status, usage: reply.usage, finishReason: reply.finishReason };

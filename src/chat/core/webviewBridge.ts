@@ -15,7 +15,7 @@ import { RESEND_WITHOUT_IMAGES } from './imageRejection';
 import { listedAction } from '../../ui/core/adviceActions';
 import type { AssistantTurn, ChatSession, MediaTurn, Turn, TurnError } from '../../chatProtocol/session';
 import { keepingProfile } from './chatProfile';
-import type { WireMediaTurn } from '../../chatProtocol/mediaTurn';
+import { actionTitles, type WireMediaTurn } from '../../chatProtocol/mediaTurn';
 import { chipOf } from '../../chatProtocol/attachments';
 import type { CodeApply } from '../../chatProtocol/codeApply';
 import type { InstructionsAction, InstructionsState } from '../../chatProtocol/instructions';
@@ -56,8 +56,9 @@ type WebviewMediaAction = Extract<WebviewMessage, { type: 'mediaAction' }>['acti
 
 /** Without a hub, a media turn is shown as saved (no source: it shows as expired). */
 const NO_HUB_WIRE = (turn: MediaTurn): WireMediaTurn => {
-  const { entryId: _e, fileName: _f, jobKey: _j, contentType: _c, ...rest } = turn;
-  return rest;
+  const { entryId: _e, fileName: _f, jobKey: _j, contentType: _c, actions, ...rest } = turn;
+  const titles = actionTitles(turn.state, actions);
+  return titles ? { ...rest, actions: titles } : rest;
 };
 
 export function wireError(error: TurnError, now: number): WireTurnError {
@@ -298,9 +299,11 @@ export class ChatWebviewBridge implements Disposable {
   /** A message from the input: a slash command, else sent unless a reply runs or the chat would not fit (held back). */
   /** `asCommand`: what the user typed, which may be a slash command; a prompt file's text never is. */
   private sendMessage(text: string, asCommand: boolean): ChatReplies['send'] {
-    if (this.controller.busy) {
+    // The controller's answer, for slash commands too: the page shows it ("Not sent: a reply is still running").
+    const refused = this.controller.refusal;
+    if (refused) {
       this.log.warn('Chat: a message was sent while a reply was still running; not sent.');
-      return { sent: false, why: 'busy' };
+      return { sent: false, why: refused };
     }
     if (asCommand && this.hub?.handleSend(text)) return { sent: true };
     // Held back (it would overflow the context window): the warning says what can be done.
@@ -407,11 +410,13 @@ export class ChatWebviewBridge implements Disposable {
     await this.workbench.openExternal(url);
   }
 
+  /** A button of a reply's error card or of a failed media turn: the `index`th action that turn itself offers. */
   private async errorAction(turnId: string, index: number): Promise<void> {
     const turn = this.findTurn(turnId);
-    const action = turn?.role === 'assistant' ? turn.error?.actions[index] : undefined;
+    const offered = turn?.role === 'assistant' ? turn.error?.actions : turn?.role === 'media' && turn.state === 'failed' ? turn.actions : undefined;
+    const action = offered?.[index];
     if (!action) return;
-    if (action.command === RESEND_WITHOUT_IMAGES.command) {
+    if (turn?.role === 'assistant' && action.command === RESEND_WITHOUT_IMAGES.command) {
       await (this.context ? this.context.resendWithoutImages() : this.controller.resendWithoutImages());
       return;
     }

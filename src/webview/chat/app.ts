@@ -329,6 +329,10 @@ export class ChatApp {
     return view instanceof AssistantTurnView ? view : undefined;
   }
 
+  /**
+   * The host's answer (ChatController.refusal), as the turns it sent show it: its last reply still streaming. The page
+   * only shows it (Stop instead of Send, edits disabled); the host refuses what arrives while busy whatever the page thinks.
+   */
   private get busy(): boolean {
     const last = this.views.at(-1);
     return last instanceof AssistantTurnView && last.streaming;

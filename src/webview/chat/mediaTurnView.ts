@@ -155,7 +155,10 @@ export class MediaTurnView {
     if (turn.state === 'pending') {
       this.status.replaceChildren(icon('loading codicon-modifier-spin'), el('span', { text: turn.detail ? `${KIND_NAME[turn.kind]} job: ${turn.detail}` : `Making the ${KIND_NAME[turn.kind].toLowerCase()}…` }));
     } else if (turn.state === 'failed') {
-      this.status.replaceChildren(icon('error'), el('span', { text: turn.detail ?? 'It failed.' }), textButton('refresh', 'Regenerate', () => this.post('regenerate')));
+      // The failure's advice as buttons, as the reply's error card shows them: the click names the index, and the
+      // host runs that turn's own action only when advice offers it.
+      const advice = (turn.actions ?? []).map((title, index) => textButton('arrow-right', title, () => this.context.post({ type: 'errorAction', turnId: turn.id, index })));
+      this.status.replaceChildren(icon('error'), el('span', { text: turn.detail ?? 'It failed.' }), ...advice, textButton('refresh', 'Regenerate', () => this.post('regenerate')));
     } else this.status.replaceChildren();
     this.status.hidden = this.status.childElementCount === 0;
   }

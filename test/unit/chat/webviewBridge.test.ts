@@ -183,6 +183,31 @@ describe('ChatWebviewBridge', () => {
     assert.match(warnings.join('\n'), /refused to run workbench\.action\.openSettings/);
   });
 
+  it("runs a failed media turn's advice actions, and only those that turn offers and advice lists", async () => {
+    const { h, bridge, workbench, warnings, posted } = setup();
+    await bridge.handle({ type: 'ready' });
+    const base = { role: 'media' as const, createdAt: 1, kind: 'image' as const, content: '/image a cat', prompt: 'a cat', model: 'model-image-1.0' };
+    // As a session file could hold them: advice's own action, then one of this extension's commands advice never offers.
+    await h.controller.addMediaTurn({ ...base, id: 'mfailed', state: 'failed', detail: 'API key missing.', actions: [{ title: 'Set API Key', command: 'modelGateway.setApiKey' }, { title: 'Clear', command: 'modelGateway.clearUsage' }] });
+    await h.controller.addMediaTurn({ ...base, id: 'mdone', state: 'complete' });
+    const added = posted.filter((m) => m.type === 'turnAdded').map((m) => (m.type === 'turnAdded' ? m.turn : undefined));
+    assert.deepEqual(added.map((t) => t && 'actions' in t && t.actions), [['Set API Key', 'Clear'], false], 'the page is sent titles only');
+
+    await bridge.handle({ type: 'errorAction', turnId: 'mfailed', index: 0 });
+    assert.deepEqual(workbench.calls, [['runCommand', 'modelGateway.setApiKey', []]]);
+    // Offered by the turn but not an action advice offers; not offered by the turn (past its list); a turn that
+    // offers nothing (it did not fail), whatever it holds.
+    await bridge.handle({ type: 'errorAction', turnId: 'mfailed', index: 1 });
+    await bridge.handle({ type: 'errorAction', turnId: 'mfailed', index: 2 });
+    const done = h.session.turns.find((t) => t.id === 'mdone');
+    assert.ok(done?.role === 'media');
+    done.actions = [{ title: 'Set API Key', command: 'modelGateway.setApiKey' }];
+    await bridge.handle({ type: 'errorAction', turnId: 'mdone', index: 0 });
+    await bridge.handle({ type: 'errorAction', turnId: 'unknown1', index: 0 });
+    assert.equal(workbench.calls.length, 1);
+    assert.match(warnings.join('\n'), /refused to run modelGateway\.clearUsage/);
+  });
+
   it('opens only http and https links, checking them again', async () => {
     const { bridge, workbench, warnings } = setup();
     for (const href of ['https://example.com/x', 'command:workbench.action.terminal.new', 'vscode://settings', 'file:///etc/passwd', 'javascript:alert(1)']) {

@@ -13,6 +13,7 @@ import type { KeptMedia, MediaApi } from '../../../media/core/api';
 import type { VideoApi, VideoJob } from '../../../videos/core/api';
 import { spokenText } from './spokenText';
 import { chatProfileId } from '../chatProfile';
+import { AdvisedError } from '../../../ui/core/errorAdvice';
 
 /** The chat session the hub adds its turns to (ChatController). */
 export interface MediaTurnHost {
@@ -145,7 +146,7 @@ export class ChatMediaHub implements Disposable {
       next = await this.produce(turn, abort.signal);
     } catch (error) {
       if (abort.signal.aborted || this.disposed) return;
-      next = { ...turn, state: 'failed', detail: clip(error instanceof Error ? error.message : String(error), LIMITS.mediaDetail) };
+      next = failed(turn, error);
     } finally {
       if (this.running.get(turn.id) === abort) this.running.delete(turn.id);
     }
@@ -208,6 +209,17 @@ export class ChatMediaHub implements Disposable {
     }
     return '';
   }
+}
+
+/**
+ * A failed turn says why; a failure the media or video feature worded (AdvisedError) keeps its advice's actions too,
+ * so the card offers the same buttons as the reply's error card.
+ */
+function failed(turn: MediaTurn, error: unknown): MediaTurn {
+  const next: MediaTurn = { ...turn, state: 'failed', detail: clip(error instanceof Error ? error.message : String(error), LIMITS.mediaDetail) };
+  const actions = error instanceof AdvisedError ? error.advice.actions : [];
+  if (actions.length > 0) next.actions = actions.slice(0, LIMITS.actions).map(({ title, command, args }) => (args ? { title, command, args: [...args] } : { title, command }));
+  return next;
 }
 
 function kept(turn: MediaTurn, media: KeptMedia): MediaTurn {

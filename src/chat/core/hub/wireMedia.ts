@@ -3,7 +3,7 @@
 // leads (after redirects, the origin the CSP then allows), or is told the link is gone ("expired") or unreachable
 // (Retry). With neither a copy nor a link the turn has no source and shows "expired".
 import type { MediaTurn } from '../../../chatProtocol/session';
-import { cleanMediaSrc, type WireMediaTurn } from '../../../chatProtocol/mediaTurn';
+import { actionTitles, cleanMediaSrc, type WireMediaTurn } from '../../../chatProtocol/mediaTurn';
 import type { LinkCheckState } from './linkChecks';
 import type { KeptFile } from '../../../media/core/api';
 import type { VideoJob } from '../../../videos/core/api';
@@ -23,9 +23,11 @@ export interface MediaSources {
 }
 
 export function wireMediaTurn(turn: MediaTurn, sources: MediaSources): WireMediaTurn {
-  const { entryId, fileName, jobKey: _jobKey, url, contentType, detail, ...rest } = turn;
+  const { entryId, fileName, jobKey: _jobKey, url, contentType, detail, actions, ...rest } = turn;
   const wire: WireMediaTurn = { ...rest };
   if (detail) wire.detail = detail;
+  const titles = actionTitles(turn.state, actions);
+  if (titles) wire.actions = titles;
   if (url) wire.url = url;
   if (turn.state !== 'complete') return wire;
   const file = entryId && fileName ? sources.keptFile(entryId, fileName) : turn.jobKey ? keptVideo(sources.videoJob?.(turn.jobKey)) : undefined;

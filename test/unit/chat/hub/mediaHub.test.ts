@@ -11,6 +11,7 @@ import { Emitter } from '../../../../src/util/events';
 import { createHarness, type Harness } from '../harness';
 import type { ResultLinkCheck } from '../../../../src/gateway/resultFetch';
 import { result } from '../fakes';
+import { adviceFor, AdvisedError } from '../../../../src/ui/core/errorAdvice';
 
 class FakePorts implements ChatMediaPorts {
   readonly asked: Array<{ what: string; text: string; model?: string }> = [];
@@ -18,7 +19,8 @@ class FakePorts implements ChatMediaPorts {
   /** Each media call's surface and profile, and each submission's profile. */
   readonly calls: Array<{ surface?: string; profile?: string }> = [];
   readonly changed = new Emitter<readonly string[]>();
-  fail: string | undefined;
+  /** What the next call throws: its message, or the error itself. */
+  fail: string | Error | undefined;
   private n = 0;
   /** Link checks asked for, answered by `answerLink`. */
   readonly linkChecks: Array<{ url: string; answer: (check: ResultLinkCheck) => void }> = [];
@@ -37,7 +39,7 @@ class FakePorts implements ChatMediaPorts {
     submit: async (ask: { prompt: string; model?: string }, call?: { profile?: string }) => {
       this.calls.push({ profile: call?.profile });
       this.asked.push({ what: 'video', text: ask.prompt, model: ask.model });
-      if (this.fail) throw new Error(this.fail);
+      if (this.fail) throw typeof this.fail === 'string' ? new Error(this.fail) : this.fail;
       const job: VideoJob = { key: `job${++this.n}`, model: ask.model ?? 'model-video', state: 'pending', detail: 'queued' };
       this.jobs.set(job.key, job);
       return job;
@@ -52,7 +54,7 @@ class FakePorts implements ChatMediaPorts {
 
   private keep(what: string, text: string, model: string | undefined): KeptMedia {
     this.asked.push({ what, text, model });
-    if (this.fail) throw new Error(this.fail);
+    if (this.fail) throw typeof this.fail === 'string' ? new Error(this.fail) : this.fail;
     const n = ++this.n;
     return { entryId: `mentry00${n}`, fileName: `mentry00${n}-0.${what === 'image' ? 'png' : 'wav'}`, contentType: what === 'image' ? 'image/png' : 'audio/wav', model: model ?? `model-${what}-1.0` };
   }
@@ -255,5 +257,25 @@ describe('ChatMediaHub', () => {
     await hub.action(media(h)[0].id, 'regenerate');
     assert.equal(media(h).length, 1, 'in place');
     assert.deepEqual([media(h)[0].state, media(h)[0].detail, media(h)[0].prompt], ['complete', undefined, 'a cat']);
+  });
+
+  it("a failure the media or video feature worded keeps its advice's actions, sent to the page as titles; Regenerate drops them", async () => {
+    const { h, ports, hub } = setup();
+    const advice = adviceFor({ status: 401, message: 'Invalid key' }, { origin: 'gateway.example' });
+    ports.fail = new AdvisedError(advice);
+    hub.handleSend('/image a cat');
+    hub.handleSend('/video a dog');
+    await settle();
+    for (const turn of media(h)) {
+      assert.equal(turn.state, 'failed');
+      assert.equal(turn.detail, advice.message);
+      assert.deepEqual(turn.actions, [{ title: 'Set API Key', command: 'modelGateway.setApiKey' }]);
+      const wire = wireMediaTurn(turn, { keptFile: () => undefined, webviewSrc: (p) => p, link: () => ({ state: 'checking' }) });
+      assert.deepEqual(wire.actions, ['Set API Key'], 'titles only: the commands stay with the host');
+    }
+    ports.fail = undefined;
+    await hub.action(media(h)[0].id, 'regenerate');
+    assert.equal(media(h)[0].state, 'complete');
+    assert.equal(media(h)[0].actions, undefined);
   });
 });

@@ -92,6 +92,17 @@ describe('chat hub: media turns', () => {
     assert.equal(cleanMediaTurn({ ...IMAGE, url: 'https://user:pw@example.com/x.png' })?.url, undefined, 'no credentials in links');
   });
 
+  it("keeps a failed turn's advice actions in the session file, and sends the page only their titles", () => {
+    const failed = { ...IMAGE, state: 'failed', detail: 'API key missing.', actions: [{ title: 'Set API Key', command: 'modelGateway.setApiKey' }, { title: 'Change the Limit', command: 'workbench.action.openSettings', args: ['modelGateway.media.maxSizeMB'] }] };
+    assert.deepEqual(cleanMediaTurn(failed), failed);
+    assert.deepEqual(cleanTurn(failed), failed);
+    assert.equal(cleanMediaTurn({ ...failed, state: 'complete' })?.actions, undefined, 'only a failed turn offers them');
+    assert.deepEqual(cleanMediaTurn({ ...failed, actions: [{ title: 'x' }, 'Open Logs', { command: 'c'.repeat(500) }] })?.actions, undefined, 'malformed ones are dropped');
+    const wire = cleanWireMediaTurn({ ...failed, actions: ['Set API Key', { command: 'modelGateway.clearUsage' }, 'x'.repeat(1000)] });
+    assert.deepEqual(wire?.actions, ['Set API Key', 'x'.repeat(200)], 'the page accepts titles only');
+    assert.ok(parseHostMessage({ type: 'turnUpdated', turn: wire }).ok, 'and takes them exactly');
+  });
+
   it('sends the webview a source it may load, and nothing that names a file', () => {
     const unchecked = () => assert.fail('a kept copy needs no link check');
     const wire = wireMediaTurn(IMAGE, { keptFile: () => ({ path: '/store/files/mabc1234-0.png', contentType: 'image/png' }), webviewSrc: (p) => `https://file%2B.vscode-resource.vscode-cdn.net${p}`, link: unchecked });
