@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { BENCH_JOBS } from './startup/seed';
 
 const root = join(__dirname, '..', '..');
-const TARGETS = { activationMs: 20, activationKB: 150, newChatReadyMs: 300, newChatOverBareMs: 100 };
+const TARGETS = { activationMs: 15, activationKB: 150, newChatReadyMs: 300, newChatOverBareMs: 100 };
 
 interface HostResult {
   activationMs: number;
