@@ -66,6 +66,8 @@ const CHUNKS = {
   pollPlan: join(root, 'src', 'videos', 'core', 'pollPlan.ts'),
   // VS Code's chat requests through our provider: the mapping of its history and tools, on the first request.
   lmRequests: join(root, 'src', 'models', 'core', 'lmRequestMapping.ts'),
+  // The chat session store and the chat protocol's session code, when the Chats view first lists the chats or a panel opens.
+  chatStore: join(root, 'src', 'chat', 'vscode', 'sessionStoreReporter.ts'),
   // Each feature's panels and commands when one of its commands first runs (or a chat panel is restored).
   chatCommands: join(root, 'src', 'chat', 'vscode', 'chatCommands.ts'),
   mediaCommands: join(root, 'src', 'media', 'vscode', 'mediaCommands.ts'),

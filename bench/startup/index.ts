@@ -103,6 +103,7 @@ export async function run(): Promise<void> {
   for (let i = 0; i < ROUNDS; i++) builds.push(await jobFolderMs());
   const result = {
     activationMs: api.testing.activationMs as number,
+    activationCpuMs: api.testing.activationCpuMs as number,
     activationPhases: api.testing.activationPhases as Record<string, number>,
     jobStoreBuildMs: median(builds.map((b) => b.buildMs)),
     jobFolderReadMs: median(builds.map((b) => b.readMs)),

@@ -7,11 +7,11 @@ import { recordFromRequest, recordText } from '../../src/videos/core/jobRecord';
 export const BENCH_JOBS = 200;
 
 /** `count` finished jobs in `<folder>/jobs` (finished: nothing to poll, so the bench sends no request). */
-export function writeJobs(folder: string, count = BENCH_JOBS): void {
+export function writeJobs(folder: string, count = BENCH_JOBS, origin = 'https://gateway.example'): void {
   mkdirSync(join(folder, 'jobs'), { recursive: true });
   for (let i = 0; i < count; i++) {
     const request = { model: 'model-video', input: { prompt: `a lighthouse, take ${i}` } };
-    const record = { ...recordFromRequest(`job-${i}`, 'https://gateway.example', request, Date.now()), id: `vid_${i}`, status: 'completed', resultUrls: [`https://cdn.example/${i}.mp4`] };
+    const record = { ...recordFromRequest(`job-${i}`, origin, request, Date.now()), id: `vid_${i}`, status: 'completed', resultUrls: [`https://cdn.example/${i}.mp4`] };
     writeFileSync(join(folder, 'jobs', `job-${i}.json`), recordText(record));
   }
 }

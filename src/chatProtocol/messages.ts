@@ -6,8 +6,8 @@
 // It never holds the API key or a command id: error actions are referred to by their position.
 import { cleanChips, isImageData, isImageType, ATTACHMENT_LIMITS, type AttachmentChip, type ImageType } from './attachments';
 import { LIMITS, type NewerTurn, type AssistantStatus, type MediaKind, type ChatSettings, type TokenUsage, type TurnDelta, type UserTurn } from './session';
+import { cleanEffortLevel } from './effortLevel';
 import {
-  cleanEffortLevel,
   cleanErrorKind,
   cleanErrorMessage,
   cleanFinishReason,

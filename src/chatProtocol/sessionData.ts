@@ -26,6 +26,7 @@ import { cleanArray, cleanCount, cleanText, conforms, isCount, isId, isRecord, t
 import { cleanMediaModels, cleanMediaTurn } from './mediaTurn';
 import { cleanErrorActions } from './errorActions';
 import { cleanCodeApplies } from './codeApply';
+import { cleanEffortLevel } from './effortLevel';
 
 const STATUSES: readonly AssistantStatus[] = ['streaming', 'complete', 'stopped', 'interrupted', 'failed'];
 export const FINAL_STATUSES: readonly AssistantStatus[] = ['complete', 'stopped', 'interrupted', 'failed'];
@@ -96,17 +97,6 @@ export function withLedgerCost(usage: TokenUsage | null, cost: unknown): TokenUs
 export function usageFromGateway(value: unknown): TokenUsage | null {
   const details = isRecord(value) && isRecord(value.completion_tokens_details) ? value.completion_tokens_details : undefined;
   return cleanUsage(value, { prompt: 'prompt_tokens', completion: 'completion_tokens', total: 'total_tokens' }, details?.reasoning_tokens);
-}
-
-/** A reasoning effort level as a model list names it (`low`, `x-high`…): a short word, else undefined. */
-export function cleanEffortLevel(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 32) return undefined;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    const ok = (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x5f;
-    if (!ok) return undefined;
-  }
-  return value;
 }
 
 export function cleanModelId(value: unknown): string {

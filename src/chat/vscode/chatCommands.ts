@@ -1,6 +1,6 @@
 // UI adapter (commands): what the chat loads on first use (the build bundles it into dist/chatCommands.js, apart
 // from the activation bundle): the chat panels and their manager, and the Chats view's commands. The Chats view and
-// the session store load at activation (feature.ts, sessionStoreReporter.ts); the first chat command or restored panel loads the rest.
+// the session store are apart (feature.ts; sessionStoreReporter.ts, in dist/chatStore.js); the first chat command or restored panel loads the rest.
 import { randomUUID } from 'node:crypto';
 import type * as vscode from 'vscode';
 import type { GatewayAccess } from '../../gateway/connection';

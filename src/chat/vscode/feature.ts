@@ -1,6 +1,7 @@
-// UI adapter: the chat feature. The Chats view and the session store are built at activation; the panels, their
-// manager and the commands (chatCommands.ts) load on first use: the first chat command, or a chat panel VS Code
-// restores after a reload (the serializer below).
+// UI adapter: the chat feature. The Chats view is built at activation; the session store (sessionStoreReporter.ts,
+// with the chat protocol's session code) loads when the view first lists the chats or a panel needs it, and the
+// panels, their manager and the commands (chatCommands.ts) on first use: the first chat command, or a chat panel
+// VS Code restores after a reload (the serializer below).
 import * as vscode from 'vscode';
 import { CHAT_VIEW_TYPE } from '../../chatProtocol/viewType';
 import type { ModelCatalogs } from '../../models/core/api';
@@ -10,7 +11,8 @@ import { lazy } from '../../util/lazy';
 import { registerPageSerializer } from '../../ui/vscode/pageSerializer';
 import { CHATS_VIEW_ID, ChatHistoryView } from './chatHistoryView';
 import type { ChatPanelManagerOptions } from './chatPanelManager';
-import { createChatStore } from './sessionStoreReporter';
+import type { ChatSessionStore } from '../core/sessionStore';
+import { Emitter } from '../../util/events';
 import { CHAT_COMMANDS } from './commands';
 import type { MediaApi } from '../../media/core/api';
 import type { VideoApi } from '../../videos/core/api';
@@ -18,6 +20,9 @@ import type { VideoApi } from '../../videos/core/api';
 // The panels, their manager and the commands, on first use.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const chatCommands = lazy(() => require('./chatCommands') as typeof import('./chatCommands'));
+// The session store, when the Chats view first lists the chats or a panel opens.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const storeModule = lazy(() => require('./sessionStoreReporter') as typeof import('./sessionStoreReporter'));
 import type { UsageApi } from '../../usage/core/api';
 
 export type ChatNeeds = Pick<SharedServices, 'context' | 'log' | 'connection' | 'clock' | 'settings' | 'register' | 'testing' | 'ui'> & {
@@ -50,13 +55,20 @@ export const chatFeature = defineFeature({
       usage,
     });
     const chatFolder = vscode.Uri.joinPath(context.globalStorageUri, 'chat').fsPath;
-    const store = createChatStore(chatFolder, clock, log, ui);
-    const history = new ChatHistoryView({ store, folder: chatFolder, clock });
+    // The view hears of the store's changes once the store is built (before that, nothing in this window changed it).
+    const storeChanged = new Emitter<void>();
+    const store = lazy((): ChatSessionStore => {
+      const built = storeModule().createChatStore(chatFolder, clock, log, ui);
+      built.onDidChange(() => storeChanged.fire());
+      return built;
+    });
+    const history = new ChatHistoryView({ store: { list: () => store().list(), peek: (id) => store().peek(id), onDidChange: storeChanged.event }, folder: chatFolder, clock });
     const chat = lazy(() =>
-      chatCommands().createChatFeature({ manager: { ...managerOptions(chatFolder), store }, history, gateway: (profile) => connection.access(profile), clock }),
+      chatCommands().createChatFeature({ manager: { ...managerOptions(chatFolder), store: store() }, history, gateway: (profile) => connection.access(profile), clock }),
     );
     context.subscriptions.push(
       history,
+      storeChanged,
       { dispose: () => chat.peek()?.dispose() },
       registerPageSerializer({ viewType: CHAT_VIEW_TYPE }, () => chat().manager),
     );
@@ -73,6 +85,6 @@ export const chatFeature = defineFeature({
         history,
       };
     }
-    return { flush: () => (chat.peek()?.manager ?? store).flush() };
+    return { flush: async () => (chat.peek()?.manager ?? store.peek())?.flush() };
   },
 });

@@ -56,6 +56,8 @@ export class PanelInstructions implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
   private refreshing: Promise<InstructionFile[]> | undefined;
   private again = false;
+  /** The panel closed: a read still in flight tells nobody (its page is gone, and posting to it throws). */
+  private disposed = false;
 
   constructor(private readonly deps: PanelInstructionsDeps) {
     // A glob string is matched against whole paths: `**/` lets it match in every workspace folder.
@@ -103,7 +105,7 @@ export class PanelInstructions implements vscode.Disposable {
     }
     const run = this.read(history).finally(() => {
       this.refreshing = undefined;
-      if (this.again) {
+      if (this.again && !this.disposed) {
         this.again = false;
         void this.refresh();
       }
@@ -151,6 +153,7 @@ export class PanelInstructions implements vscode.Disposable {
   private post(problems: string[] = this.lastProblems, prompts: PromptCommand[] = this.lastPrompts): void {
     this.lastProblems = problems;
     this.lastPrompts = prompts;
+    if (this.disposed) return;
     const trusted = vscode.workspace.isTrusted;
     this.deps.post({ enabled: this.enabled && trusted, restricted: !trusted, files: this.files.map((f) => ({ label: f.label, tokens: f.tokens })), problems, prompts });
   }
@@ -166,6 +169,7 @@ export class PanelInstructions implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const s of this.subscriptions) s.dispose();
   }
 }

@@ -1,5 +1,6 @@
-// UI adapter: the chat session store of a window, over the chat folder, with its problems told to the user. Built
-// at activation for the Chats view; the chat panels (chatCommands.ts) load on first use and share it.
+// UI adapter: the chat session store of a window, over the chat folder, with its problems told to the user. Its own
+// file of the bundle (dist/chatStore.js), built when the Chats view first lists the chats or a panel needs it; the
+// chat panels (chatCommands.ts) share it.
 import * as vscode from 'vscode';
 import type { Clock } from '../../util/clock';
 import { NodeFileSystem } from '../../util/storeFileSystem';

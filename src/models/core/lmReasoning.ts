@@ -2,7 +2,7 @@
 // per-model configuration schema), and the effort a request asks for. A caller of `sendRequest` may pass
 // `modelOptions.reasoning_effort` (or `reasoningEffort`); VS Code's chat passes what the user chose in the picker as
 // `modelConfiguration.reasoningEffort`. The caller's explicit option wins; with neither, nothing is sent.
-import { cleanEffortLevel } from '../../chatProtocol/sessionData';
+import { cleanEffortLevel } from '../../chatProtocol/effortLevel';
 import { effortLevelsOf } from './reasoningLevels';
 
 /** The key of the effort in the configuration schema (the name VS Code's own providers use). */

@@ -7,7 +7,7 @@
 // 3. `supported_parameters` without either: the gateway says what the model takes, and effort is not among it;
 // 4. nothing said: the setting's levels (`modelGateway.reasoningEffortLevels`), since most gateways say nothing.
 // "Default (send nothing)" is always offered besides; it is not a level.
-import { cleanEffortLevel } from '../../chatProtocol/sessionData';
+import { cleanEffortLevel } from '../../chatProtocol/effortLevel';
 
 export type EffortSource = 'gateway-levels' | 'gateway-parameter' | 'gateway-excludes' | 'setting';
 

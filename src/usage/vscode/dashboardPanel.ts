@@ -55,8 +55,13 @@ export class UsageDashboard implements vscode.Disposable {
     page.render({ title: 'Model Gateway Usage', body: '<main id="app"></main>' });
     const { port, subscription } = page.connect('Usage dashboard', USAGE_SHAPES, (request) => this.receive(request), this.deps.log);
     const panel = page.panel;
-    this.subscriptions.push(subscription);
-    panel.onDidDispose(() => ((this.panel = undefined), (this.port = undefined), subscription.dispose()), undefined, this.subscriptions);
+    // The page's subscriptions go with the page: kept in the dashboard's list, each closed page would stay reachable.
+    const closed = panel.onDidDispose(() => {
+      this.panel = undefined;
+      this.port = undefined;
+      subscription.dispose();
+      closed.dispose();
+    });
     this.panel = panel;
     this.port = port;
     return panel;

@@ -8,6 +8,7 @@ import type { ApiKeyStore } from '../../auth/core/api';
 import type { ModelCatalogs } from '../../models/core/api';
 import { lazyCommands } from '../../ui/vscode/commands';
 import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefinition';
+import type { Clock } from '../../util/clock';
 import { lazy } from '../../util/lazy';
 import type { Memento } from '../../util/memento';
 import type { VideoApi } from '../core/api';
@@ -30,6 +31,7 @@ interface InstanceDeps {
   models: ModelCatalogs;
   settings(profile?: string): ReturnType<VideoServiceDeps['settings']>;
   keyFor(origin: string): Promise<string | undefined>;
+  clock: Clock;
 }
 
 /** A video service with its view and, on first use, its commands and previews. */
@@ -43,7 +45,7 @@ export interface VideoInstance extends vscode.Disposable {
 }
 
 function videoInstance(service: VideoService, deps: InstanceDeps, options: ViewOptions & { ui?: CommandUi }): VideoInstance {
-  const view = new VideoJobsView(service, deps.connection, options);
+  const view = new VideoJobsView(service, deps.connection, { ...options, clock: deps.clock });
   const load = lazy(() => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const module = require('./videoCommands') as typeof import('./videoCommands');
@@ -97,7 +99,7 @@ export const videosFeature = defineFeature({
       log,
       inform: (text) => void ui().notify('info', text),
     };
-    const instanceDeps: InstanceDeps = { connection, models, settings: serviceDeps.settings, keyFor: (origin) => keys.get(origin) };
+    const instanceDeps: InstanceDeps = { connection, models, settings: serviceDeps.settings, keyFor: (origin) => keys.get(origin), clock };
     const reveal = async (key: string) => {
       await vscode.commands.executeCommand(`${VIDEO_JOBS_VIEW}.focus`);
       await videos.view.reveal(key);
@@ -113,7 +115,8 @@ export const videosFeature = defineFeature({
         createForTest: (options: VideoTestOptions = {}) => {
           const jobFolder = options.folder ?? folder(options.storageKey ? `videos-test-${options.storageKey.replace(/[^\w-]/g, '_')}` : 'videos');
           const legacy = { storage: options.storage ?? context.globalState, key: options.storageKey };
-          return videoInstance(new VideoService(serviceDeps, { folder: jobFolder, legacy }), instanceDeps, { primary: false, ui: options.ui });
+          const withClock = options.clock ? { ...serviceDeps, clock: options.clock } : serviceDeps;
+          return videoInstance(new VideoService(withClock, { folder: jobFolder, legacy }), { ...instanceDeps, clock: withClock.clock }, { primary: false, ui: options.ui });
         },
         runningJobs: (profileId: string) => service.runningJobs(profileId),
       };
@@ -137,4 +140,6 @@ export interface VideoTestOptions extends Partial<Pick<VideoServiceOptions, 'fol
   /** Names the test's own job folder, unless `folder` is given. */
   storageKey?: string;
   ui?: CommandUi;
+  /** A fake clock: the service's timers and the tree's ages follow it (bench:memory runs an hour of it). */
+  clock?: Clock;
 }

@@ -6,10 +6,14 @@ import { escapeMarkdown } from '../../util/html';
 import { resultFileStem } from '../core/resultFileName';
 import type { VideoJobRecord } from '../core/jobRecord';
 import { formatAge } from '../../util/age';
+import { realClock, type Clock, type TimerHandle } from '../../util/clock';
 import { expiryText, formatDuration, jobContextTokens, jobDescription, linkWithoutQuery, resultContextTokens, shortPrompt, statusGroup, statusText, type StatusGroup, type VideoJobNode } from '../core/jobPresentation';
 import { JobTreeNodes, type JobList } from '../core/jobTreeNodes';
 import { checkResultUrl } from '../core/resultLinks';
 import { VIDEO_COMMANDS } from './commands';
+
+/** How often the ages in the descriptions are refreshed. */
+const AGE_REFRESH_MS = 30_000;
 
 const ICONS: Record<StatusGroup, { id: string; color?: string }> = {
   queued: { id: 'clock' },
@@ -87,17 +91,25 @@ export class VideoJobsTreeProvider implements vscode.TreeDataProvider<VideoJobNo
   readonly onDidChangeTreeData = this.changed.event;
   private readonly nodes: JobTreeNodes;
   /** Keeps the ages in the descriptions current. */
-  private readonly ageTimer: ReturnType<typeof setInterval>;
+  private ageTimer: TimerHandle | undefined;
+  private disposed = false;
 
   /** The kept copy of a job's first result (resultKeeper); none in an instance that keeps no copies. */
   keptFile: (key: string) => string | undefined = () => undefined;
 
   constructor(
     private readonly list: JobList,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'> = realClock,
   ) {
     this.nodes = new JobTreeNodes(list);
-    this.ageTimer = setInterval(() => this.refreshNodes(this.nodes.listedNodes()), 30_000);
+    this.armAgeTimer();
+  }
+
+  private armAgeTimer(): void {
+    this.ageTimer = this.clock.setTimeout(() => {
+      this.refreshNodes(this.nodes.listedNodes());
+      if (!this.disposed) this.armAgeTimer();
+    }, AGE_REFRESH_MS);
   }
 
   /** Re-reads the whole tree: the shown gateway changed, or the user asked. */
@@ -131,7 +143,7 @@ export class VideoJobsTreeProvider implements vscode.TreeDataProvider<VideoJobNo
       gone.id = `${element.kind}:${element.key}${element.kind === 'result' ? `:${element.index}` : ''}`;
       return gone;
     }
-    const now = this.now();
+    const now = this.clock.now();
     return element.kind === 'job' ? jobTreeItem(record, now, this.list.profileLabel?.(record)) : resultTreeItem(record, element.index, now, element.index === 0 ? this.keptFile(record.key) : undefined);
   }
 
@@ -140,7 +152,9 @@ export class VideoJobsTreeProvider implements vscode.TreeDataProvider<VideoJobNo
   }
 
   dispose(): void {
-    clearInterval(this.ageTimer);
+    this.disposed = true;
+    if (this.ageTimer !== undefined) this.clock.clearTimeout(this.ageTimer);
+    this.ageTimer = undefined;
     this.changed.dispose();
   }
 }

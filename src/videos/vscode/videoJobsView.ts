@@ -11,6 +11,7 @@ import { slotOrigin } from '../../settings/profile';
 import { isRunning, type VideoJobNode } from '../core/jobPresentation';
 import type { JobsChange } from '../core/jobStore';
 import type { AuthRequired } from '../core/pollScheduler';
+import type { Clock } from '../../util/clock';
 import type { VideoService } from './videoService';
 import { VideoJobsTreeProvider } from './videoJobsTreeView';
 
@@ -21,6 +22,8 @@ export interface ViewOptions {
   treeViewId?: string;
   /** Only the primary instance sets context keys and asks for a key when the gateway refuses one. */
   primary: boolean;
+  /** What the tree's ages are read from and refreshed by (the service's clock). */
+  clock?: Clock;
 }
 
 export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
@@ -38,7 +41,7 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
     private readonly connection: GatewayConnections,
     private readonly options: ViewOptions,
   ) {
-    this.provider = new VideoJobsTreeProvider({ jobs: () => service.visibleJobs(), get: (key) => this.visibleJob(key), profileLabel: (record) => this.profileLabel(record) });
+    this.provider = new VideoJobsTreeProvider({ jobs: () => service.visibleJobs(), get: (key) => this.visibleJob(key), profileLabel: (record) => this.profileLabel(record) }, options.clock);
     const kept = service.kept;
     if (kept) this.provider.keptFile = (key) => kept.keptFile(key);
     this.treeView = options.treeViewId ? vscode.window.createTreeView(options.treeViewId, { treeDataProvider: this.provider, showCollapseAll: false }) : undefined;

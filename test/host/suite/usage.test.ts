@@ -156,6 +156,22 @@ describe('usage ledger (issue 24)', function () {
     }
   });
 
+  it('keeps nothing of a closed dashboard: opening and closing it again and again holds no more subscriptions', async () => {
+    const dashboard = usage.commands().dashboard;
+    // What the dashboard holds for as long as the window lives (private: a closed page's listeners must not be in it).
+    const held = () => (dashboard as unknown as { subscriptions: unknown[] }).subscriptions.length;
+    const cycle = async () => {
+      const panel = dashboard.show();
+      const closed = new Promise<void>((resolve) => panel.onDidDispose(() => resolve()));
+      panel.dispose();
+      await closed;
+    };
+    await cycle();
+    const before = held();
+    for (let i = 0; i < 3; i++) await cycle();
+    assert.equal(held(), before);
+  });
+
   it("learns the model's characters per token from the prompt tokens the gateway reports (the chat's context meter)", async () => {
     const file = join(dirname(usage.ledger.folder), 'tokenRatios.json');
     type Stored = { models: Record<string, { charsPerToken: number; weight: number; at: number }> };
