@@ -108,7 +108,7 @@ export function decideDialect(baseUrl: string, found: Partial<Record<ProbeName, 
       return { dialect: 'openrouter', setting: 'auto', reason: `the gateway lists video models at /videos/models (${count(result.list)}), as OpenRouter does`, evidence, settled };
     }
   }
-  const reason = settled ? 'nothing the gateway says about itself names another dialect, so the spec dialect' : 'the spec dialect for now: some of what the gateway says about itself could not be asked';
+  const reason = settled ? 'nothing the gateway says about itself names another dialect' : 'for now: some of what the gateway says about itself could not be asked';
   return { dialect: 'spec', setting: 'auto', reason, evidence, settled };
 }
 
