@@ -25,6 +25,7 @@ import { realClock } from './util/clock';
 import { lazy } from './util/lazy';
 import { usageFeature } from './usage/vscode/feature';
 import { videosFeature } from './videos/vscode/feature';
+import type { VideoApi } from './videos/core/api';
 
 /**
  * What activate() returns in the test build, for the extension-host tests. The packaged extension exports
@@ -109,10 +110,11 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi | un
     phases[name] = performance.now() - at;
     return result;
   };
-  // The jobs are asked about only after activation (the profile list is read then), when the videos feature is there.
+  // The jobs (and the video dialect) are asked about only after activation (the profile list is read then), when the
+  // videos feature is there.
   timed('auth', () => authFeature.activate({ ...services, jobs: () => videos }));
-  timed('diagnostics', () => diagnosticsFeature.activate(services));
-  const models = timed('models', () => modelsFeature.activate(services));
+  timed('diagnostics', () => diagnosticsFeature.activate({ ...services, videos: (): VideoApi => videos }));
+  const models = timed('models', () => modelsFeature.activate({ ...services, videos: (): VideoApi => videos }));
   const usage = timed('usage', () => usageFeature.activate({ ...services, models }));
   const videos = timed('videos', () => videosFeature.activate({ ...services, models }));
   const media = timed('media', () => mediaFeature.activate({ ...services, models }));

@@ -12,13 +12,14 @@ import { GatewayError, redact } from './errors';
 import { abortedError, AttemptFailure, badResponse, FailureMapper, isRetryable, withAttempts, withOutcomeUnknown, type RetryPolicy } from './failures';
 import { proxyAgentSettings, resolveProxy } from './proxy';
 import { defaultBackoffMs, headerText, serverRetryDelayMs, type Headers } from './retry';
-import type { ChatOptions, ChatRequest, ChatResult, GatewayApi, GatewayErrorCode, ImageGeneration, ImageRequest, MediaRequestOptions, Model, RequestOptions, SpeechAudio, SpeechRequest, Transcription, TranscriptionOptions, TranscriptionRequest, VideoCallOptions, VideoJob, VideoRequest, VideoWire } from './types';
+import type { ChatOptions, ChatRequest, ChatResult, GatewayApi, GatewayErrorCode, ImageGeneration, ImageRequest, ListModelsOptions, MediaRequestOptions, Model, RequestOptions, SpeechAudio, SpeechRequest, Transcription, TranscriptionOptions, TranscriptionRequest, VideoCallOptions, VideoJob, VideoRequest, VideoWire } from './types';
 import { readTranscription, transcriptionBody } from './transcriptionCall';
 import { DEFAULT_MAX_MEDIA_BYTES, imageAnswerLimit, imageGenerationOf, speechAudioOf } from './mediaReaders';
 import { loadUndici, type UndiciParts } from './undiciLoader';
 import { logRequest, type GatewayLogger, type TextLogger } from './requestLog';
 import { isRecord } from '../util/records';
 import { modelOf, readWire, wireTarget } from './videoWire';
+import { isModelEntry, modelListEntries, modelListPath } from './modelLists';
 import type { PaceTicket, RequestPacing } from './pacer';
 import { jobIdProblem, readBody, readChatCompletion, readChatStream, readJson, videoJobOf, type AttemptContext } from './responseReaders';
 
@@ -146,17 +147,15 @@ export class GatewayClient implements GatewayApi {
     return this.#baseUrl;
   }
 
-  async listModels(options?: RequestOptions): Promise<Model[]> {
-    const body = await this.#call({ method: 'GET', path: '/models', accept: 'application/json', policy: 'idempotent', options }, (res, ctx) =>
-      readJson(res, ctx),
-    );
-    const list = Array.isArray(body) ? body : isRecord(body) ? body.data : undefined;
+  async listModels(options?: ListModelsOptions): Promise<Model[]> {
+    const body = await this.#call({ method: 'GET', path: modelListPath(options), accept: 'application/json', policy: 'idempotent', options }, (res, ctx) => readJson(res, ctx));
+    const list = modelListEntries(body, options?.list);
     if (list === undefined || list === null) {
       if (isRecord(body) && body.error != null) throw this.#failures.fromPayload(body.error, 200, undefined);
       return [];
     }
     if (!Array.isArray(list)) throw badResponse('The model list from the gateway has no data array');
-    return list.filter((m): m is Model => isRecord(m) && typeof m.id === 'string');
+    return list.filter(isModelEntry);
   }
 
   async chat(request: ChatRequest, options?: ChatOptions): Promise<ChatResult> {

@@ -90,7 +90,7 @@ export function checkProfileInput(input: ProfileInput, others: readonly Profile[
   const budget = input.monthlyBudget;
   if (budget !== undefined && budget !== null && (typeof budget !== 'number' || !Number.isFinite(budget) || budget < 0 || budget > MAX_BUDGET)) return { ok: false, problem: 'A monthly budget is a number from 0 to 1,000,000.' };
   const dialect = input.dialect;
-  if (dialect !== undefined && dialect !== null && !isDialectSetting(dialect)) return { ok: false, problem: `A profile's dialect is one of ${DIALECT_SETTINGS.join(', ')}.` };
+  if (dialect !== undefined && dialect !== null && !isDialectSetting(dialect)) return { ok: false, problem: `A profile's dialect is one of ${DIALECT_SETTINGS.join(', ')}${typeof dialect === 'string' ? `, not ${JSON.stringify(dialect.slice(0, 40))}` : ''}; leave it out for auto.` };
   return {
     ok: true,
     fields: { name, baseUrl, headers, models: readModels(input.models), ...(typeof budget === 'number' && { monthlyBudget: budget }), ...(isDialectSetting(dialect) && { dialect }) },

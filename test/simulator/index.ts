@@ -13,6 +13,7 @@ import { GeneratedImages, promptOfImageBody, validateImageRequest } from './imag
 import { RequestLog, type RequestLogEntry } from './requestLog';
 import { inputOfSpeechBody, speak, validateSpeechRequest } from './speech';
 import { transcribe } from './transcription';
+import { DASHSCOPE_SUBMIT_PATH, DASHSCOPE_TASK_PATH, dashscopeSubmitted, dashscopeTask, validateDashScopeRequest } from './dashscope';
 import { DEFAULT_VIDEO_SCHEDULE, loadSampleVideo, parseRange, promptOfVideoBody, validateVideoRequest, VideoJobs, type VideoSchedule, type VideoScheduleFor } from './video';
 
 export type { RequestLogEntry } from './requestLog';
@@ -260,7 +261,7 @@ class GatewaySimulator implements Simulator {
     for (const [name, value] of Object.entries(this.rateLimiter.headers(auth.key, askedModel))) exchange.res.setHeader(name, value);
 
     const isChat = path === '/v1/chat/completions';
-    const isVideoSubmit = path === '/v1/videos/generations';
+    const isVideoSubmit = path === '/v1/videos/generations' || path === DASHSCOPE_SUBMIT_PATH;
     const isImage = path === '/v1/images/generations';
     const isSpeech = path === '/v1/audio/speech';
     const prompt = isChat
@@ -284,6 +285,7 @@ class GatewaySimulator implements Simulator {
       });
     }
     if (isChat) return this.only(exchange, 'POST', () => this.chat(exchange, auth.kind));
+    if (path === DASHSCOPE_SUBMIT_PATH) return this.only(exchange, 'POST', () => this.submitDashScope(exchange, auth.kind));
     if (isVideoSubmit) return this.only(exchange, 'POST', () => this.submitVideo(exchange, auth.kind));
     if (isImage) return this.only(exchange, 'POST', () => this.generateImages(exchange, auth.kind));
     if (isSpeech) return this.only(exchange, 'POST', () => this.synthesizeSpeech(exchange, auth.kind));
@@ -295,6 +297,8 @@ class GatewaySimulator implements Simulator {
         exchange.sendJson(body, headers);
       });
     }
+    const taskMatch = DASHSCOPE_TASK_PATH.exec(path);
+    if (taskMatch) return this.only(exchange, 'GET', () => exchange.sendJson(dashscopeTask(this.jobs, decodeURIComponent(taskMatch[1]), this.origin)));
     throw notFound(`No route for ${method} ${path}`);
   }
 
@@ -337,6 +341,15 @@ class GatewaySimulator implements Simulator {
     const denied = modelAccessError(kind, request.model);
     if (denied) throw new SimErrorResponse(denied);
     exchange.sendJson(this.jobs.submit(request));
+  }
+
+  /** DashScope's task API over the same jobs (dashscope.ts): the spec's schedule, keywords and signed links. */
+  private submitDashScope(exchange: Exchange, kind: KeyKind): void {
+    this.requireJsonBody(exchange);
+    const request = validateDashScopeRequest(exchange.body, exchange.header('x-dashscope-async'));
+    const denied = modelAccessError(kind, request.model);
+    if (denied) throw new SimErrorResponse(denied);
+    exchange.sendJson(dashscopeSubmitted(this.jobs, request));
   }
 
   private generateImages(exchange: Exchange, kind: KeyKind): void {

@@ -1,6 +1,6 @@
-// Profiles to and from JSON, for setting up a team. An export holds names, URLs, headers, default models and
-// budgets, never a key (keys stay in SecretStorage). An import never replaces a profile: a name already taken is
-// either skipped or imported as a copy under a free name, as the user chooses.
+// Profiles to and from JSON, for setting up a team. An export holds names, URLs, headers, default models, budgets
+// and video dialects, never a key (keys stay in SecretStorage). An import never replaces a profile: a name already
+// taken is either skipped or imported as a copy under a free name, as the user chooses.
 import { isRecord } from '../../util/records';
 import { isDefaultProfile, type Profile, type ProfileInput } from '../../settings/profile';
 import { boundedUnknown, freeName, writeProfile } from '../../settings/profileCheck';
@@ -47,7 +47,7 @@ export function planImport(text: string, existing: readonly Profile[]): ImportPl
     // Only the fields an export holds, each checked when added (checkProfileInput); never an id, a key or the
     // retired flag. A newer version's fields are kept within a bound, so no import can grow the list past what
     // the store reads back.
-    const { name, baseUrl, headers, models, monthlyBudget, ...rest } = raw;
+    const { name, baseUrl, headers, models, monthlyBudget, dialect, ...rest } = raw;
     const { kept, dropped } = boundedUnknown(rest);
     const label = typeof name === 'string' && name.trim() ? name.trim().slice(0, 60) : 'A profile';
     const ignored = dropped.filter((field) => field !== 'id');
@@ -55,7 +55,8 @@ export function planImport(text: string, existing: readonly Profile[]): ImportPl
     // Header values never enter the profile list (they belong in SecretStorage): an imported profile keeps the names,
     // empty, until the user fills them in; a file with values (hand-written, or an older export) keeps them there.
     const names = isRecord(headers) ? headerNames(headers as Record<string, string>) : headers;
-    incoming.push({ name, baseUrl, headers: names, models, monthlyBudget, ...(Object.keys(kept).length > 0 && { unknown: kept }) });
+    // The dialect is checked with the rest (checkProfileInput): a value this version does not know refuses the profile, saying so.
+    incoming.push({ name, baseUrl, headers: names, models, monthlyBudget, dialect, ...(Object.keys(kept).length > 0 && { unknown: kept }) });
   }
   const taken = new Set(existing.map((p) => p.name.toLowerCase()));
   const clashes = incoming.map((p) => (typeof p.name === 'string' ? p.name.trim() : '')).filter((name) => name && taken.has(name.toLowerCase()));

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { GatewayConnections } from '../../gateway/connections';
 import { isDefaultProfile, keySlot, type Profile, type ProfileInput } from '../../settings/profile';
-import { checkProfileInput } from '../../settings/profileCheck';
+import { checkProfileInput, isDialectSetting } from '../../settings/profileCheck';
 import { SHARED_COMMANDS } from '../../ui/core/commandIds';
 import type { HandlersFor } from '../../ui/vscode/commands';
 import type { UserInterface } from '../../ui/vscode/userInterface';
@@ -13,6 +13,7 @@ import type { ApiKeyStore } from '../core/apiKeyStore';
 import { bindWorkspace, rememberChoice, workspaceBinding } from '../core/profileChoice';
 import type { ProfileResult, ProfileStore } from '../core/profileStore';
 import { pendingJobsOf, removalVia, removeProfile, safeOrigin } from '../core/profileRetire';
+import { dialectChoices } from '../core/profileDialect';
 import { editDefaultModels, MODEL_KINDS } from '../core/profileModels';
 import { exportProfiles, planImport, resolveImport } from '../core/profileTransfer';
 import { clearHeaderValues, filledValues, headerNames, profileOrigin, setHeaderValues, withValues } from '../core/headerSecrets';
@@ -116,15 +117,17 @@ export class ProfileCommands {
       await vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway.baseUrl modelGateway.requestHeaders');
       return true;
     }
-    const baseUrl = await this.deps.ui.input({ title: `Edit "${profile.name}" (1/3)`, prompt: 'The gateway\'s base URL, ending in /v1. A key belongs to its origin: a new host needs its key set again.', value: profile.baseUrl });
+    const baseUrl = await this.deps.ui.input({ title: `Edit "${profile.name}" (1/4)`, prompt: 'The gateway\'s base URL, ending in /v1. A key belongs to its origin: a new host needs its key set again.', value: profile.baseUrl });
     if (baseUrl === undefined) return false;
     const origin = profileOrigin(profile);
     const stored = origin ? await this.deps.keys.headerValues(keySlot(profile.id, origin)) : {};
-    const headersText = await this.deps.ui.input({ title: `Edit "${profile.name}" (2/3)`, prompt: 'Extra request headers, as JSON (Authorization, Host and Cookie are not allowed). Their values are kept in secret storage with the key, and sent only to this gateway; a header left empty is not sent.', value: JSON.stringify(withValues(profile.headers, stored)), validate: (text) => (parseHeaders(text) === undefined ? 'Enter a JSON object such as {"X-Team": "blue"}, or {}.' : undefined) });
+    const headersText = await this.deps.ui.input({ title: `Edit "${profile.name}" (2/4)`, prompt: 'Extra request headers, as JSON (Authorization, Host and Cookie are not allowed). Their values are kept in secret storage with the key, and sent only to this gateway; a header left empty is not sent.', value: JSON.stringify(withValues(profile.headers, stored)), validate: (text) => (parseHeaders(text) === undefined ? 'Enter a JSON object such as {"X-Team": "blue"}, or {}.' : undefined) });
     if (headersText === undefined) return false;
-    const monthlyBudget = await this.askMonthlyBudget(`Edit "${profile.name}" (3/3)`, profile.monthlyBudget);
+    const dialect = await this.deps.ui.pickItem(dialectChoices(profile.dialect), { title: `Edit "${profile.name}" (3/4)`, placeHolder: 'The video dialect the gateway speaks (auto decides from what the gateway says about itself)' });
+    if (!isDialectSetting(dialect)) return false;
+    const monthlyBudget = await this.askMonthlyBudget(`Edit "${profile.name}" (4/4)`, profile.monthlyBudget);
     if (monthlyBudget === false) return false;
-    const check = checkProfileInput({ name: profile.name, baseUrl, headers: parseHeaders(headersText), models: profile.models, monthlyBudget }, this.deps.profiles.all, profile.id);
+    const check = checkProfileInput({ name: profile.name, baseUrl, headers: parseHeaders(headersText), models: profile.models, monthlyBudget, dialect }, this.deps.profiles.all, profile.id);
     if (!check.ok) {
       void this.deps.ui.notify('error', check.problem);
       return false;
@@ -132,7 +135,7 @@ export class ProfileCommands {
     // The values go to SecretStorage first, in the slot of the origin the profile will reach; the list keeps the names.
     const target = profileOrigin(check.fields);
     if (target) await setHeaderValues(this.deps.keys, keySlot(profile.id, target), filledValues(check.fields.headers));
-    const result = await this.deps.profiles.edit(profile.id, { baseUrl, headers: headerNames(check.fields.headers), monthlyBudget });
+    const result = await this.deps.profiles.edit(profile.id, { baseUrl, headers: headerNames(check.fields.headers), monthlyBudget, dialect });
     if (!result.ok) void this.deps.ui.notify('error', result.problem);
     return result.ok;
   }

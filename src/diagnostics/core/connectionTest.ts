@@ -3,3 +3,4 @@
 export { runDiagnostics, type DiagnosticReport } from './diagnostics';
 export { createNetworkProbes } from './networkProbes';
 export { fixesFor, renderReport, summarizeReport } from './report';
+export { dialectStep, withDialectStep } from './dialectStep';

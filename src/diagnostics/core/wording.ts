@@ -8,7 +8,7 @@ import { readError } from '../../gateway/errors';
 import { networkFailureSentence } from '../../gateway/networkErrors';
 import type { ProbeTarget } from './networkProbes';
 
-export type StepId = 'settings' | 'dns' | 'connect' | 'tls' | 'auth' | 'models' | 'latency';
+export type StepId = 'settings' | 'dns' | 'connect' | 'tls' | 'auth' | 'models' | 'latency' | 'dialect';
 
 export const TITLES: Record<StepId, string> = {
   settings: 'Settings',
@@ -18,6 +18,7 @@ export const TITLES: Record<StepId, string> = {
   auth: 'API key',
   models: 'Model list',
   latency: 'Latency',
+  dialect: 'Video dialect',
 };
 
 export function lookupFailure(host: string, error: unknown, timeoutMs: number): string {

@@ -14,6 +14,7 @@ import type { ReportDocument } from '../../ui/vscode/reportDocument';
 import { lazy } from '../../util/lazy';
 import type { UserInterface } from '../../ui/vscode/userInterface';
 import type { DiagnosticReport } from '../core/connectionTest';
+import type { DialectDecision } from '../../videos/core/api';
 
 // The checks themselves, in their own file, on the first run.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -28,6 +29,8 @@ export interface TestConnectionDeps {
   /** The report's document, registered at activation (a restored report tab asks for it first). */
   report: ReportDocument;
   ui: UserInterface;
+  /** The video dialect of the active profile and why (the video feature decides it, asking the gateway on first need). */
+  dialect?(): Promise<DialectDecision>;
 }
 
 export class TestConnectionCommand implements vscode.Disposable {
@@ -48,13 +51,19 @@ export class TestConnectionCommand implements vscode.Disposable {
   /** Runs every check, shows the report and returns it. */
   async run(): Promise<DiagnosticReport> {
     const { connection, clock, log } = this.deps;
-    const { runDiagnostics, createNetworkProbes, renderReport, summarizeReport, fixesFor } = connectionTest();
+    const { runDiagnostics, createNetworkProbes, renderReport, summarizeReport, fixesFor, dialectStep, withDialectStep } = connectionTest();
     const baseUrl = connection.baseUrl;
     const proxy = baseUrl ? resolveProxy(new URL(baseUrl), this.deps.proxySetting(), process.env) : undefined;
-    const report = await this.deps.ui.withProgress(`Testing the connection to ${connection.origin ?? 'the gateway'}…`, () => runDiagnostics({ baseUrl, api: async () => {
-      const access = await connection.access();
-      return access.ok ? access.api : undefined;
-    }, proxy, probes: createNetworkProbes(clock), clock }));
+    const report = await this.deps.ui.withProgress(`Testing the connection to ${connection.origin ?? 'the gateway'}…`, async () => {
+      const checked = await runDiagnostics({ baseUrl, api: async () => {
+        const access = await connection.access();
+        return access.ok ? access.api : undefined;
+      }, proxy, probes: createNetworkProbes(clock), clock });
+      // Asked only once the gateway answered: the probes would fail the same way.
+      if (!checked.ok || !this.deps.dialect) return withDialectStep(checked, dialectStep(undefined));
+      const decision = await this.deps.dialect().then((d) => ({ d }), (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+      return withDialectStep(checked, 'd' in decision ? dialectStep(decision.d) : dialectStep(undefined, `Not decided: ${decision.error}`));
+    });
     log.info(`Connection test of ${baseUrl ?? '(no URL)'}:`);
     for (const step of report.steps) log.info(`  ${step.title}: ${step.status}. ${step.message}${step.suggestion ? ` ${step.suggestion}` : ''}`);
     await this.view.show(renderReport(report));

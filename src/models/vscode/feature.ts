@@ -10,6 +10,7 @@ import { defineFeature, type SharedServices } from '../../ui/vscode/featureDefin
 import { vscodeProxySetting } from '../../ui/vscode/vscodeSettings';
 import { ReportDocument } from '../../ui/vscode/reportDocument';
 import { lazy } from '../../util/lazy';
+import type { DialectNews } from '../core/dialectSection';
 import { MODEL_COMMANDS } from './commands';
 import { GatewayChatModelProvider, LM_VENDOR } from './lmProvider';
 import { DEFAULT_TTL_MS, ModelCatalog } from '../core/modelCatalog';
@@ -27,13 +28,16 @@ const lmProfiles = lazy(() => require('./lmProfiles') as typeof import('./lmProf
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const modelCommandsModule = lazy(() => require('./modelCommands') as typeof import('./modelCommands'));
 
-export type ModelsNeeds = Pick<SharedServices, 'context' | 'log' | 'keys' | 'connection' | 'clock' | 'settings' | 'register' | 'testing' | 'ui'>;
+export type ModelsNeeds = Pick<SharedServices, 'context' | 'log' | 'keys' | 'connection' | 'clock' | 'settings' | 'register' | 'testing' | 'ui'> & {
+  /** The video feature, activated after this one: Diagnose Models asks it for the dialect. */
+  videos?: () => { dialect(): Promise<DialectNews> };
+};
 
 export const modelsFeature = defineFeature({
   name: 'models',
   commands: MODEL_COMMANDS,
   views: [],
-  activate({ context, log, keys, connection, clock, settings, register, testing, ui }: ModelsNeeds): ModelCatalogs {
+  activate({ context, log, keys, connection, clock, settings, register, testing, ui, videos }: ModelsNeeds): ModelCatalogs {
     const memory = new RememberedModels(context.globalState);
     // Its own file in the bundle, loaded on the first chat answer or chat panel, not at activation.
     const tokens = lazy<TokenRatios>(() => tokenRatios().TokenRatios.in(context.globalStorageUri.fsPath, clock));
@@ -49,7 +53,7 @@ export const modelsFeature = defineFeature({
     // Diagnose Models' report document, registered now (its command loads on first use) for a report tab VS Code
     // restores after a reload.
     const report = new ReportDocument({ scheme: 'model-gateway-models', name: 'Model Gateway Models.md', title: 'models', command: 'Diagnose Models' });
-    const modelCommands = lazy(() => new (modelCommandsModule().ModelCommands)({ catalog: models, connection, settings, report, ui: ui() }));
+    const modelCommands = lazy(() => new (modelCommandsModule().ModelCommands)({ catalog: models, connection, settings, report, ui: ui(), ...(videos && { dialect: () => videos().dialect() }) }));
     // A profile added, removed or changed later may change the models in VS Code's chat; the list read at startup
     // (the first event) is not news: VS Code asking then could cost a request at startup.
     let startup = true;

@@ -9,6 +9,7 @@ import type { GatewayConnections } from '../../gateway/connections';
 import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
 import type { CatalogSnapshot, ModelCatalog } from '../core/modelCatalog';
 import { diagnoseModels, diagnosisMarkdown, type ModelDiagnosis } from '../core/modelDiagnosis';
+import { dialectSection, type DialectNews } from '../core/dialectSection';
 import type { Settings } from '../../settings/settings';
 import { LM_VENDOR } from './lmProvider';
 import type { ReportDocument } from '../../ui/vscode/reportDocument';
@@ -21,6 +22,8 @@ export interface ModelCommandDeps {
   /** Diagnose Models' report document, registered at activation (a restored report tab asks for it first). */
   report: Pick<ReportDocument, 'show'>;
   ui: UserInterface;
+  /** The active profile's video dialect and why (the video feature decides it, asking the gateway on first need). */
+  dialect?(): Promise<DialectNews>;
 }
 
 const ACTION_ICONS: Record<ModelAction, string> = { startChat: 'comment-discussion', setDefaultChat: 'star-empty', setDefaultImage: 'star-empty', setDefaultSpeech: 'star-empty', copyId: 'copy' };
@@ -65,7 +68,9 @@ export class ModelCommands {
         paths: settings.gateway.paths ?? { images: '/images/generations', speech: '/audio/speech' },
         defaults: this.defaultModels(),
       });
-      await this.deps.report.show(diagnosisMarkdown(origin, diagnoses, snapshot.remembered === true));
+      const dialect = this.deps.dialect ? await this.deps.dialect().then((d) => ({ d }), (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) })) : undefined;
+      const video = dialect === undefined ? '' : 'd' in dialect ? dialectSection(dialect.d) : dialectSection(undefined, `Not decided: ${dialect.error}`);
+      await this.deps.report.show(diagnosisMarkdown(origin, diagnoses, snapshot.remembered === true) + video);
       return diagnoses;
     } catch (error) {
       this.deps.ui.advise(adviceFor(error, { origin: this.deps.connection.origin }));

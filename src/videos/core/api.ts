@@ -3,6 +3,20 @@
 // folders name. The video feature's definition (vscode/feature.ts) builds the object that implements VideoApi at
 // activation; getting it loads nothing more. Types and constants only.
 import type { Disposable } from '../../util/events';
+import type { DialectName, DialectSetting } from '../../settings/profile';
+
+/** The video dialect a profile speaks, and why (videos/core/dialects/detect.ts decides it). */
+export interface DialectDecision {
+  dialect: DialectName;
+  /** The setting it came from (`auto` when detected). */
+  setting: DialectSetting;
+  /** Why, in one clause: "LiteLLM's /model/info answered (3 models)". */
+  reason: string;
+  /** What each probe asked said, in order ("host gw.example.com names no dialect", "/models: 4 models, …"). */
+  evidence: string[];
+  /** False when a probe could not be asked: the decision holds for now, and is made again on the next need. */
+  settled: boolean;
+}
 
 /** A video job as the outside sees it. */
 export interface VideoJob {
@@ -37,6 +51,11 @@ export interface VideoApi {
    * them). One being submitted counts: its answer is on the way, and it is then polled with that key.
    */
   runningJobs(profileId: string): number;
+  /**
+   * The video dialect a profile (by id or name; the active one without) speaks, and why: its setting, or what the
+   * gateway says about itself (`auto`, asked on this first need and kept per profile).
+   */
+  dialect(profile?: string): Promise<DialectDecision>;
   /** Settles once the jobs saved before activation are read: until then none looks pending. */
   jobsReady(): Promise<void>;
   onDidChangeJobs(listener: () => void): Disposable;

@@ -13,7 +13,7 @@ import { JsonFile } from '../../util/jsonFile';
 import { lazy } from '../../util/lazy';
 import type { Logger } from '../../util/logger';
 import type { Memento } from '../../util/memento';
-import type { VideoApi, VideoJob } from '../core/api';
+import type { DialectDecision, VideoApi, VideoJob } from '../core/api';
 import { DurationHistory } from '../core/durationHistory';
 import type { VideoJobRecord } from '../core/jobRecord';
 import { runningJobsOf } from '../core/jobPresentation';
@@ -28,6 +28,9 @@ type VideoCommandsModule = typeof import('./videoCommands');
 // The video commands' bundle (the calls, the result keeper), on first use: not at activation.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const videoCommands = lazy(() => require('./videoCommands') as VideoCommandsModule);
+// The `auto` dialect's detection, on its first need (a submission, Generate Video, Diagnose Models, Test Connection).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const dialectDetection = lazy(() => require('../core/dialects/probes') as typeof import('../core/dialects/probes'));
 
 export interface VideoServiceDeps {
   clock: Clock;
@@ -158,6 +161,16 @@ export class VideoService implements VideoApi, Disposable {
     return runningJobsOf(this.store.jobs(), profileId);
   }
 
+  async dialect(profile?: string): Promise<DialectDecision> {
+    const { connection } = this.deps;
+    await connection.ready;
+    const found = connection.profile(profile) ?? connection.active;
+    const { DialectDetector, gatewayProbe } = dialectDetection();
+    this.detector ??= new DialectDetector();
+    const baseUrl = connection.connectionFor(found.id)?.baseUrl ?? '';
+    return this.detector.resolve({ id: found.id, baseUrl, dialect: found.dialect }, gatewayProbe(() => connection.access(found.id)));
+  }
+
   jobsReady(): Promise<void> {
     return this.store.ready;
   }
@@ -165,6 +178,9 @@ export class VideoService implements VideoApi, Disposable {
   onDidChangeJobs(listener: () => void): Disposable {
     return this.store.onDidChange(() => listener());
   }
+
+  /** The `auto` decisions per profile, kept from their first need. */
+  private detector: import('../core/dialects/probes').DialectDetector | undefined;
 
   private resumeAll(): void {
     for (const lane of this.lanes()) this.store.resumeAuth(lane);

@@ -158,6 +158,8 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
     // A run writes its report into that same document.
     assert.ok((await commands.diagnoseModels())?.some((d) => d.id === 'model-k3'));
     await until(() => models.getText().includes('model-k3') || undefined, 'the report in the document');
+    // The video dialect, decided from what the simulator says about itself (no /model/info, no /videos/models).
+    assert.match(models.getText(), /## Video dialect\n\nVideo jobs use the `spec` dialect: nothing the gateway says about itself names another dialect[^]*\/model\/info\\: HTTP 404/);
     await vscode.window.tabGroups.close(allTabs().filter((tab) => tab.label.includes('Model Gateway Models')));
   });
 
@@ -176,8 +178,10 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
         ['auth', 'ok'],
         ['models', 'ok'],
         ['latency', 'ok'],
+        ['dialect', 'ok'],
       ],
     );
+    assert.match(report.steps.at(-1)!.message, /^Video jobs use the spec dialect: nothing the gateway says about itself names another dialect\. What the gateway said: host 127\.0\.0\.1 names no dialect; \/models: 5 models/);
     assert.equal(report.ok, true);
     assert.equal(report.modelCount, 5);
     assert.ok(modelRequests(sim).length >= 1, 'the model list was requested for real');

@@ -36,8 +36,9 @@ function fakePorts(overrides: { media?: Partial<MediaApi>; videos?: Partial<Vide
     runningJobs: () => 0,
     jobsReady: async () => undefined,
     onDidChangeJobs: () => ({ dispose() {} }),
+    dialect: async () => ({ dialect: 'spec', setting: 'auto', reason: 'a test double', evidence: [], settled: true }),
     ...overrides.videos,
-  };
+  } as VideoApi;
   return {
     asked,
     surfaces,

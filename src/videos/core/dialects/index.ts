@@ -6,6 +6,7 @@ import { specDialect } from './spec';
 import { isDialectSetting } from '../../../settings/profileCheck';
 import type { DialectName, DialectSetting, VideoDialect } from './types';
 import { xaiDialect } from './xai';
+import { dialectOfHost } from './detect';
 
 export * from './types';
 
@@ -29,8 +30,8 @@ export function storedDialect(value: unknown): DialectName {
 }
 
 /**
- * The dialect a profile speaks. `auto` decides from the base URL's host alone; what the gateway says about itself
- * (LiteLLM's /model/info, the model list's fields, a /videos/models list) is not consulted yet.
+ * The dialect a profile speaks without asking the gateway anything: `auto` decides from the base URL's host alone.
+ * detect.ts's DialectDetector asks the gateway too (its model lists), on first need.
  */
 export function resolveDialect(setting: DialectSetting | undefined, baseUrl: string): { dialect: DialectName; reason: string } {
   if (setting !== undefined && setting !== 'auto') return { dialect: setting, reason: `the profile's dialect setting is ${setting}` };
@@ -44,11 +45,4 @@ export function resolveDialect(setting: DialectSetting | undefined, baseUrl: str
   return byHost ? { dialect: byHost, reason: `the gateway's host is ${host}` } : { dialect: 'spec', reason: `nothing known about ${host} names another dialect` };
 }
 
-function dialectOfHost(host: string): DialectName | undefined {
-  if (host === 'openrouter.ai' || host.endsWith('.openrouter.ai')) return 'openrouter';
-  if (host === 'api.x.ai') return 'xai';
-  // dashscope.aliyuncs.com, dashscope-intl.aliyuncs.com, dashscope-us.aliyuncs.com, …
-  if (host.startsWith('dashscope') && host.endsWith('.aliyuncs.com') && !host.slice(0, -'.aliyuncs.com'.length).includes('.')) return 'dashscope';
-  return undefined;
-}
 export { submitWire, pollWire, videoJobOfView, statusOfView, type DialectJobExtras } from './wire';

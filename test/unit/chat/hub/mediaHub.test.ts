@@ -50,6 +50,7 @@ class FakePorts implements ChatMediaPorts {
     runningJobs: () => 0,
     jobsReady: async () => undefined,
     onDidChangeJobs: () => ({ dispose() {} }),
+    dialect: async () => ({ dialect: 'spec' as const, setting: 'auto' as const, reason: 'a test double', evidence: [], settled: true }),
   };
 
   private keep(what: string, text: string, model: string | undefined): KeptMedia {
