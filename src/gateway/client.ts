@@ -18,6 +18,7 @@ import type {
   ChatResult,
   GatewayApi,
   GatewayErrorCode,
+  ImageCallOptions,
   ImageGeneration,
   ImageRequest,
   MediaRequestOptions,
@@ -30,7 +31,8 @@ import type {
   VideoRequest,
   VideoWire,
 } from './types';
-import { DEFAULT_MAX_MEDIA_BYTES, imageAnswerLimit, imageGenerationOf, speechAudioOf } from './mediaReaders';
+import { DEFAULT_MAX_MEDIA_BYTES, speechAudioOf } from './mediaReaders';
+import { imageCallOf } from './imageCall';
 import { loadUndici, type UndiciParts } from './undiciLoader';
 import { logRequest, type GatewayLogger, type TextLogger } from './requestLog';
 import { isRecord } from '../util/records';
@@ -88,7 +90,9 @@ interface CallSpec {
   fromOrigin?: boolean;
   /** The dialect's own headers (the client's Authorization and Accept still win). */
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
+  /** The body's type; JSON when not given. */
+  contentType?: string;
   accept: string;
   policy: RetryPolicy;
   options: RequestOptions | undefined;
@@ -247,21 +251,15 @@ export class GatewayClient implements GatewayApi {
   }
 
   /**
-   * Generates images. Paid work: like submitVideo, never retried once the request may have reached the gateway.
-   * Links in the answer are checked, not fetched; base64 images are decoded and must really be images.
+   * Generates (or, with `request.image`, edits) images, through the images endpoints or a chat completion
+   * (`options.route`, imageCall.ts). Paid work: like submitVideo, never retried once the request may have reached the
+   * gateway. Links in the answer are checked, not fetched; base64 images are decoded and must really be images.
    */
-  async generateImage(request: ImageRequest, options?: MediaRequestOptions): Promise<ImageGeneration> {
-    const maxBytes = options?.maxBytes ?? DEFAULT_MAX_MEDIA_BYTES;
-    const requested = typeof request.n === 'number' && Number.isInteger(request.n) && request.n > 0 ? request.n : 1;
-    const body: ImageRequest = { model: request.model, prompt: request.prompt };
-    if (request.n !== undefined) body.n = request.n;
-    if (request.size !== undefined) body.size = request.size;
-    if (request.response_format !== undefined) body.response_format = request.response_format;
-    const spec: CallSpec = { method: 'POST', path: this.#paths.images, body: JSON.stringify(body), accept: 'application/json', policy: 'submit', options, model: modelOf(request) };
-    return this.#call(spec, async (res, ctx) => {
-      const json = await readJson(res, ctx, imageAnswerLimit(requested, maxBytes));
-      return imageGenerationOf(json, { requested, maxBytes, baseUrl: this.#baseUrl, nowSeconds: Math.floor(this.#clock.now() / 1000), requestId: ctx.requestId, failures: ctx.failures });
-    });
+  async generateImage(request: ImageRequest, options?: ImageCallOptions): Promise<ImageGeneration> {
+    const route = options?.route ?? 'images';
+    const call = imageCallOf(request, { route, imagesPath: this.#paths.images, maxBytes: options?.maxBytes ?? DEFAULT_MAX_MEDIA_BYTES, baseUrl: this.#baseUrl, nowSeconds: Math.floor(this.#clock.now() / 1000) });
+    const spec: CallSpec = { method: 'POST', path: call.path, body: call.body, contentType: call.contentType, accept: call.accept, policy: 'submit', options, model: modelOf(request) };
+    return this.#call(spec, (res, ctx) => call.read(res, ctx));
   }
 
   /** Speaks `input`; resolves with the audio bytes and what they are. Paid work, retried as generateImage is. */
@@ -418,7 +416,7 @@ export class GatewayClient implements GatewayApi {
     }
     headers.accept = spec.accept;
     headers.authorization = `Bearer ${this.#apiKey}`;
-    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    if (spec.body !== undefined) headers['content-type'] = spec.contentType ?? 'application/json';
     return headers;
   }
 

@@ -34,6 +34,8 @@ export class Exchange {
   readonly requestId = `req_${randomBytes(12).toString('hex')}`;
   readonly url: URL;
   rawBody = '';
+  /** The body's bytes (a multipart body is not text). */
+  rawBytes: Buffer = Buffer.alloc(0);
   /** Parsed JSON body, or undefined when the body is empty or not JSON (see `bodyError`). */
   body: unknown;
   bodyError: string | undefined;
@@ -79,8 +81,13 @@ export class Exchange {
       this.bodyError = `Request body exceeds ${MAX_BODY_BYTES} bytes`;
       return;
     }
-    this.rawBody = Buffer.concat(chunks).toString('utf8');
+    this.rawBytes = Buffer.concat(chunks);
+    this.rawBody = this.rawBytes.toString('utf8');
     if (this.rawBody.trim() === '') return;
+    if ((this.header('content-type') ?? '').startsWith('multipart/form-data')) {
+      this.entry.body = `(multipart, ${this.rawBytes.length} bytes)`;
+      return;
+    }
     try {
       this.body = JSON.parse(this.rawBody);
       this.entry.body = this.body;

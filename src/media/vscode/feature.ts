@@ -33,7 +33,7 @@ export const mediaFeature = defineFeature({
       },
       { calls: () => loaded().calls, save: (entry, index) => loaded().items.save({ entry, index }) },
     );
-    const core: MediaCoreDeps = { history: service.history, connection, models: { load: (profile) => catalogOf(profile).load() }, settings: (profile) => settings(profile).media };
+    const core: MediaCoreDeps = { history: service.history, connection, models: { load: (profile) => catalogOf(profile).load() }, settings: (profile) => settings(profile).media, dialect: (profile) => connection.profile(profile)?.dialect };
     const view = new MediaHistoryView(service, MEDIA_VIEW);
     const loaded = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
