@@ -11,7 +11,7 @@ import { parseHostMessage, parseWebviewMessage } from '../../../src/chatProtocol
 import { defaultSettings } from '../../../src/chatProtocol/session';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { listFolder } from '../../../src/chat/core/context/fileRead';
+import { listFolder } from '../../../src/util/fileRead';
 import { runInWorker } from '../../util/inWorker';
 
 const PY = '---\napplyTo: "**/*.py"\ndescription: Python rules\n---\nUse type hints.\n';
