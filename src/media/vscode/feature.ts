@@ -43,8 +43,9 @@ export const mediaFeature = defineFeature({
       const commandDeps = { core, panels, reveal: (id: string) => view.reveal(id), ui };
       return {
         panels,
-        calls: module.mediaCalls(core),
+        calls: module.mediaCalls(core, () => module.editPlace(ui, service.history)),
         generateImage: new module.GenerateImageCommand(commandDeps),
+        editImage: new module.EditImageCommand({ ...commandDeps, history: service.history }),
         speech: new module.SpeechCommands(commandDeps),
         items: new module.MediaItemCommands({ history: service.history, panels, settings: core.settings, selection: () => view.selection(), ui }),
       };
@@ -59,6 +60,7 @@ export const mediaFeature = defineFeature({
     register(
       lazyCommands(MEDIA_COMMANDS, () => ({
         generateImage: (argument?: unknown) => loaded().generateImage.run(argument),
+        editImage: (argument?: unknown) => loaded().editImage.run(argument),
         ...loaded().speech.handlers(),
         ...loaded().items.handlers(),
       })),
