@@ -12,9 +12,10 @@ import { GatewayError, redact } from './errors';
 import { abortedError, AttemptFailure, badResponse, FailureMapper, isRetryable, withAttempts, withOutcomeUnknown, type RetryPolicy } from './failures';
 import { proxyAgentSettings, resolveProxy } from './proxy';
 import { defaultBackoffMs, headerText, serverRetryDelayMs, type Headers } from './retry';
-import type { ChatOptions, ChatRequest, ChatResult, GatewayApi, GatewayErrorCode, ImageGeneration, ImageRequest, ListModelsOptions, MediaRequestOptions, Model, RequestOptions, SpeechAudio, SpeechRequest, Transcription, TranscriptionOptions, TranscriptionRequest, VideoCallOptions, VideoJob, VideoRequest, VideoWire } from './types';
+import type { ChatOptions, ChatRequest, ChatResult, GatewayApi, GatewayErrorCode, ImageCallOptions, ImageGeneration, ImageRequest, ListModelsOptions, MediaRequestOptions, Model, RequestOptions, SpeechAudio, SpeechRequest, Transcription, TranscriptionOptions, TranscriptionRequest, VideoCallOptions, VideoJob, VideoRequest, VideoWire } from './types';
 import { readTranscription, transcriptionBody } from './transcriptionCall';
-import { DEFAULT_MAX_MEDIA_BYTES, imageAnswerLimit, imageGenerationOf, speechAudioOf } from './mediaReaders';
+import { DEFAULT_MAX_MEDIA_BYTES, speechAudioOf } from './mediaReaders';
+import { imageCallOf } from './imageCall';
 import { loadUndici, type UndiciParts } from './undiciLoader';
 import { logRequest, type GatewayLogger, type TextLogger } from './requestLog';
 import { isRecord } from '../util/records';
@@ -232,21 +233,15 @@ export class GatewayClient implements GatewayApi {
   }
 
   /**
-   * Generates images. Paid work: like submitVideo, never retried once the request may have reached the gateway.
-   * Links in the answer are checked, not fetched; base64 images are decoded and must really be images.
+   * Generates (or, with `request.image`, edits) images, through the images endpoints or a chat completion
+   * (`options.route`, imageCall.ts). Paid work: like submitVideo, never retried once the request may have reached the
+   * gateway. Links in the answer are checked, not fetched; base64 images are decoded and must really be images.
    */
-  async generateImage(request: ImageRequest, options?: MediaRequestOptions): Promise<ImageGeneration> {
-    const maxBytes = options?.maxBytes ?? DEFAULT_MAX_MEDIA_BYTES;
-    const requested = typeof request.n === 'number' && Number.isInteger(request.n) && request.n > 0 ? request.n : 1;
-    const body: ImageRequest = { model: request.model, prompt: request.prompt };
-    if (request.n !== undefined) body.n = request.n;
-    if (request.size !== undefined) body.size = request.size;
-    if (request.response_format !== undefined) body.response_format = request.response_format;
-    const spec: CallSpec = { method: 'POST', path: this.#paths.images, body: JSON.stringify(body), accept: 'application/json', policy: 'submit', options, model: modelOf(request) };
-    return this.#call(spec, async (res, ctx) => {
-      const json = await readJson(res, ctx, imageAnswerLimit(requested, maxBytes));
-      return imageGenerationOf(json, { requested, maxBytes, baseUrl: this.#baseUrl, nowSeconds: Math.floor(this.#clock.now() / 1000), requestId: ctx.requestId, failures: ctx.failures });
-    });
+  async generateImage(request: ImageRequest, options?: ImageCallOptions): Promise<ImageGeneration> {
+    const route = options?.route ?? 'images';
+    const call = imageCallOf(request, { route, imagesPath: this.#paths.images, maxBytes: options?.maxBytes ?? DEFAULT_MAX_MEDIA_BYTES, baseUrl: this.#baseUrl, nowSeconds: Math.floor(this.#clock.now() / 1000) });
+    const spec: CallSpec = { method: 'POST', path: call.path, body: call.body, contentType: call.contentType, accept: call.accept, policy: 'submit', options, model: modelOf(request) };
+    return this.#call(spec, (res, ctx) => call.read(res, ctx));
   }
 
   /** Speaks `input`; resolves with the audio bytes and what they are. Paid work, retried as generateImage is. */

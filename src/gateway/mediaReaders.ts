@@ -9,6 +9,7 @@ import { badResponse, type FailureMapper } from './failures';
 import { describeBytes, sniffAudio, sniffImage } from './mediaTypes';
 import { isRecord } from '../util/records';
 import { base64DecodedLength } from '../util/base64';
+import { splitDataUrl } from '../util/dataUrl';
 import type { GeneratedImage, ImageGeneration, SpeechAudio } from './types';
 
 /** The most images one answer may hold, whatever was asked. */
@@ -66,13 +67,11 @@ function imageOf(entry: unknown, ctx: ImageReadContext): GeneratedImage | string
   }
   if (typeof entry.url === 'string' && entry.url !== '') {
     const url = entry.url.trim();
-    if (url.length > MAX_URL_CHARS) return `its link is ${url.length} characters long, more than ${MAX_URL_CHARS}.`;
-    const dataUrl = /^data:([^;,]*)(;[^,]*)?,/i.exec(url);
-    if (dataUrl) {
-      if (!/;base64$/i.test(dataUrl[2] ?? '')) return 'its data: link is not base64.';
-      const decoded = decodeImage(url.slice(dataUrl[0].length), ctx.maxBytes);
+    if (splitDataUrl(url)) {
+      const decoded = imageOfDataUrl(url, ctx.maxBytes);
       return typeof decoded === 'string' ? decoded : { kind: 'data', ...decoded, ...extra };
     }
+    if (url.length > MAX_URL_CHARS) return `its link is ${url.length} characters long, more than ${MAX_URL_CHARS}.`;
     const checked = checkExternalUrl(absolute(url, ctx.baseUrl));
     if (!checked.ok) return checked.reason;
     return { kind: 'url', url: checked.url.toString(), ...extra };
@@ -89,7 +88,17 @@ function absolute(url: string, baseUrl: string): string {
   }
 }
 
-function decodeImage(base64: string, maxBytes: number): { data: Uint8Array; contentType: NonNullable<ReturnType<typeof sniffImage>> } | string {
+/** A `data:` URL's image, decoded only when its size (counted first, in one pass) is within `maxBytes`; or why not. */
+export function imageOfDataUrl(url: string, maxBytes: number): DecodedImage | string {
+  const parts = splitDataUrl(url);
+  if (!parts) return 'its link is not a data: URL.';
+  if (!parts.base64) return 'its data: link is not base64.';
+  return decodeImage(url.slice(parts.dataStart), maxBytes);
+}
+
+type DecodedImage = { data: Uint8Array; contentType: NonNullable<ReturnType<typeof sniffImage>> };
+
+function decodeImage(base64: string, maxBytes: number): DecodedImage | string {
   const size = base64DecodedLength(base64);
   if (size === undefined) return 'its b64_json is not base64.';
   if (size > maxBytes) return `it is larger than the limit of ${formatBytes(maxBytes)} (${formatBytes(size)}).`;

@@ -4,6 +4,7 @@
 // answer is hostile input: its text is capped, its usage figures read only when they are finite numbers. Pure.
 import { randomBytes } from 'node:crypto';
 import { isRecord } from '../util/records';
+import { multipartBody } from './multipart';
 import type { Transcription, TranscriptionRequest, TranscriptionUsage } from './types';
 
 /** The longest transcript kept (characters); a longer one is cut, with a note. */
@@ -38,22 +39,20 @@ export function transcriptionBody(request: TranscriptionRequest, boundary = `---
   ];
   if (request.language) fields.push(['language', request.language]);
   if (request.stream && request.format === 'text') fields.push(['stream', 'true']);
-  const parts: Buffer[] = [];
-  for (const [name, value] of fields) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`, 'utf8'));
-  const fileName = safeFileName(request.fileName);
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`, 'utf8'));
-  parts.push(Buffer.from(request.audio.buffer, request.audio.byteOffset, request.audio.byteLength));
-  parts.push(Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'));
+  const form = multipartBody([
+    ...fields.map(([name, value]) => ({ name, value })),
+    { name: 'file', file: { data: request.audio, contentType: 'application/octet-stream', fileName: safeFileName(request.fileName) } },
+  ], boundary);
   const accept = request.stream && request.format === 'text' ? 'text/event-stream, application/json;q=0.9' : 'application/json, text/plain;q=0.9, */*;q=0.5';
-  return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}`, accept };
+  return { ...form, accept };
 }
 
-/** A file name fit for a header: no quotes, line breaks or path; the extension (which the gateway reads) kept. */
+/** A file name fit for the form (multipart.ts's safe characters): no quotes, line breaks or path; the extension (which the gateway reads) kept. */
 function safeFileName(name: string): string {
   const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
   let out = '';
-  for (const c of base) out += c === '"' || c === '\\' || c.charCodeAt(0) < 32 || c.charCodeAt(0) > 126 ? '_' : c;
-  return out.slice(-120) || 'audio';
+  for (const c of base) out += /[A-Za-z0-9_.-]/.test(c) ? c : '_';
+  return out.slice(-100) || 'audio';
 }
 
 /** The usage block of an answer or a `transcript.text.done` event: seconds, tokens, cost, as far as they are numbers. */

@@ -117,12 +117,22 @@ export interface ImageRequest {
   n?: number;
   size?: string;
   response_format?: 'url' | 'b64_json';
+  /** The image to edit: with it the request is an edit (`/images/edits`, or the image in the chat message). */
+  image?: ImageInput;
+  /** An edit's mask (PNG, the image's size): where it may change. Only `/images/edits` takes one. */
+  mask?: ImageInput;
+}
+
+/** An image sent with a request, already read (bounded) and sniffed. */
+export interface ImageInput {
+  data: Uint8Array;
+  contentType: ImageType;
 }
 
 /** One generated image as the client hands it on: a checked link, or decoded bytes of a known image type. */
 export type GeneratedImage =
-  | { kind: 'url'; url: string; revisedPrompt?: string }
-  | { kind: 'data'; data: Uint8Array; contentType: ImageType; revisedPrompt?: string };
+  | { kind: 'url'; url: string; revisedPrompt?: string; caption?: string }
+  | { kind: 'data'; data: Uint8Array; contentType: ImageType; revisedPrompt?: string; caption?: string };
 
 export interface ImageGeneration {
   /** Unix seconds, the gateway's when it sent a sensible one. */
@@ -274,6 +284,17 @@ export interface ListModelsOptions extends RequestOptions {
   allModalities?: boolean;
 }
 
+/**
+ * How an image request goes: `images` to the images endpoints (`/images/generations`, `/images/edits`), `chat` to
+ * `/chat/completions` with `modalities:["image","text"]` (OpenRouter, Vercel's gateway), the images in the reply.
+ */
+export type ImageRoute = 'images' | 'chat';
+
+export interface ImageCallOptions extends MediaRequestOptions {
+  /** Default `images`. */
+  route?: ImageRoute;
+}
+
 export interface ChatOptions extends RequestOptions {
   onDelta?: (delta: ChatDelta) => void;
 }
@@ -285,7 +306,8 @@ export interface GatewayApi {
   /** With `options.wire`, the request is the dialect's; `request` stays what is accounted for (the paid check). */
   submitVideo(request: VideoRequest, options?: VideoCallOptions): Promise<VideoJob>;
   getVideo(id: string, options?: VideoCallOptions): Promise<VideoJob>;
-  generateImage(request: ImageRequest, options?: MediaRequestOptions): Promise<ImageGeneration>;
+  /** Generates images, or edits `request.image` when it is given; `options.route` says where the request goes. */
+  generateImage(request: ImageRequest, options?: ImageCallOptions): Promise<ImageGeneration>;
   synthesizeSpeech(request: SpeechRequest, options?: MediaRequestOptions): Promise<SpeechAudio>;
   transcribeAudio(request: TranscriptionRequest, options?: TranscriptionOptions): Promise<Transcription>;
 }

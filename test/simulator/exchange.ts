@@ -85,6 +85,10 @@ export class Exchange {
     this.rawBody = this.rawBytes.toString('utf8');
     if ((this.header('content-type') ?? '').startsWith('multipart/')) return;
     if (this.rawBody.trim() === '') return;
+    if ((this.header('content-type') ?? '').startsWith('multipart/form-data')) {
+      this.entry.body = `(multipart, ${this.rawBytes.length} bytes)`;
+      return;
+    }
     try {
       this.body = JSON.parse(this.rawBody);
       this.entry.body = this.body;

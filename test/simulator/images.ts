@@ -90,6 +90,13 @@ export class GeneratedImages {
     return { created, data };
   }
 
+  /** Keeps bytes behind a signed link valid until `expiresAt` (Unix seconds): an edit's `url` answer. */
+  linkTo(bytes: Buffer, origin: string, expiresAt: number): string {
+    const id = `img_${randomBytes(12).toString('hex')}`;
+    this.keep(id, { bytes, contentType: 'image/png' });
+    return this.signer.url(origin, `${id}.png`, id, expiresAt);
+  }
+
   /** The file behind a signed link, or the 403/404 to send. */
   file(id: string, sig: string | null, expires: string | null): StoredImage {
     const stored = this.files.get(id);

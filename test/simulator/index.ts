@@ -10,6 +10,7 @@ import { faultKeyword, FAULTS, HTML_ERROR_PAGE, isFaultName } from './faults';
 import { chatCostHeader, COST_HEADER, IMAGE_MODEL, isKnownModel, modelList, modelObject, PRICES, REPORTS_COST } from './models';
 import { hasKeyword } from './replies';
 import { GeneratedImages, promptOfImageBody, validateImageRequest } from './images';
+import { asksForImages, chatImageAnswer, editAnswer, validateChatImageRequest, validateImageEdit } from './imageEdits';
 import { RequestLog, type RequestLogEntry } from './requestLog';
 import { inputOfSpeechBody, speak, validateSpeechRequest } from './speech';
 import { transcribe } from './transcription';
@@ -263,6 +264,7 @@ class GatewaySimulator implements Simulator {
     const isChat = path === '/v1/chat/completions';
     const isVideoSubmit = path === '/v1/videos/generations' || path === DASHSCOPE_SUBMIT_PATH;
     const isImage = path === '/v1/images/generations';
+    const isEdit = path === '/v1/images/edits';
     const isSpeech = path === '/v1/audio/speech';
     const prompt = isChat
       ? promptOfChatBody(exchange.body)
@@ -288,6 +290,7 @@ class GatewaySimulator implements Simulator {
     if (path === DASHSCOPE_SUBMIT_PATH) return this.only(exchange, 'POST', () => this.submitDashScope(exchange, auth.kind));
     if (isVideoSubmit) return this.only(exchange, 'POST', () => this.submitVideo(exchange, auth.kind));
     if (isImage) return this.only(exchange, 'POST', () => this.generateImages(exchange, auth.kind));
+    if (isEdit) return this.only(exchange, 'POST', () => this.editImage(exchange, auth.kind));
     if (isSpeech) return this.only(exchange, 'POST', () => this.synthesizeSpeech(exchange, auth.kind));
     if (path === '/v1/audio/transcriptions') return this.only(exchange, 'POST', () => transcribe(exchange));
     const jobMatch = /^\/v1\/videos\/generations\/([^/]+)$/.exec(path);
@@ -322,6 +325,7 @@ class GatewaySimulator implements Simulator {
 
   private async chat(exchange: Exchange, kind: KeyKind): Promise<void> {
     this.requireJsonBody(exchange);
+    if (asksForImages(exchange.body)) return this.chatImage(exchange, kind);
     const request = validateChatRequest(exchange.body);
     const denied = modelAccessError(kind, request.model);
     if (denied) throw new SimErrorResponse(denied);
@@ -360,6 +364,24 @@ class GatewaySimulator implements Simulator {
     const answer = this.images.generate(request, this.origin);
     if (REPORTS_COST.includes(request.model)) exchange.res.setHeader(COST_HEADER, (PRICES[IMAGE_MODEL].output_cost_per_image * (Array.isArray(answer.data) ? answer.data.length : 0)).toFixed(4));
     exchange.sendJson(answer);
+  }
+
+  private async chatImage(exchange: Exchange, kind: KeyKind): Promise<void> {
+    const request = validateChatImageRequest(exchange.body);
+    const denied = modelAccessError(kind, request.model);
+    if (denied) throw new SimErrorResponse(denied);
+    const answer = chatImageAnswer(request, Math.floor(this.now() / 1000));
+    if ('json' in answer) exchange.sendJson(answer.json);
+    else await exchange.sendStream(answer.frames, 0);
+  }
+
+  private editImage(exchange: Exchange, kind: KeyKind): void {
+    if (exchange.bodyError) throw invalidRequest(exchange.bodyError);
+    const edit = validateImageEdit(exchange.header('content-type'), exchange.rawBytes);
+    const denied = modelAccessError(kind, edit.model);
+    if (denied) throw new SimErrorResponse(denied);
+    const created = Math.floor(this.now() / 1000);
+    exchange.sendJson(editAnswer(edit, created, (bytes) => this.images.linkTo(bytes, this.origin, created + 3600)));
   }
 
   private synthesizeSpeech(exchange: Exchange, kind: KeyKind): void {

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { applyBlock, type TextEdit } from '../core/apply/applyBlock';
 import { blockTarget, type ApplyRequest } from '../core/apply/applyTarget';
 import { runsCode, runsCodeQuestion } from '../core/apply/runsCode';
-import { insideFolders, realFolders } from '../core/context/consent';
+import { insideFolders, realFolders } from '../../util/fileConsent';
 import type { CodeApply } from '../../chatProtocol/codeApply';
 import type { UserInterface } from '../../ui/vscode/userInterface';
 

@@ -21,8 +21,8 @@ import {
   type InstructionFile,
   type ReadInstruction,
 } from '../core/instructions';
-import { insideFolders, realFolders } from '../core/context/consent';
-import { listFolder, readBounded, resolveFile } from '../core/context/fileRead';
+import { insideFolders, realFolders } from '../../util/fileConsent';
+import { listFolder, readBounded, resolveFile } from '../../util/fileRead';
 import { looksBinary } from '../core/context/fileCheck';
 import type { InstructionsAction, InstructionsState, PromptCommand } from '../../chatProtocol/instructions';
 import type { Attachment } from '../../chatProtocol/attachments';

@@ -4,6 +4,7 @@
 /** The language model tools, as package.json's `languageModelTools` names them. */
 export const TOOL_NAMES = {
   generateImage: 'gateway_generate_image',
+  editImage: 'gateway_edit_image',
   submitVideo: 'gateway_submit_video',
   getVideoJob: 'gateway_get_video_job',
   synthesizeSpeech: 'gateway_synthesize_speech',

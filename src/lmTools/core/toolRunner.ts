@@ -108,6 +108,14 @@ async function run(spec: ToolSpec, input: Record<string, string>, ports: ToolPor
       if (!file) return failed('The image was generated but its file is gone (the Media history removed it).');
       return { ok: true, text: `Generated an image with ${made.model}. Saved file: ${file.path} (${file.contentType}). It is also in the Media view.`, image: file, file, media: made };
     }
+    case TOOL_NAMES.editImage: {
+      const media = ports.media();
+      const made = await media.editImage({ path: input.path, prompt: input.prompt, model: input.model }, { signal, surface: 'tool' });
+      const file = media.keptFile(made.entryId, made.fileName);
+      if (!file) return failed('The image was edited but its file is gone (the Media history removed it).');
+      const saved = made.written ? `Saved as a new file: ${made.written} (the original is unchanged).` : `Kept file: ${file.path} (the original is outside the workspace, so nothing was written beside it).`;
+      return { ok: true, text: `Edited the image with ${made.model}. ${saved} It is also in the Media view.`, image: file, file, media: made };
+    }
     case TOOL_NAMES.synthesizeSpeech: {
       const media = ports.media();
       const made = await media.synthesizeSpeech({ text: input.text, model: input.model }, { signal, surface: 'tool' });

@@ -53,6 +53,23 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
     },
   },
   {
+    name: TOOL_NAMES.editImage,
+    paid: 'image',
+    displayName: 'Edit Image (Model Gateway)',
+    modelDescription:
+      "Edits an image file with the user's model gateway, following a text prompt, and saves the result as a new file (the original is never changed). Returns the new image and its path. Use it when the user asks to change, retouch or restyle an existing image.",
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'The image file to edit (PNG, JPEG, WebP or GIF), as an absolute path or relative to the workspace folder.', minLength: 1, maxLength: 4096 },
+        prompt: { type: 'string', description: 'What to change, in detail.', minLength: 1, maxLength: PROMPT_MAX },
+        model: MODEL,
+      },
+      required: ['path', 'prompt'],
+      additionalProperties: false,
+    },
+  },
+  {
     name: TOOL_NAMES.submitVideo,
     paid: 'video',
     displayName: 'Submit Video Job (Model Gateway)',

@@ -22,6 +22,15 @@ export interface KeptMedia {
   model: string;
 }
 
+export interface EditImageAsk {
+  prompt: string;
+  model?: string;
+  path?: string;
+  /** A PNG mask file (path) of the image's size. */
+  mask?: string;
+  image?: { data: Uint8Array; mimeType: string };
+}
+
 export interface KeptFile {
   /** The file on disk (in the Media history's files folder). */
   path: string;
@@ -34,6 +43,12 @@ export interface MediaApi {
   readonly filesFolder: string;
   generateImage(ask: { prompt: string; model?: string }, call: MediaCall): Promise<KeptMedia>;
   synthesizeSpeech(ask: { text: string; model?: string }, call: MediaCall): Promise<KeptMedia>;
+  /**
+   * Edits an image: a file (`path`, absolute or relative to the first workspace folder; one outside the workspace is
+   * read only after the user's yes) or image bytes already attached (`image`, a chat's). The result is kept; for a
+   * workspace file it is also written beside it as a new file (`written`). The original is never written.
+   */
+  editImage(ask: EditImageAsk, call: MediaCall): Promise<KeptMedia & { written?: string }>;
   /** The kept file, or undefined when its entry was removed or pruned. */
   keptFile(entryId: string, fileName: string): KeptFile | undefined;
   /** Save to Workspace, with the media feature's rules (inside the workspace, allowlisted extension, never overwrite without asking). */

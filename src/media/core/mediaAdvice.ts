@@ -4,6 +4,7 @@
 import { adviceFor, type AdviceAction, type ErrorAdvice } from '../../ui/core/errorAdvice';
 import { MediaError } from './mediaGeneration';
 import { MediaRequestError } from './mediaRequest';
+import { EditError } from './imageEdit';
 
 export interface FailureContext {
   origin?: string;
@@ -17,6 +18,7 @@ export interface FailureContext {
 export function mediaFailureAdvice(error: unknown, context: FailureContext): ErrorAdvice {
   if (error instanceof MediaError && error.advice) return error.advice;
   if (error instanceof MediaRequestError) return { kind: 'bad_request', message: error.message, actions: [] };
+  if (error instanceof EditError) return { kind: error.code === 'declined' ? 'aborted' : 'bad_request', message: error.message, actions: [] };
   const advice = adviceFor(error, { origin: context.origin, model: context.model, paidFor: context.what === 'image' ? 'the image' : context.what === 'transcription' ? 'the transcript' : 'the audio' });
   const retryable = advice.kind !== 'aborted' && advice.kind !== 'auth' && advice.kind !== 'forbidden';
   if (context.retry && retryable) advice.actions = [context.retry, ...advice.actions];

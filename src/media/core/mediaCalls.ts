@@ -1,7 +1,11 @@
 // The media feature's image and speech calls from the outside (core/api.ts's MediaApi): the same core as Generate
 // Image and Synthesize Speech (so results land in the Media history too), with failures worded once, by
 // mediaFailureAdvice. Loaded on first use, with the media commands. Pure.
-import type { KeptMedia, MediaApi } from './api';
+import { isAbsolute, join } from 'node:path';
+import type { EditImageAsk, KeptMedia, MediaApi, MediaCall } from './api';
+import { sniffImage } from '../../gateway/mediaTypes';
+import { editImage, type EditPlace } from './imageEdit';
+import { MediaRequestError } from './mediaRequest';
 import { AdvisedError } from '../../ui/core/errorAdvice';
 import { mediaFailureAdvice } from './mediaAdvice';
 import { generateImages, synthesizeSpeech, type MediaCoreDeps } from './mediaGeneration';
@@ -22,9 +26,28 @@ async function worded<T>(deps: MediaCoreDeps, what: 'image' | 'speech', model: s
   }
 }
 
-export function mediaCalls(deps: MediaCoreDeps): Pick<MediaApi, 'generateImage' | 'synthesizeSpeech'> {
+/** Where files to edit are read from (the workspace folders) and who says yes to one outside them. */
+export type EditPlaceOf = () => Promise<EditPlace & { firstFolder?: string }>;
+
+export function mediaCalls(deps: MediaCoreDeps, place: EditPlaceOf): Pick<MediaApi, 'generateImage' | 'synthesizeSpeech' | 'editImage'> {
   return {
     generateImage: (ask, call) => worded(deps, 'image', ask.model, async () => resultOf((await generateImages(deps, { prompt: ask.prompt, model: ask.model, count: 1 }, call)).entry)),
     synthesizeSpeech: (ask, call) => worded(deps, 'speech', ask.model, async () => resultOf(await synthesizeSpeech(deps, { text: ask.text, model: ask.model }, call))),
+    editImage: (ask, call) => worded(deps, 'image', ask.model, () => edit(deps, place, ask, call)),
   };
+}
+
+async function edit(deps: MediaCoreDeps, place: EditPlaceOf, ask: EditImageAsk, call: MediaCall): Promise<KeptMedia & { written?: string }> {
+  if (ask.image) {
+    // Bytes a chat attached (the user's yes was asked when it was attached): sniffed, never trusted by their label.
+    const contentType = sniffImage(ask.image.data);
+    if (!contentType) throw new MediaRequestError('The attached file is not a PNG, JPEG, WebP or GIF image.');
+    return resultOf((await generateImages(deps, { prompt: ask.prompt, model: ask.model, count: 1, size: 'auto', image: { data: ask.image.data, contentType } }, call)).entry);
+  }
+  if (!ask.path) throw new MediaRequestError('Name the image to edit (path).');
+  const where = await place();
+  const path = isAbsolute(ask.path) || !where.firstFolder ? ask.path : join(where.firstFolder, ask.path);
+  const mask = ask.mask === undefined ? undefined : isAbsolute(ask.mask) || !where.firstFolder ? ask.mask : join(where.firstFolder, ask.mask);
+  const outcome = await editImage(deps, { path, prompt: ask.prompt, ...(ask.model !== undefined && { model: ask.model }), ...(mask !== undefined && { mask }) }, where, call);
+  return { ...resultOf(outcome.entry), ...(outcome.written !== undefined && { written: outcome.written }) };
 }

@@ -14,6 +14,8 @@ export interface MediaFileRef {
   sourceUrl?: string;
   /** The prompt as the model rewrote it, when the gateway said. */
   revisedPrompt?: string;
+  /** The text the model sent with the image (images made through chat). */
+  caption?: string;
 }
 
 export interface MediaEntry {
@@ -63,7 +65,8 @@ function isFileRef(value: unknown): value is MediaFileRef {
     Number.isInteger(value.bytes) &&
     value.bytes >= 0 &&
     optionalText(value.sourceUrl, LIMITS.url) &&
-    optionalText(value.revisedPrompt, LIMITS.prompt)
+    optionalText(value.revisedPrompt, LIMITS.prompt) &&
+    optionalText(value.caption, LIMITS.prompt)
   );
 }
 

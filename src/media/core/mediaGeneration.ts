@@ -11,6 +11,9 @@ import { describeBytes, sniffImage } from '../../gateway/mediaTypes';
 import { fetchResultBytes, ResultFetchError, type OpenResultOptions } from '../../gateway/resultFetch';
 import type { CatalogSnapshot } from '../../models/core/api';
 import type { MediaDefaults } from '../../settings/settings';
+import type { DialectSetting } from '../../settings/profile';
+import type { Model } from '../../gateway/types';
+import { imageRouteOf } from './imageRoute';
 import type { MediaCall } from './api';
 import type { MediaEntry } from './mediaEntry';
 import type { MediaHistory, NewMediaFile } from './mediaHistory';
@@ -45,6 +48,8 @@ export interface MediaCoreDeps {
   history: MediaHistory;
   /** A profile's media defaults (its default models); the active profile's without one. */
   settings(profile?: string): MediaDefaults;
+  /** A profile's dialect setting (imageRoute.ts: `openrouter` sends images through chat); the active profile's without one. */
+  dialect(profile?: string): DialectSetting | undefined;
 }
 
 /** A call's cancel, surface and profile (core/api.ts's MediaCall); the commands give none of them. */
@@ -62,15 +67,21 @@ export async function generateImages(deps: MediaCoreDeps, ask: ImageAsk, options
   const { api, origin, profile } = await gatewayAccess(deps, options.profile);
   const model = await resolveModel(deps, ask.model, defaults.imageModel, 'image', options.profile);
   const request = buildImageRequest(ask, model, defaults);
+  const route = imageRouteOf(deps.dialect(options.profile), await listedModel(deps, model, options.profile));
+  const unsent: string[] = [];
+  if (route === 'chat' && request.mask) {
+    delete request.mask;
+    unsent.push('The mask was not sent: a gateway that makes images through chat takes none, so the whole image may change.');
+  }
   await checkWritable(deps.history);
-  const generation = await api.generateImage(request, { signal: options.signal, maxBytes: defaults.maxBytes, surface: options.surface ?? 'image' });
-  const notes = [...generation.rejected];
+  const generation = await api.generateImage(request, { signal: options.signal, maxBytes: defaults.maxBytes, surface: options.surface ?? 'image', route });
+  const notes = [...unsent, ...generation.rejected];
   const files: NewMediaFile[] = [];
   // The links are fetched with the key the request went with (a chat's own profile), never the active profile's.
   const fetchOptions = generation.images.some((i) => i.kind === 'url') ? await deps.connection.resultFetchOptions(profile) : {};
   let lastError: unknown;
   for (const [index, image] of generation.images.entries()) {
-    const extra = image.revisedPrompt === undefined ? {} : { revisedPrompt: image.revisedPrompt };
+    const extra = { ...(image.revisedPrompt !== undefined && { revisedPrompt: image.revisedPrompt }), ...(image.caption !== undefined && { caption: image.caption }) };
     if (image.kind === 'data') {
       files.push({ data: image.data, contentType: image.contentType, ...extra });
       continue;
@@ -110,6 +121,12 @@ export async function resolveModel(deps: Pick<MediaCoreDeps, 'models'>, asked: s
   const listed = chooseModel(undefined, undefined, snapshot?.models ?? [], kind);
   if (listed) return listed;
   throw new MediaError('no_model', `The gateway lists no ${kind} model. Set modelGateway.${kind}.model to the id of one.`);
+}
+
+/** The model's entry in the profile's list (its fields say how it makes images), when the list can be had. */
+async function listedModel(deps: Pick<MediaCoreDeps, 'models'>, id: string, profile?: string): Promise<Model | undefined> {
+  const snapshot = await deps.models.load(profile).catch(() => undefined);
+  return snapshot?.models.find((m) => m.id === id)?.raw;
 }
 
 /**

@@ -27,6 +27,7 @@ export interface NewMediaFile {
   contentType: MediaType;
   sourceUrl?: string;
   revisedPrompt?: string;
+  caption?: string;
 }
 
 export type NewMediaEntry = Omit<MediaEntry, 'id' | 'createdAt' | 'files'> & { files: NewMediaFile[] };
@@ -105,6 +106,7 @@ export class MediaHistory implements Disposable {
         const ref: MediaFileRef = { name, contentType: file.contentType, bytes: file.data.length };
         if (file.sourceUrl !== undefined) ref.sourceUrl = file.sourceUrl.slice(0, LIMITS.url);
         if (file.revisedPrompt !== undefined) ref.revisedPrompt = file.revisedPrompt.slice(0, LIMITS.prompt);
+        if (file.caption !== undefined) ref.caption = file.caption.slice(0, LIMITS.prompt);
         files.push(ref);
       }
       const entry: MediaEntry = {

@@ -59,7 +59,8 @@ export function galleryPage(entry: MediaEntry, sources: PageSources): PageConten
     const picture = src
       ? `<img src="${escapeHtml(src)}" alt="${escapeHtml(`Image ${index + 1}: ${shortText(entry.prompt, 200)}`)}">`
       : '<div class="gone">The file is no longer in the history folder.</div>';
-    const caption = file.revisedPrompt && file.revisedPrompt !== entry.prompt ? `<figcaption>Revised prompt: ${escapeHtml(shortText(file.revisedPrompt, 300))}</figcaption>` : '';
+    const revised = file.revisedPrompt && file.revisedPrompt !== entry.prompt ? `<figcaption>Revised prompt: ${escapeHtml(shortText(file.revisedPrompt, 300))}</figcaption>` : '';
+    const caption = file.caption ? `${revised}<figcaption>${escapeHtml(shortText(file.caption, 1000))}</figcaption>` : revised;
     const actions = src
       ? `<nav>${link(sources.commands.save, entry, index, 'Save to Workspace', 'Save this image into the workspace')} ${link(sources.commands.copy, entry, index, 'Copy', 'Copy the image’s link, or its file path')} ${link(sources.commands.open, entry, index, 'Open', 'Open the image in an editor')}</nav>`
       : '';

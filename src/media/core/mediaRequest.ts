@@ -1,7 +1,7 @@
 // What the user asks for, checked before anything is sent: prompts, sizes, counts, voices, text to speak, and the
 // model of each kind (the configured one, else the first the gateway lists). Pure.
 import type { MediaDefaults } from '../../settings/settings';
-import type { ImageRequest, SpeechRequest } from '../../gateway/types';
+import type { ImageInput, ImageRequest, SpeechRequest } from '../../gateway/types';
 import type { ModelKind } from '../../models/core/api';
 
 export const MAX_PROMPT_CHARS = 4000;
@@ -18,6 +18,10 @@ export interface ImageAsk {
   size?: string;
   count?: number;
   responseFormat?: 'url' | 'b64_json';
+  /** The image to edit (read and sniffed already): the request becomes an edit. */
+  image?: ImageInput;
+  /** An edit's mask (PNG). */
+  mask?: ImageInput;
 }
 
 /** What speech needs; missing fields come from the settings. */
@@ -66,6 +70,8 @@ export function buildImageRequest(ask: ImageAsk, model: string, defaults: MediaD
   if (problem) throw new MediaRequestError(problem);
   const request: ImageRequest = { model, prompt, size, response_format: ask.responseFormat ?? defaults.imageResponseFormat };
   if (count !== 1) request.n = count;
+  if (ask.image) request.image = ask.image;
+  if (ask.mask) request.mask = ask.mask;
   return request;
 }
 

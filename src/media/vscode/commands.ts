@@ -4,6 +4,7 @@ import { MEDIA_SHARED_COMMANDS } from '../core/api';
 
 export const MEDIA_COMMANDS = {
   generateImage: 'modelGateway.generateImage',
+  editImage: 'modelGateway.editImage',
   readSelectionAloud: 'modelGateway.readSelectionAloud',
   synthesizeSpeech: 'modelGateway.synthesizeSpeech',
   transcribeAudio: 'modelGateway.transcribeAudio',

@@ -33,7 +33,7 @@ export const mediaFeature = defineFeature({
       },
       { calls: () => loaded().calls, save: (entry, index) => loaded().items.save({ entry, index }) },
     );
-    const core: MediaCoreDeps = { history: service.history, connection, models: { load: (profile) => catalogOf(profile).load() }, settings: (profile) => settings(profile).media };
+    const core: MediaCoreDeps = { history: service.history, connection, models: { load: (profile) => catalogOf(profile).load() }, settings: (profile) => settings(profile).media, dialect: (profile) => connection.profile(profile)?.dialect };
     const view = new MediaHistoryView(service, MEDIA_VIEW);
     const loaded = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -43,8 +43,9 @@ export const mediaFeature = defineFeature({
       const commandDeps = { core, panels, reveal: (id: string) => view.reveal(id), ui };
       return {
         panels,
-        calls: module.mediaCalls(core),
+        calls: module.mediaCalls(core, () => module.editPlace(ui, service.history)),
         generateImage: new module.GenerateImageCommand(commandDeps),
+        editImage: new module.EditImageCommand({ ...commandDeps, history: service.history }),
         speech: new module.SpeechCommands(commandDeps),
         transcribe: new module.TranscribeCommand({ core: { ...core, dialectSetting: (profile?: string) => connection.profile(profile)?.dialect }, ui }),
         items: new module.MediaItemCommands({ history: service.history, panels, settings: core.settings, selection: () => view.selection(), ui }),
@@ -61,6 +62,7 @@ export const mediaFeature = defineFeature({
       lazyCommands(MEDIA_COMMANDS, () => ({
         generateImage: (argument?: unknown) => loaded().generateImage.run(argument),
         transcribeAudio: (argument?: unknown) => loaded().transcribe.run(argument),
+        editImage: (argument?: unknown) => loaded().editImage.run(argument),
         ...loaded().speech.handlers(),
         ...loaded().items.handlers(),
       })),

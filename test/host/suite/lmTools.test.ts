@@ -2,12 +2,14 @@
 // the simulator, on the same media and video ports as the chat panel; and the chat skill and prompt file VS Code
 // registers for the extension. No tool result may hold the key.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
 import { startSimulator, type Simulator } from '../../simulator';
 import { UNPRICED_IMAGE_MODEL } from '../../simulator/models';
 import { parsePng } from '../../util/mediaFiles';
+import { encodePng } from '../../simulator/png';
 import type { MediaTestHooks } from '../../../src/media/vscode/feature';
 import { config, connectTo, disconnect, extensionApi, until } from '../helpers';
 
@@ -45,7 +47,7 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
 
   it('registers every gateway_ tool with VS Code', () => {
     const names = vscode.lm.tools.filter((t) => t.name.startsWith('gateway_')).map((t) => t.name);
-    assert.deepEqual(names.sort(), ['gateway_generate_image', 'gateway_get_video_job', 'gateway_list_models', 'gateway_submit_video', 'gateway_synthesize_speech', 'gateway_usage_summary']);
+    assert.deepEqual(names.sort(), ['gateway_edit_image', 'gateway_generate_image', 'gateway_get_video_job', 'gateway_list_models', 'gateway_submit_video', 'gateway_synthesize_speech', 'gateway_usage_summary']);
   });
 
   it("asks before a paid tool with the model and the cost the usage feature's prices give it, and not before a read-only one", async () => {
@@ -81,6 +83,27 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
     assert.ok(file && existsSync(file), textOf(result));
     assert.deepEqual(readFileSync(file), Buffer.from(data.data));
     assert.equal(sim.log.filter((e) => e.path === '/v1/images/generations').length, 1);
+  });
+
+  it('edits a workspace image into a new file beside it; the original is untouched (Edit Image command and tool)', async () => {
+    const folder = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'mg-edit-test');
+    mkdirSync(folder, { recursive: true });
+    try {
+      const original = path.join(folder, 'logo.png');
+      const bytes = encodePng(24, 16, new Uint8Array(24 * 16 * 3).fill(30));
+      writeFileSync(original, bytes);
+      sim.clearLog();
+      const text = textOf(await invoke('gateway_edit_image', { path: 'mg-edit-test/logo.png', prompt: 'make it blue' }));
+      const written = /Saved as a new file: (.+\.png) \(the original is unchanged\)/.exec(text)?.[1];
+      assert.equal(written, path.join(folder, 'logo-edited.png'), text);
+      assert.equal(parsePng(readFileSync(written)).width, 24);
+      await vscode.commands.executeCommand('modelGateway.editImage', { path: original, prompt: 'make it green' });
+      assert.ok(existsSync(path.join(folder, 'logo-edited (2).png')), 'the command writes another new file');
+      assert.deepEqual(readFileSync(original), bytes, 'the original is never written');
+      assert.equal(sim.log.filter((e) => e.path === '/v1/images/edits').length, 2);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('synthesizes speech into a saved file', async () => {

@@ -22,6 +22,7 @@ function fakePorts(overrides: { media?: Partial<MediaApi>; videos?: Partial<Vide
     filesFolder: '/store/media/files',
     generateImage: async (ask, call) => (asked.push(ask), surfaces.push(call.surface), made),
     synthesizeSpeech: async (ask, call) => (asked.push(ask), surfaces.push(call.surface), { ...made, fileName: 'speech.wav', contentType: 'audio/wav', model: 'model-speech-1.0' }),
+    editImage: async (ask, call) => (asked.push(ask), surfaces.push(call.surface), { ...made, fileName: 'image-2.png', written: '/work/logo-edited.png' }),
     keptFile: (entryId, fileName) => ({ path: `/store/media/files/${entryId}-${fileName}`, contentType: fileName.endsWith('.png') ? 'image/png' : 'audio/wav' }),
     save: async () => undefined,
     ...overrides.media,
@@ -114,6 +115,16 @@ describe('gateway language model tools', () => {
   });
 
   describe('runTool', () => {
+    it('edits an image file through the media service, saying where the new file is and that the original is unchanged', async () => {
+      const ports = fakePorts();
+      const outcome = await runTool(TOOL_NAMES.editImage, { path: 'assets/logo.png', prompt: 'make it blue' }, ports, signal);
+      assert.equal(outcome.ok, true, outcome.text);
+      assert.deepEqual(ports.asked, [{ path: 'assets/logo.png', prompt: 'make it blue', model: undefined }]);
+      assert.deepEqual(ports.surfaces, ['tool']);
+      assert.match(outcome.text, /Saved as a new file: \/work\/logo-edited\.png \(the original is unchanged\)/);
+      assert.match((checkInput(toolSpec(TOOL_NAMES.editImage)!, { prompt: 'x' }) as { problem: string }).problem, /needs "path"/);
+    });
+
     it('returns a tool error for bad input and sends nothing', async () => {
       const ports = fakePorts();
       const outcome = await runTool(TOOL_NAMES.generateImage, { prompt: '' }, ports, signal);

@@ -12,6 +12,7 @@ import { generateImages, MediaError, synthesizeSpeech, type MediaCoreDeps } from
 import { MediaHistory } from '../../../src/media/core/mediaHistory';
 import { toCatalogModel } from '../../../src/models/core/modelCatalog';
 import { readSettings, type MediaDefaults } from '../../../src/settings/settings';
+import type { DialectSetting } from '../../../src/settings/profile';
 import { realClock } from '../../../src/util/clock';
 import { startSimulator, type Simulator } from '../../simulator';
 import { parsePng, parseWav } from '../../util/mediaFiles';
@@ -26,13 +27,16 @@ describe('media core against the simulator', function () {
   let access: () => GatewayAccess;
   let listed: string[];
   let override: Partial<MediaDefaults>;
+  let dialect: DialectSetting | undefined;
+  let architecture: Record<string, unknown> | undefined;
 
   function deps(): MediaCoreDeps {
     return {
       connection: { origin: sim.origin, access: async () => access(), resultFetchOptions: async () => ({}) },
-      models: { load: async () => ({ origin: sim.origin, loadedAt: 0, models: listed.map((id) => toCatalogModel({ id, object: 'model' })) }) },
+      models: { load: async () => ({ origin: sim.origin, loadedAt: 0, models: listed.map((id) => toCatalogModel({ id, object: 'model', ...(architecture && id.includes('image') && { architecture }) })) }) },
       history,
       settings: () => ({ ...readSettings({ userValue: <T>(key: string) => settings[key] as T, value: <T>(key: string) => settings[key] as T }).media, ...override }),
+      dialect: () => dialect,
     };
   }
 
@@ -49,6 +53,8 @@ describe('media core against the simulator', function () {
     history = new MediaHistory({ folder, clock: realClock, limit: () => 100 });
     settings = {};
     override = {};
+    dialect = undefined;
+    architecture = undefined;
     access = () => ({ ok: true, api: client, origin: sim.origin });
     listed = ['model-k3', 'model-image-1.0', 'model-speech-1.0'];
   });
@@ -138,6 +144,32 @@ describe('media core against the simulator', function () {
     assert.match(error.message, /Image 1: The file at .* is larger than the limit of 19\.5 KB\./);
     const b64 = await generateImages(deps(), { prompt: 'a kite', size: '512x512' }).catch((e: unknown) => e);
     assert.equal((b64 as { code?: string }).code, 'too_large', 'a base64 answer over the limit is refused by the client');
+  });
+
+  it('on an openrouter-dialect profile, asks /chat/completions for the image and keeps it with the text as its caption', async () => {
+    dialect = 'openrouter';
+    sim.clearLog();
+    const { entry, notes } = await generateImages(deps(), { prompt: 'a red kite' });
+    assert.deepEqual(notes, []);
+    const [file] = entry.files;
+    assert.equal(file.contentType, 'image/png');
+    assert.equal(file.caption, 'Here is: a red kite');
+    assert.equal(parsePng(await readFile(history.filePath(file))).width, 256);
+    assert.deepEqual(sim.log.map((e) => e.path), ['/v1/chat/completions'], 'nothing went to /images/generations');
+    const sent = sim.log[0].body as Record<string, unknown>;
+    assert.deepEqual(sent.modalities, ['image', 'text']);
+    assert.deepEqual(sent.messages, [{ role: 'user', content: 'a red kite' }]);
+  });
+
+  it("goes through chat when the model list says the model outputs images (architecture.output_modalities), whatever the dialect", async () => {
+    architecture = { input_modalities: ['text', 'image'], output_modalities: ['image', 'text'] };
+    sim.clearLog();
+    await generateImages(deps(), { prompt: 'a kite', model: 'model-image-1.0' });
+    assert.deepEqual(sim.log.map((e) => e.path), ['/v1/chat/completions']);
+    architecture = { output_modalities: ['text'] };
+    sim.clearLog();
+    await generateImages(deps(), { prompt: 'a kite', model: 'model-image-1.0', size: '256x256' });
+    assert.deepEqual(sim.log.map((e) => e.path), ['/v1/images/generations'], 'a model that outputs text only keeps the images endpoint');
   });
 
   it('keeps speech as a WAV file with the configured voice', async () => {

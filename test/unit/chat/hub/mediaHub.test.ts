@@ -30,6 +30,7 @@ class FakePorts implements ChatMediaPorts {
     filesFolder: '/store/files',
     generateImage: async (ask: { prompt: string; model?: string }, call: MediaCall) => (this.calls.push({ surface: call.surface, profile: call.profile }), this.keep('image', ask.prompt, ask.model)),
     synthesizeSpeech: async (ask: { text: string; model?: string }, call: MediaCall) => (this.calls.push({ surface: call.surface, profile: call.profile }), this.keep('speech', ask.text, ask.model)),
+    editImage: async (ask: { prompt: string; model?: string }, call: MediaCall) => (this.calls.push({ surface: call.surface, profile: call.profile }), this.keep('image', ask.prompt, ask.model)),
     keptFile: () => undefined,
     save: async () => undefined,
   };

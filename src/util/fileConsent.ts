@@ -4,7 +4,7 @@
 // never the secret.
 import { promises as fs } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
-import { isSecretPath } from '../../../util/credentials';
+import { isSecretPath } from './credentials';
 
 /** The real paths of the workspace folders (a folder that cannot be resolved counts as itself). */
 export function realFolders(folders: readonly string[]): Promise<string[]> {
