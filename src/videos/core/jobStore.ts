@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { GatewayApi, VideoRequest } from '../../gateway/types';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
-import { readError, type ErrorFields } from '../../gateway/errors';
-import { JobStorageError } from './errors';
+import type { ErrorFields } from '../../gateway/errors';
+import { adoptJob, submitRecord, type SubmissionHost } from './jobSubmission';
 import { endOwner, newOwnerId, ownerAlive } from './owners';
 import { JobFiles, type RefreshRequest } from './jobFiles';
 import {
@@ -18,7 +18,6 @@ import {
   isFinalRecord,
   isPollable,
   markUncertain,
-  mayHaveReachedGateway,
   recordFromRequest,
   recordText,
   requestFromRecord,
@@ -208,14 +207,7 @@ export class JobStore implements Disposable {
    * console): the job is fetched once, then tracked like any other. Rejects when the gateway does not know it.
    */
   async adopt(key: string, id: string): Promise<VideoJobRecord> {
-    const record = this.records.get(key);
-    if (!record) throw new Error(`Unknown video job ${key}`);
-    if (record.localState !== 'uncertain') throw new Error('Only a submission whose outcome is unknown can be given a job id');
-    const job = await this.apiFor(laneOf(record)).getVideo(id.trim());
-    if (this.records.get(key) !== record) return cloneRecord(record);
-    applyGatewayJob(record, { ...job, id: job.id || id.trim() }, this.clock.now());
-    await this.commit([key], isFinalRecord(record) ? [key] : []);
-    return cloneRecord(record);
+    return adoptJob(this.submission, key, id);
   }
 
   /** Forgets a job, in every window: the only way a job leaves the list apart from clearFinished. */
@@ -324,44 +316,28 @@ export class JobStore implements Disposable {
     if (!this.disposed) this.polling().roles.follow(keys);
   }
 
-  private async submitReplacing(origin: string, request: VideoRequest, replaces: string | undefined, profile: string | undefined, surface?: 'tool'): Promise<VideoJobRecord> {
+  private submitReplacing(origin: string, request: VideoRequest, replaces: string | undefined, profile: string | undefined, surface?: 'tool'): Promise<VideoJobRecord> {
     const record = recordFromRequest(this.newKey(), origin, request, this.clock.now(), profile);
-    const api = this.apiFor(laneOf(record));
-    record.submitter = this.owner;
-    this.records.set(record.key, record);
-    this.follow([record.key]);
-    try {
-      await this.sync.persistOrThrow(record.key);
-    } catch (error) {
-      // On disk before the request leaves, or not sent at all.
-      this.forget([record.key]);
-      this.sync.discard(record.key);
-      throw new JobStorageError(this.files.jobsDir, error);
-    }
-    this.publish([record.key], []);
+    return submitRecord(this.submission, record, request, replaces, surface);
+  }
 
-    let outcome: { job: Awaited<ReturnType<GatewayApi['submitVideo']>> } | { error: ErrorFields; raw: unknown };
-    try {
-      outcome = { job: await api.submitVideo(request, { surface: surface ?? 'video' }) };
-    } catch (raw) {
-      outcome = { error: readError(raw), raw };
-    }
-    if (this.records.get(record.key) !== record) return cloneRecord(record); // removed meanwhile, here or elsewhere
-
-    const now = this.clock.now();
-    if ('job' in outcome && outcome.job.id) {
-      applyGatewayJob(record, outcome.job, now);
-    } else if ('job' in outcome) {
-      markUncertain(record, { message: 'The gateway accepted the job but sent no job id', code: 'bad_response' }, now);
-    } else if (mayHaveReachedGateway(outcome.error)) {
-      markUncertain(record, errorFromGateway(outcome.error), now);
-    } else {
-      await this.commit(this.forget([record.key]));
-      throw outcome.raw;
-    }
-    const changed = [record.key, ...(replaces !== undefined ? this.forget([replaces]) : [])];
-    await this.commit(changed, isFinalRecord(record) ? [record.key] : []);
-    return cloneRecord(record);
+  /** What a submission may use of this store. */
+  private get submission(): SubmissionHost {
+    return {
+      records: this.records,
+      clock: this.clock,
+      owner: this.owner,
+      jobsDir: this.files.jobsDir,
+      apiFor: this.apiFor,
+      submitOptions: () => ({}),
+      pollOptions: () => ({}),
+      follow: (keys) => this.follow(keys),
+      persistOrThrow: (key) => this.sync.persistOrThrow(key),
+      discard: (key) => this.sync.discard(key),
+      forget: (keys) => this.forget(keys),
+      commit: (keys, finished) => this.commit(keys, finished),
+      publish: (keys, finished) => this.publish(keys, finished),
+    };
   }
 
   private onPolled(event: PollEvent): void {
