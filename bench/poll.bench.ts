@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { isRunning } from '../src/videos/core/jobPresentation';
 import { DurationHistory, MemoryJsonStore } from '../src/videos/core/durationHistory';
 import { JobStore } from '../src/videos/core/jobStore';
-import { isFinalStatus } from '../src/videos/core/status';
+import { isFinalStatus } from '../src/videos/core/dialects/status';
 import { startSimulator, type Simulator } from '../test/simulator';
 import type { VideoSchedule } from '../test/simulator/video';
 import { seededRandom } from '../test/unit/videos/fakes';

@@ -62,6 +62,8 @@ const CHUNKS = {
   // The video jobs' poll scheduler and window roles (leases, who announces), once the first read of the job folder
   // finds jobs or a job is submitted.
   jobPolling: join(root, 'src', 'videos', 'core', 'jobPolling.ts'),
+  // The video dialects' wire (and the adapters) with the first job of a dialect other than the spec's.
+  jobWire: join(root, 'src', 'videos', 'core', 'jobWire.ts'),
   // The learned poll planner with the first video job of a kind that has a duration history.
   pollPlan: join(root, 'src', 'videos', 'core', 'pollPlan.ts'),
   // VS Code's chat requests through our provider: the mapping of its history and tools, on the first request.

@@ -2,7 +2,7 @@
 import { formatAge } from '../../util/age';
 import { displayStatus, isFinalRecord, isPollable, jobProfile, type VideoJobRecord } from './jobRecord';
 import { checkResultUrl, urlExpiry } from './resultLinks';
-import { isSuccessStatus } from './status';
+import { isSuccessStatus } from './dialects/status';
 
 /** A node of the Video Jobs tree: a job, or one of its result links. */
 export type VideoJobNode = JobNode | ResultNode;

@@ -3,11 +3,12 @@
 // host) of a profile has its own store over the same folder: each job is a file, one window per gateway polls (the
 // one holding that gateway's lease), and one window announces each finished job.
 import { randomBytes } from 'node:crypto';
-import type { GatewayApi, VideoRequest } from '../../gateway/types';
+import type { GatewayApi, VideoCallOptions, VideoRequest } from '../../gateway/types';
+import type { DialectName } from '../../settings/profile';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
 import type { ErrorFields } from '../../gateway/errors';
-import { adoptJob, submitRecord, type SubmissionHost } from './jobSubmission';
+import type { SubmissionHost } from './jobSubmission';
 import { endOwner, newOwnerId, ownerAlive } from './owners';
 import { JobFiles, type RefreshRequest } from './jobFiles';
 import {
@@ -17,6 +18,7 @@ import {
   errorFromGateway,
   isFinalRecord,
   isPollable,
+  isSpecJob,
   markUncertain,
   recordFromRequest,
   recordText,
@@ -33,6 +35,9 @@ import type { Presence } from './windowPresence';
 // The scheduler and the window roles on their first need (see `polling` below), never at activation.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const jobPolling = lazy(() => require('./jobPolling') as typeof import('./jobPolling'));
+// A dialect's wire only for a job of another dialect than the spec's.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const jobWire = lazy(() => require('./jobWire') as typeof import('./jobWire'));
 
 export { VIDEO_JOBS_STORAGE_KEY } from './jobSync';
 
@@ -57,6 +62,11 @@ export interface JobStoreOptions {
   sharing?: SharingOptions;
   /** Whether the window is still there; while it is gone, this store neither polls nor announces. */
   presence?: Presence;
+  /**
+   * The dialect a profile's new job speaks and the base URL its paths are below (stored on the job, so a later change
+   * of the profile leaves a running job as it is). Without it, or when it names none, jobs speak the spec's dialect.
+   */
+  dialectFor?: (profile: string | undefined) => { dialect: DialectName; baseUrl: string } | undefined;
   /** Receives persistence failures; the store keeps working from memory. */
   onPersistError?: (error: unknown) => void;
   newKey?: () => string;
@@ -77,6 +87,7 @@ export class JobStore implements Disposable {
   private readonly records = new Map<string, VideoJobRecord>();
   private readonly clock: Clock;
   private readonly apiFor: (origin: string) => GatewayApi;
+  private readonly dialectFor: JobStoreOptions['dialectFor'];
   private readonly onPersistError: (error: unknown) => void;
   private readonly newKey: () => string;
   private readonly files: JobFiles;
@@ -115,13 +126,15 @@ export class JobStore implements Disposable {
   constructor(options: JobStoreOptions) {
     this.clock = options.clock;
     this.apiFor = options.apiFor;
+    this.dialectFor = options.dialectFor;
     const sharing = options.sharing ?? {};
     this.onPersistError = options.onPersistError ?? (() => undefined);
     this.newKey = options.newKey ?? (() => `job-${this.clock.now().toString(36)}-${(this.keyCounter++).toString(36)}-${randomBytes(4).toString('hex')}`);
     this.schedulerOptions = {
       ...options.scheduler,
       clock: this.clock,
-      poll: (target, signal, onRetryAfter) => this.apiFor(target.origin).getVideo(target.id, { signal, maxRetries: 0, onRetryAfter, pace: 'background' }),
+      poll: (target, signal, onRetryAfter) =>
+        this.apiFor(target.origin).getVideo(target.id, { ...this.pollOptions(this.records.get(target.key), target.id), signal, maxRetries: 0, onRetryAfter, pace: 'background' }),
     };
     this.files = new JobFiles(options.folder);
     this.sync = new JobSync({
@@ -207,7 +220,7 @@ export class JobStore implements Disposable {
    * console): the job is fetched once, then tracked like any other. Rejects when the gateway does not know it.
    */
   async adopt(key: string, id: string): Promise<VideoJobRecord> {
-    return adoptJob(this.submission, key, id);
+    return jobPolling().adoptJob(this.submission, key, id);
   }
 
   /** Forgets a job, in every window: the only way a job leaves the list apart from clearFinished. */
@@ -318,7 +331,9 @@ export class JobStore implements Disposable {
 
   private submitReplacing(origin: string, request: VideoRequest, replaces: string | undefined, profile: string | undefined, surface?: 'tool'): Promise<VideoJobRecord> {
     const record = recordFromRequest(this.newKey(), origin, request, this.clock.now(), profile);
-    return submitRecord(this.submission, record, request, replaces, surface);
+    const speaks = this.dialectFor?.(profile);
+    if (speaks) Object.assign(record, speaks);
+    return jobPolling().submitRecord(this.submission, record, request, replaces, surface);
   }
 
   /** What a submission may use of this store. */
@@ -329,8 +344,8 @@ export class JobStore implements Disposable {
       owner: this.owner,
       jobsDir: this.files.jobsDir,
       apiFor: this.apiFor,
-      submitOptions: () => ({}),
-      pollOptions: () => ({}),
+      submitOptions: (record, request) => (isSpecJob(record) ? {} : jobWire().submitOptions(record, request, this.clock.now())),
+      pollOptions: (record, id) => this.pollOptions(record, id),
       follow: (keys) => this.follow(keys),
       persistOrThrow: (key) => this.sync.persistOrThrow(key),
       discard: (key) => this.sync.discard(key),
@@ -338,6 +353,11 @@ export class JobStore implements Disposable {
       commit: (keys, finished) => this.commit(keys, finished),
       publish: (keys, finished) => this.publish(keys, finished),
     };
+  }
+
+  /** A poll in the job's own dialect (the spec's needs no wire). */
+  private pollOptions(record: VideoJobRecord | undefined, id: string): VideoCallOptions {
+    return !record || isSpecJob(record) ? {} : jobWire().pollOptions(record, id, this.clock.now());
   }
 
   private onPolled(event: PollEvent): void {

@@ -4,7 +4,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { VideoJobRecord } from './jobRecord';
 import { urlExpiry } from './resultLinks';
-import { isSuccessStatus } from './status';
+import { isSuccessStatus } from './dialects/status';
 
 /** The kept files' extensions (download.ts names a video by its Content-Type). */
 export const KEPT_EXTENSIONS = ['.mp4', '.webm', '.mov'];

@@ -6,6 +6,7 @@
 // owns or disposes it.
 import * as path from 'node:path';
 import type { GatewayConnections } from '../../gateway/connections';
+import type { DialectName } from '../../settings/profile';
 import type { VideoDefaults } from '../../settings/settings';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
@@ -28,6 +29,9 @@ type VideoCommandsModule = typeof import('./videoCommands');
 // The video commands' bundle (the calls, the result keeper), on first use: not at activation.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const videoCommands = lazy(() => require('./videoCommands') as VideoCommandsModule);
+// The dialect adapters (with the jobs' wire), on the first submission.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const dialects = lazy(() => require('../core/jobWire') as typeof import('../core/jobWire'));
 
 export interface VideoServiceDeps {
   clock: Clock;
@@ -94,6 +98,7 @@ export class VideoService implements VideoApi, Disposable {
     this.store = new JobStore({
       clock,
       apiFor: lazyApiFor(connection),
+      dialectFor: (profile) => this.dialectFor(profile),
       folder: options.folder,
       legacy: options.legacy,
       scheduler: { minIntervalMs: video.pollMinMs, maxIntervalMs: video.pollMaxMs, history: this.durations },
@@ -114,6 +119,16 @@ export class VideoService implements VideoApi, Disposable {
     );
     if (this.kept) this.subscriptions.push(store.onDidChange(() => this.startKeeper()), deps.onDidChangeSettings(() => this.startKeeper()));
     store.setFocused(deps.focus.focused());
+  }
+
+  /** The dialect a profile's new job speaks (its setting, `auto` resolved), and its base URL. */
+  private dialectFor(profile: string | undefined): { dialect: DialectName; baseUrl: string } | undefined {
+    const connections = this.deps.connection;
+    const connection = connections.connectionFor(profile);
+    const baseUrl = connection?.baseUrl;
+    if (!connection || !baseUrl) return undefined;
+    const setting = connections.allProfiles.find((p) => p.id === connection.profile)?.dialect;
+    return { dialect: dialects().resolveDialect(setting, baseUrl).dialect, baseUrl };
   }
 
   get keptFolder(): string {

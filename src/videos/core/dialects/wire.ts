@@ -3,7 +3,7 @@
 // job statuses, status.ts's included, reads every dialect alike) and whose `gatewayStatus` is the word as sent.
 // Pure.
 import type { VideoJob, VideoWire } from '../../../gateway/types';
-import { isFinalStatus } from '../status';
+import { isFinalStatus } from './status';
 import type { DialectContext, DialectName, JobState, JobView, VideoAsk, VideoDialect } from './types';
 
 /** Members a dialect's VideoJob carries beside the spec's. */
