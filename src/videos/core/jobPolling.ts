@@ -8,6 +8,7 @@ import { WindowRoles, type WindowRolesOptions } from './windowRoles';
 
 // Submitting comes with polling (a submitted job is polled), so it loads with it.
 export { adoptJob, submitRecord } from './jobSubmission';
+export { recordFromRequest, requestFromRecord } from './jobRequest';
 
 export interface JobPolling extends Disposable {
   readonly scheduler: PollScheduler;

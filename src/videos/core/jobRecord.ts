@@ -1,9 +1,9 @@
 // The stored form of a video job and the pure functions that read and update it.
-import type { VideoJob, VideoRequest } from '../../gateway/types';
+import type { VideoJob } from '../../gateway/types';
 import type { ErrorFields } from '../../gateway/errors';
 import { isFinalStatus } from './dialects/status';
 import { isRecord } from '../../util/records';
-import { DEFAULT_PROFILE_ID, isDefaultProfile, keySlot, type DialectName } from '../../settings/profile';
+import { DEFAULT_PROFILE_ID, keySlot, type DialectName } from '../../settings/profile';
 
 /**
  * States only this extension knows about:
@@ -83,8 +83,6 @@ export interface VideoJobRecord {
 /** What a dialect's answer adds to its job (dialects/wire.ts's DialectJobExtras, each member checked by the dialect). */
 const DIALECT_EXTRAS = ['progress', 'pollUrl', 'expiresAt', 'costUsd', 'keyedUrls', 'thumbnailUrl'] as const;
 
-const SOURCE_VIDEO_KEYS = ['video_url', 'source_video_url', 'video', 'videoUrl'];
-
 /**
  * The lane a job is polled in: its profile's key slot on its origin (the origin alone for Default, as before
  * profiles). Jobs of one lane share one poller (one lease) and one key; a switch of profile changes no lane.
@@ -96,39 +94,6 @@ export function laneOf(record: Pick<VideoJobRecord, 'origin' | 'profile'>): stri
 /** The profile a job belongs to, by its id: the one it was submitted under (a record without one: Default's). */
 export function jobProfile(record: Pick<VideoJobRecord, 'profile'>): string {
   return record.profile ?? DEFAULT_PROFILE_ID;
-}
-
-export function recordFromRequest(key: string, origin: string, request: VideoRequest, now: number, profile?: string): VideoJobRecord {
-  const { prompt, ...inputExtra } = request.input;
-  const { resolution, duration, ...extra } = request.parameters ?? {};
-  const sourceKey = SOURCE_VIDEO_KEYS.find((name) => typeof inputExtra[name] === 'string');
-  const record: VideoJobRecord = {
-    key,
-    origin,
-    ...(profile && !isDefaultProfile(profile) && { profile }),
-    model: request.model,
-    prompt,
-    parameters: {},
-    status: '',
-    localState: 'submitting',
-    resultUrls: [],
-    createdAt: now,
-    updatedAt: now,
-  };
-  if (resolution !== undefined) record.parameters.resolution = resolution;
-  if (duration !== undefined) record.parameters.duration = duration;
-  if (Object.keys(extra).length > 0) record.parameters.extra = extra;
-  if (Object.keys(inputExtra).length > 0) record.inputExtra = inputExtra;
-  if (sourceKey) record.sourceVideoUrl = inputExtra[sourceKey] as string;
-  return record;
-}
-
-export function requestFromRecord(record: VideoJobRecord): VideoRequest {
-  const request: VideoRequest = { model: record.model, input: { ...record.inputExtra, prompt: record.prompt } };
-  const { resolution, duration, extra } = record.parameters;
-  const parameters = { ...extra, ...(resolution !== undefined && { resolution }), ...(duration !== undefined && { duration }) };
-  if (Object.keys(parameters).length > 0) request.parameters = parameters;
-  return request;
 }
 
 /**
@@ -162,11 +127,6 @@ export function markUncertain(record: VideoJobRecord, error: VideoJobRecord['err
   record.error = error;
   record.updatedAt = now;
   delete record.submitter;
-}
-
-/** Whether a failed submission may have created the job on the gateway anyway. */
-export function mayHaveReachedGateway(error: ErrorFields): boolean {
-  return error.outcomeUnknown === true || (error.status !== undefined && error.status >= 500);
 }
 
 export function errorFromGateway(error: ErrorFields): VideoJobError {

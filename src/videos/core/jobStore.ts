@@ -20,9 +20,7 @@ import {
   isPollable,
   isSpecJob,
   markUncertain,
-  recordFromRequest,
   recordText,
-  requestFromRecord,
   type VideoJobRecord,
 } from './jobRecord';
 import { lazy, type Lazy } from '../../util/lazy';
@@ -212,7 +210,7 @@ export class JobStore implements Disposable {
     if (!original) throw new Error(`Unknown video job ${key}`);
     if (original.localState === 'submitting') throw new Error('This job is still being submitted');
     const replaces = original.localState === 'uncertain' ? key : undefined;
-    return this.submitReplacing(original.origin, requestFromRecord(original), replaces, original.profile);
+    return this.submitReplacing(original.origin, jobPolling().requestFromRecord(original), replaces, original.profile);
   }
 
   /**
@@ -330,7 +328,7 @@ export class JobStore implements Disposable {
   }
 
   private submitReplacing(origin: string, request: VideoRequest, replaces: string | undefined, profile: string | undefined, surface?: 'tool'): Promise<VideoJobRecord> {
-    const record = recordFromRequest(this.newKey(), origin, request, this.clock.now(), profile);
+    const record = jobPolling().recordFromRequest(this.newKey(), origin, request, this.clock.now(), profile);
     const speaks = this.dialectFor?.(profile);
     if (speaks) Object.assign(record, speaks);
     return jobPolling().submitRecord(this.submission, record, request, replaces, surface);

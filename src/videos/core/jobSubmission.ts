@@ -4,7 +4,8 @@ import type { GatewayApi, VideoCallOptions, VideoRequest } from '../../gateway/t
 import type { Clock } from '../../util/clock';
 import { readError, type ErrorFields } from '../../gateway/errors';
 import { JobStorageError } from './errors';
-import { applyGatewayJob, cloneRecord, errorFromGateway, isFinalRecord, laneOf, markUncertain, mayHaveReachedGateway, type VideoJobRecord } from './jobRecord';
+import { applyGatewayJob, cloneRecord, errorFromGateway, isFinalRecord, laneOf, markUncertain, type VideoJobRecord } from './jobRecord';
+import { mayHaveReachedGateway } from './jobRequest';
 
 /** What the store lends a submission: its records, its disk and its way of telling listeners. */
 export interface SubmissionHost {
