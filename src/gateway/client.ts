@@ -34,7 +34,7 @@ import { DEFAULT_MAX_MEDIA_BYTES, imageAnswerLimit, imageGenerationOf, speechAud
 import { loadUndici, type UndiciParts } from './undiciLoader';
 import { logRequest, type GatewayLogger, type TextLogger } from './requestLog';
 import { isRecord } from '../util/records';
-import { modelOf, readWire, wireTarget } from './videoWire';
+import { modelOf, pollAfterMs, readWire, wireTarget } from './videoWire';
 import type { PaceTicket, RequestPacing } from './pacer';
 import { jobIdProblem, readBody, readChatCompletion, readChatStream, readJson, videoJobOf, type AttemptContext } from './responseReaders';
 
@@ -240,7 +240,7 @@ export class GatewayClient implements GatewayApi {
     return this.#call(spec, async (res, ctx) => {
       const body = await readJson(res, ctx);
       const job = readWire(wire, body);
-      const retryAfterMs = policy === 'idempotent' ? serverRetryDelayMs(res.headers as Headers, this.#clock.now()) : undefined;
+      const retryAfterMs = policy === 'idempotent' ? (serverRetryDelayMs(res.headers as Headers, this.#clock.now()) ?? pollAfterMs(res.headers as Headers)) : undefined;
       if (retryAfterMs !== undefined) options.onRetryAfter?.(retryAfterMs);
       return job;
     });
