@@ -34,7 +34,7 @@ export class KeptFiles {
   waits(record: VideoJobRecord, now: number): string | undefined {
     const url = record.resultUrls[0];
     if (!url || !isSuccessStatus(record.status) || this.keptFile(record.key)) return undefined;
-    const expiresAt = urlExpiry(url);
+    const expiresAt = record.expiresAt ?? urlExpiry(url);
     return (expiresAt === undefined ? now - (record.completedAt ?? record.updatedAt) <= UNDATED_LINK_MS : expiresAt > now) ? url : undefined;
   }
 }
