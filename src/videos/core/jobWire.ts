@@ -37,8 +37,9 @@ export function submitOptions(record: VideoJobRecord, request: VideoRequest, now
 export function pollOptions(record: VideoJobRecord, id: string, now: number): VideoCallOptions {
   if (!record.dialect || record.dialect === 'spec') return {};
   const wire = pollWire(dialectOf(record.dialect), id, contextOf(record, now), record.pollUrl);
-  if (record.dialect !== 'xai') return { wire };
-  // xAI's answer to a poll may leave out the request_id it was asked about: the job is the one polled.
-  return { wire: { ...wire, read: (body) => wire.read(isRecord(body) && body.request_id === undefined ? { ...body, request_id: id } : body) } };
+  // xAI's answer to a poll may leave out the request_id it was asked about: the job is the one polled. The model
+  // goes with the answer, for the ledger's record of a job that ends with its cost.
+  const read = (body: unknown) => wire.read(record.dialect === 'xai' && isRecord(body) && body.request_id === undefined ? { ...body, request_id: id } : body);
+  return { wire: { ...wire, read: (body) => ({ ...read(body), model: record.model }) } };
 }
 

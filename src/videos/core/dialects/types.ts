@@ -73,6 +73,8 @@ export interface DialectContext {
 
 export interface VideoDialect {
   readonly name: DialectName;
+  /** The finished job carries its own cost (so nothing is estimated when it is submitted). */
+  readonly reportsCost?: boolean;
   /** The submission. Throws DialectError when the ask cannot be said in this dialect. */
   submit(ask: VideoAsk, ctx: DialectContext): WireRequest;
   /** Reads the answer to the submission. Throws DialectError when it names no usable job id. */

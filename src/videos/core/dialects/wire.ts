@@ -56,7 +56,7 @@ export function videoJobOfView(dialect: DialectName, view: JobView): VideoJob & 
 
 export function submitWire(dialect: VideoDialect, ask: VideoAsk, ctx: DialectContext): VideoWire {
   const request = dialect.submit(ask, ctx);
-  return { url: request.url, headers: request.headers, ...(request.body !== undefined && { body: request.body }), read: (body) => videoJobOfView(dialect.name, dialect.readSubmitted(body, ctx)) };
+  return { url: request.url, headers: request.headers, ...(request.body !== undefined && { body: request.body }), read: (body) => ({ ...videoJobOfView(dialect.name, dialect.readSubmitted(body, ctx)), ...(dialect.reportsCost && { costOnCompletion: true }) }) };
 }
 
 export function pollWire(dialect: VideoDialect, id: string, ctx: DialectContext, pollUrl?: string): VideoWire {
