@@ -82,7 +82,7 @@ export const DEFAULT_MEDIA_PATHS: Readonly<MediaPaths> = { images: '/images/gene
 type ResponseData = Dispatcher.ResponseData;
 
 interface CallSpec {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Below the base URL; with `fromOrigin`, from the origin's root (a dialect's request, already a full path). */
   path: string;
   fromOrigin?: boolean;
@@ -228,7 +228,7 @@ export class GatewayClient implements GatewayApi {
   async #videoWire(wire: VideoWire, policy: 'submit' | 'idempotent', options: RequestOptions): Promise<VideoJob> {
     const url = wireTarget(wire, this.#origin);
     const spec: CallSpec = {
-      method: wire.body === undefined ? 'GET' : 'POST',
+      method: wire.method ?? (wire.body === undefined ? 'GET' : 'POST'),
       path: url.pathname + url.search,
       fromOrigin: true,
       headers: wire.headers,

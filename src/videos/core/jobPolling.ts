@@ -7,7 +7,7 @@ import { PollScheduler, type AuthRequired, type PauseChange, type PollEvent, typ
 import { WindowRoles, type WindowRolesOptions } from './windowRoles';
 
 // Submitting comes with polling (a submitted job is polled), so it loads with it.
-export { adoptJob, submitRecord } from './jobSubmission';
+export { adoptJob, cancelJob, submitRecord } from './jobSubmission';
 export { recordFromRequest, requestFromRecord } from './jobRequest';
 
 export interface JobPolling extends Disposable {

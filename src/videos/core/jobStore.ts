@@ -221,6 +221,11 @@ export class JobStore implements Disposable {
     return jobPolling().adoptJob(this.submission, key, id);
   }
 
+  /** Cancels (deletes) the job on the gateway where its dialect can; otherwise resolves with why not. */
+  cancelOnGateway(key: string): Promise<string | undefined> {
+    return jobPolling().cancelJob(this.submission, key, this.clock.now());
+  }
+
   /** Forgets a job, in every window: the only way a job leaves the list apart from clearFinished. */
   async remove(key: string): Promise<boolean> {
     if (!this.records.has(key)) return false;

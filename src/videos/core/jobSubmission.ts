@@ -6,6 +6,11 @@ import { readError, type ErrorFields } from '../../gateway/errors';
 import { JobStorageError } from './errors';
 import { applyGatewayJob, cloneRecord, errorFromGateway, isFinalRecord, laneOf, markUncertain, type VideoJobRecord } from './jobRecord';
 import { mayHaveReachedGateway } from './jobRequest';
+import { lazy } from '../../util/lazy';
+
+// The dialects' wire, only for a dialect that can cancel.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const jobWire = lazy(() => require('./jobWire') as typeof import('./jobWire'));
 
 /** What the store lends a submission: its records, its disk and its way of telling listeners. */
 export interface SubmissionHost {
@@ -72,6 +77,23 @@ export async function submitRecord(host: SubmissionHost, record: VideoJobRecord,
   const changed = [record.key, ...(replaces !== undefined ? host.forget([replaces]) : [])];
   await host.commit(changed, isFinalRecord(record) ? [record.key] : []);
   return cloneRecord(record);
+}
+
+/**
+ * Cancels (deletes) the job on the gateway where its dialect has a way to, and records it as cancelled; otherwise
+ * resolves with why not, sending nothing.
+ */
+export async function cancelJob(host: SubmissionHost, key: string, now: number): Promise<string | undefined> {
+  const record = host.records.get(key);
+  if (!record?.id) return 'the gateway has no id for this job';
+  const options = jobWire().removeOptions(record, record.id, now);
+  if (!options) return `the ${record.dialect ?? 'spec'} dialect has no way to cancel or delete a job`;
+  const job = await host.apiFor(laneOf(record)).getVideo(record.id, options);
+  if (host.records.get(key) !== record) return undefined;
+  const wasFinal = isFinalRecord(record);
+  applyGatewayJob(record, job, host.clock.now());
+  await host.commit([key], wasFinal ? [] : [key]);
+  return undefined;
 }
 
 /** Ties an uncertain submission to the job the gateway did create: fetched once, then tracked like any other. */

@@ -33,6 +33,15 @@ export function submitOptions(record: VideoJobRecord, request: VideoRequest, now
   return { wire: submitWire(dialectOf(record.dialect), askOf(request), contextOf(record, now)) };
 }
 
+/** The options that cancel (delete) the job on the gateway, or undefined where its dialect has no way to. */
+export function removeOptions(record: VideoJobRecord, id: string, now: number): VideoCallOptions | undefined {
+  const dialect = dialectOf(record.dialect ?? 'spec');
+  const request = dialect.remove?.(id, contextOf(record, now));
+  if (!request) return undefined;
+  // The answer is the deleted job, or a note that it is gone: either way the job has ended here.
+  return { wire: { method: 'DELETE', url: request.url, headers: request.headers, read: () => ({ id, status: 'cancelled' }) } };
+}
+
 /** A poll's options: the dialect's wire (its `polling_url` when the gateway gave one), or none for a spec job. */
 export function pollOptions(record: VideoJobRecord, id: string, now: number): VideoCallOptions {
   if (!record.dialect || record.dialect === 'spec') return {};

@@ -13,7 +13,7 @@ const request: VideoRequest = { model: 'vendor/video-1', input: { prompt: 'a cat
 
 /** A gateway that answers a dialect's wire with canned bodies read by that wire (as the client does). */
 class WireGateway extends ApiDouble {
-  readonly sent: Array<{ url: string; body?: string; spec?: boolean }> = [];
+  readonly sent: Array<{ url: string; body?: string; spec?: boolean; method?: string }> = [];
   submitBody: unknown;
   polls: unknown[] = [];
 
@@ -30,7 +30,7 @@ class WireGateway extends ApiDouble {
       this.sent.push({ url: `spec:${JSON.stringify(what)}`, spec: true });
       return body as VideoJob;
     }
-    this.sent.push({ url: wire.url, ...(wire.body !== undefined && { body: wire.body }) });
+    this.sent.push({ url: wire.url, ...(wire.body !== undefined && { body: wire.body }), ...(wire.method && { method: wire.method }) });
     return wire.read(body);
   }
 }
@@ -130,5 +130,23 @@ describe('JobStore in a profile’s dialect', () => {
     const record = store.get('job-new')!;
     assert.equal(record.dialect, undefined);
     assert.deepEqual(record.unknown, { future: { a: 1 }, dialect: 'vertex' });
+  });
+
+  it('cancels an OpenAI-shaped job with DELETE /videos/{id}, and says why not for a dialect without a way to', async () => {
+    speaks = { dialect: 'openai', baseUrl: `${A}/v1` };
+    const store = await createStore();
+    gateway.submitBody = { id: 'o-1', object: 'video', status: 'queued' };
+    gateway.polls = [{ id: 'o-1', object: 'video', status: 'in_progress', progress: 10 }];
+    const record = await store.submit(A, request);
+    assert.equal(await store.cancelOnGateway(record.key), undefined);
+    assert.deepEqual(gateway.sent.at(-1), { url: `${A}/v1/videos/o-1`, method: 'DELETE' });
+    assert.equal(store.get(record.key)!.status, 'cancelled');
+
+    speaks = { dialect: 'xai', baseUrl: `${A}/v1` };
+    gateway.submitBody = { request_id: 'x-2' };
+    const other = await store.submit(A, request);
+    const sent = gateway.sent.length;
+    assert.match((await store.cancelOnGateway(other.key))!, /xai dialect has no way to cancel/);
+    assert.equal(gateway.sent.length, sent);
   });
 });
