@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { isRunning } from '../src/videos/core/jobPresentation';
 import { DurationHistory, MemoryJsonStore } from '../src/videos/core/durationHistory';
 import { JobStore } from '../src/videos/core/jobStore';
-import { isFinalStatus } from '../src/videos/core/status';
+import { isFinalStatus } from '../src/videos/core/dialects/status';
 import { startSimulator, type Simulator } from '../test/simulator';
 import type { VideoSchedule } from '../test/simulator/video';
 import { seededRandom } from '../test/unit/videos/fakes';
@@ -88,6 +88,19 @@ const LEARNED: Scenario = {
   },
 };
 
+/** Issue 34's targets where the gateway reports `progress`: requests per job and mean time to see completion. */
+const PROGRESS_GUARD = { perJob: 3, meanMs: 1_500 };
+
+/** Jobs whose answers carry a linear `progress` (as the openai and xai dialects send), and no history to learn from. */
+const PROGRESS: Scenario = {
+  name: 'progress field (40 jobs, 60–180 s, linear progress; no history)',
+  jobs: 40,
+  plan: (_i, random) => {
+    const totalMs = 60_000 + Math.floor(random() * 120_000);
+    return { at: Math.floor(random() * 5 * 60_000), parameters: P720, schedule: { queuedMs: 5_000, inProgressMs: totalMs - 5_000, progress: true } };
+  },
+};
+
 const SCENARIOS: Scenario[] = [
   {
     name: '200 pending jobs (10 min each)',
@@ -110,6 +123,7 @@ const SCENARIOS: Scenario[] = [
     ],
   },
   LEARNED,
+  PROGRESS,
 ];
 
 interface Poller {
@@ -369,6 +383,11 @@ async function main(): Promise<void> {
         if (!(learning[key] <= limit)) {
           failures.push(`${scenario.name}: ${label} latency worse than today's (${(learning[key] / 1000).toFixed(1)} s > ${(today[key] / 1000).toFixed(1)} s + ${LATENCY_TOLERANCE.fraction * 100} % + ${LATENCY_TOLERANCE.ms / 1000} s)`);
         }
+      }
+      if (scenario === PROGRESS) {
+        // Reported, not yet a guard: the scheduler needs two progress marks for a forecast, so it misses the count.
+        const met = (ok: boolean) => (ok ? 'met' : 'missed');
+        console.log(`Targets (issue 34, progress): ≤ ${PROGRESS_GUARD.perJob} requests per job ${met(learning.perJob <= PROGRESS_GUARD.perJob)} (${learning.perJob.toFixed(2)}), ≤ ${PROGRESS_GUARD.meanMs / 1000} s mean ${met(learning.latencyMean <= PROGRESS_GUARD.meanMs)} (${(learning.latencyMean / 1000).toFixed(2)} s).`);
       }
       if (scenario.warmup !== undefined && (learning.perJob > GUARD.perJob || learning.latencyMean > GUARD.meanMs)) {
         failures.push(`${scenario.name}: guard ≤ ${GUARD.perJob} requests per job and ≤ ${GUARD.meanMs / 1000} s mean latency missed (${learning.perJob.toFixed(2)}, ${(learning.latencyMean / 1000).toFixed(2)} s)`);

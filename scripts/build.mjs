@@ -64,6 +64,8 @@ const CHUNKS = {
   jobPolling: join(root, 'src', 'videos', 'core', 'jobPolling.ts'),
   // The `auto` video dialect's detection (its probes of the gateway's model lists), on its first need.
   dialectProbes: join(root, 'src', 'videos', 'core', 'dialects', 'probes.ts'),
+  // The video dialects' wire (and the adapters) with the first job of a dialect other than the spec's.
+  jobWire: join(root, 'src', 'videos', 'core', 'jobWire.ts'),
   // The learned poll planner with the first video job of a kind that has a duration history.
   pollPlan: join(root, 'src', 'videos', 'core', 'pollPlan.ts'),
   // VS Code's chat requests through our provider: the mapping of its history and tools, on the first request.

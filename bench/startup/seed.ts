@@ -2,7 +2,8 @@
 // VS Code starts (activation reads that folder) and into a scratch folder for the job store measure.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { recordFromRequest, recordText } from '../../src/videos/core/jobRecord';
+import { recordText } from '../../src/videos/core/jobRecord';
+import { recordFromRequest } from '../../src/videos/core/jobRequest';
 
 export const BENCH_JOBS = 200;
 

@@ -6,6 +6,9 @@ import type { GatewayMethod } from './apiForwarding';
 import type { CallOutcome, CallRequest, FinishedCall, GatewayCallReport } from './callReport';
 import type { ChatRequest, ChatResult, ImageGeneration, ImageRequest, RequestOptions, SpeechRequest, Transcription, TranscriptionRequest, VideoJob, VideoRequest } from './types';
 
+/** The words a dialect's job ends with (dialects/wire.ts's states, as the extension words them). */
+const ENDED = new Set(['completed', 'failed', 'cancelled', 'expired']);
+
 function modelOf(call: CallRequest): string | undefined {
   if (call.operation === 'chat') return call.model;
   if (call.operation === 'image' || call.operation === 'speech' || call.operation === 'transcription' || call.operation === 'video-submit') return call.request.model;
@@ -45,7 +48,17 @@ export function callReport({ origin, callId, profile, method, args, ok, value, h
     }
     case 'video-submit': {
       const job = outcome === 'ok' ? (value as VideoJob) : undefined;
-      report.video = { reported: job?.duration ?? job?.seconds, requested: call.request.parameters?.duration };
+      report.video = { reported: job?.duration ?? job?.seconds, requested: call.request.parameters?.duration, ...(job?.costOnCompletion === true && { costLater: true }) };
+      break;
+    }
+    case 'video-status': {
+      // A dialect's job that ended with its own cost (dialects/wire.ts): the poll that saw it records the job's cost.
+      const job = outcome === 'ok' ? (value as VideoJob) : undefined;
+      if (job && typeof job.costUsd === 'number' && ENDED.has(job.status)) {
+        report.usageCost = job.costUsd;
+        if (typeof job.model === 'string') report.model = job.model;
+        report.surface ??= 'video';
+      }
       break;
     }
   }

@@ -25,8 +25,11 @@ export interface GatewayCallReport {
   usageCost?: unknown;
   /** Images: how many came back, their bytes (of those sent inline) and the size asked for. */
   images?: { count: number; bytes: number; size?: string };
-  /** Video: the duration the job reports, else undefined; and the one asked for (both as given, unchecked). */
-  video?: { reported: unknown; requested: unknown };
+  /**
+   * Video: the duration the job reports, else undefined; and the one asked for (both as given, unchecked). `costLater`:
+   * the job's dialect reports its cost when it ends (that poll is the job's cost record), so nothing is estimated now.
+   */
+  video?: { reported: unknown; requested: unknown; costLater?: boolean };
   /** Speech: the length of the text spoken. */
   speechChars?: number;
   /** Transcription: the seconds of audio (the gateway's figure, else the file's own length), as given, unchecked. */

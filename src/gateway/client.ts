@@ -19,7 +19,7 @@ import { imageCallOf } from './imageCall';
 import { loadUndici, type UndiciParts } from './undiciLoader';
 import { logRequest, type GatewayLogger, type TextLogger } from './requestLog';
 import { isRecord } from '../util/records';
-import { modelOf, readWire, wireTarget } from './videoWire';
+import { modelOf, pollAfterMs, readWire, wireTarget } from './videoWire';
 import { isModelEntry, modelListEntries, modelListPath } from './modelLists';
 import type { PaceTicket, RequestPacing } from './pacer';
 import { jobIdProblem, readBody, readChatCompletion, readChatStream, readJson, videoJobOf, type AttemptContext } from './responseReaders';
@@ -68,7 +68,7 @@ export const DEFAULT_MEDIA_PATHS: Readonly<MediaPaths> = { images: '/images/gene
 type ResponseData = Dispatcher.ResponseData;
 
 interface CallSpec {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Below the base URL; with `fromOrigin`, from the origin's root (a dialect's request, already a full path). */
   path: string;
   fromOrigin?: boolean;
@@ -214,7 +214,7 @@ export class GatewayClient implements GatewayApi {
   async #videoWire(wire: VideoWire, policy: 'submit' | 'idempotent', options: RequestOptions): Promise<VideoJob> {
     const url = wireTarget(wire, this.#origin);
     const spec: CallSpec = {
-      method: wire.body === undefined ? 'GET' : 'POST',
+      method: wire.method ?? (wire.body === undefined ? 'GET' : 'POST'),
       path: url.pathname + url.search,
       fromOrigin: true,
       headers: wire.headers,
@@ -226,7 +226,7 @@ export class GatewayClient implements GatewayApi {
     return this.#call(spec, async (res, ctx) => {
       const body = await readJson(res, ctx);
       const job = readWire(wire, body);
-      const retryAfterMs = policy === 'idempotent' ? serverRetryDelayMs(res.headers as Headers, this.#clock.now()) : undefined;
+      const retryAfterMs = policy === 'idempotent' ? (serverRetryDelayMs(res.headers as Headers, this.#clock.now()) ?? pollAfterMs(res.headers as Headers)) : undefined;
       if (retryAfterMs !== undefined) options.onRetryAfter?.(retryAfterMs);
       return job;
     });

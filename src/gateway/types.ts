@@ -258,6 +258,8 @@ export interface RequestOptions {
  * getVideo speak the spec's dialect.
  */
 export interface VideoWire {
+  /** DELETE cancels a job; otherwise a body is POSTed and its absence is a GET. */
+  method?: 'DELETE';
   url: string;
   headers: Record<string, string>;
   body?: string;

@@ -1,6 +1,7 @@
 // A video dialect's request as the client sends it (types.ts's VideoWire, built by videos/core/dialects/): where it may
 // go and how its answer is read, apart from the client's own calls. Pure.
 import { badResponse } from './failures';
+import { headerText, type Headers } from './retry';
 import type { VideoJob, VideoWire } from './types';
 
 /** The wire's URL, only on the client's own origin (the key goes with it); anything else is refused unsent. */
@@ -27,4 +28,12 @@ export function readWire(wire: VideoWire, body: unknown): VideoJob {
 /** The model a request names, when it names one as text. */
 export function modelOf(request: { model?: unknown }): string | undefined {
   return typeof request.model === 'string' && request.model !== '' ? request.model : undefined;
+}
+
+/** The wait before the next poll an OpenAI-shaped gateway asks for (`openai-poll-after-ms`), or undefined. */
+export function pollAfterMs(headers: Headers): number | undefined {
+  const text = headerText(headers, 'openai-poll-after-ms')?.trim();
+  if (!text || text.length > 12) return undefined;
+  const ms = Number(text);
+  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
 }

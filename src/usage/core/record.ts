@@ -21,7 +21,7 @@ export interface RecordContext {
 }
 
 /** The modality of a call, or undefined for calls that are not billed work of their own (video polls). */
-export function modalityOf(report: Pick<GatewayCallReport, 'operation'>): Modality | undefined {
+export function modalityOf(report: Pick<GatewayCallReport, 'operation' | 'usageCost'>): Modality | undefined {
   switch (report.operation) {
     case 'chat':
     case 'models':
@@ -35,7 +35,8 @@ export function modalityOf(report: Pick<GatewayCallReport, 'operation'>): Modali
     case 'video-submit':
       return 'video';
     case 'video-status':
-      return undefined;
+      // Except the poll that saw a job end with its own cost: that is the job's cost.
+      return report.usageCost === undefined ? undefined : 'video';
   }
 }
 
@@ -44,8 +45,8 @@ export function modalityOf(report: Pick<GatewayCallReport, 'operation'>): Modali
  * refresh and video polls do not (they are not work the user asked for, and polls would flood the ledger), but a
  * model list sent by a named surface (Test Connection) does.
  */
-export function isRecorded(report: Pick<GatewayCallReport, 'operation' | 'surface'>): boolean {
-  if (report.operation === 'video-status') return false;
+export function isRecorded(report: Pick<GatewayCallReport, 'operation' | 'surface' | 'usageCost'>): boolean {
+  if (report.operation === 'video-status') return report.usageCost !== undefined;
   if (report.operation === 'models') return report.surface !== undefined;
   return true;
 }
@@ -93,7 +94,7 @@ export function recordOf(report: GatewayCallReport, context: RecordContext): Usa
     return record;
   }
   // An unfinished paid request may or may not be billed: only what the gateway reports is believed for it.
-  const billedAsAsked = report.outcome === 'ok' || (modality === 'chat' && record.inputTokens !== undefined);
+  const billedAsAsked = (report.outcome === 'ok' && !report.video?.costLater) || (modality === 'chat' && record.inputTokens !== undefined);
   const estimate = billedAsAsked ? estimateCost(context.price, { ...record, modality }) : undefined;
   if (estimate !== undefined) {
     record.cost = estimate;

@@ -6,6 +6,10 @@ import type { Disposable } from '../../util/events';
 import { PollScheduler, type AuthRequired, type PauseChange, type PollEvent, type PollSchedulerOptions } from './pollScheduler';
 import { WindowRoles, type WindowRolesOptions } from './windowRoles';
 
+// Submitting comes with polling (a submitted job is polled), so it loads with it.
+export { adoptJob, cancelJob, submitRecord } from './jobSubmission';
+export { recordFromRequest, requestFromRecord } from './jobRequest';
+
 export interface JobPolling extends Disposable {
   readonly scheduler: PollScheduler;
   readonly roles: WindowRoles;

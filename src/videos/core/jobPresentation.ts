@@ -2,7 +2,7 @@
 import { formatAge } from '../../util/age';
 import { displayStatus, isFinalRecord, isPollable, jobProfile, type VideoJobRecord } from './jobRecord';
 import { checkResultUrl, urlExpiry } from './resultLinks';
-import { isSuccessStatus } from './status';
+import { isSuccessStatus } from './dialects/status';
 
 /** A node of the Video Jobs tree: a job, or one of its result links. */
 export type VideoJobNode = JobNode | ResultNode;
@@ -77,7 +77,9 @@ export function formatDuration(ms: number): string {
 }
 
 export function statusText(record: VideoJobRecord): string {
-  return displayStatus(record).replace(/_/g, ' ');
+  const text = displayStatus(record).replace(/_/g, ' ');
+  // A running job's progress where its dialect reports it: "in progress · 40%".
+  return record.progress !== undefined && isPollable(record) ? `${text} · ${Math.round(record.progress)}%` : text;
 }
 
 /** "status · age · resolution · duration". */

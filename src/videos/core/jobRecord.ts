@@ -1,9 +1,9 @@
 // The stored form of a video job and the pure functions that read and update it.
-import type { VideoJob, VideoRequest } from '../../gateway/types';
+import type { VideoJob } from '../../gateway/types';
 import type { ErrorFields } from '../../gateway/errors';
-import { isFinalStatus } from './status';
+import { isFinalStatus } from './dialects/status';
 import { isRecord } from '../../util/records';
-import { DEFAULT_PROFILE_ID, isDefaultProfile, keySlot } from '../../settings/profile';
+import { DEFAULT_PROFILE_ID, keySlot, type DialectName } from '../../settings/profile';
 
 /**
  * States only this extension knows about:
@@ -56,6 +56,22 @@ export interface VideoJobRecord {
   /** When what the gateway said about the job (or its local state) last changed. */
   updatedAt: number;
   completedAt?: number;
+  /** The video dialect the job speaks, resolved from its profile when it was submitted; absent: `spec` (as jobs of earlier versions). */
+  dialect?: DialectName;
+  /** The profile's base URL when the job was submitted: the dialect's paths are below it, whatever the profile says later. */
+  baseUrl?: string;
+  /** Where the gateway said to poll the job (`polling_url`), on the profile's own origin. */
+  pollUrl?: string;
+  /** 0–100, as the gateway last reported it. */
+  progress?: number;
+  /** When the result links stop working (epoch ms). */
+  expiresAt?: number;
+  /** The job's cost in USD as the gateway reported it. */
+  costUsd?: number;
+  /** Result links that answer only with the profile's key (content endpoints on its own origin). */
+  keyedUrls?: string[];
+  /** A still of the result, where the gateway offers one. */
+  thumbnailUrl?: string;
   /** The store that is sending the submission (`<pid>:<instance>`); only set while `localState` is 'submitting'. */
   submitter?: string;
   /** The stored file's schema version when a newer version wrote it (kept: its fields still mean what it meant). */
@@ -64,7 +80,8 @@ export interface VideoJobRecord {
   unknown?: Record<string, unknown>;
 }
 
-const SOURCE_VIDEO_KEYS = ['video_url', 'source_video_url', 'video', 'videoUrl'];
+/** What a dialect's answer adds to its job (dialects/wire.ts's DialectJobExtras, each member checked by the dialect). */
+const DIALECT_EXTRAS = ['progress', 'pollUrl', 'expiresAt', 'costUsd', 'keyedUrls', 'thumbnailUrl'] as const;
 
 /**
  * The lane a job is polled in: its profile's key slot on its origin (the origin alone for Default, as before
@@ -77,39 +94,6 @@ export function laneOf(record: Pick<VideoJobRecord, 'origin' | 'profile'>): stri
 /** The profile a job belongs to, by its id: the one it was submitted under (a record without one: Default's). */
 export function jobProfile(record: Pick<VideoJobRecord, 'profile'>): string {
   return record.profile ?? DEFAULT_PROFILE_ID;
-}
-
-export function recordFromRequest(key: string, origin: string, request: VideoRequest, now: number, profile?: string): VideoJobRecord {
-  const { prompt, ...inputExtra } = request.input;
-  const { resolution, duration, ...extra } = request.parameters ?? {};
-  const sourceKey = SOURCE_VIDEO_KEYS.find((name) => typeof inputExtra[name] === 'string');
-  const record: VideoJobRecord = {
-    key,
-    origin,
-    ...(profile && !isDefaultProfile(profile) && { profile }),
-    model: request.model,
-    prompt,
-    parameters: {},
-    status: '',
-    localState: 'submitting',
-    resultUrls: [],
-    createdAt: now,
-    updatedAt: now,
-  };
-  if (resolution !== undefined) record.parameters.resolution = resolution;
-  if (duration !== undefined) record.parameters.duration = duration;
-  if (Object.keys(extra).length > 0) record.parameters.extra = extra;
-  if (Object.keys(inputExtra).length > 0) record.inputExtra = inputExtra;
-  if (sourceKey) record.sourceVideoUrl = inputExtra[sourceKey] as string;
-  return record;
-}
-
-export function requestFromRecord(record: VideoJobRecord): VideoRequest {
-  const request: VideoRequest = { model: record.model, input: { ...record.inputExtra, prompt: record.prompt } };
-  const { resolution, duration, extra } = record.parameters;
-  const parameters = { ...extra, ...(resolution !== undefined && { resolution }), ...(duration !== undefined && { duration }) };
-  if (Object.keys(parameters).length > 0) request.parameters = parameters;
-  return request;
 }
 
 /**
@@ -130,6 +114,7 @@ export function applyGatewayJob(record: VideoJobRecord, job: VideoJob, now: numb
       ...(job.error.code !== undefined && { code: String(job.error.code) }),
     };
   }
+  if (typeof job.dialect === 'string') for (const name of DIALECT_EXTRAS) if (job[name] !== undefined) (record as unknown as Record<string, unknown>)[name] = job[name];
   if (isFinalStatus(record.status)) record.completedAt ??= now;
   if (recordText(record) === before) return false;
   record.updatedAt = now;
@@ -142,11 +127,6 @@ export function markUncertain(record: VideoJobRecord, error: VideoJobRecord['err
   record.error = error;
   record.updatedAt = now;
   delete record.submitter;
-}
-
-/** Whether a failed submission may have created the job on the gateway anyway. */
-export function mayHaveReachedGateway(error: ErrorFields): boolean {
-  return error.outcomeUnknown === true || (error.status !== undefined && error.status >= 500);
 }
 
 export function errorFromGateway(error: ErrorFields): VideoJobError {
@@ -164,9 +144,14 @@ export function isFinalRecord(record: VideoJobRecord): boolean {
   return isFinalStatus(record.status);
 }
 
+/** A job in the spec's dialect (every job of earlier versions): polled and submitted without a dialect's wire. */
+export function isSpecJob(record: Pick<VideoJobRecord, 'dialect'>): boolean {
+  return record.dialect === undefined || record.dialect === 'spec';
+}
+
 /** Pending: the gateway has the job and it is still running, so it is polled. */
 export function isPollable(record: VideoJobRecord): boolean {
-  return record.id !== undefined && record.localState === undefined && !isFinalStatus(record.status);
+  return record.id !== undefined && record.localState === undefined && !isFinalStatus(record.status) && record.unknown?.dialect === undefined;
 }
 
 /** Text for the UI: local states in words, otherwise the gateway's status as-is. */
@@ -189,7 +174,7 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
 /** Members of a stored record this version reads, in the order they are written; the rest round-trip in `unknown`. */
-const KNOWN_MEMBERS = ['schemaVersion', 'key', 'id', 'origin', 'profile', 'model', 'prompt', 'parameters', 'inputExtra', 'sourceVideoUrl', 'status', 'localState', 'error', 'resultUrls', 'createdAt', 'updatedAt', 'completedAt', 'submitter'] as const;
+const KNOWN_MEMBERS = ['schemaVersion', 'key', 'id', 'origin', 'profile', 'model', 'prompt', 'parameters', 'inputExtra', 'sourceVideoUrl', 'status', 'localState', 'error', 'resultUrls', 'createdAt', 'updatedAt', 'completedAt', 'submitter', 'dialect', 'baseUrl', 'pollUrl', 'progress', 'expiresAt', 'costUsd', 'keyedUrls', 'thumbnailUrl'] as const;
 /** What versions before the schema version kept in the record: the poll schedule, which the scheduler alone owns now. */
 const RETIRED_MEMBERS = ['nextPollAt', 'pollCount', 'lastPolledAt'];
 
@@ -235,11 +220,25 @@ export function recordFromStored(value: unknown): VideoJobRecord | undefined {
     if (typeof value.error.status === 'number') record.error.status = value.error.status;
   }
   if (isTime(value.completedAt)) record.completedAt = value.completedAt;
+  readDialectMembers(record, value);
   if (record.localState === 'submitting' && isString(value.submitter)) record.submitter = value.submitter;
   if (version > JOB_SCHEMA_VERSION) record.schemaVersion = version;
   const unknown = othersOf(value, [...KNOWN_MEMBERS, ...(version <= 1 ? RETIRED_MEMBERS : [])]);
+  // A dialect a newer version speaks: kept as written, and the job is not polled in a dialect it is not in.
+  if (value.dialect !== undefined && record.dialect === undefined) unknown.dialect = value.dialect;
   if (Object.keys(unknown).length > 0) record.unknown = unknown;
   return record;
+}
+
+/** The dialects this version speaks: typed by DialectName, so it has exactly profileCheck's DIALECT_NAMES (kept apart from them: activation loads this file, not profileCheck). */
+const SPOKEN: Readonly<Record<DialectName, true>> = { spec: true, openai: true, openrouter: true, xai: true, dashscope: true };
+
+/** The dialect's members of a stored record; a dialect this version does not know stays in `unknown` (read as spec). */
+function readDialectMembers(record: VideoJobRecord, value: Record<string, unknown>): void {
+  if (typeof value.dialect === 'string' && Object.hasOwn(SPOKEN, value.dialect)) record.dialect = value.dialect as DialectName;
+  for (const name of ['baseUrl', 'pollUrl', 'thumbnailUrl'] as const) if (isString(value[name])) record[name] = value[name];
+  for (const name of ['expiresAt', 'costUsd', 'progress'] as const) if (isTime(value[name])) record[name] = value[name];
+  if (Array.isArray(value.keyedUrls)) record.keyedUrls = value.keyedUrls.filter(isString);
 }
 
 /** The members of `value` not named in `known`. */
@@ -257,6 +256,7 @@ export function recordText(record: VideoJobRecord): string {
 /** A copy sharing nothing mutable with the original (cheaper than structuredClone, which showed in the bench). */
 export function cloneRecord(record: VideoJobRecord): VideoJobRecord {
   const copy: VideoJobRecord = { ...record, parameters: { ...record.parameters }, resultUrls: [...record.resultUrls] };
+  if (record.keyedUrls) copy.keyedUrls = [...record.keyedUrls];
   if (record.parameters.extra) copy.parameters.extra = structuredClone(record.parameters.extra);
   if (record.inputExtra) copy.inputExtra = structuredClone(record.inputExtra);
   if (record.error) copy.error = { ...record.error };

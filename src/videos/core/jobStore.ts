@@ -3,11 +3,12 @@
 // host) of a profile has its own store over the same folder: each job is a file, one window per gateway polls (the
 // one holding that gateway's lease), and one window announces each finished job.
 import { randomBytes } from 'node:crypto';
-import type { GatewayApi, VideoRequest } from '../../gateway/types';
+import type { GatewayApi, VideoCallOptions, VideoRequest } from '../../gateway/types';
+import type { DialectName } from '../../settings/profile';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
-import { readError, type ErrorFields } from '../../gateway/errors';
-import { JobStorageError } from './errors';
+import type { ErrorFields } from '../../gateway/errors';
+import type { SubmissionHost } from './jobSubmission';
 import { endOwner, newOwnerId, ownerAlive } from './owners';
 import { JobFiles, type RefreshRequest } from './jobFiles';
 import {
@@ -17,11 +18,9 @@ import {
   errorFromGateway,
   isFinalRecord,
   isPollable,
+  isSpecJob,
   markUncertain,
-  mayHaveReachedGateway,
-  recordFromRequest,
   recordText,
-  requestFromRecord,
   type VideoJobRecord,
 } from './jobRecord';
 import { lazy, type Lazy } from '../../util/lazy';
@@ -34,6 +33,9 @@ import type { Presence } from './windowPresence';
 // The scheduler and the window roles on their first need (see `polling` below), never at activation.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const jobPolling = lazy(() => require('./jobPolling') as typeof import('./jobPolling'));
+// A dialect's wire only for a job of another dialect than the spec's.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const jobWire = lazy(() => require('./jobWire') as typeof import('./jobWire'));
 
 export { VIDEO_JOBS_STORAGE_KEY } from './jobSync';
 
@@ -58,6 +60,11 @@ export interface JobStoreOptions {
   sharing?: SharingOptions;
   /** Whether the window is still there; while it is gone, this store neither polls nor announces. */
   presence?: Presence;
+  /**
+   * The dialect a profile's new job speaks and the base URL its paths are below (stored on the job, so a later change
+   * of the profile leaves a running job as it is). Without it, or when it names none, jobs speak the spec's dialect.
+   */
+  dialectFor?: (profile: string | undefined) => PromiseLike<{ dialect: DialectName; baseUrl: string } | undefined> | { dialect: DialectName; baseUrl: string } | undefined;
   /** Receives persistence failures; the store keeps working from memory. */
   onPersistError?: (error: unknown) => void;
   newKey?: () => string;
@@ -78,6 +85,7 @@ export class JobStore implements Disposable {
   private readonly records = new Map<string, VideoJobRecord>();
   private readonly clock: Clock;
   private readonly apiFor: (origin: string) => GatewayApi;
+  private readonly dialectFor: JobStoreOptions['dialectFor'];
   private readonly onPersistError: (error: unknown) => void;
   private readonly newKey: () => string;
   private readonly files: JobFiles;
@@ -116,13 +124,15 @@ export class JobStore implements Disposable {
   constructor(options: JobStoreOptions) {
     this.clock = options.clock;
     this.apiFor = options.apiFor;
+    this.dialectFor = options.dialectFor;
     const sharing = options.sharing ?? {};
     this.onPersistError = options.onPersistError ?? (() => undefined);
     this.newKey = options.newKey ?? (() => `job-${this.clock.now().toString(36)}-${(this.keyCounter++).toString(36)}-${randomBytes(4).toString('hex')}`);
     this.schedulerOptions = {
       ...options.scheduler,
       clock: this.clock,
-      poll: (target, signal, onRetryAfter) => this.apiFor(target.origin).getVideo(target.id, { signal, maxRetries: 0, onRetryAfter, pace: 'background' }),
+      poll: (target, signal, onRetryAfter) =>
+        this.apiFor(target.origin).getVideo(target.id, { ...this.pollOptions(this.records.get(target.key), target.id), signal, maxRetries: 0, onRetryAfter, pace: 'background' }),
     };
     this.files = new JobFiles(options.folder);
     this.sync = new JobSync({
@@ -200,7 +210,7 @@ export class JobStore implements Disposable {
     if (!original) throw new Error(`Unknown video job ${key}`);
     if (original.localState === 'submitting') throw new Error('This job is still being submitted');
     const replaces = original.localState === 'uncertain' ? key : undefined;
-    return this.submitReplacing(original.origin, requestFromRecord(original), replaces, original.profile);
+    return this.submitReplacing(original.origin, jobPolling().requestFromRecord(original), replaces, original.profile);
   }
 
   /**
@@ -208,14 +218,12 @@ export class JobStore implements Disposable {
    * console): the job is fetched once, then tracked like any other. Rejects when the gateway does not know it.
    */
   async adopt(key: string, id: string): Promise<VideoJobRecord> {
-    const record = this.records.get(key);
-    if (!record) throw new Error(`Unknown video job ${key}`);
-    if (record.localState !== 'uncertain') throw new Error('Only a submission whose outcome is unknown can be given a job id');
-    const job = await this.apiFor(laneOf(record)).getVideo(id.trim());
-    if (this.records.get(key) !== record) return cloneRecord(record);
-    applyGatewayJob(record, { ...job, id: job.id || id.trim() }, this.clock.now());
-    await this.commit([key], isFinalRecord(record) ? [key] : []);
-    return cloneRecord(record);
+    return jobPolling().adoptJob(this.submission, key, id);
+  }
+
+  /** Cancels (deletes) the job on the gateway where its dialect can; otherwise resolves with why not. */
+  cancelOnGateway(key: string): Promise<string | undefined> {
+    return jobPolling().cancelJob(this.submission, key, this.clock.now());
   }
 
   /** Forgets a job, in every window: the only way a job leaves the list apart from clearFinished. */
@@ -311,12 +319,7 @@ export class JobStore implements Disposable {
     endOwner(this.owner);
     this.sync.dispose();
     this.polling.peek()?.dispose();
-    this.pauseEmitter.dispose();
-    this.authEmitter.dispose();
-    this.leaseEmitter.dispose();
-    this.changeEmitter.dispose();
-    this.finishEmitter.dispose();
-    this.setAsideEmitter.dispose();
+    for (const emitter of [this.pauseEmitter, this.authEmitter, this.leaseEmitter, this.changeEmitter, this.finishEmitter, this.setAsideEmitter]) emitter.dispose();
   }
 
   /** Keeps leases and polling in step with these records (see WindowRoles.follow); builds the polling on first need. */
@@ -324,44 +327,39 @@ export class JobStore implements Disposable {
     if (!this.disposed) this.polling().roles.follow(keys);
   }
 
-  private async submitReplacing(origin: string, request: VideoRequest, replaces: string | undefined, profile: string | undefined, surface?: 'tool'): Promise<VideoJobRecord> {
-    const record = recordFromRequest(this.newKey(), origin, request, this.clock.now(), profile);
-    const api = this.apiFor(laneOf(record));
-    record.submitter = this.owner;
-    this.records.set(record.key, record);
-    this.follow([record.key]);
-    try {
-      await this.sync.persistOrThrow(record.key);
-    } catch (error) {
-      // On disk before the request leaves, or not sent at all.
-      this.forget([record.key]);
-      this.sync.discard(record.key);
-      throw new JobStorageError(this.files.jobsDir, error);
-    }
-    this.publish([record.key], []);
+  private submitReplacing(origin: string, request: VideoRequest, replaces: string | undefined, profile: string | undefined, surface?: 'tool'): Promise<VideoJobRecord> {
+    const submitAs = (speaks: { dialect: DialectName; baseUrl: string } | undefined) => {
+      const record = jobPolling().recordFromRequest(this.newKey(), origin, request, this.clock.now(), profile);
+      if (speaks) Object.assign(record, speaks);
+      return jobPolling().submitRecord(this.submission, record, request, replaces, surface);
+    };
+    // A known dialect is the record's at once (it is listed as the call returns); `auto` waits for its detection.
+    const speaks = this.dialectFor?.(profile);
+    return speaks && 'then' in speaks ? Promise.resolve(speaks).then(submitAs) : submitAs(speaks);
+  }
 
-    let outcome: { job: Awaited<ReturnType<GatewayApi['submitVideo']>> } | { error: ErrorFields; raw: unknown };
-    try {
-      outcome = { job: await api.submitVideo(request, { surface: surface ?? 'video' }) };
-    } catch (raw) {
-      outcome = { error: readError(raw), raw };
-    }
-    if (this.records.get(record.key) !== record) return cloneRecord(record); // removed meanwhile, here or elsewhere
+  /** What a submission may use of this store. */
+  private get submission(): SubmissionHost {
+    return {
+      records: this.records,
+      clock: this.clock,
+      owner: this.owner,
+      jobsDir: this.files.jobsDir,
+      apiFor: this.apiFor,
+      submitOptions: (record, request) => (isSpecJob(record) ? {} : jobWire().submitOptions(record, request, this.clock.now())),
+      pollOptions: (record, id) => this.pollOptions(record, id),
+      follow: (keys) => this.follow(keys),
+      persistOrThrow: (key) => this.sync.persistOrThrow(key),
+      discard: (key) => this.sync.discard(key),
+      forget: (keys) => this.forget(keys),
+      commit: (keys, finished) => this.commit(keys, finished),
+      publish: (keys, finished) => this.publish(keys, finished),
+    };
+  }
 
-    const now = this.clock.now();
-    if ('job' in outcome && outcome.job.id) {
-      applyGatewayJob(record, outcome.job, now);
-    } else if ('job' in outcome) {
-      markUncertain(record, { message: 'The gateway accepted the job but sent no job id', code: 'bad_response' }, now);
-    } else if (mayHaveReachedGateway(outcome.error)) {
-      markUncertain(record, errorFromGateway(outcome.error), now);
-    } else {
-      await this.commit(this.forget([record.key]));
-      throw outcome.raw;
-    }
-    const changed = [record.key, ...(replaces !== undefined ? this.forget([replaces]) : [])];
-    await this.commit(changed, isFinalRecord(record) ? [record.key] : []);
-    return cloneRecord(record);
+  /** A poll in the job's own dialect (the spec's needs no wire). */
+  private pollOptions(record: VideoJobRecord | undefined, id: string): VideoCallOptions {
+    return !record || isSpecJob(record) ? {} : jobWire().pollOptions(record, id, this.clock.now());
   }
 
   private onPolled(event: PollEvent): void {

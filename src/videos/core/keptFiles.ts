@@ -4,7 +4,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { VideoJobRecord } from './jobRecord';
 import { urlExpiry } from './resultLinks';
-import { isSuccessStatus } from './status';
+import { isSuccessStatus } from './dialects/status';
 
 /** The kept files' extensions (download.ts names a video by its Content-Type). */
 export const KEPT_EXTENSIONS = ['.mp4', '.webm', '.mov'];
@@ -34,7 +34,7 @@ export class KeptFiles {
   waits(record: VideoJobRecord, now: number): string | undefined {
     const url = record.resultUrls[0];
     if (!url || !isSuccessStatus(record.status) || this.keptFile(record.key)) return undefined;
-    const expiresAt = urlExpiry(url);
+    const expiresAt = record.expiresAt ?? urlExpiry(url);
     return (expiresAt === undefined ? now - (record.completedAt ?? record.updatedAt) <= UNDATED_LINK_MS : expiresAt > now) ? url : undefined;
   }
 }

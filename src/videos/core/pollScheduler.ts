@@ -9,7 +9,7 @@ import { readError, type ErrorFields } from '../../gateway/errors';
 import { classifyPollError } from './errors';
 import { backoffIntervalMs, jittered, JobTiming, OriginWatch, rateLimitWaitMs, timingPolicy, unfocusedMs } from './pollTiming';
 import type { AnswerHints, TimingPolicy, WatchedJob } from './pollTiming';
-import { isFinalStatus } from './status';
+import { isFinalStatus } from './dialects/status';
 
 export type { JobProfile } from './pollTiming';
 export type { PollTarget, PollFunction, PollSchedulerOptions, PollOutcome, PollEvent, PauseChange, AuthRequired, TrackOptions } from './pollTypes';

@@ -3,7 +3,7 @@
 // timers and calls these with the time.
 import type { VideoJob } from '../../gateway/types';
 import type { DurationHistory } from './durationHistory';
-import { isSuccessStatus } from './status';
+import { isSuccessStatus } from './dialects/status';
 import { lazy } from '../../util/lazy';
 
 // The planner is its own file in the bundle, loaded with the first job of a kind that has a history, not at activation.

@@ -104,7 +104,7 @@ export class ResultKeeper implements Disposable {
     const file = this.keptFile(record.key);
     if (file) return { kept: true, file };
     const url = record.resultUrls[0];
-    const expiresAt = url === undefined ? undefined : urlExpiry(url);
+    const expiresAt = url === undefined ? undefined : (record.expiresAt ?? urlExpiry(url));
     return expiresAt === undefined ? { kept: false } : { kept: false, expiresAt };
   }
 
@@ -148,7 +148,7 @@ export class ResultKeeper implements Disposable {
       if (this.disposed) return;
       const attempts = (this.failures.get(key)?.attempts ?? 0) + 1;
       const now = this.options.clock.now();
-      const delay = retryDelay(attempts, now, urlExpiry(url));
+      const delay = retryDelay(attempts, now, record.expiresAt ?? urlExpiry(url));
       this.failures.set(key, { attempts: delay === undefined ? MAX_ATTEMPTS : attempts, nextAt: now + (delay ?? 0) });
       this.options.onError(`Could not keep the result of video job ${key}: ${error instanceof Error ? error.message : String(error)}${delay === undefined ? ' (not trying again)' : ` (trying again in ${Math.round(delay / 1000)} s)`}`);
     } finally {

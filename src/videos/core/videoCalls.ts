@@ -8,7 +8,7 @@ import type { VideoJob } from './api';
 import { displayStatus, isFinalRecord, type VideoJobRecord } from './jobRecord';
 import type { JobStore } from './jobStore';
 import { videoTypeOfFile } from './download';
-import { isSuccessStatus } from './status';
+import { isSuccessStatus } from './dialects/status';
 import { answersFromArgument, buildVideoRequest } from './videoRequest';
 
 export interface VideoCallDeps {

@@ -16,6 +16,7 @@ export const VIDEO_COMMANDS = {
   checkSubmission: 'modelGateway.videos.checkSubmission',
   showError: 'modelGateway.videos.showError',
   remove: 'modelGateway.videos.remove',
+  cancelOnGateway: 'modelGateway.videos.cancelOnGateway',
 } as const;
 
 /** The Video Jobs view. */

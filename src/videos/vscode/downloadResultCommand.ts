@@ -30,7 +30,7 @@ export async function downloadResultToWorkspace(ctx: VideoCommandContext, argume
   const destination = await chooseDestination(ctx, stem);
   if (!destination) return undefined;
 
-  const fetchOptions = await resultFetchOptionsFor(ctx, record);
+  const fetchOptions = await resultFetchOptionsFor(ctx, record, url);
   const tempDir = destination.kind === 'local' ? undefined : await fs.mkdtemp(path.join(os.tmpdir(), 'model-gateway-'));
   try {
     const result = await ctx.ui.withProgress(

@@ -6,7 +6,7 @@ import type { VideoJobRecord } from '../core/jobRecord';
 import type { SetAsideBatch } from '../core/jobStore';
 import { quoted, statusText } from '../core/jobPresentation';
 import { openResult, previewResult } from './resultCommands';
-import { isSuccessStatus } from '../core/status';
+import { isSuccessStatus } from '../core/dialects/status';
 import { resubmitJob } from './submissionCommands';
 
 export async function announceFinished(ctx: VideoCommandContext, record: VideoJobRecord): Promise<void> {

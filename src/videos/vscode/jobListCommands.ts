@@ -3,6 +3,7 @@ import { targetOf, type VideoCommandContext } from './sharedCommands';
 import { isFinalRecord } from '../core/jobRecord';
 import { quoted, statusText } from '../core/jobPresentation';
 import { pausedForKey } from '../core/errors';
+import { adviceFor } from '../../ui/core/errorAdvice';
 
 /** Polls one job now; says why not when it is not followed. */
 export function refreshJob(ctx: VideoCommandContext, argument?: unknown): boolean {
@@ -37,6 +38,24 @@ export async function removeJob(ctx: VideoCommandContext, argument?: unknown): P
   const removed = await ctx.service.store.remove(record.key);
   ctx.previews.closeJob(record.key);
   return removed;
+}
+
+/** Cancels (deletes) a job on the gateway where its dialect can; where it cannot, says so and sends nothing. */
+export async function cancelOnGateway(ctx: VideoCommandContext, argument?: unknown): Promise<boolean> {
+  const target = targetOf(ctx, argument);
+  if (!target) return false;
+  const { record } = target;
+  const cancel = 'Cancel on Gateway';
+  const detail = 'The gateway stops the job (or deletes it and its result); the job stays in the list as cancelled.';
+  if ((await ctx.ui.ask('warning', `Cancel the video job ${quoted(record)} on the gateway?`, detail, cancel)) !== cancel) return false;
+  try {
+    const why = await ctx.service.store.cancelOnGateway(record.key);
+    if (why) void ctx.ui.notify('info', `The video job ${quoted(record)} cannot be cancelled on the gateway: ${why}.`);
+    return why === undefined;
+  } catch (error) {
+    ctx.ui.advise(adviceFor(error, { origin: record.origin, model: record.model }));
+    return false;
+  }
 }
 
 /** Removes the finished jobs of the current gateway; returns how many. */

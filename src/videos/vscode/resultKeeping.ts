@@ -29,7 +29,7 @@ export function startResultKeeper({ folder, clock, jobs, connection, settings, l
     clock,
     jobs,
     download: async (record, url, directory, stem, signal) => {
-      const fetchOptions = await resultFetchOptionsFor({ connection }, record);
+      const fetchOptions = await resultFetchOptionsFor({ connection }, record, url);
       return downloadResult(url, directory, stem, { ...fetchOptions, signal, maxBytes: settings().maxDownloadBytes });
     },
     evict: evictOverQuota,

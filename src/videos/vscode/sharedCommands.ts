@@ -6,7 +6,7 @@ import type { OpenResultOptions } from '../../gateway/resultFetch';
 import type { ModelCatalog } from '../../models/core/api';
 import type { VideoDefaults } from '../../settings/settings';
 import type { CommandUi } from './commandUi';
-import type { VideoJobRecord } from '../core/jobRecord';
+import { isSpecJob, type VideoJobRecord } from '../core/jobRecord';
 import type { JobStore } from '../core/jobStore';
 import type { KeptFiles } from '../core/keptFiles';
 import { quoted, statusText, type VideoJobNode } from '../core/jobPresentation';
@@ -46,11 +46,18 @@ export interface VideoCommandContext {
  * its own origin only, and only while the job's profile still uses the job's gateway (the profile's key, never the
  * active profile's).
  */
-export async function resultFetchOptionsFor(ctx: Pick<VideoCommandContext, 'connection'>, record: Pick<VideoJobRecord, 'origin' | 'profile'>): Promise<Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'>> {
+export async function resultFetchOptionsFor(
+  ctx: Pick<VideoCommandContext, 'connection'>,
+  record: Pick<VideoJobRecord, 'origin' | 'profile' | 'dialect' | 'keyedUrls'>,
+  url?: string,
+): Promise<Pick<OpenResultOptions, 'proxy' | 'proxyStrictSSL' | 'credentials'>> {
   const profile = record.profile ?? DEFAULT_PROFILE_ID;
   const options = await ctx.connection.resultFetchOptions(profile);
   const { credentials: _credentials, ...withoutKey } = options;
-  return record.origin === ctx.connection.connectionFor(profile)?.origin ? options : withoutKey;
+  // A dialect names the links that need the key (content endpoints on the gateway); its other links are signed
+  // storage links, fetched without it even on the gateway's own origin.
+  const keyed = isSpecJob(record) || (url !== undefined && record.keyedUrls?.includes(url) === true);
+  return keyed && record.origin === ctx.connection.connectionFor(profile)?.origin ? options : withoutKey;
 }
 
 export interface Target {

@@ -10,7 +10,7 @@ import { downloadResultToWorkspace } from './downloadResultCommand';
 import { announceFinished, announceSetAside, showJobError } from './finishedJobCommands';
 import type { SetAsideBatch } from '../core/jobStore';
 import { generateVideo } from './generateVideoCommand';
-import { clearFinished, refreshAll, refreshJob, removeJob } from './jobListCommands';
+import { cancelOnGateway, clearFinished, refreshAll, refreshJob, removeJob } from './jobListCommands';
 import { copyJobId, copyResultUrl, openResult, previewResult } from './resultCommands';
 import { adoptJobId, checkSubmission, resubmitJob } from './submissionCommands';
 
@@ -44,6 +44,7 @@ export class VideoJobCommands {
   readonly adoptJobId = this.whenReady((key: string, id?: string) => adoptJobId(this.ctx, key, id));
   readonly showError = this.whenReady((argument?: unknown) => showJobError(this.ctx, argument));
   readonly remove = this.whenReady((argument?: unknown) => removeJob(this.ctx, argument));
+  readonly cancelOnGateway = this.whenReady((argument?: unknown) => cancelOnGateway(this.ctx, argument));
 
   handlers(): HandlersFor<typeof VIDEO_COMMANDS> {
     return {
@@ -60,6 +61,7 @@ export class VideoJobCommands {
       checkSubmission: this.checkSubmission,
       showError: this.showError,
       remove: this.remove,
+      cancelOnGateway: this.cancelOnGateway,
     };
   }
 

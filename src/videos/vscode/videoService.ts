@@ -6,6 +6,7 @@
 // owns or disposes it.
 import * as path from 'node:path';
 import type { GatewayConnections } from '../../gateway/connections';
+import type { DialectName } from '../../settings/profile';
 import type { VideoDefaults } from '../../settings/settings';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
@@ -31,6 +32,9 @@ const videoCommands = lazy(() => require('./videoCommands') as VideoCommandsModu
 // The `auto` dialect's detection, on its first need (a submission, Generate Video, Diagnose Models, Test Connection).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const dialectDetection = lazy(() => require('../core/dialects/probes') as typeof import('../core/dialects/probes'));
+// The dialect adapters (with the jobs' wire), on the first submission.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const dialects = lazy(() => require('../core/jobWire') as typeof import('../core/jobWire'));
 
 export interface VideoServiceDeps {
   clock: Clock;
@@ -97,6 +101,7 @@ export class VideoService implements VideoApi, Disposable {
     this.store = new JobStore({
       clock,
       apiFor: lazyApiFor(connection),
+      dialectFor: (profile) => this.dialectFor(profile),
       folder: options.folder,
       legacy: options.legacy,
       scheduler: { minIntervalMs: video.pollMinMs, maxIntervalMs: video.pollMaxMs, history: this.durations },
@@ -117,6 +122,20 @@ export class VideoService implements VideoApi, Disposable {
     );
     if (this.kept) this.subscriptions.push(store.onDidChange(() => this.startKeeper()), deps.onDidChangeSettings(() => this.startKeeper()));
     store.setFocused(deps.focus.focused());
+  }
+
+  /**
+   * The dialect a profile's new job speaks, and its base URL: the profile's setting, or for `auto` what the gateway
+   * says about itself (dialect detection, asked once per profile and kept).
+   */
+  private dialectFor(profile: string | undefined): Promise<{ dialect: DialectName; baseUrl: string }> | { dialect: DialectName; baseUrl: string } | undefined {
+    const connections = this.deps.connection;
+    const connection = connections.connectionFor(profile);
+    const baseUrl = connection?.baseUrl;
+    if (!connection || !baseUrl) return undefined;
+    const setting = connections.allProfiles.find((p) => p.id === connection.profile)?.dialect;
+    if (setting === undefined || setting === 'auto') return this.dialect(connection.profile).then((decided) => ({ dialect: decided.dialect, baseUrl }));
+    return { dialect: dialects().resolveDialect(setting, baseUrl).dialect, baseUrl };
   }
 
   get keptFolder(): string {

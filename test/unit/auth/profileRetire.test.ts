@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finishRetired, pendingJobsOf, removeProfile, type ProfileRemoval } from '../../../src/auth/core/profileRetire';
 import { runningJobsOf } from '../../../src/videos/core/jobPresentation';
-import { recordFromRequest } from '../../../src/videos/core/jobRecord';
+import { recordFromRequest } from '../../../src/videos/core/jobRequest';
 import { ProfileStore, PROFILES_FILE } from '../../../src/auth/core/profileStore';
 import { keySlot } from '../../../src/settings/profile';
 import { realClock } from '../../../src/util/clock';

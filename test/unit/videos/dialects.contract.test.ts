@@ -12,7 +12,7 @@ import { GatewayClient } from '../../../src/gateway/client';
 import { openResult } from '../../../src/gateway/resultFetch';
 import type { VideoJob, VideoRequest } from '../../../src/gateway/types';
 import { dialectOf, pollWire, submitWire, type DialectJobExtras, type DialectName } from '../../../src/videos/core/dialects';
-import { isFinalStatus } from '../../../src/videos/core/status';
+import { isFinalStatus } from '../../../src/videos/core/dialects/status';
 
 const FIXTURES = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'aimock', 'videos.json');
 const KEY = 'sk-contract-test-key';

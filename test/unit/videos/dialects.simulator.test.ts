@@ -5,7 +5,7 @@ import { GatewayClient } from '../../../src/gateway/client';
 import { openResult } from '../../../src/gateway/resultFetch';
 import type { VideoJob } from '../../../src/gateway/types';
 import { dialectOf, pollWire, submitWire, type DialectJobExtras } from '../../../src/videos/core/dialects';
-import { isFinalStatus } from '../../../src/videos/core/status';
+import { isFinalStatus } from '../../../src/videos/core/dialects/status';
 import { startSimulator, type Simulator } from '../../simulator';
 
 describe('video dialects against the simulator: spec', () => {

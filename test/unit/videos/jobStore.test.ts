@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { basename, join } from 'node:path';
 import type { GatewayApi, VideoJob, VideoRequest } from '../../../src/gateway/types';
 import { FakeClock, settle } from '../../util/fakeClock';
-import { displayStatus, requestFromRecord, type VideoJobRecord } from '../../../src/videos/core/jobRecord';
+import { displayStatus, type VideoJobRecord } from '../../../src/videos/core/jobRecord';
+import { requestFromRecord } from '../../../src/videos/core/jobRequest';
 import { isRunning } from '../../../src/videos/core/jobPresentation';
 import { JobStore, type JobStoreOptions, type SetAsideBatch } from '../../../src/videos/core/jobStore';
 import type { AuthRequired } from '../../../src/videos/core/pollScheduler';

@@ -61,5 +61,6 @@ export const openaiDialect: VideoDialect = {
   },
   readSubmitted: read,
   poll: (id, ctx) => ({ method: 'GET', url: underBase(ctx, `/videos/${encodeURIComponent(jobId(id, 'id'))}`), headers: {} }),
+  remove: (id, ctx) => ({ method: 'DELETE', url: underBase(ctx, `/videos/${encodeURIComponent(jobId(id, 'id'))}`), headers: {} }),
   readPolled: read,
 };

@@ -37,6 +37,7 @@ function read(body: unknown, ctx: DialectContext): JobView {
 
 export const openrouterDialect: VideoDialect = {
   name: 'openrouter',
+  reportsCost: true,
   submit(ask: VideoAsk, ctx) {
     const size = sizeOf(ask.resolution);
     return jsonPost(underBase(ctx, '/videos'), {

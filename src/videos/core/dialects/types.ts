@@ -21,7 +21,7 @@ export interface VideoAsk {
 
 /** One HTTP request in a dialect: an absolute URL on the profile's origin, the headers the dialect needs, a JSON body. */
 export interface WireRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: string;
   headers: Record<string, string>;
   body?: string;
@@ -73,6 +73,8 @@ export interface DialectContext {
 
 export interface VideoDialect {
   readonly name: DialectName;
+  /** The finished job carries its own cost (so nothing is estimated when it is submitted). */
+  readonly reportsCost?: boolean;
   /** The submission. Throws DialectError when the ask cannot be said in this dialect. */
   submit(ask: VideoAsk, ctx: DialectContext): WireRequest;
   /** Reads the answer to the submission. Throws DialectError when it names no usable job id. */
@@ -81,6 +83,8 @@ export interface VideoDialect {
   poll(id: string, ctx: DialectContext, pollUrl?: string): WireRequest;
   /** Reads a poll's answer. Throws DialectError when it is not a job of this dialect. */
   readPolled(body: unknown, ctx: DialectContext): JobView;
+  /** Cancels (or deletes) a job on the gateway, where the dialect has a way to. */
+  remove?(id: string, ctx: DialectContext): WireRequest;
 }
 
 export class DialectError extends Error {

@@ -3,7 +3,7 @@
 // job statuses, status.ts's included, reads every dialect alike) and whose `gatewayStatus` is the word as sent.
 // Pure.
 import type { VideoJob, VideoWire } from '../../../gateway/types';
-import { isFinalStatus } from '../status';
+import { isFinalStatus } from './status';
 import type { DialectContext, DialectName, JobState, JobView, VideoAsk, VideoDialect } from './types';
 
 /** Members a dialect's VideoJob carries beside the spec's. */
@@ -56,7 +56,7 @@ export function videoJobOfView(dialect: DialectName, view: JobView): VideoJob & 
 
 export function submitWire(dialect: VideoDialect, ask: VideoAsk, ctx: DialectContext): VideoWire {
   const request = dialect.submit(ask, ctx);
-  return { url: request.url, headers: request.headers, ...(request.body !== undefined && { body: request.body }), read: (body) => videoJobOfView(dialect.name, dialect.readSubmitted(body, ctx)) };
+  return { url: request.url, headers: request.headers, ...(request.body !== undefined && { body: request.body }), read: (body) => ({ ...videoJobOfView(dialect.name, dialect.readSubmitted(body, ctx)), ...(dialect.reportsCost && { costOnCompletion: true }) }) };
 }
 
 export function pollWire(dialect: VideoDialect, id: string, ctx: DialectContext, pollUrl?: string): VideoWire {

@@ -33,6 +33,7 @@ function read(body: unknown, ctx: DialectContext, submitted: boolean): JobView {
 
 export const xaiDialect: VideoDialect = {
   name: 'xai',
+  reportsCost: true,
   submit(ask: VideoAsk, ctx) {
     return jsonPost(underBase(ctx, '/videos/generations'), {
       model: ask.model,

@@ -1,4 +1,5 @@
-// How gateway job statuses are read. The spec names only `queued` and `completed`; other values are shown as-is.
+// How gateway job statuses are read (the extension's words, which every dialect's reading maps onto). The spec names
+// only `queued` and `completed`; other values are shown as-is.
 
 const FINAL_STATUSES = new Set(['completed', 'succeeded', 'failed', 'cancelled', 'canceled', 'expired', 'error']);
 const SUCCESS_STATUSES = new Set(['completed', 'succeeded']);
