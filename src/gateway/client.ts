@@ -20,6 +20,7 @@ import type {
   GatewayErrorCode,
   ImageGeneration,
   ImageRequest,
+  ListModelsOptions,
   MediaRequestOptions,
   Model,
   RequestOptions,
@@ -35,6 +36,7 @@ import { loadUndici, type UndiciParts } from './undiciLoader';
 import { logRequest, type GatewayLogger, type TextLogger } from './requestLog';
 import { isRecord } from '../util/records';
 import { modelOf, readWire, wireTarget } from './videoWire';
+import { isModelEntry, modelListEntries, modelListPath } from './modelLists';
 import type { PaceTicket, RequestPacing } from './pacer';
 import { jobIdProblem, readBody, readChatCompletion, readChatStream, readJson, videoJobOf, type AttemptContext } from './responseReaders';
 
@@ -160,17 +162,15 @@ export class GatewayClient implements GatewayApi {
     return this.#baseUrl;
   }
 
-  async listModels(options?: RequestOptions): Promise<Model[]> {
-    const body = await this.#call({ method: 'GET', path: '/models', accept: 'application/json', policy: 'idempotent', options }, (res, ctx) =>
-      readJson(res, ctx),
-    );
-    const list = Array.isArray(body) ? body : isRecord(body) ? body.data : undefined;
+  async listModels(options?: ListModelsOptions): Promise<Model[]> {
+    const body = await this.#call({ method: 'GET', path: modelListPath(options), accept: 'application/json', policy: 'idempotent', options }, (res, ctx) => readJson(res, ctx));
+    const list = modelListEntries(body, options?.list);
     if (list === undefined || list === null) {
       if (isRecord(body) && body.error != null) throw this.#failures.fromPayload(body.error, 200, undefined);
       return [];
     }
     if (!Array.isArray(list)) throw badResponse('The model list from the gateway has no data array');
-    return list.filter((m): m is Model => isRecord(m) && typeof m.id === 'string');
+    return list.filter(isModelEntry);
   }
 
   async chat(request: ChatRequest, options?: ChatOptions): Promise<ChatResult> {

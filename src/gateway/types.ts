@@ -222,13 +222,23 @@ export interface MediaRequestOptions extends RequestOptions {
   maxBytes?: number;
 }
 
+/**
+ * Which model list to ask for: the OpenAI `/models` (with OpenRouter's `?output_modalities=all`, which lists image,
+ * speech and video models too), LiteLLM's `/model/info` (each model's `model_info`, entries named by `model_name`),
+ * or OpenRouter's `/videos/models` (video models are listed only there).
+ */
+export interface ListModelsOptions extends RequestOptions {
+  list?: 'models' | 'modelInfo' | 'videoModels';
+  allModalities?: boolean;
+}
+
 export interface ChatOptions extends RequestOptions {
   onDelta?: (delta: ChatDelta) => void;
 }
 
 /** What the features need from the gateway; `GatewayClient` implements it, tests may substitute a fake. */
 export interface GatewayApi {
-  listModels(options?: RequestOptions): Promise<Model[]>;
+  listModels(options?: ListModelsOptions): Promise<Model[]>;
   chat(request: ChatRequest, options?: ChatOptions): Promise<ChatResult>;
   /** With `options.wire`, the request is the dialect's; `request` stays what is accounted for (the paid check). */
   submitVideo(request: VideoRequest, options?: VideoCallOptions): Promise<VideoJob>;

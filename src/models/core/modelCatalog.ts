@@ -4,7 +4,8 @@ import type { TokenRatios } from './tokenRatios';
 import type { GatewayApi, Model } from '../../gateway/types';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
-import { classifyModel, type ModelKind } from './modelKind';
+import { explainKind, type KindSource, type ModelKind } from './modelKind';
+import { gatherModels, type ListPlan, type ModelInfoState } from './modelSources';
 import type { RememberedModels } from './rememberedModels';
 
 export interface CatalogModel {
@@ -13,7 +14,11 @@ export interface CatalogModel {
   readonly ownedBy?: string;
   /** Unix seconds, as the gateway sent it. */
   readonly created?: number;
-  /** The entry exactly as listed, for fields this extension does not know. */
+  /** Which field decided the kind (modelKind.ts's order). */
+  readonly kindSource?: KindSource;
+  /** The per-modality list it was found in (OpenRouter's /videos/models). */
+  readonly listedIn?: 'videoModels';
+  /** The entry as listed (with LiteLLM's /model/info `model_info` where /models gave none), for fields this extension does not know. */
   readonly raw: Model;
 }
 
@@ -31,6 +36,8 @@ export interface ModelSource {
   readonly origin: string | undefined;
   access(): Promise<{ ok: true; api: GatewayApi } | { ok: false }>;
   readonly onDidChangeClient: Event<void>;
+  /** Which lists to ask for (OpenRouter's, LiteLLM's /model/info); absent: /models alone. */
+  listPlan?(): ListPlan;
 }
 
 export interface LoadOptions {
@@ -47,6 +54,8 @@ export class ModelCatalog implements Disposable {
 
   private snapshot: CatalogSnapshot | undefined;
   private inFlight: Promise<CatalogSnapshot | undefined> | undefined;
+  /** Whether this gateway answers LiteLLM's /model/info: asked once, on the first load. */
+  private modelInfo: ModelInfoState;
   /** Bumped whenever the gateway or key changes: a load started before that must not fill the cache. */
   private generation = 0;
   private readonly subscription: Disposable;
@@ -106,6 +115,7 @@ export class ModelCatalog implements Disposable {
   invalidate(): void {
     this.generation++;
     this.inFlight = undefined;
+    this.modelInfo = undefined;
     this.snapshot = undefined;
     this.changed.fire(undefined);
   }
@@ -117,15 +127,16 @@ export class ModelCatalog implements Disposable {
     const origin = this.source.origin;
     if (generation !== this.generation) return this.load();
     if (!api || !origin) return undefined;
-    let listed: Model[];
+    let listed: Awaited<ReturnType<typeof gatherModels>>;
     try {
-      listed = await api.listModels();
+      listed = await gatherModels(api, this.source.listPlan?.(), this.modelInfo);
     } catch (error) {
       if (generation !== this.generation) return this.load();
       throw error;
     }
     if (generation !== this.generation) return this.load();
-    const next: CatalogSnapshot = { origin, models: dedupe(listed).map(toCatalogModel), loadedAt: this.clock.now() };
+    this.modelInfo = listed.modelInfo;
+    const next: CatalogSnapshot = { origin, models: dedupe(listed.models).map((m) => toCatalogModel(m.entry, m.listedIn)), loadedAt: this.clock.now() };
     const previous = this.snapshot;
     this.snapshot = next;
     void this.memory?.remember(origin, next.models, this.clock.now()).catch(() => undefined);
@@ -139,10 +150,13 @@ export class ModelCatalog implements Disposable {
   }
 }
 
-export function toCatalogModel(model: Model): CatalogModel {
+export function toCatalogModel(model: Model, listedIn?: 'videoModels'): CatalogModel {
+  const verdict = explainKind(model, { listedIn });
   return {
     id: model.id,
-    kind: classifyModel(model),
+    kind: verdict.kind,
+    kindSource: verdict.source,
+    ...(listedIn && { listedIn }),
     ...(typeof model.owned_by === 'string' && model.owned_by !== '' ? { ownedBy: model.owned_by } : {}),
     ...(typeof model.created === 'number' && Number.isFinite(model.created) ? { created: model.created } : {}),
     raw: model,
@@ -150,9 +164,9 @@ export function toCatalogModel(model: Model): CatalogModel {
 }
 
 /** Some gateways list a model once per route; the first entry wins. */
-function dedupe(models: readonly Model[]): Model[] {
+function dedupe<T extends { entry: Model }>(models: readonly T[]): T[] {
   const seen = new Set<string>();
-  return models.filter((m) => !seen.has(m.id) && seen.add(m.id));
+  return models.filter((m) => !seen.has(m.entry.id) && seen.add(m.entry.id));
 }
 
 function sameModels(a: CatalogSnapshot, b: CatalogSnapshot): boolean {

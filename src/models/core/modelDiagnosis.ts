@@ -39,7 +39,7 @@ export function diagnoseModels(snapshot: CatalogSnapshot, context: DiagnosisCont
 }
 
 export function diagnoseModel(model: CatalogModel, context: DiagnosisContext, remembered = false): ModelDiagnosis {
-  const { kind, why } = remembered ? { kind: model.kind, why: 'Remembered from the last model list (the gateway was not asked in this session).' } : explainKind(model.raw);
+  const { kind, why } = remembered ? { kind: model.kind, why: 'Remembered from the last model list (the gateway was not asked in this session).' } : explainKind(model.raw, { listedIn: model.listedIn });
   const picker = pickerState(model, kind, context.inPicker);
   return { id: model.id, kind, kindWhy: why, inPicker: picker.shown, pickerWhy: picker.why, contextWindow: contextText(model, kind, context), prices: pricesOf(model.raw), sends: sendsTo(model, kind, context) };
 }

@@ -5,7 +5,7 @@ import { model } from './fakes';
 
 function snapshot(...ids: Array<string | [string, Record<string, unknown>]>): CatalogSnapshot {
   const models = ids.map((entry) => (typeof entry === 'string' ? model(entry) : model(entry[0], entry[1])));
-  return { origin: 'https://gw.example', models: models.map(toCatalogModel), loadedAt: 0 };
+  return { origin: 'https://gw.example', models: models.map((m) => toCatalogModel(m)), loadedAt: 0 };
 }
 
 describe('model list presentation', () => {
