@@ -5,7 +5,7 @@
 import { effortLevelsOf, type CatalogModel, type CatalogSnapshot, type LoadOptions } from '../../models/core/api';
 import { DEFAULT_EFFORT_LEVELS } from '../../gateway/reasoningEffort';
 import { listableModels, type ModelsState } from '../../chatProtocol/messages';
-import { contextWindowOf } from '../../models/core/api';
+import { contextWindowOf, seesImages } from '../../models/core/api';
 import { Emitter, type Disposable, type Event } from '../../util/events';
 
 /** What the chat needs of ModelCatalog. */
@@ -70,6 +70,12 @@ export class ChatModelList implements Disposable {
   contextWindow(model: string): number | undefined {
     const raw = this.catalog.current?.models.find((m) => m.id === model)?.raw;
     return raw ? contextWindowOf(raw) : undefined;
+  }
+
+  /** Whether the model can see an attached image, as its list entry says; undefined when it says nothing or it is not listed. */
+  seesImages(model: string): boolean | undefined {
+    const raw = this.catalog.current?.models.find((m) => m.id === model)?.raw;
+    return raw ? seesImages(raw) : undefined;
   }
 
   /** Whether the catalog holds a list (fresh or not) for the current gateway. */

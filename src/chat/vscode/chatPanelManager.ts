@@ -288,6 +288,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     const context = new ChatContext(controller, {
       sources: this.contextSources,
       windowFor: (model) => this.contextWindow(model, chatProfile()),
+      seesImages: (model) => this.models.for(chatProfile()).seesImages(model),
       tokenScale: (model) => this.options.models.tokens?.().scale(model) ?? 1,
       newId: () => randomUUID(),
       summarize: (pending) => branchFromSummary(controller.session, pending, this.summaryDeps),
