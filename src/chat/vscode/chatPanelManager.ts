@@ -94,7 +94,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       ui: options.ui,
     });
     this.store = options.store ?? createChatStore(options.storageFolder, options.clock, options.log, () => options.ui);
-    this.models = new ChatModelLists((profile) => new ChatModelList(options.models.for(profile), (error) => adviceFor(error, { origin: this.options.connection.connectionFor(profile)?.origin }).message, () => options.reasoning?.().levels));
+    this.models = new ChatModelLists((profile) => new ChatModelList(options.models.for(profile), (error) => adviceFor(error, { origin: this.options.connection.connectionFor(profile)?.origin }).message, () => options.reasoning?.().levels, () => options.clock.now()));
     this.exporter = new ChatExporter({ clock: options.clock, media: options.media, ui: options.ui });
     this.subscriptions.push(
       this.models,

@@ -10,6 +10,7 @@ import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
 import type { CatalogSnapshot, ModelCatalog } from '../core/modelCatalog';
 import { diagnoseModels, diagnosisMarkdown, type ModelDiagnosis } from '../core/modelDiagnosis';
 import type { Settings } from '../../settings/settings';
+import type { Clock } from '../../util/clock';
 import { LM_VENDOR } from './lmProvider';
 import type { ReportDocument } from '../../ui/vscode/reportDocument';
 import { ACTION_TITLES, buildModelList, summarizeModels, type DefaultModels, type ModelAction, type ModelListEntry, type ModelListGroup } from '../core/modelList';
@@ -21,6 +22,8 @@ export interface ModelCommandDeps {
   /** Diagnose Models' report document, registered at activation (a restored report tab asks for it first). */
   report: Pick<ReportDocument, 'show'>;
   ui: UserInterface;
+  /** The time, to mark models that retire within 30 days. */
+  clock: Clock;
 }
 
 const ACTION_ICONS: Record<ModelAction, string> = { startChat: 'comment-discussion', setDefaultChat: 'star-empty', setDefaultImage: 'star-empty', setDefaultSpeech: 'star-empty', copyId: 'copy' };
@@ -64,6 +67,7 @@ export class ModelCommands {
         panelContextWindow: settings.chatContext.contextWindow,
         paths: settings.gateway.paths ?? { images: '/images/generations', speech: '/audio/speech' },
         defaults: this.defaultModels(),
+        now: this.deps.clock.now(),
       });
       await this.deps.report.show(diagnosisMarkdown(origin, diagnoses, snapshot.remembered === true));
       return diagnoses;
@@ -82,7 +86,7 @@ export class ModelCommands {
       try {
         const snapshot = await this.deps.catalog.load({ force });
         if (!snapshot) return undefined;
-        const groups = buildModelList(snapshot, this.defaultModels());
+        const groups = buildModelList(snapshot, this.defaultModels(), this.deps.clock.now());
         entries = new Map(groups.flatMap((group) => group.entries.map((entry) => [entry.id, entry] as const)));
         return {
           groups: groups.map((group) => ({ title: group.title, rows: group.entries.map(toRow) })),
@@ -159,5 +163,5 @@ export class ModelCommands {
 }
 
 function toRow(entry: ModelListEntry): BrowseRow {
-  return { id: entry.id, label: entry.id, description: entry.description, detail: entry.detail, actions: entry.actions.map((action) => ({ id: action, title: ACTION_TITLES[action], icon: ACTION_ICONS[action] })) };
+  return { id: entry.id, label: entry.id, description: entry.retiring ? `$(warning) ${entry.description}` : entry.description, detail: entry.detail, actions: entry.actions.map((action) => ({ id: action, title: ACTION_TITLES[action], icon: ACTION_ICONS[action] })) };
 }
