@@ -1,26 +1,19 @@
 // The gateway's model list, shared by every feature: loaded through the connection when first asked for, kept for
 // a short time, dropped when the gateway or key changes. Concurrent callers share one request.
 import type { TokenRatios } from './tokenRatios';
-import type { GatewayApi, Model } from '../../gateway/types';
+import type { GatewayApi } from '../../gateway/types';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
-import { explainKind, type KindSource, type ModelKind } from './modelKind';
-import { gatherModels, type ListPlan, type ModelInfoState } from './modelSources';
+import type { ModelKind } from './modelKind';
+import type { CatalogModel, ListPlan, ModelInfoState } from './modelSources';
+import { lazy } from '../../util/lazy';
+
+// The lists' requests and the kind rules, on the first load (never at activation).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const listing = lazy(() => require('./modelListing') as typeof import('./modelListing'));
 import type { RememberedModels } from './rememberedModels';
 
-export interface CatalogModel {
-  readonly id: string;
-  readonly kind: ModelKind;
-  readonly ownedBy?: string;
-  /** Unix seconds, as the gateway sent it. */
-  readonly created?: number;
-  /** Which field decided the kind (modelKind.ts's order). */
-  readonly kindSource?: KindSource;
-  /** The per-modality list it was found in (OpenRouter's /videos/models). */
-  readonly listedIn?: 'videoModels';
-  /** The entry as listed (with LiteLLM's /model/info `model_info` where /models gave none), for fields this extension does not know. */
-  readonly raw: Model;
-}
+export type { CatalogModel } from './modelSources';
 
 export interface CatalogSnapshot {
   readonly origin: string;
@@ -85,7 +78,7 @@ export class ModelCatalog implements Disposable {
     const origin = this.source.origin;
     const remembered = origin ? this.memory?.get(origin) : undefined;
     if (!origin || !remembered) return undefined;
-    return { origin, models: remembered.map((m) => ({ ...toCatalogModel({ id: m.id, object: 'model' }), kind: m.kind })), loadedAt: 0, remembered: true };
+    return { origin, models: remembered.map((m) => ({ id: m.id, kind: m.kind, raw: { id: m.id, object: 'model' } })), loadedAt: 0, remembered: true };
   }
 
   isFresh(): boolean {
@@ -127,16 +120,16 @@ export class ModelCatalog implements Disposable {
     const origin = this.source.origin;
     if (generation !== this.generation) return this.load();
     if (!api || !origin) return undefined;
-    let listed: Awaited<ReturnType<typeof gatherModels>>;
+    let listed: { models: CatalogModel[]; modelInfo: ModelInfoState };
     try {
-      listed = await gatherModels(api, this.source.listPlan?.(), this.modelInfo);
+      listed = await listing().listCatalogModels(api, this.source.listPlan?.(), this.modelInfo);
     } catch (error) {
       if (generation !== this.generation) return this.load();
       throw error;
     }
     if (generation !== this.generation) return this.load();
     this.modelInfo = listed.modelInfo;
-    const next: CatalogSnapshot = { origin, models: dedupe(listed.models).map((m) => toCatalogModel(m.entry, m.listedIn)), loadedAt: this.clock.now() };
+    const next: CatalogSnapshot = { origin, models: listed.models, loadedAt: this.clock.now() };
     const previous = this.snapshot;
     this.snapshot = next;
     void this.memory?.remember(origin, next.models, this.clock.now()).catch(() => undefined);
@@ -148,25 +141,6 @@ export class ModelCatalog implements Disposable {
     this.subscription.dispose();
     this.changed.dispose();
   }
-}
-
-export function toCatalogModel(model: Model, listedIn?: 'videoModels'): CatalogModel {
-  const verdict = explainKind(model, { listedIn });
-  return {
-    id: model.id,
-    kind: verdict.kind,
-    kindSource: verdict.source,
-    ...(listedIn && { listedIn }),
-    ...(typeof model.owned_by === 'string' && model.owned_by !== '' ? { ownedBy: model.owned_by } : {}),
-    ...(typeof model.created === 'number' && Number.isFinite(model.created) ? { created: model.created } : {}),
-    raw: model,
-  };
-}
-
-/** Some gateways list a model once per route; the first entry wins. */
-function dedupe<T extends { entry: Model }>(models: readonly T[]): T[] {
-  const seen = new Set<string>();
-  return models.filter((m) => !seen.has(m.entry.id) && seen.add(m.entry.id));
 }
 
 function sameModels(a: CatalogSnapshot, b: CatalogSnapshot): boolean {

@@ -1,10 +1,8 @@
-// Which model lists a profile's gateway is asked for, and how they become one list. OpenRouter lists image, speech
-// and video models only when asked (`?output_modalities=all`, and /videos/models for video); LiteLLM says each
-// model's mode and prices at /model/info, which other gateways do not answer, so it is tried once, on the first
-// load (never at activation), and not again once it failed.
+// Which model lists a profile's gateway is asked for (modelListing.ts asks them, on the first load): OpenRouter's
+// when the profile speaks its dialect. Small, as activation loads it.
 import type { DialectSetting } from '../../settings/profile';
-import type { GatewayApi, ListModelsOptions, Model } from '../../gateway/types';
-import { isRecord } from '../../util/records';
+import type { Model } from '../../gateway/types';
+import type { KindSource, ModelKind } from './modelKind';
 
 /** What the catalog knows about the gateway it lists: whether it speaks OpenRouter's dialect. */
 export interface ListPlan {
@@ -32,36 +30,17 @@ export function listPlanOf(dialect: DialectSetting | undefined, origin: string |
   return { openrouter: host === 'openrouter.ai' || host.endsWith('.openrouter.ai') };
 }
 
-type Lister = Pick<GatewayApi, 'listModels'>;
-
-/**
- * The gateway's models: /models (all modalities on OpenRouter) is the list and its failure is the load's; the
- * extra lists only add to it, and their failure is no failure.
- */
-export async function gatherModels(api: Lister, plan: ListPlan | undefined, modelInfo: ModelInfoState): Promise<{ models: GatheredModel[]; modelInfo: ModelInfoState }> {
-  const extra = (options: ListModelsOptions): Promise<Model[] | undefined> => api.listModels({ ...options, pace: 'background' }).catch(() => undefined);
-  const videos = plan?.openrouter ? extra({ list: 'videoModels' }) : Promise.resolve(undefined);
-  const listed = await api.listModels(plan?.openrouter ? { allModalities: true } : undefined);
-  // Entries that already say their kind the OpenRouter way need nothing from LiteLLM's list.
-  const probe = plan !== undefined && !plan.openrouter && modelInfo !== 'absent' && !listed.every((m) => isRecord(m.architecture));
-  const info = probe ? await extra({ list: 'modelInfo' }) : undefined;
-  const merged = info ? withModelInfo(listed, info) : listed;
-  const videoList = (await videos) ?? [];
-  const known = new Set(merged.map((m) => m.id));
-  const videoIds = new Set(videoList.map((m) => m.id));
-  const models: GatheredModel[] = [
-    ...merged.map((entry) => (videoIds.has(entry.id) ? { entry, listedIn: 'videoModels' as const } : { entry })),
-    ...videoList.filter((m) => !known.has(m.id)).map((entry) => ({ entry, listedIn: 'videoModels' as const })),
-  ];
-  return { models, modelInfo: probe ? (info ? 'answers' : 'absent') : modelInfo };
-}
-
-/** Each listed model with LiteLLM's `model_info` for it (by `model_name`), where the entry has none of its own. */
-export function withModelInfo(listed: readonly Model[], info: readonly Model[]): Model[] {
-  const byName = new Map<string, Record<string, unknown>>();
-  for (const entry of info) if (isRecord(entry.model_info) && !byName.has(entry.id)) byName.set(entry.id, entry.model_info);
-  return listed.map((m) => {
-    const found = byName.get(m.id);
-    return found && !isRecord(m.model_info) ? { ...m, model_info: found } : m;
-  });
+/** A model of the catalog (modelCatalog.ts): its kind, decided once when the list arrives (modelListing.ts). */
+export interface CatalogModel {
+  readonly id: string;
+  readonly kind: ModelKind;
+  readonly ownedBy?: string;
+  /** Unix seconds, as the gateway sent it. */
+  readonly created?: number;
+  /** Which field decided the kind (modelKind.ts's order). */
+  readonly kindSource?: KindSource;
+  /** The per-modality list it was found in (OpenRouter's /videos/models). */
+  readonly listedIn?: 'videoModels';
+  /** The entry as listed (with LiteLLM's /model/info `model_info` where /models gave none), for fields this extension does not know. */
+  readonly raw: Model;
 }

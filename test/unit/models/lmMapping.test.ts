@@ -10,7 +10,7 @@ import {
   toToolDefinitions,
   ToolArgumentsError,
 } from '../../../src/models/core/lmRequestMapping';
-import { toCatalogModel } from '../../../src/models/core/modelCatalog';
+import { toCatalogModel } from '../../../src/models/core/modelListing';
 import { seesImages } from '../../../src/models/core/lmMapping';
 import { model } from './fakes';
 

@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { diagnoseModels, diagnosisMarkdown, pricesOf, type DiagnosisContext } from '../../../src/models/core/modelDiagnosis';
 import { explainKind } from '../../../src/models/core/modelKind';
-import { toCatalogModel, type CatalogSnapshot } from '../../../src/models/core/modelCatalog';
+import type { CatalogSnapshot } from '../../../src/models/core/modelCatalog';
+import { toCatalogModel } from '../../../src/models/core/modelListing';
 import { model } from './fakes';
 
 const CONTEXT: DiagnosisContext = {

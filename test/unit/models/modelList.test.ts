@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { toCatalogModel, type CatalogSnapshot } from '../../../src/models/core/modelCatalog';
+import type { CatalogSnapshot } from '../../../src/models/core/modelCatalog';
+import { toCatalogModel } from '../../../src/models/core/modelListing';
 import { buildModelList, describeModel, formatCreated, summarizeModels } from '../../../src/models/core/modelList';
 import { model } from './fakes';
 

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { gatherModels, listPlanOf, withModelInfo } from '../../../src/models/core/modelSources';
+import { listPlanOf } from '../../../src/models/core/modelSources';
+import { gatherModels, withModelInfo } from '../../../src/models/core/modelListing';
 import { ModelCatalog } from '../../../src/models/core/modelCatalog';
 import type { ListModelsOptions, Model } from '../../../src/gateway/types';
 import { apiDouble } from '../../util/apiDouble';

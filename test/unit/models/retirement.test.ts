@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { retirementOf, retirementText, retiringMarks } from '../../../src/models/core/retirement';
 import { buildModelList } from '../../../src/models/core/modelList';
 import { diagnoseModels, diagnosisMarkdown, type DiagnosisContext } from '../../../src/models/core/modelDiagnosis';
-import { toCatalogModel } from '../../../src/models/core/modelCatalog';
+import { toCatalogModel } from '../../../src/models/core/modelListing';
 import { model } from './fakes';
 
 const NOW = Date.parse('2026-11-28T12:00:00Z');
