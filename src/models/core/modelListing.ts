@@ -14,7 +14,7 @@ type Lister = Pick<GatewayApi, 'listModels'>;
  * extra lists only add to it, and their failure is no failure.
  */
 export async function gatherModels(api: Lister, plan: ListPlan | undefined, modelInfo: ModelInfoState): Promise<{ models: GatheredModel[]; modelInfo: ModelInfoState }> {
-  const extra = (options: ListModelsOptions): Promise<Model[] | undefined> => api.listModels({ ...options, pace: 'background' }).catch(() => undefined);
+  const extra = (options: ListModelsOptions): Promise<Model[] | undefined> => api.listModels(options).catch(() => undefined);
   const videos = plan?.openrouter ? extra({ list: 'videoModels' }) : Promise.resolve(undefined);
   const listed = await api.listModels(plan?.openrouter ? { allModalities: true } : undefined);
   // Entries that already say their kind the OpenRouter way need nothing from LiteLLM's list.

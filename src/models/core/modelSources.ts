@@ -1,5 +1,6 @@
-// Which model lists a profile's gateway is asked for (modelListing.ts asks them, on the first load): OpenRouter's
-// when the profile speaks its dialect. Small, as activation loads it.
+// What the catalog holds and which lists it asks for: the catalog's model, and whether the profile's gateway speaks
+// OpenRouter's dialect (modelListing.ts asks the lists and reads them, on the first load). Types and one small
+// function only, as activation loads this file.
 import type { DialectSetting } from '../../settings/profile';
 import type { Model } from '../../gateway/types';
 import type { KindSource, ModelKind } from './modelKind';
