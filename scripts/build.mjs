@@ -80,6 +80,8 @@ const CHUNKS = {
   // The profile list, read right after activation.
   profileStartup: join(root, 'src', 'auth', 'vscode', 'profileStartup.ts'),
   modelCommands: join(root, 'src', 'models', 'vscode', 'modelCommands.ts'),
+  // The model lists' requests and the kind rules, on the first load of a model list.
+  modelListing: join(root, 'src', 'models', 'core', 'modelListing.ts'),
   // Characters per token learned per model (the chat's context meter), on the first chat answer or chat panel.
   tokenRatios: join(root, 'src', 'models', 'core', 'tokenRatios.ts'),
   // VS Code's chat with several profiles: the other profiles' models.

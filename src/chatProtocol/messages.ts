@@ -110,6 +110,8 @@ export interface ModelsState {
   media?: MediaModelLists;
   /** The reasoning effort levels each chat model offers (models without any are left out). */
   efforts?: Record<string, string[]>;
+  /** Models that retire within 30 days, with the mark shown next to them ("retires 2026-12-01 (in 3 days)"). */
+  retiring?: Record<string, string>;
 }
 
 export type MediaModelLists = Record<MediaKind, string[]>;
@@ -349,7 +351,20 @@ function cleanModelsState(value: unknown): ModelsState | undefined {
   if (isRecord(value.media)) state.media = { image: listableModels(value.media.image), video: listableModels(value.media.video), speech: listableModels(value.media.speech) };
   const efforts = cleanEfforts(value.efforts, state.models);
   if (efforts !== undefined) state.efforts = efforts;
+  const retiring = cleanRetiring(value.retiring, [...state.models, ...(state.media ? [...state.media.image, ...state.media.video, ...state.media.speech] : [])]);
+  if (retiring !== undefined) state.retiring = retiring;
   return state;
+}
+
+/** Marks for listed models only, each short text. */
+function cleanRetiring(value: unknown, models: readonly string[]): Record<string, string> | undefined {
+  if (!isRecord(value)) return undefined;
+  const out: Record<string, string> = {};
+  for (const model of models) {
+    const mark = Object.prototype.hasOwnProperty.call(value, model) ? cleanText(value[model], 80) : undefined;
+    if (mark) out[model] = mark;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** Levels for listed models only, each a short word, at most MAX_EFFORT_LEVELS a model. */

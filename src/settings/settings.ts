@@ -247,7 +247,7 @@ export function readSettings(source: SettingsSource): Settings {
       maxAttachmentBytes: Math.floor(numberIn(any('chat.maxAttachmentKB'), 1, 100_000, 'modelGateway.chat.maxAttachmentKB', problems) ?? 256) * 1024,
     },
     video: {
-      model: String(user('video.model') || 'model-1.0-video-edit'),
+      model: String(user('video.model') || ''),
       resolutions: Array.isArray(resolutions) && resolutions.every((r) => typeof r === 'string') && resolutions.length > 0 ? resolutions : ['1280x720', '1920x1080', '720x1280'],
       duration: numberIn(user('video.defaultDuration'), 1, 600, 'modelGateway.video.defaultDuration', problems) ?? 5,
       sourceVideoField: String(user('video.sourceVideoField') || 'input.video_url'),

@@ -39,6 +39,8 @@ export interface ChatContextDeps {
   /** What a model's flat estimates (characters ÷ 4) are multiplied by, as measured from its reported usage (1: not yet). */
   tokenScale?(model: string): number;
   newId(): string;
+  /** Whether a model can see images, as its model list entry says (undefined: it says nothing, and nothing is warned). */
+  seesImages?(model: string): boolean | undefined;
   /**
    * Branches a new chat that starts from a summary of this one, shown for the user to read and edit before anything
    * is sent there; `pendingText` is the message that was held back (it follows the summary).
@@ -52,6 +54,8 @@ type HeldAction = { kind: 'send'; text: string } | { kind: 'regenerate' } | { ki
 export class ChatContext implements Disposable {
   readonly tray = new ContextTray();
   private warning = '';
+  /** The model and images last warned about: sending them again is the user's yes. */
+  private imagesWarned: string | undefined;
   private held: { action: HeldAction; overflow: HistoryOverflow } | undefined;
   private readonly changed = new Emitter<ContextState>();
   /** Fires with the new state whenever the attachments, the conversation or the model change. */
@@ -134,6 +138,7 @@ export class ChatContext implements Disposable {
     if (this.controller.refusal || text.trim() === '') return false;
     const budget = this.budget(estimateTextTokens(text));
     if (budget.overBy > 0) return this.hold({ kind: 'send', text }, fitHistory([...this.controller.session.turns, this.question(text, this.tray.attachments)], this.controller.session.settings, budget.window));
+    if (this.warnBlind()) return false;
     this.release();
     return this.controller.send(text, this.tray.take());
   }
@@ -226,6 +231,23 @@ export class ChatContext implements Disposable {
   /** The question being asked, as the turn it would become. */
   private question(text: string, attachments: readonly Attachment[]): UserTurn {
     return { id: 'pending', role: 'user', createdAt: 0, content: text, attachments: [...attachments] };
+  }
+
+  /**
+   * Warns, once, before images go to a model whose list entry says it cannot see them (the gateway would refuse
+   * them or the model would answer without them); true when it warned and nothing was sent. Sending the same images
+   * to the same model again sends them.
+   */
+  private warnBlind(): boolean {
+    const model = this.controller.session.settings.model;
+    const images = this.tray.attachments.filter((a) => a.kind === 'image');
+    if (images.length === 0 || this.deps.seesImages?.(model) !== false) return false;
+    const key = JSON.stringify([model, images.map((a) => a.id)]);
+    if (this.imagesWarned === key) return false;
+    this.imagesWarned = key;
+    this.warning = `Not sent: ${model} cannot see images (its entry in the gateway's model list takes no image input). Send again to send ${images.length === 1 ? 'the image' : 'the images'} anyway, remove ${images.length === 1 ? 'it' : 'them'}, or pick a model that can see.`;
+    this.update();
+    return true;
   }
 
   /** Holds an action back, saying why and which ways out there are; returns false (nothing was sent). */

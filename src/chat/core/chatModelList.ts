@@ -5,7 +5,7 @@
 import { effortLevelsOf, type CatalogModel, type CatalogSnapshot, type LoadOptions } from '../../models/core/api';
 import { DEFAULT_EFFORT_LEVELS } from '../../gateway/reasoningEffort';
 import { listableModels, type ModelsState } from '../../chatProtocol/messages';
-import { contextWindowOf } from '../../models/core/api';
+import { contextWindowOf, retiringMarks, seesImages } from '../../models/core/api';
 import { Emitter, type Disposable, type Event } from '../../util/events';
 
 /** What the chat needs of ModelCatalog. */
@@ -35,6 +35,8 @@ export class ChatModelList implements Disposable {
     private readonly describeError: (error: unknown) => string,
     /** The levels of `modelGateway.reasoningEffortLevels` (undefined: the default set). */
     private readonly settingLevels: () => readonly string[] | undefined = () => undefined,
+    /** The clock's time, to mark models that retire within 30 days. */
+    private readonly now?: () => number,
   ) {
     this.subscription = catalog.onDidChange((snapshot) => {
       this.error = undefined;
@@ -49,6 +51,8 @@ export class ChatModelList implements Disposable {
     const state: ModelsState = { models: ofKind('chat'), loading: this.loads > 0 };
     const media = { image: ofKind('image'), video: ofKind('video'), speech: ofKind('speech') };
     if (media.image.length + media.video.length + media.speech.length > 0) state.media = media;
+    const retiring = this.now ? retiringMarks(listed, this.now()) : {};
+    if (Object.keys(retiring).length > 0) state.retiring = retiring;
     const efforts = this.efforts(listed.filter((m) => m.kind === 'chat'));
     if (Object.keys(efforts).length > 0) state.efforts = efforts;
     if (this.error !== undefined) state.error = this.error;
@@ -70,6 +74,12 @@ export class ChatModelList implements Disposable {
   contextWindow(model: string): number | undefined {
     const raw = this.catalog.current?.models.find((m) => m.id === model)?.raw;
     return raw ? contextWindowOf(raw) : undefined;
+  }
+
+  /** Whether the model can see an attached image, as its list entry says; undefined when it says nothing or it is not listed. */
+  seesImages(model: string): boolean | undefined {
+    const raw = this.catalog.current?.models.find((m) => m.id === model)?.raw;
+    return raw ? seesImages(raw) : undefined;
   }
 
   /** Whether the catalog holds a list (fresh or not) for the current gateway. */

@@ -94,7 +94,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       ui: options.ui,
     });
     this.store = options.store ?? createChatStore(options.storageFolder, options.clock, options.log, () => options.ui);
-    this.models = new ChatModelLists((profile) => new ChatModelList(options.models.for(profile), (error) => adviceFor(error, { origin: this.options.connection.connectionFor(profile)?.origin }).message, () => options.reasoning?.().levels));
+    this.models = new ChatModelLists((profile) => new ChatModelList(options.models.for(profile), (error) => adviceFor(error, { origin: this.options.connection.connectionFor(profile)?.origin }).message, () => options.reasoning?.().levels, () => options.clock.now()));
     this.exporter = new ChatExporter({ clock: options.clock, media: options.media, ui: options.ui });
     this.subscriptions.push(
       this.models,
@@ -288,6 +288,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     const context = new ChatContext(controller, {
       sources: this.contextSources,
       windowFor: (model) => this.contextWindow(model, chatProfile()),
+      seesImages: (model) => this.models.for(chatProfile()).seesImages(model),
       tokenScale: (model) => this.options.models.tokens?.().scale(model) ?? 1,
       newId: () => randomUUID(),
       summarize: (pending) => branchFromSummary(controller.session, pending, this.summaryDeps),

@@ -1,10 +1,8 @@
 // The connection report for people: a Markdown document, a one-line summary, and the command that fixes the first
 // failed step. Pure; the command shows these.
 import { REPLACE_API_KEY, SET_API_KEY, SET_BASE_URL, type AdviceAction } from '../../ui/core/errorAdvice';
-import type { DiagnosticReport, StepFix, StepStatus } from './diagnostics';
+import type { DiagnosticReport, StepFix } from './diagnostics';
 import { escapeMarkdown, markdownCode } from '../../util/html';
-
-const ICONS: Record<StepStatus, string> = { ok: '✅', warning: '⚠️', failed: '❌', skipped: '➖' };
 
 /**
  * The report as a Markdown document. A step's message and advice are text, not Markdown: they carry the gateway's own
@@ -25,7 +23,8 @@ export function renderReport(report: DiagnosticReport): string {
   ];
   for (const step of report.steps) {
     const time = step.durationMs !== undefined ? ` (${step.durationMs} ms)` : '';
-    lines.push(`## ${ICONS[step.status]} ${step.title}: ${step.status}${time}`, '', escapeMarkdown(step.message), '');
+    // Words, not emoji: a system without an emoji font shows empty boxes, and the status says it already.
+    lines.push(`## ${step.title}: ${step.status}${time}`, '', escapeMarkdown(step.message), '');
     if (step.suggestion) lines.push(`**What to do:** ${escapeMarkdown(step.suggestion)}`, '');
   }
   return lines.join('\n');

@@ -44,7 +44,7 @@ export function toolPorts({ media, videos, models, settings, usage, clock }: Too
     models: async () => models.models(),
     defaultModel: (kind: ToolKind) => {
       const configured = kind === 'image' ? settings().media.imageModel : kind === 'speech' ? settings().media.speechModel : settings().video.model;
-      return configured ?? models.known()?.models.find((m) => m.kind === kind)?.id;
+      return configured || models.known()?.models.find((m) => m.kind === kind)?.id;
     },
   };
 }

@@ -7,4 +7,5 @@ export type { ModelCatalogs } from './modelCatalogs';
 export { classifyModel, type ModelKind } from './modelKind';
 export { summarizeModels } from './modelList';
 export { effortLevelsOf } from './reasoningLevels';
-export { contextWindowOf, DEFAULT_MAX_INPUT_TOKENS } from './lmMapping';
+export { retiringMarks } from './retirement';
+export { contextWindowOf, DEFAULT_MAX_INPUT_TOKENS, seesImages } from './lmMapping';

@@ -1,6 +1,7 @@
 // VS Code's language model API as plain data, so it can be tested without VS Code: the parts lmProvider.ts turns
 // VS Code's classes into, and each model's information for the picker. The request side (history, tools, tokens)
 // is in lmRequestMapping.ts, which loads with the first request rather than at activation.
+import { isRecord } from '../../util/records';
 import type { CatalogModel } from './modelCatalog';
 import { effortSchemaFor, type EffortSchema } from './lmReasoning';
 
@@ -74,13 +75,28 @@ export function contextWindowOf(raw: Record<string, unknown>): number | undefine
 
 /**
  * Whether the model list says the model takes images: `input_modalities`/`modalities`/`architecture.input_modalities`
- * naming image, `capabilities.vision`, or LiteLLM's `supports_vision`. No word, no images.
+ * naming image, `capabilities.vision`, or LiteLLM's `supports_vision` (on the entry or in `model_info`). No word, no images.
  */
 export function acceptsImages(raw: Record<string, unknown>): boolean {
-  const lists = [raw.input_modalities, raw.modalities, (raw.architecture as Record<string, unknown> | undefined)?.input_modalities];
-  if (lists.some((list) => Array.isArray(list) && list.some((m) => typeof m === 'string' && /^image/i.test(m)))) return true;
-  const capabilities = raw.capabilities as Record<string, unknown> | undefined;
-  return raw.supports_vision === true || capabilities?.vision === true || capabilities?.image_input === true;
+  return seesImages(raw) === true;
+}
+
+/**
+ * Whether a model can see an attached image: true when the list says so (above); false only when it says not, with
+ * an input list that names no image or `supports_vision: false`; undefined when it says nothing (most OpenAI-style
+ * lists), so the chat warns only about a model known to be blind.
+ */
+export function seesImages(raw: Record<string, unknown>): boolean | undefined {
+  const info = isRecord(raw.model_info) ? raw.model_info : {};
+  const architecture = isRecord(raw.architecture) ? raw.architecture : {};
+  const lists = [raw.input_modalities, raw.modalities, architecture.input_modalities].filter(Array.isArray);
+  if (lists.some((list) => list.some((m) => typeof m === 'string' && /^image/i.test(m)))) return true;
+  const capabilities = isRecord(raw.capabilities) ? raw.capabilities : {};
+  if (raw.supports_vision === true || info.supports_vision === true || capabilities.vision === true || capabilities.image_input === true) return true;
+  if (raw.supports_vision === false || info.supports_vision === false || capabilities.vision === false) return false;
+  // `modalities` may list outputs on some gateways; only an input list says what the model cannot take.
+  const inputs = [raw.input_modalities, architecture.input_modalities].filter(Array.isArray);
+  return inputs.length > 0 ? false : undefined;
 }
 
 function positiveField(raw: Record<string, unknown>, fields: readonly string[]): number | undefined {

@@ -1,21 +1,19 @@
 // The gateway's model list, shared by every feature: loaded through the connection when first asked for, kept for
 // a short time, dropped when the gateway or key changes. Concurrent callers share one request.
 import type { TokenRatios } from './tokenRatios';
-import type { GatewayApi, Model } from '../../gateway/types';
+import type { GatewayApi } from '../../gateway/types';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
-import { classifyModel, type ModelKind } from './modelKind';
+import type { ModelKind } from './modelKind';
+import type { CatalogModel, ListPlan, ModelInfoState } from './modelSources';
+import { lazy } from '../../util/lazy';
+
+// The lists' requests and the kind rules, on the first load (never at activation).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const listing = lazy(() => require('./modelListing') as typeof import('./modelListing'));
 import type { RememberedModels } from './rememberedModels';
 
-export interface CatalogModel {
-  readonly id: string;
-  readonly kind: ModelKind;
-  readonly ownedBy?: string;
-  /** Unix seconds, as the gateway sent it. */
-  readonly created?: number;
-  /** The entry exactly as listed, for fields this extension does not know. */
-  readonly raw: Model;
-}
+export type { CatalogModel } from './modelSources';
 
 export interface CatalogSnapshot {
   readonly origin: string;
@@ -31,6 +29,8 @@ export interface ModelSource {
   readonly origin: string | undefined;
   access(): Promise<{ ok: true; api: GatewayApi } | { ok: false }>;
   readonly onDidChangeClient: Event<void>;
+  /** Which lists to ask for (OpenRouter's, LiteLLM's /model/info); absent: /models alone. */
+  listPlan?(): ListPlan;
 }
 
 export interface LoadOptions {
@@ -47,6 +47,8 @@ export class ModelCatalog implements Disposable {
 
   private snapshot: CatalogSnapshot | undefined;
   private inFlight: Promise<CatalogSnapshot | undefined> | undefined;
+  /** Whether this gateway answers LiteLLM's /model/info: asked once, on the first load. */
+  private modelInfo: ModelInfoState;
   /** Bumped whenever the gateway or key changes: a load started before that must not fill the cache. */
   private generation = 0;
   private readonly subscription: Disposable;
@@ -76,7 +78,7 @@ export class ModelCatalog implements Disposable {
     const origin = this.source.origin;
     const remembered = origin ? this.memory?.get(origin) : undefined;
     if (!origin || !remembered) return undefined;
-    return { origin, models: remembered.map((m) => ({ ...toCatalogModel({ id: m.id, object: 'model' }), kind: m.kind })), loadedAt: 0, remembered: true };
+    return { origin, models: remembered.map((m) => ({ id: m.id, kind: m.kind, raw: { id: m.id, object: 'model' } })), loadedAt: 0, remembered: true };
   }
 
   isFresh(): boolean {
@@ -106,6 +108,7 @@ export class ModelCatalog implements Disposable {
   invalidate(): void {
     this.generation++;
     this.inFlight = undefined;
+    this.modelInfo = undefined;
     this.snapshot = undefined;
     this.changed.fire(undefined);
   }
@@ -117,15 +120,16 @@ export class ModelCatalog implements Disposable {
     const origin = this.source.origin;
     if (generation !== this.generation) return this.load();
     if (!api || !origin) return undefined;
-    let listed: Model[];
+    let listed: { models: CatalogModel[]; modelInfo: ModelInfoState };
     try {
-      listed = await api.listModels();
+      listed = await listing().listCatalogModels(api, this.source.listPlan?.(), this.modelInfo);
     } catch (error) {
       if (generation !== this.generation) return this.load();
       throw error;
     }
     if (generation !== this.generation) return this.load();
-    const next: CatalogSnapshot = { origin, models: dedupe(listed).map(toCatalogModel), loadedAt: this.clock.now() };
+    this.modelInfo = listed.modelInfo;
+    const next: CatalogSnapshot = { origin, models: listed.models, loadedAt: this.clock.now() };
     const previous = this.snapshot;
     this.snapshot = next;
     void this.memory?.remember(origin, next.models, this.clock.now()).catch(() => undefined);
@@ -137,22 +141,6 @@ export class ModelCatalog implements Disposable {
     this.subscription.dispose();
     this.changed.dispose();
   }
-}
-
-export function toCatalogModel(model: Model): CatalogModel {
-  return {
-    id: model.id,
-    kind: classifyModel(model),
-    ...(typeof model.owned_by === 'string' && model.owned_by !== '' ? { ownedBy: model.owned_by } : {}),
-    ...(typeof model.created === 'number' && Number.isFinite(model.created) ? { created: model.created } : {}),
-    raw: model,
-  };
-}
-
-/** Some gateways list a model once per route; the first entry wins. */
-function dedupe(models: readonly Model[]): Model[] {
-  const seen = new Set<string>();
-  return models.filter((m) => !seen.has(m.id) && seen.add(m.id));
 }
 
 function sameModels(a: CatalogSnapshot, b: CatalogSnapshot): boolean {

@@ -8,6 +8,7 @@ import { Emitter, type Disposable, type Event } from '../../util/events';
 import type { ModelKind } from './modelKind';
 import { ModelCatalog, type CatalogModel, type CatalogSnapshot, type LoadOptions } from './modelCatalog';
 import type { RememberedModels } from './rememberedModels';
+import { listPlanOf } from './modelSources';
 import type { TokenRatios } from './tokenRatios';
 
 export type CatalogConnections = Pick<GatewayConnections, 'active' | 'ready' | 'access' | 'connectionFor' | 'allProfiles' | 'onDidChangeClient' | 'onDidChangeProfileClient' | 'onDidChangeProfiles'>;
@@ -55,6 +56,7 @@ export class ModelCatalogs implements Disposable {
             return connections.connectionFor(profile)?.origin;
           },
           access: () => connections.access(profile),
+          listPlan: () => listPlanOf(connections.allProfiles.find((p) => p.id === profile)?.dialect, connections.connectionFor(profile)?.origin),
           onDidChangeClient: (listener) => connections.onDidChangeProfileClient((id) => id === profile && listener()),
         },
         this.clock,

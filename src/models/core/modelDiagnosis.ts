@@ -6,6 +6,7 @@ import { explainKind, type ModelKind } from './modelKind';
 import { acceptsImages, contextWindowOf, DEFAULT_MAX_INPUT_TOKENS, toChatInformation } from './lmMapping';
 import { effortLevelsOf } from './reasoningLevels';
 import { GROUP_TITLES } from './modelList';
+import { retirementOf, retirementText } from './retirement';
 import { describeEffortFields, effortFields } from '../../gateway/reasoningEffort';
 import type { ReasoningSettings } from '../../settings/settings';
 import { markdownCode } from '../../util/html';
@@ -20,6 +21,8 @@ export interface DiagnosisContext {
   readonly paths: { readonly images: string; readonly speech: string };
   /** The default chat, image and speech models (settings), to say which one a model is. */
   readonly defaults: Partial<Record<'chat' | 'image' | 'speech', string>>;
+  /** The clock's time, to say which models retire within 30 days. */
+  readonly now?: number;
 }
 
 export interface ModelDiagnosis {
@@ -32,6 +35,8 @@ export interface ModelDiagnosis {
   readonly contextWindow: string;
   readonly prices: string;
   readonly sends: readonly string[];
+  /** When the model retires, when that is within 30 days, and which field said so. */
+  readonly retiring?: string;
 }
 
 export function diagnoseModels(snapshot: CatalogSnapshot, context: DiagnosisContext): ModelDiagnosis[] {
@@ -39,9 +44,11 @@ export function diagnoseModels(snapshot: CatalogSnapshot, context: DiagnosisCont
 }
 
 export function diagnoseModel(model: CatalogModel, context: DiagnosisContext, remembered = false): ModelDiagnosis {
-  const { kind, why } = remembered ? { kind: model.kind, why: 'Remembered from the last model list (the gateway was not asked in this session).' } : explainKind(model.raw);
+  const { kind, why } = remembered ? { kind: model.kind, why: 'Remembered from the last model list (the gateway was not asked in this session).' } : explainKind(model.raw, { listedIn: model.listedIn });
   const picker = pickerState(model, kind, context.inPicker);
-  return { id: model.id, kind, kindWhy: why, inPicker: picker.shown, pickerWhy: picker.why, contextWindow: contextText(model, kind, context), prices: pricesOf(model.raw), sends: sendsTo(model, kind, context) };
+  const retirement = context.now === undefined ? undefined : retirementOf(model.raw, context.now);
+  const retiring = retirement && `${retirementText(retirement)}, as its \`${retirement.field}\` says.`;
+  return { id: model.id, kind, kindWhy: why, inPicker: picker.shown, pickerWhy: picker.why, contextWindow: contextText(model, kind, context), prices: pricesOf(model.raw), sends: sendsTo(model, kind, context), ...(retiring && { retiring }) };
 }
 
 function pickerState(model: CatalogModel, kind: ModelKind, inPicker: ReadonlySet<string> | undefined): { shown: boolean | undefined; why: string } {
@@ -118,6 +125,7 @@ export function diagnosisMarkdown(origin: string, diagnoses: readonly ModelDiagn
     for (const d of group) {
       // An id is the gateway's text: as a code span it stays text.
       lines.push(`### ${markdownCode(d.id)}`, '');
+      if (d.retiring) lines.push(`- **Retiring:** ${d.retiring[0].toUpperCase()}${d.retiring.slice(1)} Pick another model before then.`);
       lines.push(`- **Kind:** ${d.kind}. ${d.kindWhy}`);
       lines.push(`- **VS Code's model picker:** ${d.inPicker === true ? 'yes' : d.inPicker === false ? 'no' : 'unknown'}. ${d.pickerWhy}`);
       lines.push(`- **Context window:** ${d.contextWindow}`);

@@ -1,20 +1,33 @@
-// What a gateway model is for. GET /v1/models gives no modality (the spec shows no response shape), so the kind
-// is inferred, in this order (first match wins):
+// What a gateway model is for. The OpenAI /models layout gives no modality, but gateways add it in different
+// places, so the kind is read from the first of these that names one (the dialect card's order):
 //
-// 1. Explicit fields some gateways add: `type`, `mode` (LiteLLM), `modality`/`modalities`, `task`, `category`,
-//    `capabilities`, `endpoints`/`supported_endpoints`, `output_modalities`. A value naming video → video;
-//    chat/text/completions → chat; embedding, moderation, rerank, transcription → other; speech or TTS → speech;
-//    image → image. Chat wins over image, so a vision chat model (`modalities: ["text", "image"]`) stays chat.
-// 2. The id (or `owned_by`) contains "video" or names a video family (sora, veo) → video.
-// 3. The id names a modality that is neither image nor speech (embedding, whisper, transcribe, audio,
-//    moderation, rerank…) → other; then speech (tts, speech) → speech; then image (image, dall-e, sdxl, flux…) →
-//    image.
-// 4. Anything else → chat: the gateway's chat endpoint is OpenAI-compatible, and on such gateways a model with
-//    a name we do not know (a fine-tune, a house model) is almost always a chat model. Offering it costs a
-//    clear 400 at worst; hiding it would make it unusable.
+// 1. OpenRouter's `architecture.output_modalities` / `input_modalities` (a top-level `output_modalities` too).
+// 2. LiteLLM's `mode` (on the entry, or in `model_info` as /model/info gives it).
+// 3. `supported_endpoints` / `endpoints`: the paths the model is served on.
+// 4. A per-modality list the model came from (OpenRouter lists video models only at /videos/models).
+// 5. Other fields some gateways add: `type`, `modality`/`modalities`, `task`, `category`, `capabilities`.
+// 6. The id (or `owned_by`): video families, then modalities the extension does not use, speech, images.
+// 7. Anything else → chat: on an OpenAI-compatible gateway a model with a name we do not know (a fine-tune, a house
+//    model) is almost always a chat model. Offering it costs a clear 400 at worst; hiding it would make it unusable.
 import type { Model } from '../../gateway/types';
+import { isRecord } from '../../util/records';
 
 export type ModelKind = 'chat' | 'video' | 'image' | 'speech' | 'other';
+
+/** Which of the rules above decided a kind. */
+export type KindSource = 'architecture' | 'mode' | 'endpoints' | 'list' | 'fields' | 'id' | 'default';
+
+export interface KindVerdict {
+  readonly kind: ModelKind;
+  /** One sentence for Diagnose Models, naming the field that decided. */
+  readonly why: string;
+  readonly source: KindSource;
+}
+
+/** What is known of a model beyond its entry: the per-modality list it was found in. */
+export interface KindHints {
+  readonly listedIn?: 'videoModels';
+}
 
 const VIDEO = /video|(^|[-_./:])(sora|veo)([-_./:\d]|$)/i;
 const WORD_START = '(^|[-_./:\\s])';
@@ -23,24 +36,101 @@ const OTHER_MODALITY = new RegExp(`${WORD_START}(whisper|transcribe|transcriptio
 const SPEECH = new RegExp(`${WORD_START}(tts|speech)${WORD_END}`, 'i');
 const IMAGE = new RegExp(`${WORD_START}(image|images|img|dall-e|imagen|sdxl|stable-diffusion|flux|midjourney)${WORD_END}`, 'i');
 
-export function classifyModel(model: Pick<Model, 'id'> & Partial<Model>): ModelKind {
-  return explainKind(model).kind;
+type Entry = Pick<Model, 'id'> & Partial<Model>;
+
+export function classifyModel(model: Entry, hints?: KindHints): ModelKind {
+  return explainKind(model, hints).kind;
 }
 
-/** The kind, and why (one sentence, for Diagnose Models): the rule above that decided it. */
-export function explainKind(model: Pick<Model, 'id'> & Partial<Model>): { kind: ModelKind; why: string } {
-  const explicit = explicitKind(model);
-  // The word is the gateway's: only letters, digits and a few separators of it are repeated.
-  if (explicit) return { kind: explicit.kind, why: `The model list says so: \`${explicit.field}\` names "${explicit.word.slice(0, 40).replace(/[^a-z0-9 ._/-]/g, '?')}".` };
-  if (VIDEO.test(model.id)) return { kind: 'video', why: 'Its id names video (or a video family: sora, veo).' };
-  if (typeof model.owned_by === 'string' && VIDEO.test(model.owned_by)) return { kind: 'video', why: 'Its owner names video.' };
-  if (OTHER_MODALITY.test(model.id)) return { kind: 'other', why: 'Its id names a modality the extension does not use (embedding, transcription, audio, moderation, rerank…).' };
-  if (SPEECH.test(model.id)) return { kind: 'speech', why: 'Its id names speech (tts, speech).' };
-  if (IMAGE.test(model.id)) return { kind: 'image', why: 'Its id names images (image, dall-e, sdxl, flux…).' };
-  return { kind: 'chat', why: 'Neither the model list nor its id names another kind; an OpenAI-compatible gateway\'s models are taken as chat models.' };
+/** The kind, the rule that decided it and a sentence saying so (Diagnose Models). */
+export function explainKind(model: Entry, hints: KindHints = {}): KindVerdict {
+  return byArchitecture(model) ?? byMode(model) ?? byEndpoints(model) ?? byList(hints) ?? byFields(model) ?? byId(model);
 }
 
-const HINT_FIELDS = ['type', 'mode', 'modality', 'modalities', 'task', 'category', 'capabilities', 'endpoints', 'supported_endpoints', 'output_modalities'];
+/** The gateway's words are repeated only as letters, digits and a few separators, cut short. */
+function shown(words: readonly string[]): string {
+  return words
+    .slice(0, 6)
+    .map((w) => `"${w.slice(0, 40).replace(/[^a-z0-9 ._/-]/gi, '?')}"`)
+    .join(', ');
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').map((v) => v.toLowerCase()) : [];
+}
+
+function byArchitecture(model: Entry): KindVerdict | undefined {
+  const arch = isRecord(model.architecture) ? model.architecture : {};
+  const field = arch.output_modalities !== undefined ? 'architecture.output_modalities' : 'output_modalities';
+  const out = strings(arch.output_modalities ?? model.output_modalities);
+  if (out.length === 0) return undefined;
+  const input = strings(arch.input_modalities ?? model.input_modalities);
+  const verdict = (kind: ModelKind, what: string, f = field, words = out): KindVerdict => ({ kind, source: 'architecture', why: `\`${f}\` is ${shown(words)}: ${what}.` });
+  if (out.includes('video')) return verdict('video', 'it makes video');
+  if (out.includes('image')) return verdict('image', 'it makes images');
+  if (out.some((m) => m.startsWith('embedding'))) return verdict('other', 'it makes embeddings, which the extension does not use');
+  if (out.includes('audio') && !out.includes('text')) return verdict('speech', 'it makes speech');
+  if (out.includes('text') && input.length > 0 && !input.includes('text') && input.includes('audio')) {
+    return verdict('other', 'it turns audio into text (transcription), which the chat does not use', 'architecture.input_modalities', input);
+  }
+  if (out.includes('text')) return verdict('chat', 'it answers in text');
+  return undefined;
+}
+
+const MODES: Readonly<Record<string, ModelKind>> = {
+  chat: 'chat',
+  completion: 'chat',
+  responses: 'chat',
+  image_generation: 'image',
+  image_edit: 'image',
+  audio_speech: 'speech',
+  video_generation: 'video',
+  audio_transcription: 'other',
+  embedding: 'other',
+  rerank: 'other',
+  moderation: 'other',
+  moderations: 'other',
+  realtime: 'other',
+  ocr: 'other',
+  search: 'other',
+};
+
+function byMode(model: Entry): KindVerdict | undefined {
+  const info = isRecord(model.model_info) ? model.model_info : {};
+  for (const [field, value] of [['mode', model.mode], ['model_info.mode', info.mode]] as const) {
+    if (typeof value !== 'string') continue;
+    const kind = MODES[value.toLowerCase()];
+    if (kind) return { kind, source: 'mode', why: `LiteLLM's \`${field}\` is ${shown([value])}.` };
+  }
+  return undefined;
+}
+
+/** Endpoint paths → kind, checked in this order: a chat model also served for images stays chat. */
+const ENDPOINTS: ReadonlyArray<[ModelKind, (path: string) => boolean]> = [
+  ['video', (p) => p.includes('video')],
+  ['chat', (p) => p.endsWith('chat/completions') || p.endsWith('/responses') || p === 'responses' || p.endsWith('/messages') || p === 'chat'],
+  ['speech', (p) => p.endsWith('audio/speech')],
+  ['image', (p) => p.includes('images/')],
+  ['other', (p) => /embeddings|transcriptions|translations|moderations|rerank/.test(p)],
+];
+
+function byEndpoints(model: Entry): KindVerdict | undefined {
+  for (const field of ['supported_endpoints', 'endpoints'] as const) {
+    const paths = hintWords(model[field]).map((w) => w.toLowerCase());
+    for (const [kind, test] of ENDPOINTS) {
+      const hit = paths.find(test);
+      if (hit !== undefined) return { kind, source: 'endpoints', why: `\`${field}\` lists ${shown([hit])}.` };
+    }
+  }
+  return undefined;
+}
+
+function byList(hints: KindHints): KindVerdict | undefined {
+  if (hints.listedIn === 'videoModels') return { kind: 'video', source: 'list', why: 'The gateway lists it at `/videos/models`, its list of video models.' };
+  return undefined;
+}
+
+const HINT_FIELDS = ['type', 'modality', 'modalities', 'task', 'category', 'capabilities'];
 
 const KIND_RULES: ReadonlyArray<[ModelKind, (w: string) => boolean]> = [
   ['video', (w) => w.includes('video')],
@@ -51,23 +141,32 @@ const KIND_RULES: ReadonlyArray<[ModelKind, (w: string) => boolean]> = [
   ['other', (w) => /audio/.test(w)],
 ];
 
-/** The kind named by a gateway's own metadata, if it names exactly one, with the field and word that named it. */
-function explicitKind(model: Partial<Model>): { kind: ModelKind; field: string; word: string } | undefined {
+/** The kind named by another of the gateway's fields, if one names a kind. */
+function byFields(model: Entry): KindVerdict | undefined {
   const words = HINT_FIELDS.flatMap((field) => hintWords(model[field]).map((w) => ({ field, word: w.toLowerCase() })));
-  if (words.length === 0) return undefined;
   for (const [kind, test] of KIND_RULES) {
     const hit = words.find((w) => test(w.word));
-    if (hit) return { kind, ...hit };
+    if (hit) return { kind, source: 'fields', why: `The model list says so: \`${hit.field}\` names ${shown([hit.word])}.` };
   }
   return undefined;
 }
 
-/** Strings in a hint field: a string, an array of strings, or the keys of an object whose values are true. */
+function byId(model: Entry): KindVerdict {
+  const id = (kind: ModelKind, why: string): KindVerdict => ({ kind, source: 'id', why: `No field of the model list names its kind; ${why}` });
+  if (VIDEO.test(model.id)) return id('video', 'its id names video (or a video family: sora, veo).');
+  if (typeof model.owned_by === 'string' && VIDEO.test(model.owned_by)) return id('video', 'its owner names video.');
+  if (OTHER_MODALITY.test(model.id)) return id('other', 'its id names a modality the extension does not use (embedding, transcription, audio, moderation, rerank…).');
+  if (SPEECH.test(model.id)) return id('speech', 'its id names speech (tts, speech).');
+  if (IMAGE.test(model.id)) return id('image', 'its id names images (image, dall-e, sdxl, flux…).');
+  return { kind: 'chat', source: 'default', why: 'Neither the model list nor its id names another kind; an OpenAI-compatible gateway\'s models are taken as chat models.' };
+}
+
+/** Strings in a hint field: a string, an array of strings (or of objects with a `path`), or the keys of an object whose values are true. */
 function hintWords(value: unknown): string[] {
   if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value as Record<string, unknown>)
+  if (Array.isArray(value)) return value.flatMap((v) => (typeof v === 'string' ? [v] : isRecord(v) && typeof v.path === 'string' ? [v.path] : []));
+  if (isRecord(value)) {
+    return Object.entries(value)
       .filter(([, v]) => v === true)
       .map(([k]) => k);
   }

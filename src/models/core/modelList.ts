@@ -2,6 +2,7 @@
 // line and the actions that make sense for it. The quick pick in modelCommands.ts only renders this.
 import type { CatalogModel, CatalogSnapshot } from './modelCatalog';
 import type { ModelKind } from './modelKind';
+import { retirementOf, retirementText } from './retirement';
 
 export type ModelAction = 'setDefaultChat' | 'startChat' | 'setDefaultImage' | 'setDefaultSpeech' | 'copyId';
 
@@ -15,6 +16,8 @@ export interface ModelListEntry {
   readonly description: string;
   /** Owner and creation date. */
   readonly detail: string;
+  /** When the model retires, when that is within 30 days ("retires 2026-12-01 (in 3 days)"). */
+  readonly retiring?: string;
   readonly actions: readonly ModelAction[];
 }
 
@@ -44,22 +47,25 @@ const ACTIONS: Record<ModelKind, readonly ModelAction[]> = {
 };
 
 /** Groups in the order chat, video, image, speech, other; empty groups are left out; the gateway's order is kept inside a group. */
-export function buildModelList(snapshot: CatalogSnapshot, defaults: DefaultModels | string | undefined): ModelListGroup[] {
+export function buildModelList(snapshot: CatalogSnapshot, defaults: DefaultModels | string | undefined, now?: number): ModelListGroup[] {
   const byKind: DefaultModels = typeof defaults === 'string' ? { chat: defaults } : (defaults ?? {});
   return GROUP_ORDER.map((kind) => ({
     kind,
     title: GROUP_TITLES[kind],
-    entries: snapshot.models.filter((m) => m.kind === kind).map((m) => toEntry(m, byKind)),
+    entries: snapshot.models.filter((m) => m.kind === kind).map((m) => toEntry(m, byKind, now)),
   })).filter((g) => g.entries.length > 0);
 }
 
-function toEntry(model: CatalogModel, defaults: DefaultModels): ModelListEntry {
+function toEntry(model: CatalogModel, defaults: DefaultModels, now: number | undefined): ModelListEntry {
   const kind = model.kind;
   const isDefault = (kind === 'chat' || kind === 'image' || kind === 'speech') && model.id === defaults[kind];
+  const retirement = now === undefined ? undefined : retirementOf(model.raw, now);
+  const retiring = retirement && retirementText(retirement);
   return {
     id: model.id,
     kind,
-    description: isDefault ? `default ${kind} model` : '',
+    description: [isDefault ? `default ${kind} model` : '', retiring ?? ''].filter(Boolean).join(' · '),
+    ...(retiring && { retiring }),
     detail: describeModel(model),
     actions: ACTIONS[kind],
   };

@@ -19,7 +19,7 @@ export const REMEMBERED_MODELS_KEY = 'modelGateway.rememberedModels';
 export const MAX_ORIGINS = 8;
 export const MAX_MODELS = 500;
 const MAX_ID_LENGTH = 256;
-const KINDS: readonly string[] = ['chat', 'video', 'other'];
+const KINDS: readonly string[] = ['chat', 'video', 'image', 'speech', 'other'];
 
 function isModelId(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= MAX_ID_LENGTH && !/[\u0000-\u001f\u007f]/.test(value);

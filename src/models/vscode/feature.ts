@@ -53,7 +53,7 @@ export const modelsFeature = defineFeature({
     // Diagnose Models' report document, registered now (its command loads on first use) for a report tab VS Code
     // restores after a reload.
     const report = new ReportDocument({ scheme: 'model-gateway-models', name: 'Model Gateway Models.md', title: 'models', command: 'Diagnose Models' });
-    const modelCommands = lazy(() => new (modelCommandsModule().ModelCommands)({ catalog: models, connection, settings, report, ui: ui(), ...(videos && { dialect: () => videos().dialect() }) }));
+    const modelCommands = lazy(() => new (modelCommandsModule().ModelCommands)({ catalog: models, connection, settings, report, ui: ui(), clock, ...(videos && { dialect: () => videos().dialect() }) }));
     // A profile added, removed or changed later may change the models in VS Code's chat; the list read at startup
     // (the first event) is not news: VS Code asking then could cost a request at startup.
     let startup = true;

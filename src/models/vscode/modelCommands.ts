@@ -11,6 +11,7 @@ import type { CatalogSnapshot, ModelCatalog } from '../core/modelCatalog';
 import { diagnoseModels, diagnosisMarkdown, type ModelDiagnosis } from '../core/modelDiagnosis';
 import { dialectSection, type DialectNews } from '../core/dialectSection';
 import type { Settings } from '../../settings/settings';
+import type { Clock } from '../../util/clock';
 import { LM_VENDOR } from './lmProvider';
 import type { ReportDocument } from '../../ui/vscode/reportDocument';
 import { ACTION_TITLES, buildModelList, summarizeModels, type DefaultModels, type ModelAction, type ModelListEntry, type ModelListGroup } from '../core/modelList';
@@ -24,6 +25,8 @@ export interface ModelCommandDeps {
   ui: UserInterface;
   /** The active profile's video dialect and why (the video feature decides it, asking the gateway on first need). */
   dialect?(): Promise<DialectNews>;
+  /** The time, to mark models that retire within 30 days. */
+  clock: Clock;
 }
 
 const ACTION_ICONS: Record<ModelAction, string> = { startChat: 'comment-discussion', setDefaultChat: 'star-empty', setDefaultImage: 'star-empty', setDefaultSpeech: 'star-empty', copyId: 'copy' };
@@ -67,6 +70,7 @@ export class ModelCommands {
         panelContextWindow: settings.chatContext.contextWindow,
         paths: settings.gateway.paths ?? { images: '/images/generations', speech: '/audio/speech' },
         defaults: this.defaultModels(),
+        now: this.deps.clock.now(),
       });
       const dialect = this.deps.dialect ? await this.deps.dialect().then((d) => ({ d }), (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) })) : undefined;
       const video = dialect === undefined ? '' : 'd' in dialect ? dialectSection(dialect.d) : dialectSection(undefined, `Not decided: ${dialect.error}`);
@@ -87,7 +91,7 @@ export class ModelCommands {
       try {
         const snapshot = await this.deps.catalog.load({ force });
         if (!snapshot) return undefined;
-        const groups = buildModelList(snapshot, this.defaultModels());
+        const groups = buildModelList(snapshot, this.defaultModels(), this.deps.clock.now());
         entries = new Map(groups.flatMap((group) => group.entries.map((entry) => [entry.id, entry] as const)));
         return {
           groups: groups.map((group) => ({ title: group.title, rows: group.entries.map(toRow) })),
@@ -164,5 +168,5 @@ export class ModelCommands {
 }
 
 function toRow(entry: ModelListEntry): BrowseRow {
-  return { id: entry.id, label: entry.id, description: entry.description, detail: entry.detail, actions: entry.actions.map((action) => ({ id: action, title: ACTION_TITLES[action], icon: ACTION_ICONS[action] })) };
+  return { id: entry.id, label: entry.id, description: entry.retiring ? `$(warning) ${entry.description}` : entry.description, detail: entry.detail, actions: entry.actions.map((action) => ({ id: action, title: ACTION_TITLES[action], icon: ACTION_ICONS[action] })) };
 }

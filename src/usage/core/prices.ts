@@ -1,5 +1,5 @@
-// Prices per model, read from what the gateway's /v1/models says (OpenRouter's `pricing` block or LiteLLM's
-// `*_cost_per_*` fields, wherever the entry carries them) and overridden per model by `modelGateway.prices`.
+// Prices per model, read from what the gateway's model lists say (OpenRouter's `pricing` block and its video list's
+// `pricing_skus`, LiteLLM's `*_cost_per_*` fields, wherever the entry carries them) and overridden per model by `modelGateway.prices`.
 // Every figure goes through numbers.ts: an odd one is dropped, so a cost is estimated from good prices or not at all.
 import { isRecord } from '../../util/records';
 import { amountOf, PRICE_LIMITS } from './numbers';
@@ -79,7 +79,35 @@ export function priceOfModelEntry(entry: unknown): ModelPrice | undefined {
   if (isRecord(entry.pricing)) readFields(entry.pricing, OPENROUTER, price);
   readFields(entry, LITELLM, price);
   if (isRecord(entry.model_info)) readFields(entry.model_info, LITELLM, price);
+  if (price.videoSecond === undefined && isRecord(entry.pricing_skus)) {
+    const perSecond = videoSecondOfSkus(entry.pricing_skus);
+    if (perSecond !== undefined) price.videoSecond = perSecond;
+  }
   return hasPrice(price) ? price : undefined;
+}
+
+/** At most this many SKUs of one model are read: the list is the gateway's. */
+const MAX_SKUS = 64;
+
+/**
+ * The per-second price of a video model in OpenRouter's /videos/models `pricing_skus` (strings by SKU name, e.g.
+ * `duration_seconds_without_audio_720p: "0.03"` in USD, `cents_per_second_output: "12"` in cents). A model priced
+ * per resolution or with audio has several: the highest is taken, so an estimate is never below what is charged.
+ * SKUs priced by tokens or megapixels say nothing per second and are left out.
+ */
+export function videoSecondOfSkus(skus: Record<string, unknown>): number | undefined {
+  let best: number | undefined;
+  for (const [name, value] of Object.entries(skus).slice(0, MAX_SKUS)) {
+    const key = name.toLowerCase();
+    if (key.includes('megapixel') || key.includes('token')) continue;
+    const cents = key.startsWith('cents_per_') && key.includes('second');
+    if (!cents && !key.startsWith('duration_seconds')) continue;
+    const amount = amountOf(value, cents ? LIMIT_OF.videoSecond * 100 : LIMIT_OF.videoSecond);
+    if (amount === undefined) continue;
+    const usd = cents ? amount / 100 : amount;
+    best = best === undefined ? usd : Math.max(best, usd);
+  }
+  return best;
 }
 
 /** Reads `modelGateway.prices` (model id → prices, in our names or LiteLLM's); problems say what was ignored. */

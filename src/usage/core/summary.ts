@@ -102,6 +102,22 @@ const MAX_SERIES = 8;
 /** Most days drawn (a ledger with a wild clock could span centuries). */
 const MAX_DAYS = 800;
 
+/** What requests that name no model were, by the surface (or operation) that sent them. */
+const UNNAMED: Readonly<Record<string, string>> = {
+  models: 'Model lists',
+  'test-connection': 'Test Connection',
+  'video-status': 'Video job checks',
+};
+
+/**
+ * The row or series name of a record with no value for `field`: with no model, what the request was (a model list,
+ * Test Connection), never a bare "(none)" that reads like a model.
+ */
+export function unnamedKey(r: Pick<UsageRecord, 'surface'>, field: string): string {
+  if (field !== 'model') return '(none)';
+  return UNNAMED[r.surface] ?? (r.surface ? `No model (${r.surface})` : 'No model');
+}
+
 /**
  * `profileName`: a profile's name now, by id. Grouped by profile, a record that carries its profile's id goes under
  * that profile's current name, so a renamed profile is one row; a deleted one, or a record from before ids were kept,
@@ -119,14 +135,14 @@ export function summarize(records: readonly UsageRecord[], options: { period: Pe
     // A record from a clock that ran ahead stays out of "today" and the month, but counts in "all".
     if (r.time < start || (options.period !== 'all' && r.time > options.now + 86_400_000)) continue;
     addTo(totals, r);
-    const key = (options.groupBy === 'profile' && r.profileId !== undefined && options.profileName?.(r.profileId)) || r[options.groupBy] || '(none)';
+    const key = (options.groupBy === 'profile' && r.profileId !== undefined && options.profileName?.(r.profileId)) || r[options.groupBy] || unnamedKey(r, options.groupBy);
     let row = rows.get(key);
     if (!row) rows.set(key, (row = { key, ...emptyTotals() }));
     addTo(row, r);
     const day = localDayStart(r.time);
     first = Math.min(first, day);
     last = Math.max(last, day);
-    const name = (options.stackBy === 'model' ? r.model : r.modality) || '(none)';
+    const name = (options.stackBy === 'model' ? r.model : r.modality) || unnamedKey(r, options.stackBy);
     let days = byStack.get(name);
     if (!days) byStack.set(name, (days = new Map()));
     const cell = days.get(day) ?? { cost: 0, tokens: 0 };

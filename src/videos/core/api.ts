@@ -3,20 +3,9 @@
 // folders name. The video feature's definition (vscode/feature.ts) builds the object that implements VideoApi at
 // activation; getting it loads nothing more. Types and constants only.
 import type { Disposable } from '../../util/events';
-import type { DialectName, DialectSetting } from '../../settings/profile';
+import type { DialectDecision } from './dialects/types';
 
-/** The video dialect a profile speaks, and why (videos/core/dialects/detect.ts decides it). */
-export interface DialectDecision {
-  dialect: DialectName;
-  /** The setting it came from (`auto` when detected). */
-  setting: DialectSetting;
-  /** Why, in one clause: "LiteLLM's /model/info answered (3 models)". */
-  reason: string;
-  /** What each probe asked said, in order ("host gw.example.com names no dialect", "/models: 4 models, …"). */
-  evidence: string[];
-  /** False when a probe could not be asked: the decision holds for now, and is made again on the next need. */
-  settled: boolean;
-}
+export type { DialectDecision } from './dialects/types';
 
 /** A video job as the outside sees it. */
 export interface VideoJob {

@@ -19,6 +19,8 @@ export interface VideoCallDeps {
   settings(profile?: string): VideoDefaults;
   /** The copy of the job's result kept before its link expires. */
   keptFile?(key: string): string | undefined;
+  /** The first video model a profile's gateway lists: the default when neither the ask nor the settings name one. */
+  listedModel?(profile?: string): Promise<string | undefined>;
 }
 
 export function videoJobOf(record: VideoJobRecord): VideoJob {
@@ -40,7 +42,9 @@ export function videoCalls(deps: VideoCallDeps) {
       const origin = access.origin;
       const settings = deps.settings(call.profile);
       try {
-        const request = buildVideoRequest(answersFromArgument({ prompt: ask.prompt, ...(ask.model && { model: ask.model }) }, settings), settings);
+        // No model is built in: the ask's, the profile's or settings' choice, else the first the gateway lists.
+        const model = ask.model || settings.model || (await deps.listedModel?.(call.profile).catch(() => undefined));
+        const request = buildVideoRequest(answersFromArgument({ prompt: ask.prompt, ...(model && { model }) }, settings), settings);
         return videoJobOf(await deps.store.submit(origin, request, access.profile, call.surface));
       } catch (error) {
         throw new AdvisedError(adviceFor(error, { origin, model: ask.model }), { cause: error });

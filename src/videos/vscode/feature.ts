@@ -91,6 +91,7 @@ export const videosFeature = defineFeature({
     const serviceDeps: VideoServiceDeps = {
       clock,
       connection,
+      models,
       settings: (profile?: string) => settings(profile).video,
       onDidChangeSettings,
       onDidChangeKey: keys.onDidChange,

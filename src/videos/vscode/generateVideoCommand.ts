@@ -37,6 +37,8 @@ async function ensureAccess(ctx: VideoCommandContext, interactive: boolean, prof
 async function submit(ctx: VideoCommandContext, answers: VideoAnswers, interactive: boolean, profile?: string, defaults = ctx.settings()): Promise<VideoJobRecord | undefined> {
   const access = await ensureAccess(ctx, interactive, profile);
   if (!access) return undefined;
+  // No model is built in: without one named, the first video model the profile's gateway lists.
+  if (answers.model.trim() === '') answers = { ...answers, model: (await ctx.service.listedModel(profile).catch(() => undefined)) ?? '' };
   const origin = access.origin;
   let request;
   try {

@@ -27,6 +27,8 @@ export interface VideoJobsService {
   visibleJobs(): VideoJobRecord[];
   /** The copies of finished results kept before their links expire (the primary instance's only). */
   readonly kept?: KeptFiles;
+  /** The first video model a profile's gateway lists (the default when none is set). */
+  listedModel(profile?: string): Promise<string | undefined>;
 }
 
 export interface VideoCommandContext {

@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import type { GatewayConnections } from '../../gateway/connections';
 import type { DialectName } from '../../settings/profile';
+import type { ModelCatalogs } from '../../models/core/api';
 import type { VideoDefaults } from '../../settings/settings';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
@@ -39,6 +40,8 @@ const dialects = lazy(() => require('../core/jobWire') as typeof import('../core
 export interface VideoServiceDeps {
   clock: Clock;
   connection: GatewayConnections;
+  /** Each profile's model list, for the default video model when none is set. */
+  models?: Pick<ModelCatalogs, 'for'>;
   /** A profile's video defaults (by id or name); the active profile's without one. */
   settings(profile?: string): VideoDefaults;
   onDidChangeSettings: Event<void>;
@@ -86,6 +89,7 @@ export class VideoService implements VideoApi, Disposable {
       access: (profile) => this.deps.connection.access(profile),
       settings: (profile) => this.deps.settings(profile),
       keptFile: (key) => this.kept?.keptFile(key),
+      listedModel: (profile) => this.listedModel(profile),
     });
   });
 
@@ -161,6 +165,13 @@ export class VideoService implements VideoApi, Disposable {
   /** Every profile's jobs on the gateway it uses now (a switch hides none); a job of an origin no profile uses stays hidden. */
   visibleJobs(): VideoJobRecord[] {
     return this.store.jobs(this.lanes());
+  }
+
+  /** The first video model a profile's gateway lists (its cached list, loaded if none is known yet). */
+  async listedModel(profile?: string): Promise<string | undefined> {
+    const id = profile === undefined ? this.deps.connection.active.id : this.deps.connection.profile(profile)?.id;
+    const models = id === undefined ? undefined : this.deps.models?.for(id);
+    return (await models?.models('video'))?.[0]?.id;
   }
 
   submit(ask: { prompt: string; model?: string }, call?: { profile?: string }): Promise<VideoJob> {

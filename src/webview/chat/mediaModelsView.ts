@@ -5,6 +5,12 @@ import type { MediaKind, MediaModels } from '../../chatProtocol/session';
 import { MEDIA_KINDS } from '../../chatProtocol/mediaTurn';
 import { el } from './dom';
 
+/** A model's id in a picker, with its retirement mark when it retires soon ("dall-e-3 — retires 2026-12-01 (in 3 days)"). */
+export function markedModel(id: string, retiring: Readonly<Record<string, string>> | undefined): string {
+  const mark = retiring && Object.prototype.hasOwnProperty.call(retiring, id) ? retiring[id] : undefined;
+  return mark ? `${id} — ${mark}` : id;
+}
+
 const LABELS: Record<MediaKind, string> = { image: '/image model', video: '/video model', speech: '/speak model' };
 
 export class MediaModelsView {
@@ -12,6 +18,7 @@ export class MediaModelsView {
   private readonly selects: Record<MediaKind, HTMLSelectElement>;
   private current: MediaModels = { image: '', video: '', speech: '' };
   private lists: MediaModelLists = { image: [], video: [], speech: [] };
+  private retiring: Record<string, string> | undefined;
 
   constructor(onChange: () => void) {
     const select = (kind: MediaKind) => {
@@ -33,8 +40,9 @@ export class MediaModelsView {
     this.render();
   }
 
-  setLists(lists: MediaModelLists | undefined): void {
+  setLists(lists: MediaModelLists | undefined, retiring?: Record<string, string>): void {
     this.lists = lists ?? { image: [], video: [], speech: [] };
+    this.retiring = retiring;
     this.render();
   }
 
@@ -49,7 +57,7 @@ export class MediaModelsView {
       if (chosen && !ids.includes(chosen)) ids.unshift(chosen);
       const first = this.lists[kind][0];
       const fallback = el('option', { text: first ? `Default (${first} unless set in Settings)` : 'Default (from Settings)', attrs: { value: '' } });
-      this.selects[kind].replaceChildren(fallback, ...ids.map((id) => el('option', { text: id, attrs: { value: id } })));
+      this.selects[kind].replaceChildren(fallback, ...ids.map((id) => el('option', { text: markedModel(id, this.retiring), attrs: { value: id } })));
       this.selects[kind].value = chosen;
     }
   }

@@ -3,7 +3,7 @@
 import { LIMITS, type ChatSettings, type Sampling } from '../../chatProtocol/session';
 import type { ModelsState } from '../../chatProtocol/messages';
 import { el, iconButton } from './dom';
-import { MediaModelsView } from './mediaModelsView';
+import { markedModel, MediaModelsView } from './mediaModelsView';
 import { EffortView } from './effortView';
 
 type SamplingMode = Sampling['mode'];
@@ -115,14 +115,14 @@ export class SettingsView {
     const current = this.settings?.model ?? '';
     const ids = [...this.models.models];
     if (current && !ids.includes(current)) ids.unshift(current);
-    const options = ids.map((id) => el('option', { text: id, attrs: { value: id } }));
+    const options = ids.map((id) => el('option', { text: markedModel(id, this.models.retiring), attrs: { value: id } }));
     if (!current) options.unshift(el('option', { text: this.models.loading ? 'Loading models…' : 'Choose a model', attrs: { value: '' } }));
     this.modelSelect.replaceChildren(...options);
     this.modelSelect.value = current;
     this.modelSelect.setAttribute('aria-busy', String(this.models.loading));
     this.modelsProblem.hidden = !this.models.error;
     this.modelsProblem.textContent = this.models.error ?? '';
-    this.mediaModels.setLists(this.models.media);
+    this.mediaModels.setLists(this.models.media, this.models.retiring);
     this.effort.setLevels(this.models.efforts?.[current] ?? []);
   }
 

@@ -110,8 +110,9 @@ function redraw(): void {
   const own = summary.series.map((s) => s[metric]);
   const stacked = own.map((_, i) => summary.days.map((_, d) => own.slice(i).reduce((sum, values) => sum + values[d]!, 0)));
   const format = (v: number) => (metric === 'cost' ? formatUsd(v) : number(v));
+  const sums = own.map((values) => values.reduce((a, b) => a + b, 0));
   const series: uPlot.Series[] = [
-    { label: 'Day', value: (_u, v) => (v == null ? '' : new Date(v * 1000).toLocaleDateString()) },
+    { label: 'Day', value: (_u, v) => (v == null ? PERIOD_LABELS[summary.period] : new Date(v * 1000).toLocaleDateString()) },
     ...summary.series.map((s, i) => ({
       label: s.name,
       stroke: themeColour(i),
@@ -119,7 +120,8 @@ function redraw(): void {
       width: 0,
       paths: uPlot.paths.bars!({ size: [0.7, 60], align: 0 }),
       points: { show: false },
-      value: (_u: uPlot, _v: number | null, _si: number, di: number | null) => (di == null ? '' : format(own[i]![di] ?? 0)),
+      // Not hovering a day: the series' total for the period, so the legend is never a row of blanks.
+      value: (_u: uPlot, _v: number | null, _si: number, di: number | null) => format(di == null ? sums[i]! : (own[i]![di] ?? 0)),
     })),
   ];
   const width = Math.max(320, chartBox.clientWidth || root.clientWidth - 32);
@@ -144,7 +146,7 @@ function redraw(): void {
 }
 
 function renderTable(summary: UsageSummary): void {
-  const head = el('tr', {}, ...[GROUP_LABELS[summary.groupBy], 'Requests', 'Spend', 'Input tokens', 'Output tokens', 'Images', 'Video s', 'Speech chars', 'Audio s'].map((text) => el('th', { textContent: text, scope: 'col' })));
+  const head = el('tr', {}, ...[GROUP_LABELS[summary.groupBy], 'Requests', 'Spend', 'Input tokens', 'Output tokens', 'Images', 'Video seconds', 'Speech characters', 'Audio seconds'].map((text) => el('th', { textContent: text, scope: 'col' })));
   const rows = summary.rows.map((row) =>
     el(
       'tr',

@@ -1,6 +1,6 @@
 // The chat's model list reads the shared ModelCatalog: no cache or generation guard of its own.
 import * as assert from 'node:assert/strict';
-import type { ModelsState } from '../../../src/chatProtocol/messages';
+import { cleanHostMessage, type ModelsState } from '../../../src/chatProtocol/messages';
 import { LIMITS } from '../../../src/chatProtocol/session';
 import { ChatModelList, ChatModelLists, NOT_CONFIGURED } from '../../../src/chat/core/chatModelList';
 import { ModelCatalog } from '../../../src/models/core/modelCatalog';
@@ -31,6 +31,20 @@ describe('ChatModelList', () => {
   afterEach(() => {
     list.dispose();
     catalog.dispose();
+  });
+
+  it('marks the chat and media models that retire within 30 days, by the injected clock, through the protocol', async () => {
+    const now = Date.parse('2026-11-28T00:00:00Z');
+    const marked = new ChatModelList(catalog, String, () => [], () => now);
+    const loading = catalog.load();
+    await flush();
+    gateway.answer([model('model-k3', { shutdown_date: '2026-12-01' }), model('dall-e-3', { shutdown_date: '2026-12-10' }), model('model-5.2', { shutdown_date: '2027-06-01' })]);
+    await loading;
+    assert.deepEqual(marked.state.retiring, { 'model-k3': 'retires 2026-12-01 (in 3 days)', 'dall-e-3': 'retires 2026-12-10 (in 12 days)' });
+    const wire = cleanHostMessage({ type: 'models', models: { ...marked.state, retiring: { ...marked.state.retiring, 'not-listed': 'x' } } });
+    assert.deepEqual(wire?.type === 'models' && Object.keys(wire.models.retiring ?? {}), ['model-k3', 'dall-e-3'], 'marks of listed models only');
+    assert.equal(list.state.retiring, undefined, 'no clock, no marks');
+    marked.dispose();
   });
 
   it('gives each chat model its reasoning effort levels: the gateway\'s, else the setting\'s, none when the gateway excludes them', async () => {

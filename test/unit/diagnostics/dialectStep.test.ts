@@ -19,7 +19,7 @@ describe('diagnostics: the video dialect and why', () => {
     assert.equal(step.title, 'Video dialect');
     assert.match(step.message, /^Video jobs use the openai dialect: LiteLLM's \/model\/info answered \(2 models\)[^]*What the gateway said: host gw\.example\.com names no dialect; \/models: 2 models/);
     const report = renderReport({ baseUrl: 'https://gw.example.com/v1', origin: 'https://gw.example.com', proxy: undefined, startedAt: 0, steps: [step], ok: true });
-    assert.match(report, /## ✅ Video dialect: ok/);
+    assert.match(report, /## Video dialect: ok/);
   });
 
   it('warns when the decision is not settled, and skips the step when the gateway was not reached', () => {

@@ -154,6 +154,22 @@ describe('gateway: GatewayClient requests and results', () => {
     assert.deepEqual(await client.listModels(), [{ id: 'a', object: 'model' }]);
   });
 
+  it('asks for every modality, LiteLLM\'s /model/info (naming entries by model_name) and the video list on their paths', async () => {
+    serve((req, res) =>
+      req.url === '/v1/model/info'
+        ? sendJson(res, 200, { data: [{ model_name: 'house', model_info: { mode: 'audio_speech' } }, { model_info: {} }] })
+        : sendJson(res, 200, { data: [{ id: 'm', object: 'model' }] }),
+    );
+    await client.listModels({ allModalities: true });
+    const info = await client.listModels({ list: 'modelInfo' });
+    await client.listModels({ list: 'videoModels' });
+    assert.deepEqual(
+      server.requests.map((r) => r.url),
+      ['/v1/models?output_modalities=all', '/v1/model/info', '/v1/videos/models'],
+    );
+    assert.deepEqual(info, [{ id: 'house', model_name: 'house', model_info: { mode: 'audio_speech' } }]);
+  });
+
   it('submits and polls video jobs on the spec paths', async () => {
     serve((req, res) =>
       req.method === 'POST'

@@ -10,7 +10,7 @@ import { GatewayClient } from '../../../src/gateway/client';
 import { editImage, EditError, type EditPlace } from '../../../src/media/core/imageEdit';
 import type { MediaCoreDeps } from '../../../src/media/core/mediaGeneration';
 import { MediaHistory } from '../../../src/media/core/mediaHistory';
-import { toCatalogModel } from '../../../src/models/core/modelCatalog';
+import { toCatalogModel } from '../../../src/models/core/modelListing';
 import type { DialectSetting } from '../../../src/settings/profile';
 import { readSettings } from '../../../src/settings/settings';
 import { realClock } from '../../../src/util/clock';

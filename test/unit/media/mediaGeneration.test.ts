@@ -10,7 +10,7 @@ import type { GatewayAccess } from '../../../src/gateway/connection';
 import { mediaFailureAdvice } from '../../../src/media/core/mediaAdvice';
 import { generateImages, MediaError, synthesizeSpeech, type MediaCoreDeps } from '../../../src/media/core/mediaGeneration';
 import { MediaHistory } from '../../../src/media/core/mediaHistory';
-import { toCatalogModel } from '../../../src/models/core/modelCatalog';
+import { toCatalogModel } from '../../../src/models/core/modelListing';
 import { readSettings, type MediaDefaults } from '../../../src/settings/settings';
 import type { DialectSetting } from '../../../src/settings/profile';
 import { realClock } from '../../../src/util/clock';

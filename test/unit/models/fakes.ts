@@ -1,8 +1,9 @@
 // Test doubles for the models tests: a gateway whose model list answers when the test says so.
-import type { GatewayApi, Model } from '../../../src/gateway/types';
+import type { GatewayApi, ListModelsOptions, Model } from '../../../src/gateway/types';
 import { ApiDouble } from '../../util/apiDouble';
 import { Emitter } from '../../../src/util/events';
 import type { ModelSource } from '../../../src/models/core/modelCatalog';
+import type { ListPlan } from '../../../src/models/core/modelSources';
 import type { Profile } from '../../../src/settings/profile';
 
 interface Pending {
@@ -19,7 +20,17 @@ export class ManualGateway extends ApiDouble {
   readonly pending: Pending[] = [];
   listCalls = 0;
 
-  override listModels(): Promise<Model[]> {
+  /** The options of every listModels() call, the extra lists' (/model/info, /videos/models) included. */
+  readonly asked: Array<ListModelsOptions | undefined> = [];
+  /** What the extra lists answer; absent: the gateway does not serve that list (404). */
+  extraLists: Partial<Record<'modelInfo' | 'videoModels', Model[]>> = {};
+
+  override listModels(options?: ListModelsOptions): Promise<Model[]> {
+    this.asked.push(options);
+    if (options?.list && options.list !== 'models') {
+      const answer = this.extraLists[options.list];
+      return answer ? Promise.resolve(answer) : Promise.reject(Object.assign(new Error('Not Found'), { status: 404 }));
+    }
     this.listCalls++;
     return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
   }
@@ -41,6 +52,7 @@ export class FakeSource implements ModelSource {
   origin: string | undefined = 'https://gw.example';
   gateway: GatewayApi | undefined = new ManualGateway();
   apiCalls = 0;
+  listPlan?: () => ListPlan;
   private readonly clientChanged = new Emitter<void>();
   readonly onDidChangeClient = this.clientChanged.event;
 

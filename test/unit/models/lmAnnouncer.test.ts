@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { ConnectionState } from '../../../src/gateway/connection';
 import { ModelAnnouncer } from '../../../src/models/core/lmAnnouncer';
-import { toCatalogModel, type CatalogSnapshot } from '../../../src/models/core/modelCatalog';
+import type { CatalogSnapshot } from '../../../src/models/core/modelCatalog';
+import { toCatalogModel } from '../../../src/models/core/modelListing';
 import { model } from './fakes';
 
 const ORIGIN = 'https://gw.example';

@@ -10,7 +10,8 @@ import {
   toToolDefinitions,
   ToolArgumentsError,
 } from '../../../src/models/core/lmRequestMapping';
-import { toCatalogModel } from '../../../src/models/core/modelCatalog';
+import { toCatalogModel } from '../../../src/models/core/modelListing';
+import { seesImages } from '../../../src/models/core/lmMapping';
 import { model } from './fakes';
 
 const user = (...content: LmMessage['content']): LmMessage => ({ role: 'user', content });
@@ -45,6 +46,15 @@ describe('LM mapping', () => {
       for (const extra of yes) assert.equal(toChatInformation(toCatalogModel(model('acme-chat', extra))).capabilities.imageInput, true, JSON.stringify(extra));
       const no = [{}, { modalities: ['text'] }, { output_modalities: ['image'] }, { supports_vision: 'yes' }, { capabilities: ['vision'] }];
       for (const extra of no) assert.equal(toChatInformation(toCatalogModel(model('acme-chat', extra))).capabilities.imageInput, false, JSON.stringify(extra));
+    });
+
+    it('knows a model as blind only when its list says so (LiteLLM model_info, an input list without image)', () => {
+      assert.equal(seesImages(model('a', { model_info: { supports_vision: true } })), true);
+      assert.equal(seesImages(model('a', { model_info: { supports_vision: false } })), false);
+      assert.equal(seesImages(model('a', { architecture: { input_modalities: ['text'] } })), false);
+      assert.equal(seesImages(model('a', { input_modalities: ['text', 'audio'] })), false);
+      assert.equal(seesImages(model('a')), undefined, 'an OpenAI-style entry says nothing');
+      assert.equal(seesImages(model('a', { modalities: ['text'] })), undefined, '`modalities` may be outputs');
     });
   });
 

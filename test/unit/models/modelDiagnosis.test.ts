@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { diagnoseModels, diagnosisMarkdown, pricesOf, type DiagnosisContext } from '../../../src/models/core/modelDiagnosis';
 import { explainKind } from '../../../src/models/core/modelKind';
-import { toCatalogModel, type CatalogSnapshot } from '../../../src/models/core/modelCatalog';
+import type { CatalogSnapshot } from '../../../src/models/core/modelCatalog';
+import { toCatalogModel } from '../../../src/models/core/modelListing';
 import { model } from './fakes';
 
 const CONTEXT: DiagnosisContext = {
@@ -15,15 +16,22 @@ const CONTEXT: DiagnosisContext = {
 };
 
 function snapshot(...models: ReturnType<typeof model>[]): CatalogSnapshot {
-  return { origin: 'https://gw.example', models: models.map(toCatalogModel), loadedAt: 0 };
+  return { origin: 'https://gw.example', models: models.map((m) => toCatalogModel(m)), loadedAt: 0 };
 }
 
 describe('Diagnose Models', () => {
   it('says why a model has its kind', () => {
-    assert.deepEqual(explainKind(model('x', { mode: 'embedding' })), { kind: 'other', why: 'The model list says so: `mode` names "embedding".' });
+    assert.deepEqual(explainKind(model('x', { mode: 'embedding' })), { kind: 'other', source: 'mode', why: 'LiteLLM\'s `mode` is "embedding".' });
     assert.match(explainKind(model('sora-2')).why, /names video/);
     assert.match(explainKind(model('house-model')).why, /taken as chat models/);
     assert.equal(explainKind(model('x', { type: 'chat<script>' })).why, 'The model list says so: `type` names "chat?script?".');
+  });
+
+  it('names the field that decided the kind, the per-modality list included', () => {
+    const listed = { ...toCatalogModel(model('acme/clip-1'), 'videoModels') };
+    assert.match(diagnoseModels({ origin: 'https://gw.example', models: [listed], loadedAt: 0 }, CONTEXT)[0].kindWhy, /`\/videos\/models`/);
+    const [d] = diagnoseModels(snapshot(model('x', { architecture: { output_modalities: ['image'] } })), CONTEXT);
+    assert.match(d.kindWhy, /`architecture\.output_modalities` is "image"/);
   });
 
   it('says whether VS Code\'s picker has a model, and why not', () => {

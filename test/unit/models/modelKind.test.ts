@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { classifyModel } from '../../../src/models/core/modelKind';
+import { classifyModel, explainKind } from '../../../src/models/core/modelKind';
 
 describe('classifyModel', () => {
   const kind = (id: string, extra: Record<string, unknown> = {}) => classifyModel({ id, object: 'model', ...extra });
@@ -59,5 +59,53 @@ describe('classifyModel', () => {
     assert.equal(kind('acme-x', { capabilities: { chat: true, vision: false } }), 'chat');
     assert.equal(kind('acme-x', { capabilities: { chat: false } }), 'chat', 'a false capability is no hint: the name decides');
     assert.equal(kind('acme-x', { supported_endpoints: ['/v1/chat/completions'] }), 'chat');
+  });
+});
+
+describe('explainKind: the field that decides, in the dialect card\'s order', () => {
+  const verdict = (extra: Record<string, unknown>, id = 'acme-x', hints = {}) => explainKind({ id, object: 'model', ...extra }, hints);
+
+  it('reads OpenRouter\'s architecture first: image, speech and video output, transcription input', () => {
+    const arch = (input: string[], output: string[]) => ({ architecture: { modality: 'x', input_modalities: input, output_modalities: output } });
+    assert.deepEqual([verdict(arch(['text', 'image'], ['image', 'text'])).kind, verdict(arch(['text'], ['image'])).source], ['image', 'architecture']);
+    assert.equal(verdict(arch(['text'], ['audio'])).kind, 'speech');
+    assert.equal(verdict(arch(['text', 'image'], ['video'])).kind, 'video');
+    assert.equal(verdict(arch(['audio'], ['text'])).kind, 'other', 'transcription');
+    assert.equal(verdict(arch(['text', 'image'], ['text'])).kind, 'chat', 'a vision chat model');
+    assert.equal(verdict(arch(['text'], ['embeddings'])).kind, 'other');
+    assert.match(verdict(arch(['text'], ['image'])).why, /`architecture\.output_modalities` is "image"/);
+  });
+
+  it('puts architecture before mode, mode before endpoints, endpoints before the id', () => {
+    const both = { architecture: { output_modalities: ['image'] }, mode: 'chat', supported_endpoints: ['/v1/audio/speech'] };
+    assert.equal(verdict(both, 'tts-1').kind, 'image');
+    assert.equal(verdict({ mode: 'chat', supported_endpoints: ['/v1/audio/speech'] }, 'tts-1').source, 'mode');
+    assert.equal(verdict({ supported_endpoints: ['/v1/audio/speech'] }, 'flux-pro').kind, 'speech');
+    assert.equal(verdict({ supported_endpoints: ['/v1/audio/speech'] }, 'flux-pro').source, 'endpoints');
+  });
+
+  it('reads LiteLLM\'s mode on the entry or in model_info (as /model/info gives it)', () => {
+    const v = verdict({ model_info: { mode: 'video_generation' } }, 'house-1');
+    assert.deepEqual([v.kind, v.source], ['video', 'mode']);
+    assert.match(v.why, /`model_info\.mode` is "video_generation"/);
+    assert.equal(verdict({ model_info: { mode: 'audio_speech' } }).kind, 'speech');
+    assert.equal(verdict({ model_info: { mode: 'responses' } }, 'dall-e-3').kind, 'chat');
+    assert.equal(verdict({ model_info: { mode: 'something-new' } }, 'dall-e-3').kind, 'image', 'an unknown mode decides nothing');
+  });
+
+  it('reads endpoints given as objects with a path', () => {
+    assert.equal(verdict({ endpoints: [{ path: '/v1/videos', method: 'POST' }] }).kind, 'video');
+  });
+
+  it('takes a model found in /videos/models as video, before other fields and the id', () => {
+    const v = verdict({ type: 'chat' }, 'acme-x', { listedIn: 'videoModels' });
+    assert.deepEqual([v.kind, v.source], ['video', 'list']);
+    assert.match(v.why, /\/videos\/models/);
+  });
+
+  it('says when the id alone decided, and when nothing did', () => {
+    assert.deepEqual([verdict({}, 'dall-e-3').source, verdict({}, 'dall-e-3').kind], ['id', 'image']);
+    assert.match(verdict({}, 'dall-e-3').why, /No field of the model list names its kind/);
+    assert.equal(verdict({}, 'house-model').source, 'default');
   });
 });

@@ -1,11 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { toCatalogModel, type CatalogSnapshot } from '../../../src/models/core/modelCatalog';
+import type { CatalogSnapshot } from '../../../src/models/core/modelCatalog';
+import { toCatalogModel } from '../../../src/models/core/modelListing';
 import { buildModelList, describeModel, formatCreated, summarizeModels } from '../../../src/models/core/modelList';
 import { model } from './fakes';
 
 function snapshot(...ids: Array<string | [string, Record<string, unknown>]>): CatalogSnapshot {
   const models = ids.map((entry) => (typeof entry === 'string' ? model(entry) : model(entry[0], entry[1])));
-  return { origin: 'https://gw.example', models: models.map(toCatalogModel), loadedAt: 0 };
+  return { origin: 'https://gw.example', models: models.map((m) => toCatalogModel(m)), loadedAt: 0 };
 }
 
 describe('model list presentation', () => {

@@ -6,7 +6,7 @@ import { effortLevelsOf } from '../../../src/models/core/reasoningLevels';
 import { DEFAULT_CHOICE, effortSchemaFor, requestedEffort } from '../../../src/models/core/lmReasoning';
 import { toChatInformation } from '../../../src/models/core/lmMapping';
 import { toChatRequest } from '../../../src/models/core/lmRequestMapping';
-import { toCatalogModel } from '../../../src/models/core/modelCatalog';
+import { toCatalogModel } from '../../../src/models/core/modelListing';
 import { buildChatRequest } from '../../../src/chat/core/request';
 import { defaultSettings } from '../../../src/chatProtocol/session';
 import { cleanSettings, usageFromGateway } from '../../../src/chatProtocol/sessionData';

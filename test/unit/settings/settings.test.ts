@@ -31,7 +31,7 @@ describe('settings', () => {
     };
     const s = readSettings(source({ 'modelGateway.chat.systemPrompt': 'Be brief.' }, workspace));
     assert.deepEqual(s.chat, { model: undefined, systemPrompt: 'Be brief.', temperature: undefined, topP: undefined, maxTokens: undefined });
-    assert.equal(s.video.model, 'model-1.0-video-edit');
+    assert.equal(s.video.model, '', 'no video model is built in');
     assert.equal(s.video.duration, 5);
     assert.equal(s.video.sourceVideoField, 'input.video_url');
     assert.deepEqual(s.video.extraParameters, {});

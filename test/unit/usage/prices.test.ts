@@ -66,3 +66,21 @@ describe('usage prices', () => {
     assert.equal(estimateCost({ image: 0.1 }, { modality: 'video', videoSeconds: 4 }), undefined);
   });
 });
+
+describe('prices from every model list', () => {
+  it("reads OpenRouter's /videos/models pricing_skus per second (USD or cents), the highest when priced per resolution", () => {
+    assert.deepEqual(priceOfModelEntry({ id: 'google/veo', pricing_skus: { duration_seconds_without_audio_720p: '0.03', duration_seconds_with_audio_1080p: '0.4' } }), { videoSecond: 0.4 });
+    assert.deepEqual(priceOfModelEntry({ id: 'runway/gen', pricing_skus: { cents_per_second_output: '12' } }), { videoSecond: 0.12 });
+    assert.equal(priceOfModelEntry({ id: 'x', pricing_skus: { video_tokens: '0.00001', cents_per_megapixel_second: '3' } }), undefined);
+    assert.equal(priceOfModelEntry({ id: 'x', pricing_skus: { duration_seconds: '-1' } }), undefined);
+  });
+
+  it("prices video per second and speech per character from LiteLLM's /model/info, as merged into the list", () => {
+    const book = PriceBook.fromModels([
+      { id: 'veo', model_info: { mode: 'video_generation', output_cost_per_second: 0.35 } },
+      { id: 'tts', model_info: { mode: 'audio_speech', input_cost_per_character: 0.000015 } },
+    ]);
+    assert.equal(estimateCost(book.priceOf('veo'), { modality: 'video', videoSeconds: 8 }), 0.35 * 8);
+    assert.equal(estimateCost(book.priceOf('tts'), { modality: 'speech', speechChars: 1000 }), 0.000015 * 1000);
+  });
+});

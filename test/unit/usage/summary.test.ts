@@ -17,6 +17,17 @@ describe('usage summaries', () => {
     sampleRecord({ time: NOW + 900 * DAY, model: 'future', cost: 70 }),
   ];
 
+  it('names rows and series with no model by what the requests were, never "(none)"', () => {
+    const unnamed = [
+      sampleRecord({ time: NOW - 1000, model: '', surface: 'models', cost: 0 }),
+      sampleRecord({ time: NOW - 1000, model: '', surface: 'test-connection', cost: 0 }),
+      sampleRecord({ time: NOW - 1000, model: '', surface: 'odd', cost: 0 }),
+    ];
+    const s = summarize(unnamed, { period: '7d', stackBy: 'model', groupBy: 'model', now: NOW });
+    assert.deepEqual(s.rows.map((r) => r.key).sort(), ['Model lists', 'No model (odd)', 'Test Connection']);
+    assert.deepEqual(s.series.map((x) => x.name).sort(), ['Model lists', 'No model (odd)', 'Test Connection']);
+  });
+
   it('sums spend and tokens per day, stacked by model, within the period', () => {
     const s = summarize(records, { period: '7d', stackBy: 'model', groupBy: 'model', now: NOW });
     assert.equal(s.days.length, 7);

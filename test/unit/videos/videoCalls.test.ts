@@ -29,4 +29,20 @@ describe('video calls (VideoApi.submit)', () => {
       { model: 'model-video-default', profile: 'default' },
     ]);
   });
+
+  it('builds in no video model: without one set, the first video model the profile\'s gateway lists', async () => {
+    const defaults = readSettings({ userValue: () => undefined, value: () => undefined }).video;
+    assert.equal(defaults.model, '', 'no model id is a default');
+    const submitted: unknown[] = [];
+    const store = { submit: async (origin: string, request: { model: string }) => (submitted.push(request.model), { key: 'k', model: request.model, origin, status: 'queued', localState: 'submitted', resultUrls: [] }) } as unknown as JobStore;
+    const asked: Array<string | undefined> = [];
+    const calls = videoCalls({
+      store,
+      access: async () => ({ ok: true, origin: 'https://gw.example' }),
+      settings: () => defaults,
+      listedModel: async (profile) => (asked.push(profile), 'acme/clip-2'),
+    });
+    await calls.submit({ prompt: 'a kite' }, { profile: 'p-work' });
+    assert.deepEqual([submitted, asked], [['acme/clip-2'], ['p-work']]);
+  });
 });

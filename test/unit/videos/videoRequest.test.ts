@@ -10,7 +10,7 @@ import {
   VideoRequestError,
   type RequestDefaults,
 } from '../../../src/videos/core/videoRequest';
-import { toCatalogModel } from '../../../src/models/core/modelCatalog';
+import { toCatalogModel } from '../../../src/models/core/modelListing';
 
 const defaults: RequestDefaults = {
   model: 'model-1.0-video-edit',

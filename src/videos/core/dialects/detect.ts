@@ -3,10 +3,10 @@
 // /model/info answering; a /videos/models list (OpenRouter's). Nothing known names another: `spec`. Each probe is
 // asked only when the ones before it decided nothing, and the decision keeps its evidence (what each probe said),
 // so Diagnose Models and Test Connection can say why. Pure: the probes are given.
-import type { DialectDecision } from '../api';
+import type { DialectDecision } from './types';
 import type { DialectName, DialectSetting } from './types';
 
-export type { DialectDecision } from '../api';
+export type { DialectDecision } from './types';
 import { isRecord } from '../../../util/records';
 
 export type ProbeName = 'models' | 'modelInfo' | 'videoModels';

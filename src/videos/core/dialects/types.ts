@@ -1,7 +1,7 @@
 // The one internal shape of a video job, whichever dialect the gateway speaks; each adapter in this folder turns
 // its dialect's wire format into it and back. Pure.
 
-import type { DialectName } from '../../../settings/profile';
+import type { DialectName, DialectSetting } from '../../../settings/profile';
 
 export type { DialectName, DialectSetting } from '../../../settings/profile';
 export { DIALECT_NAMES, DIALECT_SETTINGS } from '../../../settings/profileCheck';
@@ -89,4 +89,17 @@ export interface VideoDialect {
 
 export class DialectError extends Error {
   override readonly name = 'DialectError';
+}
+
+/** The video dialect a profile speaks, and why (videos/core/dialects/detect.ts decides it). */
+export interface DialectDecision {
+  dialect: DialectName;
+  /** The setting it came from (`auto` when detected). */
+  setting: DialectSetting;
+  /** Why, in one clause: "LiteLLM's /model/info answered (3 models)". */
+  reason: string;
+  /** What each probe asked said, in order ("host gw.example.com names no dialect", "/models: 4 models, …"). */
+  evidence: string[];
+  /** False when a probe could not be asked: the decision holds for now, and is made again on the next need. */
+  settled: boolean;
 }

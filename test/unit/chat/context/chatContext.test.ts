@@ -191,6 +191,32 @@ describe('chat context (ChatContext and the protocol)', () => {
       dense.context.dispose();
     });
 
+    it('warns before sending an image to a model whose list says it cannot see, and sends it when asked again', async () => {
+      const h = createHarness();
+      const seen: string[] = [];
+      const context = new ChatContext(h.controller, { sources: new FakeSources(), windowFor: () => ({ tokens: 100_000, source: 'setting' }), newId: () => 'img1', seesImages: (model) => (seen.push(model), false) });
+      context.addImage('shot.png', PNG_BASE64);
+      assert.equal(context.send('What is this?'), false, 'held back with a warning');
+      assert.match(context.state.warning, /cannot see images.*Send again to send the image anyway/);
+      assert.equal(h.gateway.calls.length, 0, 'nothing went out');
+      assert.deepEqual(seen, [h.session.settings.model]);
+      assert.equal(context.send('What is this?'), true, 'the second send is the yes');
+      await settle();
+      assert.equal(h.gateway.calls.length, 1);
+      assert.equal(context.state.warning, '');
+      context.dispose();
+    });
+
+    it('sends an image without a warning when the model can see or its list says nothing', async () => {
+      for (const sees of [true, undefined]) {
+        const h = createHarness();
+        const context = new ChatContext(h.controller, { sources: new FakeSources(), windowFor: () => ({ tokens: 100_000, source: 'setting' }), newId: () => 'img1', seesImages: () => sees });
+        context.addImage('shot.png', PNG_BASE64);
+        assert.equal(context.send('What is this?'), true, String(sees));
+        context.dispose();
+      }
+    });
+
     it('takes an image only when its bytes are an image, whatever the webview said', async () => {
       const { h, sources, context } = setup();
       context.addImage('fake.png', Buffer.from('<svg></svg>').toString('base64'));
