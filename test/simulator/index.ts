@@ -6,7 +6,7 @@ import { authenticate, makeKeys, modelAccessError, RateLimiter, rateLimitedError
 import { completionBody, composeReply, promptOfChatBody, streamFrames, validateChatRequest } from './chat';
 import { invalidRequest, modelNotFound, notFound, SimErrorResponse } from './errors';
 import { Exchange, type FaultPlan } from './exchange';
-import { faultKeyword, FAULTS, HTML_ERROR_PAGE, isFaultName } from './faults';
+import { BUDGET_EXCEEDED, faultKeyword, FAULTS, HTML_ERROR_PAGE, isFaultName } from './faults';
 import { chatCostHeader, COST_HEADER, IMAGE_MODEL, isKnownModel, modelList, modelObject, PRICES, REPORTS_COST } from './models';
 import { hasKeyword } from './replies';
 import { GeneratedImages, promptOfImageBody, validateImageRequest } from './images';
@@ -450,6 +450,9 @@ class GatewaySimulator implements Simulator {
         return false;
       case 'html-error':
         exchange.sendHtmlError();
+        return false;
+      case 'budget-429':
+        exchange.sendPlain(429, 'application/json', JSON.stringify(BUDGET_EXCEEDED), { 'retry-after': String(fault.retryAfterSeconds) });
         return false;
       case 'slow-headers':
         return exchange.sleep(fault.delayMs);
