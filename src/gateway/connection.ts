@@ -100,8 +100,8 @@ export function stateForError(origin: string, error: unknown, now: number): Conn
  */
 export type PaidCheck = (call: PaidRequest) => Promise<boolean>;
 
-/** A paid request about to be sent. */
-export type PaidRequest = { method: 'generateImage'; request: ImageRequest } | { method: 'submitVideo'; request: VideoRequest };
+/** A paid request about to be sent, with the profile (id) it goes with: it is priced by that profile's list. */
+export type PaidRequest = ({ method: 'generateImage'; request: ImageRequest } | { method: 'submitVideo'; request: VideoRequest }) & { profile?: string };
 
 export class GatewayConnection {
   private readonly stateChanged = new Emitter<ConnectionState>();
@@ -350,7 +350,7 @@ export class GatewayConnection {
         this.callFinished.fire({ origin, ...(callId !== undefined && { callId }), profile: this.profile, method, args, ok, value, header: lastHeaders });
       // Paid work waits for the check's yes (a failing check lets it go: accounting never blocks work).
       const check = this.paidCheck;
-      const paid = check && (method === 'generateImage' || method === 'submitVideo') ? check({ method, request: args[0] } as PaidRequest).catch(() => true) : true;
+      const paid = check && (method === 'generateImage' || method === 'submitVideo') ? check({ method, request: args[0], profile: this.profile } as PaidRequest).catch(() => true) : true;
       let declined = false;
       return Promise.resolve(paid)
         .then((go) => {

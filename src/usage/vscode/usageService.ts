@@ -50,7 +50,8 @@ export class UsageService implements vscode.Disposable {
   readonly recorder: UsageRecorder;
   readonly statusBar: UsageStatusBar;
   readonly commands: () => UsageCommands;
-  private book: { snapshot: unknown; user: unknown; prices: PriceBook } | undefined;
+  /** Each profile's prices (by id), rebuilt when its list or the user's setting changes. */
+  private readonly books = new Map<string, { snapshot: unknown; user: unknown; prices: PriceBook }>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly deps: UsageServiceDeps) {
@@ -64,7 +65,7 @@ export class UsageService implements vscode.Disposable {
       ledger: this.ledger,
       clock,
       settings: () => this.settings,
-      prices: () => this.prices(),
+      prices: (profile) => this.prices(profile),
       profile: profileOf,
       workspace: () => vscode.workspace.name ?? '',
       alerts: new BudgetMarks(this.ledger.folder, clock),
@@ -113,15 +114,20 @@ export class UsageService implements vscode.Disposable {
   }
 
   /**
-   * The prices known now: the gateway's list as the catalog holds it, the user's setting over it. The list is not
+   * The prices known now for a profile (by id; the active one without): that profile's gateway list as its catalog
+   * holds it (the last one given, in this session or an earlier one), the user's setting over it. The list is not
    * asked for here: recording must send nothing of its own (and every surface that picks a model has loaded it).
    */
-  async prices(): Promise<PriceBook> {
-    const snapshot = this.deps.models.current;
-    if (!this.book || this.book.snapshot !== snapshot || this.book.user !== this.settings.prices) {
-      this.book = { snapshot, user: this.settings.prices, prices: PriceBook.fromModels(snapshot?.models.map((m) => m.raw) ?? [], this.settings.prices) };
+  async prices(profile?: string): Promise<PriceBook> {
+    const id = profile ?? this.deps.connection.profile(undefined)?.id ?? DEFAULT_PROFILE_ID;
+    const catalog = this.deps.models.for(id);
+    const snapshot = catalog.current ?? catalog.known();
+    let book = this.books.get(id);
+    if (!book || book.snapshot !== snapshot || book.user !== this.settings.prices) {
+      book = { snapshot, user: this.settings.prices, prices: PriceBook.fromModels(snapshot?.models.map((m) => m.raw) ?? [], this.settings.prices) };
+      this.books.set(id, book);
     }
-    return this.book.prices;
+    return book.prices;
   }
 
   /** Records a finished call (its caller may ask its cost: recorder.costOf). */
@@ -156,7 +162,7 @@ export class UsageService implements vscode.Disposable {
     if (limit === undefined) return true;
     const image = call.method === 'generateImage';
     const asked = image ? { operation: 'image' as const, request: call.request } : { operation: 'video-submit' as const, request: call.request };
-    const estimate = estimateBeforeSending(asked, (await this.prices()).priceOf(call.request.model));
+    const estimate = estimateBeforeSending(asked, (await this.prices(call.profile)).priceOf(call.request.model));
     if (estimate === undefined || estimate <= limit) return true;
     const go = image ? 'Generate Image' : 'Generate Video';
     const what = image ? 'image request' : 'video job';
