@@ -2,7 +2,7 @@
 //
 // Accumulation rules (../shared/fixtures/sse/README.md):
 // - `data: [DONE]` ends the stream; anything after it is ignored.
-// - `event: error`, an error in band (errors.ts's inBandError: `error`, Portkey's failure, DashScope's
+// - `event: error`, an error in band (inBandError.ts: `error`, Portkey's failure, DashScope's
 //   output.code), or data that is not JSON is a stream error; text already received is kept.
 // - `choices` may be missing, null or []; such chunks (Azure filter results, usage-only chunks) and ids of ""
 //   never provide metadata.
@@ -24,7 +24,7 @@ import { ChoiceAccumulator, type ChoiceSnapshot } from './chatChoice';
 import { SseDecoder, SseOverflowError } from './sse';
 import type { ChatDelta, ChatResult, Usage } from './types';
 import { isRecord } from '../util/records';
-import { inBandError } from './errors';
+import { inBandError } from './inBandError';
 
 export { parseToolArguments } from './toolArguments';
 export { MAX_REPLY_CHARS } from './replyBudget';

@@ -7,7 +7,7 @@ import type { ChatResult, GatewayErrorCode } from './types';
 import { elementText, htmlText } from './htmlText';
 import { failureKind, type FailureKind } from './failureKind';
 
-export { failureKind, readError, budgetFigures, UNRETRYABLE_KINDS, type FailureKind, type ErrorFields, type BudgetFigures } from './failureKind';
+export { failureKind, readError, type FailureKind, type ErrorFields } from './failureKind';
 
 /** A GatewayError's kind: every failure kind but `other` (a gateway call always fails in the gateway's terms). */
 export type GatewayErrorKind = Exclude<FailureKind, 'other'>;
@@ -170,23 +170,6 @@ function detailsOf(value: unknown): ServerErrorDetails | undefined {
   if (message === undefined && obj.code === undefined && obj.type === undefined) return undefined;
   const fallback = firstText(obj.code, obj.type) ?? 'The gateway reported an error without a message';
   return withFields({ message: clip(message ?? String(fallback)) }, obj);
-}
-
-/**
- * The error a 200 body (or a stream chunk) carries in band, as the value detailsFromErrorValue reads, or undefined
- * when it carries none: an `error` object (OpenRouter after a generation started), a string `error` with its
- * sibling `message` (Express), Portkey's `{status:"failure",message}`, DashScope's `output.code`/`output.message`.
- */
-export function inBandError(body: Readonly<Record<string, unknown>>): unknown {
-  const error = body.error;
-  if (error !== undefined && error !== null) return typeof error === 'string' ? body : error;
-  if (body.status === 'failure') return body;
-  const output = body.output;
-  if (output !== null && typeof output === 'object' && !Array.isArray(output)) {
-    const code = (output as Record<string, unknown>).code;
-    if (code !== undefined && code !== null && code !== '') return { output };
-  }
-  return undefined;
 }
 
 /** OpenRouter's moderation metadata: `reasons` (strings) and `flagged_input`; at most 8 reasons, each clipped. */

@@ -5,7 +5,7 @@
 import type { AbortCause, AttemptControl } from './attemptControl';
 import type { ChatStreamAccumulator, StreamFailure } from './chatStream';
 import type { Clock } from '../util/clock';
-import { describeErrorBody, detailsFromErrorValue, GatewayError, redact, UNRETRYABLE_KINDS, type GatewayErrorInit } from './errors';
+import { describeErrorBody, detailsFromErrorValue, GatewayError, redact, type FailureKind, type GatewayErrorInit } from './errors';
 import { headerText, isRetryableStatus, serverRetryDelayMs, serverRetryVerdict, type Headers } from './retry';
 import { errorCodeOf, networkFailureSentence } from './networkErrors';
 import { formatBytes } from '../util/bytes';
@@ -15,6 +15,9 @@ export type RetryPolicy = 'idempotent' | 'chat' | 'submit';
 export type Phase = 'connect' | 'request' | 'status' | 'body';
 
 const CONNECT_PHASE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** The kinds no later attempt can cure: never retried, never paced (a countdown to them would never end). */
+const UNRETRYABLE_KINDS: ReadonlySet<FailureKind> = new Set<FailureKind>(['budget', 'credits', 'moderation']);
 
 /** A failed attempt with what the retry decision needs. */
 export class AttemptFailure {

@@ -1,6 +1,7 @@
 // The allow-list of advice's actions, apart from errorAdvice.ts so that only the surfaces that check actions (the chat
 // card) load it, not activation.
-import { BILLING_ACTIONS, CHANGE_CHAT_PROFILE, LIST_MODELS, PROFILE_SETTINGS, OPEN_LOGS, OPEN_MEDIA_LIMIT_SETTING, REPLACE_API_KEY, SET_API_KEY, SET_BASE_URL, TEST_CONNECTION, type AdviceAction } from './errorAdvice';
+import { BILLING_ACTIONS, PROFILE_SETTINGS } from './refusalAdvice';
+import { CHANGE_CHAT_PROFILE, LIST_MODELS, OPEN_LOGS, OPEN_MEDIA_LIMIT_SETTING, REPLACE_API_KEY, SET_API_KEY, SET_BASE_URL, TEST_CONNECTION, type AdviceAction } from './errorAdvice';
 
 /**
  * Every action advice offers: the allow-list of a surface that shows advice from data it cannot vouch for (the

@@ -1,14 +1,16 @@
 // Turns any failure into words a person can act on, with the actions that move them forward. Every feature
 // shows errors through this, so a 401 reads the same in the chat panel, the video tree and a notification.
 import type { MissingAccess } from '../../gateway/connection';
-import { budgetFigures, failureKind, readError, type FailureKind } from '../../gateway/errors';
+import { failureKind, readError, type FailureKind } from '../../gateway/errors';
+import { lazy } from '../../util/lazy';
+import type { AdviceAction } from './adviceTypes';
 import { SHARED_COMMANDS } from './commandIds';
 
-export interface AdviceAction {
-  title: string;
-  command: string;
-  args?: unknown[];
-}
+// The wording of budget, credits and moderation refusals loads with the first one.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const refusals = lazy(() => require('./refusalAdvice') as typeof import('./refusalAdvice'));
+
+export type { AdviceAction } from './adviceTypes';
 
 export interface ErrorAdvice {
   message: string;
@@ -28,23 +30,6 @@ export const REPLACE_API_KEY: AdviceAction = { title: 'Replace API Key', command
 /** A chat under a deleted profile moves to another one (the focused chat: the one whose button was pressed). */
 export const CHANGE_CHAT_PROFILE: AdviceAction = { title: 'Change Chat Profile…', command: SHARED_COMMANDS.changeChatProfile };
 export const LIST_MODELS: AdviceAction = { title: 'List Models', command: SHARED_COMMANDS.listModels };
-/** Where a profile's own budget and settings are changed (Edit Profile lives in this menu). */
-export const PROFILE_SETTINGS: AdviceAction = { title: 'Profile Settings…', command: SHARED_COMMANDS.profilesMenu };
-/** The billing pages of the gateways whose page is known, by host. */
-const BILLING_PAGES: Readonly<Record<string, string>> = { 'openrouter.ai': 'https://openrouter.ai/settings/credits' };
-/** The gateway's billing page, as an action (vscode.open takes an http(s) string). */
-export function billingAction(origin: string | undefined): AdviceAction | undefined {
-  let host: string;
-  try {
-    host = new URL(origin ?? '').hostname;
-  } catch {
-    return undefined;
-  }
-  const page = BILLING_PAGES[host];
-  return page === undefined ? undefined : { title: 'Open Billing Page', command: 'vscode.open', args: [page] };
-}
-/** Every billing page action advice can offer: the chat card's allow-list holds them all. */
-export const BILLING_ACTIONS: readonly AdviceAction[] = Object.keys(BILLING_PAGES).map((host) => billingAction(`https://${host}`)!);
 /** Only generated images and audio have a size limit the user sets. */
 export const OPEN_MEDIA_LIMIT_SETTING: AdviceAction = { title: 'Change the Limit', command: 'workbench.action.openSettings', args: ['modelGateway.media.maxSizeMB'] };
 
@@ -127,24 +112,11 @@ function wordFailure(error: unknown, context: AdviceContext): ErrorAdvice {
       const when = context.retriesAutomatically ? `retrying in ${seconds} s` : `try again in ${seconds} s`;
       return { kind, message: `Rate limited by ${where}, ${when}. ${server}`.trim(), actions: [], retryAt: now + (e.retryAfterMs ?? 0) };
     }
-    case 'budget': {
-      const { spent, limit } = budgetFigures(e.message);
-      const figures = spent !== undefined && limit !== undefined ? `: ${usd(spent)} of ${usd(limit)}` : spent !== undefined ? `: ${usd(spent)} spent` : '';
-      const whose = context.profile ?? where;
-      const billing = billingAction(context.origin);
-      const message = `Budget reached on ${whose}${figures}. Waiting will not help: the budget must be raised on the gateway or reset. ${server}${ref}`.trim();
-      return { kind, message, actions: billing ? [billing, PROFILE_SETTINGS] : [PROFILE_SETTINGS] };
-    }
-    case 'credits': {
-      const billing = billingAction(context.origin);
-      const message = `No credits left on ${context.profile ?? where}. Waiting will not help: add credits to the gateway's account. ${server}${ref}`.trim();
-      return { kind, message, actions: billing ? [billing, PROFILE_SETTINGS] : [PROFILE_SETTINGS] };
-    }
-    case 'moderation': {
-      const reasons = (readError(error).moderationReasons ?? []).join(', ');
-      const message = `The gateway's moderation refused the request${reasons ? ` (${reasons})` : ''}. ${server}${ref}`.trim();
-      return { kind, message, actions: [] };
-    }
+    case 'budget':
+    case 'credits':
+    case 'moderation':
+      // What no wait cures, worded where it loads with the first such refusal (not at activation).
+      return { kind, ...refusals().refusalAdvice(kind, error, { where: context.profile ?? where, origin: context.origin, server, ref }) };
     case 'aborted':
       return { kind, message: 'Stopped.', actions: [] };
     case 'network':
@@ -167,11 +139,6 @@ function wordFailure(error: unknown, context: AdviceContext): ErrorAdvice {
       // `upstream` (an error inside a 200 answer) and `other`: the gateway's or the error's own words.
       return { kind, message: server || 'Something went wrong.', actions: [OPEN_LOGS] };
   }
-}
-
-/** Dollars as a gateway's figures are read: cents, or more digits for amounts under a cent. */
-function usd(amount: number): string {
-  return amount > 0 && amount < 0.01 ? `$${Number(amount.toPrecision(2))}` : `$${amount.toFixed(2)}`;
 }
 
 /** Advice for a missing URL or key: the one wording every feature shows. */

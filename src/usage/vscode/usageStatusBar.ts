@@ -55,6 +55,10 @@ export class UsageStatusBar implements vscode.Disposable {
     return this.item.text;
   }
 
+  get tooltip(): string | vscode.MarkdownString | undefined {
+    return this.item.tooltip;
+  }
+
   private show({ today, month }: Spend): void {
     if (month.requests === 0) {
       this.item.text = '';

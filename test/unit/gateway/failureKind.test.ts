@@ -3,7 +3,8 @@
 // call was retried, and that only a rate limit feeds the pacer.
 import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../../src/gateway/client';
-import { budgetFigures, failureKind, type FailureKind } from '../../../src/gateway/errors';
+import { failureKind, type FailureKind } from '../../../src/gateway/errors';
+import { budgetFigures } from '../../../src/gateway/failureClassifier';
 import { Pacer } from '../../../src/gateway/pacer';
 import { paceKeyFor } from '../../../src/gateway/paceKey';
 import { FakeClock } from '../../util/fakeClock';

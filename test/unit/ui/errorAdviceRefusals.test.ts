@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { GatewayError } from '../../../src/gateway/errors';
 import { listedAction } from '../../../src/ui/core/adviceActions';
-import { adviceFor, PROFILE_SETTINGS } from '../../../src/ui/core/errorAdvice';
+import { adviceFor } from '../../../src/ui/core/errorAdvice';
+import { PROFILE_SETTINGS } from '../../../src/ui/core/refusalAdvice';
 
 const BUDGET = new GatewayError({ status: 429, code: '429', type: 'budget_exceeded', message: 'Budget has been exceeded! Current cost: 10.51, Max budget: 10.0', retryAfterMs: 60_000, fromServer: true });
 
