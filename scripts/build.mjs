@@ -56,6 +56,9 @@ const CHUNKS = {
   undiciParts: join(root, 'src', 'gateway', 'undiciParts.ts'),
   // The rate-limit pacer with the first request (gateway/pacing.ts holds its front at activation).
   pacer: join(root, 'src', 'gateway', 'pacer.ts'),
+  // The failure classifier's rules with the first failure, and the words for budget, credits and moderation refusals.
+  failureClassifier: join(root, 'src', 'gateway', 'failureClassifier.ts'),
+  refusalAdvice: join(root, 'src', 'ui', 'core', 'refusalAdvice.ts'),
   connectionTest: join(root, 'src', 'diagnostics', 'core', 'connectionTest.ts'),
   // Test Connection's command and its report view, on its first run.
   testConnectionCommand: join(root, 'src', 'diagnostics', 'vscode', 'testConnectionCommand.ts'),

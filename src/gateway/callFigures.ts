@@ -2,6 +2,7 @@
 // characters. Read by the usage ledger when it records the call; kept apart from callReport.ts so activation does
 // not load it.
 import { GatewayError, readError } from './errors';
+import { costOfUsage } from './reportedCost';
 import type { GatewayMethod } from './apiForwarding';
 import type { CallOutcome, CallRequest, FinishedCall, GatewayCallReport } from './callReport';
 import type { ChatRequest, ChatResult, ImageGeneration, ImageRequest, RequestOptions, SpeechRequest, Transcription, TranscriptionRequest, VideoJob, VideoRequest } from './types';
@@ -26,11 +27,14 @@ export function callReport({ origin, callId, profile, method, args, ok, value, h
     case 'chat': {
       const result = outcome === 'ok' ? (value as ChatResult) : value instanceof GatewayError ? value.partial : undefined;
       report.usage = result?.usage ?? null;
-      if (report.usage?.cost !== undefined) report.usageCost = report.usage.cost;
+      const cost = costOfUsage(report.usage);
+      if (cost !== undefined) report.usageCost = cost;
       break;
     }
     case 'image': {
-      const images = outcome === 'ok' ? (value as ImageGeneration).images : [];
+      const generation = outcome === 'ok' ? (value as ImageGeneration) : undefined;
+      const images = generation?.images ?? [];
+      if (generation?.reportedCost !== undefined) report.usageCost = generation.reportedCost;
       const bytes = images.reduce((sum, image) => sum + (image.kind === 'data' ? image.data.byteLength : 0), 0);
       report.images = { count: images.length, bytes, ...(call.request.size !== undefined && { size: call.request.size }) };
       break;

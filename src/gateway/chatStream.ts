@@ -2,8 +2,8 @@
 //
 // Accumulation rules (../shared/fixtures/sse/README.md):
 // - `data: [DONE]` ends the stream; anything after it is ignored.
-// - `event: error`, a top-level non-null `error`, or data that is not JSON is a stream error; text already
-//   received is kept.
+// - `event: error`, an error in band (inBandError.ts: `error`, Portkey's failure, DashScope's
+//   output.code), or data that is not JSON is a stream error; text already received is kept.
 // - `choices` may be missing, null or []; such chunks (Azure filter results, usage-only chunks) and ids of ""
 //   never provide metadata.
 // - content, refusal and reasoning (`reasoning_content` or `reasoning`) are concatenated; null adds nothing.
@@ -24,6 +24,7 @@ import { ChoiceAccumulator, type ChoiceSnapshot } from './chatChoice';
 import { SseDecoder, SseOverflowError } from './sse';
 import type { ChatDelta, ChatResult, Usage } from './types';
 import { isRecord } from '../util/records';
+import { inBandError } from './inBandError';
 
 export { parseToolArguments } from './toolArguments';
 export { MAX_REPLY_CHARS } from './replyBudget';
@@ -131,8 +132,9 @@ export class ChatStreamAccumulator {
 
   /** One parsed `chat.completion.chunk`. */
   handleChunk(chunk: Json): void {
-    if (chunk.error !== undefined && chunk.error !== null) {
-      this.failure = { kind: 'error-object-in-stream', payload: chunk.error };
+    const inBand = inBandError(chunk);
+    if (inBand !== undefined) {
+      this.failure = { kind: 'error-object-in-stream', payload: inBand };
       return;
     }
     this.jsonChunks++;
@@ -152,8 +154,9 @@ export class ChatStreamAccumulator {
 
   /** A complete, non-streamed `chat.completion` body. */
   handleCompletion(body: Json): void {
-    if (body.error !== undefined && body.error !== null) {
-      this.failure = { kind: 'error-object-in-stream', payload: body.error };
+    const inBand = inBandError(body);
+    if (inBand !== undefined) {
+      this.failure = { kind: 'error-object-in-stream', payload: inBand };
       return;
     }
     const choices = body.choices;

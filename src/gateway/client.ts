@@ -9,7 +9,7 @@ import type { Dispatcher } from 'undici';
 import { endpointPathProblem } from '../util/endpointPath';
 import { realClock, sleeperFor, type Clock, type Sleep } from '../util/clock';
 import { GatewayError, redact } from './errors';
-import { abortedError, AttemptFailure, badResponse, FailureMapper, isRetryable, withAttempts, withOutcomeUnknown, type RetryPolicy } from './failures';
+import { abortedError, AttemptFailure, badResponse, FailureMapper, isRetryable, pacedStatus, withAttempts, withOutcomeUnknown, type RetryPolicy } from './failures';
 import { proxyAgentSettings, resolveProxy } from './proxy';
 import { defaultBackoffMs, headerText, serverRetryDelayMs, type Headers } from './retry';
 import type { ChatOptions, ChatRequest, ChatResult, GatewayApi, GatewayErrorCode, ImageCallOptions, ImageGeneration, ImageRequest, ListModelsOptions, MediaRequestOptions, Model, RequestOptions, SpeechAudio, SpeechRequest, Transcription, TranscriptionOptions, TranscriptionRequest, VideoCallOptions, VideoJob, VideoRequest, VideoWire } from './types';
@@ -300,8 +300,8 @@ export class GatewayClient implements GatewayApi {
       const error = withAttempts(failure.error, attempt);
       const waitMs = this.#retryWait(spec.policy, failure, attempt - 1, spec.options?.maxRetries ?? this.#maxRetries);
       if (waitMs === undefined) throw error;
-      // After a 429 the pacer holds the next attempt for the server's wait, where the caller hears it (a countdown).
-      if (this.#pacing && failure.error.status === 429) continue;
+      // After a rate limit the pacer holds the next attempt for the server's wait, where the caller hears it (a countdown).
+      if (this.#pacing && failure.error.kind === 'rate_limit') continue;
       try {
         await this.#sleep(waitMs, signal);
       } catch (sleepError) {
@@ -366,14 +366,18 @@ export class GatewayClient implements GatewayApi {
       }
       control.headersArrived();
       status = res.statusCode;
-      ticket?.answered(status, res.headers as Headers);
+      const ok = status >= 200 && status < 300;
+      // An error status is told to the pacer once its body says what it is: a budget's 429 is no rate limit.
+      if (ok) ticket?.answered(status, res.headers as Headers);
       const arrived = res.headers as Headers;
       spec.options?.onResponseHeaders?.((name) => headerText(arrived, name));
       requestId = requestIdOf(res.headers as Headers, this.#apiKey);
-      if (status < 200 || status >= 300) {
+      if (!ok) {
         const text = await readText(res.body, control, ERROR_BODY_LIMIT).catch(() => '');
+        const failure = this.#failures.status(status, res.headers as Headers, text, requestId);
+        ticket?.answered(pacedStatus(status, failure.error.kind), res.headers as Headers);
         if (control.cause === 'aborted') throw new AttemptFailure(this.#failures.abort('aborted', requestId, undefined), 'body');
-        throw this.#failures.status(status, res.headers as Headers, text, requestId);
+        throw failure;
       }
       try {
         return await read(res, { control, requestId, failures: this.#failures });
@@ -420,9 +424,7 @@ export class GatewayClient implements GatewayApi {
       : new undici.Pool(this.#origin, { connections: this.#connections, connect });
     return this.#dispatcher;
   }
-
 }
-
 
 function requestIdOf(headers: Headers, secret: string): string | undefined {
   const id = headerText(headers, 'x-request-id') ?? headerText(headers, 'request-id');

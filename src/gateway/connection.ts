@@ -10,7 +10,7 @@ import { paceKeyFor, type PaceKey } from './paceKey';
 import { Pacing } from './pacing';
 import type { GatewaySettings } from '../settings/settings';
 import { DEFAULT_PROFILE_ID, keySlot } from '../settings/profile';
-import { GatewayError, readError } from './errors';
+import { failureKind, GatewayError, readError } from './errors';
 import type { FinishedCall } from './callReport';
 import type { ProxySetting } from './proxy';
 import type { OpenResultOptions } from './resultFetch';
@@ -74,7 +74,8 @@ export interface UnfilledHeaders {
 }
 
 /** What a feature needs to reach the gateway, or what is missing (ui/errorAdvice's accessAdvice words it). */
-export type GatewayAccess = { ok: true; api: GatewayApi; origin: string; profile?: string } | MissingAccess;
+/** `profileName`: what the user calls the profile (a budget refusal says whose budget it was). */
+export type GatewayAccess = { ok: true; api: GatewayApi; origin: string; profile?: string; profileName?: string } | MissingAccess;
 /** `profile`: the profile asked for was deleted (or is being deleted while its jobs finish): nothing new goes with it. */
 export type MissingAccess = { ok: false; missing: 'url' | 'key' | 'profile'; origin?: string; profile?: string };
 
@@ -82,9 +83,12 @@ export type MissingAccess = { ok: false; missing: 'url' | 'key' | 'profile'; ori
 export function stateForError(origin: string, error: unknown, now: number): ConnectionState | undefined {
   const e = readError(error);
   const message = e.message || String(error);
-  if (e.status === 401) return { kind: 'unauthorized', origin, message };
-  if (e.status === 429) return { kind: 'rate-limited', origin, until: now + (e.retryAfterMs ?? 0), message };
-  if (e.status === 403) return { kind: 'forbidden', origin, message };
+  const kind = failureKind(error);
+  // An invalid key reported inside a streamed answer is as much a key problem as a 401.
+  if (kind === 'auth' && (e.status === 401 || e.fromServer)) return { kind: 'unauthorized', origin, message };
+  // Only a rate limit pauses the link: a budget or credits refusal (LiteLLM's comes as a 429) has nothing to wait for.
+  if (e.status === 429 && kind === 'rate_limit') return { kind: 'rate-limited', origin, until: now + (e.retryAfterMs ?? 0), message };
+  if (e.status === 403 && kind === 'forbidden') return { kind: 'forbidden', origin, message };
   if (e.code === 'network' || (e.code === 'timeout' && !e.status)) return { kind: 'offline', origin, message };
   // A 404, a 400 or a 5xx are answers from a reachable, authenticated gateway: they say nothing of the link.
   return undefined;
@@ -96,8 +100,8 @@ export function stateForError(origin: string, error: unknown, now: number): Conn
  */
 export type PaidCheck = (call: PaidRequest) => Promise<boolean>;
 
-/** A paid request about to be sent. */
-export type PaidRequest = { method: 'generateImage'; request: ImageRequest } | { method: 'submitVideo'; request: VideoRequest };
+/** A paid request about to be sent, with the profile (id) it goes with: it is priced by that profile's list. */
+export type PaidRequest = ({ method: 'generateImage'; request: ImageRequest } | { method: 'submitVideo'; request: VideoRequest }) & { profile?: string };
 
 export class GatewayConnection {
   private readonly stateChanged = new Emitter<ConnectionState>();
@@ -346,7 +350,7 @@ export class GatewayConnection {
         this.callFinished.fire({ origin, ...(callId !== undefined && { callId }), profile: this.profile, method, args, ok, value, header: lastHeaders });
       // Paid work waits for the check's yes (a failing check lets it go: accounting never blocks work).
       const check = this.paidCheck;
-      const paid = check && (method === 'generateImage' || method === 'submitVideo') ? check({ method, request: args[0] } as PaidRequest).catch(() => true) : true;
+      const paid = check && (method === 'generateImage' || method === 'submitVideo') ? check({ method, request: args[0], profile: this.profile } as PaidRequest).catch(() => true) : true;
       let declined = false;
       return Promise.resolve(paid)
         .then((go) => {

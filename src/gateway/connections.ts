@@ -151,8 +151,10 @@ export class GatewayConnections {
     // A deleted profile sends nothing, and nor does a retired one: the user deleted it, and its key is kept only
     // for the jobs it already runs (polled through accessSlot). A chat still under it is told to change profile.
     const connection = this.connectionFor(profile);
-    if (!connection || this.profile(profile)?.retired) return { ok: false, missing: 'profile', profile };
-    return connection.access();
+    const named = this.profile(profile);
+    if (!connection || named?.retired) return { ok: false, missing: 'profile', profile };
+    const access = await connection.access();
+    return access.ok && named ? { ...access, profileName: named.name } : access;
   }
 
   /**

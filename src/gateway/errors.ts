@@ -5,58 +5,12 @@
 import { STATUS_CODES } from 'node:http';
 import type { ChatResult, GatewayErrorCode } from './types';
 import { elementText, htmlText } from './htmlText';
+import { failureKind, type FailureKind } from './failureKind';
 
-/**
- * The one vocabulary of failures: what a GatewayError is (its `kind`), what advice is worded from (ui/core/errorAdvice)
- * and what every feature that acts on a failure reads (failureKind), so a 403 is the same kind everywhere.
- * `upstream`: the gateway reported an error inside a 200 answer (an error event in a stream); `other`: anything
- * that is not a gateway failure at all.
- */
-export type FailureKind =
-  | 'auth'
-  | 'forbidden'
-  | 'not_found'
-  | 'rate_limit'
-  | 'server'
-  | 'bad_request'
-  | 'network'
-  | 'timeout'
-  | 'aborted'
-  | 'interrupted'
-  | 'upstream'
-  | 'bad_response'
-  | 'other';
+export { failureKind, readError, type FailureKind, type ErrorFields } from './failureKind';
 
 /** A GatewayError's kind: every failure kind but `other` (a gateway call always fails in the gateway's terms). */
 export type GatewayErrorKind = Exclude<FailureKind, 'other'>;
-
-/** The kind of any failure (a GatewayError, a test fake, a plain Error), read by shape: the one rule that names one. */
-export function failureKind(error: unknown): FailureKind {
-  const e = readError(error);
-  if (!e.fromServer) {
-    switch (e.code) {
-      case 'timeout':
-        return 'timeout';
-      case 'aborted':
-        return 'aborted';
-      case 'stream_interrupted':
-        return 'interrupted';
-      case 'bad_response':
-      case 'too_large':
-        return 'bad_response';
-      case 'network':
-        return 'network';
-    }
-  }
-  const s = e.status;
-  if (s === 401) return 'auth';
-  if (s === 403) return 'forbidden';
-  if (s === 404) return 'not_found';
-  if (s === 429) return 'rate_limit';
-  if (s !== undefined && s >= 500) return 'server';
-  if (s !== undefined && s >= 400) return 'bad_request';
-  return error instanceof GatewayError ? 'upstream' : 'other';
-}
 
 export interface GatewayErrorInit {
   status: number;
@@ -72,6 +26,8 @@ export interface GatewayErrorInit {
   cause?: { name: string; code?: string; message: string };
   /** True when the server itself reported this (HTTP error body or an error inside the stream). */
   fromServer?: boolean;
+  /** A moderation refusal's reasons, from the gateway's `metadata`. */
+  moderationReasons?: string[];
 }
 
 export class GatewayError extends Error {
@@ -92,6 +48,8 @@ export class GatewayError extends Error {
   /** Requests sent for this call, retries included. */
   readonly attempts: number;
   readonly fromServer: boolean;
+  /** A moderation refusal's reasons (OpenRouter's 403 `metadata.reasons`), when the gateway flagged the content. */
+  readonly moderationReasons?: string[];
   override readonly cause?: { name: string; code?: string; message: string };
 
   constructor(init: GatewayErrorInit) {
@@ -104,6 +62,7 @@ export class GatewayError extends Error {
     if (init.requestId !== undefined) this.requestId = init.requestId;
     if (init.partial !== undefined) this.partial = init.partial;
     if (init.cause !== undefined) this.cause = init.cause;
+    if (init.moderationReasons !== undefined) this.moderationReasons = init.moderationReasons;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
     this.attempts = init.attempts ?? 1;
     this.fromServer = init.fromServer ?? false;
@@ -116,6 +75,7 @@ export class GatewayError extends Error {
 
   /** Could the same call succeed if made again later (after retryAfterMs, when given)? */
   get retryable(): boolean {
+    // A budget, credits or moderation refusal says the same next time (even a 429 with Retry-After).
     switch (this.kind) {
       case 'rate_limit':
       case 'server':
@@ -151,6 +111,8 @@ export interface ServerErrorDetails {
   code?: string;
   type?: string;
   param?: string;
+  /** Present when the gateway's `metadata` flagged the content (moderation), with its reasons. */
+  moderationReasons?: string[];
 }
 
 const MAX_MESSAGE_CHARS = 500;
@@ -193,13 +155,30 @@ function detailsOf(value: unknown): ServerErrorDetails | undefined {
   const obj = value as Record<string, unknown>;
   const inner = obj.error;
   if (inner !== null && typeof inner === 'object' && !Array.isArray(inner)) return detailsOf(inner);
-  if (typeof inner === 'string' && inner.trim() !== '') {
-    return withFields({ message: clip(inner.trim()) }, obj);
-  }
   const message = firstText(obj.message, obj.detail, obj.error_description, obj.msg);
+  if (typeof inner === 'string' && inner.trim() !== '') {
+    // Express: `{"error":"Not Found","message":"Cannot POST …"}`: the message says what, the error only its class.
+    const words = message === undefined || message.includes(inner.trim()) ? (message ?? inner.trim()) : `${inner.trim()}: ${message}`;
+    return withFields({ message: clip(words) }, obj);
+  }
+  // DashScope: `output.code` and `output.message` inside a 200 (or beside the request id).
+  const output = obj.output;
+  if (message === undefined && output !== null && typeof output === 'object' && !Array.isArray(output)) {
+    const out = output as Record<string, unknown>;
+    if (out.code !== undefined && out.code !== null && out.code !== '') return detailsOf({ message: out.message, code: out.code, type: out.type });
+  }
   if (message === undefined && obj.code === undefined && obj.type === undefined) return undefined;
   const fallback = firstText(obj.code, obj.type) ?? 'The gateway reported an error without a message';
   return withFields({ message: clip(message ?? String(fallback)) }, obj);
+}
+
+/** OpenRouter's moderation metadata: `reasons` (strings) and `flagged_input`; at most 8 reasons, each clipped. */
+function moderationReasonsOf(metadata: unknown): string[] | undefined {
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return undefined;
+  const m = metadata as Record<string, unknown>;
+  const reasons = Array.isArray(m.reasons) ? m.reasons.filter((r): r is string => typeof r === 'string' && r.trim() !== '').slice(0, 8).map((r) => clip(r.trim()).slice(0, 200)) : [];
+  if (reasons.length === 0 && m.flagged_input === undefined && !Array.isArray(m.reasons)) return undefined;
+  return reasons;
 }
 
 function withFields(details: ServerErrorDetails, obj: Record<string, unknown>): ServerErrorDetails {
@@ -209,6 +188,8 @@ function withFields(details: ServerErrorDetails, obj: Record<string, unknown>): 
   if (code !== undefined) details.code = code;
   if (type !== undefined) details.type = type;
   if (param !== undefined) details.param = param;
+  const reasons = moderationReasonsOf(obj.metadata);
+  if (reasons !== undefined) details.moderationReasons = reasons;
   return details;
 }
 
@@ -259,34 +240,4 @@ function redactValue(value: unknown, secret: string, depth: number): unknown {
   const copy: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(value)) copy[redact(name, secret)] = redactValue(item, secret, depth + 1);
   return copy;
-}
-
-/** The fields of a failure that every feature reads, taken by shape so that test fakes and plain errors work. */
-export interface ErrorFields {
-  status?: number;
-  code?: string;
-  message: string;
-  retryAfterMs?: number;
-  requestId?: string;
-  outcomeUnknown?: boolean;
-  /** A reply was cut short and the text received before the failure is kept (a GatewayError's `partial`). */
-  partialKept?: boolean;
-  /** The gateway itself reported it (an HTTP error body or an error inside the stream), not the transport. */
-  fromServer?: boolean;
-}
-
-/** The one reader of failures: any thrown value becomes ErrorFields; fields of the wrong type are dropped. */
-export function readError(error: unknown): ErrorFields {
-  if (typeof error !== 'object' || error === null) return { message: String(error) };
-  const e = error as Record<string, unknown>;
-  const fields: ErrorFields = { message: typeof e.message === 'string' ? e.message : '' };
-  if (typeof e.status === 'number') fields.status = e.status;
-  if (typeof e.code === 'string') fields.code = e.code;
-  else if (typeof e.code === 'number') fields.code = String(e.code);
-  if (typeof e.retryAfterMs === 'number' && Number.isFinite(e.retryAfterMs)) fields.retryAfterMs = e.retryAfterMs;
-  if (typeof e.requestId === 'string') fields.requestId = e.requestId;
-  if (e.outcomeUnknown === true) fields.outcomeUnknown = true;
-  if (typeof e.partial === 'object' && e.partial !== null) fields.partialKept = true;
-  if (e.fromServer === true) fields.fromServer = true;
-  return fields;
 }

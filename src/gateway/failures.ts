@@ -5,7 +5,7 @@
 import type { AbortCause, AttemptControl } from './attemptControl';
 import type { ChatStreamAccumulator, StreamFailure } from './chatStream';
 import type { Clock } from '../util/clock';
-import { describeErrorBody, detailsFromErrorValue, GatewayError, redact, type GatewayErrorInit } from './errors';
+import { describeErrorBody, detailsFromErrorValue, GatewayError, redact, type FailureKind, type GatewayErrorInit } from './errors';
 import { headerText, isRetryableStatus, serverRetryDelayMs, serverRetryVerdict, type Headers } from './retry';
 import { errorCodeOf, networkFailureSentence } from './networkErrors';
 import { formatBytes } from '../util/bytes';
@@ -15,6 +15,9 @@ export type RetryPolicy = 'idempotent' | 'chat' | 'submit';
 export type Phase = 'connect' | 'request' | 'status' | 'body';
 
 const CONNECT_PHASE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** The kinds no later attempt can cure: never retried, never paced (a countdown to them would never end). */
+const UNRETRYABLE_KINDS: ReadonlySet<FailureKind> = new Set<FailureKind>(['budget', 'credits', 'moderation']);
 
 /** A failed attempt with what the retry decision needs. */
 export class AttemptFailure {
@@ -29,6 +32,8 @@ export class AttemptFailure {
 /** May this failed attempt be sent again under the call's policy (retry budget and waits aside)? */
 export function isRetryable(policy: RetryPolicy, failure: AttemptFailure): boolean {
   const { phase, error } = failure;
+  // A budget, credits or moderation refusal answers the same however long one waits, whatever the headers say.
+  if (UNRETRYABLE_KINDS.has(error.kind)) return false;
   if (policy === 'submit') return phase === 'connect' && failure.causeCode === 'ECONNREFUSED';
   switch (phase) {
     case 'connect':
@@ -40,6 +45,11 @@ export function isRetryable(policy: RetryPolicy, failure: AttemptFailure): boole
     case 'body':
       return policy === 'idempotent' && error.code !== 'bad_response' && error.code !== 'too_large' && !error.fromServer;
   }
+}
+
+/** The status the pacer hears: only a rate limit is a refusal to wait out (LiteLLM's budget comes as a 429). */
+export function pacedStatus(status: number, kind: string): number {
+  return status === 429 && kind !== 'rate_limit' ? 400 : status;
 }
 
 export interface FailureContext {
@@ -127,6 +137,7 @@ export class FailureMapper {
     };
     if (details.type !== undefined) init.type = details.type;
     if (details.param !== undefined) init.param = details.param;
+    if (details.moderationReasons !== undefined) init.moderationReasons = details.moderationReasons;
     const retryAfterMs = serverRetryDelayMs(headers, this.#clock.now());
     if (retryAfterMs !== undefined) init.retryAfterMs = retryAfterMs;
     return new AttemptFailure(new GatewayError(init), 'status', headers);
@@ -161,6 +172,7 @@ export class FailureMapper {
       requestId,
       partial,
       fromServer: true,
+      ...(details.moderationReasons !== undefined && { moderationReasons: details.moderationReasons }),
     });
   }
 

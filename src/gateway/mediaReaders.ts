@@ -8,6 +8,7 @@ import { GatewayError } from './errors';
 import { badResponse, type FailureMapper } from './failures';
 import { describeBytes, sniffAudio, sniffImage } from './mediaTypes';
 import { isRecord } from '../util/records';
+import { reportedCostOf } from './reportedCost';
 import { base64DecodedLength } from '../util/base64';
 import { splitDataUrl } from '../util/dataUrl';
 import type { GeneratedImage, ImageGeneration, SpeechAudio } from './types';
@@ -53,7 +54,8 @@ export function imageGenerationOf(body: unknown, ctx: ImageReadContext): ImageGe
     throw new GatewayError({ status: 0, code: why.includes('is larger than') ? 'too_large' : 'bad_response', message: `The gateway sent no usable image. ${why}`, requestId: ctx.requestId });
   }
   const created = typeof body.created === 'number' && Number.isFinite(body.created) && body.created > 0 ? Math.floor(body.created) : ctx.nowSeconds;
-  return { created, images, rejected };
+  const reportedCost = reportedCostOf(body);
+  return { created, images, rejected, ...(reportedCost !== undefined && { reportedCost }) };
 }
 
 /** One entry, or why it is not used. */

@@ -140,6 +140,8 @@ export interface ImageGeneration {
   images: GeneratedImage[];
   /** Why entries of the answer were dropped (not a link, not an image, too large), one sentence each. */
   rejected: string[];
+  /** The cost (USD) the answer's `usage` reports (OpenRouter's `usage.cost`, read by reportedCost.ts), when it does. */
+  reportedCost?: number;
 }
 
 /** `POST /v1/audio/speech` (OpenAI-compatible). */

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { errorBody, type SimError } from './errors';
-import { HTML_ERROR_PAGE, MIDSTREAM_ERROR, type FaultName } from './faults';
+import { HTML_ERROR_PAGE, MIDSTREAM_ERROR, OPENROUTER_MIDSTREAM_ERROR, type FaultName } from './faults';
 import type { RequestLog, RequestLogEntry } from './requestLog';
 
 export interface FaultPlan {
@@ -155,7 +155,7 @@ export class Exchange {
       return;
     }
     const interruptAt =
-      fault === 'drop-mid-stream' || fault === 'stall' || fault === 'malformed-json' || fault === 'error-chunk'
+      fault === 'drop-mid-stream' || fault === 'stall' || fault === 'malformed-json' || fault === 'error-chunk' || fault === 'openrouter-error-chunk'
         ? Math.min(this.fault?.after ?? 3, Math.max(0, frames.length - 1))
         : -1;
     const intervalMs = tokensPerSecond > 0 ? 1000 / tokensPerSecond : 0;
@@ -167,8 +167,8 @@ export class Exchange {
       if (i === interruptAt) {
         if (fault === 'malformed-json') {
           batch += MALFORMED_SSE_FRAME;
-        } else if (fault === 'error-chunk') {
-          this.res.end(`${batch}data: ${JSON.stringify(MIDSTREAM_ERROR)}\n\n`);
+        } else if (fault === 'error-chunk' || fault === 'openrouter-error-chunk') {
+          this.res.end(`${batch}data: ${JSON.stringify(fault === 'error-chunk' ? MIDSTREAM_ERROR : OPENROUTER_MIDSTREAM_ERROR)}\n\n`);
           return;
         } else {
           if (fault === 'drop-mid-stream') this.res.write(batch, () => this.destroy());

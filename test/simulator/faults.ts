@@ -12,6 +12,8 @@ export const FAULTS = [
   'empty-body',
   'html-error',
   'error-chunk',
+  'openrouter-error-chunk',
+  'budget-429',
 ] as const;
 
 export type FaultName = (typeof FAULTS)[number];
@@ -29,6 +31,12 @@ export function faultKeyword(text: string): string | undefined {
 
 /** What `error-chunk` sends in place of the rest of a reply (a 200 stream or body carrying an error object). */
 export const MIDSTREAM_ERROR = { error: { code: 'server_error', message: 'The model stopped unexpectedly (simulated)', type: 'error' } };
+
+/** OpenRouter's error after a generation started: a 200 stream whose chunk carries `error` with a numeric code. */
+export const OPENROUTER_MIDSTREAM_ERROR = { id: 'gen-sim', object: 'chat.completion.chunk', error: { code: 502, message: 'Provider returned error: upstream disconnected (simulated)' }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] };
+
+/** LiteLLM's budget refusal: HTTP 429, `type: budget_exceeded`, the code a string, the figures in the message. */
+export const BUDGET_EXCEEDED = { error: { message: 'Budget has been exceeded! Current cost: 10.51, Max budget: 10.0', type: 'budget_exceeded', param: null, code: '429' } };
 
 export const HTML_ERROR_PAGE = `<!DOCTYPE html>
 <html>

@@ -6,7 +6,7 @@ import { authenticate, makeKeys, modelAccessError, RateLimiter, rateLimitedError
 import { completionBody, composeReply, promptOfChatBody, streamFrames, validateChatRequest } from './chat';
 import { invalidRequest, modelNotFound, notFound, SimErrorResponse } from './errors';
 import { Exchange, type FaultPlan } from './exchange';
-import { faultKeyword, FAULTS, HTML_ERROR_PAGE, isFaultName } from './faults';
+import { BUDGET_EXCEEDED, faultKeyword, FAULTS, HTML_ERROR_PAGE, isFaultName } from './faults';
 import { chatCostHeader, COST_HEADER, IMAGE_MODEL, isKnownModel, modelList, modelObject, PRICES, REPORTS_COST } from './models';
 import { hasKeyword } from './replies';
 import { GeneratedImages, promptOfImageBody, validateImageRequest } from './images';
@@ -239,6 +239,12 @@ class GatewaySimulator implements Simulator {
       return;
     }
     if (viaCdn) throw notFound(`The CDN origin serves only /files/, not ${path}`);
+    const account = keyAccountAnswer(path);
+    if (account) {
+      const auth = authenticate(exchange.header('authorization'), this.keys);
+      if (!auth.ok) return exchange.sendError(auth.error);
+      return this.only(exchange, 'GET', () => exchange.sendJson(account));
+    }
     if (path !== '/v1' && !path.startsWith('/v1/')) throw notFound(`No route for ${method} ${path}; the API lives under /v1`);
 
     const auth = authenticate(exchange.header('authorization'), this.keys);
@@ -488,12 +494,26 @@ class GatewaySimulator implements Simulator {
       case 'html-error':
         exchange.sendHtmlError();
         return false;
+      case 'budget-429':
+        exchange.sendPlain(429, 'application/json', JSON.stringify(BUDGET_EXCEEDED), { 'retry-after': String(fault.retryAfterSeconds) });
+        return false;
       case 'slow-headers':
         return exchange.sleep(fault.delayMs);
       default:
         return true;
     }
   }
+}
+
+/** The key's own account, as LiteLLM (`/key/info`, at the root) and OpenRouter (`/v1/key`, `/v1/credits`) answer it. */
+export const SIM_KEY_ACCOUNT = { spend: 1.25, maxBudget: 20, totalCredits: 50, totalUsage: 12.5 } as const;
+
+function keyAccountAnswer(path: string): unknown {
+  const { spend, maxBudget, totalCredits, totalUsage } = SIM_KEY_ACCOUNT;
+  if (path === '/key/info') return { key: 'sk-…sim', info: { spend, max_budget: maxBudget, budget_reset_at: null } };
+  if (path === '/v1/key') return { data: { label: 'sk-…sim', usage: spend, limit: maxBudget, limit_remaining: maxBudget - spend, is_free_tier: false } };
+  if (path === '/v1/credits') return { data: { total_credits: totalCredits, total_usage: totalUsage } };
+  return undefined;
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {

@@ -292,11 +292,13 @@ export class ChatController implements Disposable {
       return finished();
     }
     let origin: string | undefined;
+    let profileName: string | undefined;
     try {
       turn.model = await this.modelForReply();
       const access = await this.deps.gateway();
       if (!access.ok) throw new ChatSetupError(accessAdvice(access));
       origin = access.origin;
+      profileName = access.profileName;
       if (run.abort.signal.aborted) throw abortError();
       if (fit && !fit.fits) throw new ChatSetupError(adviceFor({ message: `Not sent: even the last message alone (≈${fit.total.toLocaleString('en-US')} tokens) is larger than the model's context window (${fit.window.toLocaleString('en-US')}). Shorten it or remove some of its context.` }));
       const request = buildChatRequest(history, this.state.settings, turn.model, {
@@ -311,7 +313,7 @@ export class ChatController implements Disposable {
       this.complete(run, result);
       turn.usage = withLedgerCost(turn.usage, await this.deps.costOf?.(turn.id).catch(() => undefined));
     } catch (error) {
-      this.fail(run, error, origin, hasImages(history.findLast((t) => t.role === 'user') as UserTurn | undefined));
+      this.fail(run, error, { origin, profile: profileName }, hasImages(history.findLast((t) => t.role === 'user') as UserTurn | undefined));
     } finally {
       await this.finish(run);
       finished();
@@ -404,14 +406,14 @@ export class ChatController implements Disposable {
     run.turn.status = 'complete';
   }
 
-  private fail(run: Run, error: unknown, origin: string | undefined, sentImages: boolean): void {
+  private fail(run: Run, error: unknown, { origin, profile }: { origin?: string; profile?: string }, sentImages: boolean): void {
     const turn = run.turn;
     this.absorb(run, (error as { partial?: ChatResult } | undefined)?.partial);
     if (run.abort.signal.aborted) {
       turn.status = 'stopped';
       return;
     }
-    let advice = adviceFor(error, { origin, model: turn.model || undefined, now: this.deps.clock.now() });
+    let advice = adviceFor(error, { origin, profile, model: turn.model || undefined, now: this.deps.clock.now() });
     if (sentImages) advice = imageRejectionAdvice(advice, turn.model);
     turn.status = hasOutput(turn) ? 'interrupted' : 'failed';
     turn.error = errorOf(advice);

@@ -3,6 +3,14 @@
 import { estimatedCostText, type PriceBook } from '../../usage/core/api';
 import type { ToolPorts } from './toolRunner';
 
+/** The figure, or "unknown" with the reason there is none: a confirmation never leaves the user guessing why. */
 export function costByPrices(prices: () => Promise<PriceBook>): NonNullable<ToolPorts['estimatedCost']> {
-  return async (kind, model, text) => (model ? estimatedCostText(await prices(), { kind, model, text }) : undefined);
+  return async (kind, model, text) => {
+    if (!model) return `unknown: no ${kind} model is chosen, so no price applies (the gateway's first ${kind} model is used)`;
+    const book = await prices();
+    const figure = estimatedCostText(book, { kind, model, text });
+    if (figure !== undefined) return figure;
+    if (book.priceOf(model) === undefined) return "unknown: the gateway's model list gives no price for this model, and none is set in modelGateway.usage.prices";
+    return kind === 'video' ? "unknown: the video's length is the gateway's to choose, and its price is per second" : 'unknown: the price listed for this model is not per request';
+  };
 }

@@ -2,13 +2,15 @@
 // shows errors through this, so a 401 reads the same in the chat panel, the video tree and a notification.
 import type { MissingAccess } from '../../gateway/connection';
 import { failureKind, readError, type FailureKind } from '../../gateway/errors';
+import { lazy } from '../../util/lazy';
+import type { AdviceAction } from './adviceTypes';
 import { SHARED_COMMANDS } from './commandIds';
 
-export interface AdviceAction {
-  title: string;
-  command: string;
-  args?: unknown[];
-}
+// The wording of budget, credits and moderation refusals loads with the first one.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const refusals = lazy(() => require('./refusalAdvice') as typeof import('./refusalAdvice'));
+
+export type { AdviceAction } from './adviceTypes';
 
 export interface ErrorAdvice {
   message: string;
@@ -37,6 +39,8 @@ function withPeriod(text: string): string {
 
 export interface AdviceContext {
   origin?: string;
+  /** The name of the profile the request went with: a budget or credits refusal says whose it was. */
+  profile?: string;
   model?: string;
   now?: number;
   /** Whether the caller retries by itself once a rate limit ends (polling does; a chat waits for the user). */
@@ -108,6 +112,11 @@ function wordFailure(error: unknown, context: AdviceContext): ErrorAdvice {
       const when = context.retriesAutomatically ? `retrying in ${seconds} s` : `try again in ${seconds} s`;
       return { kind, message: `Rate limited by ${where}, ${when}. ${server}`.trim(), actions: [], retryAt: now + (e.retryAfterMs ?? 0) };
     }
+    case 'budget':
+    case 'credits':
+    case 'moderation':
+      // What no wait cures, worded where it loads with the first such refusal (not at activation).
+      return { kind, ...refusals().refusalAdvice(kind, error, { where: context.profile ?? where, origin: context.origin, server, ref }) };
     case 'aborted':
       return { kind, message: 'Stopped.', actions: [] };
     case 'network':

@@ -11,8 +11,11 @@ export const USAGE_VIEW_TYPE = 'modelGateway.usage';
 export type DashboardRequest = { type: 'ready' } | { type: 'query'; period: Period; stackBy: StackBy; groupBy: GroupBy } | { type: 'export' } | { type: 'clear' } | { type: 'openDamaged' };
 
 /** The host to the page. */
-/** `budget`: the monthly budget of the profile `budgetOf` names (the window's), beside the totals of every profile. */
-export type DashboardUpdate = { type: 'summary'; summary: UsageSummary; damaged: number; budget?: number; budgetOf?: string } | { type: 'problem'; message: string };
+/**
+ * `budget`: the monthly budget of the profile `budgetOf` names (the window's), beside the totals of every profile;
+ * `gateway`: what the window's profile's gateway itself says of the key's spend and limit, labelled as its own.
+ */
+export type DashboardUpdate = { type: 'summary'; summary: UsageSummary; damaged: number; budget?: number; budgetOf?: string; gateway?: string } | { type: 'problem'; message: string };
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const oneOf = <T extends string>(values: readonly T[], value: unknown): value is T => typeof value === 'string' && (values as readonly string[]).includes(value);
@@ -45,7 +48,7 @@ const oneOfThese = <T extends string>(values: readonly T[]) => exactly((v): v is
 export const USAGE_SHAPES: { page: Shapes<DashboardRequest>; host: Shapes<DashboardUpdate> } = {
   page: { ready: {}, query: { period: oneOfThese(PERIODS), stackBy: oneOfThese(STACKS), groupBy: oneOfThese(GROUPS) }, export: {}, clear: {}, openDamaged: {} },
   host: {
-    summary: { summary: exactly(isSummary), damaged: exactly(isAmount), budget: optional(exactly(isAmount)), budgetOf: optional(exactly(isText)) },
+    summary: { summary: exactly(isSummary), damaged: exactly(isAmount), budget: optional(exactly(isAmount)), budgetOf: optional(exactly(isText)), gateway: optional(exactly(isText)) },
     // A long error is cut to what the page shows.
     problem: { message: (v) => (typeof v === 'string' ? clip(v, MAX_TEXT) : undefined) },
   },

@@ -1,5 +1,6 @@
 // The ledger as a file for the user: a JSON array of records or a CSV with the same columns, always in the same
-// column order. Money is plain USD; an unknown cost is empty (CSV) or null (JSON), never 0.
+// column order. Money is plain USD; an unknown cost or count (a gateway that sent no usage) is empty (CSV) or null
+// (JSON), never 0: a 0 would say the request used nothing.
 import type { UsageRecord } from './recordTypes';
 
 export const EXPORT_COLUMNS = [
@@ -31,13 +32,13 @@ export function exportRow(record: UsageRecord): ExportRow {
     surface: record.surface,
     model: record.model,
     modality: record.modality,
-    inputTokens: record.inputTokens ?? 0,
-    outputTokens: record.outputTokens ?? 0,
-    cachedTokens: record.cachedTokens ?? 0,
-    reasoningTokens: record.reasoningTokens ?? 0,
-    images: record.images ?? 0,
-    videoSeconds: record.videoSeconds ?? 0,
-    speechChars: record.speechChars ?? 0,
+    inputTokens: record.inputTokens ?? null,
+    outputTokens: record.outputTokens ?? null,
+    cachedTokens: record.cachedTokens ?? null,
+    reasoningTokens: record.reasoningTokens ?? null,
+    images: record.images ?? null,
+    videoSeconds: record.videoSeconds ?? null,
+    speechChars: record.speechChars ?? null,
     outcome: record.outcome,
     cost: record.costSource === 'unknown' || record.cost === undefined ? null : record.cost,
     costSource: record.costSource,

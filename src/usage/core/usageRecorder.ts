@@ -16,8 +16,8 @@ export interface RecorderDeps {
   ledger: Ledger;
   clock: Clock;
   settings(): UsageSettings;
-  /** The prices known now (the gateway's list, with the user's setting over it). */
-  prices(): PriceBook | Promise<PriceBook>;
+  /** The prices known now for a profile (by id; the active one without): its gateway's list, the user's setting over it. */
+  prices(profile?: string): PriceBook | Promise<PriceBook>;
   /** A profile by its id (the active profile without one): its name for the records, its budget for the alerts. */
   profile(id?: string): ProfileRef;
   /** The workspace's name. */
@@ -98,7 +98,8 @@ export class UsageRecorder {
     const settings = this.deps.settings();
     const profile = this.deps.profile(report.profile);
     const workspace = this.deps.workspace();
-    const book = await this.deps.prices();
+    // A request is priced by its own profile's list, whichever profile the window uses now.
+    const book = await this.deps.prices(report.profile);
     const record = recordOf(report, { time, profile, workspace, price: report.model ? book.priceOf(report.model) : undefined, costHeader: settings.costHeader });
     if (!record) return undefined;
     priced?.(record);

@@ -17,6 +17,8 @@ export interface DashboardDeps {
   budget(): { amount: number; profile: string } | undefined;
   /** A profile's name now, by id (deleted ones kept for their jobs too): a renamed profile is one row. */
   profileName(id: string): string | undefined;
+  /** The gateway's own figures for the window's key: the last line, and asking again (on opening the dashboard). */
+  gatewayAccount?: { line(): string | undefined; refresh(): Promise<unknown> };
   onDidRecord: vscode.Event<unknown>;
   log: Pick<vscode.LogOutputChannel, 'warn' | 'error'>;
   /** The page's Export and Clear buttons run the commands (which ask where and whether). */
@@ -64,6 +66,8 @@ export class UsageDashboard implements vscode.Disposable {
     });
     this.panel = panel;
     this.port = port;
+    // Opening the dashboard is asking: the gateway's own figures are fetched now, and shown when they come.
+    void this.deps.gatewayAccount?.refresh().then(() => this.refresh(), () => undefined);
     return panel;
   }
 
@@ -101,7 +105,8 @@ export class UsageDashboard implements vscode.Disposable {
       const now = this.deps.now();
       const { records, damaged } = await this.deps.ledger.read(periodStart(this.query.period, now));
       const budget = this.deps.budget();
-      update = { type: 'summary', summary: summarize(records, { ...this.query, now, profileName: this.deps.profileName }), damaged: damaged.length, ...(budget && { budget: budget.amount, budgetOf: budget.profile }) };
+      const gateway = this.deps.gatewayAccount?.line();
+      update = { type: 'summary', summary: summarize(records, { ...this.query, now, profileName: this.deps.profileName }), damaged: damaged.length, ...(budget && { budget: budget.amount, budgetOf: budget.profile }), ...(gateway !== undefined && { gateway }) };
     } catch (error) {
       update = { type: 'problem', message: `The usage ledger could not be read: ${error instanceof Error ? error.message : String(error)}` };
     }

@@ -21,6 +21,7 @@ export interface UsageCommandDeps {
   now(): number;
   budget(): { amount: number; profile: string } | undefined;
   profileName(id: string): string | undefined;
+  gatewayAccount?: { line(): string | undefined; refresh(): Promise<unknown> };
   onDidRecord: vscode.Event<unknown>;
   log: Pick<vscode.LogOutputChannel, 'warn' | 'info' | 'error'>;
   /** After Clear Usage: the status bar reads again. */
@@ -37,6 +38,7 @@ export class UsageCommands implements vscode.Disposable {
       now: deps.now,
       budget: deps.budget,
       profileName: deps.profileName,
+      ...(deps.gatewayAccount && { gatewayAccount: deps.gatewayAccount }),
       onDidRecord: deps.onDidRecord,
       log: deps.log,
       exportUsage: () => this.exportUsage(),

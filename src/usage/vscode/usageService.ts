@@ -18,6 +18,8 @@ import { Ledger } from '../core/ledger';
 import { PriceBook } from '../core/prices';
 import { estimateBeforeSending } from '../core/record';
 import { formatUsd } from '../core/summary';
+import { accountLine, GatewayAccounts } from '../core/gatewayAccount';
+import { fetchResultBytes } from '../../gateway/resultFetch';
 import { UsageRecorder } from '../core/usageRecorder';
 import { readUsageSettings, type UsageSettings } from '../core/usageSettings';
 import type { UsageCommands } from './usageCommands';
@@ -41,7 +43,7 @@ export interface UsageServiceDeps {
    * The profiles: one by its id, the active one without an id (undefined: deleted since); and when another profile
    * becomes active (or the active one's gateway or key changes), the status bar shows its spend.
    */
-  connection: Pick<GatewayConnections, 'profile' | 'onDidChangeClient'>;
+  connection: Pick<GatewayConnections, 'profile' | 'onDidChangeClient' | 'connectionFor' | 'resultFetchOptions'>;
 }
 
 export class UsageService implements vscode.Disposable {
@@ -50,7 +52,10 @@ export class UsageService implements vscode.Disposable {
   readonly recorder: UsageRecorder;
   readonly statusBar: UsageStatusBar;
   readonly commands: () => UsageCommands;
-  private book: { snapshot: unknown; user: unknown; prices: PriceBook } | undefined;
+  /** The gateway's own figures for each profile's key (LiteLLM /key/info, OpenRouter /key and /credits). */
+  readonly accounts: GatewayAccounts;
+  /** Each profile's prices (by id), rebuilt when its list or the user's setting changes. */
+  private readonly books = new Map<string, { snapshot: unknown; user: unknown; prices: PriceBook }>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly deps: UsageServiceDeps) {
@@ -64,7 +69,7 @@ export class UsageService implements vscode.Disposable {
       ledger: this.ledger,
       clock,
       settings: () => this.settings,
-      prices: () => this.prices(),
+      prices: (profile) => this.prices(profile),
       profile: profileOf,
       workspace: () => vscode.workspace.name ?? '',
       alerts: new BudgetMarks(this.ledger.folder, clock),
@@ -75,6 +80,17 @@ export class UsageService implements vscode.Disposable {
         });
       },
       onError: (error, what) => log.warn(`Usage: ${what} failed: ${error instanceof Error ? error.message : String(error)}`),
+    });
+    this.accounts = new GatewayAccounts({
+      now: () => clock.now(),
+      gatewayOf: (id) => {
+        const baseUrl = deps.connection.connectionFor(id)?.baseUrl;
+        return baseUrl ? { baseUrl, dialect: deps.connection.profile(id)?.dialect } : undefined;
+      },
+      fetchJson: async (id, url) => {
+        const { bytes } = await fetchResultBytes(url, { ...(await deps.connection.resultFetchOptions(id)), maxBytes: ACCOUNT_ANSWER_LIMIT, accept: 'application/json' });
+        return JSON.parse(bytes.toString('utf8')) as unknown;
+      },
     });
     this.statusBar = new UsageStatusBar(() => this.recorder.spend(), USAGE_COMMANDS.showUsage, (error) => log.warn(`Usage: the status bar could not read the ledger: ${String(error)}`));
     this.commands = lazy(() => {
@@ -89,6 +105,7 @@ export class UsageService implements vscode.Disposable {
           return amount === undefined ? undefined : { amount, profile: profile.name };
         },
         profileName: (id) => deps.connection.profile(id)?.name,
+        gatewayAccount: { line: () => this.accountLine(), refresh: () => this.refreshAccount(true) },
         onDidRecord: this.recorder.onDidRecord,
         log,
         cleared: () => void this.statusBar.refresh(),
@@ -101,9 +118,31 @@ export class UsageService implements vscode.Disposable {
       this.recorder,
       this.statusBar,
       this.recorder.onDidRecord(() => this.settings.statusBar && void this.statusBar.refresh()),
+      // A request of this window is when the gateway's own figures may have moved: asked again, at most every 15 min.
+      this.recorder.onDidRecord(() => void this.refreshAccount(false)),
       vscode.window.onDidChangeWindowState((state) => state.focused && this.settings.statusBar && void this.statusBar.refresh()),
-      deps.connection.onDidChangeClient(() => this.settings.statusBar && void this.statusBar.refresh()),
+      deps.connection.onDidChangeClient(() => {
+        // Another profile (or key): its gateway's figures, if known, never the last one's.
+        this.statusBar.setGatewayLine(this.accountLine());
+        if (this.settings.statusBar) void this.statusBar.refresh();
+      }),
     );
+  }
+
+  /** The active profile's gateway figures as one line, or undefined when it gave none. */
+  private accountLine(): string | undefined {
+    const account = this.accounts.last(this.activeId());
+    return account && accountLine(account);
+  }
+
+  /** Asks the active profile's gateway for its figures of the key (rarely, or at once with `force`), then shows them. */
+  async refreshAccount(force: boolean): Promise<void> {
+    await this.accounts.refresh(this.activeId(), force);
+    this.statusBar.setGatewayLine(this.accountLine());
+  }
+
+  private activeId(): string {
+    return this.deps.connection.profile(undefined)?.id ?? DEFAULT_PROFILE_ID;
   }
 
   private readSettings(): UsageSettings {
@@ -113,15 +152,20 @@ export class UsageService implements vscode.Disposable {
   }
 
   /**
-   * The prices known now: the gateway's list as the catalog holds it, the user's setting over it. The list is not
+   * The prices known now for a profile (by id; the active one without): that profile's gateway list as its catalog
+   * holds it (the last one given, in this session or an earlier one), the user's setting over it. The list is not
    * asked for here: recording must send nothing of its own (and every surface that picks a model has loaded it).
    */
-  async prices(): Promise<PriceBook> {
-    const snapshot = this.deps.models.current;
-    if (!this.book || this.book.snapshot !== snapshot || this.book.user !== this.settings.prices) {
-      this.book = { snapshot, user: this.settings.prices, prices: PriceBook.fromModels(snapshot?.models.map((m) => m.raw) ?? [], this.settings.prices) };
+  async prices(profile?: string): Promise<PriceBook> {
+    const id = profile ?? this.activeId();
+    const catalog = this.deps.models.for(id);
+    const snapshot = catalog.current ?? catalog.known();
+    let book = this.books.get(id);
+    if (!book || book.snapshot !== snapshot || book.user !== this.settings.prices) {
+      book = { snapshot, user: this.settings.prices, prices: PriceBook.fromModels(snapshot?.models.map((m) => m.raw) ?? [], this.settings.prices) };
+      this.books.set(id, book);
     }
-    return this.book.prices;
+    return book.prices;
   }
 
   /** Records a finished call (its caller may ask its cost: recorder.costOf). */
@@ -156,7 +200,7 @@ export class UsageService implements vscode.Disposable {
     if (limit === undefined) return true;
     const image = call.method === 'generateImage';
     const asked = image ? { operation: 'image' as const, request: call.request } : { operation: 'video-submit' as const, request: call.request };
-    const estimate = estimateBeforeSending(asked, (await this.prices()).priceOf(call.request.model));
+    const estimate = estimateBeforeSending(asked, (await this.prices(call.profile)).priceOf(call.request.model));
     if (estimate === undefined || estimate <= limit) return true;
     const go = image ? 'Generate Image' : 'Generate Video';
     const what = image ? 'image request' : 'video job';
@@ -168,6 +212,9 @@ export class UsageService implements vscode.Disposable {
     for (const s of this.subscriptions) s.dispose();
   }
 }
+
+/** The most of a gateway's answer about its key that is read (they are a few hundred bytes). */
+const ACCOUNT_ANSWER_LIMIT = 256 * 1024;
 
 /** What the ledger keeps of a profile; a profile deleted since its request keeps its id as its name. */
 function profileRef(profile: Profile | undefined, id: string | undefined): ProfileRef {

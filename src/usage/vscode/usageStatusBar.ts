@@ -9,6 +9,8 @@ export class UsageStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('modelGateway.usage', vscode.StatusBarAlignment.Right, 99);
   private refreshing: Promise<void> | undefined;
   private again = false;
+  /** The gateway's own figures for the key (a line labelled as the gateway's), shown under the local ones. */
+  private gatewayLine: string | undefined;
 
   constructor(
     private readonly spend: () => Promise<Spend>,
@@ -37,6 +39,13 @@ export class UsageStatusBar implements vscode.Disposable {
     return this.refreshing;
   }
 
+  /** Shows the gateway's own figures beside the local ones (undefined: it gave none). */
+  setGatewayLine(line: string | undefined): void {
+    if (this.gatewayLine === line) return;
+    this.gatewayLine = line;
+    void this.refresh();
+  }
+
   setVisible(visible: boolean): void {
     if (visible) void this.refresh();
     else this.item.hide();
@@ -44,6 +53,10 @@ export class UsageStatusBar implements vscode.Disposable {
 
   get text(): string {
     return this.item.text;
+  }
+
+  get tooltip(): string | vscode.MarkdownString | undefined {
+    return this.item.tooltip;
   }
 
   private show({ today, month }: Spend): void {
@@ -54,7 +67,8 @@ export class UsageStatusBar implements vscode.Disposable {
     }
     this.item.text = `$(graph) ${formatCost(today)} today · ${formatCost(month)} month`;
     const unknown = month.unknownCost ? `\n\n${month.unknownCost} requests this month have no known price and are not in the sum.` : '';
-    this.item.tooltip = `Model Gateway spend: ${formatCost(today)} today (${today.requests} requests), ${formatCost(month)} this month (${month.requests} requests).${unknown}\n\nClick to open the Usage dashboard.`;
+    const gateway = this.gatewayLine ? `\n\n${this.gatewayLine}.` : '';
+    this.item.tooltip = `Model Gateway spend (this machine's ledger): ${formatCost(today)} today (${today.requests} requests), ${formatCost(month)} this month (${month.requests} requests).${unknown}${gateway}\n\nClick to open the Usage dashboard.`;
     this.item.accessibilityInformation = { label: `Model Gateway spend: ${formatCost(today)} today, ${formatCost(month)} this month` };
     this.item.show();
   }

@@ -66,7 +66,7 @@ const toolbar = el(
 );
 root.append(el('h1', { textContent: 'Model Gateway Usage' }), toolbar, totalsLine, notice, chartBox, tableBox);
 
-let current: { summary: UsageSummary; damaged: number; budget?: number; budgetOf?: string } | undefined;
+let current: { summary: UsageSummary; damaged: number; budget?: number; budgetOf?: string; gateway?: string } | undefined;
 let plot: uPlot | undefined;
 
 function themeColour(index: number): string {
@@ -77,7 +77,7 @@ function themeColour(index: number): string {
 
 const number = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
 
-function renderTotals(summary: UsageSummary, damaged: number, budget: number | undefined, budgetOf: string | undefined): void {
+function renderTotals(summary: UsageSummary, damaged: number, budget: number | undefined, budgetOf: string | undefined, gateway?: string): void {
   const t = summary.totals;
   const parts = [
     `Spend ${formatCost(t)}`,
@@ -90,6 +90,8 @@ function renderTotals(summary: UsageSummary, damaged: number, budget: number | u
   if (t.audioSeconds) parts.push(`${number(t.audioSeconds)} s of audio transcribed`);
   // The totals are every profile's; the budget is one profile's (the window's), so it says whose.
   if (budget !== undefined) parts.push(budgetOf === undefined ? `monthly budget ${formatUsd(budget)}` : `monthly budget of "${budgetOf}" ${formatUsd(budget)}`);
+  // The gateway's own figures for the key (every machine's use of it), labelled as the gateway's by the host.
+  if (gateway !== undefined) parts.push(gateway);
   totalsLine.textContent = parts.join(' · ');
   totalsLine.dataset.cost = String(t.cost);
   totalsLine.dataset.requests = String(t.requests);
@@ -168,7 +170,7 @@ window.addEventListener('message', (event: MessageEvent) => {
     return;
   }
   current = update;
-  renderTotals(update.summary, update.damaged, update.budget, update.budgetOf);
+  renderTotals(update.summary, update.damaged, update.budget, update.budgetOf, update.gateway);
   redraw();
   renderTable(update.summary);
   document.body.dataset.painted = 'true';

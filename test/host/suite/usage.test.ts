@@ -140,6 +140,41 @@ describe('usage ledger (issue 24)', function () {
     }
   });
 
+  it("prices a chat by its own profile's list, not the active profile's", async () => {
+    const models = api.testing.models as { for(profile: string): { load(): Promise<unknown> } };
+    await models.for('default').load();
+    // The active profile's gateway answers nothing, so it has no list: before, every request was priced by it.
+    const elsewhere = (await vscode.commands.executeCommand('modelGateway.profiles.create', { name: 'Elsewhere', baseUrl: 'http://127.0.0.1:9/v1' })) as string;
+    try {
+      await until(() => api.connections.profile(elsewhere), 'the connections to see Elsewhere');
+      assert.equal(await vscode.commands.executeCommand('modelGateway.profiles.switch', 'Elsewhere'), elsewhere);
+      const access = await api.connections.access('default');
+      assert.ok(access.ok);
+      const started = Date.now();
+      await access.api.chat({ model: 'model-k3', messages: [{ role: 'user', content: 'priced by Default' }] }, { surface: 'compare' });
+      const record = (await records()).filter((r) => r.surface === 'compare' && r.time >= started).at(-1);
+      assert.equal(record?.profile, 'Default');
+      assert.equal(record?.costSource, 'estimated', "Default's list prices model-k3");
+      assert.ok((record?.cost ?? 0) > 0);
+    } finally {
+      await vscode.commands.executeCommand('modelGateway.profiles.switch', 'default');
+      await vscode.commands.executeCommand('modelGateway.profiles.delete', elsewhere, { confirm: false });
+    }
+  });
+
+  it("shows the gateway's own figures for the key, labelled as its own, once the dashboard opens (never before)", async () => {
+    assert.ok(!sim.log.some((e) => e.path === '/key/info'), 'not asked at activation nor by the requests so far');
+    await vscode.commands.executeCommand('modelGateway.showUsage');
+    try {
+      const dashboard = usage.commands().dashboard;
+      const update = await until(() => (dashboard.lastUpdate?.type === 'summary' && dashboard.lastUpdate.gateway ? dashboard.lastUpdate : undefined), "the gateway's figures on the dashboard");
+      assert.equal(update.gateway, "LiteLLM's own figures for this key: $1.25 spent of $20.00");
+      await until(() => String(usage.statusBar.tooltip ?? '').includes("LiteLLM's own figures for this key: $1.25 spent of $20.00"), "the gateway's figures in the status bar's tooltip");
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
+  });
+
   it("names whose monthly budget the dashboard shows beside every profile's totals", async () => {
     await config().update('usage.monthlyBudget', 40, vscode.ConfigurationTarget.Global);
     try {

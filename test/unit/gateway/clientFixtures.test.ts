@@ -85,7 +85,9 @@ describe('gateway: GatewayClient end to end with the fixtures', function () {
               const payload = expected.error.payload as { message: string; code: string | number | null; type: string };
               assert.equal(error.message, payload.message);
               assert.equal(error.code, payload.code === null ? payload.type : String(payload.code));
-              assert.equal(error.kind, 'upstream');
+              // An error in band is the kind its code names (a numeric 400 is a bad request), else `upstream`.
+              const inBandCode = Number(payload.code);
+              assert.equal(error.kind, inBandCode >= 400 && inBandCode < 500 ? 'bad_request' : 'upstream');
               assert.equal(error.status, 0);
               assert.deepEqual(actualFirstChoice(error.partial!), expectedFirstChoice(expected));
               if (fixture.expected.expected_client_error) {
@@ -142,11 +144,15 @@ describe('gateway: GatewayClient end to end with the fixtures', function () {
           assert.equal(error.type, source.type);
           const requestId = Object.entries(e.headers ?? {}).find(([name]) => name.toLowerCase() === 'x-request-id')?.[1][0];
           assert.equal(error.requestId, requestId);
-          const expectedKind = { 400: 'bad_request', 401: 'auth', 403: 'forbidden', 404: 'not_found', 429: 'rate_limit', 500: 'server' }[e.status!];
+          // The body's own code names the kind before the status does: OpenAI's quota 429 is out of credits, not a rate
+          // limit, and never retried (unlike openai-node), since no wait brings credits back.
+          const byCode: Record<string, string> = { insufficient_quota: 'credits', model_not_found: 'not_found' };
+          const expectedKind = byCode[String(source.code ?? source.type)] ?? { 400: 'bad_request', 401: 'auth', 403: 'forbidden', 404: 'not_found', 429: 'rate_limit', 500: 'server' }[e.status!];
           assert.equal(error.kind, expectedKind);
+          const shouldRetry = e.openai_node_should_retry && expectedKind !== 'credits';
           // Same retry decision as openai-node, with the same default backoff (0.5 s, then 1 s, with no jitter).
           const attempts = server.requests.length - before;
-          if (e.openai_node_should_retry) {
+          if (shouldRetry) {
             assert.equal(attempts, 3);
             assert.deepEqual(waits, [500, 1000]);
           } else {
@@ -154,7 +160,7 @@ describe('gateway: GatewayClient end to end with the fixtures', function () {
             assert.deepEqual(waits, []);
           }
           assert.equal(error.attempts, attempts);
-          assert.equal(error.retryable, e.openai_node_should_retry);
+          assert.equal(error.retryable, shouldRetry);
         } finally {
           await client.close();
         }

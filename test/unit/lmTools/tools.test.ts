@@ -234,7 +234,14 @@ describe('gateway language model tools', () => {
       const speech = await invocationText(TOOL_NAMES.synthesizeSpeech, { text: 'x'.repeat(1000), model: 'tts-x' }, ports);
       assert.match(speech.confirm!.message, /Estimated cost: \$0\.01\n/);
       const unpriced = await invocationText(TOOL_NAMES.generateImage, { prompt: 'a lighthouse', model: 'no-price' }, ports);
-      assert.match(unpriced.confirm!.message, /Estimated cost: unknown/);
+      assert.match(unpriced.confirm!.message, /Estimated cost: unknown: the gateway's model list gives no price for this model/);
+    });
+
+    it('says why a paid tool has no estimate: no model chosen, or a video whose length the gateway chooses', async () => {
+      const prices = PriceBook.fromModels([{ id: 'video-x', output_cost_per_second: 0.1 }]);
+      const estimatedCost = costByPrices(async () => prices);
+      assert.match((await estimatedCost('image', undefined, 'a cat'))!, /^unknown: no image model is chosen/);
+      assert.match((await estimatedCost('video', 'video-x', 'waves'))!, /^unknown: the video's length is the gateway's to choose/);
     });
 
     it("shows the model's prompt and model id as plain text on one line: they cannot forge a line of the question", async () => {

@@ -34,6 +34,14 @@ describe('usage export format', () => {
     assert.equal(csvCell('gpt-4o'), 'gpt-4o');
   });
 
+  it('writes a count the gateway never sent as unknown (an empty cell, null), never 0', () => {
+    const noUsage = sampleRecord({ inputTokens: undefined, outputTokens: undefined, cachedTokens: undefined, reasoningTokens: undefined, cost: undefined, costSource: 'unknown' });
+    const [row] = JSON.parse(exportText([noUsage], 'json')) as Array<Record<string, unknown>>;
+    for (const column of ['inputTokens', 'outputTokens', 'cachedTokens', 'reasoningTokens', 'images', 'videoSeconds', 'speechChars', 'cost']) assert.equal(row![column], null, column);
+    const cells = exportText([noUsage], 'csv').trimEnd().split('\r\n')[1]!.split(',');
+    for (const column of ['inputTokens', 'outputTokens', 'images', 'cost']) assert.equal(cells[EXPORT_COLUMNS.indexOf(column as (typeof EXPORT_COLUMNS)[number])], '', column);
+  });
+
   it('knows the format by the extension', () => {
     assert.equal(exportFormatOf('/x/Usage.JSON'), 'json');
     assert.equal(exportFormatOf('/x/u.csv'), 'csv');

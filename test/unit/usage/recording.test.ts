@@ -120,6 +120,30 @@ describe('usage recording through the connection', () => {
     assert.deepEqual(alerts.map(([, t]) => t), [0.8, 0.95, 0.95]);
   });
 
+  it("prices a request by its own profile's list, whichever profile is active", async () => {
+    const clock = new FakeClock(Date.UTC(2026, 10, 20, 12));
+    const ledger = new Ledger(dir, 'priced');
+    const books: Record<string, PriceBook> = { default: new PriceBook(new Map()), 'p-1': new PriceBook(new Map([['m', { input: 0.000001, output: 0.00001, cacheRead: 0 }]])) };
+    const asked: Array<string | undefined> = [];
+    const recorder = new UsageRecorder({
+      ledger,
+      clock,
+      settings: () => readUsageSettings({ userValue: () => undefined, value: () => undefined }),
+      prices: (profile) => (asked.push(profile), books[profile ?? 'default']!),
+      profile: (id) => ({ id: id ?? 'default', name: id ?? 'Default' }),
+      workspace: () => 'ws',
+      alerts: new BudgetMarks(ledger.folder, realClock),
+      onBudgetAlert: () => undefined,
+      onError: (error) => assert.fail(String(error)),
+    });
+    const work = await recorder.record(report(undefined, 'p-1'));
+    assert.equal(work!.costSource, 'estimated');
+    assert.equal(work!.cost!.toFixed(8), (80 * 0.000001 + 10 * 0.00001).toFixed(8));
+    const active = await recorder.record(report(undefined, 'default'));
+    assert.equal(active!.costSource, 'unknown', 'no price on its own list: unknown, not the other profile\'s');
+    assert.deepEqual(asked, ['p-1', 'default']);
+  });
+
   it("alerts on each profile's own budget, the setting's for a profile without one", async () => {
     const clock = new FakeClock(Date.UTC(2026, 10, 20, 12));
     const alerts: Array<[string, number, string]> = [];
