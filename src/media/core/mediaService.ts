@@ -7,7 +7,7 @@ import { MediaHistory, type MediaHistoryOptions } from './mediaHistory';
 
 /** What loads on first use. */
 export interface MediaServiceParts {
-  calls(): Pick<MediaApi, 'generateImage' | 'synthesizeSpeech'>;
+  calls(): Pick<MediaApi, 'generateImage' | 'synthesizeSpeech' | 'transcribe'>;
   /** Save to Workspace (the media feature's command, with its rules). */
   save(entryId: string, index: number): Promise<unknown>;
 }
@@ -30,6 +30,8 @@ export class MediaService implements MediaApi, Disposable {
   generateImage: MediaApi['generateImage'] = (ask, call) => this.parts.calls().generateImage(ask, call);
 
   synthesizeSpeech: MediaApi['synthesizeSpeech'] = (ask, call) => this.parts.calls().synthesizeSpeech(ask, call);
+
+  transcribe: MediaApi['transcribe'] = (ask, call) => this.parts.calls().transcribe(ask, call);
 
   keptFile(entryId: string, fileName: string): ReturnType<MediaApi['keptFile']> {
     const file = this.history.get(entryId)?.files.find((f) => f.name === fileName);

@@ -22,6 +22,7 @@ function fakePorts(overrides: { media?: Partial<MediaApi>; videos?: Partial<Vide
     filesFolder: '/store/media/files',
     generateImage: async (ask, call) => (asked.push(ask), surfaces.push(call.surface), made),
     synthesizeSpeech: async (ask, call) => (asked.push(ask), surfaces.push(call.surface), { ...made, fileName: 'speech.wav', contentType: 'audio/wav', model: 'model-speech-1.0' }),
+    transcribe: async (ask, call) => (asked.push(ask), surfaces.push(call.surface), { text: 'Second 1. Second 2.', model: ask.model ?? 'model-transcribe-1.0', timed: ask.format !== undefined && ask.format !== 'text' }),
     keptFile: (entryId, fileName) => ({ path: `/store/media/files/${entryId}-${fileName}`, contentType: fileName.endsWith('.png') ? 'image/png' : 'audio/wav' }),
     save: async () => undefined,
     ...overrides.media,
