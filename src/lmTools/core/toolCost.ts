@@ -4,5 +4,5 @@ import { estimatedCostText, type PriceBook } from '../../usage/core/api';
 import type { ToolPorts } from './toolRunner';
 
 export function costByPrices(prices: () => Promise<PriceBook>): NonNullable<ToolPorts['estimatedCost']> {
-  return async (kind, model, text) => (model ? estimatedCostText(await prices(), { kind, model, text }) : undefined);
+  return async (kind, model, text) => (model && kind !== 'transcription' ? estimatedCostText(await prices(), { kind, model, text }) : undefined);
 }
