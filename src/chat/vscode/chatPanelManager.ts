@@ -206,6 +206,12 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     await restored;
   }
 
+  /** The chat used last (a new one when none is open), for Add to Model Gateway Chat. */
+  async targetContext(): Promise<{ context: ChatContext; reveal(): void }> {
+    const panel = this.activePanel ?? (await this.newChat());
+    return { context: panel.context!, reveal: () => panel.reveal() };
+  }
+
   async askAboutSelection(editor: vscode.TextEditor | undefined = this.editors.selectionEditor): Promise<ChatPanel | undefined> {
     const text = this.editors.selectionDraft(editor);
     if (text === undefined) {
@@ -304,6 +310,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     const bridge = new ChatWebviewBridge(controller, this.workbench(chatProfile), (message) => void webviewPanel.webview.postMessage(message), () => this.models.for(chatProfile()).state, clock, log, { context, compare, hub: bridgeHub, instructions });
     context.tray.onDidChange(() => void instructions.refresh());
     const panel = new ChatPanel(page, controller, bridge, log, hub && ports && { roots: [ports.media.filesFolder, ...(ports.videos.keptFolder ? [ports.videos.keptFolder] : [])].map((folder) => vscode.Uri.file(folder)), origins: () => hub.playableOrigins(), onDidChangeSources: hub.onDidChangeSources });
+    panel.context = context;
     if (hub) panel.onDidDispose(() => hub.dispose());
     this.panels.add(panel);
     this.lastActive = panel;
