@@ -8,6 +8,7 @@ import type { GatewayConnections } from '../../gateway/connections';
 import { adviceFor } from '../../ui/core/errorAdvice';
 import type { ChatContextSettings, ChatDefaults, ReasoningSettings } from '../../settings/settings';
 import { ChatContext, type ContextWindow } from '../core/chatContext';
+import type { AudioAttachment } from '../../chatProtocol/attachments';
 import { ChatCompare } from '../core/chatCompare';
 import { WorkspaceContextProvider } from './context/workspaceContextProvider';
 import { DEFAULT_MAX_INPUT_TOKENS } from '../../models/core/api';
@@ -284,7 +285,8 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       costOf: (callId) => this.costOf(callId),
     });
     const ports = this.options.media;
-    const hub = ports ? new ChatMediaHub({ controller, ports, clock, newId: () => randomUUID(), log, checkLink: checkLinkThrough(this.options.connection) }) : undefined;
+    const transcripts = { takeAudio: () => context.takeAudio(), addTranscript: (name: string, text: string) => context.addTranscript(name, text), restoreAudio: (audio: AudioAttachment) => context.restoreAudio(audio), warn: (message: string) => this.contextSources.warn(message) };
+    const hub = ports ? new ChatMediaHub({ controller, ports, clock, newId: () => randomUUID(), log, checkLink: checkLinkThrough(this.options.connection), transcripts }) : undefined;
     const bridgeHub = hub && ports && {
       handleSend: (text: string) => hub.handleSend(text),
       readAloud: (turnId: string) => hub.readAloud(turnId),

@@ -34,7 +34,7 @@ describe('Add to Model Gateway Chat (context from the Explorer, the editor and t
     fs.rmSync(outside, { recursive: true, force: true });
   });
 
-  it('adds two workspace files from the command to the open chat, and both go with its next message', async () => {
+  it("adds two workspace files from the command: both are in the open chat's context", async () => {
     const panel = await until(() => manager.activePanel, 'a chat to be open');
     await vscode.commands.executeCommand('modelGateway.addToChat', { paths: ['mg-add-to-chat/one.ts', path.join(folder, 'two.md')] });
     assert.equal(manager.activePanel, panel, 'the chat open last, not a new one');
