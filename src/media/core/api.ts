@@ -1,7 +1,7 @@
 // The media feature from the outside: what the chat, the @gateway participant and the gateway tools may ask of it
 // (images and speech, kept in the Media history so they also show in the Media view; transcripts, which are text),
 // and the ids of its commands other folders name. The media feature's definition (vscode/feature.ts) builds the object that implements MediaApi
-// at activation; getting it loads nothing more. Types and constants only (and the test of a constant).
+// at activation; getting it loads nothing more. Types and constants only.
 import type { RequestSurface } from '../../gateway/types';
 
 /** One call: who asks (the usage ledger's surface), under which profile (the active one without), and its cancel. */
@@ -26,16 +26,6 @@ export interface KeptFile {
   /** The file on disk (in the Media history's files folder). */
   path: string;
   contentType: string;
-}
-
-/** The largest audio file sent to be transcribed: OpenAI's documented limit, which most gateways share. */
-export const MAX_TRANSCRIBE_BYTES = 25 * 1024 * 1024;
-/** The audio and video files the transcription endpoints take, by extension. */
-export const TRANSCRIBABLE_EXTENSIONS = ['flac', 'mp3', 'mp4', 'mpeg', 'mpga', 'm4a', 'ogg', 'oga', 'opus', 'wav', 'webm'] as const;
-
-export function isTranscribable(fileName: string): boolean {
-  const dot = fileName.lastIndexOf('.');
-  return dot >= 0 && (TRANSCRIBABLE_EXTENSIONS as readonly string[]).includes(fileName.slice(dot + 1).toLowerCase());
 }
 
 /** A file to transcribe: a path on disk (read bounded, links resolved), and how the transcript should come. */

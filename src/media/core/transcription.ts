@@ -6,7 +6,8 @@ import { basename } from 'node:path';
 import type { CatalogSnapshot } from '../../models/core/api';
 import type { DialectSetting } from '../../settings/profile';
 import type { Transcription, TranscriptionRequest } from '../../gateway/types';
-import { isTranscribable, MAX_TRANSCRIBE_BYTES, TRANSCRIBABLE_EXTENSIONS, type TranscribeAsk } from './api';
+import type { TranscribeAsk } from './api';
+import { isTranscribable, MAX_TRANSCRIBE_BYTES, TRANSCRIBABLE_EXTENSIONS } from '../../util/audioFiles';
 
 export { isTranscribable, MAX_TRANSCRIBE_BYTES, TRANSCRIBABLE_EXTENSIONS };
 import { formatBytes } from '../../util/bytes';

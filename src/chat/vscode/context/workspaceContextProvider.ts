@@ -10,7 +10,7 @@ import { CONTEXT_CHOICES } from '../../../chatProtocol/contextChoices';
 import { ATTACHMENT_LIMITS, type Attachment, type TextAttachment, type TextSource } from '../../../chatProtocol/attachments';
 import { consentQuestion, factsOf, insideFolders, realFolders, samePath, type FileFacts } from '../../core/context/consent';
 import { checkTextFile, formatSize, lineCount, sizeRefusal } from '../../core/context/fileCheck';
-import { isTranscribable, MAX_TRANSCRIBE_BYTES } from '../../../media/core/api';
+import { isTranscribable, MAX_TRANSCRIBE_BYTES } from '../../../util/audioFiles';
 import { notAFileRefusal, readBounded, resolveFile } from '../../core/context/fileRead';
 import { IgnoreRules } from '../../core/context/gitignore';
 import { checkImage, IMAGE_EXTENSIONS, imageSizeRefusal } from '../../core/context/images';
