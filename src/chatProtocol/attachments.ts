@@ -35,14 +35,27 @@ export interface ImageAttachment {
   data: string;
 }
 
-export type Attachment = TextAttachment | ImageAttachment;
+/**
+ * An audio file waiting for /transcribe, which puts its transcript into the context instead. It never goes to a chat
+ * model and is never saved with a turn (cleanAttachment drops it); `path` is where the user agreed it is read from.
+ */
+export interface AudioAttachment {
+  kind: 'audio';
+  id: string;
+  name: string;
+  /** The real path on disk (links resolved when it was attached). */
+  path: string;
+  bytes: number;
+}
+
+export type Attachment = TextAttachment | ImageAttachment | AudioAttachment;
 /** The kinds of attachment this version knows; another kind is a newer version's, kept as it is (sessionUnknown.ts). */
 export const ATTACHMENT_KINDS: readonly string[] = ['text', 'image'];
 
 /** What the webview is shown of an attachment: never its content. */
 export interface AttachmentChip {
   id: string;
-  kind: 'text' | 'image';
+  kind: 'text' | 'image' | 'audio';
   label: string;
   /** Path, line range, language; or the image's type and size. */
   detail: string;
@@ -116,7 +129,7 @@ export function cleanAttachments(value: unknown): Attachment[] {
 }
 
 export function cleanChip(value: unknown): AttachmentChip | undefined {
-  if (!isRecord(value) || !isId(value.id) || (value.kind !== 'text' && value.kind !== 'image')) return undefined;
+  if (!isRecord(value) || !isId(value.id) || (value.kind !== 'text' && value.kind !== 'image' && value.kind !== 'audio')) return undefined;
   return { id: value.id, kind: value.kind, label: cleanText(value.label, 300) || 'attachment', detail: cleanText(value.detail, 1000) ?? '', tokens: cleanCount(value.tokens) ?? 0 };
 }
 
@@ -140,6 +153,7 @@ export function estimateTextTokens(text: string): number {
 }
 
 export function attachmentTokens(attachment: Attachment): number {
+  if (attachment.kind === 'audio') return 0;
   return attachment.kind === 'image' ? TOKENS_PER_IMAGE : estimateTextTokens(attachment.text) + FRAMING_TOKENS;
 }
 
@@ -161,6 +175,7 @@ export function chipOf(attachment: Attachment): AttachmentChip {
   if (attachment.kind === 'image') {
     return { id: attachment.id, kind: 'image', label: attachment.name, detail: `${attachment.mimeType.slice(6).toUpperCase()} image, ${sizeText(imageBytes(attachment))}`, tokens };
   }
+  if (attachment.kind === 'audio') return { id: attachment.id, kind: 'audio', label: attachment.name, detail: `Audio, ${sizeText(attachment.bytes)}: type /transcribe to put its transcript into the chat`, tokens };
   const name = attachment.path.split('/').pop() || attachment.path;
   const label = attachment.source === 'problems' ? `Problems: ${name}` : attachment.source === 'selection' || attachment.source === 'lines' ? `${name}:${attachment.startLine}-${attachment.endLine}` : name;
   const lines = attachment.endLine - attachment.startLine + 1;

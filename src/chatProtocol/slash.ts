@@ -2,11 +2,12 @@
 // browser-safe: the webview completes with it, the host reads the sent text with it.
 import type { MediaKind } from './session';
 
-export type SlashName = 'image' | 'video' | 'speak';
+export type SlashName = 'image' | 'video' | 'speak' | 'transcribe';
 
 export interface SlashCommand {
   name: SlashName;
-  kind: MediaKind;
+  /** The media turn it makes; none for /transcribe, which puts text into the context. */
+  kind?: MediaKind;
   /** What follows the command, for the menu. */
   argument: string;
   description: string;
@@ -18,6 +19,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'image', kind: 'image', argument: '<prompt>', description: 'Generate an image with the chat’s image model', needsText: true },
   { name: 'video', kind: 'video', argument: '<prompt>', description: 'Submit a video job; its status shows here and in Video Jobs', needsText: true },
   { name: 'speak', kind: 'speech', argument: '[text]', description: 'Read the last reply aloud (or the text given)', needsText: false },
+  { name: 'transcribe', argument: '', description: 'Transcribe the attached audio files into the context of your next message', needsText: false },
 ];
 
 export type SlashParse = { ok: true; command: SlashCommand; text: string } | { ok: false; problem: string };

@@ -3,12 +3,13 @@
 // request that would overflow is held back with the ways out (trim an attachment, send only the newest turns that
 // fit, or branch a new chat from a summary): nothing is cut silently. Pure: the editor side (reading editors and
 // files, asking the user, the summary) is injected.
-import { chipOf, estimateTextTokens, type Attachment, type ImageType } from '../../chatProtocol/attachments';
+import { chipOf, estimateTextTokens, type Attachment, type AudioAttachment, type ImageType } from '../../chatProtocol/attachments';
 import type { ContextSource, ContextState, HistoryOverflow, OverflowChoice } from '../../chatProtocol/messages';
 import type { Turn, UserTurn } from '../../chatProtocol/session';
 import { Emitter, type Disposable, type Event } from '../../util/events';
 import type { ChatController } from './chatController';
 import { ContextTray } from './context/contextTray';
+import { lineCount } from './context/fileCheck';
 import { checkImage } from './context/images';
 import { fitHistory, type HistoryFit } from './historyFit';
 import { budgetOf, planTrim } from './context/trim';
@@ -112,6 +113,22 @@ export class ChatContext implements Disposable {
     this.addAll([{ kind: 'image', id: this.deps.newId(), name, mimeType: verdict.mimeType satisfies ImageType, data }]);
   }
 
+  /** The audio files attached, taken out (for /transcribe). */
+  takeAudio(): AudioAttachment[] {
+    return this.tray.take((a) => a.kind === 'audio') as AudioAttachment[];
+  }
+
+  /** A transcript as a text attachment of the next message, named after its audio file. */
+  addTranscript(name: string, text: string): void {
+    const lines = lineCount(text);
+    this.addAll([{ kind: 'text', id: this.deps.newId(), source: 'file', path: `${name} (transcript)`, language: '', startLine: 1, endLine: lines, totalLines: lines, text }]);
+  }
+
+  /** Gives back an audio file (one that was not transcribed). */
+  restoreAudio(audio: AudioAttachment): void {
+    this.addAll([audio]);
+  }
+
   remove(id: string): void {
     this.tray.remove(id);
   }
@@ -136,6 +153,11 @@ export class ChatContext implements Disposable {
   send(text: string): boolean {
     // Asked first: a message refused while a reply runs is neither held back nor releases one that is.
     if (this.controller.refusal || text.trim() === '') return false;
+    // An audio file goes to no chat model: /transcribe turns it into text first.
+    if (this.tray.attachments.some((a) => a.kind === 'audio')) {
+      this.deps.sources.warn('Not sent: an audio file is attached. Type /transcribe to put its transcript into the context, or remove it.');
+      return false;
+    }
     const budget = this.budget(estimateTextTokens(text));
     if (budget.overBy > 0) return this.hold({ kind: 'send', text }, fitHistory([...this.controller.session.turns, this.question(text, this.tray.attachments)], this.controller.session.settings, budget.window));
     if (this.warnBlind()) return false;

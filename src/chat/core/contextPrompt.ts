@@ -44,6 +44,6 @@ export function hasImages(turn: Pick<UserTurn, 'attachments'> | undefined): bool
 /** The attachments of a user turn in an export: each text block as sent, each image inline. */
 export function attachmentsMarkdown(attachments: readonly Attachment[]): string {
   if (attachments.length === 0) return '';
-  const parts = attachments.map((a) => (a.kind === 'text' ? fencedAttachment(a) : `![${a.name.replace(/[[\]]/g, '')}](${imageDataUrl(a)})`));
+  const parts = attachments.map((a) => (a.kind === 'text' ? fencedAttachment(a) : a.kind === 'image' ? `![${a.name.replace(/[[\]]/g, '')}](${imageDataUrl(a)})` : `(audio: ${a.name.replace(/[[\]]/g, '')})`));
   return `\n\n<details><summary>Attached context (${attachments.length})</summary>\n\n${parts.join('\n\n')}\n\n</details>`;
 }

@@ -11,6 +11,7 @@ import { ChatHistoryCommands } from './chatHistoryCommands';
 import type { ChatHistoryView } from './chatHistoryView';
 import { ChatPanelManager, type ChatPanelManagerOptions } from './chatPanelManager';
 import { compareModels } from './compareCommand';
+import { addToChat } from './addToChat';
 import { ChatHistoryActions } from '../core/historyActions';
 
 export { ChatPanelManager } from './chatPanelManager';
@@ -40,6 +41,7 @@ export function createChatFeature(deps: ChatFeatureDeps): ChatFeature {
     defaultModel: (profile) => chat.defaultModel(profile),
   });
   historyCommands.ui = deps.manager.ui;
+  const addTarget = { targetContext: () => chat.targetContext(), notify: (message: string) => void deps.manager.ui.notify('error', message) };
   return {
     manager: chat,
     historyCommands,
@@ -48,6 +50,8 @@ export function createChatFeature(deps: ChatFeatureDeps): ChatFeature {
       ...historyCommands.handlers(),
       newChat: async (options?: unknown) => void (await chat.newChat({ model: modelOption(options) })),
       askAboutSelection: async () => void (await chat.askAboutSelection()),
+      addToChat: (first?: unknown, selected?: unknown) => addToChat(addTarget, first, selected),
+      addSelectionToChat: () => addToChat(addTarget, { selection: true }),
       exportChat: async (target?: unknown) => void (await chat.exporter.exportChat(chat.activePanel, target)),
       compareModels: (options?: unknown) => compareModels(chat, deps.manager.ui, options),
       changeChatProfile: (profile?: unknown, sessionId?: unknown) => chat.changeProfile(profile, sessionId),

@@ -3,6 +3,7 @@
 // bridge, which checks them and everything it posts against the chat's protocol.
 import * as vscode from 'vscode';
 import { CHAT_VIEW_TYPE, type HostMessage } from '../../chatProtocol/messages';
+import type { ChatContext } from '../core/chatContext';
 import type { ChatController } from '../core/chatController';
 import type { ChatWebviewBridge } from '../core/webviewBridge';
 import { CHAT_PAGE_CSP, chatMediaSources, mediaOriginsOf } from '../core/hub/csp';
@@ -39,6 +40,8 @@ export class ChatPanel implements vscode.Disposable {
   readonly onDidDispose = this.disposedEmitter.event;
 
   readonly panel: vscode.WebviewPanel;
+  /** What goes with the chat's next message (Add to Model Gateway Chat adds to it); set by the manager that wires the panel. */
+  context: ChatContext | undefined;
 
   constructor(
     page: HostedPage,

@@ -8,6 +8,7 @@ import type { GatewayConnections } from '../../gateway/connections';
 import { adviceFor } from '../../ui/core/errorAdvice';
 import type { ChatContextSettings, ChatDefaults, ReasoningSettings } from '../../settings/settings';
 import { ChatContext, type ContextWindow } from '../core/chatContext';
+import type { AudioAttachment } from '../../chatProtocol/attachments';
 import { ChatCompare } from '../core/chatCompare';
 import { WorkspaceContextProvider } from './context/workspaceContextProvider';
 import { DEFAULT_MAX_INPUT_TOKENS } from '../../models/core/api';
@@ -206,6 +207,12 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     await restored;
   }
 
+  /** The chat used last (a new one when none is open), for Add to Model Gateway Chat. */
+  async targetContext(): Promise<{ context: ChatContext; reveal(): void }> {
+    const panel = this.activePanel ?? (await this.newChat());
+    return { context: panel.context!, reveal: () => panel.reveal() };
+  }
+
   async askAboutSelection(editor: vscode.TextEditor | undefined = this.editors.selectionEditor): Promise<ChatPanel | undefined> {
     const text = this.editors.selectionDraft(editor);
     if (text === undefined) {
@@ -278,7 +285,8 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
       costOf: (callId) => this.costOf(callId),
     });
     const ports = this.options.media;
-    const hub = ports ? new ChatMediaHub({ controller, ports, clock, newId: () => randomUUID(), log, checkLink: checkLinkThrough(this.options.connection) }) : undefined;
+    const transcripts = { takeAudio: () => context.takeAudio(), addTranscript: (name: string, text: string) => context.addTranscript(name, text), restoreAudio: (audio: AudioAttachment) => context.restoreAudio(audio), warn: (message: string) => this.contextSources.warn(message) };
+    const hub = ports ? new ChatMediaHub({ controller, ports, clock, newId: () => randomUUID(), log, checkLink: checkLinkThrough(this.options.connection), transcripts }) : undefined;
     const bridgeHub = hub && ports && {
       handleSend: (text: string) => hub.handleSend(text),
       readAloud: (turnId: string) => hub.readAloud(turnId),
@@ -305,6 +313,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     const bridge = new ChatWebviewBridge(controller, this.workbench(chatProfile), (message) => void webviewPanel.webview.postMessage(message), () => this.models.for(chatProfile()).state, clock, log, { context, compare, hub: bridgeHub, instructions });
     context.tray.onDidChange(() => void instructions.refresh());
     const panel = new ChatPanel(page, controller, bridge, log, hub && ports && { roots: [ports.media.filesFolder, ...(ports.videos.keptFolder ? [ports.videos.keptFolder] : [])].map((folder) => vscode.Uri.file(folder)), origins: () => hub.playableOrigins(), onDidChangeSources: hub.onDidChangeSources });
+    panel.context = context;
     if (hub) panel.onDidDispose(() => hub.dispose());
     this.panels.add(panel);
     this.lastActive = panel;

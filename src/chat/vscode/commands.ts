@@ -17,6 +17,8 @@ export const CHAT_HISTORY_COMMANDS = {
 export const CHAT_COMMANDS = {
   newChat: SHARED_COMMANDS.newChat,
   askAboutSelection: 'modelGateway.askAboutSelection',
+  addToChat: 'modelGateway.addToChat',
+  addSelectionToChat: 'modelGateway.addSelectionToChat',
   exportChat: 'modelGateway.exportChat',
   compareModels: 'modelGateway.compareModels',
   changeChatProfile: SHARED_COMMANDS.changeChatProfile,

@@ -8,6 +8,7 @@ export const TOOL_NAMES = {
   submitVideo: 'gateway_submit_video',
   getVideoJob: 'gateway_get_video_job',
   synthesizeSpeech: 'gateway_synthesize_speech',
+  transcribe: 'gateway_transcribe',
   listModels: 'gateway_list_models',
   usageSummary: 'gateway_usage_summary',
 } as const;

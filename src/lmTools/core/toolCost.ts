@@ -6,6 +6,7 @@ import type { ToolPorts } from './toolRunner';
 /** The figure, or "unknown" with the reason there is none: a confirmation never leaves the user guessing why. */
 export function costByPrices(prices: () => Promise<PriceBook>): NonNullable<ToolPorts['estimatedCost']> {
   return async (kind, model, text) => {
+    if (kind === 'transcription') return "unknown: the gateway prices a transcript by the audio's length, which is known only after it is sent";
     if (!model) return `unknown: no ${kind} model is chosen, so no price applies (the gateway's first ${kind} model is used)`;
     const book = await prices();
     const figure = estimatedCostText(book, { kind, model, text });

@@ -19,6 +19,8 @@ export interface ToolPorts {
   defaultModel(kind: ToolKind): string | undefined;
   /** What one request of this kind with this model (speaking `text`) is expected to cost, in words, when prices are known. */
   estimatedCost?(kind: ToolKind, model: string | undefined, text: string): Promise<string | undefined> | string | undefined;
+  /** Where a path the model named leads: relative paths from the first workspace folder. */
+  resolvePath?(path: string): string;
   /** The usage ledger (read only). */
   usage?: UsageSource;
 }
@@ -41,13 +43,15 @@ const failed = (text: string): ToolOutcome => ({ ok: false, text });
 
 /** Characters of the gateway's own words a tool result carries. */
 const MAX_GATEWAY_TEXT = 1000;
+/** Characters of a transcript a tool result carries: about an hour of speech. */
+const MAX_TRANSCRIPT_TEXT = 60_000;
 
 /**
  * Text the gateway wrote (an error message, a job's status), for the agent's model: marked as the gateway's and
  * quoted as one JSON string, so it can neither end its quote nor pass for the extension's words or instructions.
  */
-export function gatewayOutput(text: string): string {
-  const clipped = text.length > MAX_GATEWAY_TEXT ? `${text.slice(0, MAX_GATEWAY_TEXT)}…` : text;
+export function gatewayOutput(text: string, max = MAX_GATEWAY_TEXT): string {
+  const clipped = text.length > max ? `${text.slice(0, max)}…` : text;
   return `[gateway output, untrusted text: ${JSON.stringify(clipped)}]`;
 }
 
@@ -61,7 +65,7 @@ function signalAborted(error: unknown): boolean {
 }
 
 /** The confirmation VS Code shows before a paid tool runs, and the line it shows while it runs. */
-export async function invocationText(name: string, input: unknown, ports: Pick<ToolPorts, 'defaultModel' | 'estimatedCost'>): Promise<{ running: string; confirm?: { title: string; message: string } }> {
+export async function invocationText(name: string, input: unknown, ports: Pick<ToolPorts, 'defaultModel' | 'estimatedCost' | 'resolvePath'>): Promise<{ running: string; confirm?: { title: string; message: string } }> {
   const spec = toolSpec(name);
   const checked = spec && checkInput(spec, input);
   if (!spec?.paid || !checked?.ok) return { running: spec ? `${spec.displayName.replace(/ \(Model Gateway\)$/, '')}…` : 'Model Gateway…' };
@@ -69,18 +73,18 @@ export async function invocationText(name: string, input: unknown, ports: Pick<T
   const asked = checked.value.model;
   const model = asked ?? ports.defaultModel(kind);
   const modelText = model ?? `the gateway's first ${kind} model`;
-  const what = kind === 'speech' ? checked.value.text : checked.value.prompt;
-  const estimate = await Promise.resolve(ports.estimatedCost?.(kind, model, what)).catch(() => undefined);
-  const cost = estimate ?? 'unknown (no price is known for this model; check the gateway\'s dashboard)';
+  const what = kind === 'speech' ? checked.value.text : kind === 'transcription' ? (ports.resolvePath?.(checked.value.path) ?? checked.value.path) : checked.value.prompt;
+  // A transcription is priced by the audio's length, which only the gateway measures.
+  const estimate = kind === 'transcription' ? undefined : await Promise.resolve(ports.estimatedCost?.(kind, model, what)).catch(() => undefined);
+  const cost = estimate ?? (kind === 'transcription' ? 'unknown until the gateway reports it (priced by the length of the audio)' : 'unknown (no price is known for this model; check the gateway\'s dashboard)');
   // The prompt and model come from the model (untrusted) into Markdown the user consents by: shown as plain text on
   // one line, so they cannot pass for another line of the question (a second "Estimated cost"), a link or a heading.
   const plain = (text: string) => escapeMarkdown(text.replace(/\s+/g, ' ').trim());
   const shown = plain(what.length > 300 ? `${what.slice(0, 299)}…` : what);
-  const titles: Record<ToolKind, string> = { image: 'Generate an image with the gateway?', video: 'Submit a video job to the gateway?', speech: 'Synthesize speech with the gateway?' };
-  return {
-    running: kind === 'image' ? `Generating an image with ${modelText}…` : kind === 'video' ? `Submitting a video job to ${modelText}…` : `Synthesizing speech with ${modelText}…`,
-    confirm: { title: titles[kind], message: `Model: ${plain(modelText)}\n\nEstimated cost: ${cost}\n\n${kind === 'speech' ? 'Text' : 'Prompt'}: ${shown}` },
-  };
+  const titles: Record<ToolKind, string> = { image: 'Generate an image with the gateway?', video: 'Submit a video job to the gateway?', speech: 'Synthesize speech with the gateway?', transcription: 'Send an audio file to the gateway to transcribe?' };
+  const running: Record<ToolKind, string> = { image: `Generating an image with ${modelText}…`, video: `Submitting a video job to ${modelText}…`, speech: `Synthesizing speech with ${modelText}…`, transcription: `Transcribing with ${modelText}…` };
+  const label: Record<ToolKind, string> = { image: 'Prompt', video: 'Prompt', speech: 'Text', transcription: 'File' };
+  return { running: running[kind], confirm: { title: titles[kind], message: `Model: ${plain(modelText)}\n\nEstimated cost: ${cost}\n\n${label[kind]}: ${shown}` } };
 }
 
 /** Runs a gateway tool; never throws. */
@@ -122,6 +126,14 @@ async function run(spec: ToolSpec, input: Record<string, string>, ports: ToolPor
       const file = media.keptFile(made.entryId, made.fileName);
       if (!file) return failed('The speech was synthesized but its file is gone (the Media history removed it).');
       return { ok: true, text: `Synthesized speech with ${made.model}. Saved file: ${file.path} (${file.contentType}). It is also in the Media view.`, file, media: made };
+    }
+    case TOOL_NAMES.transcribe: {
+      const path = ports.resolvePath?.(input.path) ?? input.path;
+      const format = input.format as 'text' | 'srt' | 'vtt' | undefined;
+      const made = await ports.media().transcribe({ path, model: input.model, format, language: input.language }, { signal, surface: 'tool' });
+      const timing = format && format !== 'text' && !made.timed ? ` The gateway sent plain text without timings instead of ${format.toUpperCase()}.` : '';
+      const clipped = made.clipped ? ' The transcript was longer than the extension keeps; it was cut.' : '';
+      return { ok: true, text: `Transcript of ${path} by ${made.model}.${timing}${clipped}\n${gatewayOutput(made.text, MAX_TRANSCRIPT_TEXT)}` };
     }
     case TOOL_NAMES.submitVideo: {
       const job = await ports.videos().submit({ prompt: input.prompt, model: input.model }, { surface: 'tool' });

@@ -19,7 +19,7 @@ export interface ObjectSchema {
   additionalProperties: false;
 }
 
-export type ToolKind = 'image' | 'video' | 'speech';
+export type ToolKind = 'image' | 'video' | 'speech' | 'transcription';
 
 export interface ToolSpec {
   readonly name: string;
@@ -102,6 +102,24 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
       type: 'object',
       properties: { text: { type: 'string', description: 'The text to speak.', minLength: 1, maxLength: PROMPT_MAX }, model: MODEL },
       required: ['text'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: TOOL_NAMES.transcribe,
+    paid: 'transcription',
+    displayName: 'Transcribe Audio (Model Gateway)',
+    modelDescription:
+      "Transcribes an audio or video file (flac, mp3, mp4, m4a, ogg, wav, webm; at most 25 MB) with the user's model gateway and returns the transcript as text. Use it when the user asks what a recording says, or for subtitles (format srt or vtt keep the timings).",
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'The audio file: an absolute path, or a path relative to the first workspace folder.', minLength: 1, maxLength: 1000 },
+        model: MODEL,
+        format: { type: 'string', description: 'text (the default), or srt or vtt for subtitles with timings.', maxLength: 4, enum: ['text', 'srt', 'vtt'] },
+        language: { type: 'string', description: 'The spoken language as an ISO-639 code such as en or de, when known.', minLength: 2, maxLength: 12 },
+      },
+      required: ['path'],
       additionalProperties: false,
     },
   },

@@ -2,6 +2,7 @@
 // chat request (a CHUNK in scripts/build.mjs). The tools' outcomes (toolRunner) become VS Code tool results: text for
 // the model, the image as a LanguageModelDataPart; the participant is in gatewayParticipant.ts.
 import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { MediaApi } from '../../media/core/api';
 import type { ModelCatalog } from '../../models/core/api';
@@ -42,7 +43,13 @@ export function toolPorts({ media, videos, models, settings, usage, clock }: Too
     media: () => media,
     videos: () => videos,
     models: async () => models.models(),
+    resolvePath: (path: string) => {
+      const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+      return isAbsolute(path) || !folder ? path : resolve(folder.uri.fsPath, path);
+    },
     defaultModel: (kind: ToolKind) => {
+      // No setting names a transcription model: the media core picks the first one listed.
+      if (kind === 'transcription') return undefined;
       const configured = kind === 'image' ? settings().media.imageModel : kind === 'speech' ? settings().media.speechModel : settings().video.model;
       return configured || models.known()?.models.find((m) => m.kind === kind)?.id;
     },

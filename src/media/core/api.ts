@@ -1,6 +1,6 @@
 // The media feature from the outside: what the chat, the @gateway participant and the gateway tools may ask of it
-// (images and speech, kept in the Media history so they also show in the Media view), and the ids of its commands
-// other folders name. The media feature's definition (vscode/feature.ts) builds the object that implements MediaApi
+// (images and speech, kept in the Media history so they also show in the Media view; transcripts, which are text),
+// and the ids of its commands other folders name. The media feature's definition (vscode/feature.ts) builds the object that implements MediaApi
 // at activation; getting it loads nothing more. Types and constants only.
 import type { RequestSurface } from '../../gateway/types';
 
@@ -37,7 +37,27 @@ export interface KeptFile {
   contentType: string;
 }
 
-/** Images and speech. Errors are worded for the user (Error.message). */
+/** A file to transcribe: a path on disk (read bounded, links resolved), and how the transcript should come. */
+export interface TranscribeAsk {
+  path: string;
+  model?: string;
+  /** Plain text (the default), or subtitles that keep their timings. */
+  format?: 'text' | 'srt' | 'vtt';
+  /** ISO-639 code of the spoken language, when known. */
+  language?: string;
+}
+
+/** A transcript: text, not kept in the Media history. */
+export interface Transcript {
+  text: string;
+  model: string;
+  /** The text is the SRT or VTT asked for (with its timings), not plain text sent in its place. */
+  timed: boolean;
+  /** Cut at the longest transcript kept. */
+  clipped?: boolean;
+}
+
+/** Images, speech and transcription. Errors are worded for the user (Error.message). */
 export interface MediaApi {
   /** The folder the kept files are in: a webview showing them may load from it. */
   readonly filesFolder: string;
@@ -49,6 +69,8 @@ export interface MediaApi {
    * workspace file it is also written beside it as a new file (`written`). The original is never written.
    */
   editImage(ask: EditImageAsk, call: MediaCall): Promise<KeptMedia & { written?: string }>;
+  /** Transcribes an audio or video file under the call's profile (its dialect, its model list); `onDelta` sees a streamed transcript arrive. */
+  transcribe(ask: TranscribeAsk, call: MediaCall & { onDelta?: (text: string) => void }): Promise<Transcript>;
   /** The kept file, or undefined when its entry was removed or pruned. */
   keptFile(entryId: string, fileName: string): KeptFile | undefined;
   /** Save to Workspace, with the media feature's rules (inside the workspace, allowlisted extension, never overwrite without asking). */

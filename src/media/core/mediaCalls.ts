@@ -1,4 +1,4 @@
-// The media feature's image and speech calls from the outside (core/api.ts's MediaApi): the same core as Generate
+// The media feature's image, speech and transcription calls from the outside (core/api.ts's MediaApi): the same core as Generate
 // Image and Synthesize Speech (so results land in the Media history too), with failures worded once, by
 // mediaFailureAdvice. Loaded on first use, with the media commands. Pure.
 import { isAbsolute, join } from 'node:path';
@@ -10,6 +10,7 @@ import { AdvisedError } from '../../ui/core/errorAdvice';
 import { mediaFailureAdvice } from './mediaAdvice';
 import { generateImages, synthesizeSpeech, type MediaCoreDeps } from './mediaGeneration';
 import type { MediaEntry } from './mediaEntry';
+import { transcribeFile, type TranscribeDeps } from './transcription';
 
 function resultOf(entry: MediaEntry): KeptMedia {
   const file = entry.files[0];
@@ -18,7 +19,7 @@ function resultOf(entry: MediaEntry): KeptMedia {
   return result;
 }
 
-async function worded<T>(deps: MediaCoreDeps, what: 'image' | 'speech', model: string | undefined, run: () => Promise<T>): Promise<T> {
+async function worded<T>(deps: Pick<MediaCoreDeps, 'connection'>, what: 'image' | 'speech' | 'transcription', model: string | undefined, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
@@ -29,8 +30,15 @@ async function worded<T>(deps: MediaCoreDeps, what: 'image' | 'speech', model: s
 /** Where files to edit are read from (the workspace folders) and who says yes to one outside them. */
 export type EditPlaceOf = () => Promise<EditPlace & { firstFolder?: string }>;
 
-export function mediaCalls(deps: MediaCoreDeps, place: EditPlaceOf): Pick<MediaApi, 'generateImage' | 'synthesizeSpeech' | 'editImage'> {
+export type MediaCallNames = 'generateImage' | 'synthesizeSpeech' | 'editImage' | 'transcribe';
+
+export function mediaCalls(deps: MediaCoreDeps, place: EditPlaceOf, transcription: TranscribeDeps): Pick<MediaApi, MediaCallNames> {
   return {
+    transcribe: (ask, call) =>
+      worded(transcription, 'transcription', ask.model, async () => {
+        const { text, model, timed, clipped } = await transcribeFile(transcription, ask, call);
+        return { text, model, timed, ...(clipped && { clipped }) };
+      }),
     generateImage: (ask, call) => worded(deps, 'image', ask.model, async () => resultOf((await generateImages(deps, { prompt: ask.prompt, model: ask.model, count: 1 }, call)).entry)),
     synthesizeSpeech: (ask, call) => worded(deps, 'speech', ask.model, async () => resultOf(await synthesizeSpeech(deps, { text: ask.text, model: ask.model }, call))),
     editImage: (ask, call) => worded(deps, 'image', ask.model, () => edit(deps, place, ask, call)),

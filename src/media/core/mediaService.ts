@@ -3,11 +3,12 @@
 // Workspace load on first use (the media commands' file), so getting the service loads nothing more. Pure.
 import type { Disposable } from '../../util/events';
 import type { MediaApi } from './api';
+import type { MediaCallNames } from './mediaCalls';
 import { MediaHistory, type MediaHistoryOptions } from './mediaHistory';
 
 /** What loads on first use. */
 export interface MediaServiceParts {
-  calls(): Pick<MediaApi, 'generateImage' | 'synthesizeSpeech' | 'editImage'>;
+  calls(): Pick<MediaApi, MediaCallNames>;
   /** Save to Workspace (the media feature's command, with its rules). */
   save(entryId: string, index: number): Promise<unknown>;
 }
@@ -32,6 +33,7 @@ export class MediaService implements MediaApi, Disposable {
   synthesizeSpeech: MediaApi['synthesizeSpeech'] = (ask, call) => this.parts.calls().synthesizeSpeech(ask, call);
 
   editImage: MediaApi['editImage'] = (ask, call) => this.parts.calls().editImage(ask, call);
+  transcribe: MediaApi['transcribe'] = (ask, call) => this.parts.calls().transcribe(ask, call);
 
   keptFile(entryId: string, fileName: string): ReturnType<MediaApi['keptFile']> {
     const file = this.history.get(entryId)?.files.find((f) => f.name === fileName);

@@ -6,25 +6,20 @@ import { basename } from 'node:path';
 import type { CatalogSnapshot } from '../../models/core/api';
 import type { DialectSetting } from '../../settings/profile';
 import type { Transcription, TranscriptionRequest } from '../../gateway/types';
+import type { TranscribeAsk } from './api';
+import { isTranscribable, MAX_TRANSCRIBE_BYTES, TRANSCRIBABLE_EXTENSIONS } from '../../util/audioFiles';
+
+export { isTranscribable, MAX_TRANSCRIBE_BYTES, TRANSCRIBABLE_EXTENSIONS };
 import { formatBytes } from '../../util/bytes';
 import { accessAdvice } from '../../ui/core/errorAdvice';
 import type { MediaCallOptions, MediaCoreDeps } from './mediaGeneration';
 import { MediaError } from './mediaGeneration';
 import { MediaRequestError } from './mediaRequest';
 
-/** The largest audio file sent: OpenAI's documented limit, which most gateways share. */
-export const MAX_TRANSCRIBE_BYTES = 25 * 1024 * 1024;
-export const TRANSCRIPT_FORMATS = ['text', 'srt', 'vtt'] as const;
-export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
-/** The audio and video files the transcription endpoints take, by extension. */
-export const TRANSCRIBABLE_EXTENSIONS = ['flac', 'mp3', 'mp4', 'mpeg', 'mpga', 'm4a', 'ogg', 'oga', 'opus', 'wav', 'webm'] as const;
+export type TranscriptFormat = NonNullable<TranscribeAsk['format']>;
+export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = ['text', 'srt', 'vtt'];
 
-export interface TranscribeAsk {
-  path: string;
-  model?: string;
-  format?: TranscriptFormat;
-  language?: string;
-}
+export type { TranscribeAsk };
 
 /** What transcription needs beyond the media core: the profile's dialect setting (the active profile's without one). */
 export interface TranscribeDeps extends Pick<MediaCoreDeps, 'connection'> {
@@ -60,10 +55,6 @@ export function transcribeAskOf(argument: unknown): TranscribeAsk {
   return ask;
 }
 
-export function isTranscribable(fileName: string): boolean {
-  const dot = fileName.lastIndexOf('.');
-  return dot >= 0 && (TRANSCRIBABLE_EXTENSIONS as readonly string[]).includes(fileName.slice(dot + 1).toLowerCase());
-}
 
 /** Which shape a profile's gateway takes: OpenRouter's JSON when its dialect says so (or, for `auto`, its host is OpenRouter's), else OpenAI's multipart. */
 export function transcriptionDialectOf(setting: DialectSetting | undefined, origin: string): TranscriptionRequest['dialect'] {

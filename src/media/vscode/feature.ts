@@ -1,4 +1,4 @@
-// UI adapter: the media feature: images and speech. The media service (which owns the Media history, one file per
+// UI adapter: the media feature: images, speech and transcription. The media service (which owns the Media history, one file per
 // entry in the global storage folder) and the Media view are built at activation; the gallery, the player, the
 // commands and the service's calls to the gateway (mediaCommands.ts) on first use. Returns the service, which the
 // chat, the @gateway participant and the gateway tools reach through core/api.ts's MediaApi.
@@ -41,13 +41,14 @@ export const mediaFeature = defineFeature({
       const panels = new module.MediaPanels(service.history);
       const ui = module.vscodeUserInterface;
       const commandDeps = { core, panels, reveal: (id: string) => view.reveal(id), ui };
+      const transcription = { ...core, dialectSetting: (profile?: string) => connection.profile(profile)?.dialect };
       return {
         panels,
-        calls: module.mediaCalls(core, () => module.editPlace(ui, service.history)),
+        calls: module.mediaCalls(core, () => module.editPlace(ui, service.history), transcription),
         generateImage: new module.GenerateImageCommand(commandDeps),
         editImage: new module.EditImageCommand({ ...commandDeps, history: service.history }),
         speech: new module.SpeechCommands(commandDeps),
-        transcribe: new module.TranscribeCommand({ core: { ...core, dialectSetting: (profile?: string) => connection.profile(profile)?.dialect }, ui }),
+        transcribe: new module.TranscribeCommand({ core: transcription, ui }),
         items: new module.MediaItemCommands({ history: service.history, panels, settings: core.settings, selection: () => view.selection(), ui }),
       };
     });

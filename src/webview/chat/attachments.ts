@@ -40,7 +40,7 @@ function chipElement(chip: AttachmentChip, onRemove?: () => void): HTMLElement {
   const item = el(
     'li',
     { class: `chip chip-${chip.kind}`, attrs: { title: chip.detail, 'data-attachment-id': chip.id } },
-    icon(chip.kind === 'image' ? 'file-media' : 'file'),
+    icon(chip.kind === 'image' ? 'file-media' : chip.kind === 'audio' ? 'mic' : 'file'),
     el('span', { class: 'chip-label', text: chip.label }),
     el('span', { class: 'chip-tokens', text: `≈${formatTokens(chip.tokens)} tok` }),
   );

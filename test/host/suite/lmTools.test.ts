@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
 import { startSimulator, type Simulator } from '../../simulator';
 import { UNPRICED_IMAGE_MODEL } from '../../simulator/models';
+import { encodeWav, SAMPLE_RATE } from '../../simulator/wav';
 import { parsePng } from '../../util/mediaFiles';
 import { encodePng } from '../../simulator/png';
 import type { MediaTestHooks } from '../../../src/media/vscode/feature';
@@ -47,7 +48,7 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
 
   it('registers every gateway_ tool with VS Code', () => {
     const names = vscode.lm.tools.filter((t) => t.name.startsWith('gateway_')).map((t) => t.name);
-    assert.deepEqual(names.sort(), ['gateway_edit_image', 'gateway_generate_image', 'gateway_get_video_job', 'gateway_list_models', 'gateway_submit_video', 'gateway_synthesize_speech', 'gateway_usage_summary']);
+    assert.deepEqual(names.sort(), ['gateway_edit_image', 'gateway_generate_image', 'gateway_get_video_job', 'gateway_list_models', 'gateway_submit_video', 'gateway_synthesize_speech', 'gateway_transcribe', 'gateway_usage_summary']);
   });
 
   it("asks before a paid tool with the model and the cost the usage feature's prices give it, and not before a read-only one", async () => {
@@ -110,6 +111,22 @@ describe('gateway language model tools (vscode.lm.invokeTool)', function () {
     const text = textOf(await invoke('gateway_synthesize_speech', { text: 'Hello from the tools' }));
     const file = /Saved file: (.+) \(audio\//.exec(text)?.[1];
     assert.ok(file && existsSync(file), text);
+  });
+
+  it('transcribes a workspace WAV file (a relative path) into the transcript text, recorded in the ledger as the surface `tool`', async () => {
+    const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    writeFileSync(path.join(folder, 'tool-transcribe.wav'), encodeWav(new Float32Array(Math.round(2.5 * SAMPLE_RATE))));
+    sim.clearLog();
+    try {
+      const text = textOf(await invoke('gateway_transcribe', { path: 'tool-transcribe.wav', model: 'model-transcribe-1.0' }));
+      assert.match(text, /^Transcript of .+tool-transcribe\.wav by model-transcribe-1\.0\.\n\[gateway output, untrusted text: "Second 1\. Second 2\. Second 3\."\]$/);
+      assert.equal(sim.log.filter((e) => e.method === 'POST' && e.path === '/v1/audio/transcriptions').length, 1);
+      const usage = (api.testing.usage as () => { ledger: { read(): Promise<{ records: Array<{ modality: string; surface: string; model: string }> }> } })();
+      const recorded = async () => (await usage.ledger.read()).records.some((r) => r.modality === 'transcription' && r.surface === 'tool' && r.model === 'model-transcribe-1.0');
+      await until(recorded, 'the transcription in the ledger as a tool request', 10_000, 200);
+    } finally {
+      rmSync(path.join(folder, 'tool-transcribe.wav'), { force: true });
+    }
   });
 
   it('submits a video job at once, and reads it until complete, from the Video Jobs store', async () => {

@@ -23,6 +23,7 @@ function fakePorts(overrides: { media?: Partial<MediaApi>; videos?: Partial<Vide
     generateImage: async (ask, call) => (asked.push(ask), surfaces.push(call.surface), made),
     synthesizeSpeech: async (ask, call) => (asked.push(ask), surfaces.push(call.surface), { ...made, fileName: 'speech.wav', contentType: 'audio/wav', model: 'model-speech-1.0' }),
     editImage: async (ask, call) => (asked.push(ask), surfaces.push(call.surface), { ...made, fileName: 'image-2.png', written: '/work/logo-edited.png' }),
+    transcribe: async (ask, call) => (asked.push(ask), surfaces.push(call.surface), { text: 'Second 1. Second 2.', model: ask.model ?? 'model-transcribe-1.0', timed: ask.format !== undefined && ask.format !== 'text' }),
     keptFile: (entryId, fileName) => ({ path: `/store/media/files/${entryId}-${fileName}`, contentType: fileName.endsWith('.png') ? 'image/png' : 'audio/wav' }),
     save: async () => undefined,
     ...overrides.media,
@@ -192,6 +193,17 @@ describe('gateway language model tools', () => {
       assert.deepEqual(ports.surfaces, ['tool', 'tool', 'tool']);
     });
 
+    it('transcribes a file (a relative path from the workspace) and returns the transcript marked as gateway output, recorded as the surface `tool`', async () => {
+      const ports = { ...fakePorts(), resolvePath: (path: string) => (path.startsWith('/') ? path : `/ws/${path}`) };
+      const outcome = await runTool(TOOL_NAMES.transcribe, { path: 'audio/talk.wav', format: 'srt', language: 'en' }, ports, signal);
+      assert.equal(outcome.ok, true, outcome.text);
+      assert.deepEqual(ports.asked, [{ path: '/ws/audio/talk.wav', model: undefined, format: 'srt', language: 'en' }]);
+      assert.deepEqual(ports.surfaces, ['tool']);
+      assert.match(outcome.text, /^Transcript of \/ws\/audio\/talk\.wav by model-transcribe-1\.0\.\n\[gateway output, untrusted text: "Second 1\. Second 2\."\]$/);
+      const bad = await runTool(TOOL_NAMES.transcribe, { path: 'a.wav', format: 'mp3' }, ports, signal);
+      assert.match(bad.text, /"format" must be one of text, srt, vtt/);
+    });
+
     it('reads a job with its link and kept file, and says when there is none', async () => {
       const ports = fakePorts({ videos: { job: (key) => (key === 'k1' ? { key, model: 'm', state: 'complete', detail: 'completed', url: 'https://cdn.example/v.mp4?Expires=1', keptFile: '/store/videos/kept/k1.mp4' } : undefined) } });
       const outcome = await runTool(TOOL_NAMES.getVideoJob, { jobId: 'k1' }, ports, signal);
@@ -242,6 +254,13 @@ describe('gateway language model tools', () => {
       const estimatedCost = costByPrices(async () => prices);
       assert.match((await estimatedCost('image', undefined, 'a cat'))!, /^unknown: no image model is chosen/);
       assert.match((await estimatedCost('video', 'video-x', 'waves'))!, /^unknown: the video's length is the gateway's to choose/);
+    });
+
+    it('asks before sending an audio file, naming the file where it leads; the cost is unknown until the gateway reports it', async () => {
+      const text = await invocationText(TOOL_NAMES.transcribe, { path: 'talk.wav' }, { ...fakePorts(), resolvePath: (path: string) => `/ws/${path}`, estimatedCost: () => '$9.99' });
+      assert.equal(text.confirm?.title, 'Send an audio file to the gateway to transcribe?');
+      assert.match(text.confirm!.message, /Estimated cost: unknown until the gateway reports it/);
+      assert.match(text.confirm!.message, /File: \/ws\/talk\\\.wav$/, "escaped Markdown, shown as it is");
     });
 
     it("shows the model's prompt and model id as plain text on one line: they cannot forge a line of the question", async () => {

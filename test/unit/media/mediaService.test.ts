@@ -29,7 +29,7 @@ describe('media service (MediaApi)', () => {
     service = new MediaService(
       { folder, clock: realClock, limit: () => 100 },
       {
-        calls: () => (loads.push('calls'), { generateImage: async (_ask, call) => (calls.push(call), made), synthesizeSpeech: async () => made, editImage: async () => made }),
+        calls: () => (loads.push('calls'), { generateImage: async (_ask, call) => (calls.push(call), made), synthesizeSpeech: async () => made, editImage: async () => made, transcribe: async () => ({ text: '', model: '', timed: false }) }),
         save: async () => loads.push('save'),
       },
     );

@@ -38,11 +38,11 @@ export class ContextTray implements Disposable {
     this.changed.fire();
   }
 
-  /** The attachments for the message being sent; the tray is empty afterwards. */
-  take(): Attachment[] {
-    const taken = this.items;
+  /** The attachments for the message being sent (those `which` picks, else all); the rest stay. */
+  take(which: (a: Attachment) => boolean = () => true): Attachment[] {
+    const taken = this.items.filter(which);
     if (taken.length === 0) return [];
-    this.items = [];
+    this.items = this.items.filter((a) => !which(a));
     this.changed.fire();
     return taken;
   }
@@ -53,6 +53,7 @@ export class ContextTray implements Disposable {
 }
 
 function sameContent(a: Attachment, b: Attachment): boolean {
+  if (a.kind === 'audio' || b.kind === 'audio') return a.kind === 'audio' && b.kind === 'audio' && a.path === b.path;
   if (a.kind === 'image' || b.kind === 'image') return a.kind === 'image' && b.kind === 'image' && a.data === b.data;
   return a.source === b.source && a.path === b.path && a.startLine === b.startLine && a.endLine === b.endLine && a.text === b.text;
 }

@@ -33,7 +33,7 @@ export function planTrim(attachments: readonly Attachment[], overBy: number): Tr
   const target = largest(attachments);
   if (overBy <= 0 || !target) return { kind: 'none' };
   const cost = attachmentTokens(target);
-  if (target.kind === 'image') return { kind: 'remove', id: target.id, savedTokens: cost };
+  if (target.kind !== 'text') return { kind: 'remove', id: target.id, savedTokens: cost };
   const lines = target.text.split('\n');
   const framing = cost - estimateTextTokens(target.text);
   const allowedChars = (cost - overBy - framing) * CHARS_PER_TOKEN;

@@ -1,6 +1,7 @@
-// The chat as the hub for images, video and speech: runs a chat's /image, /video and /speak, each reply's "Read
+// The chat as the hub for images, video and speech: runs a chat's /image, /video, /speak and /transcribe, each reply's "Read
 // aloud", and the media turns' actions, keeping each media turn in the session like any other turn. Pure: the media
 // and video features are reached through their core/api.ts (a video turn is the Video Jobs store's own job, polled there).
+import type { AudioAttachment } from '../../../chatProtocol/attachments';
 import { LIMITS, type ChatSession, type MediaKind, type MediaTurn } from '../../../chatProtocol/session';
 import { parseSlash } from '../../../chatProtocol/slash';
 import { clip } from '../../../chatProtocol/validate';
@@ -28,8 +29,21 @@ export interface ChatMediaPorts {
   videos: VideoApi;
 }
 
+/** Where /transcribe finds the attached audio files and puts their transcripts: the chat's context (ChatContext). */
+export interface TranscriptContext {
+  /** The audio files attached, taken out of the context. */
+  takeAudio(): AudioAttachment[];
+  /** Puts a transcript into the context of the next message. */
+  addTranscript(name: string, text: string): void;
+  /** Gives an audio file that was not transcribed back to the context. */
+  restoreAudio(audio: AudioAttachment): void;
+  warn(message: string): void;
+}
+
 export interface MediaHubDeps {
   controller: MediaTurnHost;
+  /** The chat's context, for /transcribe (without it /transcribe says it cannot run). */
+  transcripts?: TranscriptContext;
   ports: ChatMediaPorts;
   clock: Clock;
   newId: () => string;
@@ -73,6 +87,10 @@ export class ChatMediaHub implements Disposable {
       return true;
     }
     const { command, text: argument } = parsed;
+    if (command.name === 'transcribe' || !command.kind) {
+      void this.transcribe();
+      return true;
+    }
     if (command.kind === 'speech') {
       const spoken = argument || this.lastReplyText();
       if (!spoken) void this.addFailed(text, 'speech', '', 'There is no reply to read aloud yet. Type the text after /speak, or ask something first.');
@@ -81,6 +99,37 @@ export class ChatMediaHub implements Disposable {
     }
     void this.start(this.newTurn(text, command.kind, argument));
     return true;
+  }
+
+  /**
+   * /transcribe: each attached audio file is transcribed under the chat's profile, and its transcript put into the
+   * context of the next message (a text attachment the user sees and can remove before sending). A file that fails
+   * stays attached, with the reason said.
+   */
+  private async transcribe(): Promise<void> {
+    const context = this.deps.transcripts;
+    const audio = context?.takeAudio() ?? [];
+    if (!context || audio.length === 0) {
+      const message = 'Attach an audio file first (Add Context, drop it here, or Add to Model Gateway Chat in the Explorer), then type /transcribe.';
+      return context ? context.warn(message) : this.deps.log.warn(`Chat: ${message}`);
+    }
+    const profile = chatProfileId(this.deps.controller.session.settings);
+    for (const file of audio) {
+      const abort = new AbortController();
+      this.running.set(file.id, abort);
+      try {
+        const transcript = await this.deps.ports.media.transcribe({ path: file.path }, { signal: abort.signal, surface: 'chat-transcription', profile });
+        if (this.disposed) return;
+        context.addTranscript(file.name, transcript.text);
+        if (transcript.clipped) context.warn(`The transcript of ${file.name} was longer than the extension keeps; it was cut.`);
+      } catch (error) {
+        if (this.disposed) return;
+        context.restoreAudio(file);
+        context.warn(`${file.name} was not transcribed: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        this.running.delete(file.id);
+      }
+    }
   }
 
   /** A reply's "Read aloud". */

@@ -9,7 +9,8 @@ import type { ContextSource } from '../../../chatProtocol/messages';
 import { CONTEXT_CHOICES } from '../../../chatProtocol/contextChoices';
 import { ATTACHMENT_LIMITS, type Attachment, type TextAttachment, type TextSource } from '../../../chatProtocol/attachments';
 import { consentQuestion, factsOf, insideFolders, realFolders, samePath, type FileFacts } from '../../../util/fileConsent';
-import { checkTextFile, lineCount, sizeRefusal } from '../../core/context/fileCheck';
+import { checkTextFile, formatSize, lineCount, sizeRefusal } from '../../core/context/fileCheck';
+import { isTranscribable, MAX_TRANSCRIBE_BYTES } from '../../../util/audioFiles';
 import { notAFileRefusal, readBounded, resolveFile } from '../../../util/fileRead';
 import { IgnoreRules } from '../../core/context/gitignore';
 import { checkImage, IMAGE_EXTENSIONS, imageSizeRefusal } from '../../core/context/images';
@@ -289,9 +290,10 @@ export class WorkspaceContextProvider {
     return [{ ...this.textAttachment('problems', path, '', text, 1) }];
   }
 
-  /** A file from the Explorer or the picker: images as images, text checked for size, binary content and secrets. */
+  /** A file from the Explorer or the picker: images as images, audio for /transcribe, text checked for size, binary content and secrets. */
   private async fromUri(uri: vscode.Uri): Promise<Attachment[]> {
     const path = this.displayPath(uri);
+    if (isTranscribable(uri.path)) return this.fromAudio(uri, path);
     const image = IMAGE_EXTENSIONS.test(uri.path);
     const maxBytes = image ? ATTACHMENT_LIMITS.imageBytes : this.options.maxBytes();
     const file = await this.readFile(uri, path, maxBytes, (size) => (image ? imageSizeRefusal(path, size) : sizeRefusal(path, size, maxBytes)));
@@ -307,6 +309,24 @@ export class WorkspaceContextProvider {
     if (!file.confirmed && !(await this.confirm(file.facts, verdict.text))) return [];
     const language = await languageOf(uri);
     return [this.textAttachment('file', path, language, verdict.text, 1)];
+  }
+
+  /**
+   * An audio file for /transcribe: not read now (it can be 25 MB), but resolved and asked about by the same rules as
+   * any file, so /transcribe later reads only what the user agreed to.
+   */
+  private async fromAudio(uri: vscode.Uri, path: string): Promise<Attachment[]> {
+    if (uri.scheme !== 'file') return this.refuse(`${path} is not a file on disk.`);
+    try {
+      const resolved = await resolveFile(uri.fsPath);
+      const via = samePath(resolved.realPath, uri.fsPath) ? undefined : resolved.realPath;
+      if (resolved.kind !== 'file') return this.refuse(notAFileRefusal(path, resolved.kind, via));
+      if (resolved.size > MAX_TRANSCRIBE_BYTES) return this.refuse(`${path} is ${formatSize(resolved.size)}, over the ${formatSize(MAX_TRANSCRIBE_BYTES)} one transcription takes. Split or compress it first.`);
+      if (!(await this.confirm(factsOf(path, uri.fsPath, resolved.realPath, await this.workspaceRoots())))) return [];
+      return [{ kind: 'audio', id: this.options.newId(), name: path.split('/').pop() || path, path: resolved.realPath, bytes: resolved.size }];
+    } catch (error) {
+      return this.refuse(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /**

@@ -2,7 +2,7 @@
 // adds to the session, how the video card follows the Video Jobs store's job, Read aloud, Regenerate and failures.
 import * as assert from 'node:assert/strict';
 import { ChatMediaHub, type ChatMediaPorts } from '../../../../src/chat/core/hub/mediaHub';
-import type { KeptMedia, MediaCall } from '../../../../src/media/core/api';
+import type { KeptMedia, MediaCall, TranscribeAsk } from '../../../../src/media/core/api';
 import type { VideoJob } from '../../../../src/videos/core/api';
 import { wireMediaTurn } from '../../../../src/chat/core/hub/wireMedia';
 import type { MediaTurn } from '../../../../src/chatProtocol/session';
@@ -31,6 +31,7 @@ class FakePorts implements ChatMediaPorts {
     generateImage: async (ask: { prompt: string; model?: string }, call: MediaCall) => (this.calls.push({ surface: call.surface, profile: call.profile }), this.keep('image', ask.prompt, ask.model)),
     synthesizeSpeech: async (ask: { text: string; model?: string }, call: MediaCall) => (this.calls.push({ surface: call.surface, profile: call.profile }), this.keep('speech', ask.text, ask.model)),
     editImage: async (ask: { prompt: string; model?: string }, call: MediaCall) => (this.calls.push({ surface: call.surface, profile: call.profile }), this.keep('image', ask.prompt, ask.model)),
+    transcribe: async (ask: TranscribeAsk, call: MediaCall) => (this.calls.push({ surface: call.surface, profile: call.profile }), { text: `Transcript of ${ask.path}`, model: ask.model ?? 'model-transcribe-1.0', timed: false }),
     keptFile: () => undefined,
     save: async () => undefined,
   };

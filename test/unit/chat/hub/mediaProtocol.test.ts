@@ -50,7 +50,8 @@ describe('chat hub: slash commands', () => {
   });
 
   it('completes a slash word at the start only', () => {
-    assert.deepEqual(slashCompletions('/')?.map((c) => c.name), ['image', 'video', 'speak']);
+    assert.deepEqual(slashCompletions('/')?.map((c) => c.name), ['image', 'video', 'speak', 'transcribe']);
+    assert.deepEqual(slashCompletions('/t')?.map((c) => c.name), ['transcribe']);
     assert.deepEqual(slashCompletions('/v')?.map((c) => c.name), ['video']);
     assert.deepEqual(slashCompletions('/S')?.map((c) => c.name), ['speak']);
     for (const input of ['', 'x', '/x', '/image ', ' /i', 'a /i']) assert.equal(slashCompletions(input), undefined, input);
