@@ -1,7 +1,6 @@
 // Transcribe Audio File: the checks before anything is sent (the argument, the file's kind and size, bounded by the
 // limit the gateways take), the model, the profile's transcription dialect, and the call. The transcript is not kept
 // in the Media history (it is text; the caller opens it in an editor or puts it in a chat). Pure Node (no `vscode`).
-import { open, realpath } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { CatalogSnapshot } from '../../models/core/api';
 import type { DialectSetting } from '../../settings/profile';
@@ -11,6 +10,7 @@ import { isTranscribable, MAX_TRANSCRIBE_BYTES, TRANSCRIBABLE_EXTENSIONS } from 
 
 export { isTranscribable, MAX_TRANSCRIBE_BYTES, TRANSCRIBABLE_EXTENSIONS };
 import { formatBytes } from '../../util/bytes';
+import { notAFileRefusal, readBounded, resolveFile } from '../../util/fileRead';
 import { accessAdvice } from '../../ui/core/errorAdvice';
 import type { MediaCallOptions, MediaCoreDeps } from './mediaGeneration';
 import { MediaError } from './mediaGeneration';
@@ -95,24 +95,16 @@ export async function transcriptionModel(deps: Pick<TranscribeDeps, 'models'>, a
 
 /** Reads the file (after resolving links), refusing one over the limit before anything is sent. */
 export async function readAudioFile(path: string, limit = MAX_TRANSCRIBE_BYTES): Promise<{ bytes: Uint8Array; fileName: string }> {
-  const real = await realpath(path);
-  const fileName = basename(real);
+  const resolved = await resolveFile(path);
+  const fileName = basename(resolved.realPath);
   if (!isTranscribable(fileName)) throw new MediaRequestError(`${basename(path)} is not an audio or video file the gateway takes (${TRANSCRIBABLE_EXTENSIONS.join(', ')}).`);
-  const handle = await open(real, 'r');
-  try {
-    const { size } = await handle.stat();
-    if (size > limit) throw new MediaError('too_large', `Nothing was sent: ${fileName} is ${formatBytes(size)}, over the ${formatBytes(limit)} one transcription takes. Split or compress it first.`);
-    const bytes = Buffer.alloc(size);
-    let read = 0;
-    while (read < size) {
-      const { bytesRead } = await handle.read(bytes, read, size - read, read);
-      if (bytesRead === 0) break;
-      read += bytesRead;
-    }
-    return { bytes: bytes.subarray(0, read), fileName };
-  } finally {
-    await handle.close();
-  }
+  const tooLarge = (size: number) => new MediaError('too_large', `Nothing was sent: ${fileName} is ${formatBytes(size)}, over the ${formatBytes(limit)} one transcription takes. Split or compress it first.`);
+  if (resolved.kind === 'file' && resolved.size > limit) throw tooLarge(resolved.size);
+  // The bounded reader: a FIFO or a device named like audio is refused, never waited on, and a file that grew is cut at the limit.
+  const read = await readBounded(resolved.realPath, limit);
+  if (read.ok) return { bytes: read.bytes, fileName };
+  if ('tooLarge' in read) throw tooLarge(read.atLeast);
+  throw new MediaRequestError(notAFileRefusal(basename(path), read.kind, resolved.realPath === path ? undefined : resolved.realPath));
 }
 
 /** Transcribes the file under the profile (the active one without): its dialect, its model list, its key. */

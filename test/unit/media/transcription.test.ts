@@ -1,5 +1,6 @@
 // Transcribe Audio File's checks before anything is sent: the argument, the file's kind and size (over the limit:
 // said, nothing sent), the WAV length, the model and the profile's dialect.
+import { execFileSync } from 'node:child_process';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,6 +36,13 @@ describe('media: transcription', () => {
     writeFileSync(text, 'hello');
     await assert.rejects(readAudioFile(text), /not an audio or video file/);
     assert.equal((await readAudioFile(wav)).bytes.length, 44 + 3 * SAMPLE_RATE * 2);
+  });
+
+  it('refuses a FIFO named like audio at once, never waiting for a writer', async function () {
+    if (process.platform === 'win32') this.skip();
+    const fifo = join(dir, 'pipe.wav');
+    execFileSync('mkfifo', [fifo]);
+    await assert.rejects(readAudioFile(fifo), /pipe\.wav is a named pipe.*not a regular file/);
   });
 
   it("speaks OpenRouter's shape only where the profile's dialect (or, for auto, the host) says so", () => {
