@@ -4,7 +4,9 @@
 import { accessAdvice, AdvisedError, adviceFor } from '../../ui/core/errorAdvice';
 import type { MissingAccess } from '../../gateway/connection';
 import type { VideoDefaults } from '../../settings/settings';
-import type { VideoJob } from './api';
+import type { FirstFrame, VideoJob } from './api';
+import { readFirstFrame } from './firstFrame';
+import type { ReadPlace } from '../../util/consentedRead';
 import { displayStatus, isFinalRecord, type VideoJobRecord } from './jobRecord';
 import type { JobStore } from './jobStore';
 import { videoTypeOfFile } from './download';
@@ -19,7 +21,11 @@ export interface VideoCallDeps {
   settings(profile?: string): VideoDefaults;
   /** The copy of the job's result kept before its link expires. */
   keptFile?(key: string): string | undefined;
+  /** Where a first frame's file is read from, and who says yes to one outside the workspace. */
+  place?(): Promise<ReadPlace & { firstFolder?: string }>;
 }
+
+const noPlace = async (): Promise<ReadPlace> => ({ roots: [], confirm: async () => false });
 
 export function videoJobOf(record: VideoJobRecord): VideoJob {
   const base = { key: record.key, model: record.model };
@@ -34,13 +40,15 @@ export function videoJobOf(record: VideoJobRecord): VideoJob {
 
 export function videoCalls(deps: VideoCallDeps) {
   return {
-    submit: async (ask: { prompt: string; model?: string }, call: { profile?: string; surface?: 'tool' } = {}): Promise<VideoJob> => {
+    submit: async (ask: { prompt: string; model?: string; firstFrame?: FirstFrame }, call: { profile?: string; surface?: 'tool' } = {}): Promise<VideoJob> => {
       const access = await deps.access(call.profile);
       if (!access.ok) throw new AdvisedError(accessAdvice(access));
       const origin = access.origin;
       const settings = deps.settings(call.profile);
       try {
-        const request = buildVideoRequest(answersFromArgument({ prompt: ask.prompt, ...(ask.model && { model: ask.model }) }, settings), settings);
+        const answers = answersFromArgument({ prompt: ask.prompt, ...(ask.model && { model: ask.model }) }, settings);
+        if (ask.firstFrame) answers.firstFrame = await readFirstFrame(ask.firstFrame, deps.place ?? noPlace);
+        const request = buildVideoRequest(answers, settings);
         return videoJobOf(await deps.store.submit(origin, request, access.profile, call.surface));
       } catch (error) {
         throw new AdvisedError(adviceFor(error, { origin, model: ask.model }), { cause: error });

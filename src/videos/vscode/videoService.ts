@@ -22,6 +22,7 @@ import { KeptFiles } from '../core/keptFiles';
 import { lazyApiFor } from '../core/lazyApi';
 import type { ResultKeeper } from '../core/resultKeeper';
 import type { WindowPresence } from '../core/windowPresence';
+import type { UserInterface } from '../../ui/vscode/userInterface';
 
 type VideoCommandsModule = typeof import('./videoCommands');
 
@@ -46,6 +47,8 @@ export interface VideoServiceDeps {
   log: Logger;
   /** Tells the user what was done without asking (the kept copies removed to stay within the quota). */
   inform(text: string): void;
+  /** Asks before a first frame outside the workspace is read (the UI seam's modal question). */
+  ask?: UserInterface['ask'];
 }
 
 export interface VideoServiceOptions {
@@ -82,6 +85,7 @@ export class VideoService implements VideoApi, Disposable {
       access: (profile) => this.deps.connection.access(profile),
       settings: (profile) => this.deps.settings(profile),
       keptFile: (key) => this.kept?.keptFile(key),
+      place: () => videoCommands().readPlace({ ask: this.deps.ask ?? (async () => undefined) }),
     });
   });
 

@@ -38,11 +38,11 @@ export class ContextTray implements Disposable {
     this.changed.fire();
   }
 
-  /** The attachments for the message being sent; the tray is empty afterwards. */
-  take(): Attachment[] {
-    const taken = this.items;
+  /** The attachments for the message being sent (those `which` picks, else all); the rest stay. */
+  take(which: (a: Attachment) => boolean = () => true): Attachment[] {
+    const taken = this.items.filter(which);
     if (taken.length === 0) return [];
-    this.items = [];
+    this.items = this.items.filter((a) => !which(a));
     this.changed.fire();
     return taken;
   }
