@@ -11,7 +11,7 @@ import type { ChatController } from './chatController';
 import type { ChatEvent } from './chatEvent';
 import type { ChatContext } from './chatContext';
 import type { ChatCompare } from './chatCompare';
-import type { AttachedImages } from './hub/mediaHub';
+import type { ContextTray } from './context/contextTray';
 import { RESEND_WITHOUT_IMAGES } from './imageRejection';
 import { listedAction } from '../../ui/core/adviceActions';
 import type { AssistantTurn, ChatSession, MediaTurn, Turn, TurnError } from '../../chatProtocol/session';
@@ -43,7 +43,7 @@ export interface ChatWorkbench {
 /** The chat's media hub (chat/hub/mediaHub.ts), as the bridge uses it. */
 export interface BridgeMediaHub {
   /** `tray`: the next message's attachments; /image and /video take an attached image from it. */
-  handleSend(text: string, tray?: AttachedImages): boolean;
+  handleSend(text: string, tray?: Pick<ContextTray, 'attachments' | 'take'>): boolean;
   readAloud(turnId: string): void;
   action(turnId: string, action: WebviewMediaAction): Promise<void>;
   wire(turn: MediaTurn): WireMediaTurn;

@@ -1,5 +1,5 @@
-// Where a file the user names is read from: the workspace folders' real paths, and the modal yes a file outside them
-// needs (the chat's Add Context asks the same). The place util/consentedRead.ts reads with.
+// UI adapter: where a file the user names is read from: the workspace folders' real paths, and the modal yes a file
+// outside them needs (the chat's Add Context asks the same). The place util/consentedRead.ts reads with.
 import * as vscode from 'vscode';
 import { realFolders } from '../../util/fileConsent';
 import type { ReadPlace } from '../../util/consentedRead';
