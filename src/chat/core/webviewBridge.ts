@@ -11,6 +11,7 @@ import type { ChatController } from './chatController';
 import type { ChatEvent } from './chatEvent';
 import type { ChatContext } from './chatContext';
 import type { ChatCompare } from './chatCompare';
+import type { ContextTray } from './context/contextTray';
 import { RESEND_WITHOUT_IMAGES } from './imageRejection';
 import { listedAction } from '../../ui/core/adviceActions';
 import type { AssistantTurn, ChatSession, MediaTurn, Turn, TurnError } from '../../chatProtocol/session';
@@ -41,7 +42,8 @@ export interface ChatWorkbench {
 
 /** The chat's media hub (chat/hub/mediaHub.ts), as the bridge uses it. */
 export interface BridgeMediaHub {
-  handleSend(text: string): boolean;
+  /** `tray`: the next message's attachments; /image and /video take an attached image from it. */
+  handleSend(text: string, tray?: Pick<ContextTray, 'attachments' | 'take'>): boolean;
   readAloud(turnId: string): void;
   action(turnId: string, action: WebviewMediaAction): Promise<void>;
   wire(turn: MediaTurn): WireMediaTurn;
@@ -305,7 +307,7 @@ export class ChatWebviewBridge implements Disposable {
       this.log.warn('Chat: a message was sent while a reply was still running; not sent.');
       return { sent: false, why: refused };
     }
-    if (asCommand && this.hub?.handleSend(text)) return { sent: true };
+    if (asCommand && this.hub?.handleSend(text, this.context?.tray)) return { sent: true };
     // Held back (it would overflow the context window): the warning says what can be done.
     if (this.context) return this.context.send(text) ? { sent: true } : { sent: false, why: 'heldBack' };
     this.controller.send(text);

@@ -27,7 +27,7 @@ import { createChatStore } from './sessionStoreReporter';
 import { ChatWebviewBridge, type ChatWorkbench } from '../core/webviewBridge';
 import { checkLinkThrough } from '../core/hub/linkChecks';
 import { ChatMediaHub } from '../core/hub/mediaHub';
-import type { ChatMediaPorts } from '../core/hub/mediaHub';
+import type { AttachedImages, ChatMediaPorts } from '../core/hub/mediaHub';
 import { wireMediaTurn } from '../core/hub/wireMedia';
 import { branchFromSummary } from './summaryBranchCommand';
 import { ChatEditors } from './chatEditors';
@@ -288,7 +288,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     const transcripts = { takeAudio: () => context.takeAudio(), addTranscript: (name: string, text: string) => context.addTranscript(name, text), restoreAudio: (audio: AudioAttachment) => context.restoreAudio(audio), warn: (message: string) => this.contextSources.warn(message) };
     const hub = ports ? new ChatMediaHub({ controller, ports, clock, newId: () => randomUUID(), log, checkLink: checkLinkThrough(this.options.connection), transcripts }) : undefined;
     const bridgeHub = hub && ports && {
-      handleSend: (text: string) => hub.handleSend(text),
+      handleSend: (text: string, tray?: AttachedImages) => hub.handleSend(text, tray),
       readAloud: (turnId: string) => hub.readAloud(turnId),
       action: (turnId: string, action: Parameters<ChatMediaHub['action']>[1]) => hub.action(turnId, action),
       wire: (turn: MediaTurn) => wireMediaTurn(turn, { keptFile: (e, f) => ports.media.keptFile(e, f), videoJob: (key) => ports.videos.job(key), webviewSrc: (file) => page.fileSrc(file), link: (url) => hub.link(url) }),

@@ -81,10 +81,12 @@ export async function invocationText(name: string, input: unknown, ports: Pick<T
   // one line, so they cannot pass for another line of the question (a second "Estimated cost"), a link or a heading.
   const plain = (text: string) => escapeMarkdown(text.replace(/\s+/g, ' ').trim());
   const shown = plain(what.length > 300 ? `${what.slice(0, 299)}…` : what);
+  // The first frame's file is named: the user agrees to it being sent (one outside the workspace is asked about again).
+  const frame = kind === 'video' && checked.value.image !== undefined ? `\n\nFirst frame: ${plain(checked.value.image.slice(0, 300))}` : '';
   const titles: Record<ToolKind, string> = { image: 'Generate an image with the gateway?', video: 'Submit a video job to the gateway?', speech: 'Synthesize speech with the gateway?', transcription: 'Send an audio file to the gateway to transcribe?' };
   const running: Record<ToolKind, string> = { image: `Generating an image with ${modelText}…`, video: `Submitting a video job to ${modelText}…`, speech: `Synthesizing speech with ${modelText}…`, transcription: `Transcribing with ${modelText}…` };
   const label: Record<ToolKind, string> = { image: 'Prompt', video: 'Prompt', speech: 'Text', transcription: 'File' };
-  return { running: running[kind], confirm: { title: titles[kind], message: `Model: ${plain(modelText)}\n\nEstimated cost: ${cost}\n\n${label[kind]}: ${shown}` } };
+  return { running: running[kind], confirm: { title: titles[kind], message: `Model: ${plain(modelText)}\n\nEstimated cost: ${cost}\n\n${label[kind]}: ${shown}${frame}` } };
 }
 
 /** Runs a gateway tool; never throws. */
@@ -136,7 +138,7 @@ async function run(spec: ToolSpec, input: Record<string, string>, ports: ToolPor
       return { ok: true, text: `Transcript of ${path} by ${made.model}.${timing}${clipped}\n${gatewayOutput(made.text, MAX_TRANSCRIPT_TEXT)}` };
     }
     case TOOL_NAMES.submitVideo: {
-      const job = await ports.videos().submit({ prompt: input.prompt, model: input.model }, { surface: 'tool' });
+      const job = await ports.videos().submit({ prompt: input.prompt, model: input.model, ...(input.image !== undefined && { firstFrame: { path: input.image } }) }, { surface: 'tool' });
       if (job.state === 'failed') return { ok: false, text: `The video job was not accepted: ${gatewayOutput(job.detail)}`, job };
       return { ok: true, text: `Submitted video job ${job.key} to ${job.model} (status: ${gatewayOutput(job.detail)}). It shows in the Video Jobs view; call ${TOOL_NAMES.getVideoJob} with jobId "${job.key}" to follow it.`, job };
     }

@@ -77,7 +77,11 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
       "Submits a video generation job to the user's model gateway and returns its job id at once; the video takes minutes. The job shows in the Video Jobs view. Call gateway_get_video_job with the id to read its status and, once complete, its result.",
     inputSchema: {
       type: 'object',
-      properties: { prompt: { type: 'string', description: 'What the video shows, in detail.', minLength: 1, maxLength: PROMPT_MAX }, model: MODEL },
+      properties: {
+        prompt: { type: 'string', description: 'What the video shows, in detail.', minLength: 1, maxLength: PROMPT_MAX },
+        model: MODEL,
+        image: { type: 'string', description: 'The video\'s first frame (image to video): an image file (PNG, JPEG, WebP or GIF, up to 5 MB), as an absolute path or relative to the workspace folder. Leave it out to start from the prompt alone.', minLength: 1, maxLength: 4096 },
+      },
       required: ['prompt'],
       additionalProperties: false,
     },

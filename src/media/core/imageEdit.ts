@@ -1,5 +1,5 @@
 // Edit Image: an image file on disk and a prompt in, a new image out. The source (and mask) are read with the chat's
-// own rules for files (util/fileRead.ts, util/fileConsent.ts): the real path resolved, regular files only, bounded by
+// own rules for files (util/consentedRead.ts): the real path resolved, regular files only, bounded by
 // the media size limit, and a file outside the workspace (or named like a credential) read only after the user's
 // yes. The edit goes through the same media core as Generate Image (generateImages: the route, the history, the
 // checks); the result is kept in the Media history and, for a source inside the workspace, written beside it under a
@@ -8,9 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname } from 'node:path';
 import { MEDIA_EXTENSIONS, sniffImage } from '../../gateway/mediaTypes';
 import type { ImageInput } from '../../gateway/types';
-import { formatBytes } from '../../util/bytes';
-import { consentQuestion, factsOf, insideFolders } from '../../util/fileConsent';
-import { notAFileRefusal, readBounded, resolveFile } from '../../util/fileRead';
+import { FileRefusal as EditError, readConsented, type ReadPlace } from '../../util/consentedRead';
 import type { MediaEntry } from './mediaEntry';
 import { generateImages, type ImageOutcome, type MediaCallOptions, type MediaCoreDeps } from './mediaGeneration';
 import { MediaRequestError } from './mediaRequest';
@@ -26,30 +24,16 @@ export interface EditAsk {
   model?: string;
 }
 
-/** Where the files are read from: the workspace's real folders, and who is asked before a file outside them is read. */
-export interface EditPlace {
-  /** The workspace folders' real paths. */
-  roots: readonly string[];
-  /** Asks the consent question; true to go on. */
-  confirm(question: string): PromiseLike<boolean>;
-  /** Files the extension itself keeps (the Media history): read without asking. */
-  ownFolder?: string;
-}
+/** Where the files are read from (util/consentedRead.ts's place). */
+export type EditPlace = ReadPlace;
 
 export interface EditOutcome extends ImageOutcome {
   /** The new file beside the original, when the original is inside the workspace. */
   written?: string;
 }
 
-export class EditError extends Error {
-  override readonly name = 'EditError';
-  constructor(
-    readonly code: 'declined' | 'unreadable',
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/** A file that may not or cannot be read (declined, or unreadable): the one refusal of util/consentedRead.ts. */
+export { EditError };
 
 /** Reads `{ path, prompt, mask?, model? }` from a command argument; throws a MediaRequestError on a wrong field. */
 export function editAskOf(argument: unknown): EditAsk {
@@ -84,28 +68,10 @@ interface ReadImage {
 }
 
 async function readImage(path: string, maxBytes: number, place: EditPlace, what: 'image' | 'mask'): Promise<ReadImage> {
-  const display = basename(path);
-  let resolved;
-  try {
-    resolved = await resolveFile(path);
-  } catch (error) {
-    throw new EditError('unreadable', `Cannot read ${path}: ${(error as Error).message}`);
-  }
-  if (resolved.kind !== 'file') throw new EditError('unreadable', notAFileRefusal(path, resolved.kind, resolved.realPath === path ? undefined : resolved.realPath));
-  if (resolved.size > maxBytes) throw new EditError('unreadable', tooLarge(path, resolved.size, maxBytes));
-  const facts = factsOf(path, path, resolved.realPath, place.ownFolder ? [...place.roots, place.ownFolder] : place.roots);
-  const question = consentQuestion(facts);
-  if (question !== undefined && !(await place.confirm(question))) throw new EditError('declined', `Nothing was sent: ${path} was not read.`);
-  const read = await readBounded(resolved.realPath, maxBytes);
-  if (!read.ok) throw new EditError('unreadable', 'kind' in read ? notAFileRefusal(path, read.kind) : tooLarge(path, read.atLeast, maxBytes));
-  const contentType = sniffImage(read.bytes);
+  const file = await readConsented(path, maxBytes, place, (limit) => `images up to ${limit} are sent (modelGateway.media.maxSizeMB)`);
+  const contentType = sniffImage(file.bytes);
   if (!contentType) throw new EditError('unreadable', `The ${what} ${path} is not a PNG, JPEG, WebP or GIF image.`);
-  const inside = insideFolders(resolved.realPath, place.roots) !== undefined;
-  return { image: { data: new Uint8Array(read.bytes.buffer, read.bytes.byteOffset, read.bytes.length), contentType }, realPath: resolved.realPath, display, inside };
-}
-
-function tooLarge(path: string, size: number, maxBytes: number): string {
-  return `${path} is ${formatBytes(size)}; images up to ${formatBytes(maxBytes)} are sent (modelGateway.media.maxSizeMB).`;
+  return { image: { data: file.bytes, contentType }, realPath: file.realPath, display: file.display, inside: file.inside };
 }
 
 /** `<name>-edited.<ext>` beside the original (`… (2)` when taken), created exclusively: the original is never written. */

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { accessAdvice } from '../../ui/core/errorAdvice';
 import type { UserInterface } from '../../ui/vscode/userInterface';
-import { realFolders } from '../../util/fileConsent';
+import { readPlace } from '../../ui/vscode/readPlace';
 import { editAskOf, editImage, type EditAsk, type EditPlace } from '../core/imageEdit';
 import { mediaFailureAdvice } from '../core/mediaAdvice';
 import type { MediaEntry } from '../core/mediaEntry';
@@ -16,20 +16,11 @@ import type { MediaCommandDeps } from './generateImageCommand';
 import { askText } from './mediaInputsView';
 import { nodeOf } from './mediaItemCommands';
 
-const SEND = 'Send It';
 const IMAGE_FILTERS = { Images: ['png', 'jpg', 'jpeg', 'webp', 'gif'] };
 
-/** The workspace folders' real paths, and the modal yes a file outside them needs (the chat's Add Context asks the same). */
-export async function editPlace(ui: UserInterface, history: Pick<MediaHistory, 'filesFolder'>): Promise<EditPlace & { firstFolder?: string }> {
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-  const confirm = async (question: string) => {
-    try {
-      return (await ui.ask('warning', question, undefined, SEND)) === SEND;
-    } catch {
-      return false;
-    }
-  };
-  return { roots: await realFolders(folders), confirm, ownFolder: (await realFolders([history.filesFolder]))[0], ...(folders[0] !== undefined && { firstFolder: folders[0] }) };
+/** The workspace folders' real paths, the modal yes a file outside them needs, and the Media history's own files. */
+export function editPlace(ui: UserInterface, history: Pick<MediaHistory, 'filesFolder'>): Promise<EditPlace & { firstFolder?: string }> {
+  return readPlace(ui, history.filesFolder);
 }
 
 export class EditImageCommand {

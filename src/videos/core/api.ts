@@ -22,6 +22,12 @@ export interface VideoJob {
   keptContentType?: string;
 }
 
+/**
+ * A first frame (image to video): an image file (`path`, absolute or relative to the first workspace folder; one
+ * outside the workspace is read only after the user's yes), or image bytes a chat attached.
+ */
+export type FirstFrame = { path: string } | { data: Uint8Array };
+
 export interface VideoApi {
   /** The folder the kept copies of finished videos are in: a webview playing them may load from it. */
   readonly keptFolder: string;
@@ -29,7 +35,7 @@ export interface VideoApi {
    * Submits a job; `profile` (by id or name) is the one to submit under, the active one without; `surface` 'tool' when
    * a language model tool asks (the ledger's surface; 'video' otherwise). Errors are worded for the user.
    */
-  submit(ask: { prompt: string; model?: string }, call?: { profile?: string; surface?: 'tool' }): Promise<VideoJob>;
+  submit(ask: { prompt: string; model?: string; firstFrame?: FirstFrame }, call?: { profile?: string; surface?: 'tool' }): Promise<VideoJob>;
   job(key: string): VideoJob | undefined;
   /** Fires with the keys of jobs that changed (and of those whose result was kept or evicted). */
   onDidChange(listener: (keys: readonly string[]) => void): Disposable;

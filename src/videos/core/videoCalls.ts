@@ -4,7 +4,9 @@
 import { accessAdvice, AdvisedError, adviceFor } from '../../ui/core/errorAdvice';
 import type { MissingAccess } from '../../gateway/connection';
 import type { VideoDefaults } from '../../settings/settings';
-import type { VideoJob } from './api';
+import type { FirstFrame, VideoJob } from './api';
+import { readFirstFrame } from './firstFrame';
+import type { ReadPlace } from '../../util/consentedRead';
 import { displayStatus, isFinalRecord, type VideoJobRecord } from './jobRecord';
 import type { JobStore } from './jobStore';
 import { videoTypeOfFile } from './download';
@@ -21,7 +23,11 @@ export interface VideoCallDeps {
   keptFile?(key: string): string | undefined;
   /** The first video model a profile's gateway lists: the default when neither the ask nor the settings name one. */
   listedModel?(profile?: string): Promise<string | undefined>;
+  /** Where a first frame's file is read from, and who says yes to one outside the workspace. */
+  place?(): Promise<ReadPlace & { firstFolder?: string }>;
 }
+
+const noPlace = async (): Promise<ReadPlace> => ({ roots: [], confirm: async () => false });
 
 export function videoJobOf(record: VideoJobRecord): VideoJob {
   const base = { key: record.key, model: record.model };
@@ -36,7 +42,7 @@ export function videoJobOf(record: VideoJobRecord): VideoJob {
 
 export function videoCalls(deps: VideoCallDeps) {
   return {
-    submit: async (ask: { prompt: string; model?: string }, call: { profile?: string; surface?: 'tool' } = {}): Promise<VideoJob> => {
+    submit: async (ask: { prompt: string; model?: string; firstFrame?: FirstFrame }, call: { profile?: string; surface?: 'tool' } = {}): Promise<VideoJob> => {
       const access = await deps.access(call.profile);
       if (!access.ok) throw new AdvisedError(accessAdvice(access));
       const origin = access.origin;
@@ -44,7 +50,9 @@ export function videoCalls(deps: VideoCallDeps) {
       try {
         // No model is built in: the ask's, the profile's or settings' choice, else the first the gateway lists.
         const model = ask.model || settings.model || (await deps.listedModel?.(call.profile).catch(() => undefined));
-        const request = buildVideoRequest(answersFromArgument({ prompt: ask.prompt, ...(model && { model }) }, settings), settings);
+        const answers = answersFromArgument({ prompt: ask.prompt, ...(model && { model }) }, settings);
+        if (ask.firstFrame) answers.firstFrame = await readFirstFrame(ask.firstFrame, deps.place ?? noPlace);
+        const request = buildVideoRequest(answers, settings);
         return videoJobOf(await deps.store.submit(origin, request, access.profile, call.surface));
       } catch (error) {
         throw new AdvisedError(adviceFor(error, { origin, model: ask.model }), { cause: error });

@@ -12,6 +12,11 @@ export interface VideoAnswers {
   duration?: number;
   /** Source video for the edit model; goes where `sourceVideoField` says. */
   videoUrl?: string;
+  /**
+   * The first frame (image to video), a data URL or an http(s) URL (firstFrame.ts makes it). It goes at the spec's
+   * `input.img_url`, where each dialect adapter finds it and puts it where its gateway takes it.
+   */
+  firstFrame?: string;
 }
 
 export type RequestDefaults = Pick<VideoDefaults, 'model' | 'resolutions' | 'duration' | 'sourceVideoField' | 'extraParameters'>;
@@ -23,7 +28,7 @@ export class VideoRequestError extends Error {
 export const MAX_DURATION_SECONDS = 600;
 export const MAX_PROMPT_LENGTH = 32_000;
 const UNSAFE_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor']);
-const RESERVED_PATHS = new Set(['input.prompt', 'parameters.resolution', 'parameters.duration']);
+const RESERVED_PATHS = new Set(['input.prompt', 'input.img_url', 'parameters.resolution', 'parameters.duration']);
 
 /** An error message for the prompt, or undefined when it is fine. */
 export function validatePrompt(text: string): string | undefined {
@@ -102,7 +107,7 @@ export function buildVideoRequest(answers: VideoAnswers, defaults: Pick<RequestD
     ...(answers.resolution !== undefined && { resolution: answers.resolution }),
     ...(answers.duration !== undefined && { duration: answers.duration }),
   };
-  const request: VideoRequest = { model: answers.model.trim(), input: { prompt: answers.prompt } };
+  const request: VideoRequest = { model: answers.model.trim(), input: { prompt: answers.prompt, ...(answers.firstFrame !== undefined && { img_url: answers.firstFrame }) } };
   const videoUrl = answers.videoUrl?.trim();
   if (videoUrl) {
     const problem = validateSourceVideoUrl(videoUrl);

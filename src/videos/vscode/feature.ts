@@ -99,6 +99,7 @@ export const videosFeature = defineFeature({
       presence,
       log,
       inform: (text) => void ui().notify('info', text),
+      ask: (...args) => ui().ask(...args),
     };
     const instanceDeps: InstanceDeps = { connection, models, settings: serviceDeps.settings, keyFor: (origin) => keys.get(origin), clock };
     const reveal = async (key: string) => {

@@ -1,7 +1,11 @@
-// UI adapter: Generate Video. Without an argument it walks through prompt, model, resolution, duration and source
-// video, then submits; with `{ prompt, model?, resolution?, duration?, videoUrl? }` it submits at once.
+// UI adapter: Generate Video. Without an argument it walks through prompt, model, resolution, duration, source
+// video and first frame, then submits; with `{ prompt, model?, resolution?, duration?, videoUrl?, image? }` it
+// submits at once (`image`: the first frame's file).
 import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
+import * as vscode from 'vscode';
 import type { VideoCommandContext } from './sharedCommands';
+import { readPlace } from '../../ui/vscode/readPlace';
+import { readFirstFrame } from '../core/firstFrame';
 import type { ModelChoices } from './commandUi';
 import type { VideoJobRecord } from '../core/jobRecord';
 import { warnUncertain } from './submissionCommands';
@@ -18,11 +22,25 @@ export async function generateVideo(ctx: VideoCommandContext, argument?: unknown
     if (profile !== undefined && !ctx.connection.profile(profile)) throw new Error(`There is no profile "${profile}".`);
     // The named profile's default video model, not the active profile's.
     const defaults = ctx.settings(profile);
-    return submit(ctx, answersFromArgument(argument, defaults), false, profile, defaults);
+    const image = 'image' in argument ? argument.image : undefined;
+    if (image !== undefined && (typeof image !== 'string' || image.trim() === '')) throw new VideoRequestError('image must be the path of the first frame\'s image file.');
+    const answers = answersFromArgument(argument, defaults);
+    if (typeof image === 'string') answers.firstFrame = await readFirstFrame({ path: image }, () => readPlace(ctx.ui));
+    return submit(ctx, answers, false, profile, defaults);
   }
   if (!(await ensureAccess(ctx, true))) return undefined;
   const answers = await askAnswers(ctx);
-  return answers ? submit(ctx, answers, true) : undefined;
+  if (!answers) return undefined;
+  if (answers.framePath !== undefined) {
+    const { framePath, ...rest } = answers;
+    try {
+      return await submit(ctx, { ...rest, firstFrame: await readFirstFrame({ path: framePath }, () => readPlace(ctx.ui)) }, true);
+    } catch (error) {
+      void ctx.ui.notify('error', error instanceof Error ? error.message : String(error));
+      return undefined;
+    }
+  }
+  return submit(ctx, answers, true);
 }
 
 /** The gateway when a URL and a key are set; otherwise says what is missing (or throws, when not interactive). */
@@ -62,10 +80,10 @@ async function submit(ctx: VideoCommandContext, answers: VideoAnswers, interacti
   return record;
 }
 
-async function askAnswers(ctx: VideoCommandContext): Promise<VideoAnswers | undefined> {
+async function askAnswers(ctx: VideoCommandContext): Promise<(VideoAnswers & { framePath?: string }) | undefined> {
   const { ui } = ctx;
   const settings = ctx.settings();
-  const title = (step: number) => `Generate Video (${step}/5)`;
+  const title = (step: number) => `Generate Video (${step}/6)`;
   const prompt = await ui.askPrompt(title(1), validatePrompt);
   if (prompt === undefined) return undefined;
   const model = await askModel(ctx, title(2), settings.model);
@@ -86,7 +104,9 @@ async function askAnswers(ctx: VideoCommandContext): Promise<VideoAnswers | unde
     validate: validateSourceVideoUrl,
   });
   if (videoUrl === undefined) return undefined;
-  return { prompt, model, resolution, duration: duration.value, ...(videoUrl.trim() && { videoUrl: videoUrl.trim() }) };
+  const frame = await askFirstFrame(ctx, title(6));
+  if (frame === undefined) return undefined;
+  return { prompt, model, resolution, duration: duration.value, ...(videoUrl.trim() && { videoUrl: videoUrl.trim() }), ...(frame !== SKIP && { framePath: frame }) };
 }
 
 async function askModel(ctx: VideoCommandContext, title: string, defaultModel: string): Promise<string | undefined> {
@@ -113,4 +133,25 @@ async function askResolution(ctx: VideoCommandContext, title: string, resolution
   if (picked !== other) return picked;
   const typed = await ctx.ui.input({ title, prompt: 'Resolution, as the gateway expects it', placeHolder: '1280x720', validate: (v) => (v.trim() ? undefined : 'Enter a resolution.') });
   return typed?.trim() || undefined;
+}
+
+const SKIP = 'skip';
+const BROWSE = 'browse';
+const IMAGE_GLOB = '**/*.{png,jpg,jpeg,webp,gif,PNG,JPG,JPEG,WEBP,GIF}';
+
+/** The first frame (image to video): a workspace image, one picked from disk, or none (SKIP); undefined when dismissed. */
+async function askFirstFrame(ctx: VideoCommandContext, title: string): Promise<string | undefined> {
+  const found = await vscode.workspace.findFiles(IMAGE_GLOB, '**/node_modules/**', 200).then(
+    (uris) => uris.filter((uri) => uri.scheme === 'file'),
+    () => [],
+  );
+  const items = [
+    { id: SKIP, label: 'No first frame', description: 'generate from the prompt alone' },
+    ...found.map((uri) => ({ id: uri.fsPath, label: vscode.workspace.asRelativePath(uri) })),
+    { id: BROWSE, label: '$(folder-opened) Choose an image file…', alwaysShow: true },
+  ];
+  const picked = await ctx.ui.pickItem(items, { title, placeHolder: 'First frame: the video starts from this image (optional)' });
+  if (picked !== BROWSE) return picked;
+  const file = await ctx.ui.openDialog({ title, openLabel: 'Use as First Frame', filters: { Images: ['png', 'jpg', 'jpeg', 'webp', 'gif'] } });
+  return file?.fsPath;
 }

@@ -24,6 +24,7 @@ import { KeptFiles } from '../core/keptFiles';
 import { lazyApiFor } from '../core/lazyApi';
 import type { ResultKeeper } from '../core/resultKeeper';
 import type { WindowPresence } from '../core/windowPresence';
+import type { UserInterface } from '../../ui/vscode/userInterface';
 
 type VideoCommandsModule = typeof import('./videoCommands');
 
@@ -53,6 +54,8 @@ export interface VideoServiceDeps {
   log: Logger;
   /** Tells the user what was done without asking (the kept copies removed to stay within the quota). */
   inform(text: string): void;
+  /** Asks before a first frame outside the workspace is read (the UI seam's modal question). */
+  ask?: UserInterface['ask'];
 }
 
 export interface VideoServiceOptions {
@@ -90,6 +93,7 @@ export class VideoService implements VideoApi, Disposable {
       settings: (profile) => this.deps.settings(profile),
       keptFile: (key) => this.kept?.keptFile(key),
       listedModel: (profile) => this.listedModel(profile),
+      place: () => videoCommands().readPlace({ ask: this.deps.ask ?? (async () => undefined) }),
     });
   });
 

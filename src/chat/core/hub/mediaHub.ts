@@ -15,6 +15,8 @@ import type { VideoApi, VideoJob } from '../../../videos/core/api';
 import { spokenText } from './spokenText';
 import { chatProfileId } from '../chatProfile';
 import { AdvisedError } from '../../../ui/core/errorAdvice';
+import type { ImageAttachment } from '../../../chatProtocol/attachments';
+import type { ContextTray } from '../context/contextTray';
 
 /** The chat session the hub adds its turns to (ChatController). */
 export interface MediaTurnHost {
@@ -22,6 +24,9 @@ export interface MediaTurnHost {
   addMediaTurn(turn: MediaTurn): Promise<void>;
   updateMediaTurn(turn: MediaTurn): Promise<boolean>;
 }
+
+/** The next message's attachments (the chat's context tray): /image and /video take an attached image from it. */
+export type AttachedImages = Pick<ContextTray, 'attachments' | 'take'>;
 
 /** The media and video features, as the chat reaches them: the services their definitions build at activation. */
 export interface ChatMediaPorts {
@@ -54,6 +59,11 @@ export interface MediaHubDeps {
 
 export class ChatMediaHub implements Disposable {
   private readonly running = new Map<string, AbortController>();
+  /**
+   * The image attached to a /image (edited) or /video (its first frame) turn, by turn id, for its run and its
+   * Regenerate while the chat is open. The turn itself keeps only its name: the bytes are the tray's, not the session's.
+   */
+  private readonly sources = new Map<string, ImageAttachment>();
   private readonly subscriptions: Disposable[];
   private disposed = false;
   private readonly links: ResultLinkChecks;
@@ -77,8 +87,11 @@ export class ChatMediaHub implements Disposable {
     void this.followJobs(undefined).then(() => this.settleInterrupted(leftPending));
   }
 
-  /** Runs `text` when it is a slash command (true), else leaves it to the chat (false). */
-  handleSend(text: string): boolean {
+  /**
+   * Runs `text` when it is a slash command (true), else leaves it to the chat (false). /image with an image attached
+   * edits that image; /video starts from it (its first frame). The image is taken from `tray`; other attachments stay.
+   */
+  handleSend(text: string, tray?: AttachedImages): boolean {
     const parsed = parseSlash(text);
     if (!parsed) return false;
     if (!parsed.ok) {
@@ -97,7 +110,15 @@ export class ChatMediaHub implements Disposable {
       else void this.start(this.newTurn(text, 'speech', spoken));
       return true;
     }
-    void this.start(this.newTurn(text, command.kind, argument));
+    const image = command.kind === 'image' || command.kind === 'video' ? tray?.attachments.find((a): a is ImageAttachment => a.kind === 'image') : undefined;
+    if (!image || !tray) {
+      void this.start(this.newTurn(text, command.kind, argument));
+      return true;
+    }
+    tray.take((a) => a === image);
+    const turn = this.newTurn(`${text}\n(${command.kind === 'image' ? 'edits' : 'first frame:'} ${image.name})`, command.kind, argument);
+    this.sources.set(turn.id, image);
+    void this.start(turn);
     return true;
   }
 
@@ -165,6 +186,7 @@ export class ChatMediaHub implements Disposable {
     for (const subscription of this.subscriptions) subscription.dispose();
     for (const abort of this.running.values()) abort.abort();
     this.running.clear();
+    this.sources.clear();
   }
 
   private newTurn(content: string, kind: MediaKind, prompt: string): MediaTurn {
@@ -207,9 +229,12 @@ export class ChatMediaHub implements Disposable {
     const model = turn.model || undefined;
     // The chat's own profile: its media go with its key, whichever profile the window uses now.
     const profile = chatProfileId(this.deps.controller.session.settings);
+    const source = this.sources.get(turn.id);
+    const image = source && { data: Buffer.from(source.data, 'base64'), mimeType: source.mimeType };
+    if (turn.kind === 'image' && image) return kept(turn, await media.editImage({ prompt: turn.prompt, model, image }, { signal, surface: 'chat-image', profile }));
     if (turn.kind === 'image') return kept(turn, await media.generateImage({ prompt: turn.prompt, model }, { signal, surface: 'chat-image', profile }));
     if (turn.kind === 'speech') return kept(turn, await media.synthesizeSpeech({ text: turn.prompt, model }, { signal, surface: 'chat-speech', profile }));
-    return fromJob(turn, await videos.submit({ prompt: turn.prompt, model }, { profile }));
+    return fromJob(turn, await videos.submit({ prompt: turn.prompt, model, ...(image && { firstFrame: { data: image.data } }) }, { profile }));
   }
 
   /**
