@@ -18,6 +18,25 @@ export interface DialectDecision {
   settled: boolean;
 }
 
+/**
+ * The video parameters the gateway allows for a model, where it lists them (OpenRouter's /videos/models, LiteLLM's
+ * model info); a member is absent when nothing is listed for it, and then nothing is checked.
+ */
+export interface AllowedParameters {
+  durations?: number[];
+  /** Resolutions (`720p`) and sizes (`1280x720`) alike: the one answer the user gives goes to whichever fits. */
+  resolutions?: string[];
+  aspectRatios?: string[];
+}
+
+/** What a submission may ask beyond the prompt; a value outside what the gateway allows is refused before sending. */
+export interface VideoAskParameters {
+  model?: string;
+  duration?: number;
+  resolution?: string;
+  aspectRatio?: string;
+}
+
 /** A video job as the outside sees it. */
 export interface VideoJob {
   key: string;
@@ -40,7 +59,9 @@ export interface VideoApi {
    * Submits a job; `profile` (by id or name) is the one to submit under, the active one without; `surface` 'tool' when
    * a language model tool asks (the ledger's surface; 'video' otherwise). Errors are worded for the user.
    */
-  submit(ask: { prompt: string; model?: string }, call?: { profile?: string; surface?: 'tool' }): Promise<VideoJob>;
+  submit(ask: { prompt: string } & VideoAskParameters, call?: { profile?: string; surface?: 'tool' }): Promise<VideoJob>;
+  /** What the gateway allows for `model` under a profile (the active one without); undefined when it lists nothing. Never rejects. (Optional: a port without it checks nothing.) */
+  allowedParameters?(model: string, profile?: string): Promise<AllowedParameters | undefined>;
   job(key: string): VideoJob | undefined;
   /** Fires with the keys of jobs that changed (and of those whose result was kept or evicted). */
   onDidChange(listener: (keys: readonly string[]) => void): Disposable;

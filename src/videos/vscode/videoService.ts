@@ -13,7 +13,7 @@ import { JsonFile } from '../../util/jsonFile';
 import { lazy } from '../../util/lazy';
 import type { Logger } from '../../util/logger';
 import type { Memento } from '../../util/memento';
-import type { DialectDecision, VideoApi, VideoJob } from '../core/api';
+import type { AllowedParameters, DialectDecision, VideoApi, VideoAskParameters, VideoJob } from '../core/api';
 import { DurationHistory } from '../core/durationHistory';
 import type { VideoJobRecord } from '../core/jobRecord';
 import { runningJobsOf } from '../core/jobPresentation';
@@ -31,6 +31,9 @@ const videoCommands = lazy(() => require('./videoCommands') as VideoCommandsModu
 // The `auto` dialect's detection, on its first need (a submission, Generate Video, Diagnose Models, Test Connection).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const dialectDetection = lazy(() => require('../core/dialects/probes') as typeof import('../core/dialects/probes'));
+// The lists the detection and the allowed parameters share, on the same first need.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const parameterLists = lazy(() => require('../core/parameterLists') as typeof import('../core/parameterLists'));
 
 export interface VideoServiceDeps {
   clock: Clock;
@@ -144,7 +147,7 @@ export class VideoService implements VideoApi, Disposable {
     return this.store.jobs(this.lanes());
   }
 
-  submit(ask: { prompt: string; model?: string }, call?: { profile?: string }): Promise<VideoJob> {
+  submit(ask: { prompt: string } & VideoAskParameters, call?: { profile?: string }): Promise<VideoJob> {
     return this.calls().submit(ask, call);
   }
 
@@ -162,13 +165,31 @@ export class VideoService implements VideoApi, Disposable {
   }
 
   async dialect(profile?: string): Promise<DialectDecision> {
+    const { found, target, probe } = await this.reach(profile);
+    const { DialectDetector } = dialectDetection();
+    this.detector ??= new DialectDetector();
+    return this.detector.resolve({ ...target, dialect: found.dialect }, this.lists!.memo(target, probe));
+  }
+
+  async allowedParameters(model: string, profile?: string): Promise<AllowedParameters | undefined> {
+    try {
+      const decision = await this.dialect(profile);
+      const { target, probe } = await this.reach(profile);
+      return await this.lists!.allowed(target, decision.dialect, model, probe);
+    } catch {
+      // Nothing could be read: nothing is checked, as for a gateway that lists nothing.
+      return undefined;
+    }
+  }
+
+  /** A profile (the active one without), its base URL and its probe of the gateway's lists. */
+  private async reach(profile?: string) {
     const { connection } = this.deps;
     await connection.ready;
     const found = connection.profile(profile) ?? connection.active;
-    const { DialectDetector, gatewayProbe } = dialectDetection();
-    this.detector ??= new DialectDetector();
-    const baseUrl = connection.connectionFor(found.id)?.baseUrl ?? '';
-    return this.detector.resolve({ id: found.id, baseUrl, dialect: found.dialect }, gatewayProbe(() => connection.access(found.id)));
+    this.lists ??= new (parameterLists().GatewayLists)();
+    const target = { id: found.id, baseUrl: connection.connectionFor(found.id)?.baseUrl ?? '' };
+    return { found, target, probe: dialectDetection().gatewayProbe(() => connection.access(found.id)) };
   }
 
   jobsReady(): Promise<void> {
@@ -181,6 +202,8 @@ export class VideoService implements VideoApi, Disposable {
 
   /** The `auto` decisions per profile, kept from their first need. */
   private detector: import('../core/dialects/probes').DialectDetector | undefined;
+  /** The gateway's lists per profile, shared by the detection and the allowed parameters. */
+  private lists: import('../core/parameterLists').GatewayLists | undefined;
 
   private resumeAll(): void {
     for (const lane of this.lanes()) this.store.resumeAuth(lane);
