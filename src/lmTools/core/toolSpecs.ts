@@ -77,7 +77,13 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
       "Submits a video generation job to the user's model gateway and returns its job id at once; the video takes minutes. The job shows in the Video Jobs view. Call gateway_get_video_job with the id to read its status and, once complete, its result.",
     inputSchema: {
       type: 'object',
-      properties: { prompt: { type: 'string', description: 'What the video shows, in detail.', minLength: 1, maxLength: PROMPT_MAX }, model: MODEL },
+      properties: {
+        prompt: { type: 'string', description: 'What the video shows, in detail.', minLength: 1, maxLength: PROMPT_MAX },
+        model: MODEL,
+        duration: { type: 'string', description: "Seconds, for example \"8\"; leave it out for the user's default. Where the gateway lists the durations a model allows, another value is refused unsent and the allowed ones are named.", minLength: 1, maxLength: 8 },
+        resolution: { type: 'string', description: "For example 720p or 1280x720; leave it out for the user's default. Where the gateway lists the resolutions a model allows, another value is refused unsent and the allowed ones are named.", minLength: 1, maxLength: 24 },
+        aspectRatio: { type: 'string', description: "For example 16:9; leave it out to send none. Where the gateway lists the aspect ratios a model allows, another value is refused unsent and the allowed ones are named.", minLength: 1, maxLength: 24 },
+      },
       required: ['prompt'],
       additionalProperties: false,
     },

@@ -148,3 +148,11 @@ export function fitDefaults<T extends ParameterAsk>(ask: T, allowed: AllowedPara
   }
   return next;
 }
+
+/**
+ * The answers as they may be sent: defaults (not `asked`) fitted to the lists, then every value checked. Throws
+ * ParameterNotAllowedError, before anything is sent, for an asked value outside its set.
+ */
+export function allowedAnswers<T extends ParameterAsk>(answers: T, allowed: AllowedParameters | undefined, asked: { duration?: boolean; resolution?: boolean }): T {
+  return checkAllowed(fitDefaults(answers, allowed, asked), allowed);
+}

@@ -4,7 +4,8 @@
 import { accessAdvice, AdvisedError, adviceFor } from '../../ui/core/errorAdvice';
 import type { MissingAccess } from '../../gateway/connection';
 import type { VideoDefaults } from '../../settings/settings';
-import type { VideoJob } from './api';
+import type { AllowedParameters, VideoAskParameters, VideoJob } from './api';
+import { allowedAnswers } from './allowedParameters';
 import { displayStatus, isFinalRecord, type VideoJobRecord } from './jobRecord';
 import type { JobStore } from './jobStore';
 import { videoTypeOfFile } from './download';
@@ -17,6 +18,8 @@ export interface VideoCallDeps {
   access(profile?: string): Promise<{ ok: true; origin: string; profile?: string } | MissingAccess>;
   /** A profile's video defaults (by id or name); the active profile's without one. */
   settings(profile?: string): VideoDefaults;
+  /** What the gateway allows for a model under a profile (VideoApi.allowedParameters); nothing is checked without it. */
+  allowed?(model: string, profile?: string): Promise<AllowedParameters | undefined>;
   /** The copy of the job's result kept before its link expires. */
   keptFile?(key: string): string | undefined;
 }
@@ -34,13 +37,17 @@ export function videoJobOf(record: VideoJobRecord): VideoJob {
 
 export function videoCalls(deps: VideoCallDeps) {
   return {
-    submit: async (ask: { prompt: string; model?: string }, call: { profile?: string; surface?: 'tool' } = {}): Promise<VideoJob> => {
+    submit: async (ask: { prompt: string } & VideoAskParameters, call: { profile?: string; surface?: 'tool' } = {}): Promise<VideoJob> => {
       const access = await deps.access(call.profile);
       if (!access.ok) throw new AdvisedError(accessAdvice(access));
       const origin = access.origin;
       const settings = deps.settings(call.profile);
       try {
-        const request = buildVideoRequest(answersFromArgument({ prompt: ask.prompt, ...(ask.model && { model: ask.model }) }, settings), settings);
+        const { prompt, model, duration, resolution, aspectRatio } = ask;
+        const answers = answersFromArgument({ prompt, ...(model && { model }), ...(duration !== undefined && { duration }), ...(resolution && { resolution }), ...(aspectRatio && { aspectRatio }) }, settings);
+        // A default outside what the gateway allows is fitted to it; a value asked for is refused before sending.
+        const allowed = await deps.allowed?.(answers.model, call.profile);
+        const request = buildVideoRequest(allowedAnswers(answers, allowed, { duration: duration !== undefined, resolution: !!resolution }), settings);
         return videoJobOf(await deps.store.submit(origin, request, access.profile, call.surface));
       } catch (error) {
         throw new AdvisedError(adviceFor(error, { origin, model: ask.model }), { cause: error });

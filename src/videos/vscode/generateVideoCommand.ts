@@ -1,6 +1,9 @@
 // UI adapter: Generate Video. Without an argument it walks through prompt, model, resolution, duration and source
-// video, then submits; with `{ prompt, model?, resolution?, duration?, videoUrl? }` it submits at once.
+// video, then submits; with `{ prompt, model?, resolution?, duration?, aspectRatio?, videoUrl? }` it submits at once.
+// Where the gateway lists what a model allows, the picks offer only that, and a value outside it is refused unsent.
 import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
+import type { AllowedParameters } from '../core/api';
+import { allowedAnswers } from '../core/allowedParameters';
 import type { VideoCommandContext } from './sharedCommands';
 import type { ModelChoices } from './commandUi';
 import type { VideoJobRecord } from '../core/jobRecord';
@@ -18,7 +21,9 @@ export async function generateVideo(ctx: VideoCommandContext, argument?: unknown
     if (profile !== undefined && !ctx.connection.profile(profile)) throw new Error(`There is no profile "${profile}".`);
     // The named profile's default video model, not the active profile's.
     const defaults = ctx.settings(profile);
-    return submit(ctx, answersFromArgument(argument, defaults), false, profile, defaults);
+    const answers = answersFromArgument(argument, defaults);
+    const asked = { duration: 'duration' in argument && argument.duration !== undefined, resolution: 'resolution' in argument && argument.resolution !== undefined };
+    return submit(ctx, answers, false, profile, defaults, asked);
   }
   if (!(await ensureAccess(ctx, true))) return undefined;
   const answers = await askAnswers(ctx);
@@ -34,17 +39,24 @@ async function ensureAccess(ctx: VideoCommandContext, interactive: boolean, prof
   return undefined;
 }
 
-async function submit(ctx: VideoCommandContext, answers: VideoAnswers, interactive: boolean, profile?: string, defaults = ctx.settings()): Promise<VideoJobRecord | undefined> {
+async function submit(ctx: VideoCommandContext, answers: VideoAnswers, interactive: boolean, profile?: string, defaults = ctx.settings(), asked = { duration: true, resolution: true }): Promise<VideoJobRecord | undefined> {
   const access = await ensureAccess(ctx, interactive, profile);
   if (!access) return undefined;
   const origin = access.origin;
   let request;
   try {
-    request = buildVideoRequest(answers, defaults);
+    // The walk-through offered only allowed values; a script's are checked here, before anything is sent.
+    const allowed = await ctx.service.allowedParameters?.(answers.model, profile);
+    request = buildVideoRequest(allowedAnswers(answers, allowed, asked), defaults);
   } catch (error) {
-    if (!interactive || !(error instanceof VideoRequestError)) throw error;
-    void ctx.ui.notify('error', error.message);
-    return undefined;
+    if (error instanceof VideoRequestError && interactive) {
+      void ctx.ui.notify('error', error.message);
+      return undefined;
+    }
+    if (error instanceof VideoRequestError) throw error;
+    ctx.ui.advise(adviceFor(error, { origin, model: answers.model }));
+    if (interactive) return undefined;
+    throw error;
   }
   const store = ctx.service.store;
   let record: VideoJobRecord;
@@ -68,15 +80,13 @@ async function askAnswers(ctx: VideoCommandContext): Promise<VideoAnswers | unde
   if (prompt === undefined) return undefined;
   const model = await askModel(ctx, title(2), settings.model);
   if (model === undefined) return undefined;
-  const resolution = await askResolution(ctx, title(3), settings.resolutions);
+  const allowed = await ui.withProgress('Reading what the gateway allows for this model…', () => ctx.service.allowedParameters?.(model) ?? Promise.resolve(undefined));
+  const resolution = allowed?.resolutions ? await ui.pick(allowed.resolutions, { title: title(3), placeHolder: `Resolution (the ones ${model} allows)` }) : await askResolution(ctx, title(3), settings.resolutions);
   if (resolution === undefined) return undefined;
-  const durationProblem = (text: string) => {
-    const parsed = parseDuration(text);
-    return 'error' in parsed ? parsed.error : undefined;
-  };
-  const durationText = await ui.input({ title: title(4), prompt: 'Duration in seconds', value: String(settings.duration), validate: durationProblem });
-  const duration = durationText === undefined ? undefined : parseDuration(durationText);
-  if (!duration || 'error' in duration) return undefined;
+  const aspectRatio = allowed?.aspectRatios ? await ui.pick(allowed.aspectRatios, { title: title(3), placeHolder: `Aspect ratio (the ones ${model} allows)` }) : undefined;
+  if (allowed?.aspectRatios && aspectRatio === undefined) return undefined;
+  const duration = await askDuration(ctx, title(4), settings.duration, allowed);
+  if (duration === undefined) return undefined;
   const videoUrl = await ui.input({
     title: title(5),
     prompt: `Source video URL for the edit model (optional; sent as ${settings.sourceVideoField}). Leave empty to generate from the prompt alone.`,
@@ -84,7 +94,24 @@ async function askAnswers(ctx: VideoCommandContext): Promise<VideoAnswers | unde
     validate: validateSourceVideoUrl,
   });
   if (videoUrl === undefined) return undefined;
-  return { prompt, model, resolution, duration: duration.value, ...(videoUrl.trim() && { videoUrl: videoUrl.trim() }) };
+  return { prompt, model, resolution, duration, ...(aspectRatio && { aspectRatio }), ...(videoUrl.trim() && { videoUrl: videoUrl.trim() }) };
+}
+
+/** The durations the gateway allows as picks (the default first when it is one); a typed duration where it lists none. */
+async function askDuration(ctx: VideoCommandContext, title: string, defaultSeconds: number, allowed: AllowedParameters | undefined): Promise<number | undefined> {
+  if (allowed?.durations) {
+    const items = allowed.durations.map((d) => `${d} s`);
+    const first = allowed.durations.includes(defaultSeconds) ? [`${defaultSeconds} s`, ...items.filter((i) => i !== `${defaultSeconds} s`)] : items;
+    const picked = await ctx.ui.pick(first, { title, placeHolder: 'Duration (the ones the gateway allows for this model)' });
+    return picked === undefined ? undefined : allowed.durations[items.indexOf(picked)];
+  }
+  const durationProblem = (text: string) => {
+    const parsed = parseDuration(text);
+    return 'error' in parsed ? parsed.error : undefined;
+  };
+  const durationText = await ctx.ui.input({ title, prompt: 'Duration in seconds', value: String(defaultSeconds), validate: durationProblem });
+  const duration = durationText === undefined ? undefined : parseDuration(durationText);
+  return !duration || 'error' in duration ? undefined : duration.value;
 }
 
 async function askModel(ctx: VideoCommandContext, title: string, defaultModel: string): Promise<string | undefined> {

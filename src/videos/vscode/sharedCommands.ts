@@ -6,6 +6,7 @@ import type { OpenResultOptions } from '../../gateway/resultFetch';
 import type { ModelCatalog } from '../../models/core/api';
 import type { VideoDefaults } from '../../settings/settings';
 import type { CommandUi } from './commandUi';
+import type { AllowedParameters } from '../core/api';
 import type { VideoJobRecord } from '../core/jobRecord';
 import type { JobStore } from '../core/jobStore';
 import type { KeptFiles } from '../core/keptFiles';
@@ -27,6 +28,8 @@ export interface VideoJobsService {
   visibleJobs(): VideoJobRecord[];
   /** The copies of finished results kept before their links expire (the primary instance's only). */
   readonly kept?: KeptFiles;
+  /** What the gateway allows for a model (VideoApi.allowedParameters); nothing is checked without it. */
+  allowedParameters?(model: string, profile?: string): Promise<AllowedParameters | undefined>;
 }
 
 export interface VideoCommandContext {

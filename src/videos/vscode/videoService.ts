@@ -84,6 +84,7 @@ export class VideoService implements VideoApi, Disposable {
       store: this.store,
       access: (profile) => this.deps.connection.access(profile),
       settings: (profile) => this.deps.settings(profile),
+      allowed: (model, profile) => this.allowedParameters(model, profile),
       keptFile: (key) => this.kept?.keptFile(key),
     });
   });
