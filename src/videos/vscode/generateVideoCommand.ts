@@ -1,7 +1,7 @@
 // UI adapter: Generate Video. Without an argument it walks through prompt, model, resolution, duration and source
 // video, then submits; with `{ prompt, model?, resolution?, duration?, aspectRatio?, videoUrl? }` it submits at once.
 // Where the gateway lists what a model allows, the picks offer only that, and a value outside it is refused unsent.
-import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
+import { accessAdvice, AdvisedError, adviceFor } from '../../ui/core/errorAdvice';
 import type { AllowedParameters } from '../core/api';
 import { allowedAnswers } from '../core/allowedParameters';
 import type { VideoCommandContext } from './sharedCommands';
@@ -54,9 +54,11 @@ async function submit(ctx: VideoCommandContext, answers: VideoAnswers, interacti
       return undefined;
     }
     if (error instanceof VideoRequestError) throw error;
-    ctx.ui.advise(adviceFor(error, { origin, model: answers.model }));
+    // Refused before sending (a value the gateway does not allow): a script gets the words the user is shown.
+    const advice = adviceFor(error, { origin, model: answers.model });
+    ctx.ui.advise(advice);
     if (interactive) return undefined;
-    throw error;
+    throw new AdvisedError(advice, { cause: error });
   }
   const store = ctx.service.store;
   let record: VideoJobRecord;

@@ -1,0 +1,66 @@
+// Generate Video on a profile whose gateway lists what its video model allows (OpenRouter's /videos/models): a
+// duration outside the list is refused before any request, naming the allowed ones; an allowed one goes out.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ModelGatewayApi } from '../../../src/extension';
+import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
+import type { VideoTestHooks } from '../../../src/videos/vscode/feature';
+import type { ProfileStore } from '../../../src/auth/core/profileStore';
+import { startSimulator, type Simulator } from '../../simulator';
+import { VIDEO_MODEL } from '../../simulator/models';
+import { config, connectTo, disconnect, extensionApi, until } from '../helpers';
+
+describe('video parameters the gateway allows', function () {
+  this.timeout(60_000);
+  let sim: Simulator;
+  let active: Simulator;
+  let api: ModelGatewayApi;
+  let profileId: string;
+
+  /** The video submissions the simulator saw (the spec's path; the dialect paths where a newer store sends there). */
+  const submissions = () => sim.log.filter((e) => e.method === 'POST' && /^\/v1\/videos(\/generations)?$/.test(e.path));
+
+  before(async () => {
+    sim = await startSimulator({ videoModels: true, video: { queuedMs: 500, inProgressMs: 500 } });
+    api = await extensionApi();
+    await config().update('video.keptQuotaMB', 0, vscode.ConfigurationTarget.Global);
+    // The active profile stays on a gateway of its own: the listed one is named by the command's argument.
+    active = await startSimulator();
+    await connectTo(api, active);
+    profileId = (await vscode.commands.executeCommand('modelGateway.profiles.create', { name: 'Listed', baseUrl: sim.baseUrl })) as string;
+    await until(() => api.connections.profile(profileId), 'the connections to see the Listed profile');
+    assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', sim.apiKey, profileId), true);
+  });
+
+  after(async () => {
+    const store = (api.testing.videos as VideoTestHooks).feature.store;
+    for (const job of store.jobs(sim.origin)) await store.remove(job.key);
+    const profiles = await (api.testing.profiles as Promise<ProfileStore>);
+    if (profiles.get(profileId)) await vscode.commands.executeCommand('modelGateway.profiles.delete', profileId, { confirm: false });
+    await config().update('video.keptQuotaMB', undefined, vscode.ConfigurationTarget.Global);
+    await disconnect();
+    await Promise.all([sim.close(), active.close()]);
+  });
+
+  it('refuses a duration outside the list before any request, naming the allowed ones, and sends an allowed one', async () => {
+    const ask = { profile: profileId, prompt: 'A kite over a grey sea', model: VIDEO_MODEL, resolution: '720p' };
+    // The command's own handler (executeCommand shows the refusal and resolves): it rejects with the advice's words.
+    const generate = (argument: object) => (api.testing.videos as VideoTestHooks).feature.commands.generateVideo(argument);
+    await assert.rejects(
+      generate({ ...ask, duration: 5 }),
+      /Not sent: the gateway allows model-1\.0-video-edit only the durations 4, 6, 8 seconds, not 5 seconds/,
+    );
+    assert.ok(sim.log.some((e) => e.method === 'GET' && e.path === '/v1/videos/models'), 'the list was read');
+    assert.deepEqual(submissions(), [], 'nothing was submitted');
+
+    const listReads = sim.log.filter((e) => e.path === '/v1/videos/models').length;
+    assert.equal(await vscode.commands.executeCommand('modelGateway.generateVideo', { ...ask, duration: 8, aspectRatio: '1:1' }), undefined, 'through executeCommand: refused and shown');
+    assert.deepEqual(submissions(), [], 'still nothing submitted');
+    const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { ...ask, duration: 6 })) as VideoJobRecord;
+    assert.ok(record.key, 'the job was accepted');
+    const [sent] = submissions();
+    assert.ok(sent, 'the allowed duration went out');
+    assert.match(JSON.stringify(sent.body), /"duration":6\b/);
+    assert.equal(sim.log.filter((e) => e.path === '/v1/videos/models').length, listReads, 'the list is kept for the profile, not fetched again');
+  });
+});
