@@ -1,6 +1,9 @@
 // Generate Video on a profile whose gateway lists what its video model allows (OpenRouter's /videos/models): a
 // duration outside the list is refused before any request, naming the allowed ones; an allowed one goes out.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../../src/extension';
 import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
@@ -9,6 +12,7 @@ import type { ProfileStore } from '../../../src/auth/core/profileStore';
 import { startSimulator, type Simulator } from '../../simulator';
 import { VIDEO_MODEL } from '../../simulator/models';
 import { config, connectTo, disconnect, extensionApi, until } from '../helpers';
+import { RecordingUi } from '../recordingUi';
 
 describe('video parameters the gateway allows', function () {
   this.timeout(60_000);
@@ -62,5 +66,32 @@ describe('video parameters the gateway allows', function () {
     assert.ok(sent, 'the allowed duration went out');
     assert.match(JSON.stringify(sent.body), /"duration":6\b/);
     assert.equal(sim.log.filter((e) => e.path === '/v1/videos/models').length, listReads, 'the list is kept for the profile, not fetched again');
+  });
+
+  it('offers in the walk-through only the resolutions, aspect ratios and durations the gateway lists, and sends the ones picked', async () => {
+    await vscode.commands.executeCommand('modelGateway.profiles.switch', profileId);
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-allowed-'));
+    const ui = new RecordingUi();
+    const offered: string[][] = [];
+    const pick = ui.pick.bind(ui);
+    ui.pick = (items, options) => (offered.push([...items]), pick(items, options));
+    const kept = new Map<string, unknown>();
+    const bundle = (api.testing.videos as VideoTestHooks).createForTest({ folder, storage: { get: <T>(key: string) => kept.get(key) as T | undefined, update: async (key, value) => void kept.set(key, value) }, ui });
+    try {
+      await bundle.store.flush();
+      ui.inputs = ['A heron over a pond', VIDEO_MODEL, '1080p', '9:16', '8 s', ''];
+      const record = await bundle.commands.generateVideo();
+      assert.ok(record?.key, `the job was submitted: ${JSON.stringify(ui.shown)}`);
+      assert.deepEqual(offered, [['720p', '1080p', '1280x720'], ['16:9', '9:16'], ['4 s', '6 s', '8 s']]);
+      const sent = submissions().at(-1);
+      assert.match(JSON.stringify(sent?.body), /"resolution":"1080p"/);
+      assert.match(JSON.stringify(sent?.body), /"duration":8\b/);
+      assert.match(JSON.stringify(sent?.body), /"aspect_ratio":"9:16"/);
+      await bundle.store.remove(record.key);
+    } finally {
+      bundle.dispose();
+      await vscode.commands.executeCommand('modelGateway.profiles.switch', 'default');
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
