@@ -33,7 +33,7 @@ const videoCommands = lazy(() => require('./videoCommands') as VideoCommandsModu
 const dialectDetection = lazy(() => require('../core/dialects/probes') as typeof import('../core/dialects/probes'));
 // The lists the detection and the allowed parameters share, on the same first need.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const parameterLists = lazy(() => require('../core/parameterLists') as typeof import('../core/parameterLists'));
+const parameterLists = lazy(() => require('../core/dialects/parameterLists') as typeof import('../core/dialects/parameterLists'));
 
 export interface VideoServiceDeps {
   clock: Clock;
@@ -204,7 +204,7 @@ export class VideoService implements VideoApi, Disposable {
   /** The `auto` decisions per profile, kept from their first need. */
   private detector: import('../core/dialects/probes').DialectDetector | undefined;
   /** The gateway's lists per profile, shared by the detection and the allowed parameters. */
-  private lists: import('../core/parameterLists').GatewayLists | undefined;
+  private lists: import('../core/dialects/parameterLists').GatewayLists | undefined;
 
   private resumeAll(): void {
     for (const lane of this.lanes()) this.store.resumeAuth(lane);

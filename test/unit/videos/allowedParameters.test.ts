@@ -2,7 +2,7 @@
 // /videos/models, LiteLLM's /model/info), checked before anything is sent, and worded in the one error vocabulary.
 import * as assert from 'node:assert/strict';
 import { allowedAnswers, checkAllowed, fitDefaults, ParameterNotAllowedError, readAllowedParameters } from '../../../src/videos/core/allowedParameters';
-import { GatewayLists } from '../../../src/videos/core/parameterLists';
+import { GatewayLists } from '../../../src/videos/core/dialects/parameterLists';
 import { DialectDetector, type ProbeName, type ProbeResult } from '../../../src/videos/core/dialects/detect';
 import { modelListEntries } from '../../../src/gateway/modelLists';
 import { adviceFor, allowedText } from '../../../src/ui/core/errorAdvice';

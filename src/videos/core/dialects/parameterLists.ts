@@ -1,9 +1,9 @@
 // The lists a profile's gateway answered (its /models, LiteLLM's /model/info, OpenRouter's /videos/models), kept per
 // profile so the `auto` dialect's detection and the allowed parameters share one fetch of each. A list that could not
 // be asked (no key, the network, a 5xx) is not kept: the next need asks again. Pure: the probe is given.
-import type { DialectName } from '../../settings/profile';
-import { allowedFor, readAllowedParameters, type AllowedByModel, type AllowedParameters } from './allowedParameters';
-import type { ProbeName, ProbeResult } from './dialects/detect';
+import type { DialectName } from '../../../settings/profile';
+import { allowedFor, readAllowedParameters, type AllowedByModel, type AllowedParameters } from '../allowedParameters';
+import type { ProbeName, ProbeResult } from './detect';
 
 type Probe = (name: ProbeName) => Promise<ProbeResult>;
 
