@@ -35,6 +35,12 @@ const dialectDetection = lazy(() => require('../core/dialects/probes') as typeof
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const parameterLists = lazy(() => require('../core/dialects/parameterLists') as typeof import('../core/dialects/parameterLists'));
 
+/**
+ * What the gateways said about themselves, per profile: the `auto` decisions and the lists they and the allowed
+ * parameters read, kept from their first need and shared by every video service of the window (one detection each).
+ */
+const known: { detector?: import('../core/dialects/probes').DialectDetector; lists?: import('../core/dialects/parameterLists').GatewayLists } = {};
+
 export interface VideoServiceDeps {
   clock: Clock;
   connection: GatewayConnections;
@@ -167,16 +173,15 @@ export class VideoService implements VideoApi, Disposable {
 
   async dialect(profile?: string): Promise<DialectDecision> {
     const { found, target, probe } = await this.reach(profile);
-    const { DialectDetector } = dialectDetection();
-    this.detector ??= new DialectDetector();
-    return this.detector.resolve({ ...target, dialect: found.dialect }, this.lists!.memo(target, probe));
+    known.detector ??= new (dialectDetection().DialectDetector)();
+    return known.detector.resolve({ ...target, dialect: found.dialect }, known.lists!.memo(target, probe));
   }
 
   async allowedParameters(model: string, profile?: string): Promise<AllowedParameters | undefined> {
     try {
       const decision = await this.dialect(profile);
       const { target, probe } = await this.reach(profile);
-      return await this.lists!.allowed(target, decision.dialect, model, probe);
+      return await known.lists!.allowed(target, decision.dialect, model, probe);
     } catch {
       // Nothing could be read: nothing is checked, as for a gateway that lists nothing.
       return undefined;
@@ -188,7 +193,7 @@ export class VideoService implements VideoApi, Disposable {
     const { connection } = this.deps;
     await connection.ready;
     const found = connection.profile(profile) ?? connection.active;
-    this.lists ??= new (parameterLists().GatewayLists)();
+    known.lists ??= new (parameterLists().GatewayLists)();
     const target = { id: found.id, baseUrl: connection.connectionFor(found.id)?.baseUrl ?? '' };
     return { found, target, probe: dialectDetection().gatewayProbe(() => connection.access(found.id)) };
   }
@@ -201,10 +206,6 @@ export class VideoService implements VideoApi, Disposable {
     return this.store.onDidChange(() => listener());
   }
 
-  /** The `auto` decisions per profile, kept from their first need. */
-  private detector: import('../core/dialects/probes').DialectDetector | undefined;
-  /** The gateway's lists per profile, shared by the detection and the allowed parameters. */
-  private lists: import('../core/dialects/parameterLists').GatewayLists | undefined;
 
   private resumeAll(): void {
     for (const lane of this.lanes()) this.store.resumeAuth(lane);

@@ -38,9 +38,11 @@ describe('video parameters the gateway allows', function () {
 
   after(async () => {
     const store = (api.testing.videos as VideoTestHooks).feature.store;
-    for (const job of store.jobs(sim.origin)) await store.remove(job.key);
+    // Every job on the listed gateway (a named profile's jobs are in its own lane), so its profile is deleted, not retired.
+    for (const job of store.jobs().filter((j) => j.origin === sim.origin)) await store.remove(job.key);
     const profiles = await (api.testing.profiles as Promise<ProfileStore>);
     if (profiles.get(profileId)) await vscode.commands.executeCommand('modelGateway.profiles.delete', profileId, { confirm: false });
+    await until(() => !profiles.all.some((p) => p.id === profileId), 'the Listed profile to be gone, not retired');
     await config().update('video.keptQuotaMB', undefined, vscode.ConfigurationTarget.Global);
     await disconnect();
     await Promise.all([sim.close(), active.close()]);
