@@ -7,7 +7,7 @@ import { completionBody, composeReply, promptOfChatBody, streamFrames, validateC
 import { invalidRequest, modelNotFound, notFound, SimErrorResponse } from './errors';
 import { Exchange, type FaultPlan } from './exchange';
 import { BUDGET_EXCEEDED, faultKeyword, FAULTS, HTML_ERROR_PAGE, isFaultName } from './faults';
-import { chatCostHeader, COST_HEADER, IMAGE_MODEL, isKnownModel, modelList, modelObject, PRICES, REPORTS_COST } from './models';
+import { chatCostHeader, COST_HEADER, IMAGE_MODEL, isKnownModel, modelList, modelObject, PRICES, REPORTS_COST, videoModelList } from './models';
 import { hasKeyword } from './replies';
 import { GeneratedImages, promptOfImageBody, validateImageRequest } from './images';
 import { asksForImages, chatImageAnswer, editAnswer, validateChatImageRequest, validateImageEdit } from './imageEdits';
@@ -28,6 +28,8 @@ export interface SimulatorOptions {
   video?: VideoSchedule | VideoScheduleFor;
   /** The ids `/v1/models` lists (all it serves by default): two gateways whose lists differ. */
   listedModels?: readonly string[];
+  /** Serves OpenRouter's `GET /v1/videos/models` (the allowed durations, resolutions and aspect ratios); 404 without. */
+  videoModels?: boolean;
   now?: () => number;
   quiet?: boolean;
 }
@@ -284,6 +286,7 @@ class GatewaySimulator implements Simulator {
     if (!(await this.applyFault(exchange, this.resolveFault(exchange, prompt)))) return;
 
     if (path === '/v1/models') return this.only(exchange, 'GET', () => exchange.sendJson(modelList(this.options.listedModels)));
+    if (path === '/v1/videos/models' && this.options.videoModels) return this.only(exchange, 'GET', () => exchange.sendJson(videoModelList()));
     const modelMatch = /^\/v1\/models\/([^/]+)$/.exec(path);
     if (modelMatch) {
       return this.only(exchange, 'GET', () => {

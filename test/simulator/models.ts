@@ -69,3 +69,28 @@ export function modelObject(id: string): { id: string; object: 'model'; created:
 export function modelList(listed: readonly string[] = ALL_MODELS): { object: 'list'; data: ReturnType<typeof modelObject>[] } {
   return { object: 'list', data: listed.map(modelObject) };
 }
+
+/**
+ * OpenRouter's /videos/models list (served only when the simulator is started with `videoModels`): the video model
+ * with the durations, resolutions and aspect ratios it allows. A value outside them is still accepted by the
+ * simulator's own job API, so a test sees whether the extension refused it before sending.
+ */
+export const VIDEO_MODEL_ALLOWED = { durations: [4, 6, 8], resolutions: ['720p', '1080p'], sizes: ['1280x720'], aspectRatios: ['16:9', '9:16'] } as const;
+
+export function videoModelList(): { data: Record<string, unknown>[] } {
+  return {
+    data: [
+      {
+        id: VIDEO_MODEL,
+        name: 'Simulated video edit model',
+        supported_durations: VIDEO_MODEL_ALLOWED.durations,
+        supported_resolutions: VIDEO_MODEL_ALLOWED.resolutions,
+        supported_sizes: VIDEO_MODEL_ALLOWED.sizes,
+        supported_aspect_ratios: VIDEO_MODEL_ALLOWED.aspectRatios,
+        supported_frame_images: ['first_frame'],
+        generate_audio: false,
+        pricing_skus: { per_second: '0.1' },
+      },
+    ],
+  };
+}

@@ -6,6 +6,7 @@ import type { KeptFile, KeptMedia, MediaApi } from '../../media/core/api';
 import type { VideoApi, VideoJob } from '../../videos/core/api';
 import type { ModelKind } from '../../models/core/api';
 import { escapeMarkdown } from '../../util/html';
+import { adviceFor, allowedText, parameterRefusal } from '../../ui/core/errorAdvice';
 import { safeExternalUrl } from '../../util/externalUrl';
 import { checkInput, TOOL_NAMES, toolSpec, type ToolKind, type ToolSpec } from './toolSpecs';
 import { monthUsage, usageText, type MonthUsage, type UsageSource } from './usageSummary';
@@ -65,7 +66,7 @@ function signalAborted(error: unknown): boolean {
 }
 
 /** The confirmation VS Code shows before a paid tool runs, and the line it shows while it runs. */
-export async function invocationText(name: string, input: unknown, ports: Pick<ToolPorts, 'defaultModel' | 'estimatedCost' | 'resolvePath'>): Promise<{ running: string; confirm?: { title: string; message: string } }> {
+export async function invocationText(name: string, input: unknown, ports: Pick<ToolPorts, 'defaultModel' | 'estimatedCost' | 'resolvePath'> & Partial<Pick<ToolPorts, 'videos'>>): Promise<{ running: string; confirm?: { title: string; message: string } }> {
   const spec = toolSpec(name);
   const checked = spec && checkInput(spec, input);
   if (!spec?.paid || !checked?.ok) return { running: spec ? `${spec.displayName.replace(/ \(Model Gateway\)$/, '')}…` : 'Model Gateway…' };
@@ -81,12 +82,30 @@ export async function invocationText(name: string, input: unknown, ports: Pick<T
   // one line, so they cannot pass for another line of the question (a second "Estimated cost"), a link or a heading.
   const plain = (text: string) => escapeMarkdown(text.replace(/\s+/g, ' ').trim());
   const shown = plain(what.length > 300 ? `${what.slice(0, 299)}…` : what);
+  const allowed = kind === 'video' && model ? await videoAllowedLine(ports, model, checked.value) : '';
   // The first frame's file is named: the user agrees to it being sent (one outside the workspace is asked about again).
   const frame = kind === 'video' && checked.value.image !== undefined ? `\n\nFirst frame: ${plain(checked.value.image.slice(0, 300))}` : '';
   const titles: Record<ToolKind, string> = { image: 'Generate an image with the gateway?', video: 'Submit a video job to the gateway?', speech: 'Synthesize speech with the gateway?', transcription: 'Send an audio file to the gateway to transcribe?' };
   const running: Record<ToolKind, string> = { image: `Generating an image with ${modelText}…`, video: `Submitting a video job to ${modelText}…`, speech: `Synthesizing speech with ${modelText}…`, transcription: `Transcribing with ${modelText}…` };
   const label: Record<ToolKind, string> = { image: 'Prompt', video: 'Prompt', speech: 'Text', transcription: 'File' };
-  return { running: running[kind], confirm: { title: titles[kind], message: `Model: ${plain(modelText)}\n\nEstimated cost: ${cost}\n\n${label[kind]}: ${shown}${frame}` } };
+  return { running: running[kind], confirm: { title: titles[kind], message: `Model: ${plain(modelText)}\n\nEstimated cost: ${cost}${allowed}\n\n${label[kind]}: ${shown}${frame}` } };
+}
+
+/** The parameters a video tool call asks, and what the gateway allows for the model (where it lists it), as lines of the confirmation. */
+async function videoAllowedLine(ports: Partial<Pick<ToolPorts, 'videos'>>, model: string, input: Record<string, string>): Promise<string> {
+  const allowed = await Promise.resolve(ports.videos?.().allowedParameters?.(model)).catch(() => undefined);
+  const asked = [input.duration && `duration ${input.duration} s`, input.resolution && `resolution ${input.resolution}`, input.aspectRatio && `aspect ratio ${input.aspectRatio}`].filter(Boolean).join(', ');
+  const said = allowed && allowedText(allowed);
+  return `${asked ? `\n\nAsked: ${escapeMarkdown(asked)}` : ''}${said ? `\n\nThe gateway allows ${escapeMarkdown(model)}: ${escapeMarkdown(said)}` : ''}`;
+}
+
+/** A tool's duration (a string in the schema, as OpenAI's `seconds`): seconds, or a problem for the model. */
+function toolDuration(text: string | undefined): { value?: number } | { problem: string } {
+  if (text === undefined) return {};
+  const trimmed = text.trim().replace(/s$/, '');
+  // Digits with at most one point: one pass, no backtracking.
+  const value = /^\d{1,4}(\.\d{1,3})?$/.test(trimmed) ? Number(trimmed) : NaN;
+  return Number.isFinite(value) && value > 0 ? { value } : { problem: `"duration" must be a number of seconds such as "8", not "${text.slice(0, 20)}".` };
 }
 
 /** Runs a gateway tool; never throws. */
@@ -138,7 +157,18 @@ async function run(spec: ToolSpec, input: Record<string, string>, ports: ToolPor
       return { ok: true, text: `Transcript of ${path} by ${made.model}.${timing}${clipped}\n${gatewayOutput(made.text, MAX_TRANSCRIPT_TEXT)}` };
     }
     case TOOL_NAMES.submitVideo: {
-      const job = await ports.videos().submit({ prompt: input.prompt, model: input.model, ...(input.image !== undefined && { firstFrame: { path: input.image } }) }, { surface: 'tool' });
+      const duration = toolDuration(input.duration);
+      if ('problem' in duration) return failed(`Invalid input: ${duration.problem}`);
+      const ask = { prompt: input.prompt, model: input.model, ...(input.image !== undefined && { firstFrame: { path: input.image } }), ...(duration.value !== undefined && { duration: duration.value }), ...(input.resolution && { resolution: input.resolution }), ...(input.aspectRatio && { aspectRatio: input.aspectRatio }) };
+      let job: VideoJob;
+      try {
+        job = await ports.videos().submit(ask, { surface: 'tool' });
+      } catch (error) {
+        // Refused before sending: the extension's own words, naming what the gateway allows, so the model can retry.
+        const refusal = parameterRefusal(error) ?? parameterRefusal((error as { cause?: unknown } | undefined)?.cause);
+        if (refusal) return failed(adviceFor(error).message);
+        throw error;
+      }
       if (job.state === 'failed') return { ok: false, text: `The video job was not accepted: ${gatewayOutput(job.detail)}`, job };
       return { ok: true, text: `Submitted video job ${job.key} to ${job.model} (status: ${gatewayOutput(job.detail)}). It shows in the Video Jobs view; call ${TOOL_NAMES.getVideoJob} with jobId "${job.key}" to follow it.`, job };
     }

@@ -81,6 +81,8 @@ export class AdvisedError extends Error {
 export function adviceFor(error: unknown, context: AdviceContext = {}): ErrorAdvice {
   // Worded already (by a port that knew more about it): its advice travels as it is.
   if (error instanceof AdvisedError) return { ...error.advice, actions: [...error.advice.actions] };
+  const refusal = parameterRefusal(error);
+  if (refusal) return { kind: 'other', message: refusalText(refusal), actions: [] };
   const advice = wordFailure(error, context);
   if (context.paidFor && readError(error).outcomeUnknown) {
     advice.message = `The request reached the gateway, which may have made (and charged for) ${context.paidFor}, but the answer was lost. ${advice.message}`;
@@ -146,4 +148,40 @@ export function accessAdvice({ missing, origin }: Pick<MissingAccess, 'missing' 
   if (missing === 'key') return adviceFor({ status: 401, message: 'No API key is stored for it' }, { origin });
   if (missing === 'profile') return { kind: 'other', message: 'Nothing was sent: its profile was deleted. Move the chat to another profile, or choose a model of another profile.', actions: [CHANGE_CHAT_PROFILE] };
   return { kind: 'other', message: 'No gateway URL is set.', actions: [SET_BASE_URL] };
+}
+
+/** A video parameter outside what the gateway lists for the model (videos/core's ParameterNotAllowedError), read by shape. */
+export interface ParameterRefusal {
+  model: string;
+  parameter: 'duration' | 'resolution' | 'aspectRatio';
+  value: string;
+  allowed: readonly string[];
+}
+
+export function parameterRefusal(error: unknown): ParameterRefusal | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const e = error as Record<string, unknown>;
+  if (e.code !== 'parameter_not_allowed' || typeof e.model !== 'string' || typeof e.value !== 'string' || !Array.isArray(e.allowed)) return undefined;
+  if (e.parameter !== 'duration' && e.parameter !== 'resolution' && e.parameter !== 'aspectRatio') return undefined;
+  return { model: e.model, parameter: e.parameter, value: e.value, allowed: e.allowed.filter((v): v is string => typeof v === 'string') };
+}
+
+const PARAMETER_WORDS: Record<ParameterRefusal['parameter'], { many: string; unit: string }> = {
+  duration: { many: 'durations', unit: ' seconds' },
+  resolution: { many: 'resolutions', unit: '' },
+  aspectRatio: { many: 'aspect ratios', unit: '' },
+};
+
+function refusalText({ model, parameter, value, allowed }: ParameterRefusal): string {
+  const words = PARAMETER_WORDS[parameter];
+  return `Not sent: the gateway allows ${model} only the ${words.many} ${allowed.join(', ')}${words.unit}, not ${value}${words.unit}. Choose one of those.`;
+}
+
+/** What the gateway allows, in words (a tool's confirmation and result): "durations 4, 6, 8 s; resolutions 720p, 1080p". */
+export function allowedText(allowed: { durations?: readonly number[]; resolutions?: readonly string[]; aspectRatios?: readonly string[] }): string {
+  const parts: string[] = [];
+  if (allowed.durations?.length) parts.push(`durations ${allowed.durations.join(', ')} s`);
+  if (allowed.resolutions?.length) parts.push(`resolutions ${allowed.resolutions.join(', ')}`);
+  if (allowed.aspectRatios?.length) parts.push(`aspect ratios ${allowed.aspectRatios.join(', ')}`);
+  return parts.join('; ');
 }

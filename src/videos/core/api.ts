@@ -3,9 +3,19 @@
 // folders name. The video feature's definition (vscode/feature.ts) builds the object that implements VideoApi at
 // activation; getting it loads nothing more. Types and constants only.
 import type { Disposable } from '../../util/events';
-import type { DialectDecision } from './dialects/types';
+import type { AllowedParameters, DialectDecision } from './dialects/types';
 
-export type { DialectDecision } from './dialects/types';
+export type { AllowedParameters, DialectDecision } from './dialects/types';
+
+/** What a submission may ask beyond the prompt; a value outside what the gateway allows is refused before sending. */
+export interface VideoAskParameters {
+  model?: string;
+  duration?: number;
+  resolution?: string;
+  aspectRatio?: string;
+  /** The video's first frame (image to video): a file, or image bytes a chat attached. */
+  firstFrame?: FirstFrame;
+}
 
 /** A video job as the outside sees it. */
 export interface VideoJob {
@@ -35,7 +45,9 @@ export interface VideoApi {
    * Submits a job; `profile` (by id or name) is the one to submit under, the active one without; `surface` 'tool' when
    * a language model tool asks (the ledger's surface; 'video' otherwise). Errors are worded for the user.
    */
-  submit(ask: { prompt: string; model?: string; firstFrame?: FirstFrame }, call?: { profile?: string; surface?: 'tool' }): Promise<VideoJob>;
+  submit(ask: { prompt: string } & VideoAskParameters, call?: { profile?: string; surface?: 'tool' }): Promise<VideoJob>;
+  /** What the gateway allows for `model` under a profile (the active one without); undefined when it lists nothing. Never rejects. (Optional: a port without it checks nothing.) */
+  allowedParameters?(model: string, profile?: string): Promise<AllowedParameters | undefined>;
   job(key: string): VideoJob | undefined;
   /** Fires with the keys of jobs that changed (and of those whose result was kept or evicted). */
   onDidChange(listener: (keys: readonly string[]) => void): Disposable;

@@ -4,7 +4,8 @@
 import { accessAdvice, AdvisedError, adviceFor } from '../../ui/core/errorAdvice';
 import type { MissingAccess } from '../../gateway/connection';
 import type { VideoDefaults } from '../../settings/settings';
-import type { FirstFrame, VideoJob } from './api';
+import type { AllowedParameters, VideoAskParameters, VideoJob } from './api';
+import { allowedAnswers } from './dialects/allowedParameters';
 import { readFirstFrame } from './firstFrame';
 import type { ReadPlace } from '../../util/consentedRead';
 import { displayStatus, isFinalRecord, type VideoJobRecord } from './jobRecord';
@@ -19,6 +20,8 @@ export interface VideoCallDeps {
   access(profile?: string): Promise<{ ok: true; origin: string; profile?: string } | MissingAccess>;
   /** A profile's video defaults (by id or name); the active profile's without one. */
   settings(profile?: string): VideoDefaults;
+  /** What the gateway allows for a model under a profile (VideoApi.allowedParameters); nothing is checked without it. */
+  allowed?(model: string, profile?: string): Promise<AllowedParameters | undefined>;
   /** The copy of the job's result kept before its link expires. */
   keptFile?(key: string): string | undefined;
   /** The first video model a profile's gateway lists: the default when neither the ask nor the settings name one. */
@@ -42,17 +45,20 @@ export function videoJobOf(record: VideoJobRecord): VideoJob {
 
 export function videoCalls(deps: VideoCallDeps) {
   return {
-    submit: async (ask: { prompt: string; model?: string; firstFrame?: FirstFrame }, call: { profile?: string; surface?: 'tool' } = {}): Promise<VideoJob> => {
+    submit: async (ask: { prompt: string } & VideoAskParameters, call: { profile?: string; surface?: 'tool' } = {}): Promise<VideoJob> => {
       const access = await deps.access(call.profile);
       if (!access.ok) throw new AdvisedError(accessAdvice(access));
       const origin = access.origin;
       const settings = deps.settings(call.profile);
       try {
         // No model is built in: the ask's, the profile's or settings' choice, else the first the gateway lists.
+        const { prompt, duration, resolution, aspectRatio } = ask;
         const model = ask.model || settings.model || (await deps.listedModel?.(call.profile).catch(() => undefined));
-        const answers = answersFromArgument({ prompt: ask.prompt, ...(model && { model }) }, settings);
+        const answers = answersFromArgument({ prompt, ...(model && { model }), ...(duration !== undefined && { duration }), ...(resolution && { resolution }), ...(aspectRatio && { aspectRatio }) }, settings);
         if (ask.firstFrame) answers.firstFrame = await readFirstFrame(ask.firstFrame, deps.place ?? noPlace);
-        const request = buildVideoRequest(answers, settings);
+        // A default outside what the gateway allows is fitted to it; a value asked for is refused before sending.
+        const allowed = await deps.allowed?.(answers.model, call.profile);
+        const request = buildVideoRequest(allowedAnswers(answers, allowed, { duration: duration !== undefined, resolution: !!resolution }), settings);
         return videoJobOf(await deps.store.submit(origin, request, access.profile, call.surface));
       } catch (error) {
         throw new AdvisedError(adviceFor(error, { origin, model: ask.model }), { cause: error });

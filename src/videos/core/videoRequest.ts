@@ -10,6 +10,8 @@ export interface VideoAnswers {
   model: string;
   resolution?: string;
   duration?: number;
+  /** `16:9`, `9:16`…: sent as parameters.aspect_ratio, only when asked for. */
+  aspectRatio?: string;
   /** Source video for the edit model; goes where `sourceVideoField` says. */
   videoUrl?: string;
   /**
@@ -106,6 +108,7 @@ export function buildVideoRequest(answers: VideoAnswers, defaults: Pick<RequestD
     ...extra,
     ...(answers.resolution !== undefined && { resolution: answers.resolution }),
     ...(answers.duration !== undefined && { duration: answers.duration }),
+    ...(answers.aspectRatio !== undefined && { aspect_ratio: answers.aspectRatio }),
   };
   const request: VideoRequest = { model: answers.model.trim(), input: { prompt: answers.prompt, ...(answers.firstFrame !== undefined && { img_url: answers.firstFrame }) } };
   const videoUrl = answers.videoUrl?.trim();
@@ -121,17 +124,18 @@ export function buildVideoRequest(answers: VideoAnswers, defaults: Pick<RequestD
 }
 
 /**
- * Reads the argument of `modelGateway.generateVideo` (`{ prompt, model?, resolution?, duration?, videoUrl? }`),
+ * Reads the argument of `modelGateway.generateVideo` (`{ prompt, model?, resolution?, duration?, aspectRatio?, videoUrl? }`),
  * filling what is missing from settings. Throws VideoRequestError with a message that names the bad member.
  */
 export function answersFromArgument(argument: unknown, defaults: RequestDefaults): VideoAnswers {
-  if (!isRecord(argument)) throw new VideoRequestError('modelGateway.generateVideo takes { prompt, model?, resolution?, duration?, videoUrl? }.');
-  const { prompt, model, resolution, duration, videoUrl } = argument;
+  if (!isRecord(argument)) throw new VideoRequestError('modelGateway.generateVideo takes { prompt, model?, resolution?, duration?, aspectRatio?, videoUrl? }.');
+  const { prompt, model, resolution, duration, aspectRatio, videoUrl } = argument;
   if (typeof prompt !== 'string') throw new VideoRequestError('prompt must be a string.');
   const promptProblem = validatePrompt(prompt);
   if (promptProblem) throw new VideoRequestError(promptProblem);
   if (model !== undefined && (typeof model !== 'string' || model.trim() === '')) throw new VideoRequestError('model must be a non-empty string.');
   if (resolution !== undefined && (typeof resolution !== 'string' || resolution.trim() === '')) throw new VideoRequestError('resolution must be a non-empty string such as 1280x720.');
+  if (aspectRatio !== undefined && (typeof aspectRatio !== 'string' || aspectRatio.trim() === '' || aspectRatio.length > 24)) throw new VideoRequestError('aspectRatio must be a short string such as 16:9.');
   if (duration !== undefined && typeof duration !== 'number') throw new VideoRequestError('duration must be a number of seconds.');
   if (typeof duration === 'number') {
     const checked = checkDuration(duration);
@@ -147,6 +151,7 @@ export function answersFromArgument(argument: unknown, defaults: RequestDefaults
     model: typeof model === 'string' ? model.trim() : defaults.model,
     resolution: typeof resolution === 'string' ? resolution.trim() : defaults.resolutions[0],
     duration: typeof duration === 'number' ? duration : defaults.duration,
+    ...(typeof aspectRatio === 'string' && { aspectRatio: aspectRatio.trim() }),
     ...(typeof videoUrl === 'string' && videoUrl.trim() !== '' && { videoUrl: videoUrl.trim() }),
   };
 }

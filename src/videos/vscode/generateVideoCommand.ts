@@ -1,8 +1,11 @@
 // UI adapter: Generate Video. Without an argument it walks through prompt, model, resolution, duration, source
-// video and first frame, then submits; with `{ prompt, model?, resolution?, duration?, videoUrl?, image? }` it
-// submits at once (`image`: the first frame's file).
-import { accessAdvice, adviceFor } from '../../ui/core/errorAdvice';
+// video and first frame, then submits; with `{ prompt, model?, resolution?, duration?, aspectRatio?, videoUrl?, image? }`
+// it submits at once (`image`: the first frame's file). Where the gateway lists what a model allows, the picks offer
+// only that, and a value outside it is refused unsent.
+import { accessAdvice, AdvisedError, adviceFor } from '../../ui/core/errorAdvice';
 import * as vscode from 'vscode';
+import type { AllowedParameters } from '../core/api';
+import { allowedAnswers } from '../core/dialects/allowedParameters';
 import type { VideoCommandContext } from './sharedCommands';
 import { readPlace } from '../../ui/vscode/readPlace';
 import { readFirstFrame } from '../core/firstFrame';
@@ -26,7 +29,8 @@ export async function generateVideo(ctx: VideoCommandContext, argument?: unknown
     if (image !== undefined && (typeof image !== 'string' || image.trim() === '')) throw new VideoRequestError('image must be the path of the first frame\'s image file.');
     const answers = answersFromArgument(argument, defaults);
     if (typeof image === 'string') answers.firstFrame = await readFirstFrame({ path: image }, () => readPlace(ctx.ui));
-    return submit(ctx, answers, false, profile, defaults);
+    const asked = { duration: 'duration' in argument && argument.duration !== undefined, resolution: 'resolution' in argument && argument.resolution !== undefined };
+    return submit(ctx, answers, false, profile, defaults, asked);
   }
   if (!(await ensureAccess(ctx, true))) return undefined;
   const answers = await askAnswers(ctx);
@@ -52,7 +56,7 @@ async function ensureAccess(ctx: VideoCommandContext, interactive: boolean, prof
   return undefined;
 }
 
-async function submit(ctx: VideoCommandContext, answers: VideoAnswers, interactive: boolean, profile?: string, defaults = ctx.settings()): Promise<VideoJobRecord | undefined> {
+async function submit(ctx: VideoCommandContext, answers: VideoAnswers, interactive: boolean, profile?: string, defaults = ctx.settings(), asked = { duration: true, resolution: true }): Promise<VideoJobRecord | undefined> {
   const access = await ensureAccess(ctx, interactive, profile);
   if (!access) return undefined;
   // No model is built in: without one named, the first video model the profile's gateway lists.
@@ -60,11 +64,20 @@ async function submit(ctx: VideoCommandContext, answers: VideoAnswers, interacti
   const origin = access.origin;
   let request;
   try {
-    request = buildVideoRequest(answers, defaults);
+    // The walk-through offered only allowed values; a script's are checked here, before anything is sent.
+    const allowed = await ctx.service.allowedParameters?.(answers.model, profile);
+    request = buildVideoRequest(allowedAnswers(answers, allowed, asked), defaults);
   } catch (error) {
-    if (!interactive || !(error instanceof VideoRequestError)) throw error;
-    void ctx.ui.notify('error', error.message);
-    return undefined;
+    if (error instanceof VideoRequestError && interactive) {
+      void ctx.ui.notify('error', error.message);
+      return undefined;
+    }
+    if (error instanceof VideoRequestError) throw error;
+    // Refused before sending (a value the gateway does not allow): a script gets the words the user is shown.
+    const advice = adviceFor(error, { origin, model: answers.model });
+    ctx.ui.advise(advice);
+    if (interactive) return undefined;
+    throw new AdvisedError(advice, { cause: error });
   }
   const store = ctx.service.store;
   let record: VideoJobRecord;
@@ -88,15 +101,13 @@ async function askAnswers(ctx: VideoCommandContext): Promise<(VideoAnswers & { f
   if (prompt === undefined) return undefined;
   const model = await askModel(ctx, title(2), settings.model);
   if (model === undefined) return undefined;
-  const resolution = await askResolution(ctx, title(3), settings.resolutions);
+  const allowed = await ui.withProgress('Reading what the gateway allows for this model…', () => ctx.service.allowedParameters?.(model) ?? Promise.resolve(undefined));
+  const resolution = allowed?.resolutions ? await ui.pick(allowed.resolutions, { title: title(3), placeHolder: `Resolution (the ones ${model} allows)` }) : await askResolution(ctx, title(3), settings.resolutions);
   if (resolution === undefined) return undefined;
-  const durationProblem = (text: string) => {
-    const parsed = parseDuration(text);
-    return 'error' in parsed ? parsed.error : undefined;
-  };
-  const durationText = await ui.input({ title: title(4), prompt: 'Duration in seconds', value: String(settings.duration), validate: durationProblem });
-  const duration = durationText === undefined ? undefined : parseDuration(durationText);
-  if (!duration || 'error' in duration) return undefined;
+  const aspectRatio = allowed?.aspectRatios ? await ui.pick(allowed.aspectRatios, { title: title(3), placeHolder: `Aspect ratio (the ones ${model} allows)` }) : undefined;
+  if (allowed?.aspectRatios && aspectRatio === undefined) return undefined;
+  const duration = await askDuration(ctx, title(4), settings.duration, allowed);
+  if (duration === undefined) return undefined;
   const videoUrl = await ui.input({
     title: title(5),
     prompt: `Source video URL for the edit model (optional; sent as ${settings.sourceVideoField}). Leave empty to generate from the prompt alone.`,
@@ -106,7 +117,24 @@ async function askAnswers(ctx: VideoCommandContext): Promise<(VideoAnswers & { f
   if (videoUrl === undefined) return undefined;
   const frame = await askFirstFrame(ctx, title(6));
   if (frame === undefined) return undefined;
-  return { prompt, model, resolution, duration: duration.value, ...(videoUrl.trim() && { videoUrl: videoUrl.trim() }), ...(frame !== SKIP && { framePath: frame }) };
+  return { prompt, model, resolution, duration, ...(aspectRatio && { aspectRatio }), ...(videoUrl.trim() && { videoUrl: videoUrl.trim() }), ...(frame !== SKIP && { framePath: frame }) };
+}
+
+/** The durations the gateway allows as picks (the default first when it is one); a typed duration where it lists none. */
+async function askDuration(ctx: VideoCommandContext, title: string, defaultSeconds: number, allowed: AllowedParameters | undefined): Promise<number | undefined> {
+  if (allowed?.durations) {
+    const items = allowed.durations.map((d) => `${d} s`);
+    const first = allowed.durations.includes(defaultSeconds) ? [`${defaultSeconds} s`, ...items.filter((i) => i !== `${defaultSeconds} s`)] : items;
+    const picked = await ctx.ui.pick(first, { title, placeHolder: 'Duration (the ones the gateway allows for this model)' });
+    return picked === undefined ? undefined : allowed.durations[items.indexOf(picked)];
+  }
+  const durationProblem = (text: string) => {
+    const parsed = parseDuration(text);
+    return 'error' in parsed ? parsed.error : undefined;
+  };
+  const durationText = await ctx.ui.input({ title, prompt: 'Duration in seconds', value: String(defaultSeconds), validate: durationProblem });
+  const duration = durationText === undefined ? undefined : parseDuration(durationText);
+  return !duration || 'error' in duration ? undefined : duration.value;
 }
 
 async function askModel(ctx: VideoCommandContext, title: string, defaultModel: string): Promise<string | undefined> {

@@ -6,6 +6,7 @@ import type { OpenResultOptions } from '../../gateway/resultFetch';
 import type { ModelCatalog } from '../../models/core/api';
 import type { VideoDefaults } from '../../settings/settings';
 import type { CommandUi } from './commandUi';
+import type { AllowedParameters } from '../core/api';
 import { isSpecJob, type VideoJobRecord } from '../core/jobRecord';
 import type { JobStore } from '../core/jobStore';
 import type { KeptFiles } from '../core/keptFiles';
@@ -29,6 +30,8 @@ export interface VideoJobsService {
   readonly kept?: KeptFiles;
   /** The first video model a profile's gateway lists (the default when none is set). */
   listedModel(profile?: string): Promise<string | undefined>;
+  /** What the gateway allows for a model (VideoApi.allowedParameters); nothing is checked without it. */
+  allowedParameters?(model: string, profile?: string): Promise<AllowedParameters | undefined>;
 }
 
 export interface VideoCommandContext {

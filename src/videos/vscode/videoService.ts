@@ -15,7 +15,7 @@ import { JsonFile } from '../../util/jsonFile';
 import { lazy } from '../../util/lazy';
 import type { Logger } from '../../util/logger';
 import type { Memento } from '../../util/memento';
-import type { DialectDecision, VideoApi, VideoJob } from '../core/api';
+import type { AllowedParameters, DialectDecision, VideoApi, VideoAskParameters, VideoJob } from '../core/api';
 import { DurationHistory } from '../core/durationHistory';
 import type { VideoJobRecord } from '../core/jobRecord';
 import { runningJobsOf } from '../core/jobPresentation';
@@ -37,6 +37,15 @@ const dialectDetection = lazy(() => require('../core/dialects/probes') as typeof
 // The dialect adapters (with the jobs' wire), on the first submission.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const dialects = lazy(() => require('../core/jobWire') as typeof import('../core/jobWire'));
+// The lists the detection and the allowed parameters share, on the same first need.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const parameterLists = lazy(() => require('../core/dialects/parameterLists') as typeof import('../core/dialects/parameterLists'));
+
+/**
+ * What the gateways said about themselves, per profile: the `auto` decisions and the lists they and the allowed
+ * parameters read, kept from their first need and shared by every video service of the window (one detection each).
+ */
+const known: { detector?: import('../core/dialects/probes').DialectDetector; lists?: import('../core/dialects/parameterLists').GatewayLists } = {};
 
 export interface VideoServiceDeps {
   clock: Clock;
@@ -91,6 +100,7 @@ export class VideoService implements VideoApi, Disposable {
       store: this.store,
       access: (profile) => this.deps.connection.access(profile),
       settings: (profile) => this.deps.settings(profile),
+      allowed: (model, profile) => this.allowedParameters(model, profile),
       keptFile: (key) => this.kept?.keptFile(key),
       listedModel: (profile) => this.listedModel(profile),
       place: () => videoCommands().readPlace({ ask: this.deps.ask ?? (async () => undefined) }),
@@ -178,7 +188,7 @@ export class VideoService implements VideoApi, Disposable {
     return (await models?.models('video'))?.[0]?.id;
   }
 
-  submit(ask: { prompt: string; model?: string }, call?: { profile?: string }): Promise<VideoJob> {
+  submit(ask: { prompt: string } & VideoAskParameters, call?: { profile?: string }): Promise<VideoJob> {
     return this.calls().submit(ask, call);
   }
 
@@ -196,13 +206,30 @@ export class VideoService implements VideoApi, Disposable {
   }
 
   async dialect(profile?: string): Promise<DialectDecision> {
+    const { found, target, probe } = await this.reach(profile);
+    known.detector ??= new (dialectDetection().DialectDetector)();
+    return known.detector.resolve({ ...target, dialect: found.dialect }, known.lists!.memo(target, probe));
+  }
+
+  async allowedParameters(model: string, profile?: string): Promise<AllowedParameters | undefined> {
+    try {
+      const decision = await this.dialect(profile);
+      const { target, probe } = await this.reach(profile);
+      return await known.lists!.allowed(target, decision.dialect, model, probe);
+    } catch {
+      // Nothing could be read: nothing is checked, as for a gateway that lists nothing.
+      return undefined;
+    }
+  }
+
+  /** A profile (the active one without), its base URL and its probe of the gateway's lists. */
+  private async reach(profile?: string) {
     const { connection } = this.deps;
     await connection.ready;
     const found = connection.profile(profile) ?? connection.active;
-    const { DialectDetector, gatewayProbe } = dialectDetection();
-    this.detector ??= new DialectDetector();
-    const baseUrl = connection.connectionFor(found.id)?.baseUrl ?? '';
-    return this.detector.resolve({ id: found.id, baseUrl, dialect: found.dialect }, gatewayProbe(() => connection.access(found.id)));
+    known.lists ??= new (parameterLists().GatewayLists)();
+    const target = { id: found.id, baseUrl: connection.connectionFor(found.id)?.baseUrl ?? '' };
+    return { found, target, probe: dialectDetection().gatewayProbe(() => connection.access(found.id)) };
   }
 
   jobsReady(): Promise<void> {
@@ -213,8 +240,6 @@ export class VideoService implements VideoApi, Disposable {
     return this.store.onDidChange(() => listener());
   }
 
-  /** The `auto` decisions per profile, kept from their first need. */
-  private detector: import('../core/dialects/probes').DialectDetector | undefined;
 
   private resumeAll(): void {
     for (const lane of this.lanes()) this.store.resumeAuth(lane);

@@ -7,6 +7,8 @@ import { describeJob, invocationText, runTool, type ToolPorts } from '../../../s
 import { checkInput, TOOL_NAMES, TOOL_SPECS, toolSpec } from '../../../src/lmTools/core/toolSpecs';
 import { PriceBook } from '../../../src/usage/core/prices';
 import { costByPrices } from '../../../src/lmTools/core/toolCost';
+import { ParameterNotAllowedError } from '../../../src/videos/core/dialects/allowedParameters';
+import { AdvisedError, adviceFor } from '../../../src/ui/core/errorAdvice';
 
 const root = join(__dirname, '../../../..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -183,6 +185,36 @@ describe('gateway language model tools', () => {
       assert.match(outcome.text, /gateway_get_video_job with jobId "k1"/);
       assert.deepEqual(ports.asked, [{ prompt: 'waves', model: undefined }]);
       assert.deepEqual(ports.surfaces, ['tool']);
+    });
+
+    it('refuses a duration the gateway does not allow with the allowed values named, and passes allowed ones on', async () => {
+      const ports = fakePorts({
+        videos: {
+          submit: async (ask) => {
+            if (ask.duration === 5) {
+              const refusal = new ParameterNotAllowedError('model-1.0-video-edit', 'duration', '5', ['4', '6', '8']);
+              throw new AdvisedError(adviceFor(refusal), { cause: refusal });
+            }
+            ports.asked.push(ask);
+            return { key: 'k1', model: 'model-1.0-video-edit', state: 'pending', detail: 'queued' };
+          },
+        },
+      });
+      const refused = await runTool(TOOL_NAMES.submitVideo, { prompt: 'waves', duration: '5' }, ports, signal);
+      assert.equal(refused.ok, false);
+      assert.equal(refused.text, 'Not sent: the gateway allows model-1.0-video-edit only the durations 4, 6, 8 seconds, not 5 seconds. Choose one of those.');
+      assert.match((await runTool(TOOL_NAMES.submitVideo, { prompt: 'waves', duration: 'five' }, ports, signal)).text, /"duration" must be a number of seconds/);
+      const sent = await runTool(TOOL_NAMES.submitVideo, { prompt: 'waves', duration: '6', resolution: '720p', aspectRatio: '16:9' }, ports, signal);
+      assert.equal(sent.ok, true);
+      assert.deepEqual(ports.asked, [{ prompt: 'waves', model: undefined, duration: 6, resolution: '720p', aspectRatio: '16:9' }]);
+    });
+
+    it("says in the video tool's confirmation what the gateway allows for the model", async () => {
+      const ports = fakePorts({ videos: { allowedParameters: async (model) => (model === 'veo' ? { durations: [4, 8], aspectRatios: ['16:9'] } : undefined) } });
+      const text = await invocationText(TOOL_NAMES.submitVideo, { prompt: 'waves', model: 'veo', duration: '5' }, ports);
+      assert.match(text.confirm!.message, /Asked: duration 5 s\n\nThe gateway allows veo: durations 4, 8 s; aspect ratios 16\\:9/);
+      const none = await invocationText(TOOL_NAMES.submitVideo, { prompt: 'waves', model: 'other' }, ports);
+      assert.doesNotMatch(none.confirm!.message, /allows/);
     });
 
     it("records a tool's paid request in the ledger as the surface `tool`", async () => {

@@ -103,3 +103,14 @@ export interface DialectDecision {
   /** False when a probe could not be asked: the decision holds for now, and is made again on the next need. */
   settled: boolean;
 }
+
+/**
+ * The video parameters the gateway allows for a model, where it lists them (OpenRouter's /videos/models, LiteLLM's
+ * model info); a member is absent when nothing is listed for it, and then nothing is checked.
+ */
+export interface AllowedParameters {
+  durations?: number[];
+  /** Resolutions (`720p`) and sizes (`1280x720`) alike: the one answer the user gives goes to whichever fits. */
+  resolutions?: string[];
+  aspectRatios?: string[];
+}
