@@ -9,6 +9,7 @@ import { launchChromium, REPO_ROOT, servePage } from '../test/browser/harness';
 import { freshPage } from './render/benchPage';
 import { breakdownBench } from './render/breakdownRun';
 import { generateReply, splitIntoDeltas } from './render/corpus';
+import { splitBench } from './render/splitRun';
 import { traceMainThread, type MainThreadTasks } from './render/mainThreadTrace';
 import { runOneShot, runScenario, STREAM_START_MARK, type ScenarioInput, type ScenarioResult } from './render/pageScenario';
 import { transcriptBench } from './render/transcriptBench';
@@ -24,9 +25,9 @@ const MAX_SPEED = 'max speed';
 const QUICK = process.argv.includes('--quick');
 /** Streaming runs per row; the row shows the run with the median render time (this machine is shared and noisy). */
 const RUNS = Number(process.env.BENCH_RUNS ?? (QUICK ? 1 : 3));
-/** `--only stream|pace|transcript|breakdown`: one part of the bench (for trying a change; breakdown runs only with --only). */
+/** `--only stream|pace|transcript|breakdown|split`: one part of the bench (for trying a change; breakdown and split run only with --only). */
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-const wanted = (part: 'stream' | 'pace' | 'transcript' | 'breakdown') => (part === 'breakdown' ? ONLY === part : ONLY === undefined || ONLY === part);
+const wanted = (part: 'stream' | 'pace' | 'transcript' | 'breakdown' | 'split') => (part === 'breakdown' || part === 'split' ? ONLY === part : ONLY === undefined || ONLY === part);
 
 /** Realistic paces (125 and 500 tokens/s): the share of the main thread that rendering takes, late in the reply. */
 const PACES = [500, 2_000];
@@ -283,6 +284,7 @@ async function main(): Promise<void> {
   console.log(`machine: ${load()}`);
   try {
     if (wanted('breakdown')) summary.breakdown = await breakdownBench(browser, served.url, deltas);
+    if (wanted('split')) summary.split = await splitBench(browser, served.url, deltas, Math.max(RUNS, 5));
     if (wanted('stream')) summary.stream = await streamBench(browser, served.url, text, deltas);
     if (wanted('pace')) summary.paces = await paceBench(browser, served.url, deltas);
     if (wanted('transcript')) summary.transcript = await transcriptBench(browser, RUNS);
