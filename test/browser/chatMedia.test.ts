@@ -146,7 +146,7 @@ describe('chat hub in Chromium: inline media under the CSP, and the slash menu',
     await page.keyboard.type('/');
     const menu = page.getByRole('listbox', { name: 'Commands' });
     await menu.waitFor();
-    assert.deepEqual(await menu.getByRole('option').allTextContents(), ['/image <prompt>Generate an image with the chat’s image model', '/video <prompt>Submit a video job; its status shows here and in Video Jobs', '/speak [text]Read the last reply aloud (or the text given)']);
+    assert.deepEqual(await menu.getByRole('option').allTextContents(), ['/image <prompt>Generate an image with the chat’s image model', '/video <prompt>Submit a video job; its status shows here and in Video Jobs', '/speak [text]Read the last reply aloud (or the text given)', '/transcribeTranscribe the attached audio files into the context of your next message']);
     assert.equal(await input.getAttribute('role'), 'combobox');
     assert.equal(await input.getAttribute('aria-expanded'), 'true');
     await page.keyboard.press('ArrowDown');

@@ -10,14 +10,16 @@ import { zipEntryNames } from './harness/zip';
 import { untilStepTicked, walkthroughStep, walkthroughStepDone, welcomeView } from './harness/views';
 import { ALL_MODELS } from '../simulator/models';
 
-const MAX_VSIX_BYTES = 600 * 1024;
+// What the features weigh, compressed, with room for a few more: a package far past it carries something it should not
+// (dependencies not bundled, sources, fixtures). The five video dialects, transcription and image edits brought it to 626 KB.
+const MAX_VSIX_BYTES = 680 * 1024;
 
 describe('e2e 1: first run from the packaged .vsix', function () {
   this.timeout(4 * WAIT_MS);
   const e = useE2E('firstRun', []);
 
 
-  it('packages under 600 KB with no source, test or map file', () => {
+  it('packages under 680 KB with no source, test or map file', () => {
     const size = statSync(e.s.paths.vsix).size;
     assert.ok(size < MAX_VSIX_BYTES, `${e.s.paths.vsix} is ${Math.round(size / 1024)} KB`);
     const names = zipEntryNames(readFileSync(e.s.paths.vsix));

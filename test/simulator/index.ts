@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { authenticate, makeKeys, modelAccessError, RateLimiter, rateLimitedError, type KeyKind, type RateLimit, type SimKeys } from './auth';
 import { completionBody, composeReply, promptOfChatBody, streamFrames, validateChatRequest } from './chat';
-import { invalidRequest, modelNotFound, notFound, SimErrorResponse } from './errors';
+import { invalidRequest, isObject, modelNotFound, notFound, SimErrorResponse } from './errors';
 import { Exchange, type FaultPlan } from './exchange';
 import { BUDGET_EXCEEDED, faultKeyword, FAULTS, HTML_ERROR_PAGE, isFaultName } from './faults';
 import { chatCostHeader, COST_HEADER, IMAGE_MODEL, isKnownModel, modelList, modelObject, PRICES, REPORTS_COST, videoModelList } from './models';
@@ -14,8 +14,12 @@ import { asksForImages, chatImageAnswer, editAnswer, validateChatImageRequest, v
 import { RequestLog, type RequestLogEntry } from './requestLog';
 import { inputOfSpeechBody, speak, validateSpeechRequest } from './speech';
 import { transcribe } from './transcription';
+import { OPENROUTER_JOB_PATH, OPENROUTER_VIDEOS_PATH, openrouterJob, openrouterSubmitted, validateOpenRouterVideoRequest } from './openrouterVideo';
 import { DASHSCOPE_SUBMIT_PATH, DASHSCOPE_TASK_PATH, dashscopeSubmitted, dashscopeTask, validateDashScopeRequest } from './dashscope';
 import { DEFAULT_VIDEO_SCHEDULE, loadSampleVideo, parseRange, promptOfVideoBody, validateVideoRequest, VideoJobs, type VideoSchedule, type VideoScheduleFor } from './video';
+
+/** What OpenRouter's video API reports a finished job cost (`usage.cost`, USD). */
+export const OPENROUTER_VIDEO_COST_USD = 0.35;
 
 export type { RequestLogEntry } from './requestLog';
 
@@ -270,14 +274,16 @@ class GatewaySimulator implements Simulator {
     for (const [name, value] of Object.entries(this.rateLimiter.headers(auth.key, askedModel))) exchange.res.setHeader(name, value);
 
     const isChat = path === '/v1/chat/completions';
-    const isVideoSubmit = path === '/v1/videos/generations' || path === DASHSCOPE_SUBMIT_PATH;
+    // OpenRouter's video API beside its /videos/models list (openrouterVideo.ts), only when that list is served.
+    const isOpenRouterVideo = this.options.videoModels === true && path === OPENROUTER_VIDEOS_PATH;
+    const isVideoSubmit = path === '/v1/videos/generations' || path === DASHSCOPE_SUBMIT_PATH || isOpenRouterVideo;
     const isImage = path === '/v1/images/generations';
     const isEdit = path === '/v1/images/edits';
     const isSpeech = path === '/v1/audio/speech';
     const prompt = isChat
       ? promptOfChatBody(exchange.body)
       : isVideoSubmit
-        ? promptOfVideoBody(exchange.body)
+        ? promptOfVideoBody(exchange.body) || (isObject(exchange.body) && typeof exchange.body.prompt === 'string' ? exchange.body.prompt : '')
         : isImage
           ? promptOfImageBody(exchange.body)
           : isSpeech
@@ -297,6 +303,7 @@ class GatewaySimulator implements Simulator {
     }
     if (isChat) return this.only(exchange, 'POST', () => this.chat(exchange, auth.kind));
     if (path === DASHSCOPE_SUBMIT_PATH) return this.only(exchange, 'POST', () => this.submitDashScope(exchange, auth.kind));
+    if (isOpenRouterVideo) return this.only(exchange, 'POST', () => this.submitOpenRouter(exchange, auth.kind));
     if (isVideoSubmit) return this.only(exchange, 'POST', () => this.submitVideo(exchange, auth.kind));
     if (isImage) return this.only(exchange, 'POST', () => this.generateImages(exchange, auth.kind));
     if (isEdit) return this.only(exchange, 'POST', () => this.editImage(exchange, auth.kind));
@@ -309,6 +316,8 @@ class GatewaySimulator implements Simulator {
         exchange.sendJson(body, headers);
       });
     }
+    const openrouterMatch = this.options.videoModels ? OPENROUTER_JOB_PATH.exec(path) : null;
+    if (openrouterMatch) return this.only(exchange, 'GET', () => exchange.sendJson(openrouterJob(this.jobs, decodeURIComponent(openrouterMatch[1]), this.origin, OPENROUTER_VIDEO_COST_USD)));
     const taskMatch = DASHSCOPE_TASK_PATH.exec(path);
     if (taskMatch) return this.only(exchange, 'GET', () => exchange.sendJson(dashscopeTask(this.jobs, decodeURIComponent(taskMatch[1]), this.origin)));
     throw notFound(`No route for ${method} ${path}`);
@@ -354,6 +363,16 @@ class GatewaySimulator implements Simulator {
     const denied = modelAccessError(kind, request.model);
     if (denied) throw new SimErrorResponse(denied);
     exchange.sendJson(this.jobs.submit(request));
+  }
+
+  /** OpenRouter's video API over the same jobs (openrouterVideo.ts): 202 with a polling_url, a cost when done. */
+  private submitOpenRouter(exchange: Exchange, kind: KeyKind): void {
+    this.requireJsonBody(exchange);
+    const request = validateOpenRouterVideoRequest(exchange.body);
+    const denied = modelAccessError(kind, request.model);
+    if (denied) throw new SimErrorResponse(denied);
+    const { status, body } = openrouterSubmitted(this.jobs, request, this.origin);
+    exchange.sendJson(body, {}, status);
   }
 
   /** DashScope's task API over the same jobs (dashscope.ts): the spec's schedule, keywords and signed links. */

@@ -21,7 +21,7 @@ describe('video parameters the gateway allows', function () {
   let api: ModelGatewayApi;
   let profileId: string;
 
-  /** The video submissions the simulator saw (the spec's path; the dialect paths where a newer store sends there). */
+  /** The video submissions the simulator saw: a gateway that lists /videos/models is detected as OpenRouter, so its jobs go to OpenRouter's path. */
   const submissions = () => sim.log.filter((e) => e.method === 'POST' && /^\/v1\/videos(\/generations)?$/.test(e.path));
 
   before(async () => {
@@ -66,6 +66,7 @@ describe('video parameters the gateway allows', function () {
     assert.ok(record.key, 'the job was accepted');
     const [sent] = submissions();
     assert.ok(sent, 'the allowed duration went out');
+    assert.equal(sent.path, '/v1/videos', "in OpenRouter's shape: auto detected the dialect from the /videos/models list");
     assert.match(JSON.stringify(sent.body), /"duration":6\b/);
     assert.equal(sim.log.filter((e) => e.path === '/v1/videos/models').length, listReads, 'the list is kept for the profile, not fetched again');
   });
@@ -81,7 +82,7 @@ describe('video parameters the gateway allows', function () {
     const bundle = (api.testing.videos as VideoTestHooks).createForTest({ folder, storage: { get: <T>(key: string) => kept.get(key) as T | undefined, update: async (key, value) => void kept.set(key, value) }, ui });
     try {
       await bundle.store.flush();
-      ui.inputs = ['A heron over a pond', VIDEO_MODEL, '1080p', '9:16', '8 s', ''];
+      ui.inputs = ['A heron over a pond', VIDEO_MODEL, '1080p', '9:16', '8 s', '', 'skip'];
       const record = await bundle.commands.generateVideo();
       assert.ok(record?.key, `the job was submitted: ${JSON.stringify(ui.shown)}`);
       assert.deepEqual(offered, [['720p', '1080p', '1280x720'], ['16:9', '9:16'], ['4 s', '6 s', '8 s']]);
