@@ -61,5 +61,34 @@ describe('video through every dialect (issue 34)', function () {
         await removeDialectProfile(api, profile, sim.origin);
       }
     });
+
+    it('dashscope: submits asynchronously to the task API, polls /tasks/{id} to SUCCEEDED, keeps the signed video_url fetched without the key, records the job, and shows FAILED in its own words', async () => {
+      let profile: string | undefined;
+      try {
+        profile = await dialectProfile(api, 'dashscope', sim.baseUrl, sim.apiKey);
+        sim.clearLog();
+        const record = await generate(profile, 'a dashscope lighthouse at dusk', VIDEO_MODEL);
+        const job = await finished(api, record.key);
+        assert.equal(job.state, 'complete', job.detail);
+        assert.ok(fs.readFileSync(job.keptFile!).length > 1000, 'the kept file holds the video');
+        const submits = sim.log.filter((e) => e.method === 'POST');
+        assert.deepEqual(submits.map((e) => e.path), ['/v1/services/aigc/video-generation/video-synthesis']);
+        assert.equal(submits[0].headers['x-dashscope-async'], 'enable');
+        assert.deepEqual((submits[0].body as { input: unknown }).input, { prompt: 'a dashscope lighthouse at dusk' });
+        assert.ok(submits[0].authorization, 'the submission carries the key');
+        assert.ok(sim.log.some((e) => e.method === 'GET' && e.path === `/v1/tasks/${record.id}` && e.authorization), 'polled with the key');
+        const files = sim.log.filter((e) => e.path.startsWith('/files/'));
+        assert.ok(files.length > 0, 'the result was fetched');
+        assert.deepEqual(files.map((e) => e.authorization), files.map(() => undefined), 'the signed link is fetched without the key, even on the gateway\'s origin');
+        const [ledger] = await videoRecords(api, since, (r) => r.profileId === profile && r.surface === 'video', 'the job in the ledger');
+        assert.equal(ledger.model, VIDEO_MODEL);
+
+        const failed = await finished(api, (await generate(profile, 'a dashscope storm [fail]', VIDEO_MODEL)).key);
+        assert.equal(failed.state, 'failed');
+        assert.match(failed.detail, /the prompt asked for a failure \(\[fail\]\)/);
+      } finally {
+        await removeDialectProfile(api, profile, sim.origin);
+      }
+    });
   });
 });
