@@ -2,6 +2,11 @@
 // Generate Video's argument form under that profile, followed until it ends (and its result is kept), and the
 // usage ledger's video records.
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { LLMock } from '@copilotkit/aimock';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../src/extension';
 import type { VideoJob } from '../../src/videos/core/api';
@@ -11,6 +16,9 @@ import type { ProfileStore } from '../../src/auth/core/profileStore';
 import type { UsageRecord } from '../../src/usage/core/recordTypes';
 import type { UsageService } from '../../src/usage/vscode/usageService';
 import { until } from './helpers';
+
+/** The contract tests' aimock fixtures (test/fixtures/aimock/videos.json). */
+const AIMOCK_FIXTURES = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'aimock', 'videos.json');
 
 export type DialectName = 'spec' | 'openai' | 'openrouter' | 'xai' | 'dashscope';
 
@@ -76,4 +84,43 @@ export async function fastPolling(api: ModelGatewayApi, on: boolean): Promise<vo
     // A headless browser may not report the window as focused; polling would then slow down on purpose.
     feature.store.setFocused(true);
   }
+}
+
+/** The bytes every aimock result is (the contract fixtures' `b64`, and what the storage host serves). */
+export const AIMOCK_MP4 = Buffer.from('AAAAGGZ0eXBpc29tAAACAGlzb21tcDQy', 'base64');
+
+export interface Aimock {
+  mock: LLMock;
+  /** The origin of the local server standing for a signed storage host. */
+  storageOrigin: string;
+  /** The Authorization header of each request the storage host saw. */
+  storageAuth: Array<string | undefined>;
+  close(): Promise<void>;
+}
+
+/** @copilotkit/aimock on 127.0.0.1 with the contract tests' fixtures, and a storage host its signed links point at. */
+export async function startAimock(): Promise<Aimock> {
+  const storageAuth: Array<string | undefined> = [];
+  const storage = createServer((req, res) => {
+    storageAuth.push(req.headers.authorization);
+    res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': AIMOCK_MP4.length });
+    res.end(AIMOCK_MP4);
+  });
+  await new Promise<void>((resolve) => storage.listen(0, '127.0.0.1', resolve));
+  const storageOrigin = `http://127.0.0.1:${(storage.address() as AddressInfo).port}`;
+  const progression = { pollsBeforeInProgress: 1, pollsBeforeCompleted: 2 };
+  const mock = new LLMock({ port: 0, host: '127.0.0.1', openRouterVideo: progression, grokVideo: progression, logLevel: 'silent' });
+  const file = JSON.parse(readFileSync(AIMOCK_FIXTURES, 'utf8').replaceAll('{{STORAGE}}', storageOrigin)) as { fixtures: unknown[] };
+  mock.addFixturesFromJSON(JSON.stringify(file.fixtures));
+  await mock.start();
+  return {
+    mock,
+    storageOrigin,
+    storageAuth,
+    close: async () => {
+      await mock.stop().catch(() => undefined);
+      storage.closeAllConnections();
+      await new Promise((resolve) => storage.close(resolve));
+    },
+  };
 }

@@ -7,8 +7,10 @@ import * as fs from 'node:fs';
 import type { ModelGatewayApi } from '../../../src/extension';
 import { startSimulator, type Simulator } from '../../simulator';
 import { VIDEO_MODEL } from '../../simulator/models';
-import { dialectProfile, fastPolling, finished, generate, removeDialectProfile, videoRecords } from '../dialectJobs';
+import { AIMOCK_MP4, type Aimock, dialectProfile, fastPolling, finished, generate, removeDialectProfile, startAimock, videoRecords } from '../dialectJobs';
 import { extensionApi } from '../helpers';
+
+const KEY = 'sk-dialect-host-test-key';
 
 describe('video through every dialect (issue 34)', function () {
   this.timeout(120_000);
@@ -89,6 +91,80 @@ describe('video through every dialect (issue 34)', function () {
       } finally {
         await removeDialectProfile(api, profile, sim.origin);
       }
+    });
+  });
+
+  describe('on @copilotkit/aimock', () => {
+    let aimock: Aimock;
+    let profile: string | undefined;
+    const model = 'video-model';
+    /** The requests aimock journalled, by method and path (without the query), with whether they carried a key. */
+    const journal = () => aimock.mock.getRequests().map((e) => ({ method: e.method, path: e.path.split('?')[0], query: e.path.split('?')[1] ?? '', keyed: Boolean(e.headers.authorization) }));
+
+    beforeEach(async () => {
+      aimock = await startAimock();
+    });
+    afterEach(async () => {
+      await removeDialectProfile(api, profile, aimock.mock.url);
+      profile = undefined;
+      await aimock.close();
+    });
+
+    it("openrouter: submits to /api/v1/videos, follows polling_url to completed, keeps unsigned_urls fetched with the key on the gateway's origin, records usage.cost as reported, and shows a failure in its words", async () => {
+      profile = await dialectProfile(api, 'openrouter', `${aimock.mock.url}/api/v1`, KEY);
+      const record = await generate(profile, 'a lighthouse at dusk', model);
+      const job = await finished(api, record.key);
+      assert.equal(job.state, 'complete', job.detail);
+      assert.deepEqual(fs.readFileSync(job.keptFile!), AIMOCK_MP4, 'the kept file is the video the gateway served');
+      const sent = journal();
+      assert.deepEqual(sent.filter((e) => e.method === 'POST').map((e) => [e.path, e.keyed]), [['/api/v1/videos', true]]);
+      assert.ok(sent.some((e) => e.method === 'GET' && e.path === `/api/v1/videos/${record.id}` && e.keyed), 'polled with the key');
+      const content = sent.filter((e) => e.path === `/api/v1/videos/${record.id}/content`);
+      assert.ok(content.length > 0 && content.every((e) => e.keyed), 'the content endpoint is fetched with the key');
+      assert.deepEqual(aimock.storageAuth.filter(Boolean), [], 'no key to the storage host');
+      const [ledger] = await videoRecords(api, since, (r) => r.profileId === profile && r.costSource === 'reported', 'the reported cost in the ledger');
+      assert.equal(ledger.cost, 0.25);
+      assert.equal(ledger.model, model);
+
+      const failed = await finished(api, (await generate(profile, 'a storm the moderator refuses', model)).key);
+      assert.equal(failed.state, 'failed');
+      assert.match(failed.detail, /The prompt was refused by content moderation\./);
+    });
+
+    it('xai: submits a flat body to /v1/videos/generations, polls /v1/videos/{request_id} until done, keeps video.url without the key, records the ticks as reported, and shows a failure in its words', async () => {
+      profile = await dialectProfile(api, 'xai', `${aimock.mock.url}/v1`, KEY);
+      const record = await generate(profile, 'a lighthouse at dusk', model);
+      const job = await finished(api, record.key);
+      assert.equal(job.state, 'complete', job.detail);
+      assert.deepEqual(fs.readFileSync(job.keptFile!), AIMOCK_MP4, 'the kept file is the video from the storage host');
+      const sent = journal();
+      assert.deepEqual(sent.filter((e) => e.method === 'POST').map((e) => [e.path, e.keyed]), [['/v1/videos/generations', true]]);
+      assert.ok(sent.some((e) => e.method === 'GET' && e.path === `/v1/videos/${record.id}` && e.keyed), 'polled with the key');
+      assert.ok(aimock.storageAuth.length > 0, 'the result came from the storage host');
+      assert.deepEqual(aimock.storageAuth.filter(Boolean), [], 'the signed link is fetched without the key');
+      const [ledger] = await videoRecords(api, since, (r) => r.profileId === profile && r.costSource === 'reported', 'the reported cost in the ledger');
+      assert.equal(ledger.cost, 0.25);
+
+      const failed = await finished(api, (await generate(profile, 'a storm the moderator refuses', model)).key);
+      assert.equal(failed.state, 'failed');
+      assert.match(failed.detail, /The prompt was refused by content moderation\./);
+    });
+
+    it('openai: submits {model, prompt, seconds} to /v1/videos, reads it to completed, keeps the result, and ends a failed job as failed', async () => {
+      profile = await dialectProfile(api, 'openai', `${aimock.mock.url}/v1`, KEY);
+      const record = await generate(profile, 'a lighthouse at dusk', model);
+      const job = await finished(api, record.key);
+      assert.equal(job.state, 'complete', job.detail);
+      assert.deepEqual(fs.readFileSync(job.keptFile!), AIMOCK_MP4, 'the kept file is the video');
+      const sent = journal();
+      const posts = aimock.mock.getRequests().filter((e) => e.method === 'POST');
+      assert.deepEqual(posts.map((e) => e.path), ['/v1/videos']);
+      assert.ok(sent.filter((e) => e.path.startsWith('/v1/videos')).every((e) => e.keyed), 'every request to the gateway carries the key');
+      assert.deepEqual(aimock.storageAuth.filter(Boolean), [], 'no key to the storage host');
+      await videoRecords(api, since, (r) => r.profileId === profile, 'the job in the ledger');
+
+      const failed = await finished(api, (await generate(profile, 'a storm the moderator refuses', model)).key);
+      assert.equal(failed.state, 'failed');
     });
   });
 });
