@@ -1,0 +1,126 @@
+// Shared by the host tests of the video dialects: a profile of one dialect with its key, a job submitted through
+// Generate Video's argument form under that profile, followed until it ends (and its result is kept), and the
+// usage ledger's video records.
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { LLMock } from '@copilotkit/aimock';
+import * as vscode from 'vscode';
+import type { ModelGatewayApi } from '../../src/extension';
+import type { VideoJob } from '../../src/videos/core/api';
+import type { VideoJobRecord } from '../../src/videos/core/jobRecord';
+import type { VideoTestHooks } from '../../src/videos/vscode/feature';
+import type { ProfileStore } from '../../src/auth/core/profileStore';
+import type { UsageRecord } from '../../src/usage/core/recordTypes';
+import type { UsageService } from '../../src/usage/vscode/usageService';
+import { until } from './helpers';
+
+/** The contract tests' aimock fixtures (test/fixtures/aimock/videos.json). */
+const AIMOCK_FIXTURES = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'aimock', 'videos.json');
+
+export type DialectName = 'spec' | 'openai' | 'openrouter' | 'xai' | 'dashscope';
+
+const videoHooks = (api: ModelGatewayApi) => api.testing.videos as VideoTestHooks;
+
+/** Creates a profile of `dialect` on `baseUrl` and stores `key` for it; resolves with its id. */
+export async function dialectProfile(api: ModelGatewayApi, dialect: DialectName, baseUrl: string, key: string): Promise<string> {
+  const id = (await vscode.commands.executeCommand('modelGateway.profiles.create', { name: `Dialect ${dialect}`, baseUrl, dialect })) as string;
+  assert.ok(id, `the ${dialect} profile was created`);
+  await until(() => api.connections.profile(id), `the connections to see the ${dialect} profile`);
+  assert.equal(await vscode.commands.executeCommand('modelGateway.setApiKey', key, id), true);
+  return id;
+}
+
+/** Removes the profile's jobs on `origin` (so it is deleted, not retired), then the profile. */
+export async function removeDialectProfile(api: ModelGatewayApi, id: string | undefined, origin: string): Promise<void> {
+  if (!id) return;
+  const store = videoHooks(api).feature.store;
+  for (const job of store.jobs().filter((j) => j.origin === origin)) await store.remove(job.key);
+  const profiles = await (api.testing.profiles as Promise<ProfileStore>);
+  if (profiles.get(id)) await vscode.commands.executeCommand('modelGateway.profiles.delete', id, { confirm: false });
+  await until(() => !profiles.all.some((p) => p.id === id), 'the dialect profile to be gone, not retired');
+}
+
+/** Generate Video with an argument, under `profile`. */
+export async function generate(profile: string, prompt: string, model: string, extra: Record<string, unknown> = {}): Promise<VideoJobRecord> {
+  const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { profile, prompt, model, duration: 4, resolution: '720p', ...extra })) as VideoJobRecord | undefined;
+  assert.ok(record?.key, 'the job was accepted');
+  return record;
+}
+
+/** The job once it has ended: a completed one once its result is kept too. */
+export async function finished(api: ModelGatewayApi, key: string, timeoutMs = 40_000): Promise<VideoJob> {
+  const service = videoHooks(api).feature.service;
+  return until(
+    () => {
+      const job = service.job(key);
+      return job && (job.state === 'failed' || (job.state === 'complete' && job.keptFile)) ? job : undefined;
+    },
+    `the job ${key} to end (and a completed one's result to be kept)`,
+    timeoutMs,
+    100,
+  );
+}
+
+/** The video records the ledger has written since `since`, once `count` of them satisfy `match`. */
+export async function videoRecords(api: ModelGatewayApi, since: number, match: (r: UsageRecord) => boolean, what: string, count = 1): Promise<UsageRecord[]> {
+  const usage = (api.testing.usage as () => UsageService)();
+  const read = async () => {
+    await usage.recorder.settled();
+    return (await usage.ledger.read()).records.filter((r) => r.time >= since && r.modality === 'video' && match(r));
+  };
+  return until(async () => ((await read()).length >= count ? read() : undefined), what, 20_000, 200);
+}
+
+/** Short polls, so a job that takes seconds is seen to end within them; undefined restores the defaults. */
+export async function fastPolling(api: ModelGatewayApi, on: boolean): Promise<void> {
+  const config = vscode.workspace.getConfiguration('modelGateway');
+  for (const name of ['video.pollMinSeconds', 'video.pollMaxSeconds']) await config.update(name, on ? 1 : undefined, vscode.ConfigurationTarget.Global);
+  const feature = videoHooks(api).feature;
+  if (on) {
+    await until(() => feature.service.pollBoundsMs.minMs === 1000 && feature.service.pollBoundsMs.maxMs === 1000, 'the store to take the poll settings');
+    // A headless browser may not report the window as focused; polling would then slow down on purpose.
+    feature.store.setFocused(true);
+  }
+}
+
+/** The bytes every aimock result is (the contract fixtures' `b64`, and what the storage host serves). */
+export const AIMOCK_MP4 = Buffer.from('AAAAGGZ0eXBpc29tAAACAGlzb21tcDQy', 'base64');
+
+export interface Aimock {
+  mock: LLMock;
+  /** The origin of the local server standing for a signed storage host. */
+  storageOrigin: string;
+  /** The Authorization header of each request the storage host saw. */
+  storageAuth: Array<string | undefined>;
+  close(): Promise<void>;
+}
+
+/** @copilotkit/aimock on 127.0.0.1 with the contract tests' fixtures, and a storage host its signed links point at. */
+export async function startAimock(): Promise<Aimock> {
+  const storageAuth: Array<string | undefined> = [];
+  const storage = createServer((req, res) => {
+    storageAuth.push(req.headers.authorization);
+    res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': AIMOCK_MP4.length });
+    res.end(AIMOCK_MP4);
+  });
+  await new Promise<void>((resolve) => storage.listen(0, '127.0.0.1', resolve));
+  const storageOrigin = `http://127.0.0.1:${(storage.address() as AddressInfo).port}`;
+  const progression = { pollsBeforeInProgress: 1, pollsBeforeCompleted: 2 };
+  const mock = new LLMock({ port: 0, host: '127.0.0.1', openRouterVideo: progression, grokVideo: progression, logLevel: 'silent' });
+  const file = JSON.parse(readFileSync(AIMOCK_FIXTURES, 'utf8').replaceAll('{{STORAGE}}', storageOrigin)) as { fixtures: unknown[] };
+  mock.addFixturesFromJSON(JSON.stringify(file.fixtures));
+  await mock.start();
+  return {
+    mock,
+    storageOrigin,
+    storageAuth,
+    close: async () => {
+      await mock.stop().catch(() => undefined);
+      storage.closeAllConnections();
+      await new Promise((resolve) => storage.close(resolve));
+    },
+  };
+}
