@@ -7,7 +7,7 @@ import { completionBody, composeReply, promptOfChatBody, streamFrames, validateC
 import { invalidRequest, isObject, modelNotFound, notFound, SimErrorResponse } from './errors';
 import { Exchange, type FaultPlan } from './exchange';
 import { BUDGET_EXCEEDED, faultKeyword, FAULTS, HTML_ERROR_PAGE, isFaultName } from './faults';
-import { chatCostHeader, COST_HEADER, IMAGE_MODEL, isKnownModel, modelList, modelObject, PRICES, REPORTS_COST, videoModelList } from './models';
+import { chatCostHeader, COST_HEADER, IMAGE_MODEL, isKnownModel, modelList, modelObject, openrouterModelList, PRICES, REPORTS_COST, videoModelList } from './models';
 import { hasKeyword } from './replies';
 import { GeneratedImages, promptOfImageBody, validateImageRequest } from './images';
 import { asksForImages, chatImageAnswer, editAnswer, validateChatImageRequest, validateImageEdit } from './imageEdits';
@@ -34,6 +34,8 @@ export interface SimulatorOptions {
   listedModels?: readonly string[];
   /** Serves OpenRouter's `GET /v1/videos/models` (the allowed durations, resolutions and aspect ratios); 404 without. */
   videoModels?: boolean;
+  /** `/v1/models` as OpenRouter answers it: modalities under `architecture`, image and speech models only with `?output_modalities=all`. */
+  openrouterModels?: boolean;
   now?: () => number;
   quiet?: boolean;
 }
@@ -291,7 +293,7 @@ class GatewaySimulator implements Simulator {
             : '';
     if (!(await this.applyFault(exchange, this.resolveFault(exchange, prompt)))) return;
 
-    if (path === '/v1/models') return this.only(exchange, 'GET', () => exchange.sendJson(modelList(this.options.listedModels)));
+    if (path === '/v1/models') return this.only(exchange, 'GET', () => exchange.sendJson(this.listModels(exchange)));
     if (path === '/v1/videos/models' && this.options.videoModels) return this.only(exchange, 'GET', () => exchange.sendJson(videoModelList()));
     const modelMatch = /^\/v1\/models\/([^/]+)$/.exec(path);
     if (modelMatch) {
@@ -321,6 +323,11 @@ class GatewaySimulator implements Simulator {
     const taskMatch = DASHSCOPE_TASK_PATH.exec(path);
     if (taskMatch) return this.only(exchange, 'GET', () => exchange.sendJson(dashscopeTask(this.jobs, decodeURIComponent(taskMatch[1]), this.origin)));
     throw notFound(`No route for ${method} ${path}`);
+  }
+
+  private listModels(exchange: Exchange): ReturnType<typeof modelList> {
+    if (!this.options.openrouterModels) return modelList(this.options.listedModels);
+    return openrouterModelList(exchange.url.searchParams.get('output_modalities') === 'all');
   }
 
   private async only(exchange: Exchange, method: string, handler: () => void | Promise<void>): Promise<void> {

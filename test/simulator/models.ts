@@ -94,3 +94,20 @@ export function videoModelList(): { data: Record<string, unknown>[] } {
     ],
   };
 }
+
+/** Each model's modalities as OpenRouter puts them, under `architecture` (option `openrouterModels`). */
+const ARCHITECTURE: Record<string, { input_modalities: string[]; output_modalities: string[] }> = {
+  'model-k3': { input_modalities: ['text'], output_modalities: ['text'] },
+  [VISION_MODEL]: { input_modalities: ['text', 'image'], output_modalities: ['text'] },
+  [IMAGE_MODEL]: { input_modalities: ['text'], output_modalities: ['image'] },
+  [SPEECH_MODEL]: { input_modalities: ['text'], output_modalities: ['audio'] },
+};
+
+/**
+ * OpenRouter's /models (option `openrouterModels`): text-output models only, unless asked `?output_modalities=all`,
+ * which adds the image and speech models. The video model is never here: OpenRouter lists it only at /videos/models.
+ */
+export function openrouterModelList(all: boolean): { object: 'list'; data: ReturnType<typeof modelObject>[] } {
+  const listed = Object.keys(ARCHITECTURE).filter((id) => all || ARCHITECTURE[id].output_modalities.includes('text'));
+  return { object: 'list', data: listed.map((id) => ({ ...modelObject(id), architecture: ARCHITECTURE[id] })) };
+}
