@@ -90,7 +90,8 @@ export class RecordingUi implements CommandUi {
     assert.ok(answer === undefined || items.includes(answer), `${answer} is offered`);
     return answer;
   }
-  async pickItem(items: readonly PickItem[], options: PickOptions): Promise<string | undefined> {
+  async pickItem(loading: readonly PickItem[] | PromiseLike<readonly PickItem[]>, options: PickOptions): Promise<string | undefined> {
+    const items = await loading;
     const answer = this.next(options.placeHolder);
     assert.ok(answer === undefined || items.some((item) => item.id === answer), `${answer} is offered`);
     return answer;

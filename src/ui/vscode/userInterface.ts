@@ -95,7 +95,12 @@ export interface UserInterface {
   /** One of `items`; undefined when dismissed. */
   pick(items: readonly string[], options: { title?: string; placeHolder: string }): Thenable<string | undefined>;
   /** The id of one of `items`; undefined when dismissed. */
-  pickItem(items: readonly PickItem[], options: PickOptions): Thenable<string | undefined>;
+  /**
+   * One item's id. `items` may still be loading: the picker shows at once, busy until they arrive, so no gap opens
+   * between two steps of a flow (in a gap VS Code gives the focus back to the editor, and a webview taking it late
+   * closes the next step's picker).
+   */
+  pickItem(items: readonly PickItem[] | PromiseLike<readonly PickItem[]>, options: PickOptions): Thenable<string | undefined>;
   /** The ids of the items ticked (in the list's order); undefined when dismissed. */
   pickMany(items: readonly PickItem[], options: PickOptions): Thenable<string[] | undefined>;
   /**
@@ -155,7 +160,7 @@ export const vscodeUserInterface: UserInterface = {
   },
   pick: (items, { title, placeHolder }) => vscode.window.showQuickPick([...items], { title, placeHolder, ignoreFocusOut: true }),
   pickItem: async (items, { title, placeHolder, matchOnDescription, ignoreFocusOut }) =>
-    (await vscode.window.showQuickPick([...items], { title, placeHolder, matchOnDescription: matchOnDescription ?? true, ignoreFocusOut }))?.id,
+    (await vscode.window.showQuickPick<PickItem>(Promise.resolve(items).then((list): PickItem[] => [...list]), { title, placeHolder, matchOnDescription: matchOnDescription ?? true, ignoreFocusOut }))?.id,
   pickMany: async (items, { title, placeHolder, matchOnDescription, ignoreFocusOut }) =>
     (await vscode.window.showQuickPick([...items], { title, placeHolder, canPickMany: true, matchOnDescription: matchOnDescription ?? true, ignoreFocusOut }))?.map((item) => item.id),
   browse: browseList,

@@ -147,10 +147,6 @@ export class ChatApp {
     this.transcript.append(this.emptyState);
     this.transcript.addEventListener('scroll', () => this.onScroll());
     root.append(toolbar, this.settings.panel, this.protocolError.root, this.transcript, this.compareView.root, this.composer.root);
-    window.addEventListener('focus', () => {
-      const active = document.activeElement;
-      if (this.initialized && (active === null || active === document.body)) this.composer.focus();
-    });
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && !event.defaultPrevented && this.busy) {
         event.preventDefault();
@@ -276,7 +272,7 @@ export class ChatApp {
     if (!lazily) this.historyRendering.renderAllNow();
     else this.historyRendering.renderVisibleNow();
     // Only while the page has focus: a chat that finishes loading behind a quick pick or the palette must not take
-    // the focus from it (taking it closes the pick). The page's focus listener gives the box the focus later.
+    // the focus from it (taking it closes the pick).
     if (!this.initialized && document.hasFocus()) this.composer.focus();
     this.initialized = true;
   }
