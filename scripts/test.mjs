@@ -12,13 +12,13 @@ const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
 const wanted = (stage) => !only || only === stage;
 
-function run(cmd, args, { capture } = {}) {
+function run(cmd, args, { capture, echo = true } = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
     let out = '';
     child.stdout?.on('data', (b) => {
       out += b;
-      process.stdout.write(b);
+      if (echo) process.stdout.write(b);
     });
     child.on('exit', (code) => resolve({ code: code ?? 1, out }));
   });
@@ -75,11 +75,14 @@ async function hostCacheReady() {
   return false;
 }
 
-if (wanted('unit')) {
-  results.push(['unit', counts('unit', await run(node, [join(ROOT, 'scripts', 'run-mocha.cjs'), 'unit', 'out/test/unit'], { capture: true }))]);
-}
-if (wanted('browser')) {
-  results.push(['browser', counts('browser', await run(node, [join(ROOT, 'scripts', 'run-mocha.cjs'), 'browser', 'out/test/browser'], { capture: true }))]);
+// The unit and browser stages run side by side, one per core; the browser stage's output is printed when it ends.
+const unitRun = wanted('unit') ? run(node, [join(ROOT, 'scripts', 'run-mocha.cjs'), 'unit', 'out/test/unit'], { capture: true }) : undefined;
+const browserRun = wanted('browser') ? run(node, [join(ROOT, 'scripts', 'run-mocha.cjs'), 'browser', 'out/test/browser'], { capture: true, echo: !unitRun }) : undefined;
+if (unitRun) results.push(['unit', counts('unit', await unitRun)]);
+if (browserRun) {
+  const browser = await browserRun;
+  if (unitRun) process.stdout.write(browser.out);
+  results.push(['browser', counts('browser', browser)]);
 }
 if (hostCache && !(await hostCacheReady())) process.exit(1);
 if (wanted('host')) {
