@@ -170,17 +170,17 @@ const IMAGE_GLOB = '**/*.{png,jpg,jpeg,webp,gif,PNG,JPG,JPEG,WEBP,GIF}';
 /** The first frame (image to video): a workspace image, one picked from disk, or none (SKIP); undefined when dismissed. */
 async function askFirstFrame(ctx: VideoCommandContext, title: string): Promise<string | undefined> {
   // The workspace's images load while the picker is open: no gap between the steps (see UserInterface.pickItem).
-  const items = vscode.workspace.findFiles(IMAGE_GLOB, '**/node_modules/**', 200).then(
-    (uris) => [
+  const items = vscode.workspace
+    .findFiles(IMAGE_GLOB, '**/node_modules/**', 200)
+    .then(
+      (uris) => uris.filter((uri) => uri.scheme === 'file').map((uri) => ({ id: uri.fsPath, label: vscode.workspace.asRelativePath(uri) })),
+      () => [],
+    )
+    .then((found) => [
       { id: SKIP, label: 'No first frame', description: 'generate from the prompt alone' },
-      ...uris.filter((uri) => uri.scheme === 'file').map((uri) => ({ id: uri.fsPath, label: vscode.workspace.asRelativePath(uri) })),
+      ...found,
       { id: BROWSE, label: '$(folder-opened) Choose an image file…', alwaysShow: true },
-    ],
-    () => [
-      { id: SKIP, label: 'No first frame', description: 'generate from the prompt alone' },
-      { id: BROWSE, label: '$(folder-opened) Choose an image file…', alwaysShow: true },
-    ],
-  );
+    ]);
   const picked = await ctx.ui.pickItem(items, { title, placeHolder: 'First frame: the video starts from this image (optional)' });
   if (picked !== BROWSE) return picked;
   const file = await ctx.ui.openDialog({ title, openLabel: 'Use as First Frame', filters: { Images: ['png', 'jpg', 'jpeg', 'webp', 'gif'] } });
