@@ -13,6 +13,7 @@ const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
 const wanted = (stage) => !only || only === stage;
 
 function run(cmd, args, { capture, echo = true } = {}) {
+  const begun = Date.now();
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
     let out = '';
@@ -20,7 +21,7 @@ function run(cmd, args, { capture, echo = true } = {}) {
       out += b;
       if (echo) process.stdout.write(b);
     });
-    child.on('exit', (code) => resolve({ code: code ?? 1, out }));
+    child.on('exit', (code) => resolve({ code: code ?? 1, out, seconds: Math.round((Date.now() - begun) / 1000) }));
   });
 }
 
@@ -33,8 +34,9 @@ if (narrowedBy.length > 0) {
   }
 }
 
-function counts(label, { out, code }) {
-  const sum = stageCounts(label, out, code);
+// Each stage's wall time goes into the summary: CI's fresh-clone run has a 15-minute limit to watch.
+function counts(label, { out, code, seconds }) {
+  const sum = { ...stageCounts(label, out, code), seconds };
   for (const problem of sum.problems) console.log(`FAILED STAGE ${problem}`);
   return sum;
 }
@@ -95,7 +97,7 @@ if (wanted('e2e')) {
 const passed = results.reduce((n, [, r]) => n + r.passed, 0);
 const failed = results.reduce((n, [, r]) => n + r.failed, 0);
 const skipped = results.reduce((n, [, r]) => n + r.skipped, 0);
-console.log(`\n${results.map(([label, r]) => `${label} ${r.passed}/${r.passed + r.failed}`).join(', ')} in ${Math.round((Date.now() - started) / 1000)} s`);
+console.log(`\n${results.map(([label, r]) => `${label} ${r.passed}/${r.passed + r.failed} (${r.seconds} s)`).join(', ')} in ${Math.round((Date.now() - started) / 1000)} s`);
 for (const [, r] of results) for (const problem of r.problems) console.log(`FAILED STAGE ${problem}`);
 if (narrowedBy.length > 0) console.log(narrowedLine(narrowedBy));
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
