@@ -6,24 +6,20 @@ import * as assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GatewayClient } from '../../../src/gateway/client';
 import { editImage, EditError, type EditPlace } from '../../../src/media/core/imageEdit';
 import type { MediaCoreDeps } from '../../../src/media/core/mediaGeneration';
 import { MediaHistory } from '../../../src/media/core/mediaHistory';
-import { toCatalogModel } from '../../../src/models/core/modelListing';
 import type { DialectSetting } from '../../../src/settings/profile';
-import { readSettings } from '../../../src/settings/settings';
 import { realClock } from '../../../src/util/clock';
 import { encodePng } from '../../simulator/png';
-import { startSimulator, type Simulator } from '../../simulator';
 import { parsePng } from '../../util/mediaFiles';
+import { simulatorMediaDeps, useSimulatorMedia } from './simulatorMediaDeps';
 
 const SOURCE = encodePng(40, 30, new Uint8Array(40 * 30 * 3).fill(120));
 
 describe('Edit Image core against the simulator', function () {
   this.timeout(20_000);
-  let sim: Simulator;
-  let client: GatewayClient;
+  const media = useSimulatorMedia();
   let root: string;
   let workspace: string;
   let history: MediaHistory;
@@ -31,23 +27,10 @@ describe('Edit Image core against the simulator', function () {
   let questions: string[];
   let answer: boolean;
 
-  const deps = (): MediaCoreDeps => ({
-    connection: { origin: sim.origin, access: async () => ({ ok: true, api: client, origin: sim.origin }), resultFetchOptions: async () => ({}) },
-    models: { load: async () => ({ origin: sim.origin, loadedAt: 0, models: ['model-k3', 'model-image-1.0'].map((id) => toCatalogModel({ id, object: 'model' })) }) },
-    history,
-    settings: () => ({ ...readSettings({ userValue: () => undefined as never, value: () => undefined as never }).media, imageResponseFormat: 'b64_json' }),
-    dialect: () => dialect,
-  });
+  const deps = (): MediaCoreDeps =>
+    simulatorMediaDeps(media, () => ({ history, listed: ['model-k3', 'model-image-1.0'], dialect, override: { imageResponseFormat: 'b64_json' } }));
   const place = (): EditPlace => ({ roots: [workspace], confirm: async (question) => (questions.push(question), answer), ownFolder: history.filesFolder });
 
-  before(async () => {
-    sim = await startSimulator();
-    client = new GatewayClient({ baseUrl: sim.baseUrl, apiKey: sim.apiKey });
-  });
-  after(async () => {
-    await client.close();
-    await sim.close();
-  });
   beforeEach(async () => {
     root = await realpath(await mkdtemp(join(tmpdir(), 'image-edit-')));
     workspace = join(root, 'workspace');
@@ -57,7 +40,7 @@ describe('Edit Image core against the simulator', function () {
     dialect = undefined;
     questions = [];
     answer = false;
-    sim.clearLog();
+    media.sim.clearLog();
   });
   afterEach(async () => {
     history.dispose();
@@ -74,7 +57,7 @@ describe('Edit Image core against the simulator', function () {
     const second = await editImage(deps(), { path, prompt: 'make it green' }, place());
     assert.equal(second.written, join(workspace, 'assets', 'logo-edited (2).png'), 'an earlier result is never overwritten either');
     assert.deepEqual((await readdir(join(workspace, 'assets'))).sort(), ['logo-edited (2).png', 'logo-edited.png', 'logo.png']);
-    const sent = sim.log.filter((e) => e.path === '/v1/images/edits');
+    const sent = media.sim.log.filter((e) => e.path === '/v1/images/edits');
     assert.equal(sent.length, 2);
     assert.match(String(sent[0].headers?.['content-type'] ?? ''), /^multipart\/form-data; boundary=/);
     assert.deepEqual(questions, [], 'a workspace file needs no question');
@@ -91,8 +74,8 @@ describe('Edit Image core against the simulator', function () {
     const mask = join(workspace, 'assets', 'mask.png');
     await writeFile(mask, encodePng(40, 30, new Uint8Array(40 * 30 * 3)));
     const outcome = await editImage(deps(), { path: join(workspace, 'assets', 'logo.png'), prompt: 'make it blue', mask }, place());
-    assert.deepEqual(sim.log.map((e) => e.path), ['/v1/chat/completions']);
-    const content = (sim.log[0].body as { messages: Array<{ content: Array<{ type: string; image_url?: { url: string } }> }> }).messages[0].content;
+    assert.deepEqual(media.sim.log.map((e) => e.path), ['/v1/chat/completions']);
+    const content = (media.sim.log[0].body as { messages: Array<{ content: Array<{ type: string; image_url?: { url: string } }> }> }).messages[0].content;
     assert.equal(content[1].image_url?.url, `data:image/png;base64,${SOURCE.toString('base64')}`);
     assert.equal(outcome.entry.files[0].caption, 'Edited: make it blue');
     assert.match(outcome.notes[0], /The mask was not sent/);
@@ -111,7 +94,7 @@ describe('Edit Image core against the simulator', function () {
     assert.equal(questions.length, 2);
     assert.match(questions[0], /elsewhere\.png is outside the workspace/);
     assert.match(questions[1], /links to .*elsewhere\.png, outside the workspace/);
-    assert.deepEqual(sim.log, [], 'nothing sent');
+    assert.deepEqual(media.sim.log, [], 'nothing sent');
     answer = true;
     const outcome = await editImage(deps(), { path: outside, prompt: 'x' }, place());
     assert.equal(outcome.written, undefined, 'nothing is written outside the workspace');
@@ -124,6 +107,6 @@ describe('Edit Image core against the simulator', function () {
     await assert.rejects(editImage(deps(), { path: text, prompt: 'x' }, place()), /is not a PNG, JPEG, WebP or GIF image/);
     const small = { ...deps(), settings: () => ({ ...deps().settings(), maxBytes: SOURCE.length - 1 }) };
     await assert.rejects(editImage(small, { path: join(workspace, 'assets', 'logo.png'), prompt: 'x' }, place()), new RegExp(`logo\\.png is ${SOURCE.length} B; images up to ${SOURCE.length - 1} B are sent`));
-    assert.deepEqual(sim.log, []);
+    assert.deepEqual(media.sim.log, []);
   });
 });

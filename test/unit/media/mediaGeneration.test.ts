@@ -5,22 +5,20 @@ import * as assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GatewayClient } from '../../../src/gateway/client';
 import type { GatewayAccess } from '../../../src/gateway/connection';
 import { mediaFailureAdvice } from '../../../src/media/core/mediaAdvice';
 import { generateImages, MediaError, synthesizeSpeech, type MediaCoreDeps } from '../../../src/media/core/mediaGeneration';
 import { MediaHistory } from '../../../src/media/core/mediaHistory';
 import { toCatalogModel } from '../../../src/models/core/modelListing';
-import { readSettings, type MediaDefaults } from '../../../src/settings/settings';
+import type { MediaDefaults } from '../../../src/settings/settings';
 import type { DialectSetting } from '../../../src/settings/profile';
 import { realClock } from '../../../src/util/clock';
-import { startSimulator, type Simulator } from '../../simulator';
 import { parsePng, parseWav } from '../../util/mediaFiles';
+import { simulatorMediaDeps, useSimulatorMedia } from './simulatorMediaDeps';
 
 describe('media core against the simulator', function () {
   this.timeout(20_000);
-  let sim: Simulator;
-  let client: GatewayClient;
+  const media = useSimulatorMedia();
   let folder: string;
   let history: MediaHistory;
   let settings: Record<string, unknown>;
@@ -30,24 +28,8 @@ describe('media core against the simulator', function () {
   let dialect: DialectSetting | undefined;
   let architecture: Record<string, unknown> | undefined;
 
-  function deps(): MediaCoreDeps {
-    return {
-      connection: { origin: sim.origin, access: async () => access(), resultFetchOptions: async () => ({}) },
-      models: { load: async () => ({ origin: sim.origin, loadedAt: 0, models: listed.map((id) => toCatalogModel({ id, object: 'model', ...(architecture && id.includes('image') && { architecture }) })) }) },
-      history,
-      settings: () => ({ ...readSettings({ userValue: <T>(key: string) => settings[key] as T, value: <T>(key: string) => settings[key] as T }).media, ...override }),
-      dialect: () => dialect,
-    };
-  }
+  const deps = (): MediaCoreDeps => simulatorMediaDeps(media, () => ({ history, listed, settings, override, dialect, architecture, access }));
 
-  before(async () => {
-    sim = await startSimulator();
-    client = new GatewayClient({ baseUrl: sim.baseUrl, apiKey: sim.apiKey });
-  });
-  after(async () => {
-    await client.close();
-    await sim.close();
-  });
   beforeEach(async () => {
     folder = await mkdtemp(join(tmpdir(), 'media-core-'));
     history = new MediaHistory({ folder, clock: realClock, limit: () => 100 });
@@ -55,7 +37,7 @@ describe('media core against the simulator', function () {
     override = {};
     dialect = undefined;
     architecture = undefined;
-    access = () => ({ ok: true, api: client, origin: sim.origin });
+    access = () => ({ ok: true, api: media.client, origin: media.sim.origin });
     listed = ['model-k3', 'model-image-1.0', 'model-speech-1.0'];
   });
   afterEach(async () => {
@@ -69,20 +51,20 @@ describe('media core against the simulator', function () {
     assert.deepEqual(notes, []);
     assert.equal(entry.model, 'model-image-1.0');
     assert.equal(entry.size, '256x256');
-    assert.equal(entry.origin, sim.origin);
+    assert.equal(entry.origin, media.sim.origin);
     assert.equal(entry.files.length, 2);
     for (const file of entry.files) {
       assert.equal(file.contentType, 'image/png');
       assert.equal(parsePng(await readFile(history.filePath(file))).width, 256);
     }
-    const sent = sim.log.filter((e) => e.path === '/v1/images/generations').at(-1)!;
+    const sent = media.sim.log.filter((e) => e.path === '/v1/images/generations').at(-1)!;
     assert.deepEqual(sent.body, { model: 'model-image-1.0', prompt: 'a red kite', n: 2, size: '256x256', response_format: 'b64_json' });
   });
 
   it('fetches linked images at once and keeps them, with their link', async () => {
     const { entry } = await generateImages(deps(), { prompt: 'a kite', size: '256x256', responseFormat: 'url' });
     const [file] = entry.files;
-    assert.match(file.sourceUrl ?? '', new RegExp(`^${sim.origin}/files/img_`));
+    assert.match(file.sourceUrl ?? '', new RegExp(`^${media.sim.origin}/files/img_`));
     assert.equal(parsePng(await readFile(history.filePath(file))).height, 256);
   });
 
@@ -94,7 +76,7 @@ describe('media core against the simulator', function () {
     };
     const underProfiles: MediaCoreDeps = {
       ...deps(),
-      models: { load: async (profile) => ({ origin: sim.origin, loadedAt: 0, models: byProfile[profile ?? 'default'].listed.map((id) => toCatalogModel({ id, object: 'model' })) }) },
+      models: { load: async (profile) => ({ origin: media.sim.origin, loadedAt: 0, models: byProfile[profile ?? 'default'].listed.map((id) => toCatalogModel({ id, object: 'model' })) }) },
       settings: (profile) => ({ ...deps().settings(), imageModel: byProfile[profile ?? 'default'].image, speechModel: byProfile[profile ?? 'default'].speech }),
     };
     const image = await generateImages(underProfiles, { prompt: 'a kite', size: '256x256' }, { profile: 'p-work' });
@@ -111,18 +93,18 @@ describe('media core against the simulator', function () {
     const withProfiles: MediaCoreDeps = {
       ...deps(),
       connection: {
-        origin: sim.origin,
-        access: async (profile) => ({ ok: true, api: client, origin: sim.origin, profile: profile ?? 'default' }),
+        origin: media.sim.origin,
+        access: async (profile) => ({ ok: true, api: media.client, origin: media.sim.origin, profile: profile ?? 'default' }),
         resultFetchOptions: async (profile) => {
           asked.push(profile);
-          return { credentials: { origin: sim.origin, headers: { authorization: `Bearer ${keyOf(profile)}` } } };
+          return { credentials: { origin: media.sim.origin, headers: { authorization: `Bearer ${keyOf(profile)}` } } };
         },
       },
     };
-    sim.clearLog();
+    media.sim.clearLog();
     await generateImages(withProfiles, { prompt: 'a kite', size: '256x256', responseFormat: 'url' }, { profile: 'p-work' });
     assert.deepEqual(asked, ['p-work']);
-    const fetched = sim.log.filter((e) => e.path.startsWith('/files/'));
+    const fetched = media.sim.log.filter((e) => e.path.startsWith('/files/'));
     assert.deepEqual(fetched.map((e) => e.authorization?.slice(-4)), ['0001'], "the link went with the Work profile's key");
   });
 
@@ -143,33 +125,33 @@ describe('media core against the simulator', function () {
     assert.deepEqual(advice.actions.map((a) => a.args), [['modelGateway.media.maxSizeMB']]);
     assert.match(error.message, /Image 1: The file at .* is larger than the limit of 19\.5 KB\./);
     const b64 = await generateImages(deps(), { prompt: 'a kite', size: '512x512' }).catch((e: unknown) => e);
-    assert.equal((b64 as { code?: string }).code, 'too_large', 'a base64 answer over the limit is refused by the client');
+    assert.equal((b64 as { code?: string }).code, 'too_large', 'a base64 answer over the limit is refused by the media.client');
   });
 
   it('on an openrouter-dialect profile, asks /chat/completions for the image and keeps it with the text as its caption', async () => {
     dialect = 'openrouter';
-    sim.clearLog();
+    media.sim.clearLog();
     const { entry, notes } = await generateImages(deps(), { prompt: 'a red kite' });
     assert.deepEqual(notes, []);
     const [file] = entry.files;
     assert.equal(file.contentType, 'image/png');
     assert.equal(file.caption, 'Here is: a red kite');
     assert.equal(parsePng(await readFile(history.filePath(file))).width, 256);
-    assert.deepEqual(sim.log.map((e) => e.path), ['/v1/chat/completions'], 'nothing went to /images/generations');
-    const sent = sim.log[0].body as Record<string, unknown>;
+    assert.deepEqual(media.sim.log.map((e) => e.path), ['/v1/chat/completions'], 'nothing went to /images/generations');
+    const sent = media.sim.log[0].body as Record<string, unknown>;
     assert.deepEqual(sent.modalities, ['image', 'text']);
     assert.deepEqual(sent.messages, [{ role: 'user', content: 'a red kite' }]);
   });
 
   it("goes through chat when the model list says the model outputs images (architecture.output_modalities), whatever the dialect", async () => {
     architecture = { input_modalities: ['text', 'image'], output_modalities: ['image', 'text'] };
-    sim.clearLog();
+    media.sim.clearLog();
     await generateImages(deps(), { prompt: 'a kite', model: 'model-image-1.0' });
-    assert.deepEqual(sim.log.map((e) => e.path), ['/v1/chat/completions']);
+    assert.deepEqual(media.sim.log.map((e) => e.path), ['/v1/chat/completions']);
     architecture = { output_modalities: ['text'] };
-    sim.clearLog();
+    media.sim.clearLog();
     await generateImages(deps(), { prompt: 'a kite', model: 'model-image-1.0', size: '256x256' });
-    assert.deepEqual(sim.log.map((e) => e.path), ['/v1/images/generations'], 'a model that outputs text only keeps the images endpoint');
+    assert.deepEqual(media.sim.log.map((e) => e.path), ['/v1/images/generations'], 'a model that outputs text only keeps the images endpoint');
   });
 
   it('keeps speech as a WAV file with the configured voice', async () => {
@@ -194,20 +176,20 @@ describe('media core against the simulator', function () {
   });
 
   it('sends nothing without a key, and hands on the connection\'s advice', async () => {
-    access = () => ({ ok: false, missing: 'key', origin: sim.origin });
-    sim.clearLog();
+    access = () => ({ ok: false, missing: 'key', origin: media.sim.origin });
+    media.sim.clearLog();
     const error = await generateImages(deps(), { prompt: 'x' }).catch((e: unknown) => e);
     assert.ok(error instanceof MediaError);
     assert.equal(error.code, 'missing_access');
     assert.deepEqual(mediaFailureAdvice(error, { what: 'image' }).actions.map((a) => a.command), ['modelGateway.setApiKey']);
-    assert.equal(sim.log.length, 0);
+    assert.equal(media.sim.log.length, 0);
   });
 
   it('sends nothing when the history cannot be written, and names its folder', async () => {
     await history.ready;
     await rm(history.filesFolder, { recursive: true });
     await writeFile(history.filesFolder, 'not a folder'); // every write into it fails, as on a read-only folder
-    sim.clearLog();
+    media.sim.clearLog();
     for (const call of [() => generateImages(deps(), { prompt: 'a red kite' }), () => synthesizeSpeech(deps(), { text: 'Hello.' })]) {
       await assert.rejects(call(), (error: Error) => {
         assert.ok(error instanceof MediaError && error.code === 'storage', String(error));
@@ -215,15 +197,15 @@ describe('media core against the simulator', function () {
         return true;
       });
     }
-    assert.deepEqual(sim.log.filter((entry) => entry.method === 'POST'), [], 'no paid request left');
+    assert.deepEqual(media.sim.log.filter((entry) => entry.method === 'POST'), [], 'no paid request left');
   });
 
   it('checks the request before sending it', async () => {
-    sim.clearLog();
+    media.sim.clearLog();
     for (const ask of [{ prompt: '  ' }, { prompt: 'x', size: 'big' }, { prompt: 'x', count: 11 }]) {
       await assert.rejects(generateImages(deps(), ask), { name: 'MediaRequestError' });
     }
     await assert.rejects(synthesizeSpeech(deps(), { text: 'x'.repeat(4097) }), /at most 4096/);
-    assert.equal(sim.log.length, 0);
+    assert.equal(media.sim.log.length, 0);
   });
 });

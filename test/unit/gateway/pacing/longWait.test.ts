@@ -24,17 +24,24 @@ describe('gateway pacing: a long wait nobody shows', () => {
     return new GatewayConnection(settings, keys, answering as never, clock);
   }
 
-  it('fires once for a command waiting over a minute, and its sendAnyway lets the request go', async () => {
-    const clock = new FakeClock(1_000_000);
+  // The first request spends the quota; the second is the command the rate limit holds for two hours.
+  async function holdCommand(clock: FakeClock) {
     const connection = connect(clock);
     const waits: LongPaceWait[] = [];
     connection.onLongPaceWait((wait) => waits.push(wait));
     const api = (await connection.api())!;
     await api.listModels();
-    let done = false;
-    const held = api.listModels().then(() => (done = true));
+    const command = { connection, waits, api, done: false, held: Promise.resolve() };
+    command.held = api.listModels().then(() => void (command.done = true));
     await settle();
-    assert.equal(done, false);
+    return command;
+  }
+
+  it('fires once for a command waiting over a minute, and its sendAnyway lets the request go', async () => {
+    const clock = new FakeClock(1_000_000);
+    const command = await holdCommand(clock);
+    const { connection, waits, api } = command;
+    assert.equal(command.done, false);
     assert.equal(waits.length, 1);
     assert.deepEqual([waits[0]!.origin, waits[0]!.method, waits[0]!.waitMs], ['https://gw.example', 'listModels', 7_200_000]);
     // Background work waits unannounced, and so does a caller that shows its own wait.
@@ -47,27 +54,21 @@ describe('gateway pacing: a long wait nobody shows', () => {
     await offerSendAnyway({ notify: async (_kind, message, ...actions) => (asked.push(message, ...actions), SEND_ANYWAY) }, waits[0]!);
     assert.match(asked[0]!, /gw\.example holds this request for 2 h 0 min/);
     assert.equal(asked[1], SEND_ANYWAY);
-    await held;
-    assert.equal(done, true);
+    await command.held;
+    assert.equal(command.done, true);
     connection.dispose();
     await Promise.allSettled([polled, shown]);
   });
 
   it('leaves the request waiting when the notice is dismissed', async () => {
     const clock = new FakeClock(1_000_000);
-    const connection = connect(clock);
-    const waits: LongPaceWait[] = [];
-    connection.onLongPaceWait((wait) => waits.push(wait));
-    const api = (await connection.api())!;
-    await api.listModels();
-    let done = false;
-    const held = api.listModels().then(() => (done = true));
+    const command = await holdCommand(clock);
+    await offerSendAnyway({ notify: async () => undefined }, command.waits[0]!);
     await settle();
-    await offerSendAnyway({ notify: async () => undefined }, waits[0]!);
-    await settle();
-    assert.equal(done, false);
+    assert.equal(command.done, false);
     await clock.advanceAsync(7_200_000);
-    await held;
-    connection.dispose();
+    await command.held;
+    assert.equal(command.done, true);
+    command.connection.dispose();
   });
 });
