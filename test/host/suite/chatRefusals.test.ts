@@ -24,6 +24,15 @@ describe('chat: refusals no wait cures (budget error, in-stream error)', functio
     return recorder;
   }
 
+  /** Sends one message into a new chat while the simulator answers it with `fault`, and waits for its end. */
+  async function sendFailing(fault: string, text: string) {
+    const recorder = await openChat();
+    sim.setDefaultFault(fault, 1);
+    const mark = recorder.posted.length;
+    await recorder.send({ type: 'send', requestId: 1, text });
+    return { recorder, finish: await recorder.finish(mark) };
+  }
+
   before(async () => {
     sim = await startSimulator({ tokensPerSecond: 0 });
     const api = await vscode.extensions.getExtension<ModelGatewayApi>('model-gateway.model-gateway')!.activate();
@@ -50,11 +59,7 @@ describe('chat: refusals no wait cures (budget error, in-stream error)', functio
   });
 
   it("a LiteLLM-style budget 429 is a budget problem with the gateway's figures, no countdown, and the next message goes out at once", async () => {
-    const recorder = await openChat();
-    sim.setDefaultFault('budget-429', 1);
-    let mark = recorder.posted.length;
-    await recorder.send({ type: 'send', requestId: 1, text: '[echo] over budget?' });
-    const finish = await recorder.finish(mark);
+    const { recorder, finish } = await sendFailing('budget-429', '[echo] over budget?');
     assert.equal(finish.status, 'failed');
     assert.equal(finish.error?.kind, 'budget');
     assert.match(finish.error?.message ?? '', /^Budget reached on Default: \$10\.51 of \$10\.00\./);
@@ -62,7 +67,7 @@ describe('chat: refusals no wait cures (budget error, in-stream error)', functio
     assert.ok(finish.error?.actions.includes('Profile Settings…'), JSON.stringify(finish.error?.actions));
     assert.equal(sim.log.filter((e) => e.path === '/v1/chat/completions').length, 1, 'never retried');
     // The gateway's Retry-After did not pause the key: the next message is sent without waiting.
-    mark = recorder.posted.length;
+    const mark = recorder.posted.length;
     await recorder.send({ type: 'send', requestId: 2, text: '[echo] and now?' });
     const next = await recorder.finish(mark);
     assert.equal(next.status, 'complete');
@@ -70,11 +75,7 @@ describe('chat: refusals no wait cures (budget error, in-stream error)', functio
   });
 
   it("OpenRouter's error inside a stream is shown with its own words", async () => {
-    const recorder = await openChat();
-    sim.setDefaultFault('openrouter-error-chunk', 1);
-    const mark = recorder.posted.length;
-    await recorder.send({ type: 'send', requestId: 1, text: '[echo] alpha beta gamma delta epsilon' });
-    const finish = await recorder.finish(mark);
+    const { finish } = await sendFailing('openrouter-error-chunk', '[echo] alpha beta gamma delta epsilon');
     assert.equal(finish.status, 'interrupted');
     assert.equal(finish.error?.kind, 'server');
     assert.ok(finish.error?.message.includes('Provider returned error: upstream disconnected (simulated)'), finish.error?.message);
