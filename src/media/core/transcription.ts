@@ -2,7 +2,7 @@
 // limit the gateways take), the model, the profile's transcription dialect, and the call. The transcript is not kept
 // in the Media history (it is text; the caller opens it in an editor or puts it in a chat). Pure Node (no `vscode`).
 import { basename } from 'node:path';
-import type { CatalogSnapshot } from '../../models/core/api';
+import { transcribes, type CatalogSnapshot } from '../../models/core/api';
 import type { DialectSetting } from '../../settings/profile';
 import type { Transcription, TranscriptionRequest } from '../../gateway/types';
 import type { TranscribeAsk } from './api';
@@ -84,13 +84,16 @@ export function wavSeconds(bytes: Uint8Array): number | undefined {
   return undefined;
 }
 
-/** The model: the one asked for, the profile's listed transcription model (by its id), else a MediaError saying how to give one. */
+/**
+ * The model: the one asked for, else the first listed model whose deciding field says it transcribes (the kind rule's
+ * order: architecture, LiteLLM's mode, endpoints, other fields, the id), else a MediaError saying how to give one.
+ */
 export async function transcriptionModel(deps: Pick<TranscribeDeps, 'models'>, asked: string | undefined, profile?: string): Promise<string> {
   if (asked?.trim()) return asked.trim();
   const listed = (await deps.models.load(profile))?.models ?? [];
-  const found = listed.find((m) => /transcri|whisper|speech-to-text|stt/i.test(m.id));
+  const found = listed.find((m) => transcribes(m.raw));
   if (found) return found.id;
-  throw new MediaError('no_model', 'The gateway lists no transcription model (an id with "transcribe" or "whisper"). Pass one as the model argument.');
+  throw new MediaError('no_model', 'The gateway lists no transcription model (none whose list entry or id says it transcribes, such as "whisper-1"). Pass one as the model argument.');
 }
 
 /** Reads the file (after resolving links), refusing one over the limit before anything is sent. */

@@ -4,7 +4,7 @@
 // feature read of a model's description.
 export type { CatalogModel, CatalogSnapshot, LoadOptions, ModelCatalog } from './modelCatalog';
 export type { ModelCatalogs } from './modelCatalogs';
-export { classifyModel, type ModelKind } from './modelKind';
+export { classifyModel, transcribes, type ModelKind } from './modelKind';
 export { summarizeModels } from './modelList';
 export { effortLevelsOf } from './reasoningLevels';
 export { retiringMarks } from './retirement';

@@ -22,6 +22,8 @@ export interface KindVerdict {
   /** One sentence for Diagnose Models, naming the field that decided. */
   readonly why: string;
   readonly source: KindSource;
+  /** The deciding field says it turns audio into text: Transcribe Audio File's model, never the chat's. */
+  readonly transcribes?: true;
 }
 
 /** What is known of a model beyond its entry: the per-modality list it was found in. */
@@ -32,6 +34,7 @@ export interface KindHints {
 const VIDEO = /video|(^|[-_./:])(sora|veo)([-_./:\d]|$)/i;
 const WORD_START = '(^|[-_./:\\s])';
 const WORD_END = '([-_./:\\s\\d]|$)';
+const TRANSCRIPTION = new RegExp(`${WORD_START}(whisper|transcribe|transcription|stt)${WORD_END}`, 'i');
 const OTHER_MODALITY = new RegExp(`${WORD_START}(whisper|transcribe|transcription|audio|embedding|embeddings|embed|moderation|rerank|reranker)${WORD_END}`, 'i');
 const SPEECH = new RegExp(`${WORD_START}(tts|speech)${WORD_END}`, 'i');
 const IMAGE = new RegExp(`${WORD_START}(image|images|img|dall-e|imagen|sdxl|stable-diffusion|flux|midjourney)${WORD_END}`, 'i');
@@ -41,6 +44,13 @@ type Entry = Pick<Model, 'id'> & Partial<Model>;
 export function classifyModel(model: Entry, hints?: KindHints): ModelKind {
   return explainKind(model, hints).kind;
 }
+
+/** Whether the field that decides the model's kind says it transcribes (a chat model that also hears audio does not). */
+export function transcribes(model: Entry): boolean {
+  return explainKind(model).transcribes === true;
+}
+
+const transcribing = (verdict: KindVerdict): KindVerdict => ({ ...verdict, transcribes: true });
 
 /** The kind, the rule that decided it and a sentence saying so (Diagnose Models). */
 export function explainKind(model: Entry, hints: KindHints = {}): KindVerdict {
@@ -71,7 +81,7 @@ function byArchitecture(model: Entry): KindVerdict | undefined {
   if (out.some((m) => m.startsWith('embedding'))) return verdict('other', 'it makes embeddings, which the extension does not use');
   if (out.includes('audio') && !out.includes('text')) return verdict('speech', 'it makes speech');
   if (out.includes('text') && input.length > 0 && !input.includes('text') && input.includes('audio')) {
-    return verdict('other', 'it turns audio into text (transcription), which the chat does not use', 'architecture.input_modalities', input);
+    return transcribing(verdict('other', 'it turns audio into text (transcription), which the chat does not use', 'architecture.input_modalities', input));
   }
   if (out.includes('text')) return verdict('chat', 'it answers in text');
   return undefined;
@@ -100,7 +110,9 @@ function byMode(model: Entry): KindVerdict | undefined {
   for (const [field, value] of [['mode', model.mode], ['model_info.mode', info.mode]] as const) {
     if (typeof value !== 'string') continue;
     const kind = MODES[value.toLowerCase()];
-    if (kind) return { kind, source: 'mode', why: `LiteLLM's \`${field}\` is ${shown([value])}.` };
+    if (!kind) continue;
+    const verdict: KindVerdict = { kind, source: 'mode', why: `LiteLLM's \`${field}\` is ${shown([value])}.` };
+    return value.toLowerCase() === 'audio_transcription' ? transcribing(verdict) : verdict;
   }
   return undefined;
 }
@@ -119,7 +131,9 @@ function byEndpoints(model: Entry): KindVerdict | undefined {
     const paths = hintWords(model[field]).map((w) => w.toLowerCase());
     for (const [kind, test] of ENDPOINTS) {
       const hit = paths.find(test);
-      if (hit !== undefined) return { kind, source: 'endpoints', why: `\`${field}\` lists ${shown([hit])}.` };
+      if (hit === undefined) continue;
+      const verdict: KindVerdict = { kind, source: 'endpoints', why: `\`${field}\` lists ${shown([hit])}.` };
+      return kind === 'other' && hit.includes('transcriptions') ? transcribing(verdict) : verdict;
     }
   }
   return undefined;
@@ -146,7 +160,9 @@ function byFields(model: Entry): KindVerdict | undefined {
   const words = HINT_FIELDS.flatMap((field) => hintWords(model[field]).map((w) => ({ field, word: w.toLowerCase() })));
   for (const [kind, test] of KIND_RULES) {
     const hit = words.find((w) => test(w.word));
-    if (hit) return { kind, source: 'fields', why: `The model list says so: \`${hit.field}\` names ${shown([hit.word])}.` };
+    if (!hit) continue;
+    const verdict: KindVerdict = { kind, source: 'fields', why: `The model list says so: \`${hit.field}\` names ${shown([hit.word])}.` };
+    return kind === 'other' && (hit.word.includes('transcri') || hit.word.includes('speech-to-text')) ? transcribing(verdict) : verdict;
   }
   return undefined;
 }
@@ -155,6 +171,7 @@ function byId(model: Entry): KindVerdict {
   const id = (kind: ModelKind, why: string): KindVerdict => ({ kind, source: 'id', why: `No field of the model list names its kind; ${why}` });
   if (VIDEO.test(model.id)) return id('video', 'its id names video (or a video family: sora, veo).');
   if (typeof model.owned_by === 'string' && VIDEO.test(model.owned_by)) return id('video', 'its owner names video.');
+  if (TRANSCRIPTION.test(model.id)) return transcribing(id('other', 'its id names transcription (whisper, transcribe, stt), which the chat does not use.'));
   if (OTHER_MODALITY.test(model.id)) return id('other', 'its id names a modality the extension does not use (embedding, transcription, audio, moderation, rerank…).');
   if (SPEECH.test(model.id)) return id('speech', 'its id names speech (tts, speech).');
   if (IMAGE.test(model.id)) return id('image', 'its id names images (image, dall-e, sdxl, flux…).');

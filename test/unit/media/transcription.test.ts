@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { readAudioFile, transcribeAskOf, transcribeFile, transcriptionDialectOf, transcriptionModel, wavSeconds } from '../../../src/media/core/transcription';
 import type { TranscriptionRequest } from '../../../src/gateway/types';
 import { encodeWav, SAMPLE_RATE } from '../../simulator/wav';
+import type { Model } from '../../../src/gateway/types';
+import { toCatalogModel } from '../../../src/models/core/modelListing';
 
 describe('media: transcription', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mg-transcribe-'));
@@ -53,11 +55,21 @@ describe('media: transcription', () => {
     assert.equal(transcriptionDialectOf(undefined, 'https://litellm.example'), 'openai');
   });
 
-  it('takes the model asked for, else a listed transcription model, else says how to give one', async () => {
-    const models = (ids: string[]) => ({ load: async () => ({ models: ids.map((id) => ({ id, kind: 'other' })) }) as never });
+  it('takes the model asked for, else the first listed model whose deciding field says it transcribes, else says how to give one', async () => {
+    const models = (entries: Model[]) => ({ load: async () => ({ models: entries.map((m) => toCatalogModel(m)) }) as never });
+    const named = (...ids: string[]) => ids.map((id) => ({ id, object: 'model' }));
     assert.equal(await transcriptionModel({ models: models([]) }, ' m ', undefined), 'm');
-    assert.equal(await transcriptionModel({ models: models(['chat-1', 'gpt-4o-transcribe']) }, undefined), 'gpt-4o-transcribe');
-    await assert.rejects(transcriptionModel({ models: models(['chat-1']) }, undefined), /lists no transcription model/);
+    assert.equal(await transcriptionModel({ models: models(named('chat-1', 'gpt-4o-transcribe')) }, undefined), 'gpt-4o-transcribe');
+    // A chat model that also hears audio is not a transcription model; OpenRouter's architecture says which is.
+    const hears = { id: 'openai/gpt-4o-audio-preview', object: 'model', architecture: { input_modalities: ['text', 'audio'], output_modalities: ['text'] } };
+    const transcriber = { id: 'acme/scribe', object: 'model', architecture: { input_modalities: ['audio'], output_modalities: ['text'] } };
+    assert.equal(await transcriptionModel({ models: models([hears, transcriber]) }, undefined), 'acme/scribe');
+    // LiteLLM's mode and the endpoints list name one whose id does not.
+    assert.equal(await transcriptionModel({ models: models([{ id: 'house-ears', object: 'model', mode: 'audio_transcription' }]) }, undefined), 'house-ears');
+    assert.equal(await transcriptionModel({ models: models([{ id: 'ears-2', object: 'model', supported_endpoints: ['/v1/audio/transcriptions'] }]) }, undefined), 'ears-2');
+    // An id that names transcription is not believed over a field that says it chats.
+    await assert.rejects(transcriptionModel({ models: models([{ id: 'whisper-chat', object: 'model', mode: 'chat' }]) }, undefined), /lists no transcription model/);
+    await assert.rejects(transcriptionModel({ models: models(named('chat-1', 'tts-1')) }, undefined), /lists no transcription model/);
   });
 
   it("sends the file with its length, in the profile's dialect, streamed for plain text", async () => {
