@@ -12,7 +12,7 @@ import { hasKeyword } from './replies';
 import { GeneratedImages, promptOfImageBody, validateImageRequest } from './images';
 import { asksForImages, chatImageAnswer, editAnswer, validateChatImageRequest, validateImageEdit } from './imageEdits';
 import { RequestLog, type RequestLogEntry } from './requestLog';
-import { inputOfSpeechBody, speak, validateSpeechRequest } from './speech';
+import { inputOfSpeechBody, speak, streamSpeech, validateSpeechRequest } from './speech';
 import { GENERATION_PATH, Generations } from './generations';
 import { transcribe } from './transcription';
 import { OPENROUTER_JOB_PATH, OPENROUTER_VIDEOS_PATH, openrouterJob, openrouterSubmitted, validateOpenRouterVideoRequest } from './openrouterVideo';
@@ -426,7 +426,7 @@ class GatewaySimulator implements Simulator {
     exchange.sendJson(editAnswer(edit, created, (bytes) => this.images.linkTo(bytes, this.origin, created + 3600)));
   }
 
-  private synthesizeSpeech(exchange: Exchange, kind: KeyKind): void {
+  private async synthesizeSpeech(exchange: Exchange, kind: KeyKind): Promise<void> {
     this.requireJsonBody(exchange);
     const request = validateSpeechRequest(exchange.body);
     const denied = modelAccessError(kind, request.model);
@@ -434,7 +434,8 @@ class GatewaySimulator implements Simulator {
     // A 200 carrying an error object, as some gateways answer a failed synthesis.
     if (exchange.fault?.name === 'error-chunk') return exchange.sendJson({});
     if (hasKeyword(request.input, 'not-audio')) return exchange.sendBytes(200, { 'content-type': 'audio/mpeg' }, Buffer.from(HTML_ERROR_PAGE, 'utf8'));
-    const generation = this.options.openrouterModels ? { 'x-generation-id': this.generations.speech(request.model, request.input) } : {};
+    const generation: Record<string, string> = this.options.openrouterModels ? { 'x-generation-id': this.generations.speech(request.model, request.input) } : {};
+    if (request.stream) return streamSpeech(exchange, speak(request), request.stream, generation);
     exchange.sendBytes(200, { 'content-type': 'audio/wav', ...generation }, speak(request));
   }
 
