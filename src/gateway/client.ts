@@ -14,7 +14,8 @@ import { proxyAgentSettings, resolveProxy } from './proxy';
 import { defaultBackoffMs, headerText, serverRetryDelayMs, type Headers } from './retry';
 import type { ChatOptions, ChatRequest, ChatResult, GatewayApi, GatewayErrorCode, ImageCallOptions, ImageGeneration, ImageRequest, ListModelsOptions, MediaRequestOptions, Model, RequestOptions, SpeechAudio, SpeechRequest, Transcription, TranscriptionOptions, TranscriptionRequest, VideoCallOptions, VideoJob, VideoRequest, VideoWire } from './types';
 import { readTranscription, transcriptionBody } from './transcriptionCall';
-import { DEFAULT_MAX_MEDIA_BYTES, speechAudioOf } from './mediaReaders';
+import { DEFAULT_MAX_MEDIA_BYTES } from './mediaReaders';
+import { readSpeech, speechBody } from './speechCall';
 import { imageCallOf } from './imageCall';
 import { loadUndici, type UndiciParts } from './undiciLoader';
 import { logRequest, type GatewayLogger, type TextLogger } from './requestLog';
@@ -22,7 +23,7 @@ import { isRecord } from '../util/records';
 import { modelOf, pollAfterMs, readWire, wireTarget } from './videoWire';
 import { isModelEntry, modelListEntries, modelListPath } from './modelLists';
 import type { PaceTicket, RequestPacing } from './pacer';
-import { jobIdProblem, readBody, readChatCompletion, readChatStream, readJson, videoJobOf, type AttemptContext } from './responseReaders';
+import { jobIdProblem, readChatCompletion, readChatStream, readJson, videoJobOf, type AttemptContext } from './responseReaders';
 
 export interface GatewayClientOptions {
   /** Base URL including the /v1 prefix, e.g. http://127.0.0.1:8787/v1 (a trailing slash is fine). */
@@ -246,14 +247,9 @@ export class GatewayClient implements GatewayApi {
 
   /** Speaks `input`; resolves with the audio bytes and what they are. Paid work, retried as generateImage is. */
   async synthesizeSpeech(request: SpeechRequest, options?: MediaRequestOptions): Promise<SpeechAudio> {
-    const maxBytes = options?.maxBytes ?? DEFAULT_MAX_MEDIA_BYTES;
-    const body: SpeechRequest = { model: request.model, input: request.input, voice: request.voice };
-    if (request.response_format !== undefined) body.response_format = request.response_format;
-    const spec: CallSpec = { method: 'POST', path: this.#paths.speech, body: JSON.stringify(body), accept: 'audio/*, application/octet-stream;q=0.5', policy: 'submit', options, model: modelOf(request) };
-    return this.#call(spec, async (res, ctx) => {
-      const bytes = await readBody(res, ctx, maxBytes, 'The audio');
-      return speechAudioOf(bytes, headerText(res.headers as Headers, 'content-type'), ctx.requestId, ctx.failures);
-    });
+    const accept = request.stream_format === 'sse' ? 'text/event-stream, audio/*;q=0.9' : 'audio/*, application/octet-stream;q=0.5';
+    const spec: CallSpec = { method: 'POST', path: this.#paths.speech, body: speechBody(request), accept, policy: 'submit', options, model: modelOf(request) };
+    return this.#call(spec, (res, ctx) => readSpeech(res, ctx, options?.maxBytes ?? DEFAULT_MAX_MEDIA_BYTES, options?.onAudio));
   }
 
   /** Transcribes audio in the request's dialect (transcription.ts), streamed when it asks and the model can. Paid work, retried as generateImage is. */

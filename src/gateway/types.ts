@@ -150,6 +150,8 @@ export interface SpeechRequest {
   input: string;
   voice: string;
   response_format?: string;
+  /** `audio` (raw bytes, the default) or `sse` (`speech.audio.delta` events); sent only when set. */
+  stream_format?: 'audio' | 'sse';
 }
 
 export interface SpeechAudio {
@@ -276,6 +278,8 @@ export interface VideoCallOptions extends RequestOptions {
 export interface MediaRequestOptions extends RequestOptions {
   /** The largest image or audio file accepted, in bytes; a larger answer fails with `too_large`. Default 25 MiB. */
   maxBytes?: number;
+  /** Speech: the audio as it arrives, piece by piece, once its first bytes are known to be audio (speechCall.ts). */
+  onAudio?: (chunk: Uint8Array, contentType: AudioType) => void;
 }
 
 /**

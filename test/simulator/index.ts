@@ -12,7 +12,8 @@ import { hasKeyword } from './replies';
 import { GeneratedImages, promptOfImageBody, validateImageRequest } from './images';
 import { asksForImages, chatImageAnswer, editAnswer, validateChatImageRequest, validateImageEdit } from './imageEdits';
 import { RequestLog, type RequestLogEntry } from './requestLog';
-import { inputOfSpeechBody, speak, validateSpeechRequest } from './speech';
+import { inputOfSpeechBody, speak, streamSpeech, validateSpeechRequest } from './speech';
+import { GENERATION_PATH, Generations } from './generations';
 import { transcribe } from './transcription';
 import { OPENROUTER_JOB_PATH, OPENROUTER_VIDEOS_PATH, openrouterJob, openrouterSubmitted, validateOpenRouterVideoRequest } from './openrouterVideo';
 import { DASHSCOPE_SUBMIT_PATH, DASHSCOPE_TASK_PATH, dashscopeSubmitted, dashscopeTask, validateDashScopeRequest } from './dashscope';
@@ -34,7 +35,10 @@ export interface SimulatorOptions {
   listedModels?: readonly string[];
   /** Serves OpenRouter's `GET /v1/videos/models` (the allowed durations, resolutions and aspect ratios); 404 without. */
   videoModels?: boolean;
-  /** `/v1/models` as OpenRouter answers it: modalities under `architecture`, image and speech models only with `?output_modalities=all`. */
+  /**
+   * `/v1/models` as OpenRouter answers it: modalities under `architecture`, image and speech models only with
+   * `?output_modalities=all`; and speech as OpenRouter bills it: an `X-Generation-Id` header, its cost at `/v1/generation?id=`.
+   */
   openrouterModels?: boolean;
   now?: () => number;
   quiet?: boolean;
@@ -96,6 +100,7 @@ class GatewaySimulator implements Simulator {
   private readonly rateLimiter: RateLimiter;
   private readonly jobs: VideoJobs;
   private readonly images: GeneratedImages;
+  private readonly generations: Generations;
   private readonly now: () => number;
   private readonly tokensPerSecond: number;
   private readonly quiet: boolean;
@@ -114,6 +119,7 @@ class GatewaySimulator implements Simulator {
     this.rateLimiter = new RateLimiter(options.rateLimit ?? null, this.now);
     this.jobs = new VideoJobs(this.now, options.video ?? DEFAULT_VIDEO_SCHEDULE);
     this.images = new GeneratedImages(this.now);
+    this.generations = new Generations(this.now);
     this.server = createServer((req, res) => void this.handle(req, res));
     this.cdn = createServer((req, res) => void this.handle(req, res, true));
     for (const server of [this.server, this.cdn]) {
@@ -310,6 +316,7 @@ class GatewaySimulator implements Simulator {
     if (isImage) return this.only(exchange, 'POST', () => this.generateImages(exchange, auth.kind));
     if (isEdit) return this.only(exchange, 'POST', () => this.editImage(exchange, auth.kind));
     if (isSpeech) return this.only(exchange, 'POST', () => this.synthesizeSpeech(exchange, auth.kind));
+    if (path === GENERATION_PATH && this.options.openrouterModels) return this.only(exchange, 'GET', () => exchange.sendJson(this.generations.view(exchange.url.searchParams.get('id'))));
     if (path === '/v1/audio/transcriptions') return this.only(exchange, 'POST', () => transcribe(exchange));
     const jobMatch = /^\/v1\/videos\/generations\/([^/]+)$/.exec(path);
     if (jobMatch) {
@@ -419,7 +426,7 @@ class GatewaySimulator implements Simulator {
     exchange.sendJson(editAnswer(edit, created, (bytes) => this.images.linkTo(bytes, this.origin, created + 3600)));
   }
 
-  private synthesizeSpeech(exchange: Exchange, kind: KeyKind): void {
+  private async synthesizeSpeech(exchange: Exchange, kind: KeyKind): Promise<void> {
     this.requireJsonBody(exchange);
     const request = validateSpeechRequest(exchange.body);
     const denied = modelAccessError(kind, request.model);
@@ -427,7 +434,9 @@ class GatewaySimulator implements Simulator {
     // A 200 carrying an error object, as some gateways answer a failed synthesis.
     if (exchange.fault?.name === 'error-chunk') return exchange.sendJson({});
     if (hasKeyword(request.input, 'not-audio')) return exchange.sendBytes(200, { 'content-type': 'audio/mpeg' }, Buffer.from(HTML_ERROR_PAGE, 'utf8'));
-    exchange.sendBytes(200, { 'content-type': 'audio/wav' }, speak(request));
+    const generation: Record<string, string> = this.options.openrouterModels ? { 'x-generation-id': this.generations.speech(request.model, request.input) } : {};
+    if (request.stream) return streamSpeech(exchange, speak(request), request.stream, generation);
+    exchange.sendBytes(200, { 'content-type': 'audio/wav', ...generation }, speak(request));
   }
 
   private serveFile(exchange: Exchange, name: string, viaCdn: boolean): void {

@@ -1,6 +1,7 @@
 // POST /v1/audio/speech: real WAV audio made from the text: one short tone per word, its pitch from the voice and
 // the word, so the same request always sounds the same. `[not-audio]` in the input answers an HTML page instead.
 import { bodyForModel, invalidRequest, isObject } from './errors';
+import type { Exchange } from './exchange';
 import { isKnownModel, SPEECH_MODEL } from './models';
 import { stableHash, withoutKeywords } from './replies';
 import { encodeWav, SAMPLE_RATE } from './wav';
@@ -11,11 +12,18 @@ export const MAX_INPUT_CHARS = 4096;
 /** Long texts are spoken faster so that no answer is longer than this. */
 export const MAX_AUDIO_SECONDS = 60;
 
+export const STREAM_FORMATS = ['audio', 'sse'] as const;
+/** Pieces a streamed answer is sent in, and the pause between them (so a client sees them arrive apart). */
+const STREAM_PIECES = 4;
+const STREAM_PAUSE_MS = 30;
+
 export interface ValidSpeechRequest {
   model: string;
   input: string;
   voice: string;
   format: string;
+  /** Asked for: the audio sent in pieces, as raw bytes (`audio`) or `speech.audio.delta` events (`sse`). */
+  stream?: (typeof STREAM_FORMATS)[number];
 }
 
 export function validateSpeechRequest(raw: unknown): ValidSpeechRequest {
@@ -25,7 +33,22 @@ export function validateSpeechRequest(raw: unknown): ValidSpeechRequest {
   if (typeof body.voice !== 'string' || !(VOICES as readonly string[]).includes(body.voice)) throw invalidRequest(`'voice' must be one of ${VOICES.join(', ')}`);
   const format = body.response_format ?? 'mp3';
   if (typeof format !== 'string' || !(SPEECH_FORMATS as readonly string[]).includes(format)) throw invalidRequest(`'response_format' must be one of ${SPEECH_FORMATS.join(', ')}`);
-  return { model: body.model, input: body.input, voice: body.voice, format };
+  const stream = body.stream_format;
+  if (stream !== undefined && !(STREAM_FORMATS as readonly unknown[]).includes(stream)) throw invalidRequest(`'stream_format' must be one of ${STREAM_FORMATS.join(', ')}`);
+  return { model: body.model, input: body.input, voice: body.voice, format, ...(stream !== undefined && { stream: stream as ValidSpeechRequest['stream'] }) };
+}
+
+/** Sends the audio in pieces with pauses between them: chunked raw bytes, or SSE `speech.audio.delta` events then `speech.audio.done`. */
+export async function streamSpeech(exchange: Exchange, audio: Buffer, stream: NonNullable<ValidSpeechRequest['stream']>, headers: Record<string, string>): Promise<void> {
+  exchange.head(200, { ...headers, 'content-type': stream === 'sse' ? 'text/event-stream; charset=utf-8' : 'audio/wav', 'cache-control': 'no-cache' });
+  const size = Math.ceil(audio.length / STREAM_PIECES);
+  for (let at = 0; at < audio.length; at += size) {
+    if (at > 0 && !(await exchange.sleep(STREAM_PAUSE_MS))) return;
+    const piece = audio.subarray(at, at + size);
+    exchange.res.write(stream === 'sse' ? `data: ${JSON.stringify({ type: 'speech.audio.delta', audio: piece.toString('base64') })}\n\n` : piece);
+  }
+  if (stream === 'sse') exchange.res.write(`data: ${JSON.stringify({ type: 'speech.audio.done', usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } })}\n\n`);
+  exchange.res.end();
 }
 
 export function inputOfSpeechBody(body: unknown): string {

@@ -13,6 +13,7 @@ import type { CatalogSnapshot } from '../../models/core/api';
 import type { MediaDefaults } from '../../settings/settings';
 import type { DialectSetting } from '../../settings/profile';
 import type { Model } from '../../gateway/types';
+import { GrowingAudioFile, type AudioStart } from './growingAudio';
 import { imageRouteOf } from './imageRoute';
 import type { MediaCall } from './api';
 import type { MediaEntry } from './mediaEntry';
@@ -52,8 +53,11 @@ export interface MediaCoreDeps {
   dialect(profile?: string): DialectSetting | undefined;
 }
 
-/** A call's cancel, surface and profile (core/api.ts's MediaCall); the commands give none of them. */
-export type MediaCallOptions = Partial<MediaCall>;
+/**
+ * A call's cancel, surface and profile (core/api.ts's MediaCall); the commands give none of them. Speech:
+ * `onAudioStart` hears of a file that grows as the audio arrives (growingAudio.ts), once its first bytes are there.
+ */
+export type MediaCallOptions = Partial<MediaCall> & { onAudioStart?: (start: AudioStart) => void };
 
 export interface ImageOutcome {
   entry: MediaEntry;
@@ -109,8 +113,14 @@ export async function synthesizeSpeech(deps: MediaCoreDeps, ask: SpeechAsk, opti
   const model = await resolveModel(deps, ask.model, defaults.speechModel, 'speech', options.profile);
   const request = buildSpeechRequest(ask, model, defaults);
   await checkWritable(deps.history);
-  const audio = await api.synthesizeSpeech(request, { signal: options.signal, maxBytes: defaults.maxBytes, surface: options.surface ?? 'speech' });
-  return deps.history.add({ kind: 'speech', origin, ...profileOf(profile), model, prompt: request.input, voice: request.voice, files: [{ data: audio.audio, contentType: audio.contentType }], notes: [] });
+  const growing = options.onAudioStart && new GrowingAudioFile(deps.history.filesFolder, defaults.maxBytes, options.onAudioStart);
+  try {
+    const audio = await api.synthesizeSpeech(request, { signal: options.signal, maxBytes: defaults.maxBytes, surface: options.surface ?? 'speech', ...(growing && { onAudio: (chunk, type) => growing.push(chunk, type) }) });
+    await growing?.close();
+    return await deps.history.add({ kind: 'speech', origin, ...profileOf(profile), model, prompt: request.input, voice: request.voice, files: [{ data: audio.audio, contentType: audio.contentType }], notes: [] });
+  } finally {
+    await growing?.remove().catch(() => undefined);
+  }
 }
 
 /** The model for a kind: the one asked for, the profile's default, else the first the profile's gateway lists. */

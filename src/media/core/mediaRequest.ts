@@ -30,6 +30,8 @@ export interface SpeechAsk {
   model?: string;
   voice?: string;
   format?: string;
+  /** How the gateway is asked to stream the audio (`stream_format`); not sent without it. */
+  streamFormat?: 'audio' | 'sse';
 }
 
 export class MediaRequestError extends Error {
@@ -79,7 +81,7 @@ export function buildSpeechRequest(ask: SpeechAsk, model: string, defaults: Medi
   const voice = (ask.voice ?? defaults.voice).trim();
   const problem = speechTextProblem(ask.text) ?? voiceProblem(voice);
   if (problem) throw new MediaRequestError(problem);
-  return { model, input: ask.text, voice, response_format: ask.format ?? defaults.speechFormat };
+  return { model, input: ask.text, voice, response_format: ask.format ?? defaults.speechFormat, ...(ask.streamFormat && { stream_format: ask.streamFormat }) };
 }
 
 /**
@@ -103,9 +105,10 @@ export function imageAskOf(argument: unknown): ImageAsk {
 
 /** Reads `{ text, model?, voice?, format? }` from a command argument; throws on a wrong field. */
 export function speechAskOf(argument: unknown): SpeechAsk {
-  const a = fieldsOf(argument, ['text', 'model', 'voice', 'format']);
+  const a = fieldsOf(argument, ['text', 'model', 'voice', 'format', 'streamFormat']);
   if (typeof a.text !== 'string') throw new MediaRequestError('Give the text as a string.');
-  return { text: a.text, ...optionalStrings(a, ['model', 'voice', 'format']) };
+  if (a.streamFormat !== undefined && a.streamFormat !== 'audio' && a.streamFormat !== 'sse') throw new MediaRequestError('streamFormat is "audio" or "sse".');
+  return { text: a.text, ...optionalStrings(a, ['model', 'voice', 'format']), ...(a.streamFormat !== undefined && { streamFormat: a.streamFormat }) };
 }
 
 function fieldsOf(argument: unknown, known: string[]): Record<string, unknown> {

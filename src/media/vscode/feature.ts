@@ -40,7 +40,7 @@ export const mediaFeature = defineFeature({
       const module = require('./mediaCommands') as typeof import('./mediaCommands');
       const panels = new module.MediaPanels(service.history);
       const ui = module.vscodeUserInterface;
-      const commandDeps = { core, panels, reveal: (id: string) => view.reveal(id), ui };
+      const commandDeps = { core, panels, reveal: (id: string) => view.reveal(id), ui, now: () => clock.now() };
       const transcription = { ...core, dialectSetting: (profile?: string) => connection.profile(profile)?.dialect };
       return {
         panels,

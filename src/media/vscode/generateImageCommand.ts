@@ -17,6 +17,8 @@ export interface MediaCommandDeps {
   panels: Pick<MediaPanels, 'show'>;
   reveal(id: string): Promise<void>;
   ui: UserInterface;
+  /** The injected clock's time: which listed models retire soon. */
+  now(): number;
 }
 
 export class GenerateImageCommand {
@@ -48,7 +50,7 @@ export class GenerateImageCommand {
     const selection = selectedText();
     const prompt = await askText(this.deps.ui, title(1), 'Describe the image.', 'A lighthouse on a cliff at dawn, watercolour', selection, promptProblem);
     if (prompt === undefined) return undefined;
-    const model = await askModel(this.deps.ui, title(2), 'image', defaults.imageModel, () => this.deps.core.models.load());
+    const model = await askModel(this.deps.ui, title(2), 'image', defaults.imageModel, () => this.deps.core.models.load(), () => this.deps.now());
     if (model === undefined) return undefined;
     const size = await askSize(this.deps.ui, title(3), defaults.imageSize);
     if (size === undefined) return undefined;

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { adviceFor } from '../../ui/core/errorAdvice';
 import type { ModelChoices, PickItem, UserInterface } from '../../ui/vscode/userInterface';
 import type { CatalogSnapshot } from '../../models/core/api';
+import { mediaModelChoices } from '../core/modelChoices';
 import { countProblem, IMAGE_SIZES, MAX_IMAGE_COUNT, sizeProblem, VOICES, voiceProblem } from '../core/mediaRequest';
 
 /** The text of a single-line, or several-line, editor selection (trimmed); '' when nothing is selected. */
@@ -43,16 +44,12 @@ async function pickOrType(ui: Asks, title: string, placeholder: string, choices:
 }
 
 /**
- * The model of a kind: the configured default, or the first listed model of the kind, comes first; the list fills
- * while the picker is open (ui/modelPicker.ts). "Other model id…" takes any id.
+ * The model of a kind: the configured default, or the first listed model of the kind, comes first, retiring ones
+ * marked; the list fills while the picker is open (ui/modelPicker.ts). "Other model id…" takes any id.
  */
-export async function askModel(ui: Asks, title: string, kind: 'image' | 'speech', configured: string | undefined, load: () => Promise<CatalogSnapshot | undefined>): Promise<string | undefined> {
+export async function askModel(ui: Asks, title: string, kind: 'image' | 'speech', configured: string | undefined, load: () => Promise<CatalogSnapshot | undefined>, now: () => number): Promise<string | undefined> {
   const choices = load().then(
-    (snapshot): ModelChoices => {
-      const listed = (snapshot?.models ?? []).filter((m) => m.kind === kind).map((m) => m.id);
-      const ids = configured ? [configured, ...listed.filter((id) => id !== configured)] : listed;
-      return { ids, placeholder: listed.length > 0 ? `Choose the ${kind} model` : `The gateway lists no ${kind} model; enter one with "Other model id…"` };
-    },
+    (snapshot): ModelChoices => mediaModelChoices(snapshot, kind, configured, now()),
     (error: unknown): ModelChoices => ({ ids: configured ? [configured] : [], placeholder: `Could not list the models (${adviceFor(error).message})` }),
   );
   const picked = await ui.pickModel(title, configured, choices);

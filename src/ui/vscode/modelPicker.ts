@@ -1,12 +1,9 @@
 // UI adapter: the model picker of the generation commands (video, image, speech): it opens at once with the
 // default model and fills with the gateway's list while it is open.
 import * as vscode from 'vscode';
+import { modelPickItems, type ModelChoices } from '../core/modelPickItems';
 
-/** The models to offer, and what the picker says about them. */
-export interface ModelChoices {
-  ids: string[];
-  placeholder: string;
-}
+export type { ModelChoices };
 
 /**
  * Offers `defaultModel` (if any) at once and the gateway's list when `choices` arrives (the caller turns a failed
@@ -16,7 +13,7 @@ export interface ModelChoices {
 export async function pickModelId(title: string, defaultModel: string | undefined, choices: Promise<ModelChoices>): Promise<string | 'other' | undefined> {
   type Item = vscode.QuickPickItem & { other?: true };
   const other: Item = { label: '$(edit) Other model id…', other: true, alwaysShow: true };
-  const itemsFor = (ids: string[]): Item[] => [...ids.map((id) => ({ label: id, description: id === defaultModel ? 'default' : undefined })), other];
+  const itemsFor = (ids: string[], marks?: ModelChoices['marks']): Item[] => [...modelPickItems(ids, defaultModel, marks), other];
   const pick = vscode.window.createQuickPick<Item>();
   pick.title = title;
   pick.placeholder = 'Loading the gateway’s models…';
@@ -27,7 +24,7 @@ export async function pickModelId(title: string, defaultModel: string | undefine
   let open = true;
   void choices.then((loaded) => {
     if (!open) return;
-    pick.items = itemsFor(loaded.ids);
+    pick.items = itemsFor(loaded.ids, loaded.marks);
     pick.activeItems = [pick.items[0]];
     pick.placeholder = loaded.placeholder;
     pick.busy = false;

@@ -2,12 +2,14 @@
 // window (process and instance) per month. No two windows ever write one file, so N windows append at once without
 // a lock and without interleaving; each line is written whole and synced. A line that was torn (a crash mid-write)
 // or damaged is kept apart in `usage/damaged/` and skipped, and the lines around it still count.
-// Reading is incremental: each file is read from where the last read stopped.
+// Reading is incremental: each file is read from where the last read stopped. A later fact about a record (its cost
+// looked up afterwards) is an amendment line, folded over the record on reading (ledgerAmendment.ts).
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../util/atomicFile';
+import { decodeAmendment, encodeAmendment, foldAmendments, type CostAmendment } from './ledgerAmendment';
 import { decodeRecord, encodeRecord, MAX_LINE_CHARS } from './ledgerLine';
 import type { UsageRecord } from './recordTypes';
 
@@ -29,6 +31,7 @@ interface FileState {
   offset: number;
   lineNumber: number;
   records: UsageRecord[];
+  amendments: CostAmendment[];
   damaged: DamagedLine[];
   asideText: string[];
 }
@@ -76,15 +79,27 @@ export class Ledger {
 
   /** Appends one record to this window's file for the record's month; appends from one window keep their order. */
   append(record: UsageRecord): Promise<void> {
-    const run = this.#appending.then(() => this.#write(record));
+    return this.#queue(record.time, encodeRecord(record));
+  }
+
+  /**
+   * Appends an amendment of a record (by its id) to this window's file for the record's month: the record itself is
+   * never rewritten (it may be in another window's file), and every reader folds the amendment over it.
+   */
+  amend(amendment: CostAmendment): Promise<void> {
+    return this.#queue(amendment.time, encodeAmendment(amendment));
+  }
+
+  #queue(time: number, line: string): Promise<void> {
+    const run = this.#appending.then(() => this.#write(time, line));
     this.#appending = run.catch(() => undefined);
     return run;
   }
 
-  async #write(record: UsageRecord): Promise<void> {
-    const dir = join(this.folder, monthOf(record.time));
+  async #write(time: number, line: string): Promise<void> {
+    const dir = join(this.folder, monthOf(time));
     await mkdir(dir, { recursive: true });
-    const text = `${this.#torn ? '\n' : ''}${encodeRecord(record)}\n`;
+    const text = `${this.#torn ? '\n' : ''}${line}\n`;
     this.#torn = true;
     const handle = await this.#openForAppend(join(dir, `${this.#writer}.jsonl`));
     try {
@@ -124,13 +139,15 @@ export class Ledger {
     }
     for (const key of [...this.#files.keys()]) if (key >= first && !seen.has(key)) this.#files.delete(key);
     const records: UsageRecord[] = [];
+    const amendments: CostAmendment[] = [];
     const damaged: DamagedLine[] = [];
     for (const [key, state] of this.#files) {
       if (key < first) continue;
       for (const r of state.records) records.push(r);
+      for (const a of state.amendments) amendments.push(a);
       damaged.push(...state.damaged);
     }
-    return { records, damaged };
+    return { records: foldAmendments(records, amendments), damaged };
   }
 
   async #months(): Promise<string[]> {
@@ -147,7 +164,7 @@ export class Ledger {
       return;
     }
     if (!state || info.size < state.offset) {
-      state = { offset: 0, lineNumber: 0, records: [], damaged: [], asideText: [] };
+      state = { offset: 0, lineNumber: 0, records: [], amendments: [], damaged: [], asideText: [] };
       this.#files.set(key, state);
     }
     if (info.size === state.offset) return;
@@ -155,7 +172,9 @@ export class Ledger {
     await readLines(path, info, state, (line) => {
       state.lineNumber++;
       const record = line.length === 0 ? undefined : decodeRecord(line);
+      const amendment = record || line.length === 0 ? undefined : decodeAmendment(line);
       if (record) state.records.push(record);
+      else if (amendment) state.amendments.push(amendment);
       else if (line.length > 0) {
         state.damaged.push({ file: key, line: state.lineNumber });
         state.asideText.push(`${state.lineNumber}\t${line.slice(0, ASIDE_LINE_CHARS)}`);

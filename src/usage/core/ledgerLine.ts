@@ -19,7 +19,7 @@ const COUNTS: ReadonlyArray<[string, CountField]> = [
   ['b', 'imageBytes'],
   ['h', 'speechChars'],
 ];
-const KNOWN = new Set(['t', 'p', 'pi', 'w', 's', 'm', 'k', 'z', 'v', 'a', 'x', '$', 'cs', ...COUNTS.map(([key]) => key)]);
+const KNOWN = new Set(['id', 't', 'p', 'pi', 'w', 's', 'm', 'k', 'z', 'v', 'a', 'x', '$', 'cs', ...COUNTS.map(([key]) => key)]);
 const MAX_TEXT = 512;
 /** Longest line the reader takes: anything longer is damage. */
 export const MAX_LINE_CHARS = 16 * 1024;
@@ -27,6 +27,7 @@ export const MAX_LINE_CHARS = 16 * 1024;
 export function encodeRecord(record: UsageRecord): string {
   const line: Record<string, unknown> = { t: record.time, p: record.profile, w: record.workspace, s: record.surface, m: record.model, k: stored(MODALITIES, record.modality) };
   if (record.profileId !== undefined) line.pi = record.profileId;
+  if (record.id !== undefined) line.id = record.id;
   for (const [key, field] of COUNTS) if (record[field] !== undefined) line[key] = record[field];
   if (record.imageSize) line.z = record.imageSize;
   if (record.videoSeconds !== undefined) line.v = record.videoSeconds;
@@ -69,6 +70,11 @@ export function decodeRecord(line: string): UsageRecord | undefined {
     const id = text(value.pi);
     if (id === undefined) return undefined;
     record.profileId = id;
+  }
+  if (value.id !== undefined) {
+    const id = text(value.id);
+    if (id === undefined) return undefined;
+    record.id = id;
   }
   for (const [key, field] of COUNTS) {
     if (value[key] === undefined) continue;

@@ -37,6 +37,11 @@ export interface UsageRecord {
   /** USD; absent when costSource is 'unknown' (and when a newer source stated no figure). */
   cost?: number;
   costSource: CostSource | NewerValue;
+  /**
+   * The record's own id, given only to a record a later amendment may name (ledgerAmendment.ts: a cost looked up
+   * after the call); other records stay without one, to keep lines short.
+   */
+  id?: string;
   /** Fields a newer version wrote, kept as read so they round-trip. */
   unknown?: Record<string, unknown>;
 }

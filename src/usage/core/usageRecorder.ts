@@ -1,8 +1,12 @@
 // Turns every finished gateway call (the connection publishes each once) into a ledger record (appended by this window to its own file), keeps the
-// status bar's figures, and raises the budget alerts. Pure: VS Code's parts come in as functions.
+// status bar's figures, and raises the budget alerts. A speech answer that names only its generation has its cost
+// looked up afterwards, in the background, and its record amended from estimated to reported. Pure: VS Code's parts
+// come in as functions.
+import { randomBytes } from 'node:crypto';
 import type { GatewayCallReport } from '../../gateway/callReport';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Event } from '../../util/events';
+import { GENERATION_HEADER, generationIdOf } from './generationCost';
 import { alertKey, budgetAlert, budgetFor, budgetPeriod, type ProfileRef } from './budget';
 import type { AlertMarks } from './budgetMarks';
 import type { Ledger } from './ledger';
@@ -26,6 +30,11 @@ export interface RecorderDeps {
   alerts: AlertMarks;
   onBudgetAlert(alert: { threshold: number; spent: number; budget: number; profile: ProfileRef }): void;
   onError(error: unknown, what: string): void;
+  /**
+   * The cost (USD) of a generation, looked up on the profile's gateway (generationCost.ts's lookUpGenerationCost:
+   * bounded, one retry); undefined when none is found. Absent: nothing is looked up.
+   */
+  generationCost?(profile: string | undefined, generationId: string): Promise<number | undefined>;
 }
 
 /** Named calls whose cost is kept for their caller at most (a chat asks right after its reply). */
@@ -45,6 +54,8 @@ export class UsageRecorder {
   readonly #given = new Set<string>();
   /** The costs of named calls not yet asked for (costOf), in the order they finished. */
   readonly #costs = new Map<string, Promise<number | undefined>>();
+  /** Costs being looked up after their record was written (not awaited by `settled`: the record is on disk). */
+  readonly #lookups = new Set<Promise<unknown>>();
 
   constructor(private readonly deps: RecorderDeps) {}
 
@@ -103,10 +114,27 @@ export class UsageRecorder {
     const record = recordOf(report, { time, profile, workspace, price: report.model ? book.priceOf(report.model) : undefined, costHeader: settings.costHeader });
     if (!record) return undefined;
     priced?.(record);
+    const generation = this.deps.generationCost && lookedUpLater(report, record);
+    // The id lets the amendment name this record, whichever window reads it.
+    if (generation) record.id = randomBytes(8).toString('hex');
     await this.deps.ledger.append(record);
     this.#recorded.fire(record);
     if (record.cost) await this.#checkBudget(profile, settings);
+    if (generation) this.#lookUp(record, report.profile, generation);
     return record;
+  }
+
+  /** Looks the record's cost up in the background and, when found, amends the record to the reported cost. */
+  #lookUp(record: UsageRecord, profileId: string | undefined, generationId: string): void {
+    const run = (async () => {
+      const cost = await this.deps.generationCost!(profileId, generationId);
+      if (cost === undefined) return;
+      await this.deps.ledger.amend({ record: record.id!, time: record.time, cost, costSource: 'reported' });
+      this.#recorded.fire({ ...record, cost, costSource: 'reported' });
+      if (cost > (record.cost ?? 0)) await this.#checkBudget(this.deps.profile(profileId), this.deps.settings());
+    })().catch((error: unknown) => this.deps.onError(error, 'looking up a generation\'s cost'));
+    this.#lookups.add(run);
+    void run.finally(() => this.#lookups.delete(run));
   }
 
   /**
@@ -146,7 +174,18 @@ export class UsageRecorder {
     while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
   }
 
+  /** Resolves when every cost lookup begun so far has ended (tests). */
+  async lookedUp(): Promise<void> {
+    while (this.#lookups.size > 0) await Promise.allSettled([...this.#lookups]);
+  }
+
   dispose(): void {
     this.#recorded.dispose();
   }
+}
+
+/** The generation to look a finished speech call's cost up by, when the answer named one and reported no cost. */
+function lookedUpLater(report: GatewayCallReport, record: UsageRecord): string | undefined {
+  if (report.operation !== 'speech' || report.outcome !== 'ok' || record.costSource === 'reported') return undefined;
+  return generationIdOf(report.header(GENERATION_HEADER));
 }

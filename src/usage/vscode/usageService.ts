@@ -19,6 +19,7 @@ import { PriceBook } from '../core/prices';
 import { estimateBeforeSending } from '../core/record';
 import { formatUsd } from '../core/summary';
 import { accountLine, GatewayAccounts } from '../core/gatewayAccount';
+import { GENERATION_ANSWER_LIMIT, generationUrl, lookUpGenerationCost } from '../core/generationCost';
 import { fetchResultBytes } from '../../gateway/resultFetch';
 import { UsageRecorder } from '../core/usageRecorder';
 import { readUsageSettings, type UsageSettings } from '../core/usageSettings';
@@ -80,6 +81,13 @@ export class UsageService implements vscode.Disposable {
         });
       },
       onError: (error, what) => log.warn(`Usage: ${what} failed: ${error instanceof Error ? error.message : String(error)}`),
+      generationCost: async (profile, generationId) => {
+        const id = profile ?? this.activeId();
+        const baseUrl = deps.connection.connectionFor(id)?.baseUrl;
+        if (!baseUrl) return undefined;
+        const wait = (ms: number) => new Promise<void>((resolve) => clock.setTimeout(resolve, ms));
+        return lookUpGenerationCost({ fetchJson: (url) => this.fetchJson(id, url, GENERATION_ANSWER_LIMIT), wait }, generationUrl(baseUrl, generationId));
+      },
     });
     this.accounts = new GatewayAccounts({
       now: () => clock.now(),
@@ -87,10 +95,7 @@ export class UsageService implements vscode.Disposable {
         const baseUrl = deps.connection.connectionFor(id)?.baseUrl;
         return baseUrl ? { baseUrl, dialect: deps.connection.profile(id)?.dialect } : undefined;
       },
-      fetchJson: async (id, url) => {
-        const { bytes } = await fetchResultBytes(url, { ...(await deps.connection.resultFetchOptions(id)), maxBytes: ACCOUNT_ANSWER_LIMIT, accept: 'application/json' });
-        return JSON.parse(bytes.toString('utf8')) as unknown;
-      },
+      fetchJson: (id, url) => this.fetchJson(id, url, ACCOUNT_ANSWER_LIMIT),
     });
     this.statusBar = new UsageStatusBar(() => this.recorder.spend(), USAGE_COMMANDS.showUsage, (error) => log.warn(`Usage: the status bar could not read the ledger: ${String(error)}`));
     this.commands = lazy(() => {
@@ -127,6 +132,12 @@ export class UsageService implements vscode.Disposable {
         if (this.settings.statusBar) void this.statusBar.refresh();
       }),
     );
+  }
+
+  /** A JSON answer of `url` on a profile's gateway, with its key (scoped to its origin), read up to `maxBytes`; a 200 only. */
+  private async fetchJson(profile: string, url: string, maxBytes: number): Promise<unknown> {
+    const { bytes } = await fetchResultBytes(url, { ...(await this.deps.connection.resultFetchOptions(profile)), maxBytes, accept: 'application/json' });
+    return JSON.parse(bytes.toString('utf8')) as unknown;
   }
 
   /** The active profile's gateway figures as one line, or undefined when it gave none. */

@@ -4,6 +4,7 @@
 import type { VideoRequest } from '../../gateway/types';
 import type { VideoDefaults } from '../../settings/settings';
 import { isRecord } from '../../util/records';
+import { retiringMarks } from '../../models/core/api';
 
 export interface VideoAnswers {
   prompt: string;
@@ -157,14 +158,16 @@ export function answersFromArgument(argument: unknown, defaults: RequestDefaults
 }
 
 /**
- * Model ids to offer: the video models (all models when none is recognisable), the default first. The kind is the
- * catalog's (the models feature's one kind rule, read once when the list arrives, or remembered with it), as the
- * media pickers read it: never worked out again here from the raw entry.
+ * Model ids to offer: the video models (all models when none is recognisable), the default first, and the marks of
+ * the retiring ones among them at `now` (models/core's retiringMarks). The kind is the catalog's (the models
+ * feature's one kind rule, read once when the list arrives, or remembered with it), as the media pickers read it:
+ * never worked out again here from the raw entry.
  */
-export function modelChoices(models: ReadonlyArray<{ id: string; kind: string }>, defaultModel: string): { ids: string[]; recognised: boolean } {
-  const video = models.filter((m) => m.kind === 'video').map((m) => m.id);
+export function modelChoices(models: ReadonlyArray<{ id: string; kind: string; raw?: unknown }>, defaultModel: string, now: number): { ids: string[]; recognised: boolean; marks: Record<string, string> } {
+  const video = models.filter((m) => m.kind === 'video');
   const recognised = video.length > 0;
-  const ids = recognised ? video : models.map((m) => m.id);
+  const offered = recognised ? video : models;
+  const ids = offered.map((m) => m.id);
   const ordered = [defaultModel, ...ids.filter((id) => id !== defaultModel)].filter((id) => id.trim() !== '');
-  return { ids: [...new Set(ordered)], recognised };
+  return { ids: [...new Set(ordered)], recognised, marks: retiringMarks(offered.map((m) => ({ id: m.id, raw: m.raw })), now) };
 }

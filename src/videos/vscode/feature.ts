@@ -52,7 +52,7 @@ function videoInstance(service: VideoService, deps: InstanceDeps, options: ViewO
     const previews = new module.VideoPreviewPanels();
     const ui = options.ui ?? module.vscodeCommandUi;
     const { connection, models, settings, keyFor } = deps;
-    return { previews, commands: new module.VideoJobCommands({ service, view, connection, models, settings, keyFor, previews, ui }) };
+    return { previews, commands: new module.VideoJobCommands({ service, view, connection, models, settings, keyFor, previews, ui, now: () => deps.clock.now() }) };
   });
   const subscriptions = [
     service.store.onDidFinish((record) => void load().commands.announceFinished(record)),

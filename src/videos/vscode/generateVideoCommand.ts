@@ -148,8 +148,8 @@ async function askModel(ctx: VideoCommandContext, title: string, defaultModel: s
 async function loadModelChoices(ctx: VideoCommandContext, defaultModel: string): Promise<ModelChoices> {
   try {
     const models = (await ctx.models.load())?.models ?? [];
-    const { ids, recognised } = modelChoices(models, defaultModel);
-    return { ids, placeholder: recognised ? 'Choose the video model' : 'No listed model is marked as a video model; choose one' };
+    const { ids, recognised, marks } = modelChoices(models, defaultModel, ctx.now());
+    return { ids, placeholder: recognised ? 'Choose the video model' : 'No listed model is marked as a video model; choose one', ...(Object.keys(marks).length > 0 && { marks }) };
   } catch (error) {
     return { ids: [defaultModel], placeholder: `Could not list the models (${adviceFor(error).message}); the default is offered` };
   }

@@ -44,6 +44,8 @@ export interface VideoCommandContext {
   keyFor(origin: string): Promise<string | undefined>;
   readonly previews: VideoPreviewPanels;
   readonly ui: CommandUi;
+  /** The injected clock's time: which listed models retire soon. */
+  now(): number;
 }
 
 /**

@@ -134,21 +134,32 @@ describe('videoRequest', () => {
   });
 
   describe('video models', () => {
+    const NOW = Date.parse('2026-11-28T12:00:00Z');
+
+    it('marks a retiring video model among those offered, as the chat pickers and List Models do (issue 35)', () => {
+      const listed = [
+        toCatalogModel({ id: 'veo-old', object: 'model', shutdown_date: '2026-12-01', modalities: ['video'] }),
+        toCatalogModel({ id: 'veo-new', object: 'model', shutdown_date: '2027-06-01', modalities: ['video'] }),
+        toCatalogModel({ id: 'chat-old', object: 'model', shutdown_date: '2026-12-01' }),
+      ];
+      assert.deepEqual(modelChoices(listed, 'veo-new', NOW).marks, { 'veo-old': 'retires 2026-12-01 (in 3 days)' }, 'the chat model is not offered, so not marked');
+    });
+
     it('offers the video models with the default first, or every model when none is recognisable', () => {
       const models = [
         { id: 'model-k3', kind: 'chat' },
         { id: 'a-video', kind: 'video' },
         { id: 'model-1.0-video-edit', kind: 'video' },
       ];
-      assert.deepEqual(modelChoices(models, 'model-1.0-video-edit'), { ids: ['model-1.0-video-edit', 'a-video'], recognised: true });
-      assert.deepEqual(modelChoices([{ id: 'x', kind: 'chat' }], 'default-model'), { ids: ['default-model', 'x'], recognised: false });
+      assert.deepEqual(modelChoices(models, 'model-1.0-video-edit', NOW), { ids: ['model-1.0-video-edit', 'a-video'], recognised: true, marks: {} });
+      assert.deepEqual(modelChoices([{ id: 'x', kind: 'chat' }], 'default-model', NOW), { ids: ['default-model', 'x'], recognised: false, marks: {} });
     });
 
     it("reads the catalog's kind, as the media pickers do: a model its listing marks as video is offered though its id does not say so", () => {
       const listed = [toCatalogModel({ id: 'gen-3', object: 'model', modalities: ['text', 'video'] }), toCatalogModel({ id: 'gen-4', object: 'model', capabilities: { video: true } }), toCatalogModel({ id: 'model-k3', object: 'model', owned_by: 'model-gateway' })];
-      assert.deepEqual(modelChoices(listed, 'gen-4'), { ids: ['gen-4', 'gen-3'], recognised: true });
+      assert.deepEqual(modelChoices(listed, 'gen-4', NOW), { ids: ['gen-4', 'gen-3'], recognised: true, marks: {} });
       // A list remembered from an earlier session keeps ids and kinds only: the kind still decides.
-      assert.deepEqual(modelChoices([{ id: 'house-model', kind: 'video' }], ''), { ids: ['house-model'], recognised: true });
+      assert.deepEqual(modelChoices([{ id: 'house-model', kind: 'video' }], '', NOW), { ids: ['house-model'], recognised: true, marks: {} });
     });
   });
 
