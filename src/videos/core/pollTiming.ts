@@ -355,17 +355,24 @@ export class JobTiming {
     if (this.etaAt !== undefined) return { earliest: this.etaAt, latest: this.etaAt };
     if (!this.lastMark) return undefined;
     const twoMarks = this.firstMark && this.firstMark !== this.lastMark ? progressForecast(this.firstMark, this.lastMark) : undefined;
-    return combinedForecast(twoMarks, this.readingForecast(this.lastMark));
+    const reading = this.readingForecast(this.lastMark);
+    // An unseen queue between the last 0 % and the reading weighs (1 − p)/p times in a reading's forecast: alone, one
+    // is aimed at only when earlier jobs tell when progress begins; its latest bounds a two-mark forecast anyway.
+    if (!twoMarks) return reading?.pinned ? reading.forecast : undefined;
+    return combinedForecast(twoMarks, reading?.forecast);
   }
 
-  /** From the last reading alone, progress taken to begin when earlier jobs of the kind began theirs (not before `startedBy`). */
-  private readingForecast(mark: ProgressMark): Forecast | undefined {
+  /**
+   * From the last reading alone, progress taken to begin when earlier jobs of the kind began theirs (`pinned`), or
+   * else no earlier than `startedBy`.
+   */
+  private readingForecast(mark: ProgressMark): { forecast: Forecast | undefined; pinned: boolean } | undefined {
     if (this.startedBy === undefined) return undefined;
     const shape = this.profile && { origin: this.origin, ...this.profile };
     const starts = shape ? this.policy.history?.startsMs(shape) ?? [] : [];
     const learnedStart = starts.length > 0 && this.profile ? this.profile.submittedAt + median(starts) : undefined;
-    const startedBy = learnedStart !== undefined && learnedStart > this.startedBy && learnedStart < mark.at ? learnedStart : this.startedBy;
-    return readingForecast(startedBy, mark);
+    const pinned = learnedStart !== undefined && learnedStart >= this.startedBy && learnedStart < mark.at;
+    return { forecast: readingForecast(pinned ? learnedStart : this.startedBy, mark), pinned };
   }
 
   /**

@@ -317,7 +317,18 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
       assert.deepEqual(pollTimes('j1').slice(0, 8), [2, 52, 54, 58, 66, 82, 112, 142].map((s) => s * S));
     });
 
-    it('forecasts the completion from one progress reading, then from two', async () => {
+    it('does not aim at one reading alone while it cannot tell when progress began', async () => {
+      create();
+      const job = (status: string, progress: number) => ({ id: 'j1', status, progress });
+      gateway.script('j1', job('queued', 0), job('queued', 0), job('in_progress', 10), job('in_progress', 26));
+      track('j1');
+      await clock.advanceAsync(MIN);
+      // 10 % at 14 s may have begun at 6 s or at 13 s: done by 86 s, but maybe by 23 s.
+      assert.deepEqual(pollTimes('j1').slice(0, 4), [2, 6, 14, 30].map((s) => s * S));
+    });
+
+    it('forecasts the completion from one progress reading where earlier jobs tell when progress begins, then from two', async () => {
+      history.record({ origin: A, model: MODEL, resolution: '720p', duration: 4 }, { ms: 100 * S, at: clock.now(), id: 'earlier', startMs: 6 * S });
       create();
       const job = (status: string, progress: number) => ({ id: 'j1', status, progress });
       gateway.script('j1', job('queued', 0), job('queued', 0), job('in_progress', 10), job('in_progress', 90), job('completed', 100));
@@ -325,7 +336,7 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
       await clock.advanceAsync(5 * MIN);
       const times = pollTimes('j1');
       assert.deepEqual(times.slice(0, 3), [2, 6, 14].map((s) => s * S), 'progress 0 (queued) says nothing');
-      // 10 % 8 s after the last poll that saw 0 %: no sooner than 6 + 8/0.11 s (and no later than 6 + 8/0.1 s).
+      // 10 % 8 s after progress began (6 s, as in the earlier job): no sooner than 6 + 8/0.11 s (no later than 6 + 8/0.1 s).
       assert.ok(Math.abs(times[3] - (6 * S + (8 * S) / 0.11)) < 1, `${times[3]}`);
       // Then (14 s, 10 %) and (78.7 s, 90 %) leave a narrow window: one poll at its end sees the job done.
       assert.equal(times.length, 5);
@@ -352,6 +363,7 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
     });
 
     it('keeps to openai-poll-after-ms (a wait on the answer) when a forecast would poll sooner', async () => {
+      history.record({ origin: A, model: MODEL, resolution: '720p', duration: 4 }, { ms: 100 * S, at: clock.now(), id: 'earlier', startMs: 6 * S });
       create();
       retryAfter.set('j1', [0, 0, 20 * S]);
       const job = (status: string, progress: number) => ({ id: 'j1', status, progress });
@@ -360,7 +372,8 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
       await clock.advanceAsync(5 * MIN);
       const times = pollTimes('j1');
       assert.deepEqual(times.slice(0, 3), [2, 6, 14].map((s) => s * S));
-      // 50 % 8 s after the last 0 %: done by 6 + 8/0.5 = 22 s, where it would poll; the answer asked for 20 s.
+      // 50 % 8 s after progress began (6 s, as in the earlier job): done by 6 + 8/0.5 = 22 s, where it would poll;
+      // the answer asked for 20 s.
       assert.deepEqual(times.slice(3), [34 * S]);
     });
 
