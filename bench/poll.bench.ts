@@ -385,7 +385,9 @@ async function main(): Promise<void> {
         }
       }
       if (scenario === PROGRESS) {
-        // Reported, not yet a guard: the scheduler needs two progress marks for a forecast, so it misses the count.
+        // Reported, not a guard: a job with a history is polled about 3 times (its planned first poll reads progress,
+        // one more sees it done), but the first jobs, with none, spend polls on the queue and at 0–1 % before a
+        // reading says enough, and they keep the mean over 3.
         const met = (ok: boolean) => (ok ? 'met' : 'missed');
         console.log(`Targets (issue 34, progress): ≤ ${PROGRESS_GUARD.perJob} requests per job ${met(learning.perJob <= PROGRESS_GUARD.perJob)} (${learning.perJob.toFixed(2)}), ≤ ${PROGRESS_GUARD.meanMs / 1000} s mean ${met(learning.latencyMean <= PROGRESS_GUARD.meanMs)} (${(learning.latencyMean / 1000).toFixed(2)} s).`);
       }

@@ -49,6 +49,8 @@ export interface DurationSample {
   at: number;
   /** The gateway's job id: the same completion recorded by two windows counts once. */
   id?: string;
+  /** When its `progress` began to move, in ms after submission (its time queued), where it reported progress. */
+  startMs?: number;
 }
 
 export interface DurationHistoryOptions {
@@ -99,8 +101,14 @@ export class DurationHistory {
     return list.filter((s) => s.resolution === shape.resolution && s.duration === shape.duration).map((s) => s.ms);
   }
 
+  /** When progress began (ms after submission) in those jobs that reported it, oldest first. */
+  startsMs(shape: JobShape): number[] {
+    const list = this.samples.get(shape.origin)?.get(shape.model) ?? [];
+    return list.filter((s) => s.resolution === shape.resolution && s.duration === shape.duration && s.startMs !== undefined).map((s) => s.startMs!);
+  }
+
   /** Adds a completion and saves (merged with what another window may have saved meanwhile). */
-  record(shape: JobShape, sample: Pick<DurationSample, 'ms' | 'at' | 'id'>): void {
+  record(shape: JobShape, sample: Pick<DurationSample, 'ms' | 'at' | 'id' | 'startMs'>): void {
     const clean = cleanSample({ ...sample, resolution: shape.resolution, duration: shape.duration });
     if (!clean || !isText(shape.origin) || !isText(shape.model)) return;
     const addition: Samples = new Map([[shape.origin, new Map([[shape.model, [clean]]])]]);
@@ -202,6 +210,8 @@ function cleanSample(value: unknown): DurationSample | undefined {
     sample.duration = duration;
   }
   if (isText(id)) sample.id = id;
+  const { startMs } = value;
+  if (typeof startMs === 'number' && startMs >= 0 && startMs <= sample.ms) sample.startMs = Math.round(startMs);
   return sample;
 }
 

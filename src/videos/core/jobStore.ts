@@ -221,9 +221,9 @@ export class JobStore implements Disposable {
     return jobPolling().adoptJob(this.submission, key, id);
   }
 
-  /** Cancels (deletes) the job on the gateway where its dialect can; otherwise resolves with why not. */
-  cancelOnGateway(key: string): Promise<string | undefined> {
-    return jobPolling().cancelJob(this.submission, key, this.clock.now());
+  /** Cancels (deletes) the job on the gateway where its dialect can, after `confirm`; otherwise resolves with why not. */
+  cancelOnGateway(key: string, confirm?: () => Promise<boolean>): Promise<string | undefined> {
+    return jobPolling().cancelJob(this.submission, key, this.clock.now(), confirm);
   }
 
   /** Forgets a job, in every window: the only way a job leaves the list apart from clearFinished. */

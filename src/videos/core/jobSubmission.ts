@@ -81,13 +81,14 @@ export async function submitRecord(host: SubmissionHost, record: VideoJobRecord,
 
 /**
  * Cancels (deletes) the job on the gateway where its dialect has a way to, and records it as cancelled; otherwise
- * resolves with why not, sending nothing.
+ * resolves with why not, sending nothing. `confirm` is asked only once a request would go (declined: nothing is sent).
  */
-export async function cancelJob(host: SubmissionHost, key: string, now: number): Promise<string | undefined> {
+export async function cancelJob(host: SubmissionHost, key: string, now: number, confirm?: () => Promise<boolean>): Promise<string | undefined> {
   const record = host.records.get(key);
   if (!record?.id) return 'the gateway has no id for this job';
   const options = jobWire().removeOptions(record, record.id, now);
   if (!options) return `the ${record.dialect ?? 'spec'} dialect has no way to cancel or delete a job`;
+  if (confirm && !(await confirm())) return undefined;
   const job = await host.apiFor(laneOf(record)).getVideo(record.id, options);
   if (host.records.get(key) !== record) return undefined;
   const wasFinal = isFinalRecord(record);

@@ -5,10 +5,16 @@ import type { VideoJob } from '../../gateway/types';
 import type { DurationHistory } from './durationHistory';
 import { isSuccessStatus } from './dialects/status';
 import { lazy } from '../../util/lazy';
+import { combinedForecast, median, progressForecast, progressStartMs, readingForecast, type Forecast, type ProgressMark } from './progressForecast';
+
+export { progressForecast, type Forecast, type ProgressMark } from './progressForecast';
 
 // The planner is its own file in the bundle, loaded with the first job of a kind that has a history, not at activation.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const pollPlan = lazy(() => require('./pollPlan') as typeof import('./pollPlan'));
+
+/** A forecast whose earliest and latest lie this close is aimed at its latest (see JobTiming.nextIntervalMs). */
+const NARROW_FORECAST_MS = 4_000;
 
 /** The scheduler's options that shape one job's schedule. */
 export interface TimingOptions {
@@ -102,16 +108,6 @@ export function timingPolicy(options: TimingOptions): TimingPolicy {
   };
 }
 
-export interface ProgressMark {
-  at: number;
-  percent: number;
-}
-
-export interface Forecast {
-  earliest: number;
-  latest?: number;
-}
-
 /** Un-jittered backoff interval before the poll that follows `step` earlier polls: min × factor^step, capped. */
 export function backoffIntervalMs(policy: TimingPolicy, step: number): number {
   return Math.min(policy.maxIntervalMs, policy.minIntervalMs * Math.pow(policy.backoffFactor, step));
@@ -161,22 +157,6 @@ export function gatewayTiming(job: VideoJob, maxWaitMs: number): { progress?: nu
 function numberOf(value: unknown): number | undefined {
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
   return Number.isFinite(n) ? n : undefined;
-}
-
-/**
- * When a job whose progress moves linearly can finish, from the first and the last progress seen while it ran.
- * Progress is read as possibly rounded down to a whole percent, so `earliest` assumes the fastest rate the two
- * marks allow and `latest` the slowest (none when the marks are too close to bound it).
- */
-export function progressForecast(first: ProgressMark, last: ProgressMark): Forecast | undefined {
-  const elapsed = last.at - first.at;
-  const gained = last.percent - first.percent;
-  if (!(elapsed > 0 && gained > 0)) return undefined;
-  const fastest = (gained + 1) / elapsed;
-  const forecast: Forecast = { earliest: last.at + Math.max(0, 99 - last.percent) / fastest };
-  const slowest = (gained - 1) / elapsed;
-  if (slowest > 0) forecast.latest = last.at + (100 - last.percent) / slowest;
-  return forecast;
 }
 
 /**
@@ -289,6 +269,8 @@ export class JobTiming {
   private lastOpenAt: number | undefined;
   private firstMark: ProgressMark | undefined;
   private lastMark: ProgressMark | undefined;
+  /** Progress began no earlier than this: the submission, or the last poll that still found 0 %. */
+  private startedBy: number | undefined;
   private etaAt: number | undefined;
   /** The forecast completion that set the pending poll's time. */
   private forecastAt: number | undefined;
@@ -307,6 +289,7 @@ export class JobTiming {
     if (profile && durations && durations.length >= policy.minSamples) {
       this.plan = pollPlan().learnedPlan(durations, profile.submittedAt, policy);
     }
+    this.startedBy = profile?.submittedAt;
   }
 
   /** The first poll of a job with a learned plan: its next planned poll, within the quiet limit. */
@@ -321,7 +304,9 @@ export class JobTiming {
     const history = this.policy.history;
     if (!history || !this.profile || !isSuccessStatus(job.status)) return;
     const ms = completedDurationMs(job, this.profile.submittedAt, this.lastOpenAt, now);
-    history.record({ origin: this.origin, ...this.profile }, { ms, at, id });
+    const mark = this.lastMark && { at: this.lastMark.at - this.profile.submittedAt, percent: this.lastMark.percent };
+    const startMs = mark && progressStartMs(mark, ms);
+    history.record({ origin: this.origin, ...this.profile }, { ms, at, id, ...(startMs === undefined ? {} : { startMs }) });
   }
 
   /**
@@ -332,7 +317,7 @@ export class JobTiming {
     const { minIntervalMs, maxQuietMs, maxWaitMs } = this.policy;
     const useHints = this.policy.gatewayHints;
     if (hints.job) this.lastOpenAt = startedAt;
-    if (useHints && hints.job) this.observe(now, hints.job);
+    if (useHints && hints.job) this.observe(now, startedAt, hints.job);
     if (this.forecastAt !== undefined && now >= this.forecastAt) this.misses++;
     this.forecastAt = undefined;
 
@@ -340,8 +325,10 @@ export class JobTiming {
     const forecast = useHints ? this.forecast() : undefined;
     if (forecast) {
       this.forecastAt = forecast.earliest;
-      // First aim at the earliest moment it can be done; once that missed, at the latest.
-      const target = this.misses === 0 ? forecast.earliest : forecast.latest ?? now;
+      // First aim at the earliest moment it can be done; once that missed, at the latest. A narrow window is not
+      // worth a poll of its own: aim at its end, where one poll sees the job done.
+      const narrow = forecast.latest !== undefined && forecast.latest - forecast.earliest <= NARROW_FORECAST_MS;
+      const target = this.misses === 0 && !narrow ? forecast.earliest : forecast.latest ?? now;
       const floor = this.misses === 0 ? minIntervalMs : backoffIntervalMs(this.policy, this.misses - 1);
       interval = Math.min(Math.max(target - now, floor), maxQuietMs);
     } else if (this.plan) {
@@ -353,9 +340,10 @@ export class JobTiming {
     return heldMs === undefined ? interval : Math.max(interval, heldMs);
   }
 
-  private observe(now: number, job: VideoJob): void {
+  private observe(now: number, startedAt: number, job: VideoJob): void {
     const { progress, etaMs } = gatewayTiming(job, this.policy.maxWaitMs);
     this.etaAt = etaMs === undefined ? undefined : now + etaMs;
+    if (progress === 0) this.startedBy = Math.max(this.startedBy ?? startedAt, startedAt);
     // 0 may only mean "still queued", and 100 comes with the final status: neither tells the rate.
     if (progress === undefined || progress <= 0 || progress >= 100) return;
     const mark = { at: now, percent: progress };
@@ -365,7 +353,26 @@ export class JobTiming {
 
   private forecast(): Forecast | undefined {
     if (this.etaAt !== undefined) return { earliest: this.etaAt, latest: this.etaAt };
-    return this.firstMark && this.lastMark ? progressForecast(this.firstMark, this.lastMark) : undefined;
+    if (!this.lastMark) return undefined;
+    const twoMarks = this.firstMark && this.firstMark !== this.lastMark ? progressForecast(this.firstMark, this.lastMark) : undefined;
+    const reading = this.readingForecast(this.lastMark);
+    // An unseen queue between the last 0 % and the reading weighs (1 − p)/p times in a reading's forecast: alone, one
+    // is aimed at only when earlier jobs tell when progress begins; its latest bounds a two-mark forecast anyway.
+    if (!twoMarks) return reading?.pinned ? reading.forecast : undefined;
+    return combinedForecast(twoMarks, reading?.forecast);
+  }
+
+  /**
+   * From the last reading alone, progress taken to begin when earlier jobs of the kind began theirs (`pinned`), or
+   * else no earlier than `startedBy`.
+   */
+  private readingForecast(mark: ProgressMark): { forecast: Forecast | undefined; pinned: boolean } | undefined {
+    if (this.startedBy === undefined) return undefined;
+    const shape = this.profile && { origin: this.origin, ...this.profile };
+    const starts = shape ? this.policy.history?.startsMs(shape) ?? [] : [];
+    const learnedStart = starts.length > 0 && this.profile ? this.profile.submittedAt + median(starts) : undefined;
+    const pinned = learnedStart !== undefined && learnedStart >= this.startedBy && learnedStart < mark.at;
+    return { forecast: readingForecast(pinned ? learnedStart : this.startedBy, mark), pinned };
   }
 
   /**

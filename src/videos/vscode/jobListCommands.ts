@@ -40,18 +40,22 @@ export async function removeJob(ctx: VideoCommandContext, argument?: unknown): P
   return removed;
 }
 
-/** Cancels (deletes) a job on the gateway where its dialect can; where it cannot, says so and sends nothing. */
+/**
+ * Cancels (deletes) a job on the gateway where its dialect can, once confirmed; where it cannot, says so at once,
+ * asks nothing and sends nothing.
+ */
 export async function cancelOnGateway(ctx: VideoCommandContext, argument?: unknown): Promise<boolean> {
   const target = targetOf(ctx, argument);
   if (!target) return false;
   const { record } = target;
   const cancel = 'Cancel on Gateway';
   const detail = 'The gateway stops the job (or deletes it and its result); the job stays in the list as cancelled.';
-  if ((await ctx.ui.ask('warning', `Cancel the video job ${quoted(record)} on the gateway?`, detail, cancel)) !== cancel) return false;
+  let confirmed = false;
+  const confirm = async () => (confirmed = (await ctx.ui.ask('warning', `Cancel the video job ${quoted(record)} on the gateway?`, detail, cancel)) === cancel);
   try {
-    const why = await ctx.service.store.cancelOnGateway(record.key);
+    const why = await ctx.service.store.cancelOnGateway(record.key, confirm);
     if (why) void ctx.ui.notify('info', `The video job ${quoted(record)} cannot be cancelled on the gateway: ${why}.`);
-    return why === undefined;
+    return why === undefined && confirmed;
   } catch (error) {
     ctx.ui.advise(adviceFor(error, { origin: record.origin, model: record.model }));
     return false;

@@ -471,6 +471,27 @@ describe('video jobs', function () {
     assert.deepEqual(tree.getChildren(), []);
   });
 
+  it('Cancel on Gateway says at once, without asking, that a dialect cannot cancel; it asks only before a DELETE', async () => {
+    const base = { origin: sim.origin, model: 'm', parameters: {}, resultUrls: [], status: 'in_progress', createdAt: Date.now(), updatedAt: Date.now() };
+    const spec: VideoJobRecord = { ...base, key: 'job-spec', id: 'vid_spec_cancel', prompt: 'a spec job' };
+    const openai: VideoJobRecord = { ...base, key: 'job-openai', id: 'vid_openai_cancel', prompt: 'an openai job', dialect: 'openai', baseUrl: `${sim.origin}/v1` };
+    const ui = new RecordingUi();
+    const bundle = hooks.createForTest({ storage: new MemoryMemento({ jobs: [spec, openai] }), storageKey: 'jobs', ui });
+    await bundle.store.ready;
+    bundles.push(bundle);
+    sim.clearLog();
+
+    assert.equal(await bundle.commands.cancelOnGateway('job-spec'), false);
+    assert.deepEqual(ui.asked, [], 'no confirmation for what cannot be sent');
+    assert.ok(ui.notes.some((n) => /a spec job. cannot be cancelled on the gateway: the spec dialect has no way to cancel/.test(n)), ui.notes.join('\n'));
+
+    ui.answer = undefined;
+    assert.equal(await bundle.commands.cancelOnGateway('job-openai'), false);
+    assert.equal(ui.asked.length, 1, 'a DELETE would go: asked first');
+    assert.ok(!sim.log.some((e) => e.method === 'DELETE'), 'declined: nothing sent');
+    assert.equal(bundle.store.get('job-openai')?.status, 'in_progress');
+  });
+
   it('makes no poll during the Retry-After window of a 429, and shows the pause', async () => {
     const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { prompt: 'A clock tower in fog' })) as VideoJobRecord;
     const paused = new Promise<number>((resolve) => {

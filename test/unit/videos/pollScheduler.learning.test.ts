@@ -317,18 +317,30 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
       assert.deepEqual(pollTimes('j1').slice(0, 8), [2, 52, 54, 58, 66, 82, 112, 142].map((s) => s * S));
     });
 
-    it('forecasts the completion from progress and polls at the earliest moment it can be done', async () => {
+    it('does not aim at one reading alone while it cannot tell when progress began', async () => {
       create();
       const job = (status: string, progress: number) => ({ id: 'j1', status, progress });
-      gateway.script('j1', job('queued', 0), job('queued', 0), job('in_progress', 10), job('in_progress', 26), job('in_progress', 99), job('completed', 100));
+      gateway.script('j1', job('queued', 0), job('queued', 0), job('in_progress', 10), job('in_progress', 26));
+      track('j1');
+      await clock.advanceAsync(MIN);
+      // 10 % at 14 s may have begun at 6 s or at 13 s: done by 86 s, but maybe by 23 s.
+      assert.deepEqual(pollTimes('j1').slice(0, 4), [2, 6, 14, 30].map((s) => s * S));
+    });
+
+    it('forecasts the completion from one progress reading where earlier jobs tell when progress begins, then from two', async () => {
+      history.record({ origin: A, model: MODEL, resolution: '720p', duration: 4 }, { ms: 100 * S, at: clock.now(), id: 'earlier', startMs: 6 * S });
+      create();
+      const job = (status: string, progress: number) => ({ id: 'j1', status, progress });
+      gateway.script('j1', job('queued', 0), job('queued', 0), job('in_progress', 10), job('in_progress', 90), job('completed', 100));
       track('j1');
       await clock.advanceAsync(5 * MIN);
       const times = pollTimes('j1');
-      assert.deepEqual(times.slice(0, 4), [2, 6, 14, 30].map((s) => s * S), 'progress 0 (queued) and a single mark say nothing');
-      // Marks (14 s, 10 %) and (30 s, 26 %): at most 17 % in 16 s, so 99 % no sooner than 30 + 73 × 16/17 s.
-      assert.ok(Math.abs(times[4] - (30 * S + (73 * 16 * S) / 17)) < 1, `${times[4]}`);
-      assert.ok(times[5] - times[4] >= 2 * S && times[5] - times[4] <= 4 * S, `then the latest bound, at least 2 s on: ${times[5] - times[4]}`);
-      assert.equal(times.length, 6);
+      assert.deepEqual(times.slice(0, 3), [2, 6, 14].map((s) => s * S), 'progress 0 (queued) says nothing');
+      // 10 % 8 s after progress began (6 s, as in the earlier job): no sooner than 6 + 8/0.11 s (no later than 6 + 8/0.1 s).
+      assert.ok(Math.abs(times[3] - (6 * S + (8 * S) / 0.11)) < 1, `${times[3]}`);
+      // Then (14 s, 10 %) and (78.7 s, 90 %) leave a narrow window: one poll at its end sees the job done.
+      assert.equal(times.length, 5);
+      assert.ok(times[4] - times[3] >= 7 * S && times[4] - times[3] <= 10 * S, `${times[4] - times[3]}`);
     });
 
     it('prefers a forecast from progress over the learned plan', async () => {
@@ -343,10 +355,26 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
         await settle();
       }
       await clock.advanceAsync(MIN);
-      // Marks (10 s, 10 %) and (12 s, 20 %): no sooner than 12 + 79 × 2/11 s, long before the plan.
+      // Marks (10 s, 10 %) and (12 s, 20 %): done between 12 + 79 × 2/11 s and 12 + 80 × 2/9 s, long before the
+      // plan; a window that narrow is polled once, at its end.
       const times = pollTimes('j1');
       assert.deepEqual(times.slice(0, 2), [10 * S, 12 * S]);
-      assert.ok(Math.abs(times[2] - (12 * S + (79 * 2 * S) / 11)) < 1, `${times[2]}`);
+      assert.ok(Math.abs(times[2] - (12 * S + (80 * 2 * S) / 9)) < 1, `${times[2]}`);
+    });
+
+    it('keeps to openai-poll-after-ms (a wait on the answer) when a forecast would poll sooner', async () => {
+      history.record({ origin: A, model: MODEL, resolution: '720p', duration: 4 }, { ms: 100 * S, at: clock.now(), id: 'earlier', startMs: 6 * S });
+      create();
+      retryAfter.set('j1', [0, 0, 20 * S]);
+      const job = (status: string, progress: number) => ({ id: 'j1', status, progress });
+      gateway.script('j1', job('queued', 0), job('queued', 0), job('in_progress', 50), job('completed', 100));
+      track('j1');
+      await clock.advanceAsync(5 * MIN);
+      const times = pollTimes('j1');
+      assert.deepEqual(times.slice(0, 3), [2, 6, 14].map((s) => s * S));
+      // 50 % 8 s after progress began (6 s, as in the earlier job): done by 6 + 8/0.5 = 22 s, where it would poll;
+      // the answer asked for 20 s.
+      assert.deepEqual(times.slice(3), [34 * S]);
     });
 
     it('also waits for a Retry-After on a failed poll (a 503)', async () => {
