@@ -5,7 +5,7 @@
 // HTML page in a 200 is never passed on as sound), and kept, bounded by the size limit.
 import type { Dispatcher } from 'undici';
 import { base64DecodedLength } from '../util/base64';
-import { isRecord } from '../util/records';
+import { parseRecord } from '../util/records';
 import { AttemptFailure, tooLarge } from './failures';
 import { sniffAudio, type AudioType } from './mediaTypes';
 import { speechAudioOf } from './mediaReaders';
@@ -69,13 +69,8 @@ export class SpeechAudioCollector {
 
   /** One SSE event's data; false once the stream has nothing more to say (done, an error, over the limit). */
   pushEvent(data: string): boolean {
-    let event: unknown;
-    try {
-      event = JSON.parse(data);
-    } catch {
-      return true;
-    }
-    if (!isRecord(event)) return true;
+    const event = parseRecord(data);
+    if (!event) return true;
     if (event.type === 'speech.audio.delta' && typeof event.audio === 'string') {
       const size = base64DecodedLength(event.audio);
       if (size === undefined) return true;

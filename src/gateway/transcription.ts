@@ -3,7 +3,7 @@
 // and OpenRouter's JSON with the audio in base64 (answer `{ text, usage }`; multipart is refused there). The
 // answer is hostile input: its text is capped, its usage figures read only when they are finite numbers. Pure.
 import { randomBytes } from 'node:crypto';
-import { isRecord } from '../util/records';
+import { isRecord, parseRecord } from '../util/records';
 import { multipartBody } from './multipart';
 import type { Transcription, TranscriptionRequest, TranscriptionUsage } from './types';
 
@@ -139,13 +139,8 @@ export class TranscriptStream {
       this.#done ??= clipped(this.#text, false, undefined);
       return false;
     }
-    let event: unknown;
-    try {
-      event = JSON.parse(data);
-    } catch {
-      return true;
-    }
-    if (!isRecord(event)) return true;
+    const event = parseRecord(data);
+    if (!event) return true;
     if (event.type === 'transcript.text.delta' && typeof event.delta === 'string') {
       const room = MAX_TRANSCRIPT_CHARS - this.#text.length;
       if (room <= 0) return true;
