@@ -75,6 +75,7 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
         ['model-1.0-video-edit', 'video', 'model-gateway'],
         ['model-image-1.0', 'image', 'model-gateway'],
         ['model-speech-1.0', 'speech', 'model-gateway'],
+        ['model-transcribe-1.0', 'other', 'model-gateway'],
       ],
     );
     await catalog.load();
