@@ -1,14 +1,21 @@
 // Profiles and the usage ledger from the workbench: a second profile created from the status bar's Profiles… menu
 // with its key; a chat under each profile, each header naming its own; a video generated under the second profile
 // completes after switching back; after a reload the profiles, the chats' profiles and the job are all still there;
-// then the profile is deleted after asking. The usage ledger is exported to CSV through VS Code's save dialog, and
-// cleared after asking.
+// then the profile is deleted after asking. An OpenRouter profile is made from the palette, its dialect chosen in
+// Edit Profile; a video with a workspace image as its first frame goes to OpenRouter's video API (a second simulator,
+// which serves it), finishes in the tree and plays. The usage ledger is exported to CSV through VS Code's save
+// dialog, and cleared after asking.
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startSimulator, type Simulator } from '../simulator';
+import { encodePng } from '../simulator/png';
+import { SIM_KEY } from './harness/session';
 import { useE2E } from './harness/suite';
-import { answerGenerateVideo, videoRow } from './harness/views';
+import { answerGenerateVideo, findVideo, rowAction, videoRow } from './harness/views';
 import { textNow, until, WAIT_MS } from './harness/workbench';
+
+const HAVE_METADATA = 1;
 
 describe('e2e 7e: profiles and usage', function () {
   this.timeout(4 * WAIT_MS);
@@ -30,6 +37,19 @@ describe('e2e 7e: profiles and usage', function () {
     await statusSays(new RegExp(`· ${name}`), `the status bar to name the ${name} profile`);
   };
   const VIDEO = 'A kite over the dunes, made under Work';
+  const FRAMED = 'A lantern drifting up from the first frame';
+  // A 16×9 gradient: a real PNG of the workspace, sent as the first frame.
+  const FRAME_PNG = encodePng(16, 9, Uint8Array.from({ length: 16 * 9 * 3 }, (_, i) => (i * 7) % 256));
+  /**
+   * OpenRouter, played by a second simulator: its video API (POST /videos, frame_images) is served only beside its
+   * /videos/models list, and that list on the suite's own simulator would make the Default profile's `auto` pick
+   * openrouter for every other flow.
+   */
+  let openrouter: Simulator;
+  before(async () => {
+    openrouter = await startSimulator({ apiKey: SIM_KEY, videoModels: true, openrouterModels: true, video: { queuedMs: 1000, inProgressMs: 2000 } });
+  });
+  after(() => openrouter?.close());
 
   it("creates a second profile from the status bar's Profiles… menu, and sets its key", async () => {
     await e.wb.closeToasts();
@@ -103,6 +123,75 @@ describe('e2e 7e: profiles and usage', function () {
   it('deletes the second profile after asking, and the status bar names no profile again', async () => {
     await e.wb.runCommand('Model Gateway: Delete Profile…');
     await e.wb.pick(/^Work/);
+    await e.wb.dialogButton('Delete Profile');
+    await until(async () => !(await e.wb.status().innerText()).includes('·'), 'the status bar to name no profile');
+  });
+
+  it('creates an OpenRouter profile from the palette, chooses its dialect in Edit Profile, and sets its key', async () => {
+    await e.wb.runCommand('Model Gateway: Create Profile…');
+    await e.wb.answerInput('OpenRouter', /New profile \(1\/3\)/);
+    await e.wb.answerInput(openrouter.baseUrl, /New profile "OpenRouter" \(2\/3\)/);
+    await e.wb.answerInput('', /New profile "OpenRouter" \(3\/3\)/);
+    await e.wb.toastAction(/Created the profile "OpenRouter"/, 'Switch to It');
+    await statusSays(/no key · OpenRouter/, 'the status bar to name the OpenRouter profile, without a key');
+    await e.wb.closeToasts();
+    await e.wb.runCommand('Model Gateway: Profiles…');
+    await e.wb.pick(/Edit "OpenRouter"…/);
+    await e.wb.answerInput(openrouter.baseUrl, /Edit "OpenRouter" \(1\/4\)/);
+    await e.wb.answerInput('{}', /Edit "OpenRouter" \(2\/4\)/);
+    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: /Edit "OpenRouter" \(3\/4\)/ }).waitFor({ timeout: WAIT_MS });
+    await e.wb.pick('openrouter');
+    await e.wb.answerInput('', /Edit "OpenRouter" \(4\/4\)/);
+    await e.wb.runCommand('Model Gateway: Set API Key');
+    await e.wb.answerInput(SIM_KEY, /API key for .*OpenRouter/);
+    await until(async () => !/no key/.test(await e.wb.status().innerText()), 'the OpenRouter key to be saved', WAIT_MS);
+    await e.wb.closeToasts();
+  });
+
+  it("generates a video from a workspace image as its first frame, sent as OpenRouter's frame_images", async () => {
+    writeFileSync(join(e.s.paths.workspace, 'first-frame.png'), FRAME_PNG);
+    await e.wb.showVideoJobs();
+    await e.wb.runCommand('Model Gateway: Generate Video…');
+    const step = (n: number) => e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: `Generate Video (${n}/6)` }).waitFor({ timeout: WAIT_MS });
+    await e.wb.answerInput(FRAMED, 'Generate Video (1/6)');
+    await step(2);
+    await e.wb.pick('model-1.0-video-edit');
+    // What OpenRouter's /videos/models allows for the model: its resolutions, aspect ratios and durations.
+    await step(3);
+    await e.wb.pick('720p');
+    await e.wb.pick('16:9');
+    await step(4);
+    await e.wb.pick('4 s');
+    await e.wb.answerInput('', 'Generate Video (5/6)');
+    await step(6);
+    await e.wb.pick('first-frame.png');
+    const submitted = await until(() => openrouter.log.find((entry) => entry.method === 'POST' && entry.path === '/v1/videos'), 'the submission at OpenRouter\'s /videos');
+    assert.equal(submitted.status, 202);
+    const body = submitted.body as Record<string, unknown>;
+    assert.deepEqual(
+      { prompt: body.prompt, resolution: body.resolution, aspect_ratio: body.aspect_ratio, duration: body.duration, frame_images: body.frame_images },
+      { prompt: FRAMED, resolution: '720p', aspect_ratio: '16:9', duration: 4, frame_images: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${FRAME_PNG.toString('base64')}` }, frame_type: 'first_frame' }] },
+    );
+    await until(async () => /completed/.test(await textNow(videoRow(e.wb, FRAMED).first())), 'the job to complete in the tree', 2 * WAIT_MS);
+    assert.ok(openrouter.log.some((entry) => entry.method === 'GET' && /^\/v1\/videos\/vid_/.test(entry.path)), 'polled at OpenRouter\'s /videos/{id}');
+  });
+
+  it('plays the finished video in the preview', async () => {
+    await e.wb.closeAllEditors();
+    await e.wb.closeToasts();
+    await rowAction(videoRow(e.wb, FRAMED).first(), 'Preview');
+    const video = await until(() => findVideo(e.wb.page), 'the preview webview');
+    await until(async () => (await video.readyState()) >= HAVE_METADATA, 'the video\'s metadata');
+    await video.play();
+    const started = await video.currentTime();
+    await until(async () => (await video.currentTime()) > started, 'the video to play (its time advancing)');
+  });
+
+  it('switches back to Default and deletes the OpenRouter profile after asking', async () => {
+    await e.wb.closeAllEditors();
+    await switchTo('Default');
+    await e.wb.runCommand('Model Gateway: Delete Profile…');
+    await e.wb.pick(/^OpenRouter/);
     await e.wb.dialogButton('Delete Profile');
     await until(async () => !(await e.wb.status().innerText()).includes('·'), 'the status bar to name no profile');
   });

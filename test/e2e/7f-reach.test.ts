@@ -1,14 +1,16 @@
 // The commands the dialect and media work added, reached as a user reaches them: Add to Model Gateway Chat from the
 // Explorer, Add Selection to Model Gateway Chat from the editor's context menu, Edit Image… and Transcribe Audio
-// File… from the Explorer's context menu, and Cancel on Gateway from a running job's menu, which on a gateway whose
-// dialect cannot cancel says so and sends nothing.
+// File… from the Explorer's context menu (the transcript of a WAV opens in an editor), and Cancel on Gateway from a
+// running job's menu, which on a gateway whose dialect cannot cancel says so and sends nothing.
+import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { transcriptText } from '../simulator/transcription';
 import { useE2E } from './harness/suite';
 import { answerGenerateVideo, rowMenu, videoRow } from './harness/views';
 import { until, WAIT_MS } from './harness/workbench';
 
-// The smallest valid PNG (1×1) and a 1 s silent WAV: real files of their kind, written into the workspace.
+// The smallest valid PNG (1×1) and a 2 s silent WAV: real files of their kind, written into the workspace.
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
 function silentWav(seconds: number, rate = 8000): Buffer {
   const data = Buffer.alloc(seconds * rate * 2);
@@ -42,7 +44,7 @@ describe('e2e 7f: the newer commands where a user finds them', function () {
 
   before(() => {
     writeFileSync(join(e.s.paths.workspace, 'reach-logo.png'), PNG);
-    writeFileSync(join(e.s.paths.workspace, 'reach-talk.wav'), silentWav(1));
+    writeFileSync(join(e.s.paths.workspace, 'reach-talk.wav'), silentWav(2));
   });
 
   it('adds a file to the chat from the Explorer, and the selection from the editor', async () => {
@@ -54,13 +56,21 @@ describe('e2e 7f: the newer commands where a user finds them', function () {
     await e.wb.closeQuickInput().catch(() => undefined);
   });
 
-  it('starts Edit Image… and Transcribe Audio File… from the Explorer on files of their kind', async () => {
+  it('starts Edit Image… from the Explorer, and Transcribe Audio File… on a WAV opens its transcript', async () => {
     await onFile('reach-logo.png', 'Edit Image…');
     await ran('modelGateway.editImage');
     await e.wb.closeQuickInput();
+    const sent = () => e.s.sim.log.filter((entry) => entry.method === 'POST' && entry.path === '/v1/audio/transcriptions' && entry.status === 200).length;
+    const before = sent();
     await onFile('reach-talk.wav', 'Transcribe Audio File…');
-    await ran('modelGateway.transcribeAudio');
-    await e.wb.closeQuickInput().catch(() => undefined);
+    await e.wb.pick('Plain text');
+    // The simulator's words for two seconds of audio, streamed into an untitled editor. No model was named: the
+    // extension took the transcription model the gateway lists (without one it would refuse before sending).
+    await e.wb.editorLines(transcriptText(2, 'text')).waitFor({ timeout: WAIT_MS });
+    // An untitled editor, named by its first line (its tab also says Untitled-N).
+    await e.wb.page.locator('.tabs-container .tab.active', { hasText: /Untitled-\d+/ }).filter({ hasText: 'Second 1.' }).first().waitFor({ timeout: WAIT_MS });
+    assert.equal(sent(), before + 1, 'one transcription request, answered');
+    await e.wb.closeAllEditors();
     await e.wb.closeToasts();
   });
 

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { invalidRequest, isObject, modelNotFound } from './errors';
 import type { SseFrame } from './exchange';
-import { CHAT_MODELS, EFFORT_LEVELS, IMAGE_MODEL, REASONING_MODEL, SPEECH_MODEL, VIDEO_MODEL, acceptsImages, isKnownModel } from './models';
+import { CHAT_MODELS, EFFORT_LEVELS, IMAGE_MODEL, REASONING_MODEL, SPEECH_MODEL, TRANSCRIBE_MODEL, VIDEO_MODEL, acceptsImages, isKnownModel } from './models';
 import {
   countTokens,
   hasKeyword,
@@ -163,8 +163,8 @@ export function validateChatRequest(body: unknown): ValidChatRequest {
   if (model === VIDEO_MODEL) {
     throw invalidRequest(`${model} is a video model; use POST /v1/videos/generations (chat models: ${CHAT_MODELS.join(', ')})`);
   }
-  if (model === IMAGE_MODEL || model === SPEECH_MODEL) {
-    const endpoint = model === IMAGE_MODEL ? 'an image model; use POST /v1/images/generations' : 'a speech model; use POST /v1/audio/speech';
+  if (model === IMAGE_MODEL || model === SPEECH_MODEL || model === TRANSCRIBE_MODEL) {
+    const endpoint = model === IMAGE_MODEL ? 'an image model; use POST /v1/images/generations' : model === SPEECH_MODEL ? 'a speech model; use POST /v1/audio/speech' : 'a transcription model; use POST /v1/audio/transcriptions';
     throw invalidRequest(`${model} is ${endpoint} (chat models: ${CHAT_MODELS.join(', ')})`);
   }
   if (!acceptsImages(model) && messages.some((m) => m.images > 0)) {

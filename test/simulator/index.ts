@@ -7,7 +7,7 @@ import { completionBody, composeReply, promptOfChatBody, streamFrames, validateC
 import { invalidRequest, isObject, modelNotFound, notFound, SimErrorResponse } from './errors';
 import { Exchange, type FaultPlan } from './exchange';
 import { BUDGET_EXCEEDED, faultKeyword, FAULTS, HTML_ERROR_PAGE, isFaultName } from './faults';
-import { chatCostHeader, COST_HEADER, IMAGE_MODEL, isKnownModel, modelList, modelObject, openrouterModelList, PRICES, REPORTS_COST, videoModelList } from './models';
+import { chatCostHeader, COST_HEADER, IMAGE_MODEL, isKnownModel, VIDEO_MODEL, modelList, modelObject, openrouterModelList, PRICES, REPORTS_COST, videoModelList } from './models';
 import { hasKeyword } from './replies';
 import { GeneratedImages, promptOfImageBody, validateImageRequest } from './images';
 import { asksForImages, chatImageAnswer, editAnswer, validateChatImageRequest, validateImageEdit } from './imageEdits';
@@ -15,6 +15,7 @@ import { RequestLog, type RequestLogEntry } from './requestLog';
 import { inputOfSpeechBody, speak, streamSpeech, validateSpeechRequest } from './speech';
 import { GENERATION_PATH, Generations } from './generations';
 import { transcribe } from './transcription';
+import { OPENAI_CONTENT_PATH, OPENAI_JOB_PATH, OPENAI_VIDEOS_PATH, openaiContent, openaiVideo, validateOpenAIVideoRequest } from './openaiVideo';
 import { OPENROUTER_JOB_PATH, OPENROUTER_VIDEOS_PATH, openrouterJob, openrouterSubmitted, validateOpenRouterVideoRequest } from './openrouterVideo';
 import { DASHSCOPE_SUBMIT_PATH, DASHSCOPE_TASK_PATH, dashscopeSubmitted, dashscopeTask, validateDashScopeRequest } from './dashscope';
 import { DEFAULT_VIDEO_SCHEDULE, loadSampleVideo, parseRange, promptOfVideoBody, validateVideoRequest, VideoJobs, type VideoSchedule, type VideoScheduleFor } from './video';
@@ -35,6 +36,9 @@ export interface SimulatorOptions {
   listedModels?: readonly string[];
   /** Serves OpenRouter's `GET /v1/videos/models` (the allowed durations, resolutions and aspect ratios); 404 without. */
   videoModels?: boolean;
+  /** Serves the OpenAI Videos shape (`POST /v1/videos`, `GET /v1/videos/{id}` with `progress`, `/content`), and lists
+   * the video model with `supported_endpoints: ["/v1/videos"]` as LiteLLM does. Not with `videoModels`. */
+  openaiVideos?: boolean;
   /**
    * `/v1/models` as OpenRouter answers it: modalities under `architecture`, image and speech models only with
    * `?output_modalities=all`; and speech as OpenRouter bills it: an `X-Generation-Id` header, its cost at `/v1/generation?id=`.
@@ -284,7 +288,8 @@ class GatewaySimulator implements Simulator {
     const isChat = path === '/v1/chat/completions';
     // OpenRouter's video API beside its /videos/models list (openrouterVideo.ts), only when that list is served.
     const isOpenRouterVideo = this.options.videoModels === true && path === OPENROUTER_VIDEOS_PATH;
-    const isVideoSubmit = path === '/v1/videos/generations' || path === DASHSCOPE_SUBMIT_PATH || isOpenRouterVideo;
+    const isOpenAIVideo = this.options.openaiVideos === true && !this.options.videoModels && path === OPENAI_VIDEOS_PATH;
+    const isVideoSubmit = path === '/v1/videos/generations' || path === DASHSCOPE_SUBMIT_PATH || isOpenRouterVideo || isOpenAIVideo;
     const isImage = path === '/v1/images/generations';
     const isEdit = path === '/v1/images/edits';
     const isSpeech = path === '/v1/audio/speech';
@@ -312,6 +317,7 @@ class GatewaySimulator implements Simulator {
     if (isChat) return this.only(exchange, 'POST', () => this.chat(exchange, auth.kind));
     if (path === DASHSCOPE_SUBMIT_PATH) return this.only(exchange, 'POST', () => this.submitDashScope(exchange, auth.kind));
     if (isOpenRouterVideo) return this.only(exchange, 'POST', () => this.submitOpenRouter(exchange, auth.kind));
+    if (isOpenAIVideo) return this.only(exchange, 'POST', () => this.submitOpenAI(exchange, auth.kind));
     if (isVideoSubmit) return this.only(exchange, 'POST', () => this.submitVideo(exchange, auth.kind));
     if (isImage) return this.only(exchange, 'POST', () => this.generateImages(exchange, auth.kind));
     if (isEdit) return this.only(exchange, 'POST', () => this.editImage(exchange, auth.kind));
@@ -327,12 +333,27 @@ class GatewaySimulator implements Simulator {
     }
     const openrouterMatch = this.options.videoModels ? OPENROUTER_JOB_PATH.exec(path) : null;
     if (openrouterMatch) return this.only(exchange, 'GET', () => exchange.sendJson(openrouterJob(this.jobs, decodeURIComponent(openrouterMatch[1]), this.origin, OPENROUTER_VIDEO_COST_USD)));
+    if (this.options.openaiVideos && !this.options.videoModels) {
+      const content = OPENAI_CONTENT_PATH.exec(path);
+      if (content) {
+        return this.only(exchange, 'GET', () => {
+          const { contentType, bytes } = openaiContent(this.jobs, decodeURIComponent(content[1]), this.origin, exchange.url.searchParams.get('variant'), this.video);
+          exchange.sendBytes(200, { 'content-type': contentType }, bytes);
+        });
+      }
+      const video = OPENAI_JOB_PATH.exec(path);
+      if (video) return this.only(exchange, 'GET', () => exchange.sendJson(openaiVideo(this.jobs, decodeURIComponent(video[1]), this.origin)));
+    }
     const taskMatch = DASHSCOPE_TASK_PATH.exec(path);
     if (taskMatch) return this.only(exchange, 'GET', () => exchange.sendJson(dashscopeTask(this.jobs, decodeURIComponent(taskMatch[1]), this.origin)));
     throw notFound(`No route for ${method} ${path}`);
   }
 
   private listModels(exchange: Exchange): ReturnType<typeof modelList> {
+    if (this.options.openaiVideos && !this.options.openrouterModels) {
+      const list = modelList(this.options.listedModels);
+      return { ...list, data: list.data.map((m) => (m.id === VIDEO_MODEL ? { ...m, supported_endpoints: [OPENAI_VIDEOS_PATH] } : m)) };
+    }
     if (!this.options.openrouterModels) return modelList(this.options.listedModels);
     return openrouterModelList(exchange.url.searchParams.get('output_modalities') === 'all');
   }
@@ -387,6 +408,16 @@ class GatewaySimulator implements Simulator {
     if (denied) throw new SimErrorResponse(denied);
     const { status, body } = openrouterSubmitted(this.jobs, request, this.origin);
     exchange.sendJson(body, {}, status);
+  }
+
+  /** The OpenAI Videos shape over the same jobs (openaiVideo.ts): the submit answers the `Video` object. */
+  private submitOpenAI(exchange: Exchange, kind: KeyKind): void {
+    this.requireJsonBody(exchange);
+    const request = validateOpenAIVideoRequest(exchange.body);
+    const denied = modelAccessError(kind, request.model);
+    if (denied) throw new SimErrorResponse(denied);
+    const { id } = this.jobs.submit(request);
+    exchange.sendJson(openaiVideo(this.jobs, String(id), this.origin));
   }
 
   /** DashScope's task API over the same jobs (dashscope.ts): the spec's schedule, keywords and signed links. */

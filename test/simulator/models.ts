@@ -6,7 +6,9 @@ export const IMAGE_MODEL = 'model-image-1.0';
 /** Served but not listed (an alias), so no price is known for it: what an unknown cost looks like. */
 export const UNPRICED_IMAGE_MODEL = 'model-image-0.9';
 export const SPEECH_MODEL = 'model-speech-1.0';
-export const ALL_MODELS: readonly string[] = [...CHAT_MODELS, VIDEO_MODEL, IMAGE_MODEL, SPEECH_MODEL];
+/** Listed last, as gateways list whisper beside the chat models: the default a transcription without a model takes. */
+export const TRANSCRIBE_MODEL = 'model-transcribe-1.0';
+export const ALL_MODELS: readonly string[] = [...CHAT_MODELS, VIDEO_MODEL, IMAGE_MODEL, SPEECH_MODEL, TRANSCRIBE_MODEL];
 
 /** Fixed creation times so the listing is stable across runs. */
 const CREATED: Record<string, number> = {
@@ -15,6 +17,7 @@ const CREATED: Record<string, number> = {
   [VIDEO_MODEL]: 1751328000,
   [IMAGE_MODEL]: 1754006400,
   [SPEECH_MODEL]: 1756684800,
+  [TRANSCRIBE_MODEL]: 1759276800,
 };
 
 export function isKnownModel(id: string): boolean {

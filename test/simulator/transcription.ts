@@ -5,8 +5,9 @@
 // "transcribe" or "whisper" in its id; a file that is not audio is refused.
 import { invalidRequest, isObject } from './errors';
 import type { Exchange } from './exchange';
+import { TRANSCRIBE_MODEL } from './models';
 
-export const TRANSCRIBE_MODEL = 'model-transcribe-1.0';
+export { TRANSCRIBE_MODEL };
 /** USD per second of audio, reported in OpenRouter's `usage.cost`. */
 export const TRANSCRIBE_PRICE_PER_SECOND = 0.0001;
 

@@ -74,13 +74,26 @@ export async function rowMenu(wb: Workbench, row: Locator, item: string): Promis
   await wb.menuItem(item, () => row.click({ button: 'right', timeout: 5000 }));
 }
 
+export interface PreviewVideo {
+  click(): Promise<void>;
+  readyState(): Promise<number>;
+  /** Starts playback as its play button would (the browser lets media play without a gesture). */
+  play(): Promise<void>;
+  currentTime(): Promise<number>;
+}
+
 /** The <video> of the preview panel, read through its webview frame. */
-export async function findVideo(page: Page): Promise<{ click(): Promise<void>; readyState(): Promise<number> } | undefined> {
+export async function findVideo(page: Page): Promise<PreviewVideo | undefined> {
   for (const frame of page.frames()) {
     if (frame.isDetached()) continue;
     const video = frame.locator('video');
     if ((await video.count().catch(() => 0)) === 0) continue;
-    return { click: () => video.click(), readyState: () => readyStateIn(frame) };
+    return {
+      click: () => video.click(),
+      readyState: () => readyStateIn(frame),
+      play: () => video.evaluate((v) => (v as HTMLVideoElement).play()),
+      currentTime: () => video.evaluate((v) => (v as HTMLVideoElement).currentTime),
+    };
   }
   return undefined;
 }

@@ -75,6 +75,7 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
         ['model-1.0-video-edit', 'video', 'model-gateway'],
         ['model-image-1.0', 'image', 'model-gateway'],
         ['model-speech-1.0', 'speech', 'model-gateway'],
+        ['model-transcribe-1.0', 'other', 'model-gateway'],
       ],
     );
     await catalog.load();
@@ -84,11 +85,11 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
   it('Refresh Models asks the gateway again and returns the list', async () => {
     sim.clearLog();
     const snapshot = await vscode.commands.executeCommand<CatalogSnapshot | undefined>('modelGateway.refreshModels');
-    assert.equal(snapshot?.models.length, 5);
+    assert.equal(snapshot?.models.length, 6);
     assert.equal(modelRequests(sim).length, 1);
   });
 
-  it('List Models shows chat, video, image and speech groups with details and per-model actions', async () => {
+  it('List Models shows chat, video, image, speech and other groups with details and per-model actions', async () => {
     await config().update('chat.model', 'model-5.2', vscode.ConfigurationTarget.Global);
     const groups = await vscode.commands.executeCommand<ModelListGroup[] | undefined>('modelGateway.listModels');
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
@@ -100,6 +101,7 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
         ['Video models', ['model-1.0-video-edit']],
         ['Image models', ['model-image-1.0']],
         ['Speech models', ['model-speech-1.0']],
+        ['Other models', ['model-transcribe-1.0']],
       ],
     );
     const [chat, video, image, speech] = groups;
@@ -135,7 +137,7 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
       await vscode.commands.executeCommand('modelGateway.setApiKey', other.apiKey);
       const snapshot = await catalog.load();
       assert.equal(snapshot?.origin, other.origin);
-      assert.deepEqual(snapshot?.models.map((m) => m.id), ['model-k3', 'model-5.2', 'model-1.0-video-edit', 'model-image-1.0', 'model-speech-1.0']);
+      assert.deepEqual(snapshot?.models.map((m) => m.id), ['model-k3', 'model-5.2', 'model-1.0-video-edit', 'model-image-1.0', 'model-speech-1.0', 'model-transcribe-1.0']);
       // VS Code may ask the provider again once the new key has worked, so there can be more than one request.
       assert.ok(modelRequests(other).length >= 1);
     } finally {
@@ -181,9 +183,9 @@ describe('models: catalog, List Models, Refresh Models, Test Connection', functi
         ['dialect', 'ok'],
       ],
     );
-    assert.match(report.steps.at(-1)!.message, /^Video jobs use the spec dialect: nothing the gateway says about itself names another dialect\. What the gateway said: host 127\.0\.0\.1 names no dialect; \/models: 5 models/);
+    assert.match(report.steps.at(-1)!.message, /^Video jobs use the spec dialect: nothing the gateway says about itself names another dialect\. What the gateway said: host 127\.0\.0\.1 names no dialect; \/models: 6 models/);
     assert.equal(report.ok, true);
-    assert.equal(report.modelCount, 5);
+    assert.equal(report.modelCount, 6);
     assert.ok(modelRequests(sim).length >= 1, 'the model list was requested for real');
 
     const tab = await until(reportTab, 'the report preview tab');

@@ -47,7 +47,7 @@ describe('models remembered per gateway across a restart of VS Code', function (
     await (api.testing.models as ModelCatalog).load({ force: true });
     const globalState = api.testing.globalState as vscode.Memento;
     const remembered = await until(() => globalState.get<Record<string, { models: unknown[] }>>(REMEMBERED_MODELS_KEY)?.[sim.origin], 'the list to be remembered');
-    assert.deepEqual(remembered.models, [['model-k3', 'chat'], ['model-5.2', 'chat'], ['model-1.0-video-edit', 'video'], ['model-image-1.0', 'image'], ['model-speech-1.0', 'speech']], 'ids and kinds only');
+    assert.deepEqual(remembered.models, [['model-k3', 'chat'], ['model-5.2', 'chat'], ['model-1.0-video-edit', 'video'], ['model-image-1.0', 'image'], ['model-speech-1.0', 'speech'], ['model-transcribe-1.0', 'other']], 'ids and kinds only');
 
     next = (api.testing.createModelsForTest as () => NextSession)();
     assert.equal(next.connection.state.kind, 'unknown', 'after the restart, nothing has talked to the gateway yet');

@@ -35,7 +35,7 @@ describe('gateway: GatewayClient against the simulator', function () {
       const models = await makeClient({ baseUrl: `${sim.baseUrl}/` }).listModels();
       assert.deepEqual(
         models.map((m) => m.id),
-        ['model-k3', 'model-5.2', 'model-1.0-video-edit', 'model-image-1.0', 'model-speech-1.0'],
+        ['model-k3', 'model-5.2', 'model-1.0-video-edit', 'model-image-1.0', 'model-speech-1.0', 'model-transcribe-1.0'],
       );
     });
 
@@ -128,7 +128,7 @@ describe('gateway: GatewayClient against the simulator', function () {
     it('honours Retry-After and succeeds on the retry', async () => {
       sim.force429(2, 1);
       const models = await makeClient().listModels();
-      assert.equal(models.length, 5);
+      assert.equal(models.length, 6);
       assert.deepEqual(recorder.waits, [2000]);
       assert.deepEqual(
         sim.log.map((e) => e.status),
@@ -198,7 +198,7 @@ describe('gateway: GatewayClient against the simulator', function () {
     it('drop-mid-stream on a GET: retried', async () => {
       sim.setDefaultFault('drop-mid-stream', 1);
       const models = await makeClient().listModels();
-      assert.equal(models.length, 5);
+      assert.equal(models.length, 6);
       assert.equal(sim.log.length, 2);
     });
 
@@ -270,7 +270,7 @@ describe('gateway: GatewayClient against the simulator', function () {
 
     it('slow-headers within the timeout: answered normally', async () => {
       const models = await makeClient().listModels(fault('slow-headers', { 'x-sim-delay-ms': '50' }));
-      assert.equal(models.length, 5);
+      assert.equal(models.length, 6);
     });
 
     it('reset: GET and chat retried, video submit not retried and flagged outcome unknown', async () => {

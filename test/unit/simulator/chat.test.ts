@@ -29,7 +29,7 @@ describe('simulator: models and chat completions', () => {
     const { status, json } = await callJson(sim, '/v1/models');
     assert.equal(status, 200);
     assert.equal(json.object, 'list');
-    assert.deepEqual(json.data.map((m: { id: string }) => m.id), ['model-k3', 'model-5.2', 'model-1.0-video-edit', 'model-image-1.0', 'model-speech-1.0']);
+    assert.deepEqual(json.data.map((m: { id: string }) => m.id), ['model-k3', 'model-5.2', 'model-1.0-video-edit', 'model-image-1.0', 'model-speech-1.0', 'model-transcribe-1.0']);
     for (const model of json.data) {
       assert.equal(model.object, 'model');
       assert.equal(typeof model.created, 'number');

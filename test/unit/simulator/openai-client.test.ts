@@ -17,7 +17,7 @@ describe('simulator: the official openai client', () => {
   it('lists models', async () => {
     const ids: string[] = [];
     for await (const model of client.models.list()) ids.push(model.id);
-    assert.deepEqual(ids, ['model-k3', 'model-5.2', 'model-1.0-video-edit', 'model-image-1.0', 'model-speech-1.0']);
+    assert.deepEqual(ids, ['model-k3', 'model-5.2', 'model-1.0-video-edit', 'model-image-1.0', 'model-speech-1.0', 'model-transcribe-1.0']);
   });
 
   it('creates a non-streamed completion', async () => {
