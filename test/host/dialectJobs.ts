@@ -3,7 +3,7 @@
 // usage ledger's video records.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { LLMock } from '@copilotkit/aimock';
@@ -121,6 +121,52 @@ export async function startAimock(): Promise<Aimock> {
       await mock.stop().catch(() => undefined);
       storage.closeAllConnections();
       await new Promise((resolve) => storage.close(resolve));
+    },
+  };
+}
+
+/** A 1×1 PNG: the thumbnail the content front serves. */
+export const THUMBNAIL_PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c63f8cfc0f01f0005000201' + 'ffa5f5a50000000049454e44ae426082', 'hex');
+
+export interface ContentFront {
+  /** The front's origin: the profile's gateway. */
+  url: string;
+  /** Each content request it answered: its variant and whether it carried a key. */
+  content: Array<{ variant: string; keyed: boolean }>;
+  close(): Promise<void>;
+}
+
+/**
+ * aimock's openai video mock answers the jobs but serves no `/videos/{id}/content`: this front serves that endpoint
+ * (the video, or a PNG for `variant=thumbnail`) and hands every other request to aimock unchanged.
+ */
+export async function startContentFront(aimock: Aimock): Promise<ContentFront> {
+  const content: ContentFront['content'] = [];
+  const target = new URL(aimock.mock.url);
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://front');
+    if (/^\/v1\/videos\/[^/]+\/content$/.test(url.pathname)) {
+      const variant = url.searchParams.get('variant') ?? 'video';
+      content.push({ variant, keyed: Boolean(req.headers.authorization) });
+      const body = variant === 'thumbnail' ? THUMBNAIL_PNG : AIMOCK_MP4;
+      res.writeHead(200, { 'content-type': variant === 'thumbnail' ? 'image/png' : 'video/mp4', 'content-length': body.length });
+      res.end(body);
+      return;
+    }
+    const forward = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.writeHead(502).end());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    content,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     },
   };
 }

@@ -7,7 +7,9 @@ import * as fs from 'node:fs';
 import type { ModelGatewayApi } from '../../../src/extension';
 import { startSimulator, type Simulator } from '../../simulator';
 import { VIDEO_MODEL } from '../../simulator/models';
-import { AIMOCK_MP4, type Aimock, dialectProfile, fastPolling, finished, generate, removeDialectProfile, startAimock, videoRecords } from '../dialectJobs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { AIMOCK_MP4, type Aimock, dialectProfile, fastPolling, finished, generate, removeDialectProfile, startAimock, startContentFront, THUMBNAIL_PNG, videoRecords } from '../dialectJobs';
 import { extensionApi, until } from '../helpers';
 import type { VideoTestHooks } from '../../../src/videos/vscode/feature';
 
@@ -151,22 +153,41 @@ describe('video through every dialect (issue 34)', function () {
       assert.match(failed.detail, /The prompt was refused by content moderation\./);
     });
 
-    it('openai: submits {model, prompt, seconds} to /v1/videos with the key, reads it to completed with the content endpoint as its result, and ends a failed job as failed', async () => {
-      profile = await dialectProfile(api, 'openai', `${aimock.mock.url}/v1`, KEY);
-      const record = await generate(profile, 'a lighthouse at dusk', model);
-      // aimock's openai mock serves no /content endpoint, so the result is not kept here (the contract test covers the links).
-      const service = (api.testing.videos as VideoTestHooks).feature.service;
-      const job = await until(() => service.job(record.key)?.state !== 'pending' && service.job(record.key), 'the job to end', 30_000);
-      assert.equal(job.state, 'complete', job.detail);
-      assert.equal(job.url, `${aimock.mock.url}/v1/videos/${record.id}/content?variant=video`);
-      const posts = journal().filter((e) => e.method === 'POST');
-      assert.deepEqual(posts.map((e) => [e.path, e.keyed]), [['/v1/videos', true]]);
-      assert.deepEqual(aimock.storageAuth.filter(Boolean), [], 'no key to the storage host');
-      await videoRecords(api, since, (r) => r.profileId === profile, 'the job in the ledger');
+    it('openai: submits {model, prompt, seconds} to /v1/videos with the key, reads it to completed, keeps the content endpoint\'s video and thumbnail (fetched with the key on its own origin), shows the thumbnail as the job\'s preview, and ends a failed job as failed', async () => {
+      // aimock's openai mock serves no /content endpoint: a front serves it and hands the rest to aimock.
+      const front = await startContentFront(aimock);
+      try {
+        profile = await dialectProfile(api, 'openai', `${front.url}/v1`, KEY);
+        const record = await generate(profile, 'a lighthouse at dusk', model);
+        const job = await finished(api, record.key);
+        assert.equal(job.state, 'complete', job.detail);
+        assert.equal(job.url, `${front.url}/v1/videos/${record.id}/content?variant=video`);
+        assert.deepEqual(fs.readFileSync(job.keptFile!), AIMOCK_MP4, 'the kept file is the video the content endpoint served');
+        const feature = (api.testing.videos as VideoTestHooks).feature;
+        const thumbnail = await until(() => feature.service.kept?.thumbnailFile(record.key), 'the thumbnail to be kept');
+        assert.deepEqual(fs.readFileSync(thumbnail), THUMBNAIL_PNG);
+        assert.equal(path.dirname(thumbnail), path.dirname(job.keptFile!), 'kept beside the video');
+        assert.deepEqual([...new Set(front.content.map((c) => `${c.variant} ${c.keyed}`))].sort(), ['thumbnail true', 'video true'], 'both fetched with the key, on the profile\'s own origin');
+        const item = await until(() => {
+          const shown = feature.view.provider.getTreeItem(feature.view.provider.jobNode(record.key));
+          return shown.iconPath instanceof vscode.Uri ? shown : undefined;
+        }, 'the job item to show its thumbnail');
+        assert.equal((item.iconPath as vscode.Uri).fsPath, vscode.Uri.file(thumbnail).fsPath);
+        const tooltip = item.tooltip as vscode.MarkdownString;
+        assert.equal(tooltip.supportHtml, false);
+        assert.ok(tooltip.value.includes(`![Thumbnail of the video](${vscode.Uri.file(thumbnail).toString()})`), tooltip.value);
+        const posts = journal().filter((e) => e.method === 'POST');
+        assert.deepEqual(posts.map((e) => [e.path, e.keyed]), [['/v1/videos', true]]);
+        assert.deepEqual(aimock.storageAuth.filter(Boolean), [], 'no key to the storage host');
+        await videoRecords(api, since, (r) => r.profileId === profile, 'the job in the ledger');
 
-      const failedKey = (await generate(profile, 'a storm the moderator refuses', model)).key;
-      const failed = await until(() => service.job(failedKey)?.state !== 'pending' && service.job(failedKey), 'the failed job to end', 30_000);
-      assert.equal(failed.state, 'failed');
+        const failed = await finished(api, (await generate(profile, 'a storm the moderator refuses', model)).key);
+        assert.equal(failed.state, 'failed');
+      } finally {
+        await removeDialectProfile(api, profile, front.url);
+        profile = undefined;
+        await front.close();
+      }
     });
   });
 });
