@@ -9,11 +9,14 @@ import { startSimulator, type Simulator } from '../../simulator';
 import { VIDEO_MODEL } from '../../simulator/models';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AIMOCK_MP4, type Aimock, dialectProfile, fastPolling, finished, generate, removeDialectProfile, startAimock, startContentFront, THUMBNAIL_PNG, videoRecords } from '../dialectJobs';
+import * as os from 'node:os';
+import { AIMOCK_KEY, AIMOCK_MODEL, AIMOCK_MP4, type Aimock, dialectGateway, type DialectName, dialectProfile, EMPTY_MEMENTO, fastPolling, finished, generate, removeDialectProfile, SIMULATOR_OPTIONS, startAimock, startContentFront, THUMBNAIL_PNG, videoArgument, videoRecords } from '../dialectJobs';
+import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
+import { isFinalRecord } from '../../../src/videos/core/jobRecord';
 import { extensionApi, until } from '../helpers';
-import type { VideoTestHooks } from '../../../src/videos/vscode/feature';
+import type { VideoInstance, VideoTestHooks } from '../../../src/videos/vscode/feature';
 
-const KEY = 'sk-dialect-host-test-key';
+const KEY = AIMOCK_KEY;
 
 describe('video through every dialect (issue 34)', function () {
   this.timeout(120_000);
@@ -33,7 +36,7 @@ describe('video through every dialect (issue 34)', function () {
   describe('on the simulator', () => {
     let sim: Simulator;
     before(async () => {
-      sim = await startSimulator({ video: { queuedMs: 600, inProgressMs: 600 } });
+      sim = await startSimulator(SIMULATOR_OPTIONS);
     });
     after(async () => {
       await sim.close();
@@ -100,7 +103,7 @@ describe('video through every dialect (issue 34)', function () {
   describe('on @copilotkit/aimock', () => {
     let aimock: Aimock;
     let profile: string | undefined;
-    const model = 'video-model';
+    const model = AIMOCK_MODEL;
     /** The requests aimock journalled, by method and path (without the query), with whether they carried a key. */
     const journal = () => aimock.mock.getRequests().map((e) => ({ method: e.method, path: e.path.split('?')[0], query: e.path.split('?')[1] ?? '', keyed: Boolean(e.headers.authorization) }));
 
@@ -189,5 +192,52 @@ describe('video through every dialect (issue 34)', function () {
         await front.close();
       }
     });
+  });
+  describe('a job submitted before a reload', () => {
+    const dialects: DialectName[] = ['spec', 'dashscope', 'openrouter', 'xai', 'openai'];
+    for (const dialect of dialects) {
+      it(`${dialect}: is picked up by the store and service built after the reload over the same folder, polled to completion and its result kept`, async () => {
+        const hooks = api.testing.videos as VideoTestHooks;
+        const gateway = await dialectGateway(dialect);
+        const folder = fs.mkdtempSync(path.join(os.tmpdir(), `mg-reload-${dialect}-`));
+        const instances: VideoInstance[] = [];
+        // As a window reload does: the folder stays, the store and service are built anew over it.
+        const open = async () => {
+          const instance = hooks.createForTest({ folder: path.join(folder, 'jobs'), keptFolder: path.join(folder, 'kept'), storage: EMPTY_MEMENTO });
+          instances.push(instance);
+          await instance.store.ready;
+          instance.store.setFocused(true);
+          return instance;
+        };
+        let profile: string | undefined;
+        try {
+          profile = await dialectProfile(api, dialect, gateway.baseUrl, gateway.key);
+          const first = await open();
+          const record = (await first.commands.generateVideo(videoArgument(profile, gateway.prompt, gateway.model))) as VideoJobRecord | undefined;
+          assert.ok(record?.id, 'the gateway took the job');
+          // aimock's openai mock answers `completed` at once: there the reload covers keeping the result, not the polls.
+          if (dialect !== 'openai') assert.equal(isFinalRecord(record), false, 'still running when the window goes');
+          await first.store.flush();
+          first.dispose();
+
+          const second = await open();
+          const restored = second.store.get(record.key);
+          assert.equal(restored?.id, record.id, 'the job is back');
+          assert.equal(restored?.dialect, dialect, 'in its own dialect');
+          const job = await until(() => {
+            const seen = second.service.job(record.key);
+            return seen && (seen.state === 'failed' || (seen.state === 'complete' && seen.keptFile)) ? seen : undefined;
+          }, `the ${dialect} job to end after the reload, its result kept`, 40_000, 100);
+          assert.equal(job.state, 'complete', job.detail);
+          assert.equal(path.dirname(job.keptFile!), path.join(folder, 'kept'));
+          assert.ok(fs.readFileSync(job.keptFile!).length > 0, 'the kept file holds the video');
+        } finally {
+          for (const instance of instances) instance.dispose();
+          await removeDialectProfile(api, profile, gateway.origin);
+          await gateway.close();
+          fs.rmSync(folder, { recursive: true, force: true });
+        }
+      });
+    }
   });
 });
