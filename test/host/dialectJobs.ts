@@ -3,7 +3,7 @@
 // usage ledger's video records.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { LLMock } from '@copilotkit/aimock';
@@ -16,6 +16,8 @@ import type { ProfileStore } from '../../src/auth/core/profileStore';
 import type { UsageRecord } from '../../src/usage/core/recordTypes';
 import type { UsageService } from '../../src/usage/vscode/usageService';
 import { until } from './helpers';
+import { startSimulator } from '../simulator';
+import { VIDEO_MODEL } from '../simulator/models';
 
 /** The contract tests' aimock fixtures (test/fixtures/aimock/videos.json). */
 const AIMOCK_FIXTURES = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'aimock', 'videos.json');
@@ -43,9 +45,14 @@ export async function removeDialectProfile(api: ModelGatewayApi, id: string | un
   await until(() => !profiles.all.some((p) => p.id === id), 'the dialect profile to be gone, not retired');
 }
 
+/** Generate Video's argument for a dialect test's job under `profile`. */
+export function videoArgument(profile: string, prompt: string, model: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { profile, prompt, model, duration: 4, resolution: '720p', ...extra };
+}
+
 /** Generate Video with an argument, under `profile`. */
 export async function generate(profile: string, prompt: string, model: string, extra: Record<string, unknown> = {}): Promise<VideoJobRecord> {
-  const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', { profile, prompt, model, duration: 4, resolution: '720p', ...extra })) as VideoJobRecord | undefined;
+  const record = (await vscode.commands.executeCommand('modelGateway.generateVideo', videoArgument(profile, prompt, model, extra))) as VideoJobRecord | undefined;
   assert.ok(record?.key, 'the job was accepted');
   return record;
 }
@@ -124,3 +131,88 @@ export async function startAimock(): Promise<Aimock> {
     },
   };
 }
+
+/** A 1×1 PNG: the thumbnail the content front serves. */
+export const THUMBNAIL_PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c63f8cfc0f01f0005000201' + 'ffa5f5a50000000049454e44ae426082', 'hex');
+
+export interface ContentFront {
+  /** The front's origin: the profile's gateway. */
+  url: string;
+  /** Each content request it answered: its variant and whether it carried a key. */
+  content: Array<{ variant: string; keyed: boolean }>;
+  close(): Promise<void>;
+}
+
+/**
+ * aimock's openai video mock answers the jobs but serves no `/videos/{id}/content`: this front serves that endpoint
+ * (the video, or a PNG for `variant=thumbnail`) and hands every other request to aimock unchanged.
+ */
+export async function startContentFront(aimock: Aimock): Promise<ContentFront> {
+  const content: ContentFront['content'] = [];
+  const target = new URL(aimock.mock.url);
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://front');
+    if (/^\/v1\/videos\/[^/]+\/content$/.test(url.pathname)) {
+      const variant = url.searchParams.get('variant') ?? 'video';
+      content.push({ variant, keyed: Boolean(req.headers.authorization) });
+      const body = variant === 'thumbnail' ? THUMBNAIL_PNG : AIMOCK_MP4;
+      res.writeHead(200, { 'content-type': variant === 'thumbnail' ? 'image/png' : 'video/mp4', 'content-length': body.length });
+      res.end(body);
+      return;
+    }
+    const forward = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.writeHead(502).end());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    content,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** A gateway speaking one dialect, for one test: where the profile points, its origin, its key, and a model and prompt it answers. */
+export interface DialectGateway {
+  baseUrl: string;
+  origin: string;
+  key: string;
+  model: string;
+  /** A prompt it completes (aimock answers only its fixtures' prompts). */
+  prompt: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The one builder of the dialect tests' gateways: the simulator for spec and dashscope; aimock for openrouter and
+ * xai; aimock behind the content front (its openai mock serves no /content) for openai.
+ */
+export async function dialectGateway(dialect: DialectName): Promise<DialectGateway> {
+  if (dialect === 'spec' || dialect === 'dashscope') {
+    const sim = await startSimulator(SIMULATOR_OPTIONS);
+    return { baseUrl: sim.baseUrl, origin: sim.origin, key: sim.apiKey, model: VIDEO_MODEL, prompt: `a ${dialect} lighthouse at dusk`, close: () => sim.close() };
+  }
+  const aimock = await startAimock();
+  const aimockAnswers = { key: AIMOCK_KEY, model: AIMOCK_MODEL, prompt: 'a lighthouse at dusk' };
+  if (dialect === 'openai') {
+    const front = await startContentFront(aimock);
+    return { ...aimockAnswers, baseUrl: `${front.url}/v1`, origin: front.url, close: async () => (await front.close(), await aimock.close()) };
+  }
+  return { ...aimockAnswers, baseUrl: `${aimock.mock.url}${dialect === 'openrouter' ? '/api/v1' : '/v1'}`, origin: aimock.mock.url, close: () => aimock.close() };
+}
+
+/** Jobs that take about a second on the simulator: long enough to be seen running, short enough for a test. */
+export const SIMULATOR_OPTIONS = { video: { queuedMs: 600, inProgressMs: 600 } };
+
+/** The model the aimock fixtures answer for, and a key for aimock's gateways (it checks none: the tests check where it goes). */
+export const AIMOCK_MODEL = 'video-model';
+export const AIMOCK_KEY = 'sk-dialect-host-test-key';
+
+/** A Memento with nothing in it: a test instance migrates no jobs from the window's own globalState. */
+export const EMPTY_MEMENTO: vscode.Memento = { get: () => undefined, update: async () => undefined, keys: () => [] };

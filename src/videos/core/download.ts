@@ -42,7 +42,7 @@ export function videoTypeOfFile(file: string): string {
  * The extension for a body of this Content-Type, or why it is refused: only video/* and application/octet-stream
  * are saved (anything else is usually an error or sign-in page); unknown video types get `.mp4`.
  */
-export function videoExtensionFor(contentType: string | undefined): { ok: true; extension: string } | { ok: false; reason: string } {
+export function videoExtensionFor(contentType: string | undefined): ExtensionChoice {
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
   if (type === '') return { ok: false, reason: 'The server did not say what it sent (no Content-Type), so it was not saved as a video.' };
   if (type === 'application/octet-stream' || /^video\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(type)) return { ok: true, extension: VIDEO_EXTENSIONS[type] ?? DEFAULT_EXTENSION };
@@ -50,6 +50,17 @@ export function videoExtensionFor(contentType: string | undefined): { ok: true; 
   const hint = type.startsWith('text/html') ? ' (a web page: often a sign-in or error page)' : '';
   return { ok: false, reason: `The link sent ${shown}${hint} instead of a video, so nothing was saved.` };
 }
+
+const THUMBNAIL_TYPES: Record<string, string> = { 'image/png': '.png', 'image/jpeg': '.jpg', 'image/webp': '.webp' };
+
+/** The extension a result's thumbnail is kept under, by its Content-Type: only PNG, JPEG and WebP stills are kept. */
+export function thumbnailExtensionFor(contentType: string | undefined): ExtensionChoice {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  const extension = Object.hasOwn(THUMBNAIL_TYPES, type) ? THUMBNAIL_TYPES[type] : undefined;
+  return extension ? { ok: true, extension } : { ok: false, reason: `The thumbnail link sent ${type.slice(0, 60) || 'no Content-Type'} instead of a PNG, JPEG or WebP image, so it was not kept.` };
+}
+
+export type ExtensionChoice = { ok: true; extension: string } | { ok: false; reason: string };
 
 /** How to reach the link (`connection.resultFetchOptions()` gives the proxy and the gateway's credentials). */
 export type DownloadOptions = Pick<OpenResultOptions, 'proxy' | 'env' | 'credentials' | 'signal' | 'maxRedirects' | 'timeoutMs' | 'idleTimeoutMs'> & SaveOptions;
@@ -59,6 +70,8 @@ interface SaveOptions {
   onProgress?: (received: number, total: number | undefined) => void;
   /** The most bytes written; a larger body stops the download. */
   maxBytes?: number;
+  /** The extension a body of this Content-Type is saved under, or why it is refused (videoExtensionFor without). */
+  fileType?: (contentType: string | undefined) => ExtensionChoice;
 }
 
 export interface DownloadResult {
@@ -78,14 +91,15 @@ export async function downloadResult(url: string, directory: string, stem: strin
   let created: { file: string; handle: FileHandle } | undefined;
   try {
     const response = await openResult(url, { ...options, method: 'GET' });
-    const refusal = refusalOf(response.status, response.headers, maxBytes);
+    const fileType = options.fileType ?? videoExtensionFor;
+    const refusal = refusalOf(response.status, response.headers, maxBytes, fileType);
     if (refusal) {
       response.body.destroy();
       throw refusal;
     }
     const contentType = response.headers['content-type'];
     const total = lengthOf(response.headers);
-    const extension = (videoExtensionFor(contentType) as { extension: string }).extension;
+    const extension = (fileType(contentType) as { extension: string }).extension;
     created = await createPartFile(directory, `${stem}${extension}`);
     let received = 0;
     try {
@@ -146,9 +160,9 @@ async function publish(part: string, directory: string, stem: string, extension:
 }
 
 /** Why a response is not saved: an error status, a body that is not a video, or a declared size over the limit. */
-function refusalOf(status: number, headers: Record<string, string>, maxBytes: number): DownloadError | undefined {
+function refusalOf(status: number, headers: Record<string, string>, maxBytes: number, fileType: (contentType: string | undefined) => ExtensionChoice): DownloadError | undefined {
   if (status !== 200) return new DownloadError('http_status', statusMessage(status), status);
-  const type = videoExtensionFor(headers['content-type']);
+  const type = fileType(headers['content-type']);
   if (!type.ok) return new DownloadError('not_video', type.reason);
   const total = lengthOf(headers);
   return total !== undefined && total > maxBytes ? tooLarge(maxBytes, total) : undefined;

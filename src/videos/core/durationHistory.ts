@@ -1,7 +1,7 @@
 // How long video jobs took on each gateway, per model: the last 50 completions, each with the resolution and
 // duration that were asked for. The poll scheduler plans a job's polls around it. Pure: it persists as one JSON
 // value through an injected JsonStore (the extension keeps it in the global storage folder).
-import { isRecord } from '../../util/records';
+import { isRecord, otherMembers } from '../../util/records';
 
 /** Somewhere to keep one JSON value. `load` gives undefined when nothing was saved yet. */
 export interface JsonStore {
@@ -51,6 +51,8 @@ export interface DurationSample {
   id?: string;
   /** When its `progress` began to move, in ms after submission (its time queued), where it reported progress. */
   startMs?: number;
+  /** Members a newer version stored with the sample, written back unchanged. */
+  unknown?: Record<string, unknown>;
 }
 
 export interface DurationHistoryOptions {
@@ -67,13 +69,30 @@ const MAX_MODELS_PER_ORIGIN = 20;
 const MAX_SAMPLE_MS = 7 * 24 * 60 * 60_000;
 const MAX_TEXT = 200;
 
+/** The members of a stored sample this version reads; the rest round-trip in `unknown`. */
+const SAMPLE_MEMBERS = ['ms', 'at', 'resolution', 'duration', 'id', 'startMs'] as const;
+/** The top-level members this version reads; the rest round-trip beside them. */
+const TOP_MEMBERS = ['version', 'origins'];
+
 type Samples = Map<string, Map<string, DurationSample[]>>;
+
+/** What a stored history holds for this version: its samples, the members it does not know, or the newer version it is from. */
+interface Parsed {
+  samples: Samples;
+  others: Record<string, unknown>;
+  /** The format version of a newer version's file: not read, and never written over. */
+  newer?: number;
+}
 
 export class DurationHistory {
   private readonly store: JsonStore;
   private readonly limit: number;
   private readonly onError: (error: unknown) => void;
   private samples: Samples = new Map();
+  /** The stored file's top-level members this version does not know, as last read. */
+  private others: Record<string, unknown> = {};
+  /** A newer version's file was found: this window keeps its samples in memory and leaves the file as it is. */
+  private newer: number | undefined;
   private loading: Promise<void> | undefined;
   private saving: Promise<void> = Promise.resolve();
   private saveQueued = false;
@@ -88,7 +107,7 @@ export class DurationHistory {
   load(): Promise<void> {
     this.loading ??= this.store.load().then(
       (stored) => {
-        this.samples = this.merged(parseHistory(stored, this.limit), this.samples);
+        this.samples = this.merged(this.parsed(stored), this.samples);
       },
       (error: unknown) => this.onError(error),
     );
@@ -129,10 +148,20 @@ export class DurationHistory {
       await this.load();
       // Another window may have added samples since we read the file: keep both.
       const stored = await this.store.load().catch((error: unknown) => this.onError(error));
-      this.samples = this.merged(parseHistory(stored, this.limit), this.samples);
-      await this.store.save(serialize(this.samples)).catch((error: unknown) => this.onError(error));
+      this.samples = this.merged(this.parsed(stored), this.samples);
+      if (this.newer !== undefined) return;
+      await this.store.save(serialize(this.samples, this.others)).catch((error: unknown) => this.onError(error));
     });
     return this.saving;
+  }
+
+  /** The samples of a stored value; notes its unknown members, or that a newer version wrote it (reported once). */
+  private parsed(stored: unknown): Samples {
+    const parsed = parseHistory(stored, this.limit);
+    if (parsed.newer !== undefined && this.newer === undefined) this.onError(new Error(`the video duration history is from a newer version (${parsed.newer}): left as it is`));
+    this.newer = parsed.newer;
+    if (stored !== undefined) this.others = parsed.others;
+    return parsed.samples;
   }
 
   private merged(a: Samples, b: Samples): Samples {
@@ -154,10 +183,14 @@ function sampleKey(sample: DurationSample): string {
   return sample.id ?? `${sample.at}:${sample.ms}:${sample.resolution}:${sample.duration}`;
 }
 
-/** Both lists without repeats, oldest first, the newest `limit` kept. */
+/** Both lists without repeats (the later one's sample, with members a newer version added to either), oldest first, the newest `limit` kept. */
 function unionOf(a: DurationSample[], b: DurationSample[], limit: number): DurationSample[] {
   const byKey = new Map<string, DurationSample>();
-  for (const sample of [...a, ...b]) byKey.set(sampleKey(sample), sample);
+  for (const sample of [...a, ...b]) {
+    const key = sampleKey(sample);
+    const earlier = byKey.get(key)?.unknown;
+    byKey.set(key, earlier && !sample.unknown ? { ...sample, unknown: earlier } : sample);
+  }
   return [...byKey.values()].sort((x, y) => x.at - y.at).slice(-limit);
 }
 
@@ -172,16 +205,21 @@ function newestFirst<V extends DurationSample[] | Map<string, DurationSample[]>>
   return new Map([...map.entries()].sort((x, y) => latestAt(y[1]) - latestAt(x[1])).slice(0, max));
 }
 
-function serialize(samples: Samples): unknown {
-  // fromEntries defines own properties, so an origin named `__proto__` stays a plain key.
-  const origins = Object.fromEntries([...samples].map(([origin, models]) => [origin, Object.fromEntries(models)]));
-  return { version: FORMAT_VERSION, origins };
+function serialize(samples: Samples, others: Record<string, unknown>): unknown {
+  // fromEntries defines own properties, so an origin named `__proto__` stays a plain key (spreads define them too).
+  const stored = ({ unknown, ...sample }: DurationSample) => ({ ...sample, ...unknown });
+  const origins = Object.fromEntries([...samples].map(([origin, models]) => [origin, Object.fromEntries([...models].map(([model, list]) => [model, list.map(stored)]))]));
+  return { ...others, version: FORMAT_VERSION, origins };
 }
 
-/** Reads a stored history field by field: whatever is malformed is dropped, the rest kept. */
-function parseHistory(stored: unknown, limit: number): Samples {
+/** Reads a stored history field by field: whatever is malformed is dropped, the rest kept (and members it does not know). */
+function parseHistory(stored: unknown, limit: number): Parsed {
   const result: Samples = new Map();
-  if (!isRecord(stored) || stored.version !== FORMAT_VERSION || !isRecord(stored.origins)) return result;
+  if (!isRecord(stored)) return { samples: result, others: {} };
+  const others = otherMembers(stored, TOP_MEMBERS);
+  const { version } = stored;
+  if (typeof version === 'number' && Number.isInteger(version) && version > FORMAT_VERSION) return { samples: result, others, newer: version };
+  if (version !== FORMAT_VERSION || !isRecord(stored.origins)) return { samples: result, others };
   for (const [origin, models] of Object.entries(stored.origins)) {
     if (!isText(origin) || !isRecord(models)) continue;
     const parsed = new Map<string, DurationSample[]>();
@@ -192,7 +230,7 @@ function parseHistory(stored: unknown, limit: number): Samples {
     }
     if (parsed.size > 0) result.set(origin, newestFirst(parsed, MAX_MODELS_PER_ORIGIN));
   }
-  return newestFirst(result, MAX_ORIGINS);
+  return { samples: newestFirst(result, MAX_ORIGINS), others };
 }
 
 function cleanSample(value: unknown): DurationSample | undefined {
@@ -212,6 +250,8 @@ function cleanSample(value: unknown): DurationSample | undefined {
   if (isText(id)) sample.id = id;
   const { startMs } = value;
   if (typeof startMs === 'number' && startMs >= 0 && startMs <= sample.ms) sample.startMs = Math.round(startMs);
+  const unknown = otherMembers(value, SAMPLE_MEMBERS);
+  if (Object.keys(unknown).length > 0) sample.unknown = unknown;
   return sample;
 }
 

@@ -114,3 +114,15 @@ export function linkWithoutQuery(url: string): string {
     return url.slice(0, 80);
   }
 }
+
+/** Characters that would end or bend a Markdown image link; an encoded file URI (vscode's Uri.toString) has none. */
+const LINK_BREAKERS = /[\s()<>[\]"'\\`]/;
+
+/**
+ * The tooltip's picture of a job: its kept thumbnail, by the file URI of our own kept file. Anything but a plain
+ * encoded file: URI gives nothing, so no other scheme (or a link bent by its characters) reaches the hover.
+ */
+export function thumbnailMarkdown(fileUri: string): string | undefined {
+  if (!fileUri.startsWith('file:///') || fileUri.length > 4096 || LINK_BREAKERS.test(fileUri)) return undefined;
+  return `![Thumbnail of the video](${fileUri})\n\n`;
+}

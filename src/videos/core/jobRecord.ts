@@ -2,7 +2,7 @@
 import type { VideoJob } from '../../gateway/types';
 import type { ErrorFields } from '../../gateway/errors';
 import { isFinalStatus } from './dialects/status';
-import { isRecord } from '../../util/records';
+import { isRecord, otherMembers } from '../../util/records';
 import { DEFAULT_PROFILE_ID, keySlot, type DialectName } from '../../settings/profile';
 
 /**
@@ -200,7 +200,7 @@ export function recordFromStored(value: unknown): VideoJobRecord | undefined {
     origin,
     model,
     prompt,
-    parameters: othersOf(parameters, ['resolution', 'duration', 'extra']),
+    parameters: otherMembers(parameters, ['resolution', 'duration', 'extra']),
     status,
     resultUrls: resultUrls.filter(isString),
     createdAt,
@@ -215,7 +215,7 @@ export function recordFromStored(value: unknown): VideoJobRecord | undefined {
   if (isString(value.profile)) record.profile = value.profile;
   if (LOCAL_STATES.includes(value.localState as LocalState)) record.localState = value.localState as LocalState;
   if (isRecord(value.error) && isString(value.error.message)) {
-    record.error = { ...othersOf(value.error, ['message', 'code', 'status']), message: value.error.message };
+    record.error = { ...otherMembers(value.error, ['message', 'code', 'status']), message: value.error.message };
     if (isString(value.error.code)) record.error.code = value.error.code;
     if (typeof value.error.status === 'number') record.error.status = value.error.status;
   }
@@ -223,7 +223,7 @@ export function recordFromStored(value: unknown): VideoJobRecord | undefined {
   readDialectMembers(record, value);
   if (record.localState === 'submitting' && isString(value.submitter)) record.submitter = value.submitter;
   if (version > JOB_SCHEMA_VERSION) record.schemaVersion = version;
-  const unknown = othersOf(value, [...KNOWN_MEMBERS, ...(version <= 1 ? RETIRED_MEMBERS : [])]);
+  const unknown = otherMembers(value, [...KNOWN_MEMBERS, ...(version <= 1 ? RETIRED_MEMBERS : [])]);
   // A dialect a newer version speaks: kept as written, and the job is not polled in a dialect it is not in.
   if (value.dialect !== undefined && record.dialect === undefined) unknown.dialect = value.dialect;
   if (Object.keys(unknown).length > 0) record.unknown = unknown;
@@ -239,12 +239,6 @@ function readDialectMembers(record: VideoJobRecord, value: Record<string, unknow
   for (const name of ['baseUrl', 'pollUrl', 'thumbnailUrl'] as const) if (isString(value[name])) record[name] = value[name];
   for (const name of ['expiresAt', 'costUsd', 'progress'] as const) if (isTime(value[name])) record[name] = value[name];
   if (Array.isArray(value.keyedUrls)) record.keyedUrls = value.keyedUrls.filter(isString);
-}
-
-/** The members of `value` not named in `known`. */
-function othersOf(value: Record<string, unknown>, known: Iterable<string>): Record<string, unknown> {
-  const skip = new Set(known);
-  return Object.fromEntries(Object.entries(value).filter(([name]) => !skip.has(name)));
 }
 
 /** The record as stored, members in a fixed order (unknown ones last): equal records give equal text. */

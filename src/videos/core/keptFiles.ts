@@ -1,6 +1,6 @@
-// The kept copies of finished videos, as activation sees them: where a job's copy is, and whether a job still waits
-// for one (then the keeper, resultKeeper.ts, loads with the video commands). Pure Node.
-import { existsSync, promises as fs } from 'node:fs';
+// The kept copies of finished videos, as activation sees them: where a job's copy (and its thumbnail) is, and whether
+// a job still waits for one (then the keeper, resultKeeper.ts, loads with the video commands). Pure Node.
+import { existsSync, lstatSync, promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { VideoJobRecord } from './jobRecord';
 import { urlExpiry } from './resultLinks';
@@ -11,8 +11,27 @@ export const KEPT_EXTENSIONS = ['.mp4', '.webm', '.mov'];
 /** Results finished longer ago than this without saying when their link expires are not waited for. */
 const UNDATED_LINK_MS = 24 * 3_600_000;
 
+/** The kept thumbnails' extensions (download.ts names an image by its Content-Type). */
+export const THUMBNAIL_EXTENSIONS = ['.png', '.jpg', '.webp'];
+/** The most bytes a thumbnail may take: a still, not a video. */
+export const MAX_THUMBNAIL_BYTES = 5 * 1024 * 1024;
+const THUMBNAIL_MARK = '.thumb';
+
 export function keptStem(key: string): string {
   return key.replace(/[^\w-]/g, '_').slice(0, 120);
+}
+
+/** A job's thumbnail is named after its video: the same stem, then `.thumb` and an image's extension. */
+export function thumbnailStem(key: string): string {
+  return keptStem(key) + THUMBNAIL_MARK;
+}
+
+/** The stem of the job a kept file's name belongs to, and whether it is the thumbnail; undefined for any other file. */
+export function keptFileOwner(name: string): { stem: string; thumbnail: boolean } | undefined {
+  const video = KEPT_EXTENSIONS.find((extension) => name.endsWith(extension));
+  if (video) return { stem: name.slice(0, -video.length), thumbnail: false };
+  const image = THUMBNAIL_EXTENSIONS.find((extension) => name.endsWith(THUMBNAIL_MARK + extension));
+  return image ? { stem: name.slice(0, -(THUMBNAIL_MARK + image).length), thumbnail: true } : undefined;
 }
 
 export class KeptFiles {
@@ -22,6 +41,16 @@ export class KeptFiles {
   keptFile(key: string): string | undefined {
     const stem = join(this.folder, keptStem(key));
     for (const extension of KEPT_EXTENSIONS) if (existsSync(stem + extension)) return stem + extension;
+    return undefined;
+  }
+
+  /** The kept thumbnail of the job's result: a file of ours (never a link planted in its place), if there is one. */
+  thumbnailFile(key: string): string | undefined {
+    const stem = join(this.folder, thumbnailStem(key));
+    for (const extension of THUMBNAIL_EXTENSIONS) {
+      const file = stem + extension;
+      if (lstatSync(file, { throwIfNoEntry: false })?.isFile()) return file;
+    }
     return undefined;
   }
 

@@ -2,7 +2,8 @@
 // that gateway's lease in the job store) downloads, so N windows sharing the folder download each result once. A
 // download that fails is tried again well before the link's expiry (read from the link: urlExpiry); one past its
 // expiry is not tried (it would only get a 403). The kept files live in one folder of the global storage, one per
-// job (`<key>.<ext>`), and a disk quota evicts the least recently used (a play touches its file), never silently.
+// job (`<key>.<ext>`, and its thumbnail `<key>.thumb.<ext>` where the gateway offers one), and a disk quota evicts
+// the least recently used (a play touches its file), never silently.
 // Pure Node (no vscode).
 import { join } from 'node:path';
 import type { Clock, TimerHandle } from '../../util/clock';
@@ -10,7 +11,7 @@ import { Emitter, type Disposable, type Event } from '../../util/events';
 import { laneOf, type VideoJobRecord } from './jobRecord';
 import type { JobsChange } from './jobStore';
 import { promises as fs } from 'node:fs';
-import { KeptFiles, keptStem } from './keptFiles';
+import { KeptFiles, keptStem, thumbnailStem } from './keptFiles';
 import { urlExpiry } from './resultLinks';
 
 /** What the keeper reads of the job store. */
@@ -31,6 +32,11 @@ export interface ResultKeeperOptions {
   jobs: KeeperJobs;
   /** Downloads the job's `url` into `directory` as `stem` plus the extension its type allows (videos/core/download.ts). */
   download(record: VideoJobRecord, url: string, directory: string, stem: string, signal: AbortSignal): Promise<{ file: string; bytes: number }>;
+  /**
+   * Downloads the job's thumbnail `url` (an image, bounded) into `directory` as `stem` plus its extension, under the
+   * same key rules as the result. Without it no thumbnail is kept.
+   */
+  downloadThumbnail?(record: VideoJobRecord, url: string, directory: string, stem: string, signal: AbortSignal): Promise<{ file: string; bytes: number }>;
   /** Removes the least recently used kept files over the quota (keptQuota.ts). */
   evict(folder: string, keep: string, quotaBytes: number): Promise<{ count: number; bytes: number; removed: string[] }>;
   /** The most bytes the kept files may take; 0 keeps nothing. */
@@ -100,6 +106,11 @@ export class ResultKeeper implements Disposable {
     return this.files.keptFile(key);
   }
 
+  /** The kept thumbnail of the job's result, if there is one. */
+  thumbnailFile(key: string): string | undefined {
+    return this.files.thumbnailFile(key);
+  }
+
   state(record: VideoJobRecord): KeptState {
     const file = this.keptFile(record.key);
     if (file) return { kept: true, file };
@@ -142,6 +153,8 @@ export class ResultKeeper implements Disposable {
       const { file } = await this.options.download(record, url, this.options.folder, keptStem(key), abort.signal);
       this.failures.delete(key);
       if (this.disposed) return;
+      await this.keepThumbnail(record, abort.signal);
+      if (this.disposed) return;
       this.changed.fire([key]);
       await this.enforceQuota(file);
     } catch (error) {
@@ -154,6 +167,17 @@ export class ResultKeeper implements Disposable {
     } finally {
       this.running.delete(key);
       this.sweep();
+    }
+  }
+
+  /** Keeps the result's thumbnail beside it, where the gateway offers one: once, a failure only said (the video is what counts). */
+  private async keepThumbnail(record: VideoJobRecord, signal: AbortSignal): Promise<void> {
+    const url = record.thumbnailUrl;
+    if (!url || !this.options.downloadThumbnail || this.files.thumbnailFile(record.key)) return;
+    try {
+      await this.options.downloadThumbnail(record, url, this.options.folder, thumbnailStem(record.key), signal);
+    } catch (error) {
+      if (!this.disposed) this.options.onError(`Could not keep the thumbnail of video job ${record.key}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

@@ -113,12 +113,12 @@ export const videosFeature = defineFeature({
     if (TEST_BUILD && testing) {
       const hooks: VideoTestHooks = {
         feature: videos,
-        /** A separate service, view model and commands (no tree view, no registered commands, no kept copies) over the given storage. */
+        /** A separate service, view model and commands (no tree view, no registered commands; kept copies only in a given `keptFolder`) over the given storage. */
         createForTest: (options: VideoTestOptions = {}) => {
           const jobFolder = options.folder ?? folder(options.storageKey ? `videos-test-${options.storageKey.replace(/[^\w-]/g, '_')}` : 'videos');
           const legacy = { storage: options.storage ?? context.globalState, key: options.storageKey };
           const withClock = options.clock ? { ...serviceDeps, clock: options.clock } : serviceDeps;
-          return videoInstance(new VideoService(withClock, { folder: jobFolder, legacy }), { ...instanceDeps, clock: withClock.clock }, { primary: false, ui: options.ui });
+          return videoInstance(new VideoService(withClock, { folder: jobFolder, legacy, ...(options.keptFolder !== undefined && { keptFolder: options.keptFolder }) }), { ...instanceDeps, clock: withClock.clock }, { primary: false, ui: options.ui });
         },
         runningJobs: (profileId: string) => service.runningJobs(profileId),
       };
@@ -136,7 +136,7 @@ export interface VideoTestHooks {
   runningJobs(slot: string): number;
 }
 
-export interface VideoTestOptions extends Partial<Pick<VideoServiceOptions, 'folder'>> {
+export interface VideoTestOptions extends Partial<Pick<VideoServiceOptions, 'folder' | 'keptFolder'>> {
   /** Jobs to migrate, as earlier versions kept them in `globalState`. */
   storage?: Memento;
   /** Names the test's own job folder, unless `folder` is given. */

@@ -6,7 +6,8 @@ import type { VideoDefaults } from '../../settings/settings';
 import { formatBytes } from '../../util/bytes';
 import type { Clock } from '../../util/clock';
 import type { Logger } from '../../util/logger';
-import { downloadResult } from '../core/download';
+import { downloadResult, thumbnailExtensionFor } from '../core/download';
+import { MAX_THUMBNAIL_BYTES } from '../core/keptFiles';
 import { evictOverQuota } from '../core/keptQuota';
 import { ResultKeeper, type KeeperJobs } from '../core/resultKeeper';
 import { resultFetchOptionsFor } from './sharedCommands';
@@ -31,6 +32,11 @@ export function startResultKeeper({ folder, clock, jobs, connection, settings, l
     download: async (record, url, directory, stem, signal) => {
       const fetchOptions = await resultFetchOptionsFor({ connection }, record, url);
       return downloadResult(url, directory, stem, { ...fetchOptions, signal, maxBytes: settings().maxDownloadBytes });
+    },
+    // The same key rules as the result's: the key only where the dialect says the link needs it, on the profile's origin.
+    downloadThumbnail: async (record, url, directory, stem, signal) => {
+      const fetchOptions = await resultFetchOptionsFor({ connection }, record, url);
+      return downloadResult(url, directory, stem, { ...fetchOptions, signal, maxBytes: Math.min(MAX_THUMBNAIL_BYTES, settings().maxDownloadBytes), fileType: thumbnailExtensionFor });
     },
     evict: evictOverQuota,
     quotaBytes: () => settings().keptQuotaBytes,

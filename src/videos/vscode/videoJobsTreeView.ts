@@ -7,7 +7,7 @@ import { resultFileStem } from '../core/resultFileName';
 import type { VideoJobRecord } from '../core/jobRecord';
 import { formatAge } from '../../util/age';
 import { realClock, type Clock, type TimerHandle } from '../../util/clock';
-import { expiryText, formatDuration, jobContextTokens, jobDescription, linkWithoutQuery, resultContextTokens, shortPrompt, statusGroup, statusText, type StatusGroup, type VideoJobNode } from '../core/jobPresentation';
+import { expiryText, formatDuration, jobContextTokens, jobDescription, linkWithoutQuery, resultContextTokens, shortPrompt, statusGroup, statusText, thumbnailMarkdown, type StatusGroup, type VideoJobNode } from '../core/jobPresentation';
 import { JobTreeNodes, type JobList } from '../core/jobTreeNodes';
 import { checkResultUrl } from '../core/resultLinks';
 import { VIDEO_COMMANDS } from './commands';
@@ -32,11 +32,13 @@ function formatTime(ms: number): string {
   return new Date(ms).toLocaleString();
 }
 
-function jobTooltip(record: VideoJobRecord, now: number): vscode.MarkdownString {
+function jobTooltip(record: VideoJobRecord, now: number, thumbnail: vscode.Uri | undefined): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, false);
   md.isTrusted = false;
   md.supportHtml = false;
   const line = (label: string, value: string) => md.appendMarkdown(`- **${label}:** ${value}\n`);
+  const picture = thumbnail && thumbnailMarkdown(thumbnail.toString());
+  if (picture) md.appendMarkdown(picture);
   md.appendMarkdown(`**${escapeMarkdown(statusText(record))}**\n\n`);
   md.appendMarkdown(`${escapeMarkdown(record.prompt.length > 600 ? `${record.prompt.slice(0, 599)}…` : record.prompt)}\n\n`);
   line('Job ID', record.id ? escapeMarkdown(record.id) : '_none yet_');
@@ -60,13 +62,15 @@ function jobTooltip(record: VideoJobRecord, now: number): vscode.MarkdownString 
   return md;
 }
 
-function jobTreeItem(record: VideoJobRecord, now: number, profile: string | undefined): vscode.TreeItem {
+/** The job's kept thumbnail (a file of ours in the kept folder) is its icon and its tooltip's picture, where there is one. */
+function jobTreeItem(record: VideoJobRecord, now: number, profile: string | undefined, thumbnailFile: string | undefined): vscode.TreeItem {
+  const thumbnail = thumbnailFile === undefined ? undefined : vscode.Uri.file(thumbnailFile);
   const hasResults = record.resultUrls.length > 0;
   const item = new vscode.TreeItem(shortPrompt(record.prompt), hasResults ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = `job:${record.key}`;
   item.description = profile ? `${profile} · ${jobDescription(record, now)}` : jobDescription(record, now);
-  item.iconPath = jobIcon(record);
-  item.tooltip = jobTooltip(record, now);
+  item.iconPath = thumbnail ?? jobIcon(record);
+  item.tooltip = jobTooltip(record, now, thumbnail);
   item.contextValue = jobContextTokens(record).join(' ');
   item.accessibilityInformation = { label: `Video job ${shortPrompt(record.prompt)}, ${item.description}` };
   return item;
@@ -96,6 +100,8 @@ export class VideoJobsTreeProvider implements vscode.TreeDataProvider<VideoJobNo
 
   /** The kept copy of a job's first result (resultKeeper); none in an instance that keeps no copies. */
   keptFile: (key: string) => string | undefined = () => undefined;
+  /** The kept thumbnail of a job's result (resultKeeper); none in an instance that keeps no copies. */
+  thumbnailFile: (key: string) => string | undefined = () => undefined;
 
   constructor(
     private readonly list: JobList,
@@ -144,7 +150,7 @@ export class VideoJobsTreeProvider implements vscode.TreeDataProvider<VideoJobNo
       return gone;
     }
     const now = this.clock.now();
-    return element.kind === 'job' ? jobTreeItem(record, now, this.list.profileLabel?.(record)) : resultTreeItem(record, element.index, now, element.index === 0 ? this.keptFile(record.key) : undefined);
+    return element.kind === 'job' ? jobTreeItem(record, now, this.list.profileLabel?.(record), this.thumbnailFile(record.key)) : resultTreeItem(record, element.index, now, element.index === 0 ? this.keptFile(record.key) : undefined);
   }
 
   getParent(element: VideoJobNode): VideoJobNode | undefined {

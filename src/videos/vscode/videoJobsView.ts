@@ -43,7 +43,10 @@ export class VideoJobsView implements VideoJobsHost, vscode.Disposable {
   ) {
     this.provider = new VideoJobsTreeProvider({ jobs: () => service.visibleJobs(), get: (key) => this.visibleJob(key), profileLabel: (record) => this.profileLabel(record) }, options.clock);
     const kept = service.kept;
-    if (kept) this.provider.keptFile = (key) => kept.keptFile(key);
+    if (kept) {
+      this.provider.keptFile = (key) => kept.keptFile(key);
+      this.provider.thumbnailFile = (key) => kept.thumbnailFile(key);
+    }
     this.treeView = options.treeViewId ? vscode.window.createTreeView(options.treeViewId, { treeDataProvider: this.provider, showCollapseAll: false }) : undefined;
     const store = service.store;
     this.subscriptions.push(

@@ -7,11 +7,16 @@ import * as fs from 'node:fs';
 import type { ModelGatewayApi } from '../../../src/extension';
 import { startSimulator, type Simulator } from '../../simulator';
 import { VIDEO_MODEL } from '../../simulator/models';
-import { AIMOCK_MP4, type Aimock, dialectProfile, fastPolling, finished, generate, removeDialectProfile, startAimock, videoRecords } from '../dialectJobs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import * as os from 'node:os';
+import { AIMOCK_KEY, AIMOCK_MODEL, AIMOCK_MP4, type Aimock, dialectGateway, type DialectName, dialectProfile, EMPTY_MEMENTO, fastPolling, finished, generate, removeDialectProfile, SIMULATOR_OPTIONS, startAimock, startContentFront, THUMBNAIL_PNG, videoArgument, videoRecords } from '../dialectJobs';
+import type { VideoJobRecord } from '../../../src/videos/core/jobRecord';
+import { isFinalRecord } from '../../../src/videos/core/jobRecord';
 import { extensionApi, until } from '../helpers';
-import type { VideoTestHooks } from '../../../src/videos/vscode/feature';
+import type { VideoInstance, VideoTestHooks } from '../../../src/videos/vscode/feature';
 
-const KEY = 'sk-dialect-host-test-key';
+const KEY = AIMOCK_KEY;
 
 describe('video through every dialect (issue 34)', function () {
   this.timeout(120_000);
@@ -31,7 +36,7 @@ describe('video through every dialect (issue 34)', function () {
   describe('on the simulator', () => {
     let sim: Simulator;
     before(async () => {
-      sim = await startSimulator({ video: { queuedMs: 600, inProgressMs: 600 } });
+      sim = await startSimulator(SIMULATOR_OPTIONS);
     });
     after(async () => {
       await sim.close();
@@ -98,7 +103,7 @@ describe('video through every dialect (issue 34)', function () {
   describe('on @copilotkit/aimock', () => {
     let aimock: Aimock;
     let profile: string | undefined;
-    const model = 'video-model';
+    const model = AIMOCK_MODEL;
     /** The requests aimock journalled, by method and path (without the query), with whether they carried a key. */
     const journal = () => aimock.mock.getRequests().map((e) => ({ method: e.method, path: e.path.split('?')[0], query: e.path.split('?')[1] ?? '', keyed: Boolean(e.headers.authorization) }));
 
@@ -151,22 +156,88 @@ describe('video through every dialect (issue 34)', function () {
       assert.match(failed.detail, /The prompt was refused by content moderation\./);
     });
 
-    it('openai: submits {model, prompt, seconds} to /v1/videos with the key, reads it to completed with the content endpoint as its result, and ends a failed job as failed', async () => {
-      profile = await dialectProfile(api, 'openai', `${aimock.mock.url}/v1`, KEY);
-      const record = await generate(profile, 'a lighthouse at dusk', model);
-      // aimock's openai mock serves no /content endpoint, so the result is not kept here (the contract test covers the links).
-      const service = (api.testing.videos as VideoTestHooks).feature.service;
-      const job = await until(() => service.job(record.key)?.state !== 'pending' && service.job(record.key), 'the job to end', 30_000);
-      assert.equal(job.state, 'complete', job.detail);
-      assert.equal(job.url, `${aimock.mock.url}/v1/videos/${record.id}/content?variant=video`);
-      const posts = journal().filter((e) => e.method === 'POST');
-      assert.deepEqual(posts.map((e) => [e.path, e.keyed]), [['/v1/videos', true]]);
-      assert.deepEqual(aimock.storageAuth.filter(Boolean), [], 'no key to the storage host');
-      await videoRecords(api, since, (r) => r.profileId === profile, 'the job in the ledger');
+    it('openai: submits {model, prompt, seconds} to /v1/videos with the key, reads it to completed, keeps the content endpoint\'s video and thumbnail (fetched with the key on its own origin), shows the thumbnail as the job\'s preview, and ends a failed job as failed', async () => {
+      // aimock's openai mock serves no /content endpoint: a front serves it and hands the rest to aimock.
+      const front = await startContentFront(aimock);
+      try {
+        profile = await dialectProfile(api, 'openai', `${front.url}/v1`, KEY);
+        const record = await generate(profile, 'a lighthouse at dusk', model);
+        const job = await finished(api, record.key);
+        assert.equal(job.state, 'complete', job.detail);
+        assert.equal(job.url, `${front.url}/v1/videos/${record.id}/content?variant=video`);
+        assert.deepEqual(fs.readFileSync(job.keptFile!), AIMOCK_MP4, 'the kept file is the video the content endpoint served');
+        const feature = (api.testing.videos as VideoTestHooks).feature;
+        const thumbnail = await until(() => feature.service.kept?.thumbnailFile(record.key), 'the thumbnail to be kept');
+        assert.deepEqual(fs.readFileSync(thumbnail), THUMBNAIL_PNG);
+        assert.equal(path.dirname(thumbnail), path.dirname(job.keptFile!), 'kept beside the video');
+        assert.deepEqual([...new Set(front.content.map((c) => `${c.variant} ${c.keyed}`))].sort(), ['thumbnail true', 'video true'], 'both fetched with the key, on the profile\'s own origin');
+        const item = await until(() => {
+          const shown = feature.view.provider.getTreeItem(feature.view.provider.jobNode(record.key));
+          return shown.iconPath instanceof vscode.Uri ? shown : undefined;
+        }, 'the job item to show its thumbnail');
+        assert.equal((item.iconPath as vscode.Uri).fsPath, vscode.Uri.file(thumbnail).fsPath);
+        const tooltip = item.tooltip as vscode.MarkdownString;
+        assert.equal(tooltip.supportHtml, false);
+        assert.ok(tooltip.value.includes(`![Thumbnail of the video](${vscode.Uri.file(thumbnail).toString()})`), tooltip.value);
+        const posts = journal().filter((e) => e.method === 'POST');
+        assert.deepEqual(posts.map((e) => [e.path, e.keyed]), [['/v1/videos', true]]);
+        assert.deepEqual(aimock.storageAuth.filter(Boolean), [], 'no key to the storage host');
+        await videoRecords(api, since, (r) => r.profileId === profile, 'the job in the ledger');
 
-      const failedKey = (await generate(profile, 'a storm the moderator refuses', model)).key;
-      const failed = await until(() => service.job(failedKey)?.state !== 'pending' && service.job(failedKey), 'the failed job to end', 30_000);
-      assert.equal(failed.state, 'failed');
+        const failed = await finished(api, (await generate(profile, 'a storm the moderator refuses', model)).key);
+        assert.equal(failed.state, 'failed');
+      } finally {
+        await removeDialectProfile(api, profile, front.url);
+        profile = undefined;
+        await front.close();
+      }
     });
+  });
+  describe('a job submitted before a reload', () => {
+    const dialects: DialectName[] = ['spec', 'dashscope', 'openrouter', 'xai', 'openai'];
+    for (const dialect of dialects) {
+      it(`${dialect}: is picked up by the store and service built after the reload over the same folder, polled to completion and its result kept`, async () => {
+        const hooks = api.testing.videos as VideoTestHooks;
+        const gateway = await dialectGateway(dialect);
+        const folder = fs.mkdtempSync(path.join(os.tmpdir(), `mg-reload-${dialect}-`));
+        const instances: VideoInstance[] = [];
+        // As a window reload does: the folder stays, the store and service are built anew over it.
+        const open = async () => {
+          const instance = hooks.createForTest({ folder: path.join(folder, 'jobs'), keptFolder: path.join(folder, 'kept'), storage: EMPTY_MEMENTO });
+          instances.push(instance);
+          await instance.store.ready;
+          instance.store.setFocused(true);
+          return instance;
+        };
+        let profile: string | undefined;
+        try {
+          profile = await dialectProfile(api, dialect, gateway.baseUrl, gateway.key);
+          const first = await open();
+          const record = (await first.commands.generateVideo(videoArgument(profile, gateway.prompt, gateway.model))) as VideoJobRecord | undefined;
+          assert.ok(record?.id, 'the gateway took the job');
+          // aimock's openai mock answers `completed` at once: there the reload covers keeping the result, not the polls.
+          if (dialect !== 'openai') assert.equal(isFinalRecord(record), false, 'still running when the window goes');
+          await first.store.flush();
+          first.dispose();
+
+          const second = await open();
+          const restored = second.store.get(record.key);
+          assert.equal(restored?.id, record.id, 'the job is back');
+          assert.equal(restored?.dialect, dialect, 'in its own dialect');
+          const job = await until(() => {
+            const seen = second.service.job(record.key);
+            return seen && (seen.state === 'failed' || (seen.state === 'complete' && seen.keptFile)) ? seen : undefined;
+          }, `the ${dialect} job to end after the reload, its result kept`, 40_000, 100);
+          assert.equal(job.state, 'complete', job.detail);
+          assert.equal(path.dirname(job.keptFile!), path.join(folder, 'kept'));
+          assert.ok(fs.readFileSync(job.keptFile!).length > 0, 'the kept file holds the video');
+        } finally {
+          for (const instance of instances) instance.dispose();
+          await removeDialectProfile(api, profile, gateway.origin);
+          await gateway.close();
+          fs.rmSync(folder, { recursive: true, force: true });
+        }
+      });
+    }
   });
 });

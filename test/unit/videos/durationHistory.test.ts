@@ -101,11 +101,59 @@ describe('DurationHistory', () => {
     const saved = store.value as { origins: Record<string, unknown> };
     assert.deepEqual(Object.keys(saved.origins).sort(), [A, '__proto__'].sort());
 
-    for (const junk of [undefined, null, 'text', [], { version: 2, origins: {} }, { version: 1, origins: [] }]) {
+    for (const junk of [undefined, null, 'text', [], { version: 2, origins: {} }, { version: 0, origins: {} }, { version: 1, origins: [] }]) {
       const empty = new DurationHistory({ store: new MemoryJsonStore(junk) });
       await empty.load();
       assert.deepEqual(empty.durationsMs(KIND), []);
     }
+  });
+
+  it('writes back unchanged the members a newer version added, per sample and at the top level', async () => {
+    const newer = { ms: 60_000, at: 5, resolution: '720p', duration: 4, id: 'vid_n', queueMs: 12_000, gpu: { kind: 'h100', count: 2 } };
+    const store = new MemoryJsonStore({ version: 1, origins: { [A]: { 'video-1': [newer] } }, learnedAt: 7, weights: [0.5, 0.25] });
+    const history = new DurationHistory({ store });
+    await history.load();
+    assert.deepEqual(history.durationsMs(KIND), [60_000]);
+    history.record(KIND, { ms: 61_000, at: 6, id: 'vid_o' });
+    await history.flush();
+    assert.deepEqual(store.value, {
+      version: 1,
+      origins: { [A]: { 'video-1': [newer, { ms: 61_000, at: 6, resolution: '720p', duration: 4, id: 'vid_o' }] } },
+      learnedAt: 7,
+      weights: [0.5, 0.25],
+    });
+  });
+
+  it('keeps a newer version\'s members of a completion this window recorded too', async () => {
+    const store = new MemoryJsonStore();
+    const older = new DurationHistory({ store });
+    await older.load();
+    older.record(KIND, { ms: 80_000, at: 10, id: 'vid_a' });
+    await older.flush();
+    // A newer version's window saw the same completion and added what it knows about it.
+    const written = store.value as { origins: Record<string, Record<string, Array<Record<string, unknown>>>> };
+    written.origins[A]['video-1'][0].queueMs = 9_000;
+    await store.save(written);
+    older.record(KIND, { ms: 81_000, at: 11, id: 'vid_b' });
+    await older.flush();
+    const saved = store.value as typeof written;
+    assert.deepEqual(saved.origins[A]['video-1'].map((s) => s.queueMs), [9_000, undefined]);
+  });
+
+  it('leaves a newer version\'s file as it is, and says so once', async () => {
+    const file = { version: 2, origins: { [A]: { 'video-1': [{ ms: 60_000, at: 5 }] } }, other: true };
+    const store = new MemoryJsonStore(file);
+    const errors: unknown[] = [];
+    const history = new DurationHistory({ store, onError: (error) => errors.push(error) });
+    await history.load();
+    history.record(KIND, { ms: 61_000, at: 6 });
+    await history.flush();
+    history.record(KIND, { ms: 62_000, at: 7 });
+    await history.flush();
+    assert.deepEqual(store.value, file);
+    assert.equal(store.saves, 0);
+    assert.deepEqual(history.durationsMs(KIND), [61_000, 62_000], 'this window still learns, in memory');
+    assert.deepEqual(errors.map(String), ['Error: the video duration history is from a newer version (2): left as it is']);
   });
 
   it('reports a store that fails and carries on from memory', async () => {
