@@ -114,7 +114,7 @@ export class VideoService implements VideoApi, Disposable {
     const { clock, connection, log } = deps;
     const video = deps.settings();
     this.bounds = pollBoundsOf(video);
-    this.durations = new DurationHistory({ store: new JsonFile(path.join(options.folder, 'durations.json')), onError: (error) => log.warn(`Video job durations: ${String(error)}`) });
+    this.durations = new DurationHistory({ store: new JsonFile(path.join(options.folder, 'durations.json'), undefined, clock), onError: (error) => log.warn(`Video job durations: ${String(error)}`) });
     void this.durations.load();
     this.store = new JobStore({
       clock,

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { JsonFile } from '../../../src/util/jsonFile';
 import { DurationHistory } from '../../../src/videos/core/durationHistory';
+import { FakeClock } from '../../util/fakeClock';
 
 describe('JsonFile', () => {
   let dir: string;
@@ -20,12 +21,16 @@ describe('JsonFile', () => {
     assert.deepEqual(await readdir(path.join(dir, 'a')), ['b.json'], 'no temp file is left behind');
   });
 
-  it('refuses a file that is not JSON or is larger than its limit', async () => {
+  it('moves a file that is not JSON or is larger than its limit aside, keeping its bytes, and says where', async () => {
     const target = path.join(dir, 'c.json');
     await writeFile(target, '{"half":');
-    await assert.rejects(new JsonFile(target).load(), SyntaxError);
-    await writeFile(target, JSON.stringify({ pad: 'x'.repeat(100) }));
-    await assert.rejects(new JsonFile(target, 50).load(), /larger than 50 bytes/);
+    await assert.rejects(new JsonFile(target, undefined, new FakeClock(7)).load(), /c\.json could not be read: it is not JSON .*moved to .*c\.json\.damaged-7/);
+    const big = JSON.stringify({ pad: 'x'.repeat(100) });
+    await writeFile(target, big);
+    await assert.rejects(new JsonFile(target, 50, new FakeClock(8)).load(), /larger than 50 bytes/);
+    assert.deepEqual((await readdir(dir)).sort(), ['c.json.damaged-7', 'c.json.damaged-8']);
+    assert.equal(await readFile(path.join(dir, 'c.json.damaged-7'), 'utf8'), '{"half":');
+    assert.equal(await readFile(path.join(dir, 'c.json.damaged-8'), 'utf8'), big);
   });
 
   it('keeps the durations two windows record into one file', async () => {
@@ -42,7 +47,7 @@ describe('JsonFile', () => {
     assert.deepEqual(reader.durationsMs({ origin: 'https://gw.example', model: 'v1' }), [60_000, 90_000]);
   });
 
-  it('lets the history start empty from a damaged file and then replace it', async () => {
+  it('lets the history start empty from a damaged file, which is kept aside, not saved over', async () => {
     const target = path.join(dir, 'durations.json');
     await writeFile(target, 'not json');
     const errors: unknown[] = [];
@@ -54,5 +59,8 @@ describe('JsonFile', () => {
     const reread = new DurationHistory({ store: new JsonFile(target) });
     await reread.load();
     assert.deepEqual(reread.durationsMs({ origin: 'https://gw.example', model: 'v1' }), [5_000]);
+    const aside = (await readdir(dir)).filter((name) => name.startsWith('durations.json.damaged-'));
+    assert.equal(aside.length, 1);
+    assert.equal(await readFile(path.join(dir, aside[0]!), 'utf8'), 'not json');
   });
 });
