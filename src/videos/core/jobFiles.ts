@@ -146,6 +146,14 @@ export class JobFiles {
     }
   }
 
+  /** Keeps `text` that no job file can hold (an old entry this version cannot read) in set-aside/, under a new name. */
+  keepAsideSync(name: string, text: string, now: number): string {
+    mkdirSync(this.setAsideDir, { recursive: true });
+    const target = join(this.setAsideDir, `${name}.${now}-${randomBytes(3).toString('hex')}.json`);
+    createExclusiveSync(target, text);
+    return target;
+  }
+
   isRemoved(key: string): boolean {
     return existsSync(join(this.removedDir, key));
   }

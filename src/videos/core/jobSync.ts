@@ -73,20 +73,34 @@ export class JobSync implements Disposable {
   }
 
   /**
-   * Moves the jobs of `legacy` into the folder (a file that exists is kept: another window got there first), then
-   * clears the old key, so it happens once. Nothing is cleared while a job could not be written.
+   * Moves the jobs of `legacy` into the folder (a file that exists is kept: another window got there first), and
+   * what it cannot read into set-aside/, then clears the old key, so it happens once. Nothing is cleared while a job
+   * could not be written.
    */
   migrate(legacy: LegacyStorage): void {
     const key = legacy.key ?? VIDEO_JOBS_STORAGE_KEY;
     const list = legacy.storage.get<unknown>(key);
     if (list === undefined) return;
     let failed = false;
-    for (const value of Array.isArray(list) ? list : []) {
+    const unreadable: unknown[] = [];
+    for (const value of Array.isArray(list) ? list : [list]) {
       const record = recordFromStored(value);
-      if (!record) continue;
+      if (!record) {
+        unreadable.push(value);
+        continue;
+      }
       if (!isJobKey(record.key)) record.key = `legacy-${createHash('sha256').update(record.key).digest('hex').slice(0, 24)}`;
       try {
         this.files.createIfAbsentSync(record.key, recordText(record));
+      } catch (error) {
+        failed = true;
+        this.host.onError(error);
+      }
+    }
+    // What this version cannot read is kept in set-aside/ before the old key is cleared, never dropped with it.
+    if (unreadable.length > 0) {
+      try {
+        this.files.keepAsideSync('globalState-jobs', JSON.stringify(unreadable), this.options.clock.now());
       } catch (error) {
         failed = true;
         this.host.onError(error);

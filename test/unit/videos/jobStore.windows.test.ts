@@ -2,7 +2,7 @@
 // fake gateway, so the tests see which window sent what; all of them answer from one table of jobs, as one
 // gateway would.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VideoJob, VideoRequest } from '../../../src/gateway/types';
 import { Emitter } from '../../../src/util/events';
@@ -428,6 +428,10 @@ describe('JobStore with several windows on one folder', () => {
       for (const file of files) for (const old of ['nextPollAt', 'pollCount', 'lastPolledAt']) assert.ok(!(old in file), `${old} is gone`);
       await settle();
       assert.equal(memento.get(VIDEO_JOBS_STORAGE_KEY), undefined);
+      // The entry it could not read is kept, not cleared with the key.
+      const aside = readdirSync(join(folder, 'set-aside')).filter((name) => name.startsWith('globalState-jobs.'));
+      assert.equal(aside.length, 1);
+      assert.deepEqual(JSON.parse(readFileSync(join(folder, 'set-aside', aside[0]!), 'utf8')), [{ broken: true }]);
     });
 
     it('moves them once: two windows migrating at once make no duplicates, and a removed job does not come back', async () => {
