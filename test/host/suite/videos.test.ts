@@ -118,8 +118,13 @@ describe('video jobs', function () {
     feature.store.setFocused(true);
   });
 
+  // A test's own store stops with its test: one left polling (on another path of the same simulator) would put its
+  // requests into the next test's log.
+  afterEach(() => {
+    for (const bundle of bundles.splice(0)) bundle.dispose();
+  });
+
   after(async () => {
-    for (const bundle of bundles) bundle.dispose();
     for (const job of feature.store.jobs(sim.origin)) await feature.store.remove(job.key);
     await config().update('video.pollMinSeconds', undefined, vscode.ConfigurationTarget.Global);
     await config().update('video.pollMaxSeconds', undefined, vscode.ConfigurationTarget.Global);
@@ -526,7 +531,7 @@ describe('video jobs', function () {
     for (const entry of limited) {
       const next = after.find((e) => e.seq > entry.seq);
       assert.ok(next, 'polling went on after the window');
-      assert.ok(next.startedAt - entry.startedAt >= 950, `next request ${next.startedAt - entry.startedAt} ms after a 429 with Retry-After: 1`);
+      assert.ok(next.startedAt - entry.startedAt >= 950, `next request (${next.method} ${next.path}) ${next.startedAt - entry.startedAt} ms after a 429 with Retry-After: 1`);
     }
     assert.equal(feature.view.treeView?.message, undefined, 'the pause message is gone');
     watching.dispose();
