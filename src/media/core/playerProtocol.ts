@@ -25,9 +25,12 @@ export type PlayerUpdate =
   | { type: 'complete'; src: string; entry: string }
   | { type: 'failed'; message: string };
 
-/** Base64 of at most MAX_PIECE_BYTES, checked in one pass (no regex: the text is untrusted). */
+/** Base64 of at most MAX_PIECE_BYTES, no whitespace, checked in one pass (no regex: the text is untrusted). */
 export function isPieceData(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0 && value.length <= MAX_PIECE_CHARS && value.length % 4 === 0 && base64DecodedLength(value) !== undefined;
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_PIECE_CHARS || value.length % 4 !== 0) return false;
+  const padding = value.endsWith('==') ? 2 : value.endsWith('=') ? 1 : 0;
+  // Every character but the padding is a digit exactly when none was skipped as whitespace.
+  return base64DecodedLength(value) === Math.floor(((value.length - padding) * 3) / 4);
 }
 
 /** A link the page may load the kept file from: http(s) only. */
