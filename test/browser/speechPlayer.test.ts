@@ -15,7 +15,8 @@ import { silentMp3 } from '../simulator/mp3';
 import { launchChromium, REPO_ROOT, servePage, type ServedPage } from './harness';
 
 const COMMANDS = { save: 'modelGateway.media.save', copy: 'modelGateway.media.copy', open: 'modelGateway.media.open' };
-const AUDIO = silentMp3(2);
+// Long enough that it is still playing when the test sends `complete`, however slow the machine.
+const AUDIO = silentMp3(8);
 
 async function playerBundle(): Promise<string> {
   const built = await esbuild.build({ entryPoints: [join(REPO_ROOT, 'src', 'webview', 'player', 'main.ts')], bundle: true, format: 'iife', platform: 'browser', target: 'chrome120', write: false, logLevel: 'error' });
@@ -29,7 +30,12 @@ window.posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => windo
 async function fileServer(): Promise<{ origin: string; server: Server }> {
   const server = createServer((request, response) => {
     if (request.url !== '/speech.mp3') return void response.writeHead(404).end();
-    response.writeHead(200, { 'content-type': 'audio/mpeg', 'accept-ranges': 'none' }).end(AUDIO);
+    // Ranges, as the webview's resource loader serves the kept file: the player can seek in it.
+    const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
+    if (!range) return void response.writeHead(200, { 'content-type': 'audio/mpeg', 'accept-ranges': 'bytes' }).end(AUDIO);
+    const start = Number(range[1]);
+    const end = range[2] ? Math.min(Number(range[2]), AUDIO.length - 1) : AUDIO.length - 1;
+    response.writeHead(206, { 'content-type': 'audio/mpeg', 'accept-ranges': 'bytes', 'content-range': `bytes ${start}-${end}/${AUDIO.length}` }).end(AUDIO.subarray(start, end + 1));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
@@ -38,7 +44,7 @@ async function fileServer(): Promise<{ origin: string; server: Server }> {
 const send = (page: Page, message: PlayerUpdate) => page.evaluate((m) => window.postMessage(m, '*'), message);
 const audioState = (page: Page) => page.evaluate(() => {
   const audio = document.getElementById('player') as HTMLAudioElement;
-  return { currentTime: audio.currentTime, duration: audio.duration, src: audio.currentSrc, paused: audio.paused };
+  return { src: audio.currentSrc, paused: audio.paused };
 });
 
 describe('speech player in Chromium: plays streamed speech as it arrives', function () {
@@ -84,7 +90,7 @@ describe('speech player in Chromium: plays streamed speech as it arrives', funct
 
     for (const message of pieces[3]) await send(page, message);
     await send(page, { type: 'end' });
-    await page.waitForFunction(() => Math.abs((document.getElementById('player') as HTMLAudioElement).duration - 2) < 0.1);
+    await page.waitForFunction(() => Math.abs((document.getElementById('player') as HTMLAudioElement).duration - 8) < 0.1);
     await send(page, { type: 'complete', src: `${files.origin}/speech.mp3`, entry: 'mabc123def456' });
     const links = await page.$$eval('#actions a', (as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
     assert.deepEqual(links, [
@@ -93,9 +99,20 @@ describe('speech player in Chromium: plays streamed speech as it arrives', funct
     ]);
     // Still playing: the move to the file waits for a pause, so the sound is not cut.
     assert.match((await audioState(page)).src, /^blob:/);
-    await page.evaluate(() => (document.getElementById('player') as HTMLAudioElement).pause());
-    await page.waitForFunction((src) => (document.getElementById('player') as HTMLAudioElement).currentSrc === src, `${files.origin}/speech.mp3`);
-    await page.waitForFunction(() => (document.getElementById('player') as HTMLAudioElement).currentTime > 0.1);
+    const pausedAt = await page.evaluate(() => {
+      const audio = document.getElementById('player') as HTMLAudioElement;
+      audio.pause();
+      return audio.currentTime;
+    });
+    assert.ok(pausedAt > 0.1 && pausedAt < 8, String(pausedAt));
+    // The kept file, loaded, at the place the stream was paused (it can be sought as a whole).
+    await page.waitForFunction(
+      ({ src, at }) => {
+        const audio = document.getElementById('player') as HTMLAudioElement;
+        return audio.currentSrc === src && Math.abs(audio.duration - 8) < 0.1 && Math.abs(audio.currentTime - at) < 0.05;
+      },
+      { src: `${files.origin}/speech.mp3`, at: pausedAt },
+    );
   });
 
   it('ignores a piece that does not fit the protocol', async () => {

@@ -2,8 +2,7 @@
 // as it arrives, appends the pieces the host sends (streamingAudio.ts), then moves to the kept file so every part can
 // be sought, and shows Save and Open once the entry is kept. A failure is said in words. Every message from the host
 // is checked against the player's protocol (media/core/playerProtocol.ts); anything else is ignored.
-import { commandLink } from '../../media/core/mediaHtml';
-import { parsePlayerUpdate, type PlayerRequest, type PlayerUpdate } from '../../media/core/playerProtocol';
+import { commandLink, parsePlayerUpdate, type PlayerRequest, type PlayerUpdate } from '../../media/core/api';
 import { canStream, StreamingAudio } from './streamingAudio';
 
 declare function acquireVsCodeApi(): { postMessage(message: PlayerRequest): void };
@@ -51,7 +50,8 @@ function useFile(src: string): void {
   stream = undefined;
   audio.autoplay = false;
   audio.src = src;
-  if (at > 0) audio.currentTime = at;
+  // Once the file's length is known: a position set before that may be lost.
+  if (at > 0) audio.addEventListener('loadedmetadata', () => (audio.currentTime = at), { once: true });
   if (play) void audio.play().catch(() => say('Press play to hear the audio.'));
 }
 
