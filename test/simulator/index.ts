@@ -12,7 +12,7 @@ import { hasKeyword } from './replies';
 import { GeneratedImages, promptOfImageBody, validateImageRequest } from './images';
 import { asksForImages, chatImageAnswer, editAnswer, validateChatImageRequest, validateImageEdit } from './imageEdits';
 import { RequestLog, type RequestLogEntry } from './requestLog';
-import { inputOfSpeechBody, speak, streamSpeech, validateSpeechRequest } from './speech';
+import { inputOfSpeechBody, speak, SpeechHold, streamSpeech, validateSpeechRequest } from './speech';
 import { GENERATION_PATH, Generations } from './generations';
 import { transcribe } from './transcription';
 import { OPENAI_CONTENT_PATH, OPENAI_JOB_PATH, OPENAI_VIDEOS_PATH, openaiContent, openaiVideo, validateOpenAIVideoRequest } from './openaiVideo';
@@ -65,6 +65,9 @@ export interface Simulator {
   /** Video jobs submitted from now on stay queued, their schedules not started, until `releaseHeldVideos()`. */
   holdVideos(): void;
   releaseHeldVideos(): void;
+  /** Streamed speech from now on stops before its last piece until `releaseHeldSpeech()`. */
+  holdSpeech(): void;
+  releaseHeldSpeech(): void;
   /** The next `count` requests (only those whose path starts with `pathPrefix`, when given) get a 429. */
   force429(retryAfterSeconds: number, count?: number, pathPrefix?: string): void;
   waitForLog(predicate: (e: RequestLogEntry) => boolean, timeoutMs?: number): Promise<RequestLogEntry>;
@@ -103,6 +106,7 @@ class GatewaySimulator implements Simulator {
   private readonly requestLog = new RequestLog();
   private readonly rateLimiter: RateLimiter;
   private readonly jobs: VideoJobs;
+  private readonly speechHold = new SpeechHold();
   private readonly images: GeneratedImages;
   private readonly generations: Generations;
   private readonly now: () => number;
@@ -193,6 +197,14 @@ class GatewaySimulator implements Simulator {
 
   releaseHeldVideos(): void {
     this.jobs.releaseHeld();
+  }
+
+  holdSpeech(): void {
+    this.speechHold.hold();
+  }
+
+  releaseHeldSpeech(): void {
+    this.speechHold.release();
   }
 
   force429(retryAfterSeconds: number, count = 1, pathPrefix?: string): void {
@@ -466,7 +478,7 @@ class GatewaySimulator implements Simulator {
     if (exchange.fault?.name === 'error-chunk') return exchange.sendJson({});
     if (hasKeyword(request.input, 'not-audio')) return exchange.sendBytes(200, { 'content-type': 'audio/mpeg' }, Buffer.from(HTML_ERROR_PAGE, 'utf8'));
     const generation: Record<string, string> = this.options.openrouterModels ? { 'x-generation-id': this.generations.speech(request.model, request.input) } : {};
-    if (request.stream) return streamSpeech(exchange, speak(request), request.stream, generation);
+    if (request.stream) return streamSpeech(exchange, { ...request, stream: request.stream }, generation, this.speechHold);
     exchange.sendBytes(200, { 'content-type': 'audio/wav', ...generation }, speak(request));
   }
 

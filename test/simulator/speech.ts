@@ -1,9 +1,12 @@
 // POST /v1/audio/speech: real WAV audio made from the text: one short tone per word, its pitch from the voice and
 // the word, so the same request always sounds the same. `[not-audio]` in the input answers an HTML page instead.
+// Streamed (`stream_format`) with `response_format: mp3`, it is MP3 of the same length, silent (mp3.ts: there is
+// no encoder here), so a player can be tested on audio a browser streams.
 import { bodyForModel, invalidRequest, isObject } from './errors';
 import type { Exchange } from './exchange';
 import { isKnownModel, SPEECH_MODEL } from './models';
 import { stableHash, withoutKeywords } from './replies';
+import { silentMp3 } from './mp3';
 import { encodeWav, SAMPLE_RATE } from './wav';
 
 export const VOICES = ['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'nova', 'onyx', 'sage', 'shimmer'] as const;
@@ -38,12 +41,47 @@ export function validateSpeechRequest(raw: unknown): ValidSpeechRequest {
   return { model: body.model, input: body.input, voice: body.voice, format, ...(stream !== undefined && { stream: stream as ValidSpeechRequest['stream'] }) };
 }
 
+/** Streams that, while held, stop before their last piece until released (a test sees what happens before it). */
+export class SpeechHold {
+  private gate: { promise: Promise<void>; release: () => void } | undefined;
+
+  hold(): void {
+    if (this.gate) return;
+    let release!: () => void;
+    const promise = new Promise<void>((resolve) => (release = resolve));
+    this.gate = { promise, release };
+  }
+
+  release(): void {
+    this.gate?.release();
+    this.gate = undefined;
+  }
+
+  /** Resolves at once when nothing is held, else at the release. */
+  wait(): Promise<void> {
+    return this.gate?.promise ?? Promise.resolve();
+  }
+}
+
+/** The audio a streamed answer sends: the spoken WAV, or for MP3 silent MP3 of its length. */
+export function streamedAudio(request: ValidSpeechRequest): { audio: Buffer; contentType: string } {
+  const wav = speak(request);
+  if (request.format !== 'mp3') return { audio: wav, contentType: 'audio/wav' };
+  return { audio: silentMp3((wav.length - 44) / (2 * SAMPLE_RATE)), contentType: 'audio/mpeg' };
+}
+
 /** Sends the audio in pieces with pauses between them: chunked raw bytes, or SSE `speech.audio.delta` events then `speech.audio.done`. */
-export async function streamSpeech(exchange: Exchange, audio: Buffer, stream: NonNullable<ValidSpeechRequest['stream']>, headers: Record<string, string>): Promise<void> {
-  exchange.head(200, { ...headers, 'content-type': stream === 'sse' ? 'text/event-stream; charset=utf-8' : 'audio/wav', 'cache-control': 'no-cache' });
+export async function streamSpeech(exchange: Exchange, request: ValidSpeechRequest & { stream: NonNullable<ValidSpeechRequest['stream']> }, headers: Record<string, string>, hold: SpeechHold): Promise<void> {
+  const { stream } = request;
+  const { audio, contentType } = streamedAudio(request);
+  exchange.head(200, { ...headers, 'content-type': stream === 'sse' ? 'text/event-stream; charset=utf-8' : contentType, 'cache-control': 'no-cache' });
   const size = Math.ceil(audio.length / STREAM_PIECES);
   for (let at = 0; at < audio.length; at += size) {
     if (at > 0 && !(await exchange.sleep(STREAM_PAUSE_MS))) return;
+    if (at + size >= audio.length && at > 0) {
+      await hold.wait();
+      if (!(await exchange.sleep(0))) return;
+    }
     const piece = audio.subarray(at, at + size);
     exchange.res.write(stream === 'sse' ? `data: ${JSON.stringify({ type: 'speech.audio.delta', audio: piece.toString('base64') })}\n\n` : piece);
   }

@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { accessAdvice, type ErrorAdvice } from '../../ui/core/errorAdvice';
 import type { GatewayAccess } from '../../gateway/connection';
-import { describeBytes, sniffImage } from '../../gateway/mediaTypes';
+import { describeBytes, sniffImage, type AudioType } from '../../gateway/mediaTypes';
 import { fetchResultBytes, ResultFetchError, type OpenResultOptions } from '../../gateway/resultFetch';
 import type { CatalogSnapshot } from '../../models/core/api';
 import type { MediaDefaults } from '../../settings/settings';
@@ -55,9 +55,10 @@ export interface MediaCoreDeps {
 
 /**
  * A call's cancel, surface and profile (core/api.ts's MediaCall); the commands give none of them. Speech:
- * `onAudioStart` hears of a file that grows as the audio arrives (growingAudio.ts), once its first bytes are there.
+ * `onAudioStart` hears of a file that grows as the audio arrives (growingAudio.ts), once its first bytes are there;
+ * `onAudio` gets each piece as it arrives (a player that streams), from the first that sniffs as audio.
  */
-export type MediaCallOptions = Partial<MediaCall> & { onAudioStart?: (start: AudioStart) => void };
+export type MediaCallOptions = Partial<MediaCall> & { onAudioStart?: (start: AudioStart) => void; onAudio?: (chunk: Uint8Array, contentType: AudioType) => void };
 
 export interface ImageOutcome {
   entry: MediaEntry;
@@ -115,7 +116,9 @@ export async function synthesizeSpeech(deps: MediaCoreDeps, ask: SpeechAsk, opti
   await checkWritable(deps.history);
   const growing = options.onAudioStart && new GrowingAudioFile(deps.history.filesFolder, defaults.maxBytes, options.onAudioStart);
   try {
-    const audio = await api.synthesizeSpeech(request, { signal: options.signal, maxBytes: defaults.maxBytes, surface: options.surface ?? 'speech', ...(growing && { onAudio: (chunk, type) => growing.push(chunk, type) }) });
+    const heard = options.onAudio;
+    const onAudio = growing || heard ? (chunk: Uint8Array, type: AudioType) => (growing?.push(chunk, type), heard?.(chunk, type)) : undefined;
+    const audio = await api.synthesizeSpeech(request, { signal: options.signal, maxBytes: defaults.maxBytes, surface: options.surface ?? 'speech', ...(onAudio && { onAudio }) });
     await growing?.close();
     return await deps.history.add({ kind: 'speech', origin, ...profileOf(profile), model, prompt: request.input, voice: request.voice, files: [{ data: audio.audio, contentType: audio.contentType }], notes: [] });
   } finally {

@@ -1,7 +1,8 @@
 // What the image gallery and the speech player show, as page content the webview host serves (mediaPanel.ts).
-// Pure (no `vscode`), so the CSP and the escaping are tested in Node. The pages run no script at all: each action is a `command:` link to one of the few
+// Pure (no `vscode`), so the CSP and the escaping are tested in Node. The gallery and the kept speech's player run no script at all: each action is a `command:` link to one of the few
 // commands the panel allows (`enableCommandUris` lists exactly the page's `commands`), carrying only an entry id and a
-// file index, which the command looks up in the history.
+// file index, which the command looks up in the history. The streaming player (speech still arriving) runs one
+// bundled script, by nonce (webview/player), which plays the pieces the host sends through Media Source Extensions.
 import { escapeHtml } from '../../util/html';
 import type { PageContent, PageServing } from '../../ui/core/pageCsp';
 import { entrySummary, shortText, type MediaEntry } from './mediaEntry';
@@ -22,7 +23,7 @@ export interface PageSources {
 }
 
 /** The argument a page's link passes: `{ entry, index }`. */
-export function commandLink(command: string, entry: MediaEntry, index: number): string {
+export function commandLink(command: string, entry: Pick<MediaEntry, 'id'>, index: number): string {
   return `command:${command}?${encodeURIComponent(JSON.stringify([{ entry: entry.id, index }]))}`;
 }
 
@@ -87,4 +88,24 @@ ${player}
 <blockquote>${escapeHtml(entry.prompt)}</blockquote>
 ${notes(entry)}`;
   return { title: `Speech: ${shortText(entry.prompt, 40)}`, style: STYLE, body, media: [sources.cspSource] };
+}
+
+/**
+ * Speech still arriving: the page's script (webview/player, by nonce) plays the pieces the host sends, then the kept
+ * file. MSE plays from a `blob:` URL of the page's own MediaSource, so `media-src` names `blob:` besides the
+ * resource root the kept file comes from; nothing else loads.
+ */
+export function streamingPlayerPage(prompt: string, contentType: string, sources: Pick<PageSources, 'cspSource' | 'commands'>): PageContent {
+  const body = `<h1>Speech</h1>
+<p class="meta" id="status" role="status">Receiving the audio…</p>
+<audio id="player" controls autoplay preload="auto">This audio cannot play here.</audio>
+<nav id="actions"></nav>
+<blockquote>${escapeHtml(prompt)}</blockquote>`;
+  return {
+    title: `Speech: ${shortText(prompt, 40)}`,
+    style: STYLE,
+    body,
+    data: { type: contentType, save: sources.commands.save, open: sources.commands.open },
+    media: [sources.cspSource, 'blob:'],
+  };
 }

@@ -38,7 +38,7 @@ export const mediaFeature = defineFeature({
     const loaded = lazy(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const module = require('./mediaCommands') as typeof import('./mediaCommands');
-      const panels = new module.MediaPanels(service.history);
+      const panels = new module.MediaPanels(service.history, { extensionUri: context.extensionUri, log });
       const ui = module.vscodeUserInterface;
       const commandDeps = { core, panels, reveal: (id: string) => view.reveal(id), ui, now: () => clock.now() };
       const transcription = { ...core, dialectSetting: (profile?: string) => connection.profile(profile)?.dialect };

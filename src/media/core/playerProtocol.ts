@@ -1,0 +1,75 @@
+// The streaming speech player's messages, checked on both sides the way every webview's are (webviewProtocol.ts):
+// the host trusts nothing the page sends, and the page takes only pieces of audio of the expected size and shape.
+// The page says whether it can play the audio as it arrives (Media Source Extensions take its type); the host then
+// sends the audio in pieces (base64, each at most MAX_PIECE_BYTES; all of them at most the speech size limit, which
+// the host counts), `end` once the gateway has sent all of it, and `complete` with the kept file (or `failed`).
+// Browser-safe: no Node, no vscode.
+import { clip, isId, isText } from '../../chatProtocol/validate';
+import { exactly, parseWith, type Shapes } from '../../chatProtocol/webviewProtocol';
+import { base64DecodedLength } from '../../util/base64';
+
+/** Bytes of audio in one `piece` message: a message stays small, whatever piece the gateway sent. */
+export const MAX_PIECE_BYTES = 48 * 1024;
+const MAX_PIECE_CHARS = (MAX_PIECE_BYTES / 3) * 4;
+const MAX_URL = 4096;
+const MAX_MESSAGE = 500;
+
+/** The page to the host: loaded, and whether it plays the audio as it arrives (else only once it is complete). */
+export type PlayerRequest = { type: 'ready'; streaming: boolean };
+
+/** The host to the page. */
+export type PlayerUpdate =
+  | { type: 'piece'; data: string }
+  | { type: 'end' }
+  /** The kept file (a webview resource URI) and its history entry, whose Save and Open links the page shows. */
+  | { type: 'complete'; src: string; entry: string }
+  | { type: 'failed'; message: string };
+
+/** Base64 of at most MAX_PIECE_BYTES, no whitespace, checked in one pass (no regex: the text is untrusted). */
+export function isPieceData(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_PIECE_CHARS || value.length % 4 !== 0) return false;
+  const padding = value.endsWith('==') ? 2 : value.endsWith('=') ? 1 : 0;
+  // Every character but the padding is a digit exactly when none was skipped as whitespace.
+  return base64DecodedLength(value) === Math.floor(((value.length - padding) * 3) / 4);
+}
+
+/** A link the page may load the kept file from: http(s) only. */
+export function isFileSource(value: unknown): value is string {
+  if (!isText(value, MAX_URL) || value === '') return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+export const PLAYER_SHAPES: { page: Shapes<PlayerRequest>; host: Shapes<PlayerUpdate> } = {
+  page: { ready: { streaming: exactly((v): v is boolean => typeof v === 'boolean') } },
+  host: {
+    piece: { data: exactly(isPieceData) },
+    end: {},
+    complete: { src: exactly(isFileSource), entry: exactly(isId) },
+    // A long error is cut to what the page shows.
+    failed: { message: (v) => (typeof v === 'string' ? clip(v, MAX_MESSAGE) : undefined) },
+  },
+};
+
+/** A message from the page, or undefined for anything else. */
+export function parsePlayerRequest(value: unknown): PlayerRequest | undefined {
+  const parsed = parseWith<PlayerRequest>(value, PLAYER_SHAPES.page);
+  return parsed.ok ? parsed.message : undefined;
+}
+
+/** A message from the host, or undefined for anything the page should not act on. */
+export function parsePlayerUpdate(value: unknown): PlayerUpdate | undefined {
+  const parsed = parseWith<PlayerUpdate>(value, PLAYER_SHAPES.host);
+  return parsed.ok ? parsed.message : undefined;
+}
+
+/** Audio as `piece` messages, none over MAX_PIECE_BYTES (whole base64 groups: 48 KiB is a multiple of 3). */
+export function pieceMessages(bytes: Uint8Array, toBase64: (bytes: Uint8Array) => string): PlayerUpdate[] {
+  const messages: PlayerUpdate[] = [];
+  for (let at = 0; at < bytes.length; at += MAX_PIECE_BYTES) messages.push({ type: 'piece', data: toBase64(bytes.subarray(at, at + MAX_PIECE_BYTES)) });
+  return messages;
+}

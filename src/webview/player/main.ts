@@ -1,0 +1,88 @@
+// Entry point of the streaming speech player (bundled to dist/webview/player.js): says whether it can play the audio
+// as it arrives, appends the pieces the host sends (streamingAudio.ts), then moves to the kept file so every part can
+// be sought, and shows Save and Open once the entry is kept. A failure is said in words. Every message from the host
+// is checked against the player's protocol (media/core/playerProtocol.ts); anything else is ignored.
+import { commandLink, parsePlayerUpdate, type PlayerRequest, type PlayerUpdate } from '../../media/core/api';
+import { canStream, StreamingAudio } from './streamingAudio';
+
+declare function acquireVsCodeApi(): { postMessage(message: PlayerRequest): void };
+const vscode = acquireVsCodeApi();
+
+const audio = document.getElementById('player') as HTMLAudioElement;
+const status = document.getElementById('status')!;
+const actions = document.getElementById('actions')!;
+const { type = '', save = '', open = '' } = document.body.dataset;
+
+const say = (text: string) => void (status.textContent = text);
+
+let stream: StreamingAudio | undefined;
+if (canStream(type)) {
+  stream = new StreamingAudio(audio, type, () => say('Receiving the audio… this player could not play it as it arrived: it plays once all of it is here.'));
+  say('Receiving the audio… it plays as it arrives.');
+} else {
+  say('Receiving the audio… it plays once all of it is here.');
+}
+
+function decode(data: string): Uint8Array<ArrayBuffer> {
+  const text = atob(data);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+function link(command: string, entry: string, label: string, title: string): HTMLAnchorElement {
+  const a = document.createElement('a');
+  a.href = commandLink(command, { id: entry }, 0);
+  a.title = title;
+  a.textContent = label;
+  return a;
+}
+
+/**
+ * Plays from the kept file from where the stream was (the stream's object URL is let go). It starts playing when the
+ * stream was playing, or when nothing has played yet (the audio could not be played as it arrived); never again
+ * after it ended.
+ */
+function useFile(src: string): void {
+  const at = audio.ended ? 0 : audio.currentTime;
+  const play = (stream?.playing === true && !audio.paused && !audio.ended) || audio.played.length === 0;
+  stream?.release();
+  stream = undefined;
+  audio.autoplay = false;
+  audio.src = src;
+  // Once the file's length is known: a position set before that may be lost.
+  if (at > 0) audio.addEventListener('loadedmetadata', () => (audio.currentTime = at), { once: true });
+  if (play) void audio.play().catch(() => say('Press play to hear the audio.'));
+}
+
+function complete(src: string, entry: string): void {
+  actions.replaceChildren(link(save, entry, 'Save to Workspace', 'Save this audio into the workspace'), document.createTextNode(' '), link(open, entry, 'Open', 'Open the audio file in an editor'));
+  say('');
+  if (!stream?.playing || audio.paused || audio.ended) return useFile(src);
+  // Still playing what arrived: the move waits for a pause, so the sound is not cut.
+  audio.addEventListener('pause', () => useFile(src), { once: true });
+}
+
+function receive(message: PlayerUpdate): void {
+  switch (message.type) {
+    case 'piece':
+      stream?.append(decode(message.data));
+      return;
+    case 'end':
+      stream?.end();
+      return;
+    case 'complete':
+      return complete(message.src, message.entry);
+    case 'failed':
+      // What arrived can still be played; the page says the rest is missing.
+      stream?.end();
+      say(`The speech could not be completed: ${message.message}`);
+      return;
+  }
+}
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const message = parsePlayerUpdate(event.data);
+  if (message) receive(message);
+});
+vscode.postMessage({ type: 'ready', streaming: stream !== undefined });
