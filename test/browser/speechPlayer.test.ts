@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { streamingPlayerPage } from '../../src/media/core/mediaHtml';
-import { pieceMessages, type PlayerUpdate } from '../../src/media/core/playerProtocol';
+import { pieceMessages, type PlayerUpdate } from '../../src/webview/player/protocol';
 import { pageCsp } from '../../src/ui/core/pageCsp';
 import { silentMp3 } from '../simulator/mp3';
 import { launchChromium, REPO_ROOT, servePage, type ServedPage } from './harness';

@@ -1,7 +1,7 @@
 // The media feature from the outside: what the chat, the @gateway participant and the gateway tools may ask of it
 // (images and speech, kept in the Media history so they also show in the Media view; transcripts, which are text),
 // and the ids of its commands other folders name. The media feature's definition (vscode/feature.ts) builds the object that implements MediaApi
-// at activation; getting it loads nothing more. Types and constants, and the player page's protocol checks.
+// at activation; getting it loads nothing more. Types and constants only.
 import type { RequestSurface } from '../../gateway/types';
 
 /** One call: who asks (the usage ledger's surface), under which profile (the active one without), and its cancel. */
@@ -85,7 +85,3 @@ export const MEDIA_SHARED_COMMANDS = {
   show: 'modelGateway.media.show',
   save: 'modelGateway.media.save',
 } as const;
-
-// The streaming speech player's page (src/webview/player) speaks this protocol and builds the same command links.
-export { parsePlayerUpdate, type PlayerRequest, type PlayerUpdate } from './playerProtocol';
-export { commandLink } from './mediaHtml';

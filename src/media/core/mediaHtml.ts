@@ -5,6 +5,7 @@
 // bundled script, by nonce (webview/player), which plays the pieces the host sends through Media Source Extensions.
 import { escapeHtml } from '../../util/html';
 import type { PageContent, PageServing } from '../../ui/core/pageCsp';
+import { commandLink } from '../../webview/player/protocol';
 import { entrySummary, shortText, type MediaEntry } from './mediaEntry';
 
 /** The commands a page links to (the media feature's definition names them). */
@@ -23,10 +24,6 @@ export interface PageSources {
 }
 
 /** The argument a page's link passes: `{ entry, index }`. */
-export function commandLink(command: string, entry: Pick<MediaEntry, 'id'>, index: number): string {
-  return `command:${command}?${encodeURIComponent(JSON.stringify([{ entry: entry.id, index }]))}`;
-}
-
 /** What the pages' CSP allows besides their images or audio: their own style element. They run no script. */
 export const MEDIA_PAGE_CSP: Pick<PageServing, 'styles'> = { styles: 'nonce' };
 

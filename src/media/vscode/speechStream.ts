@@ -1,13 +1,13 @@
 // UI adapter: speech played while it arrives. Synthesize Speech hands each piece of audio here (`audio`) and the
 // growing file's start (`start`, once its first bytes are on disk); the player panel opens then, for types a
 // webview may play through Media Source Extensions (MP3, AAC, WebM), and the page says whether it can. If it can,
-// the pieces go to it (those that came before it was ready first), bounded per message (playerProtocol.ts) and in
+// the pieces go to it (those that came before it was ready first), bounded per message (webview/player/protocol.ts) and in
 // all by the speech size limit; if not, or for WAV, FLAC and PCM (for which no panel opens early), the audio plays
 // once the kept file is there, as before. A panel the user closes hears nothing more.
 import type * as vscode from 'vscode';
 import type { AudioType } from '../../gateway/mediaTypes';
 import type { AudioStart } from '../core/growingAudio';
-import { PLAYER_SHAPES, pieceMessages, type PlayerRequest, type PlayerUpdate } from '../core/playerProtocol';
+import { PLAYER_SHAPES, pieceMessages, type PlayerRequest, type PlayerUpdate } from '../../webview/player/protocol';
 import type { HostedPage } from '../../ui/vscode/webviewHost';
 import type { ProtocolPort } from '../../chatProtocol/webviewProtocol';
 

@@ -1,8 +1,8 @@
 // Entry point of the streaming speech player (bundled to dist/webview/player.js): says whether it can play the audio
 // as it arrives, appends the pieces the host sends (streamingAudio.ts), then moves to the kept file so every part can
 // be sought, and shows Save and Open once the entry is kept. A failure is said in words. Every message from the host
-// is checked against the player's protocol (media/core/playerProtocol.ts); anything else is ignored.
-import { commandLink, parsePlayerUpdate, type PlayerRequest, type PlayerUpdate } from '../../media/core/api';
+// is checked against the player's protocol (protocol.ts); anything else is ignored.
+import { commandLink, parsePlayerUpdate, type PlayerRequest, type PlayerUpdate } from './protocol';
 import { canStream, StreamingAudio } from './streamingAudio';
 
 declare function acquireVsCodeApi(): { postMessage(message: PlayerRequest): void };

@@ -2,7 +2,8 @@
 // text from the gateway or the user escaped, and links that carry nothing but an entry id and an index.
 import * as assert from 'node:assert/strict';
 import type { MediaEntry } from '../../../src/media/core/mediaEntry';
-import { commandLink, galleryPage, MEDIA_PAGE_CSP, playerPage, type PageSources } from '../../../src/media/core/mediaHtml';
+import { galleryPage, MEDIA_PAGE_CSP, playerPage, type PageSources } from '../../../src/media/core/mediaHtml';
+import { commandLink } from '../../../src/webview/player/protocol';
 import { pageHtml } from '../../../src/ui/core/pageCsp';
 
 const PAGE_COMMANDS = { save: 'modelGateway.media.save', copy: 'modelGateway.media.copy', open: 'modelGateway.media.open' };

@@ -1,9 +1,9 @@
-// The streaming speech player's protocol (media/core/playerProtocol.ts), checked on both sides: the host takes only
+// The streaming speech player's protocol (webview/player/protocol.ts), checked on both sides: the host takes only
 // `ready` with a boolean; the page takes only pieces of base64 within the per-message bound, an http(s) file link
 // with an entry id, and a failure whose text is cut to what the page shows.
 import assert from 'node:assert/strict';
 import { ProtocolPort } from '../../../src/chatProtocol/webviewProtocol';
-import { MAX_PIECE_BYTES, parsePlayerRequest, parsePlayerUpdate, pieceMessages, PLAYER_SHAPES, type PlayerRequest, type PlayerUpdate } from '../../../src/media/core/playerProtocol';
+import { MAX_PIECE_BYTES, parsePlayerRequest, parsePlayerUpdate, pieceMessages, PLAYER_SHAPES, type PlayerRequest, type PlayerUpdate } from '../../../src/webview/player/protocol';
 import { streamingPlayerPage } from '../../../src/media/core/mediaHtml';
 import { pageCsp } from '../../../src/ui/core/pageCsp';
 

@@ -73,3 +73,8 @@ export function pieceMessages(bytes: Uint8Array, toBase64: (bytes: Uint8Array) =
   for (let at = 0; at < bytes.length; at += MAX_PIECE_BYTES) messages.push({ type: 'piece', data: toBase64(bytes.subarray(at, at + MAX_PIECE_BYTES)) });
   return messages;
 }
+
+/** A `command:` link the page may follow (the webview allows only the media page commands): the entry and the file's index. */
+export function commandLink(command: string, entry: { readonly id: string }, index: number): string {
+  return `command:${command}?${encodeURIComponent(JSON.stringify([{ entry: entry.id, index }]))}`;
+}
