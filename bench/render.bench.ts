@@ -39,6 +39,7 @@ interface Variant {
   renderer: 'streaming' | 'naive' | 'reveal';
   tuning?: ScenarioInput['tuning'];
   revealEveryMs?: number;
+  revealBuilds?: boolean;
 }
 const DEFAULT_VARIANT: Variant = { label: 'StreamingMarkdown', renderer: 'streaming' };
 const RATE_ONLY_VARIANTS: Variant[] = [
@@ -57,6 +58,12 @@ const FLOOR_VARIANTS: Variant[] = [
   { label: 'display floor 50 ms', renderer: 'reveal', revealEveryMs: 50 },
   { label: 'display floor 250 ms', renderer: 'reveal', revealEveryMs: 250 },
 ];
+/**
+ * The worker floor: as the display floor at 50 ms, but each block is built from its final HTML (nodeBuilder) when it
+ * comes into view. What the main thread would still pay if a Web Worker parsed, rendered and highlighted everything for
+ * free and sent finished blocks: the bound on any worker design at this update pace.
+ */
+const WORKER_FLOOR: Variant = { label: 'worker floor 50 ms', renderer: 'reveal', revealEveryMs: 50, revealBuilds: true };
 
 interface Row {
   renderer: string;
@@ -125,12 +132,12 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
     // BENCH_TRY='[{"label": …, "renderer": "streaming", "tuning": {…}}]': only these beside the default (trying a change).
     const variants = TRIED
       ? [DEFAULT_VARIANT, ...TRIED]
-      : [DEFAULT_VARIANT, ...(QUICK ? [] : RATE_ONLY_VARIANTS.filter((variant) => charsPerSecond !== null || variant.renderer !== 'naive')), ...FLOOR_VARIANTS];
+      : [DEFAULT_VARIANT, ...(QUICK ? [] : RATE_ONLY_VARIANTS.filter((variant) => charsPerSecond !== null || variant.renderer !== 'naive')), ...FLOOR_VARIANTS, WORKER_FLOOR];
     // Runs interleaved, so that a busy spell of the machine does not land on one renderer's runs only.
     const runs = new Map<Variant, Array<{ result: ScenarioResult; main: MainThreadTasks }>>(variants.map((variant) => [variant, []]));
     for (let i = 0; i < RUNS; i++) {
       for (const variant of variants) {
-        const input: ScenarioInput = { renderer: variant.renderer, charsPerSecond, tuning: variant.tuning, revealEveryMs: variant.revealEveryMs };
+        const input: ScenarioInput = { renderer: variant.renderer, charsPerSecond, tuning: variant.tuning, revealEveryMs: variant.revealEveryMs, revealBuilds: variant.revealBuilds };
         const { value: result, main } = await measure(browser, url, deltas, (page) => page.evaluate(runScenario, input), STREAM_START_MARK);
         runs.get(variant)!.push({ result, main: { ...main, cpuMs: main.cpuMs - idle.cpuMs } });
         const same = result.html === oneShotHtml ? 'same DOM as one-shot' : 'DOM DIFFERS from one-shot';
@@ -192,6 +199,13 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
         floors.map((row, i) => `every ${FLOOR_VARIANTS[i].revealEveryMs} ms ${fmt(row.result.renderMs / oneShotMs, 2)}x one-shot in the page${floorCpu(row)} (${row.result.frames} updates)`).join('; ') +
         `; StreamingMarkdown / floor at 50 ms: ${fmt(wallRatio / (floors[0].result.renderMs / oneShotMs), 2)}x`,
     );
+    const workerFloor = rows.find((row) => row.feed === feed && row.renderer === WORKER_FLOOR.label);
+    if (workerFloor) {
+      console.log(
+        `${' '.repeat(feed.length)}  worker floor (the floor at 50 ms, each block built from its final HTML as it comes into view: a worker doing all parsing and rendering for free): ` +
+          `${fmt(workerFloor.result.renderMs / oneShotMs, 2)}x one-shot in the page${floorCpu(workerFloor)} (${workerFloor.result.frames} updates)`,
+      );
+    }
     const naive = rows.find((row) => row.feed === feed && row.renderer === 'naive re-render');
     if (naive) {
       console.log(

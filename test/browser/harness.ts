@@ -15,11 +15,11 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 let bundle: Promise<string> | undefined;
 
-/** The markdown module as an IIFE that defines `window.MD`. */
+/** The markdown module (with the test entry's reference parts, markdownTestEntry.ts) as an IIFE that defines `window.MD`. */
 export function markdownBundle(): Promise<string> {
   bundle ??= esbuild
     .build({
-      entryPoints: [join(REPO_ROOT, 'src', 'webview', 'markdown', 'index.ts')],
+      entryPoints: [join(REPO_ROOT, 'test', 'browser', 'markdownTestEntry.ts')],
       bundle: true,
       format: 'iife',
       globalName: 'MD',

@@ -4,7 +4,7 @@ import { lineStarts, stableLineCount } from './commitPlanner';
 import { animationFrameScheduler, type FrameScheduler } from './frameScheduler';
 import { MarkdownRenderer, type BlockView, type ParsedBlock, type ParsedText, type ReferenceTable } from './markdownRenderer';
 import type { CodeAction, StreamingMarkdownOptions } from './streamingOptions';
-import { sanitizerFor, type FragmentSanitizer } from './sanitizer';
+import { builderFor, type FragmentBuilder } from './nodeBuilder';
 import { LineEndingNormalizer, withoutDanglingSurrogate } from './textNormalizer';
 
 export type { CodeAction, StreamingMarkdownOptions } from './streamingOptions';
@@ -43,7 +43,7 @@ const MAX_REGION_LENGTH = 4096;
  */
 export class StreamingMarkdown {
   private readonly renderer: MarkdownRenderer;
-  private readonly sanitize: FragmentSanitizer;
+  private readonly build: FragmentBuilder;
   private readonly scheduler: FrameScheduler;
   private readonly frameBudgetMs: number;
   private readonly minUpdateIntervalMs: number;
@@ -80,7 +80,7 @@ export class StreamingMarkdown {
     private readonly options: StreamingMarkdownOptions = {},
   ) {
     this.renderer = options.renderer ?? (sharedRenderer ??= new MarkdownRenderer());
-    this.sanitize = sanitizerFor(container.ownerDocument.defaultView ?? window);
+    this.build = builderFor(container.ownerDocument);
     this.scheduler = options.scheduler ?? animationFrameScheduler;
     this.frameBudgetMs = options.frameBudgetMs ?? 8;
     this.minUpdateIntervalMs = options.minUpdateIntervalMs ?? 50;
@@ -305,7 +305,7 @@ export class StreamingMarkdown {
     } else {
       // The tail on screen is out of date from here on; it is rebuilt once the backlog is rendered.
       for (const stale of this.tailBlocks.splice(0)) stale.remove();
-      dom = BlockDom.insert(view, this.sanitize, this.runs.open, null, false);
+      dom = BlockDom.insert(view, this.build, this.runs.open, null, false);
     }
     if (this.runs.finished() && this.tailBlocks.length > 0) {
       const next = this.runs.open;
@@ -334,7 +334,7 @@ export class StreamingMarkdown {
       if (html === block.dom.html) continue;
       this.domChanged = true;
       const first = block.dom.nodes[0];
-      const dom = BlockDom.insert({ kind: 'html', html }, this.sanitize, first?.parentNode ?? this.runs.open, first ?? null, false);
+      const dom = BlockDom.insert({ kind: 'html', html }, this.build, first?.parentNode ?? this.runs.open, first ?? null, false);
       block.dom.remove();
       block.dom = dom;
     }
@@ -353,7 +353,7 @@ export class StreamingMarkdown {
     if (this.tailBlocks.length === 0) this.runs.dropEmptyLast();
     if (views.length > kept) {
       const run = this.runs.open;
-      for (const view of views.slice(kept)) this.tailBlocks.push(BlockDom.insert(view, this.sanitize, run, null, true));
+      for (const view of views.slice(kept)) this.tailBlocks.push(BlockDom.insert(view, this.build, run, null, true));
     }
   }
 
