@@ -5,3 +5,4 @@ export { animationFrameScheduler, type FrameScheduler } from './frameScheduler';
 export { renderMarkdown } from './renderMarkdown';
 export { RUN_SIZE } from './blockRuns';
 export { LazyRendering, browserIdleScheduler, estimateHeight, type IdleScheduler, type LazyRenderingOptions } from './lazyRendering';
+export { MarkdownWorker } from './markdownWorker';
