@@ -40,6 +40,7 @@ interface Variant {
   tuning?: ScenarioInput['tuning'];
   revealEveryMs?: number;
   revealBuilds?: boolean;
+  worker?: boolean;
 }
 const DEFAULT_VARIANT: Variant = { label: 'StreamingMarkdown', renderer: 'streaming' };
 const RATE_ONLY_VARIANTS: Variant[] = [
@@ -137,7 +138,7 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
     const runs = new Map<Variant, Array<{ result: ScenarioResult; main: MainThreadTasks }>>(variants.map((variant) => [variant, []]));
     for (let i = 0; i < RUNS; i++) {
       for (const variant of variants) {
-        const input: ScenarioInput = { renderer: variant.renderer, charsPerSecond, tuning: variant.tuning, revealEveryMs: variant.revealEveryMs, revealBuilds: variant.revealBuilds };
+        const input: ScenarioInput = { renderer: variant.renderer, charsPerSecond, tuning: variant.tuning, revealEveryMs: variant.revealEveryMs, revealBuilds: variant.revealBuilds, worker: variant.worker };
         const { value: result, main } = await measure(browser, url, deltas, (page) => page.evaluate(runScenario, input), STREAM_START_MARK);
         runs.get(variant)!.push({ result, main: { ...main, cpuMs: main.cpuMs - idle.cpuMs } });
         const same = result.html === oneShotHtml ? 'same DOM as one-shot' : 'DOM DIFFERS from one-shot';

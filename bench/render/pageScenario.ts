@@ -21,6 +21,8 @@ export interface ScenarioInput {
    * the measurement (a pace test late in a long reply, where each update's cost is highest).
    */
   streamLastChars?: number;
+  /** 'streaming': parse, render and highlight in the markdown worker (MarkdownWorker, as the chat panel does). */
+  worker?: boolean;
   /** StreamingMarkdown tuning, to explore trade-offs (defaults otherwise). */
   tuning?: { frameBudgetMs?: number; minUpdateIntervalMs?: number; maxUpdateShare?: number; runSize?: number; maxRegionLength?: number };
 }
@@ -106,9 +108,12 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
   let sink: { append(delta: string): void; end(): Promise<void> | void; prefill(text: string): void };
   const renderer = new md.MarkdownRenderer(); // fresh: no highlight memo carried over from another run
   if (input.renderer === 'streaming') {
+    const worker = input.worker ? await md.MarkdownWorker.load('/md-worker.js') : undefined;
+    if (input.worker && !worker) throw new Error('the markdown worker did not load');
     const streaming = new md.StreamingMarkdown(host, {
       ...input.tuning,
       renderer,
+      worker,
       onRendered: followBottomInCallback,
       scheduler: {
         requestFrame(callback) {

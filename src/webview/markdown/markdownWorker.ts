@@ -25,19 +25,11 @@ export class MarkdownWorker {
     private readonly blobUrl?: string,
   ) {
     worker.onmessage = (event: MessageEvent<FromWorker>) => this.listeners.get(event.data.stream)?.onOps(event.data.ops);
-    // A worker that fails (it could not load, or threw) serves no one again: every stream goes on without it.
-    const fail = () => {
-      this.failed = true;
-      const listeners = [...this.listeners.values()];
-      this.listeners.clear();
-      this.end();
-      for (const listener of listeners) listener.onFailure();
-    };
     worker.onerror = (event) => {
       event.preventDefault();
-      fail();
+      this.terminate();
     };
-    worker.onmessageerror = fail;
+    worker.onmessageerror = () => this.terminate();
   }
 
   /**
@@ -78,15 +70,18 @@ export class MarkdownWorker {
     };
   }
 
+  /**
+   * Ends the worker (also when it failed: it could not load, or threw). It serves no one again: every open stream goes
+   * on without it, from what it had applied.
+   */
   terminate(): void {
+    if (this.failed) return;
     this.failed = true;
+    const listeners = [...this.listeners.values()];
     this.listeners.clear();
-    this.end();
-  }
-
-  private end(): void {
     this.worker.terminate();
     if (this.blobUrl) URL.revokeObjectURL(this.blobUrl);
+    for (const listener of listeners) listener.onFailure();
   }
 
   private post(message: ToWorker): void {
