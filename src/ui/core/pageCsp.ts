@@ -18,9 +18,21 @@ export interface PageCspSources {
   /** Sources of images, and of audio and video; none when empty. */
   images?: readonly string[];
   media?: readonly string[];
+  /**
+   * URLs of worker scripts under the resource root. A page cannot start a worker from its resource root (another
+   * origin than its own), so it fetches the script (connect-src names exactly these URLs) and starts the worker from a
+   * `blob:` URL (worker-src blob:). None: both stay 'none'.
+   */
+  workers?: readonly string[];
 }
 
-export function pageCsp({ nonce, cspSource, scripts, styles, fonts = false, images = [], media = [] }: PageCspSources): string {
+/** A URL a CSP source list can hold as it is (no separators or quotes that would end or widen the source). */
+function isPlainSourceUrl(url: string): boolean {
+  return /^https?:\/\/[^\s;,']+$/.test(url);
+}
+
+export function pageCsp({ nonce, cspSource, scripts, styles, fonts = false, images = [], media = [], workers = [] }: PageCspSources): string {
+  const workerScripts = workers.filter(isPlainSourceUrl);
   return [
     "default-src 'none'",
     // A page without scripts names no script-src: default-src 'none' refuses every script.
@@ -29,9 +41,9 @@ export function pageCsp({ nonce, cspSource, scripts, styles, fonts = false, imag
     ...(fonts ? [`font-src ${cspSource}`] : []),
     `img-src ${images.length > 0 ? images.join(' ') : "'none'"}`,
     ...(media.length > 0 ? [`media-src ${media.join(' ')}`] : []),
-    "connect-src 'none'",
+    `connect-src ${workerScripts.length > 0 ? workerScripts.join(' ') : "'none'"}`,
     "frame-src 'none'",
-    "worker-src 'none'",
+    `worker-src ${workerScripts.length > 0 ? 'blob:' : "'none'"}`,
     "form-action 'none'",
     "base-uri 'none'",
   ].join('; ');
@@ -55,11 +67,16 @@ export interface PageContent {
 export interface PageServing extends Pick<PageCspSources, 'nonce' | 'cspSource' | 'styles' | 'fonts'> {
   scripts?: readonly string[];
   stylesheets?: readonly string[];
+  /** Worker scripts by name: the page finds each URL in its body's `data-worker-<name>`, and the CSP allows it. */
+  workers?: Readonly<Record<string, string>>;
 }
 
 /** The whole page (its CSP first), as the webview host (ui/vscode/webviewHost.ts) serves it. */
 export function pageHtml(content: PageContent, serving: PageServing): string {
-  const { nonce, cspSource, styles, fonts, scripts = [], stylesheets = [] } = serving;
-  const csp = pageCsp({ nonce, cspSource, scripts: scripts.length > 0, styles, fonts, images: content.images, media: content.media });
-  return htmlPage({ title: content.title, csp, nonce, style: content.style, stylesheets, scripts, data: content.data, body: content.body });
+  const { nonce, cspSource, styles, fonts, scripts = [], stylesheets = [], workers = {} } = serving;
+  const workerUrls = Object.values(workers).filter(isPlainSourceUrl);
+  const csp = pageCsp({ nonce, cspSource, scripts: scripts.length > 0, styles, fonts, images: content.images, media: content.media, workers: workerUrls });
+  const workerData = Object.fromEntries(Object.entries(workers).filter(([, url]) => isPlainSourceUrl(url)).map(([name, url]) => [`worker-${name}`, url]));
+  const data = { ...content.data, ...workerData };
+  return htmlPage({ title: content.title, csp, nonce, style: content.style, stylesheets, scripts, data, body: content.body });
 }

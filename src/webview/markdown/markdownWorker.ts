@@ -62,10 +62,15 @@ export class MarkdownWorker {
     if (this.failed) return undefined;
     const stream = this.nextStream++;
     this.listeners.set(stream, { onOps, onFailure });
+    let sent = false;
     return {
-      send: (text, end) => this.post({ stream, text, end }),
+      send: (text, end) => {
+        sent = true;
+        this.post({ stream, text, end });
+      },
+      // A stream the worker never heard of (a reply rendered whole) needs no goodbye.
       close: () => {
-        if (this.listeners.delete(stream)) this.post({ stream, close: true });
+        if (this.listeners.delete(stream) && sent) this.post({ stream, close: true });
       },
     };
   }
