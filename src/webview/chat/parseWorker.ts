@@ -6,7 +6,11 @@ let worker: MarkdownWorker | undefined;
 
 export function startMarkdownWorker(url = document.body.dataset.workerMarkdown): void {
   if (!url) return;
-  void MarkdownWorker.load(url).then((loaded) => (worker = loaded));
+  void MarkdownWorker.load(url).then((loaded) => {
+    worker = loaded;
+    // A user's panel then renders on the page; in the test build it is a failure the host stage's driver reports.
+    if (!loaded && TEST_BUILD) reportError(new Error(`the markdown worker did not start from ${url}`));
+  });
 }
 
 /** The worker for a reply that starts streaming now, if it is up and well. */

@@ -91,12 +91,13 @@ export class StreamingMarkdown implements PlanSink {
     const normalized = this.normalizer.push(delta);
     if (normalized !== '') this.pendingParts.push(normalized);
     if (this.channel && this.sendTimer === undefined) {
-      // The worker gets the text as it comes (a few deltas a message), so that it is ahead when the page updates.
+      // The worker gets the text a frame after it comes, so that it is ahead when the page updates (every 50 ms at
+      // most): one message a frame, not one per delta, and one timer a frame, not one per burst of deltas.
       this.sendTimer = setTimeout(() => {
         this.sendTimer = undefined;
         this.takePending();
         this.sendNow(false);
-      }, 0);
+      }, FRAME_MS);
     }
     this.requestFrame();
   }
