@@ -42,12 +42,15 @@ interface Variant {
   revealBuilds?: boolean;
   worker?: boolean;
 }
-const DEFAULT_VARIANT: Variant = { label: 'StreamingMarkdown', renderer: 'streaming' };
+/** As the chat panel streams: parsing, rendering and highlighting in the markdown worker. */
+const DEFAULT_VARIANT: Variant = { label: 'StreamingMarkdown', renderer: 'streaming', worker: true };
+/** The same renderer without a worker (end() and a panel whose worker did not start render this way). */
+const ON_PAGE_VARIANT: Variant = { label: 'StreamingMarkdown, no worker', renderer: 'streaming' };
 const RATE_ONLY_VARIANTS: Variant[] = [
   { label: 'naive re-render', renderer: 'naive' },
   // A smaller frame budget (3 ms of block rendering a frame), measured beside the default in the same run: it shows what
   // fewer, fuller frames save.
-  { label: 'StreamingMarkdown 3 ms', renderer: 'streaming', tuning: { frameBudgetMs: 3 } },
+  { label: 'StreamingMarkdown 3 ms', renderer: 'streaming', worker: true, tuning: { frameBudgetMs: 3 } },
 ];
 /**
  * The display floor: the final DOM built beforehand, each update only moving the arrived blocks into view and following
@@ -133,7 +136,7 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
     // BENCH_TRY='[{"label": …, "renderer": "streaming", "tuning": {…}}]': only these beside the default (trying a change).
     const variants = TRIED
       ? [DEFAULT_VARIANT, ...TRIED]
-      : [DEFAULT_VARIANT, ...(QUICK ? [] : RATE_ONLY_VARIANTS.filter((variant) => charsPerSecond !== null || variant.renderer !== 'naive')), ...FLOOR_VARIANTS, WORKER_FLOOR];
+      : [DEFAULT_VARIANT, ON_PAGE_VARIANT, ...(QUICK ? [] : RATE_ONLY_VARIANTS.filter((variant) => charsPerSecond !== null || variant.renderer !== 'naive')), ...FLOOR_VARIANTS, WORKER_FLOOR];
     // Runs interleaved, so that a busy spell of the machine does not land on one renderer's runs only.
     const runs = new Map<Variant, Array<{ result: ScenarioResult; main: MainThreadTasks }>>(variants.map((variant) => [variant, []]));
     for (let i = 0; i < RUNS; i++) {
@@ -200,6 +203,10 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
         floors.map((row, i) => `every ${FLOOR_VARIANTS[i].revealEveryMs} ms ${fmt(row.result.renderMs / oneShotMs, 2)}x one-shot in the page${floorCpu(row)} (${row.result.frames} updates)`).join('; ') +
         `; StreamingMarkdown / floor at 50 ms: ${fmt(wallRatio / (floors[0].result.renderMs / oneShotMs), 2)}x`,
     );
+    const onPage = rows.find((row) => row.feed === feed && row.renderer === ON_PAGE_VARIANT.label);
+    if (onPage) {
+      console.log(`${' '.repeat(feed.length)}  without the worker (parsing on the page): ${fmt(onPage.result.renderMs / oneShotMs, 2)}x one-shot in the page${floorCpu(onPage)}`);
+    }
     const workerFloor = rows.find((row) => row.feed === feed && row.renderer === WORKER_FLOOR.label);
     if (workerFloor) {
       console.log(
@@ -220,7 +227,8 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
   console.log('How the text is fed: deltas arrive in page tasks while requestAnimationFrame runs normally.');
   console.log(`  "${ARRIVAL_RATE / 1000}k chars/s": deltas due by the clock are appended every ~4 ms (setTimeout), about ${Math.round(ARRIVAL_RATE / 60)} chars per frame;`);
   console.log('  "max speed": one delta per task back to back (MessageChannel), so each frame gets whatever piled up.');
-  console.log('StreamingMarkdown updates the DOM every 50 ms, or up to 250 ms apart when updates (their style, layout and paint included) take more than 2.5% of the main thread');
+  console.log('StreamingMarkdown parses, renders and highlights in the markdown worker, as the chat panel does ("no worker": on the page; the one-shot render is always on the page, as renderMarkdown() is);');
+  console.log('it updates the DOM every 50 ms, or up to 250 ms apart when updates (their style, layout and paint included) take more than 2.5% of the main thread');
   console.log('and renders a backlog of finished blocks in consecutive frames, 8 ms of rendering each ("3 ms": a 3 ms budget, for comparison); the naive renderer');
   console.log('re-renders every frame.');
   console.log(`Streaming rows: the run with the median render ms of ${RUNS} (and the traced run with the median CPU ms), runs interleaved; one-shot: median of 3.`);
