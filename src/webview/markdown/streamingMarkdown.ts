@@ -284,8 +284,10 @@ export class StreamingMarkdown implements PlanSink {
   private receive(ops: WorkerOp[]): void {
     if (this.disposed || this.complete) return;
     this.incoming.push(...ops);
-    // Final blocks are taken in the very next frames, as a backlog is; a tail alone waits for the update interval.
-    this.requestFrame(ops.some((op) => op.kind !== 'tail'));
+    // Applied at the update interval, as the page's own planner finds blocks: each update costs the browser a layout
+    // and paint, so a frame per message of the worker (one a frame while text flows) would cost more than it saves.
+    // A backlog left over by the frame budget, and the end of the text, are taken in the very next frames.
+    this.requestFrame(this.ended);
   }
 
   /** The worker failed: what it sent is applied, and the page plans the rest itself from there. */
