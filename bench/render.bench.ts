@@ -39,13 +39,18 @@ interface Variant {
   renderer: 'streaming' | 'naive' | 'reveal';
   tuning?: ScenarioInput['tuning'];
   revealEveryMs?: number;
+  revealBuilds?: boolean;
+  worker?: boolean;
 }
-const DEFAULT_VARIANT: Variant = { label: 'StreamingMarkdown', renderer: 'streaming' };
+/** As the chat panel streams: parsing, rendering and highlighting in the markdown worker. */
+const DEFAULT_VARIANT: Variant = { label: 'StreamingMarkdown', renderer: 'streaming', worker: true };
+/** The same renderer without a worker (end() and a panel whose worker did not start render this way). */
+const ON_PAGE_VARIANT: Variant = { label: 'StreamingMarkdown, no worker', renderer: 'streaming' };
 const RATE_ONLY_VARIANTS: Variant[] = [
   { label: 'naive re-render', renderer: 'naive' },
   // A smaller frame budget (3 ms of block rendering a frame), measured beside the default in the same run: it shows what
   // fewer, fuller frames save.
-  { label: 'StreamingMarkdown 3 ms', renderer: 'streaming', tuning: { frameBudgetMs: 3 } },
+  { label: 'StreamingMarkdown 3 ms', renderer: 'streaming', worker: true, tuning: { frameBudgetMs: 3 } },
 ];
 /**
  * The display floor: the final DOM built beforehand, each update only moving the arrived blocks into view and following
@@ -57,6 +62,12 @@ const FLOOR_VARIANTS: Variant[] = [
   { label: 'display floor 50 ms', renderer: 'reveal', revealEveryMs: 50 },
   { label: 'display floor 250 ms', renderer: 'reveal', revealEveryMs: 250 },
 ];
+/**
+ * The worker floor: as the display floor at 50 ms, but each block is built from its final HTML (nodeBuilder) when it
+ * comes into view. What the main thread would still pay if a Web Worker parsed, rendered and highlighted everything for
+ * free and sent finished blocks: the bound on any worker design at this update pace.
+ */
+const WORKER_FLOOR: Variant = { label: 'worker floor 50 ms', renderer: 'reveal', revealEveryMs: 50, revealBuilds: true };
 
 interface Row {
   renderer: string;
@@ -125,12 +136,12 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
     // BENCH_TRY='[{"label": …, "renderer": "streaming", "tuning": {…}}]': only these beside the default (trying a change).
     const variants = TRIED
       ? [DEFAULT_VARIANT, ...TRIED]
-      : [DEFAULT_VARIANT, ...(QUICK ? [] : RATE_ONLY_VARIANTS.filter((variant) => charsPerSecond !== null || variant.renderer !== 'naive')), ...FLOOR_VARIANTS];
+      : [DEFAULT_VARIANT, ON_PAGE_VARIANT, ...(QUICK ? [] : RATE_ONLY_VARIANTS.filter((variant) => charsPerSecond !== null || variant.renderer !== 'naive')), ...FLOOR_VARIANTS, WORKER_FLOOR];
     // Runs interleaved, so that a busy spell of the machine does not land on one renderer's runs only.
     const runs = new Map<Variant, Array<{ result: ScenarioResult; main: MainThreadTasks }>>(variants.map((variant) => [variant, []]));
     for (let i = 0; i < RUNS; i++) {
       for (const variant of variants) {
-        const input: ScenarioInput = { renderer: variant.renderer, charsPerSecond, tuning: variant.tuning, revealEveryMs: variant.revealEveryMs };
+        const input: ScenarioInput = { renderer: variant.renderer, charsPerSecond, tuning: variant.tuning, revealEveryMs: variant.revealEveryMs, revealBuilds: variant.revealBuilds, worker: variant.worker };
         const { value: result, main } = await measure(browser, url, deltas, (page) => page.evaluate(runScenario, input), STREAM_START_MARK);
         runs.get(variant)!.push({ result, main: { ...main, cpuMs: main.cpuMs - idle.cpuMs } });
         const same = result.html === oneShotHtml ? 'same DOM as one-shot' : 'DOM DIFFERS from one-shot';
@@ -192,6 +203,17 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
         floors.map((row, i) => `every ${FLOOR_VARIANTS[i].revealEveryMs} ms ${fmt(row.result.renderMs / oneShotMs, 2)}x one-shot in the page${floorCpu(row)} (${row.result.frames} updates)`).join('; ') +
         `; StreamingMarkdown / floor at 50 ms: ${fmt(wallRatio / (floors[0].result.renderMs / oneShotMs), 2)}x`,
     );
+    const onPage = rows.find((row) => row.feed === feed && row.renderer === ON_PAGE_VARIANT.label);
+    if (onPage) {
+      console.log(`${' '.repeat(feed.length)}  without the worker (parsing on the page): ${fmt(onPage.result.renderMs / oneShotMs, 2)}x one-shot in the page${floorCpu(onPage)}`);
+    }
+    const workerFloor = rows.find((row) => row.feed === feed && row.renderer === WORKER_FLOOR.label);
+    if (workerFloor) {
+      console.log(
+        `${' '.repeat(feed.length)}  worker floor (the floor at 50 ms, each block built from its final HTML as it comes into view: a worker doing all parsing and rendering for free): ` +
+          `${fmt(workerFloor.result.renderMs / oneShotMs, 2)}x one-shot in the page${floorCpu(workerFloor)} (${workerFloor.result.frames} updates)`,
+      );
+    }
     const naive = rows.find((row) => row.feed === feed && row.renderer === 'naive re-render');
     if (naive) {
       console.log(
@@ -205,7 +227,8 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
   console.log('How the text is fed: deltas arrive in page tasks while requestAnimationFrame runs normally.');
   console.log(`  "${ARRIVAL_RATE / 1000}k chars/s": deltas due by the clock are appended every ~4 ms (setTimeout), about ${Math.round(ARRIVAL_RATE / 60)} chars per frame;`);
   console.log('  "max speed": one delta per task back to back (MessageChannel), so each frame gets whatever piled up.');
-  console.log('StreamingMarkdown updates the DOM every 50 ms, or up to 250 ms apart when updates (their style, layout and paint included) take more than 2.5% of the main thread');
+  console.log('StreamingMarkdown parses, renders and highlights in the markdown worker, as the chat panel does ("no worker": on the page; the one-shot render is always on the page, as renderMarkdown() is);');
+  console.log('it updates the DOM every 50 ms, or up to 250 ms apart when updates (their style, layout and paint included) take more than 2.5% of the main thread');
   console.log('and renders a backlog of finished blocks in consecutive frames, 8 ms of rendering each ("3 ms": a 3 ms budget, for comparison); the naive renderer');
   console.log('re-renders every frame.');
   console.log(`Streaming rows: the run with the median render ms of ${RUNS} (and the traced run with the median CPU ms), runs interleaved; one-shot: median of 3.`);

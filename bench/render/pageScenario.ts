@@ -9,6 +9,11 @@ export interface ScenarioInput {
   renderer: 'streaming' | 'naive' | 'none' | 'reveal';
   /** 'reveal': the time between updates (StreamingMarkdown's are 50–250 ms apart). */
   revealEveryMs?: number;
+  /**
+   * 'reveal': the blocks are kept as their final HTML and built (nodeBuilder) as they come into view, instead of built
+   * beforehand: what the main thread would still pay if a worker did all parsing and rendering for free.
+   */
+  revealBuilds?: boolean;
   /** Arrival rate of the text; null feeds deltas back to back (one per task) as fast as the page takes them. */
   charsPerSecond: number | null;
   /**
@@ -16,6 +21,8 @@ export interface ScenarioInput {
    * the measurement (a pace test late in a long reply, where each update's cost is highest).
    */
   streamLastChars?: number;
+  /** 'streaming': parse, render and highlight in the markdown worker (MarkdownWorker, as the chat panel does). */
+  worker?: boolean;
   /** StreamingMarkdown tuning, to explore trade-offs (defaults otherwise). */
   tuning?: { frameBudgetMs?: number; minUpdateIntervalMs?: number; maxUpdateShare?: number; runSize?: number; maxRegionLength?: number };
 }
@@ -53,7 +60,7 @@ export function loadDeltas(deltas: string[]): void {
 export const STREAM_START_MARK = 'bench:stream-start';
 
 export async function runScenario(input: ScenarioInput): Promise<ScenarioResult> {
-  type MD = typeof import('../../src/webview/markdown/index');
+  type MD = typeof import('../../test/browser/markdownTestEntry');
   const md = (window as unknown as { MD: MD }).MD;
   const allDeltas = (window as unknown as { benchDeltas: string[] }).benchDeltas;
   let firstStreamed = allDeltas.length;
@@ -101,9 +108,12 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
   let sink: { append(delta: string): void; end(): Promise<void> | void; prefill(text: string): void };
   const renderer = new md.MarkdownRenderer(); // fresh: no highlight memo carried over from another run
   if (input.renderer === 'streaming') {
+    const worker = input.worker ? await md.MarkdownWorker.load('/md-worker.js') : undefined;
+    if (input.worker && !worker) throw new Error('the markdown worker did not load');
     const streaming = new md.StreamingMarkdown(host, {
       ...input.tuning,
       renderer,
+      worker,
       onRendered: followBottomInCallback,
       scheduler: {
         requestFrame(callback) {
@@ -145,6 +155,8 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
       for (const node of Array.from(run.childNodes)) blocks.push({ node, run: index, endShare: (seen += node.textContent!.length) / totalText });
     });
     const allText = (window as unknown as { benchText: string }).benchText.length;
+    const build = md.builderFor(document);
+    const htmlOf = input.revealBuilds ? blocks.map(({ node }) => (node instanceof Element ? node.outerHTML : (node.textContent ?? ''))) : [];
     const shownRuns: HTMLElement[] = [];
     let delivered = 0;
     let shown = 0;
@@ -156,7 +168,7 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
           element.className = runs[shownRuns.length].className;
           shownRuns.push(element);
         }
-        shownRuns[run].appendChild(node);
+        shownRuns[run].appendChild(input.revealBuilds ? build(htmlOf[shown - 1]) : node);
       }
       followBottomInCallback();
     };
@@ -286,7 +298,7 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioResult>
 
 /** One append of the whole text, then end(): the reference cost. */
 export function runOneShot(input: { renderer: 'streaming' | 'naive' }): { ms: number; html: string } {
-  type MD = typeof import('../../src/webview/markdown/index');
+  type MD = typeof import('../../test/browser/markdownTestEntry');
   const md = (window as unknown as { MD: MD }).MD;
   const text = (window as unknown as { benchText: string }).benchText;
   const host = document.body.appendChild(document.createElement('div'));
@@ -313,7 +325,7 @@ export function runOneShot(input: { renderer: 'streaming' | 'naive' }): { ms: nu
  * frame paying for them (a chat panel has laid out markdown before a long reply comes in).
  */
 export function warmUp(text: string): void {
-  type MD = typeof import('../../src/webview/markdown/index');
+  type MD = typeof import('../../test/browser/markdownTestEntry');
   const md = (window as unknown as { MD: MD }).MD;
   for (let i = 0; i < 3; i++) {
     const host = document.body.appendChild(document.createElement('div'));

@@ -13,13 +13,16 @@ export interface SplitResult {
   sanitizeInsertMs: number;
   trustedInsertMs: number;
   treeInsertMs: number;
-  /** The tree-built DOM equals the sanitised one (so the rows compare the same work). */
+  /** The renderer's own path since DOMPurify left it: nodeBuilder reads the HTML and builds checked nodes. */
+  builderInsertMs: number;
+  /** The tree-built and builder-built DOMs equal the sanitised one (so the rows compare the same work). */
   treeSame: boolean;
+  builderSame: boolean;
 }
 
 /** Runs in the page (window.MD, window.benchText): one round of every step on the whole reply. */
 export function runSplit(): SplitResult {
-  type MD = typeof import('../../src/webview/markdown/index');
+  type MD = typeof import('../../test/browser/markdownTestEntry');
   const md = (window as unknown as { MD: MD }).MD;
   const text = (window as unknown as { benchText: string }).benchText;
   const renderer = new md.MarkdownRenderer();
@@ -90,7 +93,14 @@ export function runSplit(): SplitResult {
   });
   const treeSame = out.innerHTML === sanitizedHtml;
   reset();
-  return { blocks: parsed.blocks.length, parseMs, renderMs, sanitizeInsertMs, trustedInsertMs, treeInsertMs, treeSame };
+  const builder = md.createBuilder(document);
+  const builderInsertMs = time(() => {
+    for (const block of html) out.append(builder(block));
+    layout();
+  });
+  const builderSame = out.innerHTML === sanitizedHtml;
+  reset();
+  return { blocks: parsed.blocks.length, parseMs, renderMs, sanitizeInsertMs, trustedInsertMs, treeInsertMs, treeSame, builderInsertMs, builderSame };
 }
 
 export async function splitBench(browser: Browser, url: string, deltas: string[], rounds: number): Promise<object> {
@@ -103,8 +113,8 @@ export async function splitBench(browser: Browser, url: string, deltas: string[]
       await close();
     }
   }
-  const median = (key: Exclude<keyof SplitResult, 'treeSame'>) => results.map((result) => result[key]).sort((a, b) => a - b)[Math.floor(results.length / 2)];
-  const m = { parse: median('parseMs'), render: median('renderMs'), sanitizeInsert: median('sanitizeInsertMs'), trusted: median('trustedInsertMs'), tree: median('treeInsertMs') };
+  const median = (key: Exclude<keyof SplitResult, 'treeSame' | 'builderSame'>) => results.map((result) => result[key]).sort((a, b) => a - b)[Math.floor(results.length / 2)];
+  const m = { parse: median('parseMs'), render: median('renderMs'), sanitizeInsert: median('sanitizeInsertMs'), trusted: median('trustedInsertMs'), tree: median('treeInsertMs'), builder: median('builderInsertMs') };
   const whole = m.parse + m.render + m.sanitizeInsert;
   const row = (label: string, ms: number) => console.log(`  ${label.padEnd(76)} ${ms.toFixed(1).padStart(7)} ms  ${((ms / whole) * 100).toFixed(0).padStart(3)}%`);
   console.log(`split of a one-shot render (${results[0].blocks} blocks, every block in the container, no runs), median of ${rounds} fresh pages:`);
@@ -114,6 +124,7 @@ export async function splitBench(browser: Browser, url: string, deltas: string[]
   row('  of which: parse + insert + layout, no DOMPurify', m.trusted);
   row('  of which: DOMPurify (the difference)', m.sanitizeInsert - m.trusted);
   row(`build from a node tree, allowlist per node, + insert + layout (${results.every((r) => r.treeSame) ? 'same DOM' : 'DOM DIFFERS'})`, m.tree);
+  row(`build with nodeBuilder from the HTML (the renderer's path), + insert + layout (${results.every((r) => r.builderSame) ? 'same DOM' : 'DOM DIFFERS'})`, m.builder);
   console.log(`  a worker sending HTML takes parse + render off the main thread: ${(((m.parse + m.render) / whole) * 100).toFixed(0)}%;`);
   console.log(`  sending node trees as well (the main thread builds them, checked): ${((1 - m.tree / whole) * 100).toFixed(0)}%`);
   return { rounds: results, median: m };

@@ -86,7 +86,7 @@ interface Helpers {
   /** The DOM of append(text) + end(): what any chunking must end with. */
   oneShotHtml(text: string): string;
 }
-type MD = typeof import('../../src/webview/markdown/index');
+type MD = typeof import('./markdownTestEntry');
 declare const T: Helpers;
 
 /** Finished blocks (and the open tail) sit in runs: `<div class="md-run">` (see blockRuns.ts). */

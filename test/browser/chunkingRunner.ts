@@ -27,7 +27,7 @@ export interface Failure {
 
 /** Runs in the page: streams every document under every chunking and reports DOMs that differ. */
 export function runChunkings(job: ChunkingJob): Failure[] {
-  type MD = typeof import('../../src/webview/markdown/index');
+  type MD = typeof import('./markdownTestEntry');
   const md = (window as unknown as { MD: MD }).MD;
   const failures: Failure[] = [];
   const random = (window as unknown as { seededRandom: (seed: number) => () => number }).seededRandom;

@@ -15,11 +15,11 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 let bundle: Promise<string> | undefined;
 
-/** The markdown module as an IIFE that defines `window.MD`. */
+/** The markdown module (with the test entry's reference parts, markdownTestEntry.ts) as an IIFE that defines `window.MD`. */
 export function markdownBundle(): Promise<string> {
   bundle ??= esbuild
     .build({
-      entryPoints: [join(REPO_ROOT, 'src', 'webview', 'markdown', 'index.ts')],
+      entryPoints: [join(REPO_ROOT, 'test', 'browser', 'markdownTestEntry.ts')],
       bundle: true,
       format: 'iife',
       globalName: 'MD',
@@ -30,6 +30,24 @@ export function markdownBundle(): Promise<string> {
     })
     .then((result) => result.outputFiles[0].text);
   return bundle;
+}
+
+let workerBundle: Promise<string> | undefined;
+
+/** The markdown worker's script (src/webview/markdownWorker/main.ts), as the page serves it at /md-worker.js. */
+export function markdownWorkerBundle(): Promise<string> {
+  workerBundle ??= esbuild
+    .build({
+      entryPoints: [join(REPO_ROOT, 'src', 'webview', 'markdownWorker', 'main.ts')],
+      bundle: true,
+      format: 'iife',
+      platform: 'browser',
+      target: 'chrome120',
+      write: false,
+      logLevel: 'error',
+    })
+    .then((result) => result.outputFiles[0].text);
+  return workerBundle;
 }
 
 export function markdownCss(): string {
@@ -157,6 +175,9 @@ export async function servePage(options: PageOptions = {}): Promise<ServedPage> 
       response.writeHead(200, { 'content-type': 'text/css; charset=utf-8' }).end(css);
     } else if (path === '/md.js') {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
+    } else if (path === '/md-worker.js') {
+      // Fetched by the page (MarkdownWorker.load) and started from a blob: URL, as in the chat panel.
+      void markdownWorkerBundle().then((worker) => response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(worker));
     } else {
       strayRequests.push(`${request.method} ${path}`);
       response.writeHead(204).end();

@@ -16,13 +16,19 @@ type ChatWindow = {
   app: InstanceType<typeof import('../../src/webview/chat/app').ChatApp>;
 };
 
-/** A fresh chat view given the chat `turns`; `idle: false` takes idle time away (only scrolling renders then). */
-async function openChat(page: Page, turns: unknown[], history: 'lazily' | 'at once', idle = true): Promise<void> {
+/**
+ * A fresh chat view given the chat `turns`; `idle: false` takes idle time away (only scrolling renders then), 'held'
+ * keeps idle callbacks until releaseIdle() (so what the open did by itself can be looked at, however fast idle time
+ * would have rendered the rest).
+ */
+async function openChat(page: Page, turns: unknown[], history: 'lazily' | 'at once', idle: boolean | 'held' = true): Promise<void> {
   await page.evaluate(
     ({ turns, history, idle }) => {
-      const w = window as unknown as ChatWindow & { realIdle?: typeof requestIdleCallback };
+      const w = window as unknown as ChatWindow & { realIdle?: typeof requestIdleCallback; heldIdle?: IdleRequestCallback[] };
       w.realIdle ??= window.requestIdleCallback;
-      window.requestIdleCallback = idle ? w.realIdle : () => 0;
+      w.heldIdle = [];
+      const held = w.heldIdle;
+      window.requestIdleCallback = idle === 'held' ? (callback) => held.push(callback) : idle ? w.realIdle : () => 0;
       document.body.replaceChildren();
       const root = document.body.appendChild(document.createElement('div'));
       root.id = 'app';
@@ -33,6 +39,15 @@ async function openChat(page: Page, turns: unknown[], history: 'lazily' | 'at on
     },
     { turns, history, idle },
   );
+}
+
+/** Gives the idle callbacks held since openChat(…, 'held') to the browser, and idle time back. */
+function releaseIdle(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    const w = window as unknown as { realIdle: typeof requestIdleCallback; heldIdle: IdleRequestCallback[] };
+    window.requestIdleCallback = w.realIdle;
+    for (const callback of w.heldIdle.splice(0)) w.realIdle(callback);
+  });
 }
 
 /** The transcript without the marks of lazy rendering (content-visibility class, size estimates). */
@@ -77,7 +92,7 @@ describe('long chat in the chat view in Chromium (lazy rendering)', function () 
     const reference = await transcriptHtml(suite.page);
     assert.deepEqual(await unrendered(suite.page, turns), []);
 
-    await openChat(suite.page, turns, 'lazily');
+    await openChat(suite.page, turns, 'lazily', 'held');
     const pending = await unrendered(suite.page, turns);
     assert.ok(pending.length > 20, `most replies wait: ${pending.length}`);
     const onScreen = await suite.page.evaluate(() => {
@@ -91,6 +106,7 @@ describe('long chat in the chat view in Chromium (lazy rendering)', function () 
     });
     assert.ok(onScreen.includes('a59') && onScreen.length >= 2, JSON.stringify(onScreen));
     assert.deepEqual(onScreen.filter((id) => pending.includes(id)), [], 'every reply on the last screen is rendered at once');
+    await releaseIdle(suite.page);
     await suite.page.evaluate(() => (window as unknown as ChatWindow).app.whenHistoryRendered());
     assert.deepEqual(await unrendered(suite.page, turns), []);
     const html = await transcriptHtml(suite.page);

@@ -13,7 +13,7 @@ interface StreamJob {
 
 /** In the page: streams every payload whole and in random pieces (a frame after each piece), then clicks everything. */
 function streamPayloads(job: StreamJob): { problems: string[]; blocks: number } {
-  type MD = typeof import('../../src/webview/markdown/index');
+  type MD = typeof import('./markdownTestEntry');
   const md = (window as unknown as { MD: MD }).MD;
   const problems: string[] = [];
   let blocks = 0;

@@ -43,6 +43,11 @@ export interface PageRules {
   cspSource: string;
   /** The page runs its own scripts (each with the nonce); else it may run none. */
   scripts: boolean;
+  /**
+   * Worker scripts the page fetches (connect-src must name exactly these) to start from `blob:` URLs (worker-src must
+   * be exactly blob:); without them both must be 'none'.
+   */
+  workerScripts?: readonly string[];
 }
 
 /** Everything wrong with a webview page's policy; empty when it holds. */
@@ -59,8 +64,16 @@ export function cspProblems(text: string, rules: PageRules): string[] {
   const scripts = (effective(policy, 'script-src-elem') ?? []).some((s) => NONCE.test(s));
   if (rules.scripts && !scripts) problems.push('script-src requires no nonce: the page\'s own scripts would not run');
   if (!rules.scripts && scripts) problems.push('script-src allows a script on a page that has none');
+  const workers = rules.workerScripts ?? [];
   for (const name of ['connect-src', 'frame-src', 'worker-src', 'object-src', 'manifest-src', 'child-src']) {
-    if (!isNone(effective(policy, name))) problems.push(`${name} is not 'none'`);
+    const sources = effective(policy, name);
+    if (workers.length > 0 && name === 'connect-src') {
+      if ((sources ?? []).join(' ') !== workers.join(' ')) problems.push(`connect-src is not exactly the worker scripts (${(sources ?? []).join(' ')})`);
+    } else if (workers.length > 0 && name === 'worker-src') {
+      if ((sources ?? []).join(' ') !== 'blob:') problems.push(`worker-src is not exactly blob: (${(sources ?? []).join(' ')})`);
+    } else if (!isNone(sources)) {
+      problems.push(`${name} is not 'none'`);
+    }
   }
   // Neither falls back to default-src: each must say 'none' itself.
   for (const name of ['base-uri', 'form-action']) if (!isNone(policy.get(name))) problems.push(`${name} is not 'none'`);

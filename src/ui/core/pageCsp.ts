@@ -18,9 +18,32 @@ export interface PageCspSources {
   /** Sources of images, and of audio and video; none when empty. */
   images?: readonly string[];
   media?: readonly string[];
+  /**
+   * URLs of worker scripts under the resource root. A page cannot start a worker from its resource root (another
+   * origin than its own), so it fetches the script (connect-src names only these files, see workerSources) and starts
+   * the worker from a `blob:` URL (worker-src blob:). None: both stay 'none'.
+   */
+  workers?: readonly string[];
 }
 
-export function pageCsp({ nonce, cspSource, scripts, styles, fonts = false, images = [], media = [] }: PageCspSources): string {
+/** A URL a page may be told about and fetch (no separators or quotes that could end or widen a CSP source). */
+function isPlainSourceUrl(url: string): boolean {
+  return /^https?:\/\/[^\s;,'"]+$/.test(url);
+}
+
+/**
+ * The connect-src sources that allow fetching exactly these worker scripts: each resource-root source with the
+ * script's path. Not the URLs themselves: a resource host such as `vscode-remote+….vscode-resource.vscode-cdn.net`
+ * is no valid CSP host (`+`), which is why `webview.cspSource` is a wildcard origin; the path keeps it to the file.
+ */
+export function workerSources(cspSource: string, workers: readonly string[]): string[] {
+  const roots = cspSource.split(/\s+/).filter((source) => /^https?:\/\/[^/\s;,'"]+$/.test(source));
+  const paths = workers.filter(isPlainSourceUrl).map((url) => new URL(url).pathname);
+  return paths.flatMap((path) => roots.map((root) => root + path));
+}
+
+export function pageCsp({ nonce, cspSource, scripts, styles, fonts = false, images = [], media = [], workers = [] }: PageCspSources): string {
+  const workerScripts = workerSources(cspSource, workers);
   return [
     "default-src 'none'",
     // A page without scripts names no script-src: default-src 'none' refuses every script.
@@ -29,9 +52,9 @@ export function pageCsp({ nonce, cspSource, scripts, styles, fonts = false, imag
     ...(fonts ? [`font-src ${cspSource}`] : []),
     `img-src ${images.length > 0 ? images.join(' ') : "'none'"}`,
     ...(media.length > 0 ? [`media-src ${media.join(' ')}`] : []),
-    "connect-src 'none'",
+    `connect-src ${workerScripts.length > 0 ? workerScripts.join(' ') : "'none'"}`,
     "frame-src 'none'",
-    "worker-src 'none'",
+    `worker-src ${workerScripts.length > 0 ? 'blob:' : "'none'"}`,
     "form-action 'none'",
     "base-uri 'none'",
   ].join('; ');
@@ -55,11 +78,16 @@ export interface PageContent {
 export interface PageServing extends Pick<PageCspSources, 'nonce' | 'cspSource' | 'styles' | 'fonts'> {
   scripts?: readonly string[];
   stylesheets?: readonly string[];
+  /** Worker scripts by name: the page finds each URL in its body's `data-worker-<name>`, and the CSP allows it. */
+  workers?: Readonly<Record<string, string>>;
 }
 
 /** The whole page (its CSP first), as the webview host (ui/vscode/webviewHost.ts) serves it. */
 export function pageHtml(content: PageContent, serving: PageServing): string {
-  const { nonce, cspSource, styles, fonts, scripts = [], stylesheets = [] } = serving;
-  const csp = pageCsp({ nonce, cspSource, scripts: scripts.length > 0, styles, fonts, images: content.images, media: content.media });
-  return htmlPage({ title: content.title, csp, nonce, style: content.style, stylesheets, scripts, data: content.data, body: content.body });
+  const { nonce, cspSource, styles, fonts, scripts = [], stylesheets = [], workers = {} } = serving;
+  const workerUrls = Object.values(workers);
+  const csp = pageCsp({ nonce, cspSource, scripts: scripts.length > 0, styles, fonts, images: content.images, media: content.media, workers: workerUrls });
+  const workerData = Object.fromEntries(Object.entries(workers).filter(([, url]) => isPlainSourceUrl(url)).map(([name, url]) => [`worker-${name}`, url]));
+  const data = { ...content.data, ...workerData };
+  return htmlPage({ title: content.title, csp, nonce, style: content.style, stylesheets, scripts, data, body: content.body });
 }

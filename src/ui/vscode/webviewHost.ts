@@ -17,7 +17,7 @@ export { registerPageSerializer } from './pageSerializer';
 export interface PageDescriptor {
   viewType: string;
   /** The built scripts and stylesheets the page loads, as paths under the extension's dist/ folder. */
-  bundle?: { scripts: readonly string[]; styles: readonly string[] };
+  bundle?: { scripts: readonly string[]; styles: readonly string[]; workers?: Readonly<Record<string, string>> };
   /** Folders under dist/ the page may load from (its bundle's). */
   distRoots?: readonly string[];
   /** What the CSP allows besides the page's sources (given when it is rendered). */
@@ -82,7 +82,8 @@ export class HostedPage {
     const nonce = randomBytes(18).toString('base64');
     const asset = (path: string) => (this.extensionUri ? this.panel.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', ...path.split('/'))).toString() : path);
     const bundle = descriptor.bundle;
-    this.panel.webview.html = pageHtml(content, { nonce, cspSource: this.cspSource, ...descriptor.csp, scripts: bundle?.scripts.map(asset), stylesheets: bundle?.styles.map(asset) });
+    const workers = Object.fromEntries(Object.entries(bundle?.workers ?? {}).map(([name, path]) => [name, asset(path)]));
+    this.panel.webview.html = pageHtml(content, { nonce, cspSource: this.cspSource, ...descriptor.csp, scripts: bundle?.scripts.map(asset), stylesheets: bundle?.styles.map(asset), workers });
   }
 
   /**

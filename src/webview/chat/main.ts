@@ -5,6 +5,7 @@ import './attachments.css';
 import type { WebviewMessage } from '../../chatProtocol/messages';
 import { isRecord } from '../../util/records';
 import { ChatApp } from './app';
+import { startMarkdownWorker } from './parseWorker';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -15,6 +16,7 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
+startMarkdownWorker();
 // What was typed before the page was rebuilt (the host rebuilds it to allow a new gateway result origin).
 const saved = vscode.getState() as { draft?: unknown } | undefined;
 const draft = typeof saved?.draft === 'string' ? saved.draft : '';

@@ -5,6 +5,7 @@ import type { WireNewerTurn, WireUserTurn } from '../../chatProtocol/messages';
 import { sentChips } from './attachments';
 import { thinkingSummary } from '../../chatProtocol/thinking';
 import { StreamingMarkdown, type FrameScheduler } from '../markdown';
+import { markdownWorker } from './parseWorker';
 import type { TurnFinish, WebviewMessage, WireAssistantTurn, WireTurnError } from '../../chatProtocol/messages';
 import type { Announcer } from './announcer';
 import { el, icon, iconButton, setLabel, textButton } from './dom';
@@ -42,6 +43,8 @@ export function usageText(usage: TokenUsage): string {
 export function markdownFor(container: HTMLElement, context: TurnContext, announce: (() => boolean) | undefined, deferred?: FrameScheduler, turnId = ''): StreamingMarkdown {
   return new StreamingMarkdown(container, {
     scheduler: deferred,
+    // A reply from history is rendered whole; one that streams in is parsed in the worker.
+    worker: deferred ? undefined : markdownWorker(),
     onBlockCompleted: announce
       ? (text) => {
           if (announce()) context.announcer.say(text);

@@ -1,5 +1,5 @@
 import type { BlockView } from './markdownRenderer';
-import type { FragmentSanitizer } from './sanitizer';
+import type { FragmentBuilder } from './nodeBuilder';
 import { findTextEdit } from './textEdit';
 
 interface CodeDom {
@@ -9,27 +9,27 @@ interface CodeDom {
   partial: Text;
 }
 
-/** The DOM nodes of one top-level block, built from its view through the sanitizer. */
+/** The DOM nodes of one top-level block, built from its view by the allowlist builder (nodeBuilder.ts). */
 export class BlockDom {
   private constructor(
     private view: BlockView,
     private topNodes: ChildNode[],
     private readonly code: CodeDom | undefined,
-    private readonly sanitize: FragmentSanitizer,
+    private readonly build: FragmentBuilder,
   ) {}
 
   /**
    * Builds the block and inserts it before `before`. `lineByLine` keeps a code block's lines apart so that it can
-   * later grow (the streaming tail); otherwise its code is sanitised in one go.
+   * later grow (the streaming tail); otherwise its code is built in one go.
    */
-  static insert(view: BlockView, sanitize: FragmentSanitizer, parent: Node, before: Node | null, lineByLine: boolean): BlockDom {
+  static insert(view: BlockView, build: FragmentBuilder, parent: Node, before: Node | null, lineByLine: boolean): BlockDom {
     if (view.kind === 'html') {
-      const fragment = sanitize(view.html);
+      const fragment = build(view.html);
       const nodes = Array.from(fragment.childNodes);
       parent.insertBefore(fragment, before);
-      return new BlockDom(view, nodes, undefined, sanitize);
+      return new BlockDom(view, nodes, undefined, build);
     }
-    const fragment = sanitize(view.shell);
+    const fragment = build(view.shell);
     const nodes = Array.from(fragment.childNodes);
     const element = fragment.querySelector('code');
     let code: CodeDom | undefined;
@@ -37,12 +37,12 @@ export class BlockDom {
       const partial = element.ownerDocument.createTextNode(view.partial);
       code = { element, lines: [], lineNodes: [], partial };
       element.append(partial);
-      addLines(code, view.lines, sanitize);
+      addLines(code, view.lines, build);
     } else if (element) {
-      element.append(sanitize(view.lines.join('')), view.partial);
+      element.append(build(view.lines.join('')), view.partial);
     }
     parent.insertBefore(fragment, before);
-    return new BlockDom(view, nodes, code, sanitize);
+    return new BlockDom(view, nodes, code, build);
   }
 
   /** The block's top-level nodes, in document order. */
@@ -69,7 +69,7 @@ export class BlockDom {
       while (same < code.lines.length && same < view.lines.length && code.lines[same] === view.lines[same]) same++;
       for (const nodes of code.lineNodes.splice(same)) for (const node of nodes) node.remove();
       code.lines.length = same;
-      addLines(code, view.lines.slice(same), this.sanitize);
+      addLines(code, view.lines.slice(same), this.build);
     }
     if (this.code.partial.data !== view.partial) setText(this.code.partial, view.partial);
     this.view = view;
@@ -78,7 +78,7 @@ export class BlockDom {
 
   /**
    * Text that grew inside one text run (the common case for an open block) changes that text node in place: no parse,
-   * no sanitising, no morph. The node is found by position and checked against the old text; any doubt morphs.
+   * no build, no morph. The node is found by position and checked against the old text; any doubt morphs.
    */
   private editText(old: string, next: string): boolean {
     const edit = findTextEdit(old, next);
@@ -103,7 +103,7 @@ export class BlockDom {
   }
 
   private morphTo(html: string): void {
-    const next = Array.from(this.sanitize(html).childNodes);
+    const next = Array.from(this.build(html).childNodes);
     const last = this.topNodes[this.topNodes.length - 1];
     const parent = last.parentNode!;
     this.topNodes = morphList(parent, this.topNodes, next, last.nextSibling);
@@ -131,16 +131,16 @@ function setText(node: CharacterData, text: string): void {
   else node.data = text;
 }
 
-function addLines(code: CodeDom, lines: string[], sanitize: FragmentSanitizer): void {
+function addLines(code: CodeDom, lines: string[], build: FragmentBuilder): void {
   for (const line of lines) {
-    const fragment = sanitize(line);
+    const fragment = build(line);
     code.lineNodes.push(Array.from(fragment.childNodes));
     code.lines.push(line);
     code.element.insertBefore(fragment, code.partial);
   }
 }
 
-/** Turns the `current` sibling run into `next` (sanitised nodes), reusing nodes where the kind matches. */
+/** Turns the `current` sibling run into `next` (built nodes), reusing nodes where the kind matches. */
 function morphList(parent: Node, current: readonly ChildNode[], next: ChildNode[], after: Node | null): ChildNode[] {
   const result: ChildNode[] = [];
   const shared = Math.min(current.length, next.length);

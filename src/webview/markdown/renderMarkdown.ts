@@ -4,7 +4,7 @@ import { StreamingMarkdown } from './streamingMarkdown';
 let renderer: MarkdownRenderer | undefined;
 
 /**
- * Renders a complete markdown text (e.g. a user message or a reloaded reply) in one go, sanitised: the DOM a
+ * Renders a complete markdown text (e.g. a user message or a reloaded reply) in one go, through the allowlist builder: the DOM a
  * StreamingMarkdown ends with for the same text. Link clicks are the caller's to handle.
  */
 export function renderMarkdown(text: string, document: Document = window.document): DocumentFragment {

@@ -1,38 +1,19 @@
 import { BlockDom } from './blockDom';
 import { BlockRuns } from './blockRuns';
-import { lineStarts, stableLineCount } from './commitPlanner';
 import { animationFrameScheduler, type FrameScheduler } from './frameScheduler';
-import { MarkdownRenderer, type BlockView, type ParsedBlock, type ParsedText, type ReferenceTable } from './markdownRenderer';
+import { MarkdownRenderer, type BlockView } from './markdownRenderer';
 import type { CodeAction, StreamingMarkdownOptions } from './streamingOptions';
-import { sanitizerFor, type FragmentSanitizer } from './sanitizer';
-import { LineEndingNormalizer, withoutDanglingSurrogate } from './textNormalizer';
+import { builderFor, type FragmentBuilder } from './nodeBuilder';
+import { StreamPlanner, type Commit, type PlanSink } from './streamPlanner';
+import { LineEndingNormalizer } from './textNormalizer';
+import type { WorkerChannel } from './markdownWorker';
+import type { WorkerOp } from './workerProtocol';
 
 export type { CodeAction, StreamingMarkdownOptions } from './streamingOptions';
-
-interface CommittedBlock {
-  dom: BlockDom;
-  source: string;
-  /** Normalised inline text, kept only when the block has a `]` and so might use a link definition seen later. */
-  referenceKey?: string;
-}
-
-/** Blocks found final but not yet rendered (a large backlog is rendered over several frames). */
-interface CommitQueue {
-  parsed: ParsedText;
-  region: string;
-  starts: number[];
-  stableLines: number;
-  next: number;
-  /** Number of kept blocks when the queue was made: those are the ones a new link definition may change. */
-  committedBefore: number;
-}
 
 let sharedRenderer: MarkdownRenderer | undefined;
 
 const FRAME_MS = 1000 / 60;
-
-/** Complete lines parsed at once when looking for final blocks: a burst of text is taken in slices. */
-const MAX_REGION_LENGTH = 4096;
 
 /**
  * Renders markdown that arrives in pieces. Blocks that later text can no longer change are rendered once and kept;
@@ -40,10 +21,14 @@ const MAX_REGION_LENGTH = 4096;
  *
  * Link definitions (`[label]: url`) apply to the whole document, also to blocks above them: when a definition becomes
  * final, the kept blocks whose text mentions its label are rendered again (once per new label).
+ *
+ * With a worker (`options.worker`), the parsing, rendering and highlighting happen there (StreamPlanner in the worker)
+ * and the page only builds and inserts what it sends; the page's own planner mirrors what was applied, so end() (and a
+ * worker that fails) carries on from there synchronously, with the same final DOM.
  */
-export class StreamingMarkdown {
-  private readonly renderer: MarkdownRenderer;
-  private readonly sanitize: FragmentSanitizer;
+export class StreamingMarkdown implements PlanSink {
+  private readonly planner: StreamPlanner;
+  private readonly build: FragmentBuilder;
   private readonly scheduler: FrameScheduler;
   private readonly frameBudgetMs: number;
   private readonly minUpdateIntervalMs: number;
@@ -55,17 +40,14 @@ export class StreamingMarkdown {
   private readonly normalizer = new LineEndingNormalizer();
   private readonly rawParts: string[] = [];
   private pendingParts: string[] = [];
-  /** Normalised text not yet committed; always starts at a line start. */
-  private tail = '';
-  /** Length of `tail`'s complete lines when final blocks were last looked for. */
-  private checkedCompleteLength = 0;
-  private queue: CommitQueue | undefined;
-  private readonly committedReferences: ReferenceTable = Object.create(null) as ReferenceTable;
-  private readonly committed: CommittedBlock[] = [];
+  private readonly committed: BlockDom[] = [];
   private readonly runs: BlockRuns;
   private tailBlocks: BlockDom[] = [];
-  /** The tail text the tail blocks show; undefined once a commit has taken blocks from them. */
-  private renderedTailText: string | undefined;
+  /** The worker's channel while it plans this stream; the ops it sent, not yet applied; whether it said `done`. */
+  private channel: WorkerChannel | undefined;
+  private readonly incoming: WorkerOp[] = [];
+  private unsent = '';
+  private sendTimer: ReturnType<typeof setTimeout> | undefined;
   private cancelFrame: (() => void) | undefined;
   private domChanged = false;
   /** No more text will come (end() or finish() was called). */
@@ -79,8 +61,8 @@ export class StreamingMarkdown {
     private readonly container: HTMLElement,
     private readonly options: StreamingMarkdownOptions = {},
   ) {
-    this.renderer = options.renderer ?? (sharedRenderer ??= new MarkdownRenderer());
-    this.sanitize = sanitizerFor(container.ownerDocument.defaultView ?? window);
+    this.planner = new StreamPlanner(options.renderer ?? (sharedRenderer ??= new MarkdownRenderer()), this, options.maxRegionLength);
+    this.build = builderFor(container.ownerDocument);
     this.scheduler = options.scheduler ?? animationFrameScheduler;
     this.frameBudgetMs = options.frameBudgetMs ?? 8;
     this.minUpdateIntervalMs = options.minUpdateIntervalMs ?? 50;
@@ -90,6 +72,10 @@ export class StreamingMarkdown {
     container.addEventListener('click', this.onClick);
     container.addEventListener('auxclick', this.onClick);
     container.addEventListener('keydown', this.onKeyDown);
+    this.channel = options.worker?.open(
+      (ops) => this.receive(ops),
+      () => this.leaveWorker(),
+    );
   }
 
   /** The full source appended so far. */
@@ -104,6 +90,15 @@ export class StreamingMarkdown {
     this.rawParts.push(delta);
     const normalized = this.normalizer.push(delta);
     if (normalized !== '') this.pendingParts.push(normalized);
+    if (this.channel && this.sendTimer === undefined) {
+      // The worker gets the text a frame after it comes, so that it is ahead when the page updates (every 50 ms at
+      // most): one message a frame, not one per delta, and one timer a frame, not one per burst of deltas.
+      this.sendTimer = setTimeout(() => {
+        this.sendTimer = undefined;
+        this.takePending();
+        this.sendNow(false);
+      }, FRAME_MS);
+    }
     this.requestFrame();
   }
 
@@ -120,10 +115,15 @@ export class StreamingMarkdown {
     if (this.disposed || this.complete) return;
     this.markTextComplete();
     this.cancelPendingFrame();
+    // What the worker sent is applied; what it has not sent yet is planned here, from where that left off.
+    this.applyIncoming(Infinity);
+    if (this.complete) return;
+    this.closeChannel();
     this.takePending();
-    this.drainQueue(Infinity, true);
-    this.queueTheRest();
-    this.drainQueue(Infinity, true);
+    const now = this.now;
+    this.planner.drainQueue(Infinity, true, now);
+    this.planner.queueTheRest();
+    this.planner.drainQueue(Infinity, true, now);
     this.completeRender();
   }
 
@@ -135,7 +135,13 @@ export class StreamingMarkdown {
     if (this.disposed || this.complete) return Promise.resolve();
     this.markTextComplete();
     this.cancelPendingFrame(); // an update due later: the next frame starts on the rest instead
-    this.requestFrame(true);
+    if (this.channel) {
+      // The worker commits the rest and says `done`; its ops are applied in frames as they come.
+      this.takePending();
+      this.sendNow(true);
+    } else {
+      this.requestFrame(true);
+    }
     return new Promise((resolve) => this.whenComplete.push(resolve));
   }
 
@@ -145,14 +151,8 @@ export class StreamingMarkdown {
     this.pendingParts.push(this.normalizer.finish());
   }
 
-  /** Queues all of the remaining text as final: the text is complete, so nothing can extend its last block. */
-  private queueTheRest(): void {
-    const parsed = this.renderer.parse(this.tail, this.committedReferences, false);
-    const starts = lineStarts(this.tail);
-    this.queue = { parsed, region: this.tail, starts, stableLines: starts.length - 1, next: 0, committedBefore: this.committed.length };
-  }
-
   private completeRender(): void {
+    this.closeChannel();
     for (const block of this.tailBlocks.splice(0)) block.remove();
     this.runs.dropEmptyLast();
     this.complete = true;
@@ -167,6 +167,7 @@ export class StreamingMarkdown {
   dispose(): void {
     this.disposed = true;
     this.cancelPendingFrame();
+    this.closeChannel();
     this.settleWaiters();
     this.container.removeEventListener('click', this.onClick);
     this.container.removeEventListener('auxclick', this.onClick);
@@ -205,33 +206,119 @@ export class StreamingMarkdown {
     this.cancelFrame = undefined;
   }
 
+  private readonly now = () => this.scheduler.now();
+
   private update(budgetMs = this.frameBudgetMs): void {
     const startedAt = (this.lastUpdateAt = this.scheduler.now());
     const deadline = startedAt + budgetMs;
-    this.takePending();
-    // Every update makes progress: it renders at least one queued block, or looks for final blocks at least once.
-    let mustProgress = !this.drainQueue(deadline, true);
-    while (!this.queue && (mustProgress || this.scheduler.now() < deadline) && this.findStableBlocks()) {
-      this.drainQueue(deadline, mustProgress);
-      mustProgress = false;
-    }
-    if (this.queue || this.tail.lastIndexOf('\n') + 1 > this.checkedCompleteLength) {
-      // Behind (e.g. a burst of text): keep the frame short and carry on next frame; the tail waits until caught up.
-      this.requestFrame(true);
-    } else if (this.ended) {
-      // finish(): the complete lines are in; what is left is the last block or two, final now.
-      this.queueTheRest();
-      this.drainQueue(deadline, true);
-      if (this.queue) this.requestFrame(true);
-      else this.completeRender();
-    } else {
-      this.renderTail();
-    }
+    if (this.channel) this.updateFromWorker(deadline);
+    else this.updateHere(deadline);
     this.reportRendered();
     if (budgetMs !== Infinity) this.measureCost(startedAt);
   }
 
-  /** What this update cost, the browser's rendering of it included when the scheduler can tell. */
+  /** Plans on the page: final blocks first (within the budget), then the open tail. */
+  private updateHere(deadline: number): void {
+    const { planner, now } = this;
+    this.takePending();
+    // Every update makes progress: it renders at least one queued block, or looks for final blocks at least once.
+    let mustProgress = !planner.drainQueue(deadline, true, now);
+    while (!planner.queued && (mustProgress || now() < deadline) && planner.findStableBlocks()) {
+      planner.drainQueue(deadline, mustProgress, now);
+      mustProgress = false;
+    }
+    if (planner.behind) {
+      // Behind (e.g. a burst of text): keep the frame short and carry on next frame; the tail waits until caught up.
+      this.requestFrame(true);
+    } else if (this.ended) {
+      // finish(): the complete lines are in; what is left is the last block or two, final now.
+      planner.queueTheRest();
+      planner.drainQueue(deadline, true, now);
+      if (planner.queued) this.requestFrame(true);
+      else this.completeRender();
+    } else {
+      const tail = planner.tailViews();
+      if (tail) this.showTail(tail.views);
+    }
+  }
+
+  /** The worker plans: its ops are applied in order, final blocks within the budget. */
+  private updateFromWorker(deadline: number): void {
+    this.takePending();
+    this.sendNow(false);
+    if (this.applyIncoming(deadline)) this.requestFrame(true);
+  }
+
+  /**
+   * Applies the worker's ops in order until the deadline (at least one block); a tail is shown only when no later one
+   * is waiting. True when ops are left for the next frame.
+   */
+  private applyIncoming(deadline: number): boolean {
+    const ops = this.incoming;
+    let applied = 0;
+    let committed = false;
+    for (; applied < ops.length; applied++) {
+      const op = ops[applied];
+      if (op.kind === 'commit') {
+        if (committed && this.now() > deadline) break;
+        this.planner.adopt(op.commit);
+        this.commit(op.commit);
+        committed = true;
+      } else if (op.kind === 'recommit') {
+        this.planner.adoptRecommit(op.index, op.html);
+        this.recommit(op.index, op.html);
+      } else if (op.kind === 'batchEnd') {
+        this.planner.endBatch(op.consumed, op.definitions);
+      } else if (op.kind === 'tail') {
+        if (!ops.slice(applied + 1).some((later) => later.kind === 'tail')) this.showTail(op.views);
+      } else {
+        ops.length = 0;
+        this.completeRender();
+        return false;
+      }
+    }
+    ops.splice(0, applied);
+    return ops.length > 0;
+  }
+
+  private receive(ops: WorkerOp[]): void {
+    if (this.disposed || this.complete) return;
+    this.incoming.push(...ops);
+    // Applied at the update interval, as the page's own planner finds blocks: each update costs the browser a layout
+    // and paint, so a frame per message of the worker (one a frame while text flows) would cost more than it saves.
+    // A backlog left over by the frame budget, and the end of the text, are taken in the very next frames.
+    this.requestFrame(this.ended);
+  }
+
+  /** The worker failed: what it sent is applied, and the page plans the rest itself from there. */
+  private leaveWorker(): void {
+    this.channel = undefined;
+    if (this.disposed || this.complete) return;
+    this.applyIncoming(Infinity);
+    if (this.complete) return;
+    this.unsent = '';
+    this.planner.forgetTail();
+    this.requestFrame(true);
+  }
+
+  private closeChannel(): void {
+    if (this.sendTimer !== undefined) clearTimeout(this.sendTimer);
+    this.sendTimer = undefined;
+    this.channel?.close();
+    this.channel = undefined;
+    this.incoming.length = 0;
+  }
+
+  /** Sends the text taken so far to the worker (`end`: and that no more will come). */
+  private sendNow(end: boolean): void {
+    if (this.sendTimer !== undefined) clearTimeout(this.sendTimer);
+    this.sendTimer = undefined;
+    if (!this.channel || (this.unsent === '' && !end)) return;
+    this.channel.send(this.unsent, end);
+    this.unsent = '';
+  }
+
+  /** What an update cost, the browser's rendering of it included when the scheduler can tell. */
   private measureCost(startedAt: number): void {
     const record = () => (this.updateCostMs = 0.7 * this.updateCostMs + 0.3 * (this.scheduler.now() - startedAt));
     if (this.scheduler.afterRendering) this.scheduler.afterRendering(record);
@@ -246,114 +333,52 @@ export class StreamingMarkdown {
 
   private takePending(): void {
     if (this.pendingParts.length === 0) return;
-    this.tail += this.pendingParts.join('');
+    const text = this.pendingParts.join('');
     this.pendingParts = [];
+    this.planner.push(text);
+    if (this.channel) this.unsent += text;
   }
 
-  /**
-   * Looks for final blocks, but only when a new line has been completed; queues them. A burst is looked at in slices
-   * (a prefix of complete lines has the same final blocks as the whole); all of it when the slice has none.
-   */
-  private findStableBlocks(): boolean {
-    const allComplete = this.tail.lastIndexOf('\n') + 1;
-    if (allComplete <= this.checkedCompleteLength) return false;
-    const slice = completeLinesWithin(this.tail, this.options.maxRegionLength ?? MAX_REGION_LENGTH);
-    const lengths = slice > this.checkedCompleteLength && slice < allComplete ? [slice, allComplete] : [allComplete];
-    for (const length of lengths) {
-      this.checkedCompleteLength = length;
-      const region = this.tail.slice(0, length);
-      const parsed = this.renderer.parse(region, this.committedReferences, false);
-      const starts = lineStarts(region);
-      const stableLines = stableLineCount(parsed, region, starts);
-      if (stableLines > 0) {
-        this.queue = { parsed, region, starts, stableLines, next: 0, committedBefore: this.committed.length };
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * Renders queued final blocks until the deadline (`atLeastOne`: even past it, so that every frame makes progress),
-   * then takes the queue's text off the tail.
-   */
-  private drainQueue(deadline: number, atLeastOne: boolean): boolean {
-    const queue = this.queue;
-    if (!queue) return false;
-    const { parsed, region, starts, stableLines } = queue;
-    let rendered = false;
-    while (queue.next < parsed.blocks.length && parsed.blocks[queue.next].endLine <= stableLines) {
-      if ((rendered || !atLeastOne) && this.scheduler.now() > deadline) return rendered;
-      const block = parsed.blocks[queue.next++];
-      this.commitBlock(block, this.renderer.renderBlock(block, parsed.env), region.slice(starts[block.startLine], starts[block.endLine]));
-      rendered = true;
-    }
-    this.queue = undefined;
-    this.commitDefinitions(parsed, stableLines, queue.committedBefore);
-    const consumed = starts[stableLines];
-    this.tail = this.tail.slice(consumed);
-    this.checkedCompleteLength = Math.max(0, this.checkedCompleteLength - consumed);
-    this.renderedTailText = undefined;
-    return true;
-  }
-
-  private commitBlock(block: ParsedBlock, view: BlockView, source: string): void {
+  /** PlanSink: a final block, shown by the first tail block when that can become it, else built after the others. */
+  commit(commit: Commit): void {
     this.domChanged = true;
     let dom: BlockDom;
-    if (this.tailBlocks[0]?.update(view)) {
+    if (this.tailBlocks[0]?.update(commit.view)) {
       dom = this.tailBlocks.shift()!;
     } else {
       // The tail on screen is out of date from here on; it is rebuilt once the backlog is rendered.
       for (const stale of this.tailBlocks.splice(0)) stale.remove();
-      dom = BlockDom.insert(view, this.sanitize, this.runs.open, null, false);
+      dom = BlockDom.insert(commit.view, this.build, this.runs.open, null, false);
     }
     if (this.runs.finished() && this.tailBlocks.length > 0) {
       const next = this.runs.open;
       for (const rest of this.tailBlocks) rest.appendTo(next);
     }
-    this.committed.push({ dom, source, referenceKey: referenceKeyOf(block) });
+    this.committed.push(dom);
     this.announce(dom.nodes);
   }
 
-  /** Records the definitions of the committed lines; kept blocks from before `firstNew` that may use them re-render. */
-  private commitDefinitions(parsed: ParsedText, stableLines: number, firstNew: number): void {
-    const newLabels: string[] = [];
-    for (const definition of parsed.definitions) {
-      const label = definition.label;
-      if (label === undefined || definition.startLine >= stableLines || label in this.committedReferences) continue;
-      this.committedReferences[label] = parsed.env.references[label];
-      newLabels.push(label);
-    }
-    if (newLabels.length === 0) return;
-    for (let i = 0; i < firstNew; i++) {
-      const block = this.committed[i];
-      const key = block.referenceKey;
-      if (key === undefined || !newLabels.some((label) => key.includes(label))) continue;
-      const reparsed = this.renderer.parse(block.source, this.committedReferences, false);
-      const html = reparsed.blocks.map((b) => this.renderer.renderBlock(b, reparsed.env)).map(viewHtml).join('');
-      if (html === block.dom.html) continue;
-      this.domChanged = true;
-      const first = block.dom.nodes[0];
-      const dom = BlockDom.insert({ kind: 'html', html }, this.sanitize, first?.parentNode ?? this.runs.open, first ?? null, false);
-      block.dom.remove();
-      block.dom = dom;
-    }
+  /** PlanSink: kept block `index` re-rendered for a new link definition. */
+  recommit(index: number, html: string): void {
+    this.domChanged = true;
+    const old = this.committed[index];
+    const first = old.nodes[0];
+    this.committed[index] = BlockDom.insert({ kind: 'html', html }, this.build, first?.parentNode ?? this.runs.open, first ?? null, false);
+    old.remove();
   }
 
-  private renderTail(): void {
-    const text = withoutDanglingSurrogate(this.tail);
-    if (text === this.renderedTailText) return;
-    this.renderedTailText = text;
+  /** PlanSink: the planner keeps the text; nothing to show. */
+  batchEnd(): void {}
+
+  private showTail(views: BlockView[]): void {
     this.domChanged = true;
-    const parsed = this.renderer.parse(text, this.committedReferences, true);
-    const views = parsed.blocks.map((block) => this.renderer.renderBlock(block, parsed.env));
     let kept = 0;
     while (kept < views.length && kept < this.tailBlocks.length && this.tailBlocks[kept].update(views[kept])) kept++;
     for (const stale of this.tailBlocks.splice(kept)) stale.remove();
     if (this.tailBlocks.length === 0) this.runs.dropEmptyLast();
     if (views.length > kept) {
       const run = this.runs.open;
-      for (const view of views.slice(kept)) this.tailBlocks.push(BlockDom.insert(view, this.sanitize, run, null, true));
+      for (const view of views.slice(kept)) this.tailBlocks.push(BlockDom.insert(view, this.build, run, null, true));
     }
   }
 
@@ -391,24 +416,6 @@ export class StreamingMarkdown {
     const code = codeBlock?.querySelector('pre code')?.textContent ?? '';
     this.options.onCodeAction?.(button.getAttribute('data-action') as CodeAction, code, codeBlock?.getAttribute('data-lang') ?? '');
   };
-}
-
-/** A kept block re-rendered for a new link definition has no code view at top level (code has no links). */
-function viewHtml(view: BlockView): string {
-  return view.kind === 'html' ? view.html : view.shell;
-}
-
-/** Length of the complete lines within the first `limit` characters (or of the first line, when longer). */
-function completeLinesWithin(text: string, limit: number): number {
-  if (text.length <= limit) return text.lastIndexOf('\n') + 1;
-  const within = text.lastIndexOf('\n', limit - 1) + 1;
-  return within > 0 ? within : text.indexOf('\n') + 1;
-}
-
-function referenceKeyOf(block: ParsedBlock): string | undefined {
-  const inline = block.tokens.filter((token) => token.type === 'inline').map((token) => token.content).join('\n');
-  if (!inline.includes(']')) return undefined;
-  return inline.replace(/\s+/g, ' ').toLowerCase().toUpperCase();
 }
 
 function readableText(node: Node): string {

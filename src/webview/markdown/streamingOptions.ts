@@ -1,6 +1,7 @@
 // What a StreamingMarkdown is told: its callbacks, its pacing and the renderer it shares.
 import type { MarkdownRenderer } from './markdownRenderer';
 import type { FrameScheduler } from './frameScheduler';
+import type { MarkdownWorker } from './markdownWorker';
 
 export type CodeAction = 'copy' | 'insert' | 'new-file' | 'apply';
 
@@ -48,4 +49,10 @@ export interface StreamingMarkdownOptions {
   maxRegionLength?: number;
   /** Share one renderer (markdown-it, highlighter) between many messages. */
   renderer?: MarkdownRenderer;
+  /**
+   * Parse, render and highlight in this worker (shared by the page's streams): the page then only builds and inserts
+   * what it sends. end() still finishes synchronously on the page, and a worker that fails is left for the page's own
+   * planner; the final DOM is the same either way.
+   */
+  worker?: MarkdownWorker;
 }

@@ -15,6 +15,7 @@ import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { config, until } from '../helpers';
 import { cspProblems } from '../../util/cspPolicy';
+import { workerSources } from '../../../src/ui/core/pageCsp';
 
 interface ChatTesting {
   manager: ChatPanelManager;
@@ -138,9 +139,14 @@ describe('chat panel (issue: chat)', function () {
     );
     // The attribute as the browser reads it (the page escapes quotes in every attribute).
     const csp = (/http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(webview.html)?.[1] ?? '').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
-    assert.deepEqual(cspProblems(csp, { cspSource: webview.cspSource, scripts: true }), [], 'the built policy, read for its meaning');
+    // The markdown worker's script: fetched by the page (connect-src names only that file) and started from blob:.
+    const worker = /data-worker-markdown="([^"]+)"/.exec(webview.html)?.[1] ?? '';
+    assert.match(worker, /\/dist\/webview\/markdownWorker\.js$/);
+    const workerScripts = workerSources(webview.cspSource, [worker.replace(/&amp;/g, '&')]);
+    assert.ok(workerScripts.length > 0, 'the resource root can name the worker script');
+    assert.deepEqual(cspProblems(csp, { cspSource: webview.cspSource, scripts: true, workerScripts }), [], 'the built policy, read for its meaning');
     assert.match(csp, /script-src 'nonce-[A-Za-z0-9+/=]{20,}'/);
-    assert.match(csp, /connect-src 'none'/);
+    assert.match(csp, /worker-src blob:/);
     assert.match(csp, /form-action 'none'/);
     assert.match(csp, /base-uri 'none'/);
     assert.match(csp, /img-src [^;]* data:/);

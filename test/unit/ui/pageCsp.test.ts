@@ -38,6 +38,29 @@ describe('pageCsp', () => {
     assert.equal(d['media-src'], d['img-src']);
   });
 
+  it('a page with a worker script may fetch exactly that script and start workers only from blob:', () => {
+    const script = `${ROOT}/ext/dist/webview/markdownWorker.js`;
+    const d = directives(chatCsp({ nonce: 'n5', cspSource: ROOT, mediaOrigins: [], workers: [script] }));
+    assert.equal(d['connect-src'], script);
+    assert.equal(d['worker-src'], 'blob:');
+    for (const name of ['default-src', 'frame-src', 'form-action', 'base-uri']) assert.equal(d[name], "'none'", name);
+    // A URL that would end the source list or add another source is left out, and the worker with it.
+    for (const hostile of [`${ROOT}/a.js; script-src *`, `${ROOT}/a.js *`, `${ROOT}/a.js,x`, "'unsafe-eval'", 'blob:']) {
+      const refused = directives(pageCsp({ nonce: 'n6', cspSource: ROOT, scripts: true, styles: 'root', workers: [hostile] }));
+      assert.equal(refused['connect-src'], "'none'", hostile);
+      assert.equal(refused['worker-src'], "'none'", hostile);
+      assert.equal(refused['script-src'], "'nonce-n6'", hostile);
+    }
+  });
+
+  it('pageHtml names each worker script in the body and allows it in the policy', () => {
+    const script = `${ROOT}/ext/dist/webview/markdownWorker.js`;
+    const html = pageHtml({ title: 't', body: '', data: { 'session-id': 's' } }, { nonce: 'n7', cspSource: ROOT, styles: 'root', scripts: [`${ROOT}/chat.js`], workers: { markdown: script, bad: `${ROOT}/x.js; script-src *` } });
+    assert.ok(html.includes(`<body data-session-id="s" data-worker-markdown="${script}">`));
+    assert.match(html, /connect-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\/markdownWorker\.js; frame-src &#39;none&#39;; worker-src blob:/);
+    assert.ok(!html.includes('x.js'));
+  });
+
   it('pageHtml serves the content under the policy, with the bundle’s scripts carrying the nonce', () => {
     const html = pageHtml({ title: 't', body: '<main></main>', images: [ROOT] }, { nonce: 'n4', cspSource: ROOT, styles: 'root', scripts: [`${ROOT}/usage.js`], stylesheets: [`${ROOT}/usage.css`] });
     assert.match(html, /content="default-src &#39;none&#39;; script-src &#39;nonce-n4&#39;; style-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net; img-src https/);

@@ -3,15 +3,20 @@
 import * as assert from 'node:assert/strict';
 import { chatCsp } from '../../../src/chat/core/hub/csp';
 import { MEDIA_PAGE_CSP } from '../../../src/media/core/mediaHtml';
-import { pageCsp } from '../../../src/ui/core/pageCsp';
+import { pageCsp, workerSources } from '../../../src/ui/core/pageCsp';
 import { cspProblems, effective, parseCsp } from '../../util/cspPolicy';
 
 const cspSource = 'https://*.vscode-cdn.net';
 const nonce = 'q1w2e3r4t5y6u7i8o9p0AA==';
 const HOSTILE_ORIGINS = ['https://cdn.example.com', 'http://127.0.0.1:8123', 'https://*', 'https://x.com; script-src *', "'unsafe-inline'", 'javascript:', 'data:', 'http://u:p@h.com', '*'];
 
-const PAGES: Array<{ page: string; csp: string; scripts: boolean }> = [
+const WORKER = 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview/markdownWorker.js';
+// What connect-src names for it: the resource root with the script's path (a `+` host is no valid CSP source).
+const WORKER_SOURCES = workerSources(cspSource, [WORKER]);
+
+const PAGES: Array<{ page: string; csp: string; scripts: boolean; workerScripts?: string[] }> = [
   { page: 'chat', csp: chatCsp({ nonce, cspSource, mediaOrigins: HOSTILE_ORIGINS }), scripts: true },
+  { page: 'chat with its markdown worker', csp: chatCsp({ nonce, cspSource, mediaOrigins: [], workers: [WORKER] }), scripts: true, workerScripts: WORKER_SOURCES },
   { page: 'chat without media', csp: chatCsp({ nonce, cspSource, mediaOrigins: [] }), scripts: true },
   // The other pages as the webview host serves them (their descriptors' options, ui/vscode/webviewHost.ts).
   { page: 'usage dashboard', csp: pageCsp({ nonce, cspSource, scripts: true, styles: 'root' }), scripts: true },
@@ -22,9 +27,9 @@ const PAGES: Array<{ page: string; csp: string; scripts: boolean }> = [
 ];
 
 describe('webview CSPs, by meaning', () => {
-  for (const { page, csp, scripts } of PAGES) {
+  for (const { page, csp, scripts, workerScripts } of PAGES) {
     it(`${page}: ${scripts ? 'runs only its nonce\'d scripts' : 'runs no script'}, and loads nothing else it does not need`, () => {
-      assert.deepEqual(cspProblems(csp, { cspSource, scripts }), []);
+      assert.deepEqual(cspProblems(csp, { cspSource, scripts, workerScripts }), []);
     });
   }
 
@@ -54,6 +59,16 @@ describe('webview CSPs, by meaning', () => {
     for (const [what, policy, problem] of loosened) {
       assert.match(cspProblems(policy, { cspSource, scripts: true }).join('\n'), problem, what);
     }
-    assert.match(cspProblems(PAGES[3].csp.replace("default-src 'none'", `default-src 'none'; script-src 'nonce-${nonce}'`), { cspSource, scripts: false }).join('\n'), /a script on a page that has none/);
+    const withWorker = PAGES[1].csp;
+    const workerLoosened: Array<[string, string, RegExp]> = [
+      ['workers from anywhere', withWorker.replace('worker-src blob:', 'worker-src blob: *'), /worker-src is not exactly blob:/],
+      ['fetching beyond the worker script', withWorker.replace(`connect-src ${WORKER_SOURCES[0]}`, `connect-src ${WORKER_SOURCES[0]} ${cspSource}`), /connect-src is not exactly the worker scripts/],
+      ['a worker-src the page does not need', chat.replace("worker-src 'none'", 'worker-src blob:'), /worker-src is not 'none'/],
+    ];
+    for (const [what, policy, problem] of workerLoosened) {
+      assert.match(cspProblems(policy, { cspSource, scripts: true, workerScripts: policy === workerLoosened[2][1] ? undefined : WORKER_SOURCES }).join('\n'), problem, what);
+    }
+    assert.deepEqual(WORKER_SOURCES, ['https://*.vscode-cdn.net/ext/dist/webview/markdownWorker.js']);
+    assert.match(cspProblems(PAGES[4].csp.replace("default-src 'none'", `default-src 'none'; script-src 'nonce-${nonce}'`), { cspSource, scripts: false }).join('\n'), /a script on a page that has none/);
   });
 });

@@ -11,6 +11,8 @@ export interface ChatCspOptions {
   cspSource: string;
   /** Exact origins (`scheme://host:port`) of media results the gateway sent. */
   mediaOrigins: readonly string[];
+  /** The markdown worker's script URL (CHAT_PAGE's bundle), when the page has one. */
+  workers?: readonly string[];
 }
 
 /** A CSP source expression for an origin, or undefined when it is not a plain http(s) origin. */
@@ -33,9 +35,9 @@ export function chatMediaSources(cspSource: string, mediaOrigins: readonly strin
 export const CHAT_PAGE_CSP = { styles: 'root', fonts: true } as const;
 
 /** The chat page's CSP, as the panel's page (CHAT_PAGE in chat/vscode/chatPanel.ts) builds it. */
-export function chatCsp({ nonce, cspSource, mediaOrigins }: ChatCspOptions): string {
+export function chatCsp({ nonce, cspSource, mediaOrigins, workers }: ChatCspOptions): string {
   const media = chatMediaSources(cspSource, mediaOrigins);
-  return pageCsp({ nonce, cspSource, scripts: true, ...CHAT_PAGE_CSP, images: media, media });
+  return pageCsp({ nonce, cspSource, scripts: true, ...CHAT_PAGE_CSP, images: media, media, workers });
 }
 
 /** The origins of the gateway's result links held by a session's media turns, sorted. */

@@ -1,3 +1,5 @@
+// The DOMPurify configuration the renderer sanitised with before it built its nodes itself (nodeBuilder.ts): the
+// browser tests check that the builder gives the same DOM on the corpus, and the render bench's naive baseline uses it.
 import DOMPurify from 'dompurify';
 import type { Config, UponSanitizeAttributeHookEvent } from 'dompurify';
 
@@ -14,23 +16,12 @@ const ALLOWED_CLASS = /^(?:hljs(?:-[a-z0-9-]+)?|[a-z]+_+|language-[\w.+#-]+|md-[
 const SAFE_URL = /^https?:\/\//i;
 const INERT_DOCUMENT_USES = 16;
 
-export type FragmentSanitizer = (html: string) => DocumentFragment;
-
-const shared = new WeakMap<Window, FragmentSanitizer>();
-
-/** One sanitizer per window for every view in it (making one costs a DOMPurify instance: a transcript has hundreds). */
-export function sanitizerFor(window: Window & typeof globalThis): FragmentSanitizer {
-  let sanitize = shared.get(window);
-  if (!sanitize) shared.set(window, (sanitize = createSanitizer(window)));
-  return sanitize;
-}
-
 /**
  * A private DOMPurify instance (its hooks never leak into other users of DOMPurify on the page). The HTML is parsed in
  * an inert document (no browsing context: nothing loads or runs there) and sanitised in place, so the nodes inserted
  * are exactly the nodes that were checked, never serialised and parsed again (and no import copy is made).
  */
-export function createSanitizer(window: Window & typeof globalThis): FragmentSanitizer {
+export function createSanitizer(window: Window & typeof globalThis): (html: string) => DocumentFragment {
   const purify = DOMPurify(window);
   const config: Config & { IN_PLACE: true } = {
     ALLOWED_TAGS,
