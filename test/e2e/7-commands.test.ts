@@ -20,11 +20,12 @@ describe('e2e 7: the other commands', function () {
 
   it('opens the logs from the status bar menu', async () => {
     const log = e.wb.page.locator('.part.panel', { hasText: 'Model Gateway' }).first();
-    // The chat restored after the crash may take the focus back as it loads, closing the menu: open it again.
+    // The chat restored after the crash may take the focus back as it loads, closing the menu: open it again, soon
+    // (a menu that closed shows no row however long the pick waits).
     await until(async () => {
       await e.wb.closeQuickInput();
       await e.wb.status().click();
-      await e.wb.pick(/Open Logs/);
+      await e.wb.pick(/Open Logs/, 5_000);
       return log.waitFor({ timeout: 10_000 }).then(
         () => true,
         () => false,

@@ -148,9 +148,10 @@ export class Workbench {
   }
 
   /** Picks `label` in the open quick pick. */
-  async pick(label: string | RegExp): Promise<void> {
+  /** Picks the row; `timeoutMs` is shorter where the caller opens the pick again after a miss. */
+  async pick(label: string | RegExp, timeoutMs = WAIT_MS): Promise<void> {
     const row = this.quickPickRow(label);
-    await row.first().waitFor({ timeout: WAIT_MS });
+    await row.first().waitFor({ timeout: timeoutMs });
     try {
       await row.first().click();
     } catch (error) {
