@@ -70,7 +70,10 @@ function prepareHostCache() {
 }
 
 async function hostCacheReady() {
+  const waitFrom = Date.now();
   const { code, out } = await hostCache;
+  // How long the host stage waited for the VS Code server install after the unit and browser stages ended.
+  console.log(`host cache ready ${Math.round((Date.now() - started) / 1000)} s into the run (waited ${Math.round((Date.now() - waitFrom) / 1000)} s)`);
   if (code === 0) return true;
   process.stdout.write(out);
   console.log(`FAILED STAGE host cache: scripts/host-cache.mjs exited with ${code}`);
