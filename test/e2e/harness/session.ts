@@ -12,7 +12,13 @@ import { watchWebviews } from './webviewProblems';
 
 export const EXTENSION_ID = 'model-gateway.model-gateway';
 export const SIM_KEY = `sk-sim-e2e-${'0123456789abcdef'.repeat(2)}`;
-const SIM_OPTIONS: SimulatorOptions = { tokensPerSecond: 20, apiKey: SIM_KEY, video: { queuedMs: 3000, inProgressMs: 5000 } };
+// Jobs take 8 s, long enough to see queued and in progress; a job meant to fail ("[fail]", followed through three
+// resubmissions) fails within a second or two, since only its failure is watched.
+const SIM_OPTIONS: SimulatorOptions = {
+  tokensPerSecond: 20,
+  apiKey: SIM_KEY,
+  video: (request) => (request.prompt.startsWith('[fail]') ? { queuedMs: 500, inProgressMs: 1000 } : { queuedMs: 3000, inProgressMs: 5000 }),
+};
 
 export interface E2EPaths {
   root: string;
