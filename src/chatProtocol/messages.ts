@@ -24,6 +24,7 @@ import { cleanArray, cleanCount, cleanText, type Fields, isCount, isId, isNonEmp
 import { cleanWith, exactly, isRequestId, parseWith, replyShape, type Parsed, type ReplyMessage, type Shape as WebviewShape, type Shapes } from './webviewProtocol';
 import { REPLIES, type ChatReply } from './chatReplies';
 import { cleanWireMediaTurn, type WireMediaTurn } from './mediaTurn';
+import { isPieceData, isStreamedAudioType, type StreamedAudioType } from './audioPieces';
 import { cleanInstructionsState, INSTRUCTIONS_ACTIONS, INSTRUCTION_LIMITS, type InstructionsAction, type InstructionsState } from './instructions';
 
 const MAX_EFFORT_LEVELS = 16;
@@ -144,6 +145,9 @@ export type HostMessage =
   | { type: 'turnAdded'; turn: WireTurn }
   /** A media turn changed (its job moved on, its result arrived): replaces the turn with that id. */
   | { type: 'turnUpdated'; turn: WireMediaTurn }
+  /** A piece of a pending /speak turn's audio as it arrives (`at`: its first byte's offset), then its end. */
+  | { type: 'mediaAudio'; turnId: string; contentType: StreamedAudioType; at: number; data: string }
+  | { type: 'mediaAudioEnd'; turnId: string }
   | { type: 'turnDelta'; delta: TurnDelta }
   | { type: 'turnFinished'; finish: TurnFinish }
   /** The reply's request waits for the gateway's rate limit, `waitMs` more (null: it was sent). */
@@ -409,6 +413,8 @@ const HOST_SHAPES: Shapes<HostMessage> = {
   },
   turnAdded: { turn: cleanWireTurn },
   turnUpdated: { turn: cleanWireMediaTurn },
+  mediaAudio: { turnId: exactly(isId), contentType: exactly(isStreamedAudioType), at: exactly(isCount), data: exactly(isPieceData) },
+  mediaAudioEnd: { turnId: exactly(isId) },
   turnDelta: { delta: cleanTurnDelta },
   turnFinished: { finish: cleanTurnFinish },
   turnWaiting: { turnId: exactly(isId), waitMs: (v) => (v === null ? null : cleanCount(v)), sendAnyway: exactly((v): v is boolean => typeof v === 'boolean') },

@@ -169,6 +169,11 @@ export class ChatWebviewBridge implements Disposable {
     }
   }
 
+  /** A piece of a /speak turn's audio as it arrives, or its end (a page not live misses it, and waits for the kept file). */
+  postAudio(message: Extract<HostMessage, { type: 'mediaAudio' | 'mediaAudioEnd' }>): void {
+    this.send(message);
+  }
+
   postModels(models: ModelsState): void {
     this.send({ type: 'models', models });
   }

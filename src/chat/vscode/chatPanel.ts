@@ -16,6 +16,8 @@ export interface PanelMedia {
   origins(): string[];
   /** Fires with the media turns whose source changed (a check of their link finished). */
   onDidChangeSources(listener: (turnIds: string[]) => void): { dispose(): void };
+  /** Fires with each piece of a /speak turn's audio as it arrives, and its end. */
+  onDidHearAudio(listener: (message: Extract<HostMessage, { type: 'mediaAudio' | 'mediaAudioEnd' }>) => void): { dispose(): void };
 }
 
 /** The chat page: the built chat bundle and the codicon font, nothing else of the extension's. */
@@ -78,7 +80,7 @@ export class ChatPanel implements vscode.Disposable {
         if (event.type === 'reloaded') allowNewOrigins();
       }),
       // The page is allowed the new origin before it is given a source there: a refused load would show as failed.
-      ...(media ? [media.onDidChangeSources((turnIds) => allowNewOrigins() || bridge.resendMediaTurns(turnIds))] : []),
+      ...(media ? [media.onDidChangeSources((turnIds) => allowNewOrigins() || bridge.resendMediaTurns(turnIds)), media.onDidHearAudio((message) => bridge.postAudio(message))] : []),
       panel.onDidDispose(() => void this.onPanelClosed().catch((error: unknown) => log.error(`Chat: closing failed: ${String(error)}`))),
     );
   }

@@ -312,7 +312,7 @@ export class ChatPanelManager implements vscode.WebviewPanelSerializer, vscode.D
     const instructions: PanelInstructions = new PanelInstructions({ post: (state) => bridge.postInstructions(state), pending: () => context.tray.attachments, turns: () => controller.session.turns, editor: () => this.editors.targetEditor(), ui: this.options.ui });
     const bridge = new ChatWebviewBridge(controller, this.workbench(chatProfile), (message) => void webviewPanel.webview.postMessage(message), () => this.models.for(chatProfile()).state, clock, log, { context, compare, hub: bridgeHub, instructions });
     context.tray.onDidChange(() => void instructions.refresh());
-    const panel = new ChatPanel(page, controller, bridge, log, hub && ports && { roots: [ports.media.filesFolder, ...(ports.videos.keptFolder ? [ports.videos.keptFolder] : [])].map((folder) => vscode.Uri.file(folder)), origins: () => hub.playableOrigins(), onDidChangeSources: hub.onDidChangeSources });
+    const panel = new ChatPanel(page, controller, bridge, log, hub && ports && { roots: [ports.media.filesFolder, ...(ports.videos.keptFolder ? [ports.videos.keptFolder] : [])].map((folder) => vscode.Uri.file(folder)), origins: () => hub.playableOrigins(), onDidChangeSources: hub.onDidChangeSources, onDidHearAudio: hub.onDidHearAudio });
     panel.context = context;
     if (hub) panel.onDidDispose(() => hub.dispose());
     this.panels.add(panel);

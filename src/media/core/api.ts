@@ -3,6 +3,7 @@
 // and the ids of its commands other folders name. The media feature's definition (vscode/feature.ts) builds the object that implements MediaApi
 // at activation; getting it loads nothing more. Types and constants only.
 import type { RequestSurface } from '../../gateway/types';
+import type { AudioType } from '../../gateway/mediaTypes';
 
 /** One call: who asks (the usage ledger's surface), under which profile (the active one without), and its cancel. */
 export interface MediaCall {
@@ -62,7 +63,8 @@ export interface MediaApi {
   /** The folder the kept files are in: a webview showing them may load from it. */
   readonly filesFolder: string;
   generateImage(ask: { prompt: string; model?: string }, call: MediaCall): Promise<KeptMedia>;
-  synthesizeSpeech(ask: { text: string; model?: string }, call: MediaCall): Promise<KeptMedia>;
+  /** `onAudio` gets each piece of the audio as it arrives, from the first that sniffs as audio (a player that streams). */
+  synthesizeSpeech(ask: { text: string; model?: string }, call: MediaCall & { onAudio?: (chunk: Uint8Array, contentType: AudioType) => void }): Promise<KeptMedia>;
   /**
    * Edits an image: a file (`path`, absolute or relative to the first workspace folder; one outside the workspace is
    * read only after the user's yes) or image bytes already attached (`image`, a chat's). The result is kept; for a

@@ -10,9 +10,10 @@ import type { AudioStart } from '../core/growingAudio';
 import { PLAYER_SHAPES, pieceMessages, type PlayerRequest, type PlayerUpdate } from '../../webview/player/protocol';
 import type { HostedPage } from '../../ui/vscode/webviewHost';
 import type { ProtocolPort } from '../../chatProtocol/webviewProtocol';
+import { STREAMED_AUDIO_TYPES } from '../../chatProtocol/audioPieces';
 
 /** Types a webview may play as they arrive (the page still asks its browser). */
-export const STREAMED_TYPES: ReadonlySet<AudioType> = new Set<AudioType>(['audio/mpeg', 'audio/aac', 'audio/webm']);
+export const STREAMED_TYPES: ReadonlySet<AudioType> = new Set<AudioType>(STREAMED_AUDIO_TYPES);
 
 export interface SpeechStreamDeps {
   maxBytes: number;

@@ -197,6 +197,12 @@ export class ChatApp {
         else this.resync();
         return;
       }
+      case 'mediaAudio':
+      case 'mediaAudioEnd': {
+        const view = this.findView(message.turnId);
+        if (view instanceof MediaTurnView) view.audio(message);
+        return;
+      }
       case 'turnDelta': {
         const view = this.assistantView(message.delta.turnId);
         if (view && !view.applyDelta(message.delta)) this.resync();

@@ -3,10 +3,21 @@
 // paid request) only when the extension itself found the link gone; a link it could not reach, or a source that does
 // not load here, offers Retry (the host checks the link again), never a broken element. Sources come only from the
 // host, checked by the protocol; the page's CSP allows only the origins of the results the extension received.
-import type { WebviewMessage } from '../../chatProtocol/messages';
+import type { HostMessage, WebviewMessage } from '../../chatProtocol/messages';
 import type { WireMediaTurn } from '../../chatProtocol/mediaTurn';
 import type { Announcer } from './announcer';
 import { el, icon, iconButton, textButton } from './dom';
+import { canStream, decodePiece, moveToFile, StreamingAudio } from '../player/streamingAudio';
+
+type AudioMessage = Extract<HostMessage, { type: 'mediaAudio' | 'mediaAudioEnd' }>;
+
+/** A /speak turn's audio playing while it arrives (the player's own stream), until the kept file takes its place. */
+interface Arriving {
+  audio: HTMLAudioElement;
+  stream: StreamingAudio;
+  /** The offset the next piece must start at: one missed (a page loaded midway) ends the stream where it is. */
+  next: number;
+}
 
 export interface MediaTurnContext {
   post(message: WebviewMessage): void;
@@ -26,6 +37,7 @@ export class MediaTurnView {
   private shown: WireMediaTurn | undefined;
   /** The source failed to load here; Retry asks the host to check the link again. */
   private loadFailed = false;
+  private arriving: Arriving | undefined;
 
   constructor(
     private turn: WireMediaTurn,
@@ -46,12 +58,32 @@ export class MediaTurnView {
 
   update(turn: WireMediaTurn): void {
     const finished = this.turn.state === 'pending' && turn.state !== 'pending';
+    const streamed = this.arriving !== undefined;
     this.turn = turn;
     this.render();
     if (!finished) return;
     this.context.announcer.say(turn.state === 'complete' ? `${KIND_NAME[turn.kind]} ready.` : `${KIND_NAME[turn.kind]} failed: ${turn.detail ?? ''}`);
-    // Speech the user just asked for is read at once (a restored chat never plays by itself).
-    if (turn.kind === 'speech' && turn.state === 'complete') void this.body.querySelector('audio')?.play().catch(() => undefined);
+    // Speech the user just asked for is read at once (a restored chat never plays by itself); streamed speech already is.
+    if (turn.kind === 'speech' && turn.state === 'complete' && !streamed) void this.body.querySelector('audio')?.play().catch(() => undefined);
+  }
+
+  /**
+   * A piece of this pending /speak turn's audio, or its end. The first piece (offset 0) starts a player that plays
+   * as the audio arrives, where the browser can (MP3, and AAC or WebM where built in); otherwise, or for a page that
+   * came in midway, the card plays once the kept file is there, as for WAV.
+   */
+  audio(message: AudioMessage): void {
+    if (this.turn.kind !== 'speech' || this.turn.state !== 'pending') return;
+    const arriving = this.arriving;
+    if (message.type === 'mediaAudioEnd') return arriving?.stream.end();
+    if (!arriving) {
+      if (message.at === 0 && canStream(message.contentType)) this.startStream(message.contentType, decodePiece(message.data));
+      return;
+    }
+    if (message.at !== arriving.next) return arriving.stream.end();
+    const bytes = decodePiece(message.data);
+    arriving.next += bytes.length;
+    arriving.stream.append(bytes);
   }
 
   dispose(): void {
@@ -72,8 +104,35 @@ export class MediaTurnView {
     this.renderActions();
   }
 
+  private startStream(contentType: string, first: Uint8Array<ArrayBuffer>): void {
+    const audio = this.audioElement();
+    audio.autoplay = true;
+    // The browser refused the stream: the kept file plays once it is there.
+    const stream = new StreamingAudio(audio, contentType, () => undefined);
+    stream.append(first);
+    this.arriving = { audio, stream, next: first.length };
+    this.body.replaceChildren(audio);
+  }
+
+  /** The kept file takes the stream's place in the same element (after a pause, if it is playing). */
+  private endStream(src: string | undefined): boolean {
+    const arriving = this.arriving;
+    this.arriving = undefined;
+    if (!arriving) return false;
+    if (!src || this.turn.state !== 'complete') {
+      arriving.stream.release();
+      return false;
+    }
+    const audio = arriving.audio;
+    moveToFile(audio, arriving.stream, src, () => undefined, () => audio.addEventListener('error', () => this.showNotLoaded(), { once: true }));
+    return true;
+  }
+
   private renderBody(): void {
     const turn = this.turn;
+    // The audio playing as it arrived stays while the turn is pending, and moves to the kept file when there is one.
+    if (this.arriving && turn.state === 'pending') return;
+    if (this.endStream(turn.src)) return;
     this.loadFailed = false;
     this.body.replaceChildren();
     if (turn.state !== 'complete') return;
@@ -129,11 +188,14 @@ export class MediaTurnView {
       return el('img', { class: 'media-image', attrs: { src, alt: `Generated image: ${turn.prompt}` } });
     }
     const isVideo = turn.kind === 'video' || type.startsWith('video/');
-    const player = el(isVideo ? 'video' : 'audio', { class: isVideo ? 'media-video' : 'media-audio', attrs: { controls: '', preload: 'metadata', 'aria-label': `${KIND_NAME[turn.kind]}: ${turn.prompt}` } });
-    if (isVideo) player.setAttribute('playsinline', '');
+    const player = isVideo ? el('video', { class: 'media-video', attrs: { controls: '', preload: 'metadata', playsinline: '', 'aria-label': `${KIND_NAME[turn.kind]}: ${turn.prompt}` } }) : this.audioElement();
     // An error on the element itself (a refused or expired source) shows "expired"; a source child's error does not bubble.
     player.setAttribute('src', src);
     return player;
+  }
+
+  private audioElement(): HTMLAudioElement {
+    return el('audio', { class: 'media-audio', attrs: { controls: '', preload: 'metadata', 'aria-label': `${KIND_NAME[this.turn.kind]}: ${this.turn.prompt}` } });
   }
 
   private showExpired(): void {

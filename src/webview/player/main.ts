@@ -3,7 +3,7 @@
 // be sought, and shows Save and Open once the entry is kept. A failure is said in words. Every message from the host
 // is checked against the player's protocol (protocol.ts); anything else is ignored.
 import { commandLink, parsePlayerUpdate, type PlayerRequest, type PlayerUpdate } from './protocol';
-import { canStream, StreamingAudio } from './streamingAudio';
+import { canStream, decodePiece, moveToFile, StreamingAudio } from './streamingAudio';
 
 declare function acquireVsCodeApi(): { postMessage(message: PlayerRequest): void };
 const vscode = acquireVsCodeApi();
@@ -23,13 +23,6 @@ if (canStream(type)) {
   say('Receiving the audio… it plays once all of it is here.');
 }
 
-function decode(data: string): Uint8Array<ArrayBuffer> {
-  const text = atob(data);
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  return bytes;
-}
-
 function link(command: string, entry: string, label: string, title: string): HTMLAnchorElement {
   const a = document.createElement('a');
   a.href = commandLink(command, { id: entry }, 0);
@@ -38,35 +31,17 @@ function link(command: string, entry: string, label: string, title: string): HTM
   return a;
 }
 
-/**
- * Plays from the kept file from where the stream was (the stream's object URL is let go). It starts playing when the
- * stream was playing, or when nothing has played yet (the audio could not be played as it arrived); never again
- * after it ended.
- */
-function useFile(src: string): void {
-  const at = audio.ended ? 0 : audio.currentTime;
-  const play = (stream?.playing === true && !audio.paused && !audio.ended) || audio.played.length === 0;
-  stream?.release();
-  stream = undefined;
-  audio.autoplay = false;
-  audio.src = src;
-  // Once the file's length is known: a position set before that may be lost.
-  if (at > 0) audio.addEventListener('loadedmetadata', () => (audio.currentTime = at), { once: true });
-  if (play) void audio.play().catch(() => say('Press play to hear the audio.'));
-}
-
 function complete(src: string, entry: string): void {
   actions.replaceChildren(link(save, entry, 'Save to Workspace', 'Save this audio into the workspace'), document.createTextNode(' '), link(open, entry, 'Open', 'Open the audio file in an editor'));
   say('');
-  if (!stream?.playing || audio.paused || audio.ended) return useFile(src);
-  // Still playing what arrived: the move waits for a pause, so the sound is not cut.
-  audio.addEventListener('pause', () => useFile(src), { once: true });
+  // The stream's object URL is let go once the file plays.
+  moveToFile(audio, stream, src, () => say('Press play to hear the audio.'));
 }
 
 function receive(message: PlayerUpdate): void {
   switch (message.type) {
     case 'piece':
-      stream?.append(decode(message.data));
+      stream?.append(decodePiece(message.data));
       return;
     case 'end':
       stream?.end();

@@ -6,11 +6,9 @@
 // Browser-safe: no Node, no vscode.
 import { clip, isId, isText } from '../../chatProtocol/validate';
 import { exactly, parseWith, type Shapes } from '../../chatProtocol/webviewProtocol';
-import { base64DecodedLength } from '../../util/base64';
+import { isPieceData, pieceData } from '../../chatProtocol/audioPieces';
 
-/** Bytes of audio in one `piece` message: a message stays small, whatever piece the gateway sent. */
-export const MAX_PIECE_BYTES = 48 * 1024;
-const MAX_PIECE_CHARS = (MAX_PIECE_BYTES / 3) * 4;
+export { isPieceData, MAX_PIECE_BYTES } from '../../chatProtocol/audioPieces';
 const MAX_URL = 4096;
 const MAX_MESSAGE = 500;
 
@@ -24,14 +22,6 @@ export type PlayerUpdate =
   /** The kept file (a webview resource URI) and its history entry, whose Save and Open links the page shows. */
   | { type: 'complete'; src: string; entry: string }
   | { type: 'failed'; message: string };
-
-/** Base64 of at most MAX_PIECE_BYTES, no whitespace, checked in one pass (no regex: the text is untrusted). */
-export function isPieceData(value: unknown): value is string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_PIECE_CHARS || value.length % 4 !== 0) return false;
-  const padding = value.endsWith('==') ? 2 : value.endsWith('=') ? 1 : 0;
-  // Every character but the padding is a digit exactly when none was skipped as whitespace.
-  return base64DecodedLength(value) === Math.floor(((value.length - padding) * 3) / 4);
-}
 
 /** A link the page may load the kept file from: http(s) only. */
 export function isFileSource(value: unknown): value is string {
@@ -67,11 +57,9 @@ export function parsePlayerUpdate(value: unknown): PlayerUpdate | undefined {
   return parsed.ok ? parsed.message : undefined;
 }
 
-/** Audio as `piece` messages, none over MAX_PIECE_BYTES (whole base64 groups: 48 KiB is a multiple of 3). */
+/** Audio as `piece` messages, none over MAX_PIECE_BYTES. */
 export function pieceMessages(bytes: Uint8Array, toBase64: (bytes: Uint8Array) => string): PlayerUpdate[] {
-  const messages: PlayerUpdate[] = [];
-  for (let at = 0; at < bytes.length; at += MAX_PIECE_BYTES) messages.push({ type: 'piece', data: toBase64(bytes.subarray(at, at + MAX_PIECE_BYTES)) });
-  return messages;
+  return pieceData(bytes, toBase64).map((data) => ({ type: 'piece', data }));
 }
 
 /** A `command:` link the page may follow (the webview allows only the media page commands): the entry and the file's index. */

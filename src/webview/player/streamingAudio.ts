@@ -99,3 +99,33 @@ export class StreamingAudio {
     this.onBroken(why);
   }
 }
+
+/** A piece's bytes from its base64 (checked by the protocol before it gets here). */
+export function decodePiece(data: string): Uint8Array<ArrayBuffer> {
+  const text = atob(data);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * Moves `audio` from the stream to the kept file at `src`, so every part can be sought. While the stream plays, the
+ * move waits for a pause, so the sound is not cut; the file then goes on from where the stream was. It starts playing
+ * when the stream was playing, or when nothing has played yet (the audio could not be played as it arrived); never
+ * again after it ended. `onBlocked` hears when the browser would not start it; `onMoved` once the file is the source.
+ */
+export function moveToFile(audio: HTMLAudioElement, stream: StreamingAudio | undefined, src: string, onBlocked: () => void, onMoved?: () => void): void {
+  const move = (): void => {
+    const at = audio.ended ? 0 : audio.currentTime;
+    const play = (stream?.playing === true && !audio.paused && !audio.ended) || audio.played.length === 0;
+    stream?.release();
+    audio.autoplay = false;
+    audio.src = src;
+    onMoved?.();
+    // Once the file's length is known: a position set before that may be lost.
+    if (at > 0) audio.addEventListener('loadedmetadata', () => (audio.currentTime = at), { once: true });
+    if (play) void audio.play().catch(onBlocked);
+  };
+  if (!stream?.playing || audio.paused || audio.ended) return move();
+  audio.addEventListener('pause', move, { once: true });
+}

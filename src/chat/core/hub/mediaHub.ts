@@ -13,6 +13,7 @@ import { ResultLinkChecks, type CheckLink, type LinkCheckState } from './linkChe
 import type { KeptMedia, MediaApi } from '../../../media/core/api';
 import type { VideoApi, VideoJob } from '../../../videos/core/api';
 import { spokenText } from './spokenText';
+import { ArrivingSpeech, type SpeechAudioMessage } from './arrivingSpeech';
 import { chatProfileId } from '../chatProfile';
 import { AdvisedError } from '../../../ui/core/errorAdvice';
 import type { ImageAttachment } from '../../../chatProtocol/attachments';
@@ -70,6 +71,9 @@ export class ChatMediaHub implements Disposable {
   private readonly sourcesChanged = new Emitter<string[]>();
   /** Fires with the media turns whose source changed: a check of their link finished, or started again. */
   readonly onDidChangeSources: Event<string[]> = this.sourcesChanged.event;
+  private readonly audioHeard = new Emitter<SpeechAudioMessage>();
+  /** Fires with each piece of a /speak turn's audio as it arrives (and its end), for the page to play at once. */
+  readonly onDidHearAudio: Event<SpeechAudioMessage> = this.audioHeard.event;
 
   constructor(private readonly deps: MediaHubDeps) {
     this.links = new ResultLinkChecks(deps.checkLink);
@@ -81,6 +85,7 @@ export class ChatMediaHub implements Disposable {
       }),
       this.links,
       this.sourcesChanged,
+      this.audioHeard,
     ];
     // Jobs that moved on while the chat was closed, and requests a closed window left without an answer.
     const leftPending = deps.controller.session.turns.filter((t) => t.role === 'media' && t.kind !== 'video' && t.state === 'pending').map((t) => t.id);
@@ -233,7 +238,15 @@ export class ChatMediaHub implements Disposable {
     const image = source && { data: Buffer.from(source.data, 'base64'), mimeType: source.mimeType };
     if (turn.kind === 'image' && image) return kept(turn, await media.editImage({ prompt: turn.prompt, model, image }, { signal, surface: 'chat-image', profile }));
     if (turn.kind === 'image') return kept(turn, await media.generateImage({ prompt: turn.prompt, model }, { signal, surface: 'chat-image', profile }));
-    if (turn.kind === 'speech') return kept(turn, await media.synthesizeSpeech({ text: turn.prompt, model }, { signal, surface: 'chat-speech', profile }));
+    if (turn.kind === 'speech') {
+      // A cancelled or replaced turn's late pieces are not sent (its Regenerate has a stream of its own).
+      const arriving = new ArrivingSpeech(turn.id, (message) => {
+        if (!signal.aborted && !this.disposed) this.audioHeard.fire(message);
+      });
+      const speech = await media.synthesizeSpeech({ text: turn.prompt, model }, { signal, surface: 'chat-speech', profile, onAudio: (chunk, type) => arriving.audio(chunk, type) });
+      arriving.end();
+      return kept(turn, speech);
+    }
     return fromJob(turn, await videos.submit({ prompt: turn.prompt, model, ...(image && { firstFrame: { data: image.data } }) }, { profile }));
   }
 

@@ -12,6 +12,7 @@ import { createHarness, type Harness } from '../harness';
 import type { ResultLinkCheck } from '../../../../src/gateway/resultFetch';
 import { result } from '../fakes';
 import { adviceFor, AdvisedError } from '../../../../src/ui/core/errorAdvice';
+import type { AudioType } from '../../../../src/gateway/mediaTypes';
 
 class FakePorts implements ChatMediaPorts {
   readonly asked: Array<{ what: string; text: string; model?: string }> = [];
@@ -19,6 +20,8 @@ class FakePorts implements ChatMediaPorts {
   /** Each media call's surface and profile, and each submission's profile. */
   readonly calls: Array<{ surface?: string; profile?: string }> = [];
   readonly changed = new Emitter<readonly string[]>();
+  /** The audio synthesizeSpeech hands on as it arrives, before it resolves. */
+  speechPieces: Array<[Uint8Array, AudioType]> = [];
   /** What the next call throws: its message, or the error itself. */
   fail: string | Error | undefined;
   private n = 0;
@@ -29,7 +32,11 @@ class FakePorts implements ChatMediaPorts {
   readonly media = {
     filesFolder: '/store/files',
     generateImage: async (ask: { prompt: string; model?: string }, call: MediaCall) => (this.calls.push({ surface: call.surface, profile: call.profile }), this.keep('image', ask.prompt, ask.model)),
-    synthesizeSpeech: async (ask: { text: string; model?: string }, call: MediaCall) => (this.calls.push({ surface: call.surface, profile: call.profile }), this.keep('speech', ask.text, ask.model)),
+    synthesizeSpeech: async (ask: { text: string; model?: string }, call: MediaCall & { onAudio?: (chunk: Uint8Array, type: AudioType) => void }) => {
+      this.calls.push({ surface: call.surface, profile: call.profile });
+      for (const [chunk, type] of this.speechPieces) call.onAudio?.(chunk, type);
+      return this.keep('speech', ask.text, ask.model);
+    },
     editImage: async (ask: { prompt: string; model?: string }, call: MediaCall) => (this.calls.push({ surface: call.surface, profile: call.profile }), this.keep('image', ask.prompt, ask.model)),
     transcribe: async (ask: TranscribeAsk, call: MediaCall) => (this.calls.push({ surface: call.surface, profile: call.profile }), { text: `Transcript of ${ask.path}`, model: ask.model ?? 'model-transcribe-1.0', timed: false }),
     keptFile: () => undefined,
@@ -132,6 +139,21 @@ describe('ChatMediaHub', () => {
     hub.readAloud(media(h)[0].id);
     await settle();
     assert.equal(ports.asked.length, 2, 'only replies are read aloud');
+  });
+
+  it('/speak sends its audio to the page as it arrives, before the turn completes; WAV only once kept', async () => {
+    const { h, ports, hub } = setup();
+    const heard: string[] = [];
+    hub.onDidHearAudio((m) => heard.push(m.type === 'mediaAudio' ? `${m.turnId}@${m.at}:${m.data}` : `${m.turnId} end`));
+    h.controller.onEvent((e) => e.type === 'turnUpdated' && heard.push(`${e.turn.id} ${e.turn.state}`));
+    ports.speechPieces = [[new Uint8Array([73, 68, 51]), 'audio/mpeg'], [new Uint8Array([4]), 'audio/mpeg']];
+    hub.handleSend('/speak say this');
+    await settle();
+    assert.deepEqual(heard, ['m1@0:SUQz', 'm1@3:BA==', 'm1 end', 'm1 complete']);
+    ports.speechPieces = [[new Uint8Array([1, 2, 3]), 'audio/wav']];
+    hub.handleSend('/speak a wav');
+    await settle();
+    assert.deepEqual(heard.slice(4), ['m2 complete'], 'WAV plays once kept, as before');
   });
 
   it('/video shows the store\'s job and follows it, from the store\'s own change events, to the result', async () => {
