@@ -3,8 +3,6 @@
 // is there, then the page moves to the kept file; a type MSE cannot take waits for the file, and a failure is said
 // in words. A CSP violation or an exception in the page fails the test (harness.ts).
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
@@ -13,6 +11,7 @@ import { pieceMessages, type PlayerUpdate } from '../../src/webview/player/proto
 import { pageCsp } from '../../src/ui/core/pageCsp';
 import { silentMp3 } from '../simulator/mp3';
 import { launchChromium, REPO_ROOT, servePage, type ServedPage } from './harness';
+import { keptAudioServer, type KeptAudioServer } from './keptAudio';
 
 const COMMANDS = { save: 'modelGateway.media.save', copy: 'modelGateway.media.copy', open: 'modelGateway.media.open' };
 // Long enough that it is still playing when the test sends `complete`, however slow the machine.
@@ -26,21 +25,6 @@ window.posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => windo
   return setup + built.outputFiles[0].text;
 }
 
-/** The kept file's origin (the webview resource root in the panel). */
-async function fileServer(): Promise<{ origin: string; server: Server }> {
-  const server = createServer((request, response) => {
-    if (request.url !== '/speech.mp3') return void response.writeHead(404).end();
-    // Ranges, as the webview's resource loader serves the kept file: the player can seek in it.
-    const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
-    if (!range) return void response.writeHead(200, { 'content-type': 'audio/mpeg', 'accept-ranges': 'bytes' }).end(AUDIO);
-    const start = Number(range[1]);
-    const end = range[2] ? Math.min(Number(range[2]), AUDIO.length - 1) : AUDIO.length - 1;
-    response.writeHead(206, { 'content-type': 'audio/mpeg', 'accept-ranges': 'bytes', 'content-range': `bytes ${start}-${end}/${AUDIO.length}` }).end(AUDIO.subarray(start, end + 1));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
 const send = (page: Page, message: PlayerUpdate) => page.evaluate((m) => window.postMessage(m, '*'), message);
 const audioState = (page: Page) => page.evaluate(() => {
   const audio = document.getElementById('player') as HTMLAudioElement;
@@ -51,11 +35,11 @@ describe('speech player in Chromium: plays streamed speech as it arrives', funct
   this.timeout(30_000);
   let browser: Browser;
   let served: ServedPage;
-  let files: { origin: string; server: Server };
+  let files: KeptAudioServer;
   let page: Page;
 
   before(async () => {
-    files = await fileServer();
+    files = await keptAudioServer(AUDIO);
     const content = streamingPlayerPage('Hello there, this is streamed.', 'audio/mpeg', { cspSource: files.origin, commands: COMMANDS });
     const csp = pageCsp({ nonce: '{nonce}', cspSource: files.origin, scripts: true, styles: 'nonce', media: content.media });
     [browser, served] = await Promise.all([launchChromium(['--autoplay-policy=no-user-gesture-required']), servePage({ csp, body: content.body, script: playerBundle, styles: content.style })]);
@@ -72,8 +56,7 @@ describe('speech player in Chromium: plays streamed speech as it arrives', funct
   after(async () => {
     await browser?.close();
     await served?.close();
-    files.server.closeAllConnections();
-    await new Promise<void>((resolve) => files.server.close(() => resolve()));
+    await files.close();
   });
 
   it('plays the first pieces before the last is sent, then moves to the kept file with Save and Open', async () => {
