@@ -14,6 +14,7 @@ import { SpeechAudioCollector } from '../../../src/gateway/speechCall';
 import type { AudioStart } from '../../../src/media/core/growingAudio';
 import { synthesizeSpeech, type MediaCoreDeps } from '../../../src/media/core/mediaGeneration';
 import { MediaHistory } from '../../../src/media/core/mediaHistory';
+import { mediaCalls } from '../../../src/media/core/mediaCalls';
 import { toCatalogModel } from '../../../src/models/core/modelListing';
 import { readSettings } from '../../../src/settings/settings';
 import { realClock } from '../../../src/util/clock';
@@ -160,6 +161,17 @@ describe('streamed speech (issue 35)', function () {
         assert.deepEqual(readdirSync(history.filesFolder).filter((n) => n.endsWith('.part')), []);
       });
     }
+
+    it('hands each piece on through the MediaApi the chat uses (onAudio), and together they are the kept file', async () => {
+      const pieces: Buffer[] = [];
+      const types = new Set<string>();
+      const calls = mediaCalls(deps(), async () => ({}) as never, {} as never);
+      const onAudio = (chunk: Uint8Array, type: string) => (pieces.push(Buffer.from(chunk)), types.add(type));
+      const kept = await calls.synthesizeSpeech({ text: 'Read aloud in the chat, as it arrives.' }, { signal: new AbortController().signal, surface: 'chat-speech', onAudio });
+      const file = history.get(kept.entryId)!.files[0]!;
+      assert.deepEqual(Buffer.concat(pieces), await readFile(history.filePath(file)));
+      assert.deepEqual([...types], [kept.contentType]);
+    });
 
     it('removes the growing file when the answer breaks off after its first bytes', async () => {
       const starts: AudioStart[] = [];

@@ -4,6 +4,8 @@ import * as assert from 'node:assert/strict';
 import { cleanHostMessage, parseHostMessage, type HostMessage } from '../../../../src/chatProtocol/messages';
 import { MAX_PIECE_BYTES } from '../../../../src/chatProtocol/audioPieces';
 import { ArrivingSpeech, type SpeechAudioMessage } from '../../../../src/chat/core/hub/arrivingSpeech';
+import { ChatWebviewBridge, type ChatWorkbench } from '../../../../src/chat/core/webviewBridge';
+import { createHarness } from '../harness';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 const piece = (fields: Record<string, unknown> = {}) => ({ type: 'mediaAudio', turnId: 'm1', contentType: 'audio/mpeg', at: 0, data: 'SUQzBA==', ...fields });
@@ -78,5 +80,25 @@ describe('ArrivingSpeech: the pieces the chat page is sent', () => {
     speech.audio(new Uint8Array([1]), 'audio/mpeg');
     speech.end();
     assert.deepEqual(sent, []);
+  });
+});
+
+describe('ChatWebviewBridge: a /speak turn\'s audio', () => {
+  it('is posted to a loaded, visible page only (a page that missed pieces waits for the kept file)', async () => {
+    const h = createHarness();
+    const posted: HostMessage[] = [];
+    const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const bridge = new ChatWebviewBridge(h.controller, {} as ChatWorkbench, (m) => posted.push(m), () => ({ models: [], loading: false }), h.clock, log);
+    const message = piece() as SpeechAudioMessage;
+    bridge.postAudio(message);
+    assert.deepEqual(posted, [], 'not loaded yet');
+    await bridge.handle({ type: 'ready' });
+    posted.length = 0;
+    bridge.postAudio(message);
+    bridge.postAudio({ type: 'mediaAudioEnd', turnId: 'm1' });
+    assert.deepEqual(posted, [message, { type: 'mediaAudioEnd', turnId: 'm1' }]);
+    bridge.markNotLive();
+    bridge.postAudio(message);
+    assert.equal(posted.length, 2);
   });
 });
