@@ -44,6 +44,8 @@ export interface SimulatorOptions {
    * `?output_modalities=all`; and speech as OpenRouter bills it: an `X-Generation-Id` header, its cost at `/v1/generation?id=`.
    */
   openrouterModels?: boolean;
+  /** Speech asked without `stream_format` is sent in pieces all the same (a chunked body, as OpenAI sends its audio). */
+  chunkedSpeech?: boolean;
   now?: () => number;
   quiet?: boolean;
 }
@@ -479,6 +481,7 @@ class GatewaySimulator implements Simulator {
     if (hasKeyword(request.input, 'not-audio')) return exchange.sendBytes(200, { 'content-type': 'audio/mpeg' }, Buffer.from(HTML_ERROR_PAGE, 'utf8'));
     const generation: Record<string, string> = this.options.openrouterModels ? { 'x-generation-id': this.generations.speech(request.model, request.input) } : {};
     if (request.stream) return streamSpeech(exchange, { ...request, stream: request.stream }, generation, this.speechHold);
+    if (this.options.chunkedSpeech) return streamSpeech(exchange, { ...request, stream: 'audio' }, generation, this.speechHold);
     exchange.sendBytes(200, { 'content-type': 'audio/wav', ...generation }, speak(request));
   }
 
