@@ -87,6 +87,8 @@ export class MediaTurnView {
   }
 
   dispose(): void {
+    this.arriving?.stream.release();
+    this.arriving = undefined;
     this.root.remove();
   }
 
