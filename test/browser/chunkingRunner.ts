@@ -1,6 +1,7 @@
 // Runs in the test page (Playwright sends the function's source): streams documents under seeded chunkings and reports
 // every final (and optionally intermediate) DOM that differs from the one-shot render.
 import type { CorpusDocument } from './harness';
+import type { PageHelpers } from './pageHelpers';
 
 export interface Chunking {
   seed: number;
@@ -31,29 +32,7 @@ export function runChunkings(job: ChunkingJob): Failure[] {
   const md = (window as unknown as { MD: MD }).MD;
   const failures: Failure[] = [];
   const random = (window as unknown as { seededRandom: (seed: number) => () => number }).seededRandom;
-  const manualScheduler = () => {
-    let pending: (() => void) | undefined;
-    let time = 0;
-    return {
-      requestFrame(callback: () => void) {
-        pending = callback;
-        return () => (pending = undefined);
-      },
-      now: () => time,
-      runFrame() {
-        time += 1000;
-        const callback = pending;
-        pending = undefined;
-        callback?.();
-        return callback !== undefined;
-      },
-    };
-  };
-  const firstDifference = (actual: string, expected: string) => {
-    let i = 0;
-    while (i < actual.length && actual[i] === expected[i]) i++;
-    return `at ${i}: got ${JSON.stringify(actual.slice(Math.max(0, i - 80), i + 80))}\n     want ${JSON.stringify(expected.slice(Math.max(0, i - 80), i + 80))}`;
-  };
+  const { manualScheduler, firstDifference } = (window as unknown as { pageHelpers: PageHelpers }).pageHelpers;
   const container = () => document.body.appendChild(document.createElement('div'));
 
   for (const doc of job.documents) {

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { seededRandom } from '../util/seededRandom';
+import { pageHelpersScript } from './pageHelpers';
 
 export { seededRandom };
 
@@ -151,7 +152,7 @@ export interface PageOptions {
 /** Serves one page that loads the markdown bundle (with a nonce) on 127.0.0.1, counting every other request. */
 export async function servePage(options: PageOptions = {}): Promise<ServedPage> {
   // Code run through page.evaluate cannot import, so the page carries the same PRNG the Node side uses.
-  const script = options.script ? await options.script() : `${await markdownBundle()}\nwindow.seededRandom = ${seededRandom.toString()};\n`;
+  const script = options.script ? await options.script() : `${await markdownBundle()}\nwindow.seededRandom = ${seededRandom.toString()};\n${pageHelpersScript()}`;
   const nonce = 'n' + Math.random().toString(36).slice(2);
   const css = markdownCss() + (options.styles ?? '');
   // The styles as the page's CSP allows them: inline with the nonce, or (like the chat panel's, from its resource

@@ -2,6 +2,7 @@
 // seeded chunkings, letting the worker's messages arrive between deltas, and reports every final DOM that differs from
 // the one-shot render (on the page, no worker). Ends with finish() or, mid-stream, with end() (the page takes over).
 import type { CorpusDocument } from './harness';
+import type { PageHelpers } from './pageHelpers';
 import type { Chunking, Failure } from './chunkingRunner';
 
 export interface WorkerChunkingJob {
@@ -17,30 +18,8 @@ export async function runWorkerChunkings(job: WorkerChunkingJob): Promise<{ fail
   const md = (window as unknown as { MD: MD }).MD;
   const random = (window as unknown as { seededRandom: (seed: number) => () => number }).seededRandom;
   const failures: Failure[] = [];
-  const manualScheduler = () => {
-    let pending: (() => void) | undefined;
-    let time = 0;
-    return {
-      requestFrame(callback: () => void) {
-        pending = callback;
-        return () => (pending = undefined);
-      },
-      now: () => time,
-      runFrame() {
-        time += 1000;
-        const callback = pending;
-        pending = undefined;
-        callback?.();
-        return callback !== undefined;
-      },
-    };
-  };
+  const { manualScheduler, firstDifference } = (window as unknown as { pageHelpers: PageHelpers }).pageHelpers;
   const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-  const firstDifference = (actual: string, expected: string) => {
-    let i = 0;
-    while (i < actual.length && actual[i] === expected[i]) i++;
-    return `at ${i}: got ${JSON.stringify(actual.slice(Math.max(0, i - 80), i + 80))}\n     want ${JSON.stringify(expected.slice(Math.max(0, i - 80), i + 80))}`;
-  };
   let workerOps = 0;
   let worker = await md.MarkdownWorker.load('/md-worker.js');
   if (!worker) return { failures: [{ document: '-', what: 'worker', detail: 'MarkdownWorker.load gave nothing' }], workerOps };
