@@ -13,6 +13,7 @@ import { splitBench } from './render/splitRun';
 import { traceMainThread, type MainThreadTasks } from './render/mainThreadTrace';
 import { runOneShot, runScenario, STREAM_START_MARK, type ScenarioInput, type ScenarioResult } from './render/pageScenario';
 import { transcriptBench } from './render/transcriptBench';
+import { recordResults, type BenchFigure } from './lib/results';
 
 const FRAME_TARGET_MS = 16;
 const RATIO_TARGET = 2;
@@ -240,6 +241,7 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
   console.log('that varies by a second from run to run, so no CPU figure is given there. "longest task" is the longest main-thread task');
   console.log('(wall); "GC" counts tasks of 16 ms or more that were mostly a V8 garbage collection of the page\'s heap.');
   console.log('Each run is in a fresh page warmed up on another text; heap is performance.memory (precise) during the run.');
+  recordStreamFigures(rows, oneShotMs, oneShotCpuMs, text.length, deltas.length);
 
   return {
     corpusChars: text.length,
@@ -247,6 +249,30 @@ async function streamBench(browser: Browser, url: string, text: string, deltas: 
     oneShot,
     rows: rows.map(({ renderer, feed, result, main }) => ({ renderer, feed, ...result, html: undefined, main })),
   };
+}
+
+/** The stream's rows as bench/results/render.json, which docs/benchmarks.md's table is generated from. */
+function recordStreamFigures(rows: Row[], oneShotMs: number, oneShotCpuMs: number, chars: number, deltaCount: number): void {
+  const row = (feed: string, renderer: string) => rows.find((r) => r.feed === feed && r.renderer === renderer);
+  const ratio = (r: Row) => r.result.renderMs / oneShotMs;
+  const paced = `${ARRIVAL_RATE / 1000}k chars/s`;
+  const figures: BenchFigure[] = [];
+  for (const [feed, target] of [[paced, RATIO_TARGET], [MAX_SPEED, MAX_SPEED_RATIO_TARGET]] as const) {
+    const ours = row(feed, DEFAULT_VARIANT.label);
+    if (!ours) continue;
+    const onPage = row(feed, ON_PAGE_VARIANT.label);
+    const floor = row(feed, FLOOR_VARIANTS[0]!.label);
+    const parts = [`${fmt(ratio(ours), 2)}× in the page (${fmt(ours.result.renderMs)} ms)${feed === MAX_SPEED ? '' : `, ${fmt(ours.main.cpuMs / oneShotCpuMs, 2)}× in CPU`}`];
+    if (onPage) parts.push(`without the worker ${fmt(ratio(onPage), 2)}× (${fmt(onPage.result.renderMs)} ms)`);
+    if (floor) parts.push(`the display floor alone ${fmt(ratio(floor), 2)}× (${floor.result.frames} updates)`);
+    figures.push({ measure: `200 KB at ${feed === MAX_SPEED ? 'full speed' : paced}, against the one-shot render`, value: parts.join('; '), target: `≤ ${target}×`, met: ratio(ours) <= target });
+  }
+  const longest = [paced, MAX_SPEED].map((feed) => row(feed, DEFAULT_VARIANT.label)?.main.longestTaskMs);
+  if (longest.every((ms) => ms !== undefined)) {
+    figures.push({ measure: `longest task, wall clock (${paced} / full speed)`, value: `${longest.map((ms) => fmt(ms!)).join(' / ')} ms`, target: 'no task over 50 ms', met: longest.every((ms) => ms! <= 50) });
+  }
+  const conditions = `headless Chromium, 600×900 viewport following the bottom; a ${Math.round(chars / 1000)} KB reply in ${deltaCount.toLocaleString('en-US')} deltas of 2–8 characters, streamed through the markdown worker as the chat panel does, against a one-shot render of the final text on the page (${fmt(oneShotMs)} ms) in the same run; ${RUNS} rounds (medians)`;
+  recordResults('render', conditions, figures);
 }
 
 /**
