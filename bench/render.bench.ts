@@ -261,10 +261,11 @@ function recordStreamFigures(rows: Row[], oneShotMs: number, oneShotCpuMs: numbe
     const ours = row(feed, DEFAULT_VARIANT.label);
     if (!ours) continue;
     const onPage = row(feed, ON_PAGE_VARIANT.label);
-    const floor = row(feed, FLOOR_VARIANTS[0]!.label);
+    const floors = FLOOR_VARIANTS.map((variant) => row(feed, variant.label)).filter((r): r is Row => r !== undefined);
     const parts = [`${fmt(ratio(ours), 2)}× in the page (${fmt(ours.result.renderMs)} ms)${feed === MAX_SPEED ? '' : `, ${fmt(ours.main.cpuMs / oneShotCpuMs, 2)}× in CPU`}`];
     if (onPage) parts.push(`without the worker ${fmt(ratio(onPage), 2)}× (${fmt(onPage.result.renderMs)} ms)`);
-    if (floor) parts.push(`the display floor alone ${fmt(ratio(floor), 2)}× (${floor.result.frames} updates)`);
+    // The floor is given at each update pace: one that updates as often as the renderer is the one to compare with.
+    if (floors.length > 0) parts.push(`the display floor alone ${floors.map((f) => `${fmt(ratio(f), 2)}× (${f.result.frames} updates)`).join(' to ')}`);
     figures.push({ measure: `200 KB at ${feed === MAX_SPEED ? 'full speed' : paced}, against the one-shot render`, value: parts.join('; '), target: `≤ ${target}×`, met: ratio(ours) <= target });
   }
   const longest = [paced, MAX_SPEED].map((feed) => row(feed, DEFAULT_VARIANT.label)?.main.longestTaskMs);

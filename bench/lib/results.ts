@@ -43,7 +43,8 @@ export function recordResults(bench: string, conditions: string, figures: BenchF
     bench,
     command: `npm run bench:${bench}`,
     commit: git(['rev-parse', '--short', 'HEAD']) || 'unknown',
-    dirty: git(['status', '--porcelain', '--untracked-files=no']) !== '',
+    // Other benches' results files, written earlier in the same chain of runs, are not changes to what was measured.
+    dirty: git(['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)bench/results']) !== '',
     date: now.toISOString().slice(0, 10),
     // The machine's load beside what was measured: on a shared machine it moves every wall-clock figure.
     conditions: `${conditions}; load ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
