@@ -105,8 +105,14 @@ describe('e2e 7e: profiles and usage', function () {
   });
 
   it("moves the Work chat to Default by Change Chat Profile…, and the window's profile stays", async () => {
-    await e.wb.runCommand('Model Gateway: Change Chat Profile…');
-    await e.wb.pick(/^Default/);
+    // A chat page the reload restored may still take the focus as it finishes loading, which closes the pick
+    //: open it again after 5 s rather than wait out the pick's 60 s.
+    await until(async () => {
+      await e.wb.closeQuickInput();
+      await e.wb.runCommand('Model Gateway: Change Chat Profile…');
+      await e.wb.pick(/^Default/, 5_000);
+      return true;
+    }, 'Change Chat Profile… to take Default', 2 * WAIT_MS, 500);
     await until(async () => (await chatProfile()) === 'Default', 'the chat\'s header to name Default');
     await statusSays(/· Default/, 'the window to keep its profile');
   });
