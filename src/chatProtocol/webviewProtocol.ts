@@ -37,6 +37,12 @@ export function parseWith<T>(raw: unknown, shapes: Record<string, Shape>): Parse
   return { ok: true, message: raw as T };
 }
 
+/** The message when it fits one of the shapes, else undefined (for callers that drop what does not fit, unexplained). */
+export function messageOf<T>(raw: unknown, shapes: Record<string, Shape>): T | undefined {
+  const parsed = parseWith<T>(raw, shapes);
+  return parsed.ok ? parsed.message : undefined;
+}
+
 /** Lenient: the message cut down to what the protocol allows, or undefined when a required field has nothing usable. */
 export function cleanWith<T>(message: { type: string }, shapes: Record<string, Shape>): T | undefined {
   const shape = shapes[message.type];

@@ -2,7 +2,7 @@
 // trusts nothing the page sends (a webview is untrusted), and the page draws only a summary of the expected shape.
 // Browser-safe: no Node, no vscode.
 import { clip } from '../../chatProtocol/validate';
-import { exactly, optional, parseWith, type Shapes } from '../../chatProtocol/webviewProtocol';
+import { exactly, messageOf, optional, type Shapes } from '../../chatProtocol/webviewProtocol';
 import { GROUPS, PERIODS, STACKS, type GroupBy, type Period, type StackBy, type Totals, type UsageSummary } from './summary';
 
 export const USAGE_VIEW_TYPE = 'modelGateway.usage';
@@ -56,12 +56,10 @@ export const USAGE_SHAPES: { page: Shapes<DashboardRequest>; host: Shapes<Dashbo
 
 /** A request from the page, or undefined for anything else (which is dropped and logged by the caller). */
 export function parseDashboardRequest(value: unknown): DashboardRequest | undefined {
-  const parsed = parseWith<DashboardRequest>(value, USAGE_SHAPES.page);
-  return parsed.ok ? parsed.message : undefined;
+  return messageOf<DashboardRequest>(value, USAGE_SHAPES.page);
 }
 
 /** An update from the host, or undefined when it is not one this page can draw. */
 export function parseDashboardUpdate(value: unknown): DashboardUpdate | undefined {
-  const parsed = parseWith<DashboardUpdate>(value, USAGE_SHAPES.host);
-  return parsed.ok ? parsed.message : undefined;
+  return messageOf<DashboardUpdate>(value, USAGE_SHAPES.host);
 }

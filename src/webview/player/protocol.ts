@@ -5,7 +5,7 @@
 // the host counts), `end` once the gateway has sent all of it, and `complete` with the kept file (or `failed`).
 // Browser-safe: no Node, no vscode.
 import { clip, isId, isText } from '../../chatProtocol/validate';
-import { exactly, parseWith, type Shapes } from '../../chatProtocol/webviewProtocol';
+import { exactly, messageOf, type Shapes } from '../../chatProtocol/webviewProtocol';
 import { isPieceData, pieceData } from '../../chatProtocol/audioPieces';
 
 export { isPieceData, MAX_PIECE_BYTES } from '../../chatProtocol/audioPieces';
@@ -47,14 +47,12 @@ export const PLAYER_SHAPES: { page: Shapes<PlayerRequest>; host: Shapes<PlayerUp
 
 /** A message from the page, or undefined for anything else. */
 export function parsePlayerRequest(value: unknown): PlayerRequest | undefined {
-  const parsed = parseWith<PlayerRequest>(value, PLAYER_SHAPES.page);
-  return parsed.ok ? parsed.message : undefined;
+  return messageOf<PlayerRequest>(value, PLAYER_SHAPES.page);
 }
 
 /** A message from the host, or undefined for anything the page should not act on. */
 export function parsePlayerUpdate(value: unknown): PlayerUpdate | undefined {
-  const parsed = parseWith<PlayerUpdate>(value, PLAYER_SHAPES.host);
-  return parsed.ok ? parsed.message : undefined;
+  return messageOf<PlayerUpdate>(value, PLAYER_SHAPES.host);
 }
 
 /** Audio as `piece` messages, none over MAX_PIECE_BYTES. */
