@@ -11,7 +11,7 @@ import { silentMp3 } from '../simulator/mp3';
 import { chatBundle } from './chatBundle';
 import { openChat, receive } from './chatPage';
 import { launchChromium, servePage, type ServedPage } from './harness';
-import { keptAudioServer, type KeptAudioServer } from './keptAudio';
+import { keptAudioServer, pauseAndExpectKeptFile, type KeptAudioServer } from './keptAudio';
 
 // Long enough that it is still playing when the turn completes, however slow the machine.
 const AUDIO = silentMp3(8);
@@ -86,19 +86,7 @@ describe('chat /speak in Chromium: the card plays the audio as it arrives', func
     assert.match(after!.src, /^blob:/);
     assert.equal(after!.count, 1);
     assert.equal(await page.locator('[data-turn-id="m1"]').getByRole('button', { name: 'Save to workspace' }).count(), 1);
-    const pausedAt = await page.evaluate(() => {
-      const audio = document.querySelector('[data-turn-id="m1"] audio') as HTMLAudioElement;
-      audio.pause();
-      return audio.currentTime;
-    });
-    assert.ok(pausedAt > 0.1 && pausedAt < 8, String(pausedAt));
-    await page.waitForFunction(
-      ({ src, at }) => {
-        const audio = document.querySelector('[data-turn-id="m1"] audio') as HTMLAudioElement;
-        return audio.currentSrc === src && Math.abs(audio.duration - 8) < 0.1 && Math.abs(audio.currentTime - at) < 0.05;
-      },
-      { src: `${files.origin}/speech.mp3`, at: pausedAt },
-    );
+    await pauseAndExpectKeptFile(page, '[data-turn-id="m1"] audio', files);
   });
 
   it('a page that came in midway does not stream, and plays the kept file once it is there', async () => {

@@ -1,7 +1,9 @@
 // The kept speech file, served as the webview's resource loader serves it (with ranges, so a player can seek in it),
 // for the pages that move from the streamed audio to it (the speech player, the chat's /speak card).
+import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
 
 export interface KeptAudioServer {
   origin: string;
@@ -28,4 +30,24 @@ export async function keptAudioServer(audio: Uint8Array): Promise<KeptAudioServe
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Pauses the page's streaming `<audio>` (found by `selector`) and waits until it has moved to the kept file, loaded
+ * (8 s long) and at the place the stream was paused: the move waits for a pause so the sound is not cut.
+ */
+export async function pauseAndExpectKeptFile(page: Page, selector: string, files: KeptAudioServer): Promise<void> {
+  const pausedAt = await page.evaluate((query) => {
+    const audio = document.querySelector(query) as HTMLAudioElement;
+    audio.pause();
+    return audio.currentTime;
+  }, selector);
+  assert.ok(pausedAt > 0.1 && pausedAt < 8, String(pausedAt));
+  await page.waitForFunction(
+    ({ query, src, at }) => {
+      const audio = document.querySelector(query) as HTMLAudioElement;
+      return audio.currentSrc === src && Math.abs(audio.duration - 8) < 0.1 && Math.abs(audio.currentTime - at) < 0.05;
+    },
+    { query: selector, src: `${files.origin}/speech.mp3`, at: pausedAt },
+  );
 }

@@ -11,7 +11,7 @@ import { pieceMessages, type PlayerUpdate } from '../../src/webview/player/proto
 import { pageCsp } from '../../src/ui/core/pageCsp';
 import { silentMp3 } from '../simulator/mp3';
 import { launchChromium, REPO_ROOT, servePage, type ServedPage } from './harness';
-import { keptAudioServer, type KeptAudioServer } from './keptAudio';
+import { keptAudioServer, pauseAndExpectKeptFile, type KeptAudioServer } from './keptAudio';
 
 const COMMANDS = { save: 'modelGateway.media.save', copy: 'modelGateway.media.copy', open: 'modelGateway.media.open' };
 // Long enough that it is still playing when the test sends `complete`, however slow the machine.
@@ -82,20 +82,8 @@ describe('speech player in Chromium: plays streamed speech as it arrives', funct
     ]);
     // Still playing: the move to the file waits for a pause, so the sound is not cut.
     assert.match((await audioState(page)).src, /^blob:/);
-    const pausedAt = await page.evaluate(() => {
-      const audio = document.getElementById('player') as HTMLAudioElement;
-      audio.pause();
-      return audio.currentTime;
-    });
-    assert.ok(pausedAt > 0.1 && pausedAt < 8, String(pausedAt));
     // The kept file, loaded, at the place the stream was paused (it can be sought as a whole).
-    await page.waitForFunction(
-      ({ src, at }) => {
-        const audio = document.getElementById('player') as HTMLAudioElement;
-        return audio.currentSrc === src && Math.abs(audio.duration - 8) < 0.1 && Math.abs(audio.currentTime - at) < 0.05;
-      },
-      { src: `${files.origin}/speech.mp3`, at: pausedAt },
-    );
+    await pauseAndExpectKeptFile(page, '#player', files);
   });
 
   it('ignores a piece that does not fit the protocol', async () => {
