@@ -58,7 +58,7 @@ describe('e2e 1: first run from the packaged .vsix', function () {
 
   it('takes the key in the password box of "Set API Key" and turns the status bar to connected', async () => {
     await e.wb.runCommand('Model Gateway: Set API Key');
-    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'API key for' }).waitFor({ timeout: WAIT_MS });
+    await e.wb.quickInputTitled('API key for');
     assert.equal(await e.wb.quickInputBox().getAttribute('type'), 'password', 'the key is typed into a password box');
     await e.wb.answerInput(SIM_KEY);
     await e.wb.toastAction(/Saved the API key/, 'Verify Key');

@@ -37,7 +37,7 @@ describe('e2e 7: the other commands', function () {
   it('replaces the key from the status bar menu', async () => {
     await e.wb.status().click();
     await e.wb.pick(/Replace API Key/);
-    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Replace the API key' }).waitFor({ timeout: WAIT_MS });
+    await e.wb.quickInputTitled('Replace the API key');
     await e.wb.answerInput(SIM_KEY);
     await e.wb.toast(/Replaced the API key/).first().waitFor({ timeout: WAIT_MS });
     await e.wb.closeToasts();

@@ -40,11 +40,11 @@ describe('e2e 7c: images and speech', function () {
     const before = served('/v1/images/generations');
     await titleAction('Generate Image…');
     await e.wb.answerInput(KITE, 'Generate Image (1/4)');
-    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Generate Image (2/4)' }).waitFor({ timeout: WAIT_MS });
+    await e.wb.quickInputTitled('Generate Image (2/4)');
     await e.wb.pick('model-image-1.0');
-    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Generate Image (3/4)' }).waitFor({ timeout: WAIT_MS });
+    await e.wb.quickInputTitled('Generate Image (3/4)');
     await e.wb.pick('1024x1024');
-    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Generate Image (4/4)' }).waitFor({ timeout: WAIT_MS });
+    await e.wb.quickInputTitled('Generate Image (4/4)');
     await e.wb.pick('1');
     await mediaRow(KITE).first().waitFor({ timeout: WAIT_MS });
     await tab(/Images: A red kite/).waitFor({ timeout: WAIT_MS });
@@ -85,7 +85,7 @@ describe('e2e 7c: images and speech', function () {
     const before = served('/v1/audio/speech');
     await e.wb.runCommand('Model Gateway: Synthesize Speech…');
     await e.wb.answerInput(SPOKEN, 'Synthesize Speech (1/2)');
-    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Synthesize Speech (2/2)' }).waitFor({ timeout: WAIT_MS });
+    await e.wb.quickInputTitled('Synthesize Speech (2/2)');
     await e.wb.pick('alloy');
     await mediaRow(SPOKEN).first().waitFor({ timeout: WAIT_MS });
     await tab(/Speech: Hello from the end/).waitFor({ timeout: WAIT_MS });

@@ -18,7 +18,7 @@ describe('e2e 7d: Compare Models…', function () {
     const before = requests();
     await e.wb.runCommand('Model Gateway: Compare Models…');
     await e.wb.answerInput(QUESTION, 'Compare Models');
-    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Compare Models' }).waitFor({ timeout: WAIT_MS });
+    await e.wb.quickInputTitled('Compare Models');
     // The chat's own model may be ticked already: a click that unticks a model is undone, until both are ticked.
     const count = e.wb.page.locator('.quick-input-widget .quick-input-count');
     // With nothing ticked the count is hidden: read it only when shown.

@@ -119,7 +119,7 @@ describe('e2e 7e: profiles and usage', function () {
 
   it("the palette's Create Profile… asks for a name, and Escape creates nothing", async () => {
     await e.wb.runCommand('Model Gateway: Create Profile…');
-    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: /New profile \(1\/3\)/ }).waitFor({ timeout: WAIT_MS });
+    await e.wb.quickInputTitled(/New profile \(1\/3\)/);
     await e.wb.closeQuickInput();
     await e.wb.runCommand('Model Gateway: Switch Profile…');
     await until(async () => (await e.wb.page.locator('.quick-input-list .monaco-list-row').count()) === 2, 'the two profiles, and no third');
@@ -145,7 +145,7 @@ describe('e2e 7e: profiles and usage', function () {
     await e.wb.pick(/Edit "OpenRouter"…/);
     await e.wb.answerInput(openrouter.baseUrl, /Edit "OpenRouter" \(1\/4\)/);
     await e.wb.answerInput('{}', /Edit "OpenRouter" \(2\/4\)/);
-    await e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: /Edit "OpenRouter" \(3\/4\)/ }).waitFor({ timeout: WAIT_MS });
+    await e.wb.quickInputTitled(/Edit "OpenRouter" \(3\/4\)/);
     await e.wb.pick('openrouter');
     await e.wb.answerInput('', /Edit "OpenRouter" \(4\/4\)/);
     await e.wb.runCommand('Model Gateway: Set API Key');
@@ -158,7 +158,7 @@ describe('e2e 7e: profiles and usage', function () {
     writeFileSync(join(e.s.paths.workspace, 'first-frame.png'), FRAME_PNG);
     await e.wb.showVideoJobs();
     await e.wb.runCommand('Model Gateway: Generate Video…');
-    const step = (n: number) => e.wb.page.locator('.quick-input-widget .quick-input-title', { hasText: `Generate Video (${n}/6)` }).waitFor({ timeout: WAIT_MS });
+    const step = (n: number) => e.wb.quickInputTitled(`Generate Video (${n}/6)`);
     await e.wb.answerInput(FRAMED, 'Generate Video (1/6)');
     await step(2);
     await e.wb.pick('model-1.0-video-edit');

@@ -42,7 +42,7 @@ export function welcomeView(wb: Workbench, view: string, text: string): Locator 
 /** A row of the Video Jobs tree: a job (by the start of its prompt) or a result (by its file name). */
 /** Answers Generate Video's five prompts (the command already run): the edit model, 1280x720, 4 seconds, no source. */
 export async function answerGenerateVideo(wb: Workbench, prompt: string): Promise<void> {
-  const step = (n: number) => wb.page.locator('.quick-input-widget .quick-input-title', { hasText: `Generate Video (${n}/6)` }).waitFor({ timeout: WAIT_MS });
+  const step = (n: number) => wb.quickInputTitled(`Generate Video (${n}/6)`);
   await wb.answerInput(prompt, 'Generate Video (1/6)');
   await step(2);
   await wb.pick('model-1.0-video-edit');

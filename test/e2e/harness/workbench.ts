@@ -138,9 +138,14 @@ export class Workbench {
     return this.page.locator('.quick-input-list .monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: exact }) });
   }
 
+  /** Waits for the quick input whose title matches `title`: a step of a flow, not just any open input. */
+  async quickInputTitled(title: string | RegExp): Promise<void> {
+    await this.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor({ timeout: WAIT_MS });
+  }
+
   /** Waits for the quick input titled `title` (or any), types `text` and accepts it. */
   async answerInput(text: string, title?: string | RegExp): Promise<void> {
-    if (title) await this.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor({ timeout: WAIT_MS });
+    if (title) await this.quickInputTitled(title);
     const input = this.quickInputBox();
     await input.waitFor({ timeout: WAIT_MS });
     await input.fill(text);
@@ -167,9 +172,18 @@ export class Workbench {
     }
   }
 
+  /**
+   * Presses Escape until no quick input is open. One press is not enough: an Escape that reaches the workbench while
+   * the focus is elsewhere (a webview, the Explorer) leaves the input open, so each press is made from its box.
+   */
   async closeQuickInput(): Promise<void> {
-    if (await this.page.locator('.quick-input-widget').isVisible()) await this.page.keyboard.press('Escape');
-    await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: WAIT_MS });
+    const widget = this.page.locator('.quick-input-widget');
+    await until(async () => {
+      if (await widget.isHidden()) return true;
+      await this.quickInputBox().focus({ timeout: 1000 }).catch(() => undefined);
+      await this.page.keyboard.press('Escape');
+      return false;
+    }, 'the quick input to close', WAIT_MS, 500);
   }
 
   /** A notification toast whose text matches. */
