@@ -99,8 +99,17 @@ export function percentile(values: number[], p: number): number {
 }
 
 /** The learned scenario over every seed (latencies pooled), against issue 27's targets and what timing alone allows. */
-export function reportLearned(runs: ReadonlyArray<{ seed: number } & Record<'learning' | 'today', Run>>, measured: number, kinds: readonly Kind[], targets: Targets): void {
-  const summary = (kind: 'learning' | 'today') => {
+export interface LearnedSummary {
+  perJob: number;
+  mean: number;
+  p95: number;
+  /** Each seed's p95, in s. */
+  p95s: number[];
+}
+
+/** Prints the learned scenario pooled over its seeds, and the bound on fixed plans; returns the pooled figures. */
+export function reportLearned(runs: ReadonlyArray<{ seed: number } & Record<'learning' | 'today', Run>>, measured: number, kinds: readonly Kind[], targets: Targets): Record<'learning' | 'today', LearnedSummary> {
+  const summary = (kind: 'learning' | 'today'): LearnedSummary => {
     const perJob = runs.reduce((sum, r) => sum + r[kind].requests.length / measured, 0) / runs.length;
     const latencies = runs.flatMap((r) => r[kind].detectionLatencyMs);
     const mean = latencies.reduce((a, b) => a + b, 0) / latencies.length;
@@ -135,5 +144,6 @@ export function reportLearned(runs: ReadonlyArray<{ seed: number } & Record<'lea
       ? `No plan meets all three targets: with λ = ${proof.lambda}/s, μ = ${proof.mu}, the least polls + λ·mean s + μ·late fraction is ${proof.least.toFixed(2)} > ${proof.budget.toFixed(2)}, what one meeting them would cost.`
       : 'No certificate found that the targets are out of reach of a fixed plan.',
   );
+  return { learning, today };
 }
 

@@ -5,7 +5,7 @@ import type { VideoJob } from '../../gateway/types';
 import type { DurationHistory } from './durationHistory';
 import { isSuccessStatus } from './dialects/status';
 import { lazy } from '../../util/lazy';
-import { combinedForecast, median, progressForecast, progressStartMs, readingForecast, type Forecast, type ProgressMark } from './progressForecast';
+import { combinedForecast, median, progressForecast, progressStartMs, readingForecast, RunningStarts, startFromMarks, type Forecast, type ProgressMark } from './progressForecast';
 
 export { progressForecast, type Forecast, type ProgressMark } from './progressForecast';
 
@@ -15,6 +15,13 @@ const pollPlan = lazy(() => require('./pollPlan') as typeof import('./pollPlan')
 
 /** A forecast whose earliest and latest lie this close is aimed at its latest (see JobTiming.nextIntervalMs). */
 const NARROW_FORECAST_MS = 4_000;
+
+/**
+ * A job of a kind whose progress is known to begin some time after submission is first polled this long after that:
+ * every poll before it could only read 0 %, and a reading then is at least 5 % (enough for a forecast) in jobs of up to
+ * 200 s, the most a first reading of a job with no history can serve.
+ */
+const FIRST_READING_MS = 10_000;
 
 /** The scheduler's options that shape one job's schedule. */
 export interface TimingOptions {
@@ -82,6 +89,8 @@ export interface TimingPolicy {
   /** Keep each origin observed while its jobs wait for learned plans or forecasts (on with history or hints). */
   originWatch: boolean;
   history: DurationHistory | undefined;
+  /** When progress began in the jobs running now: shared by the scheduler's jobs, kept across a change of bounds. */
+  runningStarts: RunningStarts;
 }
 
 export function timingPolicy(options: TimingOptions): TimingPolicy {
@@ -105,6 +114,7 @@ export function timingPolicy(options: TimingOptions): TimingPolicy {
     defaultRateLimitPauseMs: options.defaultRateLimitPauseMs ?? 30_000,
     originWatch: gatewayHints || options.history !== undefined,
     history: options.history,
+    runningStarts: new RunningStarts(),
   };
 }
 
@@ -279,6 +289,8 @@ export class JobTiming {
   private pastPlanPolls = 0;
   /** The gateway asked that this job not be polled before then (a Retry-After on its last answer). */
   heldUntil: number | undefined;
+  /** Jobs of the same origin, model, resolution and length: what earlier or running ones tell applies to this one. */
+  private readonly kind: string | undefined;
 
   constructor(
     private readonly policy: TimingPolicy,
@@ -290,13 +302,29 @@ export class JobTiming {
       this.plan = pollPlan().learnedPlan(durations, profile.submittedAt, policy);
     }
     this.startedBy = profile?.submittedAt;
+    this.kind = profile && JSON.stringify([origin, profile.model, profile.resolution ?? null, profile.duration ?? null]);
   }
 
-  /** The first poll of a job with a learned plan: its next planned poll, within the quiet limit. */
+  /**
+   * The first poll of a job with a learned plan: its next planned poll; of one whose kind's progress is known to begin
+   * later than submission: once it has had time to say something (FIRST_READING_MS). Within the quiet limit.
+   */
   firstDueAt(now: number): number | undefined {
-    if (!this.plan) return undefined;
-    const planned = this.plan.find((at) => at > now) ?? now;
+    let planned: number | undefined;
+    if (this.plan) planned = this.plan.find((at) => at > now) ?? now;
+    else {
+      const start = this.learnedStartAt();
+      if (start === undefined) return undefined;
+      planned = start + FIRST_READING_MS;
+    }
     return Math.min(Math.max(planned, now + this.policy.minIntervalMs), now + this.policy.maxQuietMs);
+  }
+
+  /** When this job's progress should begin, as earlier jobs of its kind and those running now tell (their median). */
+  private learnedStartAt(): number | undefined {
+    if (!this.policy.gatewayHints || !this.profile || this.kind === undefined) return undefined;
+    const starts = [...(this.policy.history?.startsMs({ origin: this.origin, ...this.profile }) ?? []), ...this.policy.runningStarts.startsMs(this.kind, this)];
+    return starts.length > 0 ? this.profile.submittedAt + median(starts) : undefined;
   }
 
   /** A poll found the job completed at `now` (wall time `at`): its duration joins the history. */
@@ -349,6 +377,8 @@ export class JobTiming {
     const mark = { at: now, percent: progress };
     if (!this.firstMark || (this.lastMark && progress < this.lastMark.percent)) this.firstMark = mark;
     this.lastMark = mark;
+    const start = this.firstMark !== mark ? startFromMarks(this.firstMark, mark) : undefined;
+    if (start !== undefined && this.profile && this.kind !== undefined) this.policy.runningStarts.note(this.kind, this, Math.max(0, start - this.profile.submittedAt));
   }
 
   private forecast(): Forecast | undefined {
@@ -368,9 +398,7 @@ export class JobTiming {
    */
   private readingForecast(mark: ProgressMark): { forecast: Forecast | undefined; pinned: boolean } | undefined {
     if (this.startedBy === undefined) return undefined;
-    const shape = this.profile && { origin: this.origin, ...this.profile };
-    const starts = shape ? this.policy.history?.startsMs(shape) ?? [] : [];
-    const learnedStart = starts.length > 0 && this.profile ? this.profile.submittedAt + median(starts) : undefined;
+    const learnedStart = this.learnedStartAt();
     const pinned = learnedStart !== undefined && learnedStart >= this.startedBy && learnedStart < mark.at;
     return { forecast: readingForecast(pinned ? learnedStart : this.startedBy, mark), pinned };
   }

@@ -331,16 +331,37 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
       history.record({ origin: A, model: MODEL, resolution: '720p', duration: 4 }, { ms: 100 * S, at: clock.now(), id: 'earlier', startMs: 6 * S });
       create();
       const job = (status: string, progress: number) => ({ id: 'j1', status, progress });
-      gateway.script('j1', job('queued', 0), job('queued', 0), job('in_progress', 10), job('in_progress', 90), job('completed', 100));
+      gateway.script('j1', job('in_progress', 10), job('in_progress', 90), job('completed', 100));
       track('j1');
       await clock.advanceAsync(5 * MIN);
       const times = pollTimes('j1');
-      assert.deepEqual(times.slice(0, 3), [2, 6, 14].map((s) => s * S), 'progress 0 (queued) says nothing');
-      // 10 % 8 s after progress began (6 s, as in the earlier job): no sooner than 6 + 8/0.11 s (no later than 6 + 8/0.1 s).
-      assert.ok(Math.abs(times[3] - (6 * S + (8 * S) / 0.11)) < 1, `${times[3]}`);
-      // Then (14 s, 10 %) and (78.7 s, 90 %) leave a narrow window: one poll at its end sees the job done.
-      assert.equal(times.length, 5);
-      assert.ok(times[4] - times[3] >= 7 * S && times[4] - times[3] <= 10 * S, `${times[4] - times[3]}`);
+      // Progress begins at 6 s, as in the earlier job: a poll before then could only read 0 %, so the first waits
+      // until it has had 10 s to show.
+      assert.equal(times[0], 16 * S);
+      // 10 % 10 s after progress began: no sooner than 6 + 10/0.11 s (no later than 6 + 10/0.1 s).
+      assert.ok(Math.abs(times[1] - (6 * S + (10 * S) / 0.11)) < 1, `${times[1]}`);
+      // Then (16 s, 10 %) and (96.9 s, 90 %) leave a narrow window: one poll at its end sees the job done.
+      assert.equal(times.length, 3);
+      assert.ok(times[2] - times[1] >= 9 * S && times[2] - times[1] <= 11 * S, `${times[2] - times[1]}`);
+    });
+
+    it('learns when progress begins from a job still running, and first polls a later one of its kind once it can show some', async () => {
+      create();
+      const job = (id: string, status: string, progress: number) => ({ id, status, progress });
+      gateway.script('j1', job('j1', 'queued', 0), job('j1', 'queued', 0), job('j1', 'in_progress', 10), job('j1', 'in_progress', 30));
+      gateway.script('j2', job('j2', 'in_progress', 12));
+      track('j1');
+      await clock.advanceAsync(31 * S);
+      // No history: the plain backoff until two marks, (14 s, 10 %) and (30 s, 30 %), tell the rate and so the start:
+      // 30.5 % at 1.25 % a second, 24.4 s before 30 s.
+      assert.deepEqual(pollTimes('j1'), [2, 6, 14, 30].map((s) => s * S));
+      const submitted = clock.now() - start;
+      track('j2');
+      await clock.advanceAsync(2 * MIN);
+      const times = pollTimes('j2');
+      assert.ok(Math.abs(times[0] - (submitted + 5.6 * S + 10 * S)) < 1, `first poll ${times[0]} (submitted at ${submitted})`);
+      // Its one reading, 12 % 10 s after its own start, is aimed at: no sooner than 10/0.13 s after that start.
+      assert.ok(Math.abs(times[1] - (submitted + 5.6 * S + (10 * S) / 0.13)) < 1, `second poll ${times[1]}`);
     });
 
     it('prefers a forecast from progress over the learned plan', async () => {
@@ -365,16 +386,13 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
     it('keeps to openai-poll-after-ms (a wait on the answer) when a forecast would poll sooner', async () => {
       history.record({ origin: A, model: MODEL, resolution: '720p', duration: 4 }, { ms: 100 * S, at: clock.now(), id: 'earlier', startMs: 6 * S });
       create();
-      retryAfter.set('j1', [0, 0, 20 * S]);
-      const job = (status: string, progress: number) => ({ id: 'j1', status, progress });
-      gateway.script('j1', job('queued', 0), job('queued', 0), job('in_progress', 50), job('completed', 100));
+      retryAfter.set('j1', [20 * S]);
+      gateway.script('j1', { id: 'j1', status: 'in_progress', progress: 50 }, { id: 'j1', status: 'completed', progress: 100 });
       track('j1');
       await clock.advanceAsync(5 * MIN);
-      const times = pollTimes('j1');
-      assert.deepEqual(times.slice(0, 3), [2, 6, 14].map((s) => s * S));
-      // 50 % 8 s after progress began (6 s, as in the earlier job): done by 6 + 8/0.5 = 22 s, where it would poll;
+      // 50 % 10 s after progress began (6 s, as in the earlier job): done by 6 + 10/0.5 = 26 s, where it would poll;
       // the answer asked for 20 s.
-      assert.deepEqual(times.slice(3), [34 * S]);
+      assert.deepEqual(pollTimes('j1'), [16 * S, 36 * S]);
     });
 
     it('also waits for a Retry-After on a failed poll (a 503)', async () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { combinedForecast, progressStartMs, readingForecast } from '../../../src/videos/core/progressForecast';
+import { combinedForecast, progressStartMs, readingForecast, RunningStarts, startFromMarks } from '../../../src/videos/core/progressForecast';
 import { DurationHistory, MemoryJsonStore } from '../../../src/videos/core/durationHistory';
 
 const S = 1_000;
@@ -49,6 +49,38 @@ describe('progressForecast', () => {
       assert.equal(progressStartMs({ at: 10 * S, percent: 50 }, 30 * S), 0);
       assert.equal(progressStartMs({ at: 50 * S, percent: 2 }, 100 * S), undefined);
       assert.equal(progressStartMs({ at: 50 * S, percent: 50 }, 50 * S), undefined);
+    });
+  });
+
+  describe('startFromMarks (a job still running)', () => {
+    it('extrapolates the rate between two marks back from the later one', () => {
+      // 10 % at 14 s and 30 % at 30 s: 1.25 % a second; 30.5 % (the middle of [30, 31)) took 24.4 s.
+      near(startFromMarks({ at: 14 * S, percent: 10 }, { at: 30 * S, percent: 30 }), 5.6 * S);
+    });
+
+    it('says nothing while the marks gained under ten points or are out of order', () => {
+      assert.equal(startFromMarks({ at: 14 * S, percent: 10 }, { at: 30 * S, percent: 19 }), undefined);
+      assert.equal(startFromMarks({ at: 30 * S, percent: 10 }, { at: 14 * S, percent: 30 }), undefined);
+    });
+  });
+
+  describe('RunningStarts', () => {
+    it('keeps one start per job and kind, the newest few, and leaves out the asking job', () => {
+      const starts = new RunningStarts();
+      const [a, b] = [{}, {}];
+      starts.note('k', a, 5 * S);
+      starts.note('k', b, 7 * S);
+      starts.note('k', a, 6 * S);
+      starts.note('other', a, 60 * S);
+      assert.deepEqual(starts.startsMs('k'), [7 * S, 6 * S]);
+      assert.deepEqual(starts.startsMs('k', a), [7 * S]);
+      assert.deepEqual(starts.startsMs('none'), []);
+      for (let i = 0; i < 50; i++) starts.note('k', {}, i);
+      assert.equal(starts.startsMs('k').length, 20);
+      assert.equal(starts.startsMs('k')[19], 49);
+      for (let i = 0; i < 50; i++) starts.note(`kind ${i}`, a, i);
+      assert.deepEqual(starts.startsMs('k'), [], 'the oldest kinds go first');
+      assert.deepEqual(starts.startsMs('kind 49'), [49]);
     });
   });
 
