@@ -1,4 +1,4 @@
-// Where the chat puts the keyboard focus when it opens: in its input when the page has the focus, and nowhere while
+// Where the chat puts the keyboard focus when it opens or is rebuilt: in its input when the page has the focus, and nowhere while
 // the page lacks it (the chat can finish loading behind the palette or a quick pick, and taking the focus then would
 // close that pick).
 import assert from 'node:assert/strict';
@@ -19,7 +19,7 @@ const INIT = {
 describe('chat view in Chromium: where the focus goes when a chat opens', function () {
   this.timeout(30_000);
   const suite = useSuitePage(undefined, { body: '', script: chatBundle, styles: chatCss() });
-  const inputFocused = () => suite.page.evaluate(() => document.activeElement instanceof HTMLTextAreaElement);
+  const inputFocused = () => suite.page.evaluate(() => document.activeElement?.matches('textarea[aria-label="Message"]') === true);
   const pageHasFocus = (has: boolean) =>
     suite.page.evaluate((value) => {
       (document.activeElement as HTMLElement | null)?.blur();
@@ -37,4 +37,14 @@ describe('chat view in Chromium: where the focus goes when a chat opens', functi
     await openChat(suite.page, INIT);
     assert.equal(await inputFocused(), false, 'a chat loading behind a quick pick leaves the focus where it is');
   });
+
+  for (const has of [true, false]) {
+    it(`puts back the draft of a rebuilt page, taking the focus ${has ? 'when the page has it' : 'not while the page lacks it'}`, async () => {
+      await pageHasFocus(has);
+      await openChat(suite.page, INIT);
+      await suite.page.evaluate(() => (window as unknown as { app: { restoreDraft(text: string): void } }).app.restoreDraft('half a question'));
+      assert.equal(await suite.page.evaluate(() => document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')?.value), 'half a question');
+      assert.equal(await inputFocused(), has);
+    });
+  }
 });

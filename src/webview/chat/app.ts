@@ -283,9 +283,12 @@ export class ChatApp {
     this.initialized = true;
   }
 
-  /** Puts back what was typed before the page was rebuilt. */
+  /**
+   * Puts back what was typed before the page was rebuilt. The rebuild is the host's doing, not the user's: as on
+   * opening, the input takes the focus only while the page has it.
+   */
   restoreDraft(text: string): void {
-    this.composer.appendDraft(text);
+    this.composer.appendDraft(text, document.hasFocus());
   }
 
   private saveState(): void {

@@ -93,11 +93,11 @@ export class Composer {
     this.problem.textContent = text ?? '';
   }
 
-  /** Adds text (from "Ask About Selection") to what is already typed. */
-  appendDraft(text: string): void {
+  /** Adds text (from "Ask About Selection") to what is already typed; `focus` false leaves the focus where it is. */
+  appendDraft(text: string, focus = true): void {
     const current = this.input.value;
     this.input.value = current && !current.endsWith('\n') ? `${current}\n\n${text}` : current + text;
-    this.focus();
+    if (focus) this.focus();
     this.input.setSelectionRange(this.input.value.length, this.input.value.length);
     this.input.scrollTop = this.input.scrollHeight;
     this.handlers.draftChanged?.(this.input.value);
