@@ -1,6 +1,6 @@
-// Where the chat puts the keyboard focus when it opens or is rebuilt: in its input when the page has the focus, and nowhere while
-// the page lacks it (the chat can finish loading behind the palette or a quick pick, and taking the focus then would
-// close that pick).
+// Where the chat puts the keyboard focus when it opens or is rebuilt: in its input when the page has the focus, and
+// nowhere while the page lacks it (the chat can finish loading behind the palette or a quick pick, and taking the focus
+// then would close that pick).
 import assert from 'node:assert/strict';
 import { chatBundle } from './chatBundle';
 import { openChat } from './chatPage';
