@@ -261,8 +261,10 @@ if (watch) {
   copyStatic();
   console.log('[build] watching for changes');
 } else {
-  // A test file that was moved or deleted must not keep running from an old copy in out/.
+  // A test file that was moved or deleted must not keep running from an old copy in out/, and a bundle or chunk that
+  // was renamed or removed must not ship from one in dist/ (the .vsix takes every dist/*.js).
   if (!production) rmSync(join(root, 'out'), { recursive: true, force: true });
+  rmSync(dist, { recursive: true, force: true });
   const analyze = args.has('--analyze');
   const withMeta = (options) => (isExtensionHostFile(options) && (analyze || metafileOut) ? { ...options, metafile: true } : options);
   const results = await Promise.all(builds.map((options) => esbuild.build(withMeta(options))));

@@ -35,19 +35,26 @@ export function markdownBundle(): Promise<string> {
 
 let workerBundle: Promise<string> | undefined;
 
-/** The markdown worker's script (src/webview/markdownWorker/main.ts), as the page serves it at /md-worker.js. */
+/**
+ * The markdown worker, served at /md-worker.js: the chat's whole script (src/webview/chat/main.ts), as the panel starts
+ * it, so the tests also see that only its worker part runs where there is no document.
+ */
 export function markdownWorkerBundle(): Promise<string> {
   workerBundle ??= esbuild
     .build({
-      entryPoints: [join(REPO_ROOT, 'src', 'webview', 'markdownWorker', 'main.ts')],
+      entryPoints: [join(REPO_ROOT, 'src', 'webview', 'chat', 'main.ts')],
       bundle: true,
       format: 'iife',
       platform: 'browser',
       target: 'chrome120',
+      // Its styles come out beside it (not written): only the script is served.
+      outdir: join(REPO_ROOT, 'out', 'md-worker'),
+      loader: { '.ttf': 'file' },
+      define: { TEST_BUILD: 'true' },
       write: false,
       logLevel: 'error',
     })
-    .then((result) => result.outputFiles[0].text);
+    .then((result) => result.outputFiles.find((file) => file.path.endsWith('.js'))!.text);
   return workerBundle;
 }
 

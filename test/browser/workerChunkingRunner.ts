@@ -13,7 +13,8 @@ export interface WorkerChunkingJob {
   failAfterDeltas?: number;
 }
 
-export async function runWorkerChunkings(job: WorkerChunkingJob): Promise<{ failures: Failure[]; workerOps: number }> {
+/** `failedOnItsOwn`: streams that found the worker no longer usable though the job did not kill it. */
+export async function runWorkerChunkings(job: WorkerChunkingJob): Promise<{ failures: Failure[]; workerOps: number; failedOnItsOwn: number }> {
   type MD = typeof import('./markdownTestEntry');
   const md = (window as unknown as { MD: MD }).MD;
   const random = (window as unknown as { seededRandom: (seed: number) => () => number }).seededRandom;
@@ -21,8 +22,9 @@ export async function runWorkerChunkings(job: WorkerChunkingJob): Promise<{ fail
   const { manualScheduler, firstDifference } = (window as unknown as { pageHelpers: PageHelpers }).pageHelpers;
   const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
   let workerOps = 0;
+  let failedOnItsOwn = 0;
   let worker = await md.MarkdownWorker.load('/md-worker.js');
-  if (!worker) return { failures: [{ document: '-', what: 'worker', detail: 'MarkdownWorker.load gave nothing' }], workerOps };
+  if (!worker) return { failures: [{ document: '-', what: 'worker', detail: 'MarkdownWorker.load gave nothing' }], workerOps, failedOnItsOwn };
 
   for (const doc of job.documents) {
     const oneShotHost = document.body.appendChild(document.createElement('div'));
@@ -32,7 +34,10 @@ export async function runWorkerChunkings(job: WorkerChunkingJob): Promise<{ fail
     const expected = oneShotHost.innerHTML;
     oneShotHost.remove();
     for (const chunking of job.chunkings) {
-      if (!worker.usable) worker = (await md.MarkdownWorker.load('/md-worker.js'))!;
+      if (!worker.usable) {
+        if (job.failAfterDeltas === undefined) failedOnItsOwn++;
+        worker = (await md.MarkdownWorker.load('/md-worker.js'))!;
+      }
       const next = random(chunking.seed + doc.text.length);
       const scheduler = manualScheduler();
       const host = document.body.appendChild(document.createElement('div'));
@@ -66,9 +71,10 @@ export async function runWorkerChunkings(job: WorkerChunkingJob): Promise<{ fail
         failures.push({ document: doc.name, what: `final DOM after ${job.ending}() with the worker (seed ${chunking.seed}, chunks ${chunking.minChunk}-${chunking.maxChunk})`, detail: firstDifference(host.innerHTML, expected) });
       }
       host.remove();
-      if (failures.length > 20) return { failures, workerOps };
+      if (failures.length > 20) return { failures, workerOps, failedOnItsOwn };
     }
   }
+  if (!worker.usable && job.failAfterDeltas === undefined) failedOnItsOwn++;
   worker.terminate();
-  return { failures, workerOps };
+  return { failures, workerOps, failedOnItsOwn };
 }

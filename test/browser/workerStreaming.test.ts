@@ -28,12 +28,16 @@ describe('StreamingMarkdown with the markdown worker in Chromium: any chunking g
     const result = await suite.page.evaluate(runWorkerChunkings, { documents, chunkings: CHUNKINGS, ending: 'finish' as const });
     assert.equal(result.failures.length, 0, report(result.failures));
     assert.ok(result.workerOps > 0, 'the worker sent something to render');
+    // The worker is the chat's whole script: one that ran its page part there would throw, and every stream would
+    // still end right, rendered on the page.
+    assert.equal(result.failedOnItsOwn, 0, 'the worker failed by itself');
   });
 
   it('ends with the one-shot DOM when end() takes over from the worker mid-stream', async () => {
     const documents = [...loadCorpus(), ...fuzzDocuments(12, 22)];
     const result = await suite.page.evaluate(runWorkerChunkings, { documents, chunkings: CHUNKINGS, ending: 'end' as const });
     assert.equal(result.failures.length, 0, report(result.failures));
+    assert.equal(result.failedOnItsOwn, 0, 'the worker failed by itself');
   });
 
   it('carries on without the worker when it dies mid-stream, with the same final DOM', async () => {

@@ -23,8 +23,9 @@ export interface PanelMedia {
 /** The chat page: the built chat bundle and the codicon font, nothing else of the extension's. */
 export const CHAT_PAGE: PageDescriptor = {
   viewType: CHAT_VIEW_TYPE,
-  // The markdown worker parses and highlights streaming replies off the page's main thread (src/webview/markdownWorker).
-  bundle: { scripts: ['webview/chat.js'], styles: ['codicons/codicon.css', 'webview/chat.css'], workers: { markdown: 'webview/markdownWorker.js' } },
+  // The markdown worker parses and highlights streaming replies off the page's main thread: the page's own script,
+  // started again as a worker (src/webview/chat/main.ts).
+  bundle: { scripts: ['webview/chat.js'], styles: ['codicons/codicon.css', 'webview/chat.css'], workers: { markdown: 'webview/chat.js' } },
   distRoots: ['webview', 'codicons'],
   csp: CHAT_PAGE_CSP,
 };

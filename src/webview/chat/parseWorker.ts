@@ -1,4 +1,4 @@
-// The chat page's markdown worker (src/webview/markdownWorker), named by the page (`data-worker-markdown`): streaming
+// The chat page's markdown worker (its own script, named by the page as `data-worker-markdown`; see main.ts): streaming
 // replies are parsed and highlighted there. Until it is up, or if it cannot start, replies render on the page.
 import { MarkdownWorker } from '../markdown';
 

@@ -1,4 +1,4 @@
-// What the page and the markdown worker (src/webview/markdownWorker/main.ts) say to each other. One worker serves
+// What the page and the markdown worker (workerMain.ts) say to each other. One worker serves
 // every stream of a page; each message names its stream.
 import type { BlockView, LinkReference } from './markdownRenderer';
 import type { Commit } from './streamPlanner';

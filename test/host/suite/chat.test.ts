@@ -141,7 +141,8 @@ describe('chat panel (issue: chat)', function () {
     const csp = (/http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(webview.html)?.[1] ?? '').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
     // The markdown worker's script: fetched by the page (connect-src names only that file) and started from blob:.
     const worker = /data-worker-markdown="([^"]+)"/.exec(webview.html)?.[1] ?? '';
-    assert.match(worker, /\/dist\/webview\/markdownWorker\.js$/);
+    // The page's own script, which runs only its worker part in a worker (src/webview/chat/main.ts).
+    assert.match(worker, /\/dist\/webview\/chat\.js$/);
     const workerScripts = workerSources(webview.cspSource, [worker.replace(/&amp;/g, '&')]);
     assert.ok(workerScripts.length > 0, 'the resource root can name the worker script');
     assert.deepEqual(cspProblems(csp, { cspSource: webview.cspSource, scripts: true, workerScripts }), [], 'the built policy, read for its meaning');

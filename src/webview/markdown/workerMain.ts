@@ -1,9 +1,10 @@
-// The markdown worker: parses, renders and highlights the streams a page sends it (StreamPlanner, the same code the
-// page runs without a worker) and sends back each final block's view and the open tail's views. It never sees a DOM:
-// the page builds every node through its allowlist (nodeBuilder.ts), whatever this sends.
-import { MarkdownRenderer } from '../markdown/markdownRenderer';
-import { StreamPlanner } from '../markdown/streamPlanner';
-import { WORKER_TAIL_INTERVAL_MS, type FromWorker, type ToWorker, type WorkerOp } from '../markdown/workerProtocol';
+// The markdown worker, run by the chat's script (chat/main.ts) where it finds no document: parses, renders and
+// highlights the streams a page sends it (StreamPlanner, the same code the page runs without a worker) and sends back
+// each final block's view and the open tail's views. It never sees a DOM: the page builds every node through its
+// allowlist (nodeBuilder.ts), whatever this sends.
+import { MarkdownRenderer } from './markdownRenderer';
+import { StreamPlanner } from './streamPlanner';
+import { WORKER_TAIL_INTERVAL_MS, type FromWorker, type ToWorker, type WorkerOp } from './workerProtocol';
 
 interface Stream {
   planner: StreamPlanner;
