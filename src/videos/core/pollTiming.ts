@@ -5,7 +5,7 @@ import type { VideoJob } from '../../gateway/types';
 import type { DurationHistory } from './durationHistory';
 import { isSuccessStatus } from './dialects/status';
 import { lazy } from '../../util/lazy';
-import { combinedForecast, median, progressForecast, progressStartMs, readingForecast, RunningStarts, startFromMarks, type Forecast, type ProgressMark } from './progressForecast';
+import { combinedForecast, median, progressForecast, progressStartMs, readingForecast, RunningSpans, spanFromMarks, type Forecast, type ProgressMark, type ProgressSpan } from './progressForecast';
 
 export { progressForecast, type Forecast, type ProgressMark } from './progressForecast';
 
@@ -17,9 +17,9 @@ const pollPlan = lazy(() => require('./pollPlan') as typeof import('./pollPlan')
 const NARROW_FORECAST_MS = 4_000;
 
 /**
- * A job of a kind whose progress is known to begin some time after submission is first polled this long after that:
- * every poll before it could only read 0 %, and a reading then is at least 5 % (enough for a forecast) in jobs of up to
- * 200 s, the most a first reading of a job with no history can serve.
+ * A job of a kind whose progress is known to begin some time after submission is first polled this long after that
+ * (or when the shortest job of its kind ended, if sooner): every poll before it could only read 0 %, and a reading then
+ * is at least 5 % (enough for a forecast) in jobs of up to 200 s.
  */
 const FIRST_READING_MS = 10_000;
 
@@ -89,8 +89,8 @@ export interface TimingPolicy {
   /** Keep each origin observed while its jobs wait for learned plans or forecasts (on with history or hints). */
   originWatch: boolean;
   history: DurationHistory | undefined;
-  /** When progress began in the jobs running now: shared by the scheduler's jobs, kept across a change of bounds. */
-  runningStarts: RunningStarts;
+  /** When progress began and will end in the jobs running now: shared by the scheduler's jobs, kept across a change of bounds. */
+  runningSpans: RunningSpans;
 }
 
 export function timingPolicy(options: TimingOptions): TimingPolicy {
@@ -114,7 +114,7 @@ export function timingPolicy(options: TimingOptions): TimingPolicy {
     defaultRateLimitPauseMs: options.defaultRateLimitPauseMs ?? 30_000,
     originWatch: gatewayHints || options.history !== undefined,
     history: options.history,
-    runningStarts: new RunningStarts(),
+    runningSpans: new RunningSpans(),
   };
 }
 
@@ -307,15 +307,17 @@ export class JobTiming {
 
   /**
    * The first poll of a job with a learned plan: its next planned poll; of one whose kind's progress is known to begin
-   * later than submission: once it has had time to say something (FIRST_READING_MS). Within the quiet limit.
+   * later than submission: once it has had time to say something (FIRST_READING_MS), or when the shortest job of
+   * its kind was done, if sooner. Within the quiet limit.
    */
   firstDueAt(now: number): number | undefined {
     let planned: number | undefined;
     if (this.plan) planned = this.plan.find((at) => at > now) ?? now;
     else {
       const start = this.learnedStartAt();
-      if (start === undefined) return undefined;
-      planned = start + FIRST_READING_MS;
+      if (start === undefined || !this.profile) return undefined;
+      const shortest = Math.min(...this.kindDurationsMs());
+      planned = Math.min(start + FIRST_READING_MS, this.profile.submittedAt + shortest);
     }
     return Math.min(Math.max(planned, now + this.policy.minIntervalMs), now + this.policy.maxQuietMs);
   }
@@ -323,8 +325,18 @@ export class JobTiming {
   /** When this job's progress should begin, as earlier jobs of its kind and those running now tell (their median). */
   private learnedStartAt(): number | undefined {
     if (!this.policy.gatewayHints || !this.profile || this.kind === undefined) return undefined;
-    const starts = [...(this.policy.history?.startsMs({ origin: this.origin, ...this.profile }) ?? []), ...this.policy.runningStarts.startsMs(this.kind, this)];
+    const starts = [...(this.policy.history?.startsMs({ origin: this.origin, ...this.profile }) ?? []), ...this.runningSpans().map((span) => span.start)];
     return starts.length > 0 ? this.profile.submittedAt + median(starts) : undefined;
+  }
+
+  /** How long earlier jobs of this kind took, and those running now will take, in ms after submission. */
+  private kindDurationsMs(): number[] {
+    if (!this.profile) return [];
+    return [...(this.policy.history?.durationsMs({ origin: this.origin, ...this.profile }) ?? []), ...this.runningSpans().map((span) => span.end)];
+  }
+
+  private runningSpans(): ProgressSpan[] {
+    return this.kind === undefined ? [] : this.policy.runningSpans.spans(this.kind, this);
   }
 
   /** A poll found the job completed at `now` (wall time `at`): its duration joins the history. */
@@ -377,8 +389,11 @@ export class JobTiming {
     const mark = { at: now, percent: progress };
     if (!this.firstMark || (this.lastMark && progress < this.lastMark.percent)) this.firstMark = mark;
     this.lastMark = mark;
-    const start = this.firstMark !== mark ? startFromMarks(this.firstMark, mark) : undefined;
-    if (start !== undefined && this.profile && this.kind !== undefined) this.policy.runningStarts.note(this.kind, this, Math.max(0, start - this.profile.submittedAt));
+    const span = this.firstMark !== mark ? spanFromMarks(this.firstMark, mark) : undefined;
+    if (span && this.profile && this.kind !== undefined) {
+      const submittedAt = this.profile.submittedAt;
+      this.policy.runningSpans.note(this.kind, this, { start: Math.max(0, span.start - submittedAt), end: span.end - submittedAt });
+    }
   }
 
   private forecast(): Forecast | undefined {

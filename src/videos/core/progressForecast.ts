@@ -58,50 +58,59 @@ export function progressStartMs(mark: ProgressMark, durationMs: number): number 
   return Math.min(mark.at, Math.max(0, start));
 }
 
+/** When a job's progress began and when it will end, in ms on one clock (or after its submission, as kept). */
+export interface ProgressSpan {
+  start: number;
+  end: number;
+}
+
 /**
- * When progress began, as two marks of a job still running tell: the rate between them (rounding cancels out in a
- * difference of rounded-down readings, to one percent), extrapolated back from the later. Undefined while they lie
- * too close to tell it within a few percent of the job.
+ * When progress began and will end, as two marks of a job still running tell: the rate between them (rounding cancels
+ * out in a difference of rounded-down readings, to one percent), extrapolated from the later. Undefined while they
+ * lie too close to tell it within a few percent of the job.
  */
-export function startFromMarks(first: ProgressMark, last: ProgressMark): number | undefined {
+export function spanFromMarks(first: ProgressMark, last: ProgressMark): ProgressSpan | undefined {
   const elapsed = last.at - first.at;
   const gained = last.percent - first.percent;
-  if (!(elapsed > 0 && gained >= MIN_GAIN_FOR_START)) return undefined;
-  // The middle of what the later rounded-down reading may stand for. It lies before the first mark (the first read
-  // more than 0), and may lie before the submission when progress is not linear: the caller keeps it after that.
-  return last.at - ((last.percent + 0.5) * elapsed) / gained;
+  if (!(elapsed > 0 && gained >= MIN_GAIN_FOR_SPAN)) return undefined;
+  // From the middle of what the later rounded-down reading may stand for. The start lies before the first mark (the
+  // first read more than 0), and may lie before the submission when progress is not linear: the caller keeps it after.
+  const msPerPoint = elapsed / gained;
+  const read = last.percent + 0.5;
+  return { start: last.at - read * msPerPoint, end: last.at + (100 - read) * msPerPoint };
 }
 
-/** Points gained between two marks before they tell when progress began (one point of rounding in ten). */
-const MIN_GAIN_FOR_START = 10;
+/** Points gained between two marks before they tell the span (one point of rounding in ten). */
+const MIN_GAIN_FOR_SPAN = 10;
 
 /**
- * When progress began in jobs still running, per kind of job, as their marks tell (`startFromMarks`, in ms after each
- * one's submission). A job submitted while earlier ones of its kind run reads its first progress against that, before
- * any has finished and joined the history. In memory only, the newest few per kind, for a few kinds.
+ * When progress began and will end in jobs still running, per kind of job, as their marks tell (`spanFromMarks`, in
+ * ms after each one's submission). A job submitted while earlier ones of its kind run plans its first poll and reads
+ * its first progress against them, before any has finished and joined the history. In memory only, the newest few
+ * per kind, for a few kinds.
  */
-export class RunningStarts {
-  private readonly byKind = new Map<string, Map<object, number>>();
+export class RunningSpans {
+  private readonly byKind = new Map<string, Map<object, ProgressSpan>>();
 
-  note(kind: string, job: object, startMs: number): void {
-    let starts = this.byKind.get(kind);
-    if (!starts) {
-      starts = new Map();
-      this.byKind.set(kind, starts);
+  note(kind: string, job: object, span: ProgressSpan): void {
+    let spans = this.byKind.get(kind);
+    if (!spans) {
+      spans = new Map();
+      this.byKind.set(kind, spans);
       if (this.byKind.size > RUNNING_KINDS_KEPT) this.byKind.delete(this.byKind.keys().next().value!);
     }
-    starts.delete(job);
-    starts.set(job, startMs);
-    if (starts.size > RUNNING_STARTS_KEPT) starts.delete(starts.keys().next().value!);
+    spans.delete(job);
+    spans.set(job, span);
+    if (spans.size > RUNNING_SPANS_KEPT) spans.delete(spans.keys().next().value!);
   }
 
-  /** The starts of `kind`'s running jobs but `except`, whose own marks say more about it than its start does. */
-  startsMs(kind: string, except?: object): number[] {
-    return [...(this.byKind.get(kind) ?? [])].filter(([job]) => job !== except).map(([, startMs]) => startMs);
+  /** The spans of `kind`'s running jobs but `except`, whose own marks say more about it than its span does. */
+  spans(kind: string, except?: object): ProgressSpan[] {
+    return [...(this.byKind.get(kind) ?? [])].filter(([job]) => job !== except).map(([, span]) => span);
   }
 }
 
-const RUNNING_STARTS_KEPT = 20;
+const RUNNING_SPANS_KEPT = 20;
 const RUNNING_KINDS_KEPT = 20;
 
 export function median(values: readonly number[]): number {

@@ -383,6 +383,16 @@ describe('PollScheduler: learned schedule and gateway hints', () => {
       assert.ok(Math.abs(times[2] - (12 * S + (80 * 2 * S) / 9)) < 1, `${times[2]}`);
     });
 
+    it('polls a job of a kind known to be short when the shortest one was done, not 10 s after progress began', async () => {
+      history.record({ origin: A, model: MODEL, resolution: '720p', duration: 4 }, { ms: 2.7 * S, at: clock.now(), id: 'earlier', startMs: 1.2 * S });
+      create();
+      gateway.script('j1', { id: 'j1', status: 'completed', progress: 100 });
+      track('j1');
+      await clock.advanceAsync(MIN);
+      // One earlier job is no plan (three are), but it says progress begins at 1.2 s and the job is done by 2.7 s.
+      assert.deepEqual(pollTimes('j1'), [2.7 * S]);
+    });
+
     it('keeps to openai-poll-after-ms (a wait on the answer) when a forecast would poll sooner', async () => {
       history.record({ origin: A, model: MODEL, resolution: '720p', duration: 4 }, { ms: 100 * S, at: clock.now(), id: 'earlier', startMs: 6 * S });
       create();

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { combinedForecast, progressStartMs, readingForecast, RunningStarts, startFromMarks } from '../../../src/videos/core/progressForecast';
+import { combinedForecast, progressStartMs, readingForecast, RunningSpans, spanFromMarks } from '../../../src/videos/core/progressForecast';
 import { DurationHistory, MemoryJsonStore } from '../../../src/videos/core/durationHistory';
 
 const S = 1_000;
@@ -52,35 +52,38 @@ describe('progressForecast', () => {
     });
   });
 
-  describe('startFromMarks (a job still running)', () => {
-    it('extrapolates the rate between two marks back from the later one', () => {
-      // 10 % at 14 s and 30 % at 30 s: 1.25 % a second; 30.5 % (the middle of [30, 31)) took 24.4 s.
-      near(startFromMarks({ at: 14 * S, percent: 10 }, { at: 30 * S, percent: 30 }), 5.6 * S);
+  describe('spanFromMarks (a job still running)', () => {
+    it('extrapolates the rate between two marks back to the start and on to the end', () => {
+      // 10 % at 14 s and 30 % at 30 s: 0.8 s a point; 30.5 % (the middle of [30, 31)) took 24.4 s, 69.5 % are to go.
+      const span = spanFromMarks({ at: 14 * S, percent: 10 }, { at: 30 * S, percent: 30 })!;
+      near(span.start, 5.6 * S);
+      near(span.end, 85.6 * S);
     });
 
     it('says nothing while the marks gained under ten points or are out of order', () => {
-      assert.equal(startFromMarks({ at: 14 * S, percent: 10 }, { at: 30 * S, percent: 19 }), undefined);
-      assert.equal(startFromMarks({ at: 30 * S, percent: 10 }, { at: 14 * S, percent: 30 }), undefined);
+      assert.equal(spanFromMarks({ at: 14 * S, percent: 10 }, { at: 30 * S, percent: 19 }), undefined);
+      assert.equal(spanFromMarks({ at: 30 * S, percent: 10 }, { at: 14 * S, percent: 30 }), undefined);
     });
   });
 
-  describe('RunningStarts', () => {
-    it('keeps one start per job and kind, the newest few, and leaves out the asking job', () => {
-      const starts = new RunningStarts();
+  describe('RunningSpans', () => {
+    it('keeps one span per job and kind, the newest few, and leaves out the asking job', () => {
+      const spans = new RunningSpans();
       const [a, b] = [{}, {}];
-      starts.note('k', a, 5 * S);
-      starts.note('k', b, 7 * S);
-      starts.note('k', a, 6 * S);
-      starts.note('other', a, 60 * S);
-      assert.deepEqual(starts.startsMs('k'), [7 * S, 6 * S]);
-      assert.deepEqual(starts.startsMs('k', a), [7 * S]);
-      assert.deepEqual(starts.startsMs('none'), []);
-      for (let i = 0; i < 50; i++) starts.note('k', {}, i);
-      assert.equal(starts.startsMs('k').length, 20);
-      assert.equal(starts.startsMs('k')[19], 49);
-      for (let i = 0; i < 50; i++) starts.note(`kind ${i}`, a, i);
-      assert.deepEqual(starts.startsMs('k'), [], 'the oldest kinds go first');
-      assert.deepEqual(starts.startsMs('kind 49'), [49]);
+      const span = (start: number) => ({ start, end: start + 100 });
+      spans.note('k', a, span(5));
+      spans.note('k', b, span(7));
+      spans.note('k', a, span(6));
+      spans.note('other', a, span(60));
+      assert.deepEqual(spans.spans('k'), [span(7), span(6)]);
+      assert.deepEqual(spans.spans('k', a), [span(7)]);
+      assert.deepEqual(spans.spans('none'), []);
+      for (let i = 0; i < 50; i++) spans.note('k', {}, span(i));
+      assert.equal(spans.spans('k').length, 20);
+      assert.deepEqual(spans.spans('k')[19], span(49));
+      for (let i = 0; i < 50; i++) spans.note(`kind ${i}`, a, span(i));
+      assert.deepEqual(spans.spans('k'), [], 'the oldest kinds go first');
+      assert.deepEqual(spans.spans('kind 49'), [span(49)]);
     });
   });
 
