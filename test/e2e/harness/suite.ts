@@ -19,6 +19,32 @@ export interface E2E {
 const declared = new Set<string>();
 const broken = new Map<string, string>();
 
+/** A harness step (a Workbench method) slower than this is named in the log, with its arguments and time. */
+const SLOW_STEP_MS = 15_000;
+
+/**
+ * The workbench, with every async method timed: a step that waits out a limit and then goes on (a retry that works)
+ * passes, but costs CI minutes; the log says which step it was.
+ */
+function timedSteps(wb: Workbench): Workbench {
+  return new Proxy(wb, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const started = Date.now();
+        const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (!(result instanceof Promise)) return result;
+        const report = () => {
+          const ms = Date.now() - started;
+          if (ms > SLOW_STEP_MS) console.log(`      [slow step] ${String(key)}(${args.map((a) => JSON.stringify(a)?.slice(0, 60) ?? typeof a).join(', ')}): ${(ms / 1000).toFixed(1)} s`);
+        };
+        return result.finally(report);
+      };
+    },
+  });
+}
+
 export function useE2E(flow: string, needs: readonly string[]): E2E {
   const e = {} as E2E;
   if (declared.has(flow)) throw new Error(`two e2e flows are called ${flow}`);
@@ -35,7 +61,7 @@ export function useE2E(flow: string, needs: readonly string[]): E2E {
     // The first file's hook starts VS Code: the slowest step of the suite.
     this.timeout(6 * WAIT_MS);
     e.s = await session();
-    e.wb = new Workbench(e.s);
+    e.wb = timedSteps(new Workbench(e.s));
     e.chat = new ChatView(e.wb);
     // What a failed flow left open (a palette, a menu, a dialog) must not trip the next one.
     if (broken.size > 0) await e.wb.tidy();

@@ -13,12 +13,17 @@ export const WAIT_MS = 60_000;
 
 /** Polls `probe` until it returns something truthy. */
 export async function until<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, timeoutMs = WAIT_MS, intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const started = Date.now();
+  const deadline = started + timeoutMs;
   let lastError: unknown;
   for (;;) {
     try {
       const value = await probe();
-      if (value) return value;
+      if (value) {
+        // A wait that succeeds late is a retry that worked: say what it waited on, and what failed meanwhile.
+        if (Date.now() - started > 15_000) console.log(`      [slow wait] ${what}: ${((Date.now() - started) / 1000).toFixed(1)} s${lastError ? ` (an attempt failed: ${String(lastError).split('\n')[0].slice(0, 200)})` : ''}`);
+        return value;
+      }
     } catch (error) {
       lastError = error;
     }
@@ -121,11 +126,15 @@ export class Workbench {
       if (active instanceof HTMLIFrameElement) active.blur();
     });
     const input = this.quickInputBox();
+    const open = async () => (await input.isVisible()) && (await input.isEditable());
     await until(async () => {
-      if (!(await input.isVisible()) || !(await input.isEditable())) await this.page.keyboard.press('F1');
-      return (await input.isVisible()) && (await input.isEditable());
-    }, 'the Command Palette', WAIT_MS, 500);
-    await input.fill(`>${title}`);
+      if (!(await open())) await this.page.keyboard.press('F1');
+      if (!(await open())) return false;
+      // Briefly, and open it again on a miss: a webview that takes the focus can close the palette right after the
+      // look above, and the fill would wait out the page's 60 s for an input that is not coming back.
+      await input.fill(`>${title}`, { timeout: 5000 });
+      return true;
+    }, `the Command Palette to take "${title}"`, WAIT_MS, 500);
   }
 
   quickInputBox(): Locator {
