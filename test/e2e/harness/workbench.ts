@@ -167,7 +167,8 @@ export class Workbench {
     const row = this.quickPickRow(label);
     await row.first().waitFor({ timeout: timeoutMs });
     try {
-      await row.first().click();
+      // Within the same limit: a pick that closes under the click leaves it nothing to wait for.
+      await row.first().click({ timeout: timeoutMs });
     } catch (error) {
       // A pick that closes by itself lost the focus: say where it went, which is the defect to look for.
       if (await this.page.locator('.quick-input-widget').isHidden()) {
