@@ -248,7 +248,12 @@ export class Workbench {
     const item = this.page.locator('.monaco-menu .action-item', { has: this.page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) }).first();
     await until(async () => {
       if (open && !(await menu.isVisible())) await open();
-      if (!(await item.waitFor({ timeout: 3000 }).then(() => true, () => false))) return false;
+      if (!(await item.waitFor({ timeout: 3000 }).then(() => true, () => false))) {
+        // A menu opened a moment too soon (a job row still submitting) lists what its item had then, and stays open:
+        // close it, so the next try opens it afresh.
+        if (open && (await menu.isVisible())) await this.page.keyboard.press('Escape');
+        return false;
+      }
       if (!(await item.click({ timeout: 5000 }).then(() => true, () => false))) return false;
       return menu.waitFor({ state: 'hidden', timeout: 2000 }).then(() => true, () => false);
     }, `the menu to run ${label}`);
