@@ -66,7 +66,7 @@ export class PollScheduler implements Disposable {
   setIntervals(bounds: { minIntervalMs: number; maxIntervalMs: number }): void {
     this.timingOptions = { ...this.timingOptions, ...bounds };
     // In place: the origin watch and every job's timing hold this policy object.
-    Object.assign(this.policy, { ...timingPolicy(this.timingOptions), runningSpans: this.policy.runningSpans });
+    Object.assign(this.policy, { ...timingPolicy(this.timingOptions), recentSpans: this.policy.recentSpans });
   }
 
   constructor(options: PollSchedulerOptions) {

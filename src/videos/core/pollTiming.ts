@@ -2,10 +2,10 @@
 // its answer, `eta`, `progress`) and how long earlier jobs of the same kind took. Pure: PollScheduler owns the
 // timers and calls these with the time.
 import type { VideoJob } from '../../gateway/types';
-import type { DurationHistory } from './durationHistory';
+import type { DurationHistory, JobShape } from './durationHistory';
 import { isSuccessStatus } from './dialects/status';
 import { lazy } from '../../util/lazy';
-import { combinedForecast, median, progressForecast, progressStartMs, readingForecast, RunningSpans, spanFromMarks, type Forecast, type ProgressMark, type ProgressSpan } from './progressForecast';
+import { combinedForecast, median, progressForecast, progressStartMs, readingForecast, RecentSpans, spanFromMarks, type Forecast, type ProgressMark, type ProgressSpan } from './progressForecast';
 
 export { progressForecast, type Forecast, type ProgressMark } from './progressForecast';
 
@@ -89,8 +89,8 @@ export interface TimingPolicy {
   /** Keep each origin observed while its jobs wait for learned plans or forecasts (on with history or hints). */
   originWatch: boolean;
   history: DurationHistory | undefined;
-  /** When progress began and will end in the jobs running now: shared by the scheduler's jobs, kept across a change of bounds. */
-  runningSpans: RunningSpans;
+  /** When progress began and will end in recent jobs, as their marks told: shared by the scheduler's jobs, kept across a change of bounds. */
+  recentSpans: RecentSpans;
 }
 
 export function timingPolicy(options: TimingOptions): TimingPolicy {
@@ -114,7 +114,7 @@ export function timingPolicy(options: TimingOptions): TimingPolicy {
     defaultRateLimitPauseMs: options.defaultRateLimitPauseMs ?? 30_000,
     originWatch: gatewayHints || options.history !== undefined,
     history: options.history,
-    runningSpans: new RunningSpans(),
+    recentSpans: new RecentSpans(),
   };
 }
 
@@ -289,20 +289,23 @@ export class JobTiming {
   private pastPlanPolls = 0;
   /** The gateway asked that this job not be polled before then (a Retry-After on its last answer). */
   heldUntil: number | undefined;
-  /** Jobs of the same origin, model, resolution and length: what earlier or running ones tell applies to this one. */
+  /** The history's key for this job: jobs of the same origin, model, resolution and length. */
+  private readonly shape: JobShape | undefined;
+  /** The same, as the recent spans' key: what earlier or running jobs of the kind tell applies to this one. */
   private readonly kind: string | undefined;
 
   constructor(
     private readonly policy: TimingPolicy,
-    private readonly origin: string,
+    origin: string,
     private readonly profile: JobProfile | undefined,
   ) {
-    const durations = profile && policy.history?.durationsMs({ origin, ...profile });
+    this.shape = profile && { origin, model: profile.model, resolution: profile.resolution, duration: profile.duration };
+    const durations = this.shape && policy.history?.durationsMs(this.shape);
     if (profile && durations && durations.length >= policy.minSamples) {
       this.plan = pollPlan().learnedPlan(durations, profile.submittedAt, policy);
     }
     this.startedBy = profile?.submittedAt;
-    this.kind = profile && JSON.stringify([origin, profile.model, profile.resolution ?? null, profile.duration ?? null]);
+    this.kind = this.shape && JSON.stringify([origin, this.shape.model, this.shape.resolution ?? null, this.shape.duration ?? null]);
   }
 
   /**
@@ -322,31 +325,31 @@ export class JobTiming {
     return Math.min(Math.max(planned, now + this.policy.minIntervalMs), now + this.policy.maxQuietMs);
   }
 
-  /** When this job's progress should begin, as earlier jobs of its kind and those running now tell (their median). */
+  /** When this job's progress should begin, as earlier jobs of its kind and recent ones' marks tell (their median). */
   private learnedStartAt(): number | undefined {
-    if (!this.policy.gatewayHints || !this.profile || this.kind === undefined) return undefined;
-    const starts = [...(this.policy.history?.startsMs({ origin: this.origin, ...this.profile }) ?? []), ...this.runningSpans().map((span) => span.start)];
+    if (!this.policy.gatewayHints || !this.profile || !this.shape) return undefined;
+    const starts = [...(this.policy.history?.startsMs(this.shape) ?? []), ...this.recentSpans().map((span) => span.start)];
     return starts.length > 0 ? this.profile.submittedAt + median(starts) : undefined;
   }
 
-  /** How long earlier jobs of this kind took, and those running now will take, in ms after submission. */
+  /** How long earlier jobs of this kind took, and recent ones took or will take as their marks told, in ms after submission. */
   private kindDurationsMs(): number[] {
-    if (!this.profile) return [];
-    return [...(this.policy.history?.durationsMs({ origin: this.origin, ...this.profile }) ?? []), ...this.runningSpans().map((span) => span.end)];
+    if (!this.shape) return [];
+    return [...(this.policy.history?.durationsMs(this.shape) ?? []), ...this.recentSpans().map((span) => span.end)];
   }
 
-  private runningSpans(): ProgressSpan[] {
-    return this.kind === undefined ? [] : this.policy.runningSpans.spans(this.kind, this);
+  private recentSpans(): ProgressSpan[] {
+    return this.kind === undefined ? [] : this.policy.recentSpans.spans(this.kind, this);
   }
 
   /** A poll found the job completed at `now` (wall time `at`): its duration joins the history. */
   completed(job: VideoJob, id: string, now: number, at = now): void {
     const history = this.policy.history;
-    if (!history || !this.profile || !isSuccessStatus(job.status)) return;
+    if (!history || !this.profile || !this.shape || !isSuccessStatus(job.status)) return;
     const ms = completedDurationMs(job, this.profile.submittedAt, this.lastOpenAt, now);
     const mark = this.lastMark && { at: this.lastMark.at - this.profile.submittedAt, percent: this.lastMark.percent };
     const startMs = mark && progressStartMs(mark, ms);
-    history.record({ origin: this.origin, ...this.profile }, { ms, at, id, ...(startMs === undefined ? {} : { startMs }) });
+    history.record(this.shape, { ms, at, id, ...(startMs === undefined ? {} : { startMs }) });
   }
 
   /**
@@ -392,7 +395,7 @@ export class JobTiming {
     const span = this.firstMark !== mark ? spanFromMarks(this.firstMark, mark) : undefined;
     if (span && this.profile && this.kind !== undefined) {
       const submittedAt = this.profile.submittedAt;
-      this.policy.runningSpans.note(this.kind, this, { start: Math.max(0, span.start - submittedAt), end: span.end - submittedAt });
+      this.policy.recentSpans.note(this.kind, this, { start: Math.max(0, span.start - submittedAt), end: span.end - submittedAt });
     }
   }
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { combinedForecast, progressStartMs, readingForecast, RunningSpans, spanFromMarks } from '../../../src/videos/core/progressForecast';
+import { combinedForecast, progressStartMs, readingForecast, RecentSpans, spanFromMarks } from '../../../src/videos/core/progressForecast';
 import { DurationHistory, MemoryJsonStore } from '../../../src/videos/core/durationHistory';
 
 const S = 1_000;
@@ -66,9 +66,9 @@ describe('progressForecast', () => {
     });
   });
 
-  describe('RunningSpans', () => {
+  describe('RecentSpans', () => {
     it('keeps one span per job and kind, the newest few, and leaves out the asking job', () => {
-      const spans = new RunningSpans();
+      const spans = new RecentSpans();
       const [a, b] = [{}, {}];
       const span = (start: number) => ({ start, end: start + 100 });
       spans.note('k', a, span(5));
