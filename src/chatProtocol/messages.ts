@@ -168,6 +168,9 @@ export type HostMessage =
   /** The answer to a request (`send`, `compare`, `resolveOverflow`): its typed reply, or an error. */
   | ReplyMessage<ChatReply>;
 
+/** A /speak turn's audio as it arrives: a piece, or its end (from the hub, through the panel and bridge, to its card). */
+export type MediaAudioMessage = Extract<HostMessage, { type: 'mediaAudio' | 'mediaAudioEnd' }>;
+
 export type CodeActionKind = 'copy' | 'insert' | 'new-file';
 /** What a media turn offers: make it again, save the kept file to the workspace, show its video job, check its link again. */
 export type MediaActionKind = 'regenerate' | 'save' | 'reveal' | 'retry';

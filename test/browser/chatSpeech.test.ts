@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { chatCsp } from '../../src/chat/core/hub/csp';
-import { ArrivingSpeech, type SpeechAudioMessage } from '../../src/chat/core/hub/arrivingSpeech';
+import { ArrivingSpeech } from '../../src/chat/core/hub/arrivingSpeech';
+import type { MediaAudioMessage } from '../../src/chatProtocol/messages';
 import { silentMp3 } from '../simulator/mp3';
 import { chatBundle } from './chatBundle';
 import { openChat, receive } from './chatPage';
@@ -20,8 +21,8 @@ const PENDING = { id: 'm1', role: 'media', createdAt: 1, kind: 'speech', content
 const init = { type: 'init', sessionId: 's1', title: 'Speech', settings: SETTINGS, turns: [PENDING], models: { models: ['model-k3'], loading: false } };
 
 /** The host's messages for the audio in four pieces, as the gateway streams it. */
-function audioMessages(): { pieces: SpeechAudioMessage[][]; end: SpeechAudioMessage[] } {
-  const sent: SpeechAudioMessage[] = [];
+function audioMessages(): { pieces: MediaAudioMessage[][]; end: MediaAudioMessage[] } {
+  const sent: MediaAudioMessage[] = [];
   const arriving = new ArrivingSpeech('m1', (m) => sent.push(m));
   const size = Math.ceil(AUDIO.length / 4);
   const pieces = [0, 1, 2, 3].map((i) => {

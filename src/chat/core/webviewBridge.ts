@@ -3,7 +3,7 @@
 // so the same code runs under the real panel and in unit tests.
 import type { Logger } from '../../util/logger';
 import { safeExternalUrl } from '../../util/externalUrl';
-import { CHAT_SHAPES, type ChatReplies, type ChatRequest, type CodeActionKind, type HostMessage, type ModelsState, type TurnFinish, type WebviewMessage, type WireTurn, type WireTurnError } from '../../chatProtocol/messages';
+import { CHAT_SHAPES, type ChatReplies, type ChatRequest, type CodeActionKind, type HostMessage, type MediaAudioMessage, type ModelsState, type TurnFinish, type WebviewMessage, type WireTurn, type WireTurnError } from '../../chatProtocol/messages';
 import { ProtocolPort } from '../../chatProtocol/webviewProtocol';
 import type { Clock } from '../../util/clock';
 import { Emitter, type Disposable, type Event } from '../../util/events';
@@ -170,7 +170,7 @@ export class ChatWebviewBridge implements Disposable {
   }
 
   /** A piece of a /speak turn's audio as it arrives, or its end (a page not live misses it, and waits for the kept file). */
-  postAudio(message: Extract<HostMessage, { type: 'mediaAudio' | 'mediaAudioEnd' }>): void {
+  postAudio(message: MediaAudioMessage): void {
     this.send(message);
   }
 

@@ -2,7 +2,7 @@
 // the built assets and the kept media as local resources, no command links). Passes the webview's messages to the
 // bridge, which checks them and everything it posts against the chat's protocol.
 import * as vscode from 'vscode';
-import { CHAT_VIEW_TYPE, type HostMessage } from '../../chatProtocol/messages';
+import { CHAT_VIEW_TYPE, type HostMessage, type MediaAudioMessage } from '../../chatProtocol/messages';
 import type { ChatContext } from '../core/chatContext';
 import type { ChatController } from '../core/chatController';
 import type { ChatWebviewBridge } from '../core/webviewBridge';
@@ -17,7 +17,7 @@ export interface PanelMedia {
   /** Fires with the media turns whose source changed (a check of their link finished). */
   onDidChangeSources(listener: (turnIds: string[]) => void): { dispose(): void };
   /** Fires with each piece of a /speak turn's audio as it arrives, and its end. */
-  onDidHearAudio(listener: (message: Extract<HostMessage, { type: 'mediaAudio' | 'mediaAudioEnd' }>) => void): { dispose(): void };
+  onDidHearAudio(listener: (message: MediaAudioMessage) => void): { dispose(): void };
 }
 
 /** The chat page: the built chat bundle and the codicon font, nothing else of the extension's. */

@@ -3,13 +3,11 @@
 // paid request) only when the extension itself found the link gone; a link it could not reach, or a source that does
 // not load here, offers Retry (the host checks the link again), never a broken element. Sources come only from the
 // host, checked by the protocol; the page's CSP allows only the origins of the results the extension received.
-import type { HostMessage, WebviewMessage } from '../../chatProtocol/messages';
+import type { MediaAudioMessage, WebviewMessage } from '../../chatProtocol/messages';
 import type { WireMediaTurn } from '../../chatProtocol/mediaTurn';
 import type { Announcer } from './announcer';
 import { el, icon, iconButton, textButton } from './dom';
 import { canStream, decodePiece, moveToFile, StreamingAudio } from '../player/streamingAudio';
-
-type AudioMessage = Extract<HostMessage, { type: 'mediaAudio' | 'mediaAudioEnd' }>;
 
 /** A /speak turn's audio playing while it arrives (the player's own stream), until the kept file takes its place. */
 interface Arriving {
@@ -72,7 +70,7 @@ export class MediaTurnView {
    * as the audio arrives, where the browser can (MP3, and AAC or WebM where built in); otherwise, or for a page that
    * came in midway, the card plays once the kept file is there, as for WAV.
    */
-  audio(message: AudioMessage): void {
+  audio(message: MediaAudioMessage): void {
     if (this.turn.kind !== 'speech' || this.turn.state !== 'pending') return;
     const arriving = this.arriving;
     if (message.type === 'mediaAudioEnd') return arriving?.stream.end();

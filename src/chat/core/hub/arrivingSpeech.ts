@@ -3,9 +3,7 @@
 // which the gateway client keeps), then `mediaAudioEnd`. Only types a page may play as they arrive are sent: for WAV,
 // FLAC or PCM nothing is, and the card plays once the kept file is there. Pure.
 import { isStreamedAudioType, MAX_PIECE_BYTES, pieceData } from '../../../chatProtocol/audioPieces';
-import type { HostMessage } from '../../../chatProtocol/messages';
-
-export type SpeechAudioMessage = Extract<HostMessage, { type: 'mediaAudio' | 'mediaAudioEnd' }>;
+import type { MediaAudioMessage } from '../../../chatProtocol/messages';
 
 const toBase64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 
@@ -18,7 +16,7 @@ export class ArrivingSpeech {
 
   constructor(
     private readonly turnId: string,
-    private readonly post: (message: SpeechAudioMessage) => void,
+    private readonly post: (message: MediaAudioMessage) => void,
   ) {}
 
   audio(chunk: Uint8Array, contentType: string): void {

@@ -5,7 +5,7 @@ import type { AudioAttachment } from '../../../chatProtocol/attachments';
 import { LIMITS, type ChatSession, type MediaKind, type MediaTurn } from '../../../chatProtocol/session';
 import { parseSlash } from '../../../chatProtocol/slash';
 import { clip } from '../../../chatProtocol/validate';
-import type { MediaActionKind } from '../../../chatProtocol/messages';
+import type { MediaActionKind, MediaAudioMessage } from '../../../chatProtocol/messages';
 import type { Clock } from '../../../util/clock';
 import type { Logger } from '../../../util/logger';
 import { Emitter, type Disposable, type Event } from '../../../util/events';
@@ -13,7 +13,7 @@ import { ResultLinkChecks, type CheckLink, type LinkCheckState } from './linkChe
 import type { KeptMedia, MediaApi } from '../../../media/core/api';
 import type { VideoApi, VideoJob } from '../../../videos/core/api';
 import { spokenText } from './spokenText';
-import { ArrivingSpeech, type SpeechAudioMessage } from './arrivingSpeech';
+import { ArrivingSpeech } from './arrivingSpeech';
 import { chatProfileId } from '../chatProfile';
 import { AdvisedError } from '../../../ui/core/errorAdvice';
 import type { ImageAttachment } from '../../../chatProtocol/attachments';
@@ -71,9 +71,9 @@ export class ChatMediaHub implements Disposable {
   private readonly sourcesChanged = new Emitter<string[]>();
   /** Fires with the media turns whose source changed: a check of their link finished, or started again. */
   readonly onDidChangeSources: Event<string[]> = this.sourcesChanged.event;
-  private readonly audioHeard = new Emitter<SpeechAudioMessage>();
+  private readonly audioHeard = new Emitter<MediaAudioMessage>();
   /** Fires with each piece of a /speak turn's audio as it arrives (and its end), for the page to play at once. */
-  readonly onDidHearAudio: Event<SpeechAudioMessage> = this.audioHeard.event;
+  readonly onDidHearAudio: Event<MediaAudioMessage> = this.audioHeard.event;
 
   constructor(private readonly deps: MediaHubDeps) {
     this.links = new ResultLinkChecks(deps.checkLink);

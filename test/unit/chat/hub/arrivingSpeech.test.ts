@@ -1,9 +1,9 @@
 // A /speak turn's audio sent to the chat page while it arrives: the protocol's two messages (checked as every other
 // the page takes), and the pieces the hub makes of what the gateway sends (bounded, in order, streamable types only).
 import * as assert from 'node:assert/strict';
-import { cleanHostMessage, parseHostMessage, type HostMessage } from '../../../../src/chatProtocol/messages';
+import { cleanHostMessage, parseHostMessage, type HostMessage, type MediaAudioMessage } from '../../../../src/chatProtocol/messages';
 import { MAX_PIECE_BYTES } from '../../../../src/chatProtocol/audioPieces';
-import { ArrivingSpeech, type SpeechAudioMessage } from '../../../../src/chat/core/hub/arrivingSpeech';
+import { ArrivingSpeech } from '../../../../src/chat/core/hub/arrivingSpeech';
 import { ChatWebviewBridge, type ChatWorkbench } from '../../../../src/chat/core/webviewBridge';
 import { createHarness } from '../harness';
 
@@ -44,10 +44,10 @@ describe('chat protocol: a /speak turn\'s audio as it arrives', () => {
 
 describe('ArrivingSpeech: the pieces the chat page is sent', () => {
   const collect = () => {
-    const sent: SpeechAudioMessage[] = [];
+    const sent: MediaAudioMessage[] = [];
     return { sent, speech: new ArrivingSpeech('m1', (m) => sent.push(m)) };
   };
-  const join = (sent: SpeechAudioMessage[]) => Buffer.concat(sent.flatMap((m) => (m.type === 'mediaAudio' ? [Buffer.from(m.data, 'base64')] : [])));
+  const join = (sent: MediaAudioMessage[]) => Buffer.concat(sent.flatMap((m) => (m.type === 'mediaAudio' ? [Buffer.from(m.data, 'base64')] : [])));
 
   it('sends each piece in messages of at most MAX_PIECE_BYTES, with the offset of their first byte, then the end', () => {
     const { sent, speech } = collect();
@@ -89,7 +89,7 @@ describe('ChatWebviewBridge: a /speak turn\'s audio', () => {
     const posted: HostMessage[] = [];
     const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
     const bridge = new ChatWebviewBridge(h.controller, {} as ChatWorkbench, (m) => posted.push(m), () => ({ models: [], loading: false }), h.clock, log);
-    const message = piece() as SpeechAudioMessage;
+    const message = piece() as MediaAudioMessage;
     bridge.postAudio(message);
     assert.deepEqual(posted, [], 'not loaded yet');
     await bridge.handle({ type: 'ready' });
