@@ -3,8 +3,8 @@
 // other origin is refused by the browser and shown as not loaded, with Retry, never as a broken element. "Expired"
 // with Regenerate only when the host says the extension found the link gone.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { listenOnLoopback } from '../util/loopbackServer';
 import { chatCsp } from '../../src/chat/core/hub/csp';
 import { encodePng } from '../simulator/png';
 import { chatBundle } from './chatBundle';
@@ -14,7 +14,7 @@ import { takePageProblems } from './harness';
 interface Origin {
   origin: string;
   requests: string[];
-  server: Server;
+  close(): Promise<void>;
 }
 
 async function imageServer(): Promise<Origin> {
@@ -24,8 +24,7 @@ async function imageServer(): Promise<Origin> {
     requests.push(request.url ?? '');
     response.writeHead(200, { 'content-type': 'image/png', 'access-control-allow-origin': '*' }).end(png);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, server };
+  return { ...(await listenOnLoopback(server)), requests };
 }
 
 // Both servers exist before the page is served: the CSP names the gateway's exact origin.
@@ -50,10 +49,7 @@ describe('chat hub in Chromium: inline media under the CSP, and the slash menu',
   });
 
   after(async () => {
-    for (const o of await Promise.all([origins.gateway, origins.model])) {
-      o.server.closeAllConnections();
-      await new Promise<void>((resolve) => o.server.close(() => resolve()));
-    }
+    for (const o of await Promise.all([origins.gateway, origins.model])) await o.close();
   });
 
   it('loads the gateway\'s own result, and neither an image in model text nor media from another origin', async () => {

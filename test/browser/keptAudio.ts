@@ -1,18 +1,14 @@
 // The kept speech file, served as the webview's resource loader serves it (with ranges, so a player can seek in it),
 // for the pages that move from the streamed audio to it (the speech player, the chat's /speak card).
 import * as assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import type { Page } from 'playwright-core';
+import { listenOnLoopback, type LoopbackServer } from '../util/loopbackServer';
 
-export interface KeptAudioServer {
-  origin: string;
-  server: Server;
-  close(): Promise<void>;
-}
+export type KeptAudioServer = LoopbackServer;
 
 /** Serves `audio` as /speech.mp3 on 127.0.0.1. */
-export async function keptAudioServer(audio: Uint8Array): Promise<KeptAudioServer> {
+export function keptAudioServer(audio: Uint8Array): Promise<KeptAudioServer> {
   const server = createServer((request, response) => {
     if (request.url !== '/speech.mp3') return void response.writeHead(404).end();
     const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
@@ -21,15 +17,7 @@ export async function keptAudioServer(audio: Uint8Array): Promise<KeptAudioServe
     const end = range[2] ? Math.min(Number(range[2]), audio.length - 1) : audio.length - 1;
     response.writeHead(206, { 'content-type': 'audio/mpeg', 'accept-ranges': 'bytes', 'content-range': `bytes ${start}-${end}/${audio.length}` }).end(audio.subarray(start, end + 1));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    server,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return listenOnLoopback(server);
 }
 
 /**

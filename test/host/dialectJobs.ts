@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../util/loopbackServer';
 import * as path from 'node:path';
 import { LLMock } from '@copilotkit/aimock';
 import * as vscode from 'vscode';
@@ -113,8 +113,8 @@ export async function startAimock(): Promise<Aimock> {
     res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': AIMOCK_MP4.length });
     res.end(AIMOCK_MP4);
   });
-  await new Promise<void>((resolve) => storage.listen(0, '127.0.0.1', resolve));
-  const storageOrigin = `http://127.0.0.1:${(storage.address() as AddressInfo).port}`;
+  const storageServer = await listenOnLoopback(storage);
+  const storageOrigin = storageServer.origin;
   const progression = { pollsBeforeInProgress: 1, pollsBeforeCompleted: 2 };
   const mock = new LLMock({ port: 0, host: '127.0.0.1', openRouterVideo: progression, grokVideo: progression, logLevel: 'silent' });
   const file = JSON.parse(readFileSync(AIMOCK_FIXTURES, 'utf8').replaceAll('{{STORAGE}}', storageOrigin)) as { fixtures: unknown[] };
@@ -126,8 +126,7 @@ export async function startAimock(): Promise<Aimock> {
     storageAuth,
     close: async () => {
       await mock.stop().catch(() => undefined);
-      storage.closeAllConnections();
-      await new Promise((resolve) => storage.close(resolve));
+      await storageServer.close();
     },
   };
 }
@@ -167,15 +166,8 @@ export async function startContentFront(aimock: Aimock): Promise<ContentFront> {
     forward.on('error', () => res.writeHead(502).end());
     req.pipe(forward);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    content,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  const front = await listenOnLoopback(server);
+  return { url: front.origin, content, close: front.close };
 }
 
 /** A gateway speaking one dialect, for one test: where the profile points, its origin, its key, and a model and prompt it answers. */
