@@ -6,7 +6,7 @@
 // and every other flow still runs (no bail: one broken flow must not hide the others' results).
 import { ChatView } from './chat';
 import { session, type E2ESession } from './session';
-import { WAIT_MS, Workbench } from './workbench';
+import { SLOW_MS, WAIT_MS, Workbench } from './workbench';
 import { checkWebviewProblems } from './webviewProblems';
 
 export interface E2E {
@@ -18,9 +18,6 @@ export interface E2E {
 /** The flows of this run: names seen so far, and those that did not finish. */
 const declared = new Set<string>();
 const broken = new Map<string, string>();
-
-/** A harness step (a Workbench method) slower than this is named in the log, with its arguments and time. */
-const SLOW_STEP_MS = 15_000;
 
 /**
  * The workbench, with every async method timed: a step that waits out a limit and then goes on (a retry that works)
@@ -37,7 +34,7 @@ function timedSteps(wb: Workbench): Workbench {
         if (!(result instanceof Promise)) return result;
         const report = () => {
           const ms = Date.now() - started;
-          if (ms > SLOW_STEP_MS) console.log(`      [slow step] ${String(key)}(${args.map((a) => JSON.stringify(a)?.slice(0, 60) ?? typeof a).join(', ')}): ${(ms / 1000).toFixed(1)} s`);
+          if (ms > SLOW_MS) console.log(`      [slow step] ${String(key)}(${args.map((a) => JSON.stringify(a)?.slice(0, 60) ?? typeof a).join(', ')}): ${(ms / 1000).toFixed(1)} s`);
         };
         return result.finally(report);
       };

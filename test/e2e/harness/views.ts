@@ -39,8 +39,10 @@ export function welcomeView(wb: Workbench, view: string, text: string): Locator 
   return sideBarView(wb, view).locator('.welcome-view-content', { hasText: text });
 }
 
-/** A row of the Video Jobs tree: a job (by the start of its prompt) or a result (by its file name). */
-/** Answers Generate Video's five prompts (the command already run): the edit model, 1280x720, 4 seconds, no source. */
+/**
+ * Answers Generate Video's six steps (the command already run): the prompt, the edit model, 1280x720, 4 seconds, no
+ * source video, no first frame.
+ */
 export async function answerGenerateVideo(wb: Workbench, prompt: string): Promise<void> {
   const step = (n: number) => wb.quickInputTitled(`Generate Video (${n}/6)`);
   await wb.answerInput(prompt, 'Generate Video (1/6)');
@@ -54,6 +56,7 @@ export async function answerGenerateVideo(wb: Workbench, prompt: string): Promis
   await wb.pick('No first frame');
 }
 
+/** A row of the Video Jobs tree: a job (by the start of its prompt) or a result (by its file name). */
 export function videoRow(wb: Workbench, text: string | RegExp): Locator {
   return sideBarView(wb, 'Video Jobs').locator('.monaco-list-row').filter({ hasText: text });
 }

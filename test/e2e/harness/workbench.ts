@@ -10,6 +10,8 @@ export const COMPOSER = 'textarea[aria-label="Message"]';
 
 /** Generous: the machine runs the suite on 2 busy cores. */
 export const WAIT_MS = 60_000;
+/** A harness wait or step that takes longer than this is named in the log (a retry that worked still costs CI time). */
+export const SLOW_MS = 15_000;
 
 /** Polls `probe` until it returns something truthy. */
 export async function until<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, timeoutMs = WAIT_MS, intervalMs = 100): Promise<T> {
@@ -21,7 +23,7 @@ export async function until<T>(probe: () => T | undefined | null | false | Promi
       const value = await probe();
       if (value) {
         // A wait that succeeds late is a retry that worked: say what it waited on, and what failed meanwhile.
-        if (Date.now() - started > 15_000) console.log(`      [slow wait] ${what}: ${((Date.now() - started) / 1000).toFixed(1)} s${lastError ? ` (an attempt failed: ${String(lastError).split('\n')[0].slice(0, 200)})` : ''}`);
+        if (Date.now() - started > SLOW_MS) console.log(`      [slow wait] ${what}: ${((Date.now() - started) / 1000).toFixed(1)} s${lastError ? ` (an attempt failed: ${String(lastError).split('\n')[0].slice(0, 200)})` : ''}`);
         return value;
       }
     } catch (error) {
@@ -161,8 +163,7 @@ export class Workbench {
     await input.press('Enter');
   }
 
-  /** Picks `label` in the open quick pick. */
-  /** Picks the row; `timeoutMs` is shorter where the caller opens the pick again after a miss. */
+  /** Picks `label` in the open quick pick; `timeoutMs` is shorter where the caller opens the pick again after a miss. */
   async pick(label: string | RegExp, timeoutMs = WAIT_MS): Promise<void> {
     const row = this.quickPickRow(label);
     await row.first().waitFor({ timeout: timeoutMs });
