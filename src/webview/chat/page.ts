@@ -3,16 +3,9 @@ import type { WebviewMessage } from '../../chatProtocol/messages';
 import { isRecord } from '../../util/records';
 import { ChatApp } from './app';
 import { startMarkdownWorker } from './parseWorker';
+import { vsCodeApi } from '../vscodeApi';
 
-interface VsCodeApi {
-  postMessage(message: WebviewMessage): void;
-  setState(state: unknown): void;
-  getState(): unknown;
-}
-
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
+const vscode = vsCodeApi<WebviewMessage>();
 startMarkdownWorker();
 // What was typed before the page was rebuilt (the host rebuilds it to allow a new gateway result origin).
 const saved = vscode.getState() as { draft?: unknown } | undefined;

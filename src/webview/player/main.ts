@@ -4,9 +4,9 @@
 // is checked against the player's protocol (protocol.ts); anything else is ignored.
 import { commandLink, parsePlayerUpdate, type PlayerRequest, type PlayerUpdate } from './protocol';
 import { canStream, decodePiece, moveToFile, StreamingAudio } from './streamingAudio';
+import { vsCodeApi } from '../vscodeApi';
 
-declare function acquireVsCodeApi(): { postMessage(message: PlayerRequest): void };
-const vscode = acquireVsCodeApi();
+const vscode = vsCodeApi<PlayerRequest>();
 
 const audio = document.getElementById('player') as HTMLAudioElement;
 const status = document.getElementById('status')!;

@@ -5,14 +5,9 @@ import 'uplot/dist/uPlot.min.css';
 import './usage.css';
 import uPlot from 'uplot';
 import { formatCost, formatUsd, GROUPS, parseDashboardUpdate, PERIODS, STACKS, type DashboardRequest, type GroupBy, type Period, type StackBy, type UsageSummary } from '../../usage/core/api';
+import { vsCodeApi } from '../vscodeApi';
 
-interface VsCodeApi {
-  postMessage(message: DashboardRequest): void;
-  setState(state: unknown): void;
-  getState(): unknown;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-const vscode = acquireVsCodeApi();
+const vscode = vsCodeApi<DashboardRequest>();
 
 const PERIOD_LABELS: Record<Period, string> = { today: 'Today', '7d': 'Last 7 days', '30d': 'Last 30 days', month: 'This month', year: 'This year', all: 'All time' };
 const STACK_LABELS: Record<StackBy, string> = { model: 'By model', modality: 'By modality' };
