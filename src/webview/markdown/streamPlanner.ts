@@ -46,7 +46,7 @@ const MAX_REGION_LENGTH = 4096;
 
 export class StreamPlanner {
   /** Normalised text not yet committed; always starts at a line start. */
-  tail = '';
+  private tail = '';
   /** Length of `tail`'s complete lines when final blocks were last looked for. */
   private checkedCompleteLength = 0;
   private queue: CommitQueue | undefined;
@@ -63,10 +63,6 @@ export class StreamPlanner {
 
   push(text: string): void {
     this.tail += text;
-  }
-
-  get keptCount(): number {
-    return this.kept.length;
   }
 
   get queued(): boolean {
@@ -153,12 +149,12 @@ export class StreamPlanner {
   }
 
   /** The open tail's views, or undefined when the tail shows this text already. */
-  tailViews(): { text: string; views: BlockView[] } | undefined {
+  tailViews(): BlockView[] | undefined {
     const text = withoutDanglingSurrogate(this.tail);
     if (text === this.renderedTailText) return undefined;
     this.renderedTailText = text;
     const parsed = this.renderer.parse(text, this.committedReferences, true);
-    return { text, views: parsed.blocks.map((block) => this.renderer.renderBlock(block, parsed.env)) };
+    return parsed.blocks.map((block) => this.renderer.renderBlock(block, parsed.env));
   }
 
   /** Forgets which tail text is shown (the page's tail was rebuilt elsewhere). */

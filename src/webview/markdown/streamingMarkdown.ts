@@ -238,7 +238,7 @@ export class StreamingMarkdown implements PlanSink {
       else this.completeRender();
     } else {
       const tail = planner.tailViews();
-      if (tail) this.showTail(tail.views);
+      if (tail) this.showTail(tail);
     }
   }
 

@@ -87,7 +87,7 @@ function work(): void {
       } else {
         const tail = planner.tailViews();
         if (tail) {
-          stream.ops.push({ kind: 'tail', views: tail.views });
+          stream.ops.push({ kind: 'tail', views: tail });
           stream.lastTailAt = performance.now();
         }
       }
